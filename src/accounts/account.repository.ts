@@ -1,0 +1,34 @@
+import type { Executor } from '../db/database.js';
+import type { AccountRow, NewAccountRow } from '../db/schema.js';
+import type { Plan } from '../config.js';
+import type { Account } from './account.types.js';
+
+export function accountRowToAccount(row: AccountRow): Account {
+  return {
+    id: row.id,
+    email: row.email,
+    displayName: row.display_name,
+    planId: row.plan_id as Plan,
+    createdAt: row.created_at,
+  };
+}
+
+export async function insertAccount(db: Executor, row: NewAccountRow): Promise<void> {
+  await db.insertInto('accounts').values(row).execute();
+}
+
+export async function findAccountRowById(db: Executor, id: string): Promise<AccountRow | undefined> {
+  return db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function findAccountRowByEmail(db: Executor, email: string): Promise<AccountRow | undefined> {
+  return db.selectFrom('accounts').selectAll().where('email', '=', email).executeTakeFirst();
+}
+
+export async function updateAccountPlan(db: Executor, id: string, plan: Plan): Promise<void> {
+  await db.updateTable('accounts').set({ plan_id: plan }).where('id', '=', id).execute();
+}
+
+export async function updateAccountDisplayName(db: Executor, id: string, displayName: string): Promise<void> {
+  await db.updateTable('accounts').set({ display_name: displayName }).where('id', '=', id).execute();
+}

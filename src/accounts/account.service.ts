@@ -1,0 +1,101 @@
+import { z } from 'zod';
+import type { Config, Plan } from '../config.js';
+import type { Executor } from '../db/database.js';
+import { notFound, validationFailed } from '../errors.js';
+import { newId } from '../lib/ids.js';
+import { nowIso } from '../lib/time.js';
+import {
+  accountRowToAccount,
+  findAccountRowByEmail,
+  findAccountRowById,
+  insertAccount,
+  updateAccountDisplayName,
+  updateAccountPlan,
+} from './account.repository.js';
+import type { Account } from './account.types.js';
+import { plans } from './account.types.js';
+import { hashPassword, verifyPassword } from './password.js';
+
+const newAccountSchema = z.object({
+  email: z.email().max(254).transform((e) => e.toLowerCase()),
+  displayName: z.string().trim().min(1).max(200).optional(),
+  planId: z.enum(plans).optional(),
+  password: z.string().min(8).max(1024).optional(),
+});
+
+export type NewAccountInput = z.input<typeof newAccountSchema>;
+
+export class AccountService {
+  constructor(
+    private readonly db: Executor,
+    private readonly config: Pick<Config, 'defaultPlan'>,
+  ) {}
+
+  async createAccount(input: NewAccountInput): Promise<Account> {
+    const parsed = newAccountSchema.safeParse(input);
+    if (!parsed.success) {
+      const fieldErrors = Object.fromEntries(parsed.error.issues.map((i) => [String(i.path[0]), i.message]));
+      throw validationFailed('The account details are not valid.', fieldErrors);
+    }
+    const { email, displayName, planId, password } = parsed.data;
+    if (await findAccountRowByEmail(this.db, email)) {
+      throw validationFailed('An account with this email already exists.', { email: 'already registered' });
+    }
+    const row = {
+      id: newId('acc'),
+      email,
+      display_name: displayName ?? email.split('@')[0]!,
+      plan_id: planId ?? this.config.defaultPlan,
+      password_hash: password ? await hashPassword(password) : null,
+      created_at: nowIso(),
+    };
+    await insertAccount(this.db, row);
+    return accountRowToAccount(row);
+  }
+
+  async findAccount(id: string): Promise<Account | undefined> {
+    const row = await findAccountRowById(this.db, id);
+    return row && accountRowToAccount(row);
+  }
+
+  async getAccount(id: string): Promise<Account> {
+    const account = await this.findAccount(id);
+    if (!account) throw notFound('Account');
+    return account;
+  }
+
+  /** Operators name accounts by ID or by email. */
+  async getAccountByIdOrEmail(idOrEmail: string): Promise<Account> {
+    const row = idOrEmail.includes('@')
+      ? await findAccountRowByEmail(this.db, idOrEmail.toLowerCase())
+      : await findAccountRowById(this.db, idOrEmail);
+    if (!row) throw notFound('Account');
+    return accountRowToAccount(row);
+  }
+
+  async setPlan(idOrEmail: string, plan: string): Promise<Account> {
+    if (!(plans as readonly string[]).includes(plan)) {
+      throw validationFailed(`Unknown plan "${plan}".`, { plan: `must be one of ${plans.join(', ')}` });
+    }
+    const account = await this.getAccountByIdOrEmail(idOrEmail);
+    await updateAccountPlan(this.db, account.id, plan as Plan);
+    return { ...account, planId: plan as Plan };
+  }
+
+  async setDisplayName(id: string, displayName: string): Promise<Account> {
+    const name = displayName.trim();
+    if (name.length < 1 || name.length > 200) {
+      throw validationFailed('The display name is not valid.', { displayName: 'must be 1 to 200 characters' });
+    }
+    await updateAccountDisplayName(this.db, id, name);
+    return this.getAccount(id);
+  }
+
+  /** Dashboard login. Returns undefined for an unknown email or a wrong password alike. */
+  async verifyCredentials(email: string, password: string): Promise<Account | undefined> {
+    const row = await findAccountRowByEmail(this.db, email.trim().toLowerCase());
+    if (!row?.password_hash) return undefined;
+    return (await verifyPassword(password, row.password_hash)) ? accountRowToAccount(row) : undefined;
+  }
+}
+

@@ -1,0 +1,92 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { Executor } from '../db/database.js';
+import { notFound, validationFailed } from '../errors.js';
+import { newId, randomBase62 } from '../lib/ids.js';
+import { nowIso } from '../lib/time.js';
+import {
+  apiKeyRowToApiKey,
+  findApiKeyRowByHash,
+  findApiKeyRowById,
+  insertApiKey,
+  listApiKeyRows,
+  revokeApiKeyRow,
+  touchApiKeyRow,
+} from './api-key.repository.js';
+import type { ApiKey } from './api-key.types.js';
+
+export const API_KEY_PATTERN = /^fgk_[0-9A-Za-z]{32,128}$/;
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+/**
+ * Keys carry ~190 bits of randomness, so a fast hash is enough (no password stretching needed);
+ * only the hash is stored.
+ */
+export function hashApiKey(apiKey: string): string {
+  return createHash('sha256').update(apiKey).digest('hex');
+}
+
+export interface CreatedApiKey {
+  key: ApiKey;
+  /** The secret, returned once and never stored. */
+  apiKey: string;
+}
+
+export class ApiKeyService {
+  /** key id → when last_used_at was last written; keeps auth from writing on every request. */
+  private readonly lastTouched = new Map<string, number>();
+
+  constructor(private readonly db: Executor) {}
+
+  async createApiKey(accountId: string, name = 'API key'): Promise<CreatedApiKey> {
+    const trimmed = name.trim();
+    if (trimmed.length < 1 || trimmed.length > 100) {
+      throw validationFailed('The key name is not valid.', { name: 'must be 1 to 100 characters' });
+    }
+    const apiKey = `fgk_${randomBase62(40)}`;
+    const row = {
+      id: newId('key'),
+      account_id: accountId,
+      name: trimmed,
+      key_hash: hashApiKey(apiKey),
+      key_prefix: apiKey.slice(0, 10),
+      created_at: nowIso(),
+      last_used_at: null,
+      revoked_at: null,
+    };
+    await insertApiKey(this.db, row);
+    return { key: apiKeyRowToApiKey(row), apiKey };
+  }
+
+  async listApiKeys(accountId: string): Promise<ApiKey[]> {
+    return (await listApiKeyRows(this.db, accountId)).map(apiKeyRowToApiKey);
+  }
+
+  /** Revokes a key; with accountId, only a key of that account (the dashboard's case). */
+  async revokeApiKey(keyId: string, accountId?: string): Promise<void> {
+    const revoked = await revokeApiKeyRow(this.db, keyId, nowIso(), accountId);
+    if (revoked) return;
+    const row = await findApiKeyRowById(this.db, keyId);
+    // Revoking twice is fine; a key of another account is as unknown as a missing one.
+    if (!row || (accountId && row.account_id !== accountId)) throw notFound('API key');
+  }
+
+  /** The owning account's ID for a live key, or undefined for a malformed, unknown or revoked one. */
+  async authenticate(presented: string): Promise<{ accountId: string; keyId: string } | undefined> {
+    if (!API_KEY_PATTERN.test(presented)) return undefined;
+    const hash = hashApiKey(presented);
+    const row = await findApiKeyRowByHash(this.db, hash);
+    // The lookup is by hash already; the constant-time compare keeps the final check free of
+    // early-exit timing on the stored value.
+    if (!row || !timingSafeEqual(Buffer.from(row.key_hash), Buffer.from(hash)) || row.revoked_at) return undefined;
+    await this.touch(row.id);
+    return { accountId: row.account_id, keyId: row.id };
+  }
+
+  private async touch(keyId: string): Promise<void> {
+    const now = Date.now();
+    const last = this.lastTouched.get(keyId);
+    if (last !== undefined && now - last < LAST_USED_RESOLUTION_MS) return;
+    this.lastTouched.set(keyId, now);
+    await touchApiKeyRow(this.db, keyId, new Date(now).toISOString());
+  }
+}

@@ -1,0 +1,80 @@
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { Config } from './config.js';
+import { createDatabase, type DatabaseHandle } from './db/database.js';
+import { AppError } from './errors.js';
+import { dashboardPlugin } from './dashboard/dashboard.plugin.js';
+import { jsonErrorHandler, sendAppError } from './http/error-handler.js';
+import { healthRoutes } from './http/health.routes.js';
+import { managementApi } from './http/management-api.js';
+import { openApiPlugin } from './http/openapi.js';
+import { createServices, type Services } from './services.js';
+import { submitRoutes } from './submissions/submission.routes.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    services: Services;
+    config: Config;
+  }
+}
+
+export interface BuildAppOptions {
+  config: Config;
+  /** An open database; when absent one is opened from config and closed with the app. */
+  handle?: DatabaseHandle;
+  /** Pino options or a logger instance; tests pass `false` or a capturing stream. */
+  logger?: FastifyServerOptions['logger'];
+  loggerInstance?: FastifyServerOptions['loggerInstance'];
+}
+
+/** Secrets that must never reach a log line. */
+export const logRedactPaths = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'res.headers["set-cookie"]',
+  'apiKey',
+  'accessKey',
+  'secret',
+  'password',
+];
+
+/** Builds the whole service. Never listens: server.ts and tests decide that. */
+export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
+  const { config } = options;
+  const handle = options.handle ?? createDatabase(config.databaseUrl);
+  const app = Fastify({
+    ...(options.loggerInstance
+      ? { loggerInstance: options.loggerInstance }
+      : { logger: options.logger ?? { level: config.logLevel, redact: logRedactPaths } }),
+    trustProxy: config.trustProxy,
+    bodyLimit: config.submitMaxBodyBytes,
+    // Field names such as __proto__ are data on the submit endpoint; the parsers must not drop them.
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+
+  const services = createServices(handle, config, app.log);
+  app.decorate('services', services);
+  app.decorate('config', config);
+
+  app.setErrorHandler(jsonErrorHandler);
+  app.setNotFoundHandler((request, reply) =>
+    sendAppError(reply, new AppError('not_found', `No route for ${request.method} ${request.url.split('?')[0]}.`)),
+  );
+
+  await app.register(openApiPlugin);
+  await app.register(healthRoutes);
+  await app.register(submitRoutes);
+  await app.register(managementApi, { prefix: '/v1/api' });
+  await app.register(dashboardPlugin);
+
+  app.addHook('onReady', async () => {
+    services.deliveries.start();
+  });
+  app.addHook('onClose', async () => {
+    await services.deliveries.stop();
+    await services.submissions.close();
+    if (!options.handle) await handle.close();
+  });
+  return app;
+}

@@ -1,0 +1,44 @@
+import type { Command } from 'commander';
+import type { Account } from '../../accounts/account.types.js';
+import { withServices } from '../context.js';
+
+const accountJson = ({ id, email, displayName, planId }: Account) => ({ id, email, displayName, planId });
+const describe = ({ account }: { account: ReturnType<typeof accountJson> }) =>
+  `Account ${account.id} <${account.email}> "${account.displayName}", plan ${account.planId}`;
+
+export function registerAccounts(program: Command): void {
+  const accounts = program.command('accounts').description('manage accounts');
+
+  accounts
+    .command('create')
+    .description('create an account')
+    .requiredOption('--email <email>', 'login email')
+    .option('--name <name>', 'display name')
+    .option('--plan <plan>', 'free, pro or business (default: DEFAULT_PLAN)')
+    .option('--password <password>', 'dashboard password (at least 8 characters)')
+    .option('--json', 'print JSON')
+    .action((o: { email: string; name?: string; plan?: string; password?: string; json?: boolean }) =>
+      withServices(
+        o,
+        async (s) => ({
+          account: accountJson(
+            await s.accounts.createAccount({
+              email: o.email,
+              displayName: o.name,
+              planId: o.plan as Account['planId'] | undefined,
+              password: o.password,
+            }),
+          ),
+        }),
+        describe,
+      ),
+    );
+
+  accounts
+    .command('set-plan <account> <plan>')
+    .description('change the plan of an account (by ID or email)')
+    .option('--json', 'print JSON')
+    .action((account: string, plan: string, o: { json?: boolean }) =>
+      withServices(o, async (s) => ({ account: accountJson(await s.accounts.setPlan(account, plan)) }), describe),
+    );
+}

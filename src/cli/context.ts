@@ -1,0 +1,43 @@
+import pino from 'pino';
+import { loadConfig, type Config } from '../config.js';
+import { createDatabase } from '../db/database.js';
+import { migrateToLatest } from '../db/migrate.js';
+import { AppError } from '../errors.js';
+import { createServices, type Services } from '../services.js';
+
+export interface OutputOptions {
+  json?: boolean;
+}
+
+/**
+ * Opens the database (migrating it, so a fresh checkout needs no extra step), runs one command
+ * against the services, prints its result and closes everything.
+ */
+export async function withServices<T>(
+  options: OutputOptions,
+  run: (services: Services, config: Config) => Promise<T>,
+  describe: (result: T) => string,
+): Promise<void> {
+  const config = loadConfig();
+  const handle = createDatabase(config.databaseUrl, { poolSize: 2 });
+  try {
+    await migrateToLatest(handle);
+    const logger = pino({ level: 'warn' }, pino.destination(2));
+    const result = await run(createServices(handle, config, logger), config);
+    process.stdout.write(options.json ? `${JSON.stringify(result)}\n` : `${describe(result)}\n`);
+  } finally {
+    await handle.close();
+  }
+}
+
+export function formatCliError(err: unknown): string {
+  if (err instanceof AppError) {
+    const fields = err.fieldErrors
+      ? Object.entries(err.fieldErrors)
+          .map(([field, message]) => `\n  ${field}: ${message}`)
+          .join('')
+      : '';
+    return `error: ${err.message}${fields}`;
+  }
+  return `error: ${err instanceof Error ? err.message : String(err)}`;
+}

@@ -1,0 +1,26 @@
+import { Command } from 'commander';
+import { ConfigError } from '../config.js';
+import { registerAccounts } from './commands/accounts.js';
+import { registerForms } from './commands/forms.js';
+import { registerKeys } from './commands/keys.js';
+import { registerMigrate } from './commands/migrate.js';
+import { registerServe } from './commands/serve.js';
+import { formatCliError } from './context.js';
+
+const program = new Command()
+  .name('formgate')
+  .description('Formgate operator CLI. Configuration comes from the environment and .env.')
+  .showHelpAfterError();
+
+registerServe(program);
+registerMigrate(program);
+registerAccounts(program);
+registerKeys(program);
+registerForms(program);
+
+try {
+  await program.parseAsync(process.argv);
+} catch (err) {
+  process.stderr.write(`${err instanceof ConfigError ? `error: ${err.message}` : formatCliError(err)}\n`);
+  process.exitCode = 1;
+}

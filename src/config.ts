@@ -1,0 +1,99 @@
+import { config as loadDotenv } from 'dotenv';
+import { z } from 'zod';
+
+const booleanString = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((value) => value === 'true' || value === '1' || value === 'yes');
+
+const port = z.coerce.number().int().min(0).max(65535);
+const nonNegativeInt = z.coerce.number().int().min(0);
+
+const databaseUrl = z
+  .string()
+  .refine((url) => url.startsWith('sqlite:') || /^postgres(ql)?:\/\//.test(url), {
+    message: 'must be sqlite:<path> or postgres://…',
+  });
+
+const envSchema = z.object({
+  PORT: port.default(3000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  DATABASE_URL: databaseUrl.default('sqlite:./data/formgate.db'),
+  REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
+  DEFAULT_PLAN: z.enum(['free', 'pro', 'business']).default('free'),
+  TURNSTILE_SECRET_KEY: z.string().min(1).optional(),
+  TURNSTILE_VERIFY_URL: z
+    .url({ protocol: /^https?$/ })
+    .default('https://challenges.cloudflare.com/turnstile/v0/siteverify'),
+  HOOK_TIMEOUT_MS: z.coerce.number().int().min(1).max(600_000).default(10_000),
+  HOOK_ALLOW_PRIVATE_TARGETS: booleanString.default(false),
+  SUBMIT_MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
+  SUBMIT_RATE_LIMIT_PER_MINUTE: nonNegativeInt.default(60),
+  COUNTRY_HEADER: z
+    .string()
+    .min(1)
+    .transform((name) => name.toLowerCase())
+    .optional(),
+  TRUST_PROXY: booleanString.default(false),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  DASHBOARD_SIGNUP: z.enum(['open', 'closed']).default('open'),
+});
+
+export type Plan = 'free' | 'pro' | 'business';
+
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  readonly baseUrl: string;
+  readonly databaseUrl: string;
+  readonly redisUrl: string | undefined;
+  readonly defaultPlan: Plan;
+  readonly turnstileSecretKey: string | undefined;
+  readonly turnstileVerifyUrl: string;
+  readonly hookTimeoutMs: number;
+  readonly hookAllowPrivateTargets: boolean;
+  readonly submitMaxBodyBytes: number;
+  readonly submitRateLimitPerMinute: number;
+  readonly countryHeader: string | undefined;
+  readonly trustProxy: boolean;
+  readonly logLevel: string;
+  readonly dashboardSignup: 'open' | 'closed';
+}
+
+export class ConfigError extends Error {}
+
+/** Parses configuration once; every other module receives the frozen result, never process.env. */
+export function parseConfig(env: Record<string, string | undefined>): Config {
+  // An empty variable (`FOO=`) means "unset", as in most twelve-factor tools.
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
+  const result = envSchema.safeParse(cleaned);
+  if (!result.success) {
+    const problems = result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
+  }
+  const e = result.data;
+  return Object.freeze({
+    port: e.PORT,
+    host: e.HOST,
+    baseUrl: (e.BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    databaseUrl: e.DATABASE_URL,
+    redisUrl: e.REDIS_URL,
+    defaultPlan: e.DEFAULT_PLAN,
+    turnstileSecretKey: e.TURNSTILE_SECRET_KEY,
+    turnstileVerifyUrl: e.TURNSTILE_VERIFY_URL,
+    hookTimeoutMs: e.HOOK_TIMEOUT_MS,
+    hookAllowPrivateTargets: e.HOOK_ALLOW_PRIVATE_TARGETS,
+    submitMaxBodyBytes: e.SUBMIT_MAX_BODY_BYTES,
+    submitRateLimitPerMinute: e.SUBMIT_RATE_LIMIT_PER_MINUTE,
+    countryHeader: e.COUNTRY_HEADER,
+    trustProxy: e.TRUST_PROXY,
+    logLevel: e.LOG_LEVEL,
+    dashboardSignup: e.DASHBOARD_SIGNUP,
+  });
+}
+
+/** Reads `.env` from the working directory (real environment variables win) and parses it. */
+export function loadConfig(): Config {
+  loadDotenv({ quiet: true });
+  return parseConfig(process.env);
+}

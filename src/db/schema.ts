@@ -1,0 +1,126 @@
+import type { Insertable, Selectable, Updateable } from 'kysely';
+
+/**
+ * Row types of every table. Columns are snake_case; timestamps are ISO 8601 UTC text with
+ * milliseconds (sortable as text on both SQLite and PostgreSQL); flags are 0/1 integers;
+ * JSON documents are text.
+ */
+export interface AccountTable {
+  id: string;
+  email: string;
+  display_name: string;
+  plan_id: string;
+  password_hash: string | null;
+  created_at: string;
+}
+
+export interface ApiKeyTable {
+  id: string;
+  account_id: string;
+  name: string;
+  key_hash: string;
+  /** First characters of the key, shown in the dashboard so an owner can tell keys apart. */
+  key_prefix: string;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+export interface FormTable {
+  id: string;
+  account_id: string;
+  name: string;
+  is_active: number;
+  /** Non-null means the form requires this access key. */
+  access_key: string | null;
+  require_bot_check: number;
+  turnstile_secret: string | null;
+  success_url: string | null;
+  error_url: string | null;
+  /** JSON array of host names a `redirect` field may point to. */
+  allowed_redirect_hosts: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SubmissionTable {
+  id: string;
+  form_id: string;
+  created_at: string;
+  status: string;
+  is_spam: number;
+  /** JSON object: field name to string | number | boolean | null | array of those. */
+  payload: string;
+  ip: string;
+  country: string;
+  user_agent: string;
+  referer: string;
+}
+
+export interface IdempotencyKeyTable {
+  form_id: string;
+  idempotency_key: string;
+  submission_id: string;
+  /** JSON of the first result, replayed to repeats. */
+  result: string;
+  created_at: string;
+}
+
+export interface HookTable {
+  id: string;
+  account_id: string;
+  form_id: string;
+  target_url: string;
+  secret: string;
+  created_at: string;
+}
+
+export interface HookDeliveryTable {
+  id: string;
+  hook_id: string;
+  submission_id: string;
+  /** pending → sending → sent | failed */
+  state: string;
+  created_at: string;
+  claimed_at: string | null;
+  attempted_at: string | null;
+  response_status: number | null;
+  duration_ms: number | null;
+  error: string | null;
+}
+
+export interface SessionTable {
+  /** SHA-256 of the session token; the token itself lives only in the cookie. */
+  id: string;
+  account_id: string;
+  csrf_secret: string;
+  created_at: string;
+  expires_at: string;
+}
+
+export interface Database {
+  accounts: AccountTable;
+  api_keys: ApiKeyTable;
+  forms: FormTable;
+  submissions: SubmissionTable;
+  idempotency_keys: IdempotencyKeyTable;
+  hooks: HookTable;
+  hook_deliveries: HookDeliveryTable;
+  sessions: SessionTable;
+}
+
+export type AccountRow = Selectable<AccountTable>;
+export type NewAccountRow = Insertable<AccountTable>;
+export type ApiKeyRow = Selectable<ApiKeyTable>;
+export type NewApiKeyRow = Insertable<ApiKeyTable>;
+export type FormRow = Selectable<FormTable>;
+export type NewFormRow = Insertable<FormTable>;
+export type FormRowUpdate = Updateable<FormTable>;
+export type SubmissionRow = Selectable<SubmissionTable>;
+export type NewSubmissionRow = Insertable<SubmissionTable>;
+export type IdempotencyKeyRow = Selectable<IdempotencyKeyTable>;
+export type HookRow = Selectable<HookTable>;
+export type NewHookRow = Insertable<HookTable>;
+export type HookDeliveryRow = Selectable<HookDeliveryTable>;
+export type NewHookDeliveryRow = Insertable<HookDeliveryTable>;
+export type SessionRow = Selectable<SessionTable>;

@@ -1,0 +1,19 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../config.js';
+import type { DatabaseHandle } from '../db/database.js';
+
+// Issue 5: sends the outbox (hook_deliveries) to targets; woken on commit, polls as a fallback.
+export class DeliveryDispatcher {
+  constructor(
+    protected readonly handle: DatabaseHandle,
+    protected readonly config: Config,
+    protected readonly logger: FastifyBaseLogger,
+  ) {}
+
+  start(): void {}
+
+  /** Called after a commit that queued deliveries. */
+  wake(): void {}
+
+  async stop(): Promise<void> {}
+}

@@ -1,0 +1,71 @@
+/**
+ * The closed set of error codes of the contract (section 3), each with its one HTTP status.
+ * Every error leaving the service goes through this table.
+ */
+export const errorStatus = {
+  validation_failed: 400,
+  unauthorized: 401,
+  access_denied: 403,
+  form_inactive: 403,
+  plan_required: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  payload_too_large: 413,
+  rate_limited: 429,
+  internal_error: 500,
+} as const;
+
+export type ErrorCode = keyof typeof errorStatus;
+
+export type FieldErrors = Record<string, string>;
+
+export interface ErrorBody {
+  error: ErrorCode;
+  message: string;
+  fieldErrors?: FieldErrors;
+}
+
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly fieldErrors: FieldErrors | undefined;
+  readonly headers: Record<string, string>;
+
+  constructor(
+    code: ErrorCode,
+    message: string,
+    options: { fieldErrors?: FieldErrors; headers?: Record<string, string> } = {},
+  ) {
+    super(message);
+    this.name = 'AppError';
+    this.code = code;
+    this.fieldErrors = options.fieldErrors;
+    this.headers = options.headers ?? {};
+  }
+
+  get statusCode(): number {
+    return errorStatus[this.code];
+  }
+
+  toBody(): ErrorBody {
+    return this.fieldErrors
+      ? { error: this.code, message: this.message, fieldErrors: this.fieldErrors }
+      : { error: this.code, message: this.message };
+  }
+}
+
+export const notFound = (what = 'Resource'): AppError => new AppError('not_found', `${what} not found.`);
+
+export const validationFailed = (message: string, fieldErrors?: FieldErrors): AppError =>
+  new AppError('validation_failed', message, fieldErrors ? { fieldErrors } : {});
+
+/** The envelope's JSON schema, shared by every route's response schemas and the OpenAPI document. */
+export const errorBodySchema = {
+  $id: 'ErrorBody',
+  type: 'object',
+  required: ['error', 'message'],
+  properties: {
+    error: { type: 'string', enum: Object.keys(errorStatus) },
+    message: { type: 'string' },
+    fieldErrors: { type: 'object', additionalProperties: { type: 'string' } },
+  },
+} as const;

@@ -1,0 +1,51 @@
+import type { Executor } from '../db/database.js';
+import type { FormRow, FormRowUpdate, NewFormRow } from '../db/schema.js';
+import type { Form } from './form.types.js';
+
+export function formRowToForm(row: FormRow): Form {
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    name: row.name,
+    isActive: row.is_active === 1,
+    accessKey: row.access_key,
+    requireBotCheck: row.require_bot_check === 1,
+    turnstileSecret: row.turnstile_secret,
+    successUrl: row.success_url,
+    errorUrl: row.error_url,
+    allowedRedirectHosts: JSON.parse(row.allowed_redirect_hosts) as string[],
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+export async function insertForm(db: Executor, row: NewFormRow): Promise<void> {
+  await db.insertInto('forms').values(row).execute();
+}
+
+export async function findFormRowById(db: Executor, id: string): Promise<FormRow | undefined> {
+  return db.selectFrom('forms').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function findFormRowOfAccount(db: Executor, accountId: string, id: string): Promise<FormRow | undefined> {
+  return db
+    .selectFrom('forms')
+    .selectAll()
+    .where('id', '=', id)
+    .where('account_id', '=', accountId)
+    .executeTakeFirst();
+}
+
+export async function listFormRowsOfAccount(db: Executor, accountId: string): Promise<FormRow[]> {
+  return db
+    .selectFrom('forms')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
+}
+
+export async function updateFormRow(db: Executor, id: string, changes: FormRowUpdate): Promise<void> {
+  await db.updateTable('forms').set(changes).where('id', '=', id).execute();
+}

@@ -1,0 +1,129 @@
+import { z } from 'zod';
+import type { Executor } from '../db/database.js';
+import { notFound, validationFailed } from '../errors.js';
+import { newId } from '../lib/ids.js';
+import { nowIso } from '../lib/time.js';
+import type { FormRowUpdate } from '../db/schema.js';
+import {
+  findFormRowById,
+  findFormRowOfAccount,
+  formRowToForm,
+  insertForm,
+  listFormRowsOfAccount,
+  updateFormRow,
+} from './form.repository.js';
+import type { Form } from './form.types.js';
+
+const httpUrl = z
+  .string()
+  .trim()
+  .max(2048)
+  .refine((value) => {
+    try {
+      const url = new URL(value);
+      return url.protocol === 'http:' || url.protocol === 'https:';
+    } catch {
+      return false;
+    }
+  }, 'must be an absolute http(s) URL');
+
+const hostName = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .regex(/^[a-z0-9.-]+(:\d+)?$|^\[[0-9a-f:.]+\](:\d+)?$/, 'must be a host name')
+  .max(253);
+
+/** Every per-form setting; null clears a setting, undefined leaves it as it is. */
+const formSettingsSchema = z.object({
+  name: z.string().trim().min(1).max(200),
+  isActive: z.boolean(),
+  accessKey: z.string().min(1).max(256).nullable(),
+  requireBotCheck: z.boolean(),
+  turnstileSecret: z.string().trim().min(1).max(512).nullable(),
+  successUrl: httpUrl.nullable(),
+  errorUrl: httpUrl.nullable(),
+  allowedRedirectHosts: z.array(hostName).max(50),
+});
+
+export type FormSettings = z.infer<typeof formSettingsSchema>;
+export type FormSettingsInput = Partial<FormSettings>;
+
+function parseSettings(input: FormSettingsInput, requireName: boolean): FormSettingsInput {
+  const schema = requireName ? formSettingsSchema.partial().required({ name: true }) : formSettingsSchema.partial();
+  const parsed = schema.safeParse(input);
+  if (!parsed.success) {
+    const fieldErrors = Object.fromEntries(parsed.error.issues.map((i) => [String(i.path[0]), i.message]));
+    throw validationFailed('The form settings are not valid.', fieldErrors);
+  }
+  return parsed.data;
+}
+
+function settingsToRow(s: FormSettingsInput): FormRowUpdate {
+  const row: FormRowUpdate = {};
+  if (s.name !== undefined) row.name = s.name;
+  if (s.isActive !== undefined) row.is_active = s.isActive ? 1 : 0;
+  if (s.accessKey !== undefined) row.access_key = s.accessKey;
+  if (s.requireBotCheck !== undefined) row.require_bot_check = s.requireBotCheck ? 1 : 0;
+  if (s.turnstileSecret !== undefined) row.turnstile_secret = s.turnstileSecret;
+  if (s.successUrl !== undefined) row.success_url = s.successUrl;
+  if (s.errorUrl !== undefined) row.error_url = s.errorUrl;
+  if (s.allowedRedirectHosts !== undefined) row.allowed_redirect_hosts = JSON.stringify(s.allowedRedirectHosts);
+  return row;
+}
+
+export class FormService {
+  constructor(private readonly db: Executor) {}
+
+  async createForm(accountId: string, input: FormSettingsInput & { name: string }): Promise<Form> {
+    const settings = parseSettings(input, true);
+    const now = nowIso();
+    const row = {
+      id: newId('frm'),
+      account_id: accountId,
+      name: settings.name!,
+      is_active: 1,
+      access_key: null,
+      require_bot_check: 0,
+      turnstile_secret: null,
+      success_url: null,
+      error_url: null,
+      allowed_redirect_hosts: '[]',
+      created_at: now,
+      updated_at: now,
+      ...settingsToRow(settings),
+    };
+    await insertForm(this.db, row);
+    return formRowToForm(row);
+  }
+
+  /** Updates a form; with accountId, only a form of that account. */
+  async updateForm(formId: string, input: FormSettingsInput, accountId?: string): Promise<Form> {
+    const settings = parseSettings(input, false);
+    const form = accountId ? await this.getFormOfAccount(accountId, formId) : await this.getForm(formId);
+    await updateFormRow(this.db, form.id, { ...settingsToRow(settings), updated_at: nowIso() });
+    return this.getForm(form.id);
+  }
+
+  async findForm(formId: string): Promise<Form | undefined> {
+    const row = await findFormRowById(this.db, formId);
+    return row && formRowToForm(row);
+  }
+
+  async getForm(formId: string): Promise<Form> {
+    const form = await this.findForm(formId);
+    if (!form) throw notFound('Form');
+    return form;
+  }
+
+  /** A form of another account is as unknown as a missing one. */
+  async getFormOfAccount(accountId: string, formId: string): Promise<Form> {
+    const row = await findFormRowOfAccount(this.db, accountId, formId);
+    if (!row) throw notFound('Form');
+    return formRowToForm(row);
+  }
+
+  async listForms(accountId: string): Promise<Form[]> {
+    return (await listFormRowsOfAccount(this.db, accountId)).map(formRowToForm);
+  }
+}

@@ -1,0 +1,56 @@
+import { realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app.js';
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { createDatabase } from './db/database.js';
+import { migrateToLatest } from './db/migrate.js';
+
+/** Migrates, builds and listens; SIGTERM/SIGINT stop accepting, finish in-flight requests, close the database. */
+export async function startServer(config: Config): Promise<FastifyInstance> {
+  const handle = createDatabase(config.databaseUrl);
+  await migrateToLatest(handle);
+  const app = await buildApp({ config, handle });
+  app.addHook('onClose', async () => handle.close());
+
+  let closing = false;
+  const shutdown = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    app.close().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        app.log.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  process.once('SIGINT', () => shutdown('SIGINT'));
+
+  await app.listen({ port: config.port, host: config.host });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  app.log.info(`Formgate listening on http://${config.host}:${port} (public URL ${config.baseUrl})`);
+  // Operators starting it by hand want the URL even with LOG_LEVEL=warn.
+  if (!['info', 'debug', 'trace'].includes(config.logLevel)) process.stdout.write(`Formgate listening on http://${config.host}:${port}\n`);
+  return app;
+}
+
+function isMain(): boolean {
+  try {
+    return realpathSync(process.argv[1] ?? '') === realpathSync(fileURLToPath(import.meta.url));
+  } catch {
+    return false;
+  }
+}
+
+if (isMain()) {
+  try {
+    await startServer(loadConfig());
+  } catch (err) {
+    process.stderr.write(`${err instanceof ConfigError ? err.message : String((err as Error)?.stack ?? err)}\n`);
+    process.exit(1);
+  }
+}

@@ -1,0 +1,39 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { AccountService } from './accounts/account.service.js';
+import { ApiKeyService } from './api-keys/api-key.service.js';
+import type { Config } from './config.js';
+import type { DatabaseHandle } from './db/database.js';
+import { DeliveryDispatcher } from './deliveries/delivery.dispatcher.js';
+import { FormService } from './forms/form.service.js';
+import { HookService } from './hooks/hook.service.js';
+import { SubmissionService } from './submissions/submission.service.js';
+import { SessionService } from './dashboard/session.service.js';
+
+/** Every domain service, built once per process (or per test app) and shared by HTTP and CLI. */
+export interface Services {
+  readonly config: Config;
+  readonly handle: DatabaseHandle;
+  readonly accounts: AccountService;
+  readonly apiKeys: ApiKeyService;
+  readonly forms: FormService;
+  readonly submissions: SubmissionService;
+  readonly hooks: HookService;
+  readonly deliveries: DeliveryDispatcher;
+  readonly sessions: SessionService;
+}
+
+export function createServices(handle: DatabaseHandle, config: Config, logger: FastifyBaseLogger): Services {
+  const forms = new FormService(handle.db);
+  const deliveries = new DeliveryDispatcher(handle, config, logger);
+  return {
+    config,
+    handle,
+    accounts: new AccountService(handle.db, config),
+    apiKeys: new ApiKeyService(handle.db),
+    forms,
+    submissions: new SubmissionService(handle, config, forms, deliveries, logger),
+    hooks: new HookService(handle.db, config, forms),
+    deliveries,
+    sessions: new SessionService(handle.db),
+  };
+}

@@ -1,0 +1,126 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { startTestApp, type TestApp } from '../helpers/app.js';
+
+const run = promisify(execFile);
+
+/** The shell's environment without what Vite injects into the test process (BASE_URL, MODE…). */
+function operatorEnv(): NodeJS.ProcessEnv {
+  const { BASE_URL, MODE, DEV, PROD, SSR, ...rest } = process.env;
+  return rest;
+}
+let database: TestDatabase;
+
+// The CLI as an operator runs it: the package binary (compiled by `npm install`/`npm test`).
+async function formgate(args: string[], env: Record<string, string> = {}) {
+  try {
+    const { stdout, stderr } = await run('node', ['bin/formgate.js', ...args], {
+      env: { ...operatorEnv(), DATABASE_URL: database.url, ...env },
+    });
+    return { code: 0, stdout, stderr };
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+async function formgateJson<T = any>(args: string[]): Promise<T> {
+  const result = await formgate([...args, '--json']);
+  expect(result.stderr).toBe('');
+  expect(result.code).toBe(0);
+  return JSON.parse(result.stdout) as T;
+}
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+});
+afterAll(async () => database.drop());
+
+describe('formgate CLI', () => {
+  let accountId: string;
+  let apiKey: string;
+  let keyId: string;
+  let formId: string;
+
+  it('migrate prints {migrated: true}, twice', async () => {
+    expect(await formgateJson(['migrate'])).toEqual({ migrated: true });
+    expect(await formgateJson(['migrate'])).toEqual({ migrated: true });
+  });
+
+  it('accounts create prints exactly the documented document', async () => {
+    const out = await formgateJson(['accounts', 'create', '--email', 'a@example.com', '--plan', 'pro', '--name', 'Ada']);
+    expect(out).toEqual({
+      account: { id: expect.stringMatching(/^acc_/), email: 'a@example.com', displayName: 'Ada', planId: 'pro' },
+    });
+    accountId = out.account.id;
+  });
+
+  it('accounts set-plan takes an ID or an email', async () => {
+    expect((await formgateJson(['accounts', 'set-plan', 'a@example.com', 'business'])).account.planId).toBe('business');
+    expect((await formgateJson(['accounts', 'set-plan', accountId, 'pro'])).account).toEqual({
+      id: accountId,
+      email: 'a@example.com',
+      displayName: 'Ada',
+      planId: 'pro',
+    });
+  });
+
+  it('keys create and forms create print the documented documents', async () => {
+    const key = await formgateJson(['keys', 'create', 'a@example.com', '--name', 'ci']);
+    expect(key).toEqual({
+      key: { id: expect.stringMatching(/^key_/), name: 'ci', createdAt: expect.stringMatching(/\.\d{3}Z$/) },
+      apiKey: expect.stringMatching(/^fgk_[0-9A-Za-z]{32,}$/),
+    });
+    apiKey = key.apiKey;
+    keyId = key.key.id;
+    const form = await formgateJson([
+      'forms', 'create', accountId, '--name', 'Contact', '--access-key', 'sesame', '--require-bot-check',
+      '--success-url', 'https://example.com/thanks', '--allow-redirect-host', 'a.example.com',
+      '--allow-redirect-host', 'b.example.com', '--inactive',
+    ]);
+    expect(form).toEqual({
+      form: { id: expect.stringMatching(/^frm_/), name: 'Contact', isActive: 0, createdAt: expect.any(String) },
+    });
+    formId = form.form.id;
+    const updated = await formgateJson(['forms', 'update', formId, '--active', '--name', 'Contact us']);
+    expect(updated.form).toMatchObject({ id: formId, name: 'Contact us', isActive: 1 });
+  });
+
+  it('the created key works against the API, and keys revoke stops it', async () => {
+    const app: TestApp = await startTestApp({ database });
+    try {
+      const me = await fetch(`${app.url}/v1/api/me`, { headers: { authorization: `Bearer ${apiKey}` } });
+      expect(me.status).toBe(200);
+      expect(await me.json()).toEqual({
+        user: { id: accountId, email: 'a@example.com', displayName: 'Ada', planId: 'pro' },
+      });
+      const stored = await app.services.forms.getForm(formId);
+      expect(stored).toMatchObject({
+        accessKey: 'sesame',
+        requireBotCheck: true,
+        successUrl: 'https://example.com/thanks',
+        allowedRedirectHosts: ['a.example.com', 'b.example.com'],
+      });
+      expect(await formgateJson(['keys', 'revoke', keyId])).toEqual({ revoked: true });
+      const after = await fetch(`${app.url}/v1/api/me`, { headers: { authorization: `Bearer ${apiKey}` } });
+      expect(after.status).toBe(401);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('reports errors on stderr with a non-zero exit', async () => {
+    const badPlan = await formgate(['accounts', 'set-plan', 'a@example.com', 'gold', '--json']);
+    expect(badPlan.code).not.toBe(0);
+    expect(badPlan.stdout).toBe('');
+    expect(badPlan.stderr).toMatch(/plan/);
+    const unknown = await formgate(['keys', 'create', 'nobody@example.com', '--json']);
+    expect(unknown.code).not.toBe(0);
+    expect(unknown.stderr).toMatch(/not found/i);
+    const badConfig = await formgate(['migrate', '--json'], { PORT: 'abc' });
+    expect(badConfig.code).not.toBe(0);
+    expect(badConfig.stderr).toMatch(/PORT/);
+  });
+});

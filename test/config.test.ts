@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, parseConfig } from '../src/config.js';
+
+describe('parseConfig', () => {
+  it('applies the contract defaults', () => {
+    const config = parseConfig({});
+    expect(config).toMatchObject({
+      port: 3000,
+      host: '127.0.0.1',
+      baseUrl: 'http://localhost:3000',
+      databaseUrl: 'sqlite:./data/formgate.db',
+      redisUrl: undefined,
+      defaultPlan: 'free',
+      turnstileVerifyUrl: 'https://challenges.cloudflare.com/turnstile/v0/siteverify',
+      hookTimeoutMs: 10_000,
+      hookAllowPrivateTargets: false,
+      submitMaxBodyBytes: 1_048_576,
+      submitRateLimitPerMinute: 60,
+      countryHeader: undefined,
+      trustProxy: false,
+      logLevel: 'info',
+      dashboardSignup: 'open',
+    });
+    expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it('derives BASE_URL from PORT and reads every variable', () => {
+    const config = parseConfig({
+      PORT: '8080',
+      DATABASE_URL: 'postgres://u@db/formgate',
+      REDIS_URL: 'redis://127.0.0.1:6379',
+      DEFAULT_PLAN: 'pro',
+      HOOK_ALLOW_PRIVATE_TARGETS: 'true',
+      SUBMIT_RATE_LIMIT_PER_MINUTE: '0',
+      COUNTRY_HEADER: 'CF-IPCountry',
+      TRUST_PROXY: '1',
+      DASHBOARD_SIGNUP: 'closed',
+    });
+    expect(config.baseUrl).toBe('http://localhost:8080');
+    expect(config.databaseUrl).toBe('postgres://u@db/formgate');
+    expect(config.defaultPlan).toBe('pro');
+    expect(config.hookAllowPrivateTargets).toBe(true);
+    expect(config.submitRateLimitPerMinute).toBe(0);
+    expect(config.countryHeader).toBe('cf-ipcountry');
+    expect(config.trustProxy).toBe(true);
+    expect(config.dashboardSignup).toBe('closed');
+  });
+
+  it.each([
+    ['PORT', 'abc'],
+    ['PORT', '70000'],
+    ['DATABASE_URL', 'mysql://x'],
+    ['DEFAULT_PLAN', 'gold'],
+    ['HOOK_TIMEOUT_MS', '-1'],
+    ['HOOK_ALLOW_PRIVATE_TARGETS', 'maybe'],
+    ['SUBMIT_MAX_BODY_BYTES', 'lots'],
+    ['LOG_LEVEL', 'loud'],
+    ['BASE_URL', 'not a url'],
+    ['REDIS_URL', 'http://x'],
+    ['DASHBOARD_SIGNUP', 'sometimes'],
+  ])('rejects %s=%s with a message naming the variable', (name, value) => {
+    expect(() => parseConfig({ [name]: value })).toThrow(ConfigError);
+    expect(() => parseConfig({ [name]: value })).toThrow(new RegExp(name));
+  });
+});

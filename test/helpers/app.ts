@@ -1,0 +1,61 @@
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/app.js';
+import { parseConfig, type Config } from '../../src/config.js';
+import type { DatabaseHandle } from '../../src/db/database.js';
+import { migrateToLatest } from '../../src/db/migrate.js';
+import type { Services } from '../../src/services.js';
+import { createTestDatabase, type TestDatabase } from './database.js';
+
+export interface TestApp {
+  app: FastifyInstance;
+  /** http://127.0.0.1:<port> of the listening server. */
+  url: string;
+  config: Config;
+  services: Services;
+  database: TestDatabase;
+  handle: DatabaseHandle;
+  close(): Promise<void>;
+}
+
+export interface TestAppOptions {
+  /** Extra environment variables, as an operator would set them. */
+  env?: Record<string, string>;
+  /** Reuse a database (e.g. two instances on one PostgreSQL); it is then not dropped on close. */
+  database?: TestDatabase;
+  logger?: Parameters<typeof buildApp>[0]['logger'];
+  loggerInstance?: Parameters<typeof buildApp>[0]['loggerInstance'];
+}
+
+/** A real server on a loopback port with its own migrated database. */
+export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const database = options.database ?? (await createTestDatabase());
+  const handle = database.open();
+  await migrateToLatest(handle);
+  const config = parseConfig({
+    LOG_LEVEL: 'silent',
+    SUBMIT_RATE_LIMIT_PER_MINUTE: '0',
+    ...options.env,
+    DATABASE_URL: database.url,
+  });
+  const app = await buildApp({
+    config,
+    handle,
+    ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : { logger: options.logger ?? false }),
+  });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  if (!address || typeof address === 'string') throw new Error('no address');
+  return {
+    app,
+    url: `http://127.0.0.1:${address.port}`,
+    config,
+    services: app.services,
+    database,
+    handle,
+    close: async () => {
+      await app.close();
+      await handle.close();
+      if (!options.database) await database.drop();
+    },
+  };
+}
