@@ -7,13 +7,17 @@ import { jsonErrorHandler, sendAppError } from './http/error-handler.js';
 import { healthRoutes } from './http/health.routes.js';
 import { managementApi } from './http/management-api.js';
 import { openApiPlugin } from './http/openapi.js';
+import { createRedis } from './lib/redis.js';
 import { createServices, type Services } from './services.js';
+import type { Redis } from 'ioredis';
 import { submitRoutes } from './submissions/submission.routes.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
     services: Services;
     config: Config;
+    /** Shared rate-limit store when REDIS_URL is set. */
+    redis: Redis | undefined;
   }
 }
 
@@ -56,6 +60,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const services = createServices(handle, config, app.log);
   app.decorate('services', services);
   app.decorate('config', config);
+  const redis = config.redisUrl ? createRedis(config.redisUrl) : undefined;
+  app.decorate('redis', redis);
 
   app.setErrorHandler(jsonErrorHandler);
   app.setNotFoundHandler((request, reply) =>
@@ -74,6 +80,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addHook('onClose', async () => {
     await services.deliveries.stop();
     await services.submissions.close();
+    if (redis) await redis.quit().catch(() => redis.disconnect());
     if (!options.handle) await handle.close();
   });
   return app;

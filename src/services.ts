@@ -6,6 +6,7 @@ import type { DatabaseHandle } from './db/database.js';
 import { DeliveryDispatcher } from './deliveries/delivery.dispatcher.js';
 import { FormService } from './forms/form.service.js';
 import { HookService } from './hooks/hook.service.js';
+import { SubmissionQueryService } from './submissions/submission-query.service.js';
 import { SubmissionService } from './submissions/submission.service.js';
 import { SessionService } from './dashboard/session.service.js';
 
@@ -17,6 +18,8 @@ export interface Services {
   readonly apiKeys: ApiKeyService;
   readonly forms: FormService;
   readonly submissions: SubmissionService;
+  /** Reading stored submissions (API and dashboard). */
+  readonly submissionQueries: SubmissionQueryService;
   readonly hooks: HookService;
   readonly deliveries: DeliveryDispatcher;
   readonly sessions: SessionService;
@@ -32,6 +35,7 @@ export function createServices(handle: DatabaseHandle, config: Config, logger: F
     apiKeys: new ApiKeyService(handle.db),
     forms,
     submissions: new SubmissionService(handle, config, forms, deliveries, logger),
+    submissionQueries: new SubmissionQueryService(handle.db, forms),
     hooks: new HookService(handle.db, config, forms),
     deliveries,
     sessions: new SessionService(handle.db),
