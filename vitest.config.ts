@@ -4,6 +4,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    exclude: ['test/reliability/long/**', 'node_modules/**'],
     pool: 'forks',
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -1,3 +1,4 @@
+import type { Duplex } from 'node:stream';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Config } from './config.js';
 import { createDatabase, type DatabaseHandle } from './db/database.js';
@@ -41,6 +42,21 @@ export const logRedactPaths = [
   'password',
 ];
 
+/**
+ * Requests Node's HTTP parser cannot read (duplicate Content-Length, broken chunking, bad header
+ * bytes) never reach a route; they still get the contract's envelope before the socket closes.
+ */
+function answerUnparsableRequest(err: NodeJS.ErrnoException, socket: Duplex): void {
+  if (err.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const body = JSON.stringify(new AppError('validation_failed', 'The HTTP request could not be parsed.').toBody());
+  socket.end(
+    `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
 /** Builds the whole service. Never listens: server.ts and tests decide that. */
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config } = options;
@@ -55,6 +71,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: true },
+    clientErrorHandler: answerUnparsableRequest,
   });
 
   const services = createServices(handle, config, app.log);

@@ -3,14 +3,10 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
+import { operatorEnv } from '../helpers/server-process.js';
 
 const run = promisify(execFile);
 
-/** The shell's environment without what Vite injects into the test process (BASE_URL, MODE…). */
-function operatorEnv(): NodeJS.ProcessEnv {
-  const { BASE_URL, MODE, DEV, PROD, SSR, ...rest } = process.env;
-  return rest;
-}
 let database: TestDatabase;
 
 // The CLI as an operator runs it: the package binary (compiled by `npm install`/`npm test`).

@@ -1,0 +1,16 @@
+import { defineConfig } from 'vitest/config';
+
+// The long crash, shutdown and flood cases: `npm run test:reliability` (also run by .ci/run).
+export default defineConfig({
+  test: {
+    include: ['test/reliability/long/**/*.test.ts'],
+    pool: 'forks',
+    fileParallelism: false,
+    testTimeout: 180_000,
+    hookTimeout: 60_000,
+    projects: [
+      { extends: true, test: { name: 'sqlite', env: { FORMGATE_TEST_DB: 'sqlite' } } },
+      { extends: true, test: { name: 'postgres', env: { FORMGATE_TEST_DB: 'postgres' } } },
+    ],
+  },
+});
