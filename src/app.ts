@@ -92,6 +92,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(dashboardPlugin);
 
   app.addHook('onReady', async () => {
+    services.submissions.start();
     services.deliveries.start();
   });
   app.addHook('onClose', async () => {

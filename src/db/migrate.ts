@@ -1,4 +1,4 @@
-import { Migrator, type Migration, type MigrationProvider } from 'kysely';
+import { Migrator, sql, type Migration, type MigrationProvider } from 'kysely';
 import type { DatabaseHandle } from './database.js';
 import * as m0001 from './migrations/0001_initial.js';
 
@@ -11,7 +11,13 @@ const provider: MigrationProvider = { getMigrations: async () => migrations };
 
 /** Brings the schema to the latest version; a no-op when it is already there. */
 export async function migrateToLatest(handle: DatabaseHandle): Promise<string[]> {
-  const migrator = new Migrator({ db: handle.db, provider });
+  // Kysely looks for its bookkeeping tables in every schema unless told which one: name the
+  // connection's own, so databases that hold several Formgate schemas stay apart.
+  const schema =
+    handle.dialect === 'postgres'
+      ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(handle.db)).rows[0]?.schema
+      : undefined;
+  const migrator = new Migrator({ db: handle.db, provider, ...(schema ? { migrationTableSchema: schema } : {}) });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);

@@ -2,28 +2,28 @@ import { sql } from 'kysely';
 import type { Executor } from '../db/database.js';
 
 /**
- * The outbox write of the submit transaction: one pending delivery per subscription of the form,
- * in one INSERT … SELECT. The delivery ID is the submission ID joined with the hook ID, which is
- * also the Standard Webhooks `webhook-id`. Returns how many deliveries were queued.
+ * The outbox write of the submit transaction: one pending delivery per subscription of each
+ * submission's form, in one INSERT … SELECT over the just-inserted submissions. The delivery ID
+ * is the submission ID joined with the hook ID, which is also the Standard Webhooks `webhook-id`.
+ * Returns how many deliveries were queued.
  */
-export async function enqueueDeliveriesForSubmission(
-  trx: Executor,
-  submission: { id: string; formId: string; createdAt: string },
-): Promise<number> {
+export async function enqueueDeliveriesForSubmissions(trx: Executor, submissionIds: string[]): Promise<number> {
+  if (submissionIds.length === 0) return 0;
   const result = await trx
     .insertInto('hook_deliveries')
     .columns(['id', 'hook_id', 'submission_id', 'state', 'created_at'])
     .expression(
       trx
-        .selectFrom('hooks')
+        .selectFrom('submissions')
+        .innerJoin('hooks', 'hooks.form_id', 'submissions.form_id')
         .select([
-          sql<string>`${submission.id} || '.' || hooks.id`.as('id'),
+          sql<string>`submissions.id || '.' || hooks.id`.as('id'),
           'hooks.id as hook_id',
-          sql<string>`${submission.id}`.as('submission_id'),
+          'submissions.id as submission_id',
           sql<string>`'pending'`.as('state'),
-          sql<string>`${submission.createdAt}`.as('created_at'),
+          'submissions.created_at as created_at',
         ])
-        .where('hooks.form_id', '=', submission.formId),
+        .where('submissions.id', 'in', submissionIds),
     )
     .executeTakeFirst();
   return Number(result.numInsertedOrUpdatedRows ?? 0);

@@ -1,4 +1,213 @@
-import type { FastifyInstance } from 'fastify';
+import multipart from '@fastify/multipart';
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { AppError } from '../errors.js';
+import type { Form } from '../forms/form.types.js';
+import { sendAppError, toAppError } from '../http/error-handler.js';
+import { errorPage, thanksPage } from './pages.js';
+import { errorDestination } from './redirects.js';
+import { respondsWithJson } from './response-mode.js';
+import { checkIdempotencyKey } from './submission.service.js';
+import { readMultipartFields } from './submit-multipart.js';
+import { decodeUtf8, parseJsonFields, parseUrlencodedFields, type PostedFields } from './submit-fields.js';
 
-// Issue 3: POST/OPTIONS /v1/submit/:formId, 405 for other methods, GET /thanks.
-export async function submitRoutes(_app: FastifyInstance): Promise<void> {}
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The form the submit URL names, once looked up (the error handler reuses it). */
+    submitForm: Form | undefined;
+  }
+}
+
+const SUBMIT_URL = '/v1/submit/:formId';
+const ALLOW = 'POST, OPTIONS';
+
+const paramsSchema = {
+  type: 'object',
+  required: ['formId'],
+  properties: { formId: { type: 'string', description: 'The form ID' } },
+} as const;
+
+const successSchema = {
+  type: 'object',
+  required: ['ok', 'submissionId'],
+  properties: {
+    ok: { type: 'boolean', const: true },
+    submissionId: { type: 'string' },
+    filtered: { type: 'string', enum: ['spam'], description: 'Present when the submission was filtered as spam' },
+    cached: { type: 'boolean', const: true, description: 'Present on an Idempotency-Key replay' },
+  },
+} as const;
+
+const errorResponses = Object.fromEntries(
+  ([400, 403, 404, 405, 413, 429] as const).map((status) => [status, { $ref: 'ErrorBody#' }]),
+);
+
+/** The public submit endpoint (any origin, no credential) and the hosted thank-you page. */
+export async function submitRoutes(app: FastifyInstance): Promise<void> {
+  app.get(
+    '/thanks',
+    {
+      schema: {
+        hide: true,
+        querystring: { type: 'object', properties: { error: { type: 'string', maxLength: 64 } } },
+      },
+    },
+    async (request: FastifyRequest<{ Querystring: { error?: string } }>, reply) =>
+      reply.type('text/html; charset=utf-8').send(request.query.error ? errorPage(request.query.error) : thanksPage()),
+  );
+
+  await app.register(async (submit) => {
+    const { config } = app;
+    submit.decorateRequest('submitForm', undefined);
+
+    // Only the three documented body types; anything else is validation_failed.
+    submit.removeAllContentTypeParsers();
+    submit.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body: Buffer, done) => {
+      try {
+        done(null, parseJsonFields(decodeUtf8(body)));
+      } catch (err) {
+        done(err as Error, undefined);
+      }
+    });
+    submit.addContentTypeParser(
+      'application/x-www-form-urlencoded',
+      { parseAs: 'buffer' },
+      (_request, body: Buffer, done) => {
+        try {
+          done(null, parseUrlencodedFields(decodeUtf8(body)));
+        } catch (err) {
+          done(err as Error, undefined);
+        }
+      },
+    );
+    await submit.register(multipart);
+
+    submit.addHook('onRequest', async (request, reply) => {
+      const origin = request.headers.origin;
+      reply.header('access-control-allow-origin', origin ?? '*');
+      if (origin) reply.header('vary', 'Origin');
+      const declared = Number(request.headers['content-length']);
+      if (declared > config.submitMaxBodyBytes) {
+        throw new AppError('payload_too_large', 'The request body is too large.');
+      }
+    });
+
+    submit.setErrorHandler(async (error, request, reply) => {
+      const appError = toAppError(error);
+      if (appError.statusCode >= 500) request.log.error({ err: error }, 'submit failed');
+      const form = request.submitForm ?? (await findFormQuietly(app, request));
+      if (respondsWithJson(request.headers.accept, request.headers['content-type'], form)) {
+        return sendAppError(reply, appError);
+      }
+      for (const [name, value] of Object.entries(appError.headers)) reply.header(name, value);
+      if (form?.errorUrl) return reply.code(303).header('location', errorDestination(form.errorUrl, appError.code)).send();
+      return reply.code(appError.statusCode).type('text/html; charset=utf-8').send(errorPage(appError.code));
+    });
+
+    const limitPerMinute = config.submitRateLimitPerMinute;
+    if (limitPerMinute > 0) {
+      await submit.register(rateLimit, {
+        global: false,
+        ...(app.redis ? { redis: app.redis, nameSpace: 'formgate-submit-' } : {}),
+        errorResponseBuilder: (_request, context) =>
+          new AppError('rate_limited', 'Too many submissions from this address; try again later.', {
+            headers: { 'Retry-After': String(Math.max(1, Math.ceil(context.ttl / 1000))) },
+          }),
+      });
+    }
+
+    submit.post<{ Params: { formId: string }; Body: PostedFields | undefined }>(
+      SUBMIT_URL,
+      {
+        schema: {
+          tags: ['submit'],
+          summary: 'Submit a form (public; any origin)',
+          description:
+            'Accepts application/x-www-form-urlencoded, multipart/form-data (file parts ignored) or a flat application/json object. ' +
+            'Answers JSON (200) or a 303 redirect; see the specification for the response modes.',
+          params: paramsSchema,
+          response: { 200: successSchema, 303: { type: 'null', description: 'Redirect to the success URL, the redirect field or /thanks' }, ...errorResponses },
+        },
+        ...(limitPerMinute > 0
+          ? {
+              config: {
+                rateLimit: {
+                  max: limitPerMinute,
+                  timeWindow: 60_000,
+                  keyGenerator: (request: FastifyRequest) =>
+                    `${request.ip}|${(request.params as { formId: string }).formId}`,
+                },
+              },
+            }
+          : {}),
+      },
+      async (request, reply) => {
+        const idempotencyKey = checkIdempotencyKey(request.headers['idempotency-key']);
+        const form = await app.services.submissions.findForm(request.params.formId);
+        request.submitForm = form;
+        const fields = request.isMultipart()
+          ? await readMultipartFields(request, config.submitMaxBodyBytes)
+          : request.body;
+        if (!fields) throw new AppError('validation_failed', 'A Content-Type and a body are required.');
+        const outcome = await app.services.submissions.acceptSubmission(
+          {
+            formId: request.params.formId,
+            fields,
+            idempotencyKey,
+            ip: request.ip,
+            userAgent: request.headers['user-agent'] ?? '',
+            referer: request.headers.referer ?? '',
+            countryHeader: config.countryHeader ? headerValue(request.headers[config.countryHeader]) : undefined,
+          },
+          form,
+        );
+        if (!respondsWithJson(request.headers.accept, request.headers['content-type'], form)) {
+          return reply.code(303).header('location', outcome.redirectTo).send();
+        }
+        return {
+          ok: true,
+          submissionId: outcome.submissionId,
+          ...(outcome.spam ? { filtered: 'spam' } : {}),
+          ...(outcome.cached ? { cached: true } : {}),
+        };
+      },
+    );
+
+    submit.options(
+      SUBMIT_URL,
+      { schema: { tags: ['submit'], summary: 'CORS preflight', params: paramsSchema, response: { 204: { type: 'null' } } } },
+      async (_request, reply) =>
+        reply
+          .code(204)
+          .header('access-control-allow-methods', ALLOW)
+          .header('access-control-allow-headers', 'Content-Type, Accept, Idempotency-Key')
+          .header('access-control-max-age', '86400')
+          .send(),
+    );
+
+    submit.route({
+      method: ['GET', 'PUT', 'PATCH', 'DELETE'],
+      url: SUBMIT_URL,
+      schema: { hide: true, params: paramsSchema },
+      handler: async () => {
+        throw new AppError('method_not_allowed', 'Submit URLs accept POST only.', { headers: { Allow: ALLOW } });
+      },
+    });
+  });
+}
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** The error handler must answer even when the database is the thing that failed. */
+async function findFormQuietly(app: FastifyInstance, request: FastifyRequest): Promise<Form | undefined> {
+  const formId = (request.params as { formId?: string } | undefined)?.formId;
+  if (!formId) return undefined;
+  try {
+    return await app.services.submissions.findForm(formId);
+  } catch {
+    return undefined;
+  }
+}
+

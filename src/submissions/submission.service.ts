@@ -1,18 +1,222 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
 import type { DatabaseHandle } from '../db/database.js';
 import type { DeliveryDispatcher } from '../deliveries/delivery.dispatcher.js';
+import { AppError, notFound, validationFailed } from '../errors.js';
 import type { FormService } from '../forms/form.service.js';
+import type { Form } from '../forms/form.types.js';
+import { newId } from '../lib/ids.js';
+import { isoMinus, nowIso } from '../lib/time.js';
+import { separateControlFields } from './control-fields.js';
+import { resolveCountry } from './country.js';
+import { successDestination } from './redirects.js';
+import { deleteExpiredIdempotencyRecords, findLiveIdempotencyRecord } from './submission.repository.js';
+import { SubmissionWriter } from './submission.writer.js';
+import type { PostedFields } from './submit-fields.js';
+import { verifyTurnstileToken } from './turnstile.js';
 
-// Issue 3: acceptSubmission (one transaction: submission, idempotency record, outbox rows).
+export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
+const PURGE_INTERVAL_MS = 60 * 60 * 1000;
+const IDEMPOTENCY_KEY_PATTERN = /^[\x20-\x7e]{1,255}$/;
+
+export interface SubmitRequest {
+  formId: string;
+  fields: PostedFields;
+  idempotencyKey: string | undefined;
+  ip: string;
+  userAgent: string;
+  referer: string;
+  countryHeader: string | undefined;
+}
+
+/** What the first successful attempt answered; replays answer the same. */
+export interface SubmitResult {
+  submissionId: string;
+  spam: boolean;
+  /** The redirect-mode destination. */
+  redirectTo: string;
+}
+
+export interface SubmitOutcome extends SubmitResult {
+  cached: boolean;
+}
+
+interface StoreOutcome {
+  result: SubmitResult;
+  /** True when another instance had stored the same Idempotency-Key first. */
+  replayed: boolean;
+}
+
+/** Throws unless the Idempotency-Key header is absent or 1–255 printable ASCII characters. */
+export function checkIdempotencyKey(value: string | string[] | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || !IDEMPOTENCY_KEY_PATTERN.test(value)) {
+    throw validationFailed('The Idempotency-Key header is not valid.', {
+      'Idempotency-Key': 'must be 1 to 255 printable ASCII characters',
+    });
+  }
+  return value;
+}
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest();
+
+/** Constant-time comparison of a presented access key with the form's. */
+function accessKeyMatches(presented: string | undefined, expected: string): boolean {
+  return presented !== undefined && timingSafeEqual(sha256(presented), sha256(expected));
+}
+
+/**
+ * The submit path: checks the form, the access key and the idempotency record, filters spam,
+ * and hands the submission to the group-commit writer (one transaction with its idempotency
+ * record and hook outbox rows). Never waits on a hook.
+ */
 export class SubmissionService {
-  constructor(
-    protected readonly handle: DatabaseHandle,
-    protected readonly config: Config,
-    protected readonly forms: FormService,
-    protected readonly deliveries: DeliveryDispatcher,
-    protected readonly logger: FastifyBaseLogger,
-  ) {}
+  private readonly writer: SubmissionWriter;
+  /** Requests in progress per form and Idempotency-Key: a repeat waits for the first. */
+  private readonly inFlight = new Map<string, Promise<StoreOutcome>>();
+  private purgeTimer: NodeJS.Timeout | undefined;
 
-  async close(): Promise<void> {}
+  constructor(
+    private readonly handle: DatabaseHandle,
+    private readonly config: Config,
+    private readonly forms: FormService,
+    deliveries: DeliveryDispatcher,
+    private readonly logger: FastifyBaseLogger,
+  ) {
+    this.writer = new SubmissionWriter(handle.db, () => this.idempotencyCutoff(), deliveries);
+  }
+
+  /** Starts the periodic purge of expired idempotency records. */
+  start(): void {
+    const purge = () =>
+      this.purgeExpiredIdempotencyKeys().catch((err: unknown) => this.logger.warn({ err }, 'idempotency purge failed'));
+    void purge();
+    this.purgeTimer = setInterval(purge, PURGE_INTERVAL_MS);
+    this.purgeTimer.unref();
+  }
+
+  async close(): Promise<void> {
+    if (this.purgeTimer) clearInterval(this.purgeTimer);
+    await this.writer.drain();
+  }
+
+  async purgeExpiredIdempotencyKeys(): Promise<number> {
+    return deleteExpiredIdempotencyRecords(this.handle.db, this.idempotencyCutoff());
+  }
+
+  /** The form a submit URL names, for callers that must know it before the body is read. */
+  async findForm(formId: string): Promise<Form | undefined> {
+    return this.forms.findForm(formId);
+  }
+
+  async acceptSubmission(request: SubmitRequest, form?: Form): Promise<SubmitOutcome> {
+    const target = form ?? (await this.forms.findForm(request.formId));
+    if (!target) throw notFound('Form');
+    if (!target.isActive) throw new AppError('form_inactive', 'This form is not accepting submissions.');
+    const { control, payload } = separateControlFields(request.fields);
+    if (target.accessKey !== null && !accessKeyMatches(control.accessKey, target.accessKey)) {
+      throw new AppError('access_denied', 'A valid access_key is required to submit to this form.');
+    }
+    if (!request.idempotencyKey) {
+      const { result, replayed } = await this.store(request, target, payload, control, undefined);
+      return { ...result, cached: replayed };
+    }
+    return this.acceptOnce(request, target, payload, control);
+  }
+
+  /** At most one stored submission per form and Idempotency-Key within the window. */
+  private async acceptOnce(
+    request: SubmitRequest,
+    form: Form,
+    payload: PostedFields,
+    control: ReturnType<typeof separateControlFields>['control'],
+  ): Promise<SubmitOutcome> {
+    const slot = `${form.id}\n${request.idempotencyKey}`;
+    for (;;) {
+      const pending = this.inFlight.get(slot);
+      if (!pending) break;
+      try {
+        return { ...(await pending).result, cached: true };
+      } catch {
+        // The first attempt failed and errors are not cached: try again ourselves.
+      }
+    }
+    // Looked up before the bot check, so a replay never spends a single-use Turnstile token.
+    const existing = await this.findReplay(form.id, request.idempotencyKey!);
+    if (existing) return { ...existing, cached: true };
+
+    const attempt = this.store(request, form, payload, control, request.idempotencyKey);
+    this.inFlight.set(slot, attempt);
+    try {
+      const { result, replayed } = await attempt;
+      return { ...result, cached: replayed };
+    } finally {
+      this.inFlight.delete(slot);
+    }
+  }
+
+  private async findReplay(formId: string, key: string): Promise<SubmitResult | undefined> {
+    const record = await findLiveIdempotencyRecord(this.handle.db, formId, key, this.idempotencyCutoff());
+    return record ? (JSON.parse(record.result) as SubmitResult) : undefined;
+  }
+
+  private async store(
+    request: SubmitRequest,
+    form: Form,
+    payload: PostedFields,
+    control: ReturnType<typeof separateControlFields>['control'],
+    idempotencyKey: string | undefined,
+  ): Promise<StoreOutcome> {
+    const spam =
+      control.honeypotFilled ||
+      (form.requireBotCheck &&
+        !(await verifyTurnstileToken({
+          verifyUrl: this.config.turnstileVerifyUrl,
+          secret: form.turnstileSecret ?? this.config.turnstileSecretKey,
+          token: control.turnstileToken,
+          remoteIp: request.ip,
+        })));
+    const createdAt = nowIso();
+    const result: SubmitResult = {
+      submissionId: newId('sub'),
+      spam,
+      redirectTo: successDestination(form, control.redirect, this.config.baseUrl),
+    };
+    const written = await this.writer.write({
+      row: {
+        id: result.submissionId,
+        form_id: form.id,
+        created_at: createdAt,
+        status: 'delivered',
+        is_spam: spam ? 1 : 0,
+        payload: JSON.stringify(payload),
+        ip: request.ip,
+        country: resolveCountry(request.ip, request.countryHeader, this.config.countryHeader !== undefined),
+        user_agent: request.userAgent,
+        referer: request.referer,
+      },
+      ...(idempotencyKey
+        ? {
+            idempotency: {
+              formId: form.id,
+              key: idempotencyKey,
+              submissionId: result.submissionId,
+              result: JSON.stringify(result),
+              createdAt,
+            },
+          }
+        : {}),
+      sendToHooks: !spam,
+    });
+    if (written.stored) return { result, replayed: false };
+    // Another instance stored this key first: answer with its result.
+    const winner = await this.findReplay(form.id, idempotencyKey!);
+    if (!winner) throw new AppError('internal_error', 'The idempotency record vanished.');
+    return { result: winner, replayed: true };
+  }
+
+  private idempotencyCutoff(): string {
+    return isoMinus(nowIso(), IDEMPOTENCY_WINDOW_MS);
+  }
 }

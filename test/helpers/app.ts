@@ -42,7 +42,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     handle,
     ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : { logger: options.logger ?? false }),
   });
-  await app.listen({ port: 0, host: '127.0.0.1' });
+  await app.listen({ port: options.env?.PORT ? Number(options.env.PORT) : 0, host: '127.0.0.1' });
   const address = app.server.address();
   if (!address || typeof address === 'string') throw new Error('no address');
   return {

@@ -1,0 +1,42 @@
+import type { ErrorCode } from '../errors.js';
+
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+const explanations: Partial<Record<ErrorCode, string>> = {
+  validation_failed: 'Some of the information you sent could not be read. Please go back, check the form and try again.',
+  access_denied: 'This form only accepts submissions from its own website.',
+  form_inactive: 'This form is not accepting submissions right now.',
+  not_found: 'This form does not exist. Please check the link you followed.',
+  payload_too_large: 'What you sent is too large. Please shorten it and try again.',
+  rate_limited: 'Too many submissions came from your connection. Please wait a minute and try again.',
+  method_not_allowed: 'Forms must be sent with POST.',
+  internal_error: 'Something went wrong on our side. Please try again in a moment.',
+};
+
+function page(title: string, heading: string, text: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title>
+<style>
+body{margin:0;min-height:100vh;display:grid;place-items:center;font:16px/1.5 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;background:#f6f7f9;color:#1d2330}
+main{max-width:32rem;margin:1rem;padding:2rem 2.5rem;background:#fff;border-radius:12px;box-shadow:0 1px 3px rgba(0,0,0,.08)}
+h1{margin:0 0 .5rem;font-size:1.5rem}p{margin:0 0 1rem;color:#4a5263}a{color:#2455d6}
+</style>
+</head>
+<body><main><h1>${escapeHtml(heading)}</h1><p>${escapeHtml(text)}</p></main></body>
+</html>
+`;
+}
+
+export function thanksPage(): string {
+  return page('Thank you', 'Thank you!', 'Your submission has been received.');
+}
+
+export function errorPage(code: string): string {
+  const text = explanations[code as ErrorCode] ?? 'Your submission could not be accepted. Please go back and try again.';
+  return page('Submission not accepted', 'Your submission was not accepted', text);
+}

@@ -1,0 +1,35 @@
+import type { Form } from '../forms/form.types.js';
+
+/**
+ * Where a successful redirect-mode submission goes: the `redirect` field when it is an absolute
+ * http(s) URL on an allowed host (the success URL's host or one of the form's allowed hosts),
+ * else the success URL, else the hosted thank-you page. Never an open redirect.
+ */
+export function successDestination(form: Form, redirectField: string | undefined, baseUrl: string): string {
+  const override = redirectField === undefined ? undefined : allowedOverride(form, redirectField);
+  return override ?? form.successUrl ?? `${baseUrl}/thanks`;
+}
+
+function allowedOverride(form: Form, value: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return undefined; // relative, protocol-relative without a base, or garbage
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password) return undefined;
+  const allowed = new Set(form.allowedRedirectHosts.map((h) => h.toLowerCase()));
+  if (form.successUrl) {
+    const success = new URL(form.successUrl);
+    allowed.add(success.host.toLowerCase());
+    allowed.add(success.hostname.toLowerCase());
+  }
+  return allowed.has(url.host.toLowerCase()) || allowed.has(url.hostname.toLowerCase()) ? url.href : undefined;
+}
+
+/** The form's error URL with `error=<code>` appended to its query. */
+export function errorDestination(errorUrl: string, code: string): string {
+  const url = new URL(errorUrl);
+  url.searchParams.append('error', code);
+  return url.href;
+}

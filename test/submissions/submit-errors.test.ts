@@ -1,0 +1,134 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../helpers/app.js';
+import { createForm, createOwner } from '../helpers/factories.js';
+import { BROWSER_ACCEPT, JSON_ACCEPT, countStored, submit } from '../helpers/submit.js';
+
+let t: TestApp;
+let owner: Awaited<ReturnType<typeof createOwner>>;
+
+beforeAll(async () => {
+  t = await startTestApp({ env: { SUBMIT_MAX_BODY_BYTES: '4096' } });
+  owner = await createOwner(t.services);
+});
+afterAll(async () => t?.close());
+
+describe('submit errors in JSON mode', () => {
+  it.each([
+    ['text/plain', 'hello'],
+    ['application/xml', '<a/>'],
+  ])('refuses Content-Type %s with validation_failed', async (contentType, raw) => {
+    const res = await submit(t, owner.form.id, { raw, contentType }, JSON_ACCEPT);
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({ error: 'validation_failed', message: expect.any(String) });
+  });
+
+  it('refuses a body without Content-Type', async () => {
+    const res = await fetch(`${t.url}/v1/submit/${owner.form.id}`, { method: 'POST', headers: JSON_ACCEPT, body: new Uint8Array([97, 61, 98]) });
+    expect(res.status).toBe(400);
+    expect((await res.json()).error).toBe('validation_failed');
+  });
+
+  it('names the offending field of a non-flat JSON body', async () => {
+    const res = await submit(t, owner.form.id, { json: { ok: 'x', address: { city: 'Paris' } } });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({ error: 'validation_failed', message: expect.any(String), fieldErrors: { address: expect.any(String) } });
+  });
+
+  it.each(['GET', 'PUT', 'PATCH', 'DELETE'])('answers %s with 405 and Allow', async (method) => {
+    const res = await fetch(`${t.url}/v1/submit/${owner.form.id}`, { method, headers: JSON_ACCEPT });
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('POST, OPTIONS');
+    expect((await res.json()).error).toBe('method_not_allowed');
+  });
+
+  it('answers a body over SUBMIT_MAX_BODY_BYTES with 413, for every body type', async () => {
+    const big = 'x'.repeat(5000);
+    for (const body of [{ json: { big } }, { form: { big } }]) {
+      const res = await submit(t, owner.form.id, body, JSON_ACCEPT);
+      expect(res.status).toBe(413);
+      expect((await res.json()).error).toBe('payload_too_large');
+    }
+    const multipart = new FormData();
+    multipart.append('file', new Blob([big]), 'big.txt');
+    const res = await submit(t, owner.form.id, { multipart }, JSON_ACCEPT);
+    expect(res.status).toBe(413);
+    expect(await countStored(t, owner.form.id)).toBe(0);
+  });
+
+  it('answers an unknown form with 404 and an inactive one with form_inactive', async () => {
+    const unknown = await submit(t, 'frm_doesnotexist0000', { json: { a: 1 } });
+    expect(unknown.status).toBe(404);
+    expect((await unknown.json()).error).toBe('not_found');
+    const inactive = await createForm(t.services, owner.account.id, { isActive: false });
+    const res = await submit(t, inactive.id, { json: { a: 1 } });
+    expect(res.status).toBe(403);
+    expect((await res.json()).error).toBe('form_inactive');
+    expect(await countStored(t, inactive.id)).toBe(0);
+  });
+
+  it('requires the access key when the form has one', async () => {
+    const locked = await createForm(t.services, owner.account.id, { accessKey: 'open-sesame' });
+    for (const fields of [{ a: 1 }, { a: 1, access_key: 'wrong' }, { a: 1, access_key: '' }, { a: 1, access_key: 42 }]) {
+      const res = await submit(t, locked.id, { json: fields });
+      expect(res.status).toBe(403);
+      expect((await res.json()).error).toBe('access_denied');
+    }
+    expect(await countStored(t, locked.id)).toBe(0);
+    const ok = await submit(t, locked.id, { json: { a: 1, access_key: 'open-sesame' } });
+    expect(ok.status).toBe(200);
+    const viaForm = await submit(t, locked.id, { form: { a: '1', access_key: 'open-sesame' } }, JSON_ACCEPT);
+    expect(viaForm.status).toBe(200);
+    expect(await countStored(t, locked.id)).toBe(2);
+  });
+});
+
+describe('submit errors in redirect mode', () => {
+  it("redirects to the form's error URL with ?error=<code>, or &error= when it has a query", async () => {
+    const form = await createForm(t.services, owner.account.id, { accessKey: 'k', errorUrl: 'https://site.example/oops' });
+    const res = await submit(t, form.id, { form: { a: '1' } }, BROWSER_ACCEPT);
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toBe('https://site.example/oops?error=access_denied');
+    const withQuery = await createForm(t.services, owner.account.id, { isActive: false, errorUrl: 'https://site.example/oops?lang=fr' });
+    const res2 = await submit(t, withQuery.id, { form: { a: '1' } }, BROWSER_ACCEPT);
+    expect(res2.headers.get('location')).toBe('https://site.example/oops?lang=fr&error=form_inactive');
+  });
+
+  it('answers a hosted HTML error page with the code status when there is no error URL', async () => {
+    const inactive = await createForm(t.services, owner.account.id, { isActive: false });
+    const res = await submit(t, inactive.id, { form: { a: '1' } }, BROWSER_ACCEPT);
+    expect(res.status).toBe(403);
+    expect(res.headers.get('content-type')).toMatch(/text\/html/);
+    expect(await res.text()).toContain('not accepting submissions');
+    const unknown = await submit(t, 'frm_doesnotexist0000', { form: { a: '1' } }, BROWSER_ACCEPT);
+    expect(unknown.status).toBe(404);
+    expect(await unknown.text()).toContain('does not exist');
+  });
+
+  it('sends parse errors of an HTML post to the error URL too', async () => {
+    const form = await createForm(t.services, owner.account.id, { errorUrl: 'https://site.example/oops' });
+    const res = await submit(t, form.id, { raw: 'a=%E0%A4%A', contentType: 'application/x-www-form-urlencoded' }, BROWSER_ACCEPT);
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toBe('https://site.example/oops?error=validation_failed');
+  });
+});
+
+describe('submit rate limit', () => {
+  it('limits each client IP per form, with Retry-After, and other forms stay open', async () => {
+    const limited = await startTestApp({ env: { SUBMIT_RATE_LIMIT_PER_MINUTE: '3' } });
+    try {
+      const o = await createOwner(limited.services);
+      const other = await createForm(limited.services, o.account.id);
+      const statuses: number[] = [];
+      for (let i = 0; i < 5; i++) statuses.push((await submit(limited, o.form.id, { json: { i } })).status);
+      expect(statuses).toEqual([200, 200, 200, 429, 429]);
+      const res = await submit(limited, o.form.id, { json: { i: 6 } });
+      expect(res.status).toBe(429);
+      expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(await res.json()).toEqual({ error: 'rate_limited', message: expect.any(String) });
+      expect((await submit(limited, other.id, { json: { i: 0 } })).status).toBe(200);
+      expect(await countStored(limited, o.form.id)).toBe(3);
+    } finally {
+      await limited.close();
+    }
+  });
+});

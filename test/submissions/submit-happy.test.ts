@@ -1,0 +1,161 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../helpers/app.js';
+import { createForm, createOwner } from '../helpers/factories.js';
+import { BROWSER_ACCEPT, JSON_ACCEPT, storedSubmission, submit } from '../helpers/submit.js';
+
+let t: TestApp;
+let owner: Awaited<ReturnType<typeof createOwner>>;
+
+beforeAll(async () => {
+  t = await startTestApp({ env: { BASE_URL: 'https://forms.example.com' } });
+  owner = await createOwner(t.services);
+});
+afterAll(async () => t?.close());
+
+const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+describe('submit: the three body types', () => {
+  it('stores a JSON object with its value types, answering JSON', async () => {
+    const res = await submit(t, owner.form.id, { json: { name: 'Ada', age: 36, subscribed: true, note: null, tags: ['a', 1, false] } }, { 'user-agent': 'UA/1', referer: 'https://site.example/contact' });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/application\/json/);
+    const body = await res.json();
+    expect(body).toEqual({ ok: true, submissionId: expect.stringMatching(/^sub_[0-9A-Za-z]{16}$/) });
+    const row = await storedSubmission(t, body.submissionId);
+    expect(row).toMatchObject({
+      form_id: owner.form.id,
+      status: 'delivered',
+      is_spam: 0,
+      ip: '127.0.0.1',
+      country: 'XX',
+      user_agent: 'UA/1',
+      referer: 'https://site.example/contact',
+    });
+    expect(row!.created_at).toMatch(ISO_MS);
+    expect(JSON.parse(row!.payload)).toEqual({ name: 'Ada', age: 36, subscribed: true, note: null, tags: ['a', 1, false] });
+  });
+
+  it('stores urlencoded fields, repeated names as arrays in order', async () => {
+    const res = await submit(t, owner.form.id, { form: { name: 'Ada', topic: ['b', 'a', 'c'], empty: '' } }, JSON_ACCEPT);
+    expect(res.status).toBe(200);
+    const { submissionId } = await res.json();
+    expect(JSON.parse((await storedSubmission(t, submissionId))!.payload)).toEqual({ name: 'Ada', topic: ['b', 'a', 'c'], empty: '' });
+  });
+
+  it('stores multipart text fields and ignores file parts', async () => {
+    const form = new FormData();
+    form.append('name', 'Ada');
+    form.append('topic', 'x');
+    form.append('topic', 'y');
+    form.append('cv', new Blob(['%PDF-1.4 secret file contents'], { type: 'application/pdf' }), 'cv.pdf');
+    const res = await submit(t, owner.form.id, { multipart: form }, JSON_ACCEPT);
+    expect(res.status).toBe(200);
+    const { submissionId } = await res.json();
+    const row = await storedSubmission(t, submissionId);
+    expect(JSON.parse(row!.payload)).toEqual({ name: 'Ada', topic: ['x', 'y'] });
+    expect(row!.payload).not.toContain('secret file');
+  });
+
+  it('keeps __proto__, constructor and prototype as plain data', async () => {
+    const res = await submit(t, owner.form.id, { raw: '{"__proto__":"p","constructor":"c","prototype":"q","ok":1}', contentType: 'application/json' });
+    expect(res.status).toBe(200);
+    const { submissionId } = await res.json();
+    const row = await storedSubmission(t, submissionId);
+    expect(row!.payload).toBe('{"__proto__":"p","constructor":"c","prototype":"q","ok":1}');
+    const viaForm = await submit(t, owner.form.id, { raw: '__proto__=x&constructor=y', contentType: 'application/x-www-form-urlencoded' }, JSON_ACCEPT);
+    const stored = JSON.parse((await storedSubmission(t, (await viaForm.json()).submissionId))!.payload, (k, v) => v);
+    expect(Object.keys(stored)).toEqual(['__proto__', 'constructor']);
+    expect(({} as Record<string, unknown>).x).toBeUndefined();
+  });
+});
+
+describe('submit: control fields', () => {
+  it.each(['_honey', '_gotcha', 'botfield', 'url', 'website'])('a filled %s honeypot stores spam and answers like success', async (honeypot) => {
+    const res = await submit(t, owner.form.id, { form: { name: 'Bot', [honeypot]: 'http://spam.example' } }, JSON_ACCEPT);
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body).toEqual({ ok: true, submissionId: expect.any(String), filtered: 'spam' });
+    const row = await storedSubmission(t, body.submissionId);
+    expect(row!.is_spam).toBe(1);
+    expect(JSON.parse(row!.payload)).toEqual({ name: 'Bot' });
+  });
+
+  it('an empty honeypot is not spam, and no control field is stored', async () => {
+    const res = await submit(t, owner.form.id, {
+      form: { name: 'Ada', _honey: '', _gotcha: '', botfield: '', url: '', website: '', 'cf-turnstile-response': 'tok', access_key: 'k', redirect: 'https://x.example' },
+    }, JSON_ACCEPT);
+    const body = await res.json();
+    expect(body).toEqual({ ok: true, submissionId: expect.any(String) });
+    expect(JSON.parse((await storedSubmission(t, body.submissionId))!.payload)).toEqual({ name: 'Ada' });
+  });
+
+  it('a spam submission in redirect mode gets the normal redirect', async () => {
+    const res = await submit(t, owner.form.id, { form: { _honey: 'x' } }, BROWSER_ACCEPT);
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toBe('https://forms.example.com/thanks');
+  });
+});
+
+describe('submit: response modes', () => {
+  it('an HTML form post accepting text/html is redirected (303) to the hosted /thanks page', async () => {
+    const res = await submit(t, owner.form.id, { form: { name: 'Ada' } }, BROWSER_ACCEPT);
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toBe('https://forms.example.com/thanks');
+  });
+
+  it('a configured success URL makes any post a redirect, unless Accept asks for JSON', async () => {
+    const form = await createForm(t.services, owner.account.id, { successUrl: 'https://site.example/done' });
+    const json = await submit(t, form.id, { json: { a: 1 } });
+    expect(json.status).toBe(303);
+    expect(json.headers.get('location')).toBe('https://site.example/done');
+    const forced = await submit(t, form.id, { json: { a: 1 } }, JSON_ACCEPT);
+    expect(forced.status).toBe(200);
+    expect((await forced.json()).ok).toBe(true);
+  });
+
+  it('a JSON post without Accept and without a success URL answers JSON', async () => {
+    const res = await submit(t, owner.form.id, { json: { a: 1 } });
+    expect(res.status).toBe(200);
+    expect((await res.json()).ok).toBe(true);
+  });
+
+  it('Accept: application/json forces JSON for a urlencoded post', async () => {
+    const res = await submit(t, owner.form.id, { form: { a: '1' } }, { accept: 'application/json' });
+    expect(res.status).toBe(200);
+  });
+
+  it('serves /thanks and a friendly page for /thanks?error=', async () => {
+    const thanks = await fetch(`${t.url}/thanks`);
+    expect(thanks.status).toBe(200);
+    expect(thanks.headers.get('content-type')).toMatch(/text\/html/);
+    expect(await thanks.text()).toContain('Thank you');
+    const error = await fetch(`${t.url}/thanks?error=form_inactive`);
+    expect(error.status).toBe(200);
+    expect(await error.text()).toContain('not accepting submissions');
+    const hostile = await fetch(`${t.url}/thanks?error=%3Cscript%3E`);
+    expect(await hostile.text()).not.toContain('<script>');
+  });
+});
+
+describe('submit: CORS', () => {
+  it('answers the preflight with 204 and the documented headers', async () => {
+    const res = await fetch(`${t.url}/v1/submit/${owner.form.id}`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://site.example', 'access-control-request-method': 'POST' },
+    });
+    expect(res.status).toBe(204);
+    expect(res.headers.get('access-control-allow-origin')).toBe('https://site.example');
+    expect(res.headers.get('access-control-allow-methods')).toBe('POST, OPTIONS');
+    expect(res.headers.get('access-control-allow-headers')).toBe('Content-Type, Accept, Idempotency-Key');
+    expect(res.headers.get('access-control-max-age')).toBe('86400');
+  });
+
+  it('puts the allow-origin header on successes and errors, * without an Origin', async () => {
+    const ok = await submit(t, owner.form.id, { json: { a: 1 } }, { origin: 'https://a.example' });
+    expect(ok.headers.get('access-control-allow-origin')).toBe('https://a.example');
+    expect(ok.headers.get('vary')).toMatch(/Origin/);
+    const error = await submit(t, 'frm_unknown000000000', { json: { a: 1 } });
+    expect(error.status).toBe(404);
+    expect(error.headers.get('access-control-allow-origin')).toBe('*');
+  });
+});
