@@ -1,3 +1,4 @@
+import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../errors.js';
 import { accountRoutes } from '../accounts/account.routes.js';
@@ -12,6 +13,8 @@ declare module 'fastify' {
     apiKeyId: string;
   }
 }
+
+export const API_RATE_LIMIT_PER_MINUTE = 120;
 
 const unauthorized = (message: string): AppError =>
   new AppError('unauthorized', message, { headers: { 'WWW-Authenticate': 'Bearer' } });
@@ -30,6 +33,21 @@ export async function managementApi(app: FastifyInstance): Promise<void> {
     if (!auth) throw unauthorized('The API key is malformed, unknown or revoked.');
     request.accountId = auth.accountId;
     request.apiKeyId = auth.keyId;
+  });
+
+  // 120 requests a minute per key, counted after authentication so the key is known; shared
+  // through Redis when several instances run.
+  await app.register(rateLimit, {
+    max: API_RATE_LIMIT_PER_MINUTE,
+    timeWindow: 60_000,
+    hook: 'preHandler',
+    keyGenerator: (request) => request.apiKeyId,
+    enableDraftSpec: true,
+    ...(app.redis ? { redis: app.redis, nameSpace: 'formgate-api-' } : {}),
+    errorResponseBuilder: (_request, context) =>
+      new AppError('rate_limited', `At most ${context.max} requests a minute per API key; try again later.`, {
+        headers: { 'Retry-After': String(Math.max(1, Math.ceil(context.ttl / 1000))) },
+      }),
   });
 
   await app.register(accountRoutes);

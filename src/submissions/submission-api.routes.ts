@@ -1,4 +1,65 @@
 import type { FastifyInstance } from 'fastify';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './submission-query.service.js';
+import { submissionJsonSchema } from './submission.schemas.js';
+import { submissionToApiSubmission } from './submission.types.js';
 
-// Issue 4: GET /forms/:id/submissions (keyset paging) and GET /submissions/:id.
-export async function submissionApiRoutes(_app: FastifyInstance): Promise<void> {}
+const errors = { 400: { $ref: 'ErrorBody#' }, 401: { $ref: 'ErrorBody#' }, 404: { $ref: 'ErrorBody#' }, 429: { $ref: 'ErrorBody#' } };
+
+export async function submissionApiRoutes(app: FastifyInstance): Promise<void> {
+  app.get<{ Params: { id: string }; Querystring: { limit?: number; cursor?: string } }>(
+    '/forms/:id/submissions',
+    {
+      schema: {
+        tags: ['submissions'],
+        summary: "A form's submissions, newest first, with cursor paging",
+        security: [{ bearerAuth: [] }],
+        params: { type: 'object', required: ['id'], properties: { id: { type: 'string', description: 'Form ID' } } },
+        querystring: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            limit: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE },
+            cursor: { type: 'string', description: 'The nextCursor of the previous page' },
+          },
+        },
+        response: {
+          200: {
+            type: 'object',
+            required: ['submissions', 'nextCursor'],
+            properties: {
+              submissions: { type: 'array', items: submissionJsonSchema },
+              nextCursor: { type: ['string', 'null'], description: 'null on the last page' },
+            },
+          },
+          ...errors,
+        },
+      },
+    },
+    async (request) => {
+      const page = await app.services.submissionQueries.listSubmissions(request.accountId, request.params.id, {
+        ...(request.query.limit === undefined ? {} : { limit: request.query.limit }),
+        ...(request.query.cursor === undefined ? {} : { cursor: request.query.cursor }),
+      });
+      return { submissions: page.submissions.map(submissionToApiSubmission), nextCursor: page.nextCursor };
+    },
+  );
+
+  app.get<{ Params: { id: string } }>(
+    '/submissions/:id',
+    {
+      schema: {
+        tags: ['submissions'],
+        summary: 'One submission with its payload',
+        security: [{ bearerAuth: [] }],
+        params: { type: 'object', required: ['id'], properties: { id: { type: 'string', description: 'Submission ID' } } },
+        response: {
+          200: { type: 'object', required: ['submission'], properties: { submission: submissionJsonSchema } },
+          ...errors,
+        },
+      },
+    },
+    async (request) => ({
+      submission: submissionToApiSubmission(await app.services.submissionQueries.getSubmission(request.accountId, request.params.id)),
+    }),
+  );
+}
