@@ -9,6 +9,7 @@ import { healthRoutes } from './http/health.routes.js';
 import { managementApi } from './http/management-api.js';
 import { openApiPlugin } from './http/openapi.js';
 import { createRedis } from './lib/redis.js';
+import type { HookTransportOptions } from './deliveries/delivery.sender.js';
 import { createServices, type Services } from './services.js';
 import type { Redis } from 'ioredis';
 import { submitRoutes } from './submissions/submission.routes.js';
@@ -29,6 +30,8 @@ export interface BuildAppOptions {
   /** Pino options or a logger instance; tests pass `false` or a capturing stream. */
   logger?: FastifyServerOptions['logger'];
   loggerInstance?: FastifyServerOptions['loggerInstance'];
+  /** Test seams for hook delivery (a local CA, a fake resolver). */
+  hookTransport?: HookTransportOptions;
 }
 
 /** Secrets that must never reach a log line. */
@@ -74,7 +77,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     clientErrorHandler: answerUnparsableRequest,
   });
 
-  const services = createServices(handle, config, app.log);
+  const services = createServices(handle, config, app.log, options.hookTransport);
   app.decorate('services', services);
   app.decorate('config', config);
   const redis = config.redisUrl ? createRedis(config.redisUrl) : undefined;

@@ -4,6 +4,7 @@ import { ApiKeyService } from './api-keys/api-key.service.js';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/database.js';
 import { DeliveryDispatcher } from './deliveries/delivery.dispatcher.js';
+import type { HookTransportOptions } from './deliveries/delivery.sender.js';
 import { FormService } from './forms/form.service.js';
 import { HookService } from './hooks/hook.service.js';
 import { SubmissionQueryService } from './submissions/submission-query.service.js';
@@ -25,18 +26,24 @@ export interface Services {
   readonly sessions: SessionService;
 }
 
-export function createServices(handle: DatabaseHandle, config: Config, logger: FastifyBaseLogger): Services {
+export function createServices(
+  handle: DatabaseHandle,
+  config: Config,
+  logger: FastifyBaseLogger,
+  transport: HookTransportOptions = {},
+): Services {
   const forms = new FormService(handle.db);
-  const deliveries = new DeliveryDispatcher(handle, config, logger);
+  const deliveries = new DeliveryDispatcher(handle, config, logger, transport);
+  const accounts = new AccountService(handle.db, config);
   return {
     config,
     handle,
-    accounts: new AccountService(handle.db, config),
+    accounts,
     apiKeys: new ApiKeyService(handle.db),
     forms,
     submissions: new SubmissionService(handle, config, forms, deliveries, logger),
     submissionQueries: new SubmissionQueryService(handle.db, forms),
-    hooks: new HookService(handle.db, config, forms),
+    hooks: new HookService(handle.db, config, forms, accounts),
     deliveries,
     sessions: new SessionService(handle.db),
   };

@@ -1,22 +1,165 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { sql } from 'kysely';
+import type pg from 'pg';
 import type { Config } from '../config.js';
 import type { DatabaseHandle, Executor } from '../db/database.js';
+import { deleteHookRow } from '../hooks/hook.repository.js';
+import { isoMinus, nowIso } from '../lib/time.js';
+import { claimPendingDeliveries, recordDeliveryAttempt, type ClaimedDelivery } from './delivery.repository.js';
+import { DeliverySender, type HookTransportOptions } from './delivery.sender.js';
 
-// Issue 5: sends the outbox (hook_deliveries) to targets; woken on commit, polls as a fallback.
+const CHANNEL = 'formgate_deliveries';
+const MAX_IN_FLIGHT = 16;
+const POLL_INTERVAL_MS = 2000;
+
+/**
+ * Sends the hook outbox. Woken at once after a commit that queued deliveries (and, on
+ * PostgreSQL, by NOTIFY from any instance), with a poll as a fallback; claims rows so that each
+ * delivery is sent by exactly one dispatcher, and sends each once. Deliveries left pending by a
+ * crash are picked up at the next start; a claim a dead process held is taken over once it is
+ * older than twice the timeout, which is the only case where a target may see a delivery twice.
+ */
 export class DeliveryDispatcher {
-  constructor(
-    protected readonly handle: DatabaseHandle,
-    protected readonly config: Config,
-    protected readonly logger: FastifyBaseLogger,
-  ) {}
+  private readonly sender: DeliverySender;
+  private readonly inFlight = new Set<Promise<void>>();
+  private started = false;
+  private stopping = false;
+  private pumping: Promise<void> | undefined;
+  private wakeAgain = false;
+  private pollTimer: NodeJS.Timeout | undefined;
+  private listener: pg.PoolClient | undefined;
 
-  start(): void {}
+  constructor(
+    private readonly handle: DatabaseHandle,
+    private readonly config: Config,
+    private readonly logger: FastifyBaseLogger,
+    transport: HookTransportOptions = {},
+  ) {
+    this.sender = new DeliverySender(config.hookTimeoutMs, config.hookAllowPrivateTargets, transport);
+  }
+
+  start(): void {
+    if (this.started) return;
+    this.started = true;
+    this.pollTimer = setInterval(() => {
+      if (this.handle.pgPool && !this.listener) void this.listen();
+      this.wake();
+    }, POLL_INTERVAL_MS);
+    this.pollTimer.unref();
+    if (this.handle.pgPool) void this.listen();
+    this.wake();
+  }
 
   /** Called after a commit that queued deliveries. */
-  wake(): void {}
+  wake(): void {
+    if (!this.started || this.stopping) return;
+    if (this.pumping) {
+      this.wakeAgain = true;
+      return;
+    }
+    this.pumping = this.pump().finally(() => {
+      this.pumping = undefined;
+    });
+  }
 
-  /** Called inside a submit transaction that queued deliveries. */
-  async announceInTransaction(_trx: Executor): Promise<void> {}
+  /** Inside a submit transaction that queued deliveries: other instances hear of it at commit. */
+  async announceInTransaction(trx: Executor): Promise<void> {
+    if (this.handle.dialect === 'postgres') await sql`select pg_notify(${CHANNEL}, '')`.execute(trx);
+  }
 
-  async stop(): Promise<void> {}
+  async stop(): Promise<void> {
+    this.stopping = true;
+    if (this.pollTimer) clearInterval(this.pollTimer);
+    if (this.listener) {
+      this.listener.release();
+      this.listener = undefined;
+    }
+    await this.pumping;
+    await Promise.all(this.inFlight);
+    await this.sender.close();
+  }
+
+  private async pump(): Promise<void> {
+    do {
+      this.wakeAgain = false;
+      while (!this.stopping && this.inFlight.size < MAX_IN_FLIGHT) {
+        let claimed: ClaimedDelivery[];
+        try {
+          const now = nowIso();
+          claimed = await claimPendingDeliveries(this.handle.db, this.handle.dialect, {
+            limit: MAX_IN_FLIGHT - this.inFlight.size,
+            now,
+            staleBefore: isoMinus(now, 2 * this.config.hookTimeoutMs + 30_000),
+          });
+        } catch (err) {
+          this.logger.warn({ err }, 'claiming hook deliveries failed; retrying at the next poll');
+          return;
+        }
+        if (claimed.length === 0) break;
+        for (const delivery of claimed) this.track(this.deliver(delivery));
+      }
+    } while (this.wakeAgain && !this.stopping);
+  }
+
+  private track(sending: Promise<void>): void {
+    this.inFlight.add(sending);
+    void sending.finally(() => {
+      this.inFlight.delete(sending);
+      // A slot is free: there may be more waiting.
+      this.wake();
+    });
+  }
+
+  private async deliver(delivery: ClaimedDelivery): Promise<void> {
+    const s = delivery.submission;
+    const body = JSON.stringify({
+      id: s.id,
+      form_id: s.formId,
+      created_at: s.createdAt,
+      ip: s.ip,
+      country: s.country,
+      user_agent: s.userAgent,
+      referer: s.referer,
+      fields: JSON.parse(s.payload) as unknown,
+    });
+    const attemptedAt = nowIso();
+    const result = await this.sender.send({ id: delivery.id, targetUrl: delivery.targetUrl, secret: delivery.secret, body });
+    try {
+      if (result.status === 410) {
+        // The target asked to be unsubscribed (Zapier's REST-hook convention).
+        await deleteHookRow(this.handle.db, delivery.hookId);
+        this.logger.info({ hookId: delivery.hookId }, 'hook target answered 410 Gone; subscription removed');
+        return;
+      }
+      const ok = result.status !== null && result.status >= 200 && result.status < 300;
+      await recordDeliveryAttempt(this.handle.db, delivery.id, {
+        state: ok ? 'sent' : 'failed',
+        attemptedAt,
+        status: result.status,
+        durationMs: result.durationMs,
+        error: result.error,
+      });
+      if (!ok) this.logger.info({ deliveryId: delivery.id, status: result.status, error: result.error }, 'hook delivery failed');
+    } catch (err) {
+      this.logger.error({ err, deliveryId: delivery.id }, 'recording a hook delivery failed');
+    }
+  }
+
+  private async listen(): Promise<void> {
+    const pool = this.handle.pgPool;
+    if (!pool || this.listener || this.stopping) return;
+    try {
+      const client = await pool.connect();
+      client.on('notification', () => this.wake());
+      client.on('error', () => {
+        if (this.listener === client) this.listener = undefined;
+        client.release(true);
+      });
+      await client.query(`listen ${CHANNEL}`);
+      if (this.stopping) client.release();
+      else this.listener = client;
+    } catch (err) {
+      this.logger.warn({ err }, 'LISTEN for hook deliveries failed; polling instead');
+    }
+  }
 }

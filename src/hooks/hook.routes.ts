@@ -1,4 +1,85 @@
 import type { FastifyInstance } from 'fastify';
 
-// Issue 5: POST/GET/DELETE /hooks.
-export async function hookRoutes(_app: FastifyInstance): Promise<void> {}
+const hookProperties = {
+  id: { type: 'string' },
+  formId: { type: 'string' },
+  targetUrl: { type: 'string', format: 'uri' },
+  createdAt: { type: 'string', format: 'date-time' },
+} as const;
+
+const hookSchema = { type: 'object', required: ['id', 'formId', 'targetUrl', 'createdAt'], properties: hookProperties } as const;
+
+const errors = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, { $ref: 'ErrorBody#' }]));
+
+export async function hookRoutes(app: FastifyInstance): Promise<void> {
+  app.post<{ Body: { formId: string; targetUrl: string } }>(
+    '/hooks',
+    {
+      schema: {
+        tags: ['hooks'],
+        summary: 'Subscribe a public HTTPS URL to new submissions of a form (Pro or higher)',
+        security: [{ bearerAuth: [] }],
+        body: {
+          type: 'object',
+          required: ['formId', 'targetUrl'],
+          additionalProperties: false,
+          properties: { formId: { type: 'string', maxLength: 100 }, targetUrl: { type: 'string', maxLength: 2048 } },
+        },
+        response: {
+          201: {
+            type: 'object',
+            required: ['hook'],
+            properties: {
+              hook: {
+                type: 'object',
+                required: ['id', 'formId', 'targetUrl', 'createdAt', 'secret'],
+                properties: {
+                  ...hookProperties,
+                  secret: { type: 'string', description: 'whsec_… signing secret, shown only in this response' },
+                },
+              },
+            },
+          },
+          ...errors(400, 401, 403, 404, 429),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { hook, secret } = await app.services.hooks.createHook(request.accountId, request.body);
+      return reply.code(201).send({ hook: { ...hook, secret } });
+    },
+  );
+
+  app.get(
+    '/hooks',
+    {
+      schema: {
+        tags: ['hooks'],
+        summary: "The account's subscriptions, newest first",
+        security: [{ bearerAuth: [] }],
+        response: {
+          200: { type: 'object', required: ['hooks'], properties: { hooks: { type: 'array', items: hookSchema } } },
+          ...errors(401, 429),
+        },
+      },
+    },
+    async (request) => ({ hooks: await app.services.hooks.listHooks(request.accountId) }),
+  );
+
+  app.delete<{ Params: { id: string } }>(
+    '/hooks/:id',
+    {
+      schema: {
+        tags: ['hooks'],
+        summary: 'Remove a subscription',
+        security: [{ bearerAuth: [] }],
+        params: { type: 'object', required: ['id'], properties: { id: { type: 'string' } } },
+        response: { 204: { type: 'null', description: 'Removed' }, ...errors(401, 404, 429) },
+      },
+    },
+    async (request, reply) => {
+      await app.services.hooks.deleteHook(request.accountId, request.params.id);
+      return reply.code(204).send();
+    },
+  );
+}

@@ -24,6 +24,7 @@ export interface TestAppOptions {
   database?: TestDatabase;
   logger?: Parameters<typeof buildApp>[0]['logger'];
   loggerInstance?: Parameters<typeof buildApp>[0]['loggerInstance'];
+  hookTransport?: Parameters<typeof buildApp>[0]['hookTransport'];
 }
 
 /** A real server on a loopback port with its own migrated database. */
@@ -40,6 +41,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const app = await buildApp({
     config,
     handle,
+    ...(options.hookTransport ? { hookTransport: options.hookTransport } : {}),
     ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : { logger: options.logger ?? false }),
   });
   await app.listen({ port: options.env?.PORT ? Number(options.env.PORT) : 0, host: '127.0.0.1' });

@@ -23,6 +23,7 @@ let revokedKey: string;
 const accessKey = 'access-key-that-must-not-be-logged';
 
 interface Route {
+  name: string;
   method: 'GET' | 'POST' | 'DELETE';
   path: () => string;
   body?: () => unknown;
@@ -31,18 +32,19 @@ interface Route {
 }
 
 const routes: Route[] = [
-  { method: 'GET', path: () => '/v1/api/me', scoped: false },
-  { method: 'GET', path: () => '/v1/api/forms', scoped: false },
-  { method: 'GET', path: () => `/v1/api/forms/${owner.form.id}/submissions`, scoped: true },
-  { method: 'GET', path: () => `/v1/api/submissions/${submissionId}`, scoped: true },
-  { method: 'GET', path: () => '/v1/api/hooks', scoped: false },
+  { name: 'GET /v1/api/me', method: 'GET', path: () => '/v1/api/me', scoped: false },
+  { name: 'GET /v1/api/forms', method: 'GET', path: () => '/v1/api/forms', scoped: false },
+  { name: 'GET /v1/api/forms/:id/submissions', method: 'GET', path: () => `/v1/api/forms/${owner.form.id}/submissions`, scoped: true },
+  { name: 'GET /v1/api/submissions/:id', method: 'GET', path: () => `/v1/api/submissions/${submissionId}`, scoped: true },
+  { name: 'GET /v1/api/hooks', method: 'GET', path: () => '/v1/api/hooks', scoped: false },
   {
+    name: 'POST /v1/api/hooks',
     method: 'POST',
     path: () => '/v1/api/hooks',
     body: () => ({ formId: owner.form.id, targetUrl: 'https://hooks.example.com/in' }),
     scoped: true,
   },
-  { method: 'DELETE', path: () => `/v1/api/hooks/${hookId}`, scoped: true },
+  { name: 'DELETE /v1/api/hooks/:id', method: 'DELETE', path: () => `/v1/api/hooks/${hookId}`, scoped: true },
 ];
 
 function call(route: Route, authorization?: string): Promise<Response> {
@@ -90,7 +92,7 @@ afterAll(async () => t?.close());
 
 describe('management API authentication and scoping', () => {
   for (const route of routes) {
-    const name = `${route.method} ${route.path.toString().match(/'(.*)'|`(.*)`/)?.slice(1).find(Boolean) ?? ''}`;
+    const { name } = route;
 
     it(`${name}: no key, malformed keys and a revoked key → 401 with WWW-Authenticate`, async () => {
       for (const authorization of [
@@ -120,7 +122,16 @@ describe('management API authentication and scoping', () => {
         const body = await res.json();
         expect(body).toEqual({ error: 'not_found', message: expect.any(String) });
         // Indistinguishable from an ID that never existed.
-        const missing = await call({ ...route, path: () => route.path().replace(/(frm|sub|hook)_[0-9A-Za-z]+/, '$1_0000000000000000') }, owner.auth.authorization);
+        const missingIds = (text: string) => text.replace(/(frm|sub|hook)_[0-9A-Za-z]+/g, '$1_0000000000000000');
+        const ownerBody = route.body;
+        const missing = await call(
+          {
+            ...route,
+            path: () => missingIds(route.path()),
+            ...(ownerBody ? { body: () => JSON.parse(missingIds(JSON.stringify(ownerBody()))) as unknown } : {}),
+          },
+          owner.auth.authorization,
+        );
         expect(missing.status).toBe(404);
         expect(await missing.json()).toEqual(body);
       });

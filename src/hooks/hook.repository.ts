@@ -1,0 +1,58 @@
+import type { Executor } from '../db/database.js';
+import type { HookDeliveryRow, HookRow, NewHookRow } from '../db/schema.js';
+import type { DeliveryAttempt, DeliveryState, Hook } from './hook.types.js';
+
+export function hookRowToHook(row: HookRow): Hook {
+  return { id: row.id, formId: row.form_id, targetUrl: row.target_url, createdAt: row.created_at };
+}
+
+export function deliveryRowToAttempt(row: HookDeliveryRow): DeliveryAttempt {
+  return {
+    id: row.id,
+    submissionId: row.submission_id,
+    state: row.state as DeliveryState,
+    createdAt: row.created_at,
+    attemptedAt: row.attempted_at,
+    responseStatus: row.response_status,
+    durationMs: row.duration_ms,
+    error: row.error,
+  };
+}
+
+export async function insertHook(db: Executor, row: NewHookRow): Promise<void> {
+  await db.insertInto('hooks').values(row).execute();
+}
+
+export async function listHookRowsOfAccount(db: Executor, accountId: string): Promise<HookRow[]> {
+  return db
+    .selectFrom('hooks')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
+}
+
+export async function findHookRowOfAccount(db: Executor, accountId: string, id: string): Promise<HookRow | undefined> {
+  return db.selectFrom('hooks').selectAll().where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
+}
+
+/** Deleting a hook deletes its delivery records with it. */
+export async function deleteHookRow(db: Executor, id: string): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('hook_deliveries').where('hook_id', '=', id).execute();
+    const result = await trx.deleteFrom('hooks').where('id', '=', id).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  });
+}
+
+export async function listDeliveryRowsOfHook(db: Executor, hookId: string, limit: number): Promise<HookDeliveryRow[]> {
+  return db
+    .selectFrom('hook_deliveries')
+    .selectAll()
+    .where('hook_id', '=', hookId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+}
