@@ -1,4 +1,3 @@
-import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../errors.js';
@@ -8,7 +7,7 @@ import { errorPage, thanksPage } from './pages.js';
 import { errorDestination } from './redirects.js';
 import { respondsWithJson } from './response-mode.js';
 import { checkIdempotencyKey } from './submission.service.js';
-import { readMultipartFields } from './submit-multipart.js';
+import { parseMultipartFields } from './submit-multipart.js';
 import { decodeUtf8, parseJsonFields, parseUrlencodedFields, type PostedFields } from './submit-fields.js';
 
 declare module 'fastify' {
@@ -80,7 +79,12 @@ export async function submitRoutes(app: FastifyInstance): Promise<void> {
         }
       },
     );
-    await submit.register(multipart);
+    submit.addContentTypeParser('multipart/form-data', (request, payload, done) => {
+      parseMultipartFields(request.headers, payload, config.submitMaxBodyBytes).then(
+        (fields) => done(null, fields),
+        (err: Error) => done(err, undefined),
+      );
+    });
 
     submit.addHook('onRequest', async (request, reply) => {
       const origin = request.headers.origin;
@@ -145,9 +149,7 @@ export async function submitRoutes(app: FastifyInstance): Promise<void> {
         const idempotencyKey = checkIdempotencyKey(request.headers['idempotency-key']);
         const form = await app.services.submissions.findForm(request.params.formId);
         request.submitForm = form;
-        const fields = request.isMultipart()
-          ? await readMultipartFields(request, config.submitMaxBodyBytes)
-          : request.body;
+        const fields = request.body;
         if (!fields) throw new AppError('validation_failed', 'A Content-Type and a body are required.');
         const outcome = await app.services.submissions.acceptSubmission(
           {

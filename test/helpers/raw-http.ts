@@ -8,10 +8,13 @@ export interface RawResponse {
 
 /**
  * Sends bytes exactly as given (duplicate headers, broken framing, invalid UTF-8 and all) and reads
- * the answer until the server closes the connection. Resolves status 0 when the server answered
- * nothing at all.
+ * the answer until the server closes the connection (requests say `Connection: close`). Resolves
+ * status 0 when the server answered nothing at all. With `halfClose` the client ends its side
+ * after writing, which is how a truncated body is made to end; Node's server then drops the
+ * exchange, so only use it where no answer is an acceptable answer.
  */
-export function sendRaw(url: string, request: Buffer, timeoutMs = 10_000): Promise<RawResponse> {
+export function sendRaw(url: string, request: Buffer, options: { halfClose?: boolean; timeoutMs?: number } = {}): Promise<RawResponse> {
+  const timeoutMs = options.timeoutMs ?? 10_000;
   const { hostname, port } = new URL(url);
   return new Promise((resolve, reject) => {
     const socket = connect({ host: hostname, port: Number(port) });
@@ -22,7 +25,9 @@ export function sendRaw(url: string, request: Buffer, timeoutMs = 10_000): Promi
     }, timeoutMs);
     socket.on('connect', () => {
       // A peer that closes early may refuse the rest of a large body: that is an answer, not an error.
-      socket.write(request, () => socket.end());
+      socket.write(request, () => {
+        if (options.halfClose) socket.end();
+      });
     });
     socket.on('data', (chunk: Buffer) => chunks.push(chunk));
     socket.on('error', (err: NodeJS.ErrnoException) => {

@@ -81,6 +81,7 @@ for (const { file, cases } of corpus) {
       const res = await sendRaw(
         t.url,
         buildRequest({ method: c.method, path: fill(c.path), host: new URL(t.url).host, headers, body: bodyOf(c) }),
+        { halfClose: c.allowNoResponse === true },
       );
 
       if (!(res.status === 0 && c.allowNoResponse)) {

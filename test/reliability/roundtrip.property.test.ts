@@ -94,7 +94,7 @@ describe('a random flat field map survives submit → store → API → hook unc
           const delivery = receiver.received.find((r) => String(r.headers['webhook-id']).startsWith(`${submissionId}.`))!;
           expect((JSON.parse(delivery.body) as { fields: FieldMap }).fields).toEqual(fields);
         }),
-        { numRuns: 25 },
+        { numRuns: 25, endOnFailure: true },
       );
     });
   }
