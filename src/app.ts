@@ -75,6 +75,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: true },
     clientErrorHandler: answerUnparsableRequest,
+    // Unknown body properties are an error to report, not something to drop silently.
+    ajv: { customOptions: { removeAdditional: false } },
   });
 
   const services = createServices(handle, config, app.log, options.hookTransport);

@@ -28,6 +28,7 @@ export class DeliveryDispatcher {
   private wakeAgain = false;
   private pollTimer: NodeJS.Timeout | undefined;
   private listener: pg.PoolClient | undefined;
+  private stopped: Promise<void> | undefined;
 
   constructor(
     private readonly handle: DatabaseHandle,
@@ -67,7 +68,12 @@ export class DeliveryDispatcher {
     if (this.handle.dialect === 'postgres') await sql`select pg_notify(${CHANNEL}, '')`.execute(trx);
   }
 
-  async stop(): Promise<void> {
+  stop(): Promise<void> {
+    this.stopped ??= this.shutdown();
+    return this.stopped;
+  }
+
+  private async shutdown(): Promise<void> {
     this.stopping = true;
     if (this.pollTimer) clearInterval(this.pollTimer);
     if (this.listener) {

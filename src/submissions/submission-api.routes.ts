@@ -16,7 +16,6 @@ export async function submissionApiRoutes(app: FastifyInstance): Promise<void> {
         params: { type: 'object', required: ['id'], properties: { id: { type: 'string', description: 'Form ID' } } },
         querystring: {
           type: 'object',
-          additionalProperties: false,
           properties: {
             limit: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE },
             cursor: { type: 'string', description: 'The nextCursor of the previous page' },

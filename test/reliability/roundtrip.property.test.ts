@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { createOwner } from '../helpers/factories.js';
 import { startHttpsReceiver, type HttpsReceiver } from '../helpers/https-receiver.js';
-import { waitFor } from './long/load.js';
+import { waitFor } from '../helpers/wait.js';
 
 type Scalar = string | number | boolean | null;
 type FieldMap = Record<string, Scalar | Scalar[]>;

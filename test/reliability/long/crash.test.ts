@@ -8,7 +8,8 @@ import { FormService } from '../../../src/forms/form.service.js';
 import { createTestDatabase, testDialect, type TestDatabase } from '../../helpers/database.js';
 import { startHttpsReceiver, type HttpsReceiver } from '../../helpers/https-receiver.js';
 import { spawnServer, type ServerProcess } from '../../helpers/server-process.js';
-import { steadyLoad, submitOnce, waitFor } from './load.js';
+import { waitFor } from '../../helpers/wait.js';
+import { steadyLoad, submitOnce } from './load.js';
 
 let database: TestDatabase;
 let handle: DatabaseHandle;

@@ -61,13 +61,3 @@ export function steadyLoad(url: string, formId: string, concurrency: number) {
     },
   };
 }
-
-/** Polls a condition until it holds or the deadline passes (no fixed sleeps). */
-export async function waitFor(condition: () => Promise<boolean> | boolean, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setImmediate(r));
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
