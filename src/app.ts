@@ -25,8 +25,13 @@ declare module 'fastify' {
 
 export interface BuildAppOptions {
   config: Config;
-  /** An open database; when absent one is opened from config and closed with the app. */
+  /** An open database; when absent one is opened from config. */
   handle?: DatabaseHandle;
+  /**
+   * Close the database with the app (default: only when the app opened it). It is closed last,
+   * after the hook dispatcher stopped, since a pool cannot end while its LISTEN client is held.
+   */
+  closeDatabase?: boolean;
   /** Pino options or a logger instance; tests pass `false` or a capturing stream. */
   logger?: FastifyServerOptions['logger'];
   loggerInstance?: FastifyServerOptions['loggerInstance'];
@@ -104,7 +109,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await services.deliveries.stop();
     await services.submissions.close();
     if (redis) await redis.quit().catch(() => redis.disconnect());
-    if (!options.handle) await handle.close();
+    if (options.closeDatabase ?? !options.handle) await handle.close();
   });
   return app;
 }

@@ -10,8 +10,7 @@ import { migrateToLatest } from './db/migrate.js';
 export async function startServer(config: Config): Promise<FastifyInstance> {
   const handle = createDatabase(config.databaseUrl);
   await migrateToLatest(handle);
-  const app = await buildApp({ config, handle });
-  app.addHook('onClose', async () => handle.close());
+  const app = await buildApp({ config, handle, closeDatabase: true });
 
   let closing = false;
   const shutdown = (signal: string) => {
