@@ -1,4 +1,93 @@
+import cookie from '@fastify/cookie';
+import csrf from '@fastify/csrf-protection';
+import formbody from '@fastify/formbody';
 import type { FastifyInstance } from 'fastify';
+import type { Account } from '../accounts/account.types.js';
+import { toAppError } from '../http/error-handler.js';
+import { accountPages } from './account.routes.js';
+import { appCss, appJs } from './assets.js';
+import { authPages } from './auth.routes.js';
+import { formPages } from './forms.routes.js';
+import { hookPages } from './hooks.routes.js';
+import { keyPages } from './keys.routes.js';
+import { submissionPages } from './submissions.routes.js';
+import { SESSION_COOKIE, sendPage } from './page.js';
 
-// Issue 6: the owner's web UI under /dashboard.
-export async function dashboardPlugin(_app: FastifyInstance): Promise<void> {}
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The logged-in owner on dashboard pages. */
+    owner: Account | undefined;
+  }
+}
+
+const CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+].join('; ');
+
+/** The owner's web UI under /dashboard: server-rendered pages, session cookie, CSRF on every POST. */
+export async function dashboardPlugin(app: FastifyInstance): Promise<void> {
+  await app.register(async (dashboard) => {
+    const secure = app.config.baseUrl.startsWith('https:');
+    await dashboard.register(cookie);
+    await dashboard.register(formbody);
+    await dashboard.register(csrf, {
+      cookieKey: 'fg_csrf',
+      cookieOpts: { path: '/dashboard', sameSite: 'lax', httpOnly: true, secure },
+    });
+    dashboard.decorateRequest('owner', undefined);
+
+    dashboard.addHook('onRequest', async (request, reply) => {
+      reply.header('content-security-policy', CSP);
+      reply.header('x-frame-options', 'DENY');
+      reply.header('referrer-policy', 'same-origin');
+      reply.header('cache-control', 'no-store');
+      const accountId = await app.services.sessions.findAccountIdOfSession(request.cookies[SESSION_COOKIE]);
+      request.owner = accountId ? await app.services.accounts.findAccount(accountId) : undefined;
+    });
+    // Every state-changing request must carry the CSRF token of the form it came from.
+    dashboard.addHook('preHandler', async (request, reply) => {
+      if (request.method === 'POST') await new Promise<void>((resolve, reject) => {
+        dashboard.csrfProtection(request, reply, (err?: Error) => (err ? reject(err) : resolve()));
+      });
+    });
+
+    dashboard.setErrorHandler(async (error, request, reply) => {
+      const appError = toAppError(error);
+      const csrfFailure = (error as { code?: string }).code?.startsWith('FST_CSRF');
+      if (appError.statusCode >= 500 && !csrfFailure) request.log.error({ err: error }, 'dashboard failed');
+      const [status, heading, text] = csrfFailure
+        ? [403, 'Please try again', 'This form expired or did not come from this site. Go back, reload the page and submit it again.']
+        : [appError.statusCode, appError.statusCode === 404 ? 'Not found' : 'Something went wrong', appError.message];
+      return sendPage(reply, 'message', { title: heading, account: request.owner }, { heading, text }, status);
+    });
+
+    dashboard.get('/dashboard/assets/app.css', { schema: { hide: true } }, async (_request, reply) =>
+      reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=3600').send(appCss),
+    );
+    dashboard.get('/dashboard/assets/app.js', { schema: { hide: true } }, async (_request, reply) =>
+      reply.type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=3600').send(appJs),
+    );
+    dashboard.get('/dashboard', { schema: { hide: true } }, async (request, reply) =>
+      reply.redirect(request.owner ? '/dashboard/forms' : '/dashboard/login', 303),
+    );
+
+    await dashboard.register(authPages);
+    // Everything below needs a logged-in owner.
+    await dashboard.register(async (owned) => {
+      owned.addHook('preHandler', async (request, reply) => {
+        if (!request.owner) return reply.redirect('/dashboard/login', 303);
+      });
+      await owned.register(formPages);
+      await owned.register(submissionPages);
+      await owned.register(keyPages);
+      await owned.register(hookPages);
+      await owned.register(accountPages);
+    });
+  });
+}

@@ -1,0 +1,90 @@
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { AppError } from '../errors.js';
+import { SESSION_TTL_MS } from './session.service.js';
+import { SESSION_COOKIE, pageContext, sendPage } from './page.js';
+
+const credentialsSchema = {
+  type: 'object',
+  required: ['email', 'password'],
+  properties: {
+    email: { type: 'string', maxLength: 254 },
+    password: { type: 'string', maxLength: 1024 },
+    displayName: { type: 'string', maxLength: 200 },
+    _csrf: { type: 'string' },
+  },
+} as const;
+
+type Credentials = { email: string; password: string; displayName?: string };
+
+const toSignup = '<a href="/dashboard/signup">Create an account</a>';
+const toLogin = 'Already have an account? <a href="/dashboard/login">Log in</a>';
+
+export async function authPages(app: FastifyInstance): Promise<void> {
+  const signupOpen = app.config.dashboardSignup === 'open';
+  const secure = app.config.baseUrl.startsWith('https:');
+
+  async function logIn(reply: FastifyReply, accountId: string, previousToken: string | undefined): Promise<FastifyReply> {
+    // A new session ID at every login: a planted cookie can never become an authenticated one.
+    await app.services.sessions.endSession(previousToken);
+    const token = await app.services.sessions.startSession(accountId);
+    reply.setCookie(SESSION_COOKIE, token, {
+      path: '/dashboard',
+      httpOnly: true,
+      sameSite: 'lax',
+      secure,
+      maxAge: SESSION_TTL_MS / 1000,
+    });
+    return reply.redirect('/dashboard/forms', 303);
+  }
+
+  await app.register(async (limited) => {
+    await limited.register(rateLimit, {
+      max: 10,
+      timeWindow: 60_000,
+      ...(app.redis ? { redis: app.redis, nameSpace: 'formgate-login-' } : {}),
+      errorResponseBuilder: () => new AppError('rate_limited', 'Too many attempts. Wait a minute and try again.'),
+    });
+
+    limited.post<{ Body: Credentials }>('/dashboard/login', { schema: { hide: true, body: credentialsSchema } }, async (request, reply) => {
+      const account = await app.services.accounts.verifyCredentials(request.body.email, request.body.password);
+      if (!account) {
+        const page = { ...pageContext(request, reply, 'Log in'), error: 'Wrong email or password.' };
+        return sendPage(reply, 'auth', page, { heading: 'Log in', action: '/dashboard/login', email: request.body.email, other: signupOpen ? toSignup : '' }, 401);
+      }
+      return logIn(reply, account.id, request.cookies[SESSION_COOKIE]);
+    });
+
+    limited.post<{ Body: Credentials }>('/dashboard/signup', { schema: { hide: true, body: credentialsSchema } }, async (request, reply) => {
+      if (!signupOpen) throw new AppError('not_found', 'Sign-up is closed on this server; ask its operator for an account.');
+      try {
+        const account = await app.services.accounts.createAccount({
+          email: request.body.email,
+          displayName: request.body.displayName,
+          password: request.body.password,
+        });
+        return await logIn(reply, account.id, request.cookies[SESSION_COOKIE]);
+      } catch (err) {
+        if (!(err instanceof AppError) || err.code !== 'validation_failed') throw err;
+        const detail = Object.entries(err.fieldErrors ?? {}).map(([f, m]) => `${f}: ${m}`).join('; ');
+        const page = { ...pageContext(request, reply, 'Sign up'), error: `${err.message} ${detail}` };
+        return sendPage(reply, 'auth', page, { heading: 'Sign up', action: '/dashboard/signup', signup: true, email: request.body.email, displayName: request.body.displayName, other: toLogin }, 400);
+      }
+    });
+  });
+
+  app.get('/dashboard/login', { schema: { hide: true } }, async (request, reply) =>
+    sendPage(reply, 'auth', pageContext(request, reply, 'Log in'), { heading: 'Log in', action: '/dashboard/login', other: signupOpen ? toSignup : '' }),
+  );
+
+  app.get('/dashboard/signup', { schema: { hide: true } }, async (request, reply) => {
+    if (!signupOpen) throw new AppError('not_found', 'Sign-up is closed on this server; ask its operator for an account.');
+    return sendPage(reply, 'auth', pageContext(request, reply, 'Sign up'), { heading: 'Sign up', action: '/dashboard/signup', signup: true, other: toLogin });
+  });
+
+  app.post('/dashboard/logout', { schema: { hide: true } }, async (request, reply) => {
+    await app.services.sessions.endSession(request.cookies[SESSION_COOKIE]);
+    reply.clearCookie(SESSION_COOKIE, { path: '/dashboard' });
+    return reply.redirect('/dashboard/login', 303);
+  });
+}

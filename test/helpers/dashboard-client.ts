@@ -1,0 +1,59 @@
+/**
+ * A minimal browser stand-in for dashboard route tests: keeps cookies, reads the CSRF token of
+ * the last page, and posts forms the way a browser would (urlencoded, redirects not followed).
+ */
+export class DashboardClient {
+  readonly cookies = new Map<string, string>();
+  lastSetCookies: string[] = [];
+  csrf = '';
+
+  constructor(private readonly baseUrl: string) {}
+
+  private cookieHeader(): string {
+    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+  }
+
+  private remember(res: Response): void {
+    this.lastSetCookies = res.headers.getSetCookie();
+    for (const line of this.lastSetCookies) {
+      const [pair] = line.split(';');
+      const eq = pair!.indexOf('=');
+      const name = pair!.slice(0, eq);
+      const value = pair!.slice(eq + 1);
+      if (value === '' || /Max-Age=0|Expires=Thu, 01 Jan 1970/i.test(line)) this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+  }
+
+  async get(path: string): Promise<{ res: Response; html: string }> {
+    const res = await fetch(`${this.baseUrl}${path}`, { headers: { cookie: this.cookieHeader() }, redirect: 'manual' });
+    this.remember(res);
+    const html = await res.text();
+    const token = /name="_csrf" value="([^"]+)"/.exec(html);
+    if (token) this.csrf = token[1]!;
+    return { res, html };
+  }
+
+  async post(path: string, fields: Record<string, string>, options: { csrf?: boolean } = {}): Promise<{ res: Response; html: string }> {
+    const body = new URLSearchParams(fields);
+    if (options.csrf !== false) body.set('_csrf', this.csrf);
+    const res = await fetch(`${this.baseUrl}${path}`, {
+      method: 'POST',
+      headers: { cookie: this.cookieHeader(), 'content-type': 'application/x-www-form-urlencoded' },
+      body,
+      redirect: 'manual',
+    });
+    this.remember(res);
+    const html = await res.text();
+    const token = /name="_csrf" value="([^"]+)"/.exec(html);
+    if (token) this.csrf = token[1]!;
+    return { res, html };
+  }
+
+  /** Signs up through the pages and ends logged in. */
+  async signUp(email: string, password = 'correct horse battery'): Promise<void> {
+    await this.get('/dashboard/signup');
+    const { res } = await this.post('/dashboard/signup', { email, displayName: 'Owner', password });
+    if (res.status !== 303) throw new Error(`sign-up failed with ${res.status}`);
+  }
+}
