@@ -72,8 +72,28 @@ function settingsToRow(s: FormSettingsInput): FormRowUpdate {
   return row;
 }
 
+/** How long the submit path may use a form it read, before reading it again. */
+export const FORM_CACHE_TTL_MS = 1000;
+
 export class FormService {
+  /** Forms the submit path read recently; updates through this process drop their entry. */
+  private readonly recent = new Map<string, { form: Form | undefined; until: number }>();
+
   constructor(private readonly db: Executor) {}
+
+  /**
+   * findForm for the hot submit path: a form is read at most once a second per process. A
+   * change made through another instance is seen within FORM_CACHE_TTL_MS.
+   */
+  async findFormCached(formId: string): Promise<Form | undefined> {
+    const now = Date.now();
+    const hit = this.recent.get(formId);
+    if (hit && hit.until > now) return hit.form;
+    const form = await this.findForm(formId);
+    if (this.recent.size > 10_000) this.recent.clear();
+    this.recent.set(formId, { form, until: now + FORM_CACHE_TTL_MS });
+    return form;
+  }
 
   async createForm(accountId: string, input: FormSettingsInput & { name: string }): Promise<Form> {
     const settings = parseSettings(input, true);
@@ -102,6 +122,7 @@ export class FormService {
     const settings = parseSettings(input, false);
     const form = accountId ? await this.getFormOfAccount(accountId, formId) : await this.getForm(formId);
     await updateFormRow(this.db, form.id, { ...settingsToRow(settings), updated_at: nowIso() });
+    this.recent.delete(form.id);
     return this.getForm(form.id);
   }
 

@@ -107,11 +107,11 @@ export class SubmissionService {
 
   /** The form a submit URL names, for callers that must know it before the body is read. */
   async findForm(formId: string): Promise<Form | undefined> {
-    return this.forms.findForm(formId);
+    return this.forms.findFormCached(formId);
   }
 
   async acceptSubmission(request: SubmitRequest, form?: Form): Promise<SubmitOutcome> {
-    const target = form ?? (await this.forms.findForm(request.formId));
+    const target = form ?? (await this.forms.findFormCached(request.formId));
     if (!target) throw notFound('Form');
     if (!target.isActive) throw new AppError('form_inactive', 'This form is not accepting submissions.');
     const { control, payload } = separateControlFields(request.fields);

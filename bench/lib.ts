@@ -1,0 +1,128 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { randomBase62 } from '../src/lib/ids.js';
+
+export type BenchDialect = 'sqlite' | 'postgres';
+
+export const PG_ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/formgate_test';
+
+export interface BenchDatabase {
+  url: string;
+  drop(): Promise<void>;
+}
+
+/** A fresh database for one scenario: a temp SQLite file, or a private PostgreSQL schema. */
+export async function freshDatabase(dialect: BenchDialect): Promise<BenchDatabase> {
+  if (dialect === 'sqlite') {
+    const dir = mkdtempSync(join(tmpdir(), 'formgate-bench-'));
+    return { url: `sqlite:${join(dir, 'bench.db')}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
+  }
+  const schema = `bench_${randomBase62(10).toLowerCase()}`;
+  await adminQuery(`create schema ${schema}`);
+  return {
+    url: `${PG_ADMIN_URL}?options=${encodeURIComponent(`-c search_path=${schema}`)}`,
+    drop: () => adminQuery(`drop schema ${schema} cascade`),
+  };
+}
+
+async function adminQuery(text: string): Promise<void> {
+  const client = new pg.Client({ connectionString: PG_ADMIN_URL });
+  await client.connect();
+  try {
+    await client.query(text);
+  } finally {
+    await client.end();
+  }
+}
+
+export interface Child {
+  url: string;
+  process: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/** Starts a compiled script as a child process and waits for it to print its listening URL. */
+export async function startChild(script: string, env: Record<string, string>, args: string[] = []): Promise<Child> {
+  const child = spawn(process.execPath, [...args, resolve(script)], {
+    env: { ...process.env, PORT: '0', LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let output = '';
+  const url = await new Promise<string>((resolveUrl, reject) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /listening on (http:\/\/[\d.]+:\d+)/i.exec(output);
+      if (match) resolveUrl(match[1]!);
+    });
+    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}: ${output}`)));
+  });
+  return {
+    url,
+    process: child,
+    stop: async () => {
+      if (child.exitCode !== null) return;
+      child.kill('SIGTERM');
+      await once(child, 'exit');
+    },
+  };
+}
+
+/** Peak (VmHWM) and current (VmRSS) resident memory of a process, in MB. */
+export function memoryOf(pid: number): { peakMb: number; rssMb: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+  return { peakMb: Math.round(kb('VmHWM') / 1024), rssMb: Math.round(kb('VmRSS') / 1024) };
+}
+
+export interface LoadResult {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+/** Loads one URL with autocannon; every non-2xx answer counts as an error. */
+export async function load(options: {
+  url: string;
+  body: string;
+  contentType: string;
+  seconds: number;
+  connections?: number;
+  /** A fixed number of requests instead of a duration. */
+  amount?: number;
+}): Promise<LoadResult> {
+  const result = await autocannon({
+    url: options.url,
+    method: 'POST',
+    connections: options.connections ?? 50,
+    ...(options.amount ? { amount: options.amount } : { duration: options.seconds }),
+    headers: { 'content-type': options.contentType, accept: 'application/json' },
+    body: options.body,
+  });
+  return {
+    rps: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts + result.non2xx,
+  };
+}
+
+export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+export async function timeRequests(url: string, headers: Record<string, string>, n: number): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const started = performance.now();
+    const res = await fetch(url, { headers });
+    await res.arrayBuffer();
+    if (res.status !== 200) throw new Error(`GET ${url} answered ${res.status}`);
+    times.push(performance.now() - started);
+  }
+  return median(times);
+}
