@@ -26,7 +26,15 @@ describe(`store on ${testDialect}`, () => {
     expect(handle.dialect).toBe(testDialect);
     expect(await migrateToLatest(handle)).toEqual(['0001_initial']);
     expect(await migrateToLatest(handle)).toEqual([]);
-    const tables = (await handle.db.introspection.getTables()).map((t) => t.name).sort();
+    // Other test files' schemas live in the same PostgreSQL database: look at this one only.
+    const schema =
+      testDialect === 'postgres'
+        ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(handle.db)).rows[0]!.schema
+        : undefined;
+    const tables = (await handle.db.introspection.getTables())
+      .filter((t) => schema === undefined || t.schema === schema)
+      .map((t) => t.name)
+      .sort();
     expect(tables).toEqual(
       ['accounts', 'api_keys', 'forms', 'hook_deliveries', 'hooks', 'idempotency_keys', 'sessions', 'submissions'].sort(),
     );
