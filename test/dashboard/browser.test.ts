@@ -18,11 +18,9 @@ let formId = '';
 beforeAll(async () => {
   receiver = await startHttpsReceiver();
   // BASE_URL must be where the browser reaches this server (the snippet and /thanks use it).
-  const probe = await startTestApp();
-  const port = new URL(probe.url).port;
-  await probe.close();
   t = await startTestApp({
-    env: { PORT: port, BASE_URL: `http://127.0.0.1:${port}`, HOOK_ALLOW_PRIVATE_TARGETS: 'true' },
+    baseUrlIsOwnAddress: true,
+    env: { HOOK_ALLOW_PRIVATE_TARGETS: 'true' },
     hookTransport: { ca: receiver.ca },
   });
   browser = await launchChromium();

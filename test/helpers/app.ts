@@ -1,3 +1,5 @@
+import { once } from 'node:events';
+import { createServer, type AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { parseConfig, type Config } from '../../src/config.js';
@@ -25,6 +27,19 @@ export interface TestAppOptions {
   logger?: Parameters<typeof buildApp>[0]['logger'];
   loggerInstance?: Parameters<typeof buildApp>[0]['loggerInstance'];
   hookTransport?: Parameters<typeof buildApp>[0]['hookTransport'];
+  /** Listen on a port chosen up front and make it BASE_URL, for pages a browser must reach. */
+  baseUrlIsOwnAddress?: boolean;
+}
+
+/** A free loopback port, found by letting the OS pick one and releasing it. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  server.close();
+  await once(server, 'close');
+  return port;
 }
 
 /** A real server on a loopback port with its own migrated database. */
@@ -32,10 +47,15 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const database = options.database ?? (await createTestDatabase());
   const handle = database.open();
   await migrateToLatest(handle);
+  const env = { ...options.env };
+  if (options.baseUrlIsOwnAddress) {
+    env.PORT = String(await freePort());
+    env.BASE_URL = `http://127.0.0.1:${env.PORT}`;
+  }
   const config = parseConfig({
     LOG_LEVEL: 'silent',
     SUBMIT_RATE_LIMIT_PER_MINUTE: '0',
-    ...options.env,
+    ...env,
     DATABASE_URL: database.url,
   });
   const app = await buildApp({
@@ -44,7 +64,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     ...(options.hookTransport ? { hookTransport: options.hookTransport } : {}),
     ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : { logger: options.logger ?? false }),
   });
-  await app.listen({ port: options.env?.PORT ? Number(options.env.PORT) : 0, host: '127.0.0.1' });
+  await app.listen({ port: env.PORT ? Number(env.PORT) : 0, host: '127.0.0.1' });
   const address = app.server.address();
   if (!address || typeof address === 'string') throw new Error('no address');
   return {
