@@ -169,8 +169,6 @@ async function hooksScenario(db: BenchDialect): Promise<void> {
   const { handle, account, form, forms } = await fixtures(database.url);
   const hooked = await forms.createForm(account.id, { name: 'Hooked' });
   await addHooks(handle, account.id, hooked.id, `${slow.url}/slow`, 10);
-  const throughputForm = await forms.createForm(account.id, { name: 'Throughput' });
-  await addHooks(handle, account.id, throughputForm.id, `${fast.url}/fast`, 1);
   const env = serverEnv(database.url, { HOOK_ALLOW_PRIVATE_TARGETS: 'true', HOOK_TIMEOUT_MS: '5000' });
   const server = await startChild(SERVER, { ...env, NODE_EXTRA_CA_CERTS: slow.caFile });
   try {
@@ -184,18 +182,24 @@ async function hooksScenario(db: BenchDialect): Promise<void> {
   } finally {
     await server.stop();
   }
-  // Throughput on its own server, so the slow backlog above does not compete.
-  const fastServer = await startChild(SERVER, { ...env, NODE_EXTRA_CA_CERTS: fast.caFile });
+  // Throughput on its own server and database: the slow backlog above must not compete.
+  const throughputDatabase = await freshDatabase(db);
+  const throughput = await fixtures(throughputDatabase.url);
+  await addHooks(throughput.handle, throughput.account.id, throughput.form.id, `${fast.url}/fast`, 1);
+  const throughputForm = throughput.form;
+  const fastServer = await startChild(SERVER, { ...serverEnv(throughputDatabase.url, { HOOK_ALLOW_PRIVATE_TARGETS: 'true', HOOK_TIMEOUT_MS: '5000' }), NODE_EXTRA_CA_CERTS: fast.caFile });
   try {
     const count = 2000;
     const before = fast.received();
     const started = performance.now();
     await load({ url: `${fastServer.url}/v1/submit/${throughputForm.id}`, body: JSON_BODY, contentType: 'application/json', seconds: 0, amount: count, connections: 20 });
-    while (fast.received() - before < count && performance.now() - started < 120_000) await new Promise((r) => setTimeout(r, 50));
+    while (fast.received() - before < count && performance.now() - started < 60_000) await new Promise((r) => setTimeout(r, 50));
     const seconds = (performance.now() - started) / 1000;
     rows.push({ db, scenario: 'hook fan-out', metric: 'deliveries per second the dispatcher sustains (fast receiver)', value: ((fast.received() - before) / seconds).toFixed(0), reference: '—', ratio: '—' });
   } finally {
     await fastServer.stop();
+    await throughput.handle.close();
+    await throughputDatabase.drop();
     await handle.close();
     await database.drop();
     await slow.close();
