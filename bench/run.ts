@@ -1,6 +1,6 @@
 // `npm run bench [-- --only submit,paging,hooks --db sqlite,postgres]`: runs each scenario beside
 // its reference in the same invocation and rewrites BENCHMARKS.md with figures and ratios.
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import SqliteDatabase from 'better-sqlite3';
 import { sql } from 'kysely';
@@ -225,7 +225,8 @@ function writeReport(): void {
     ...rows.map((r) => `| ${r.db} | ${r.scenario} | ${r.metric} | ${r.value} | ${r.reference} | ${r.ratio} | ${r.target ? `${r.target} ${r.pass ? 'PASS' : 'MISS'}` : ''} |`),
     '',
   ];
-  writeFileSync('BENCHMARKS.md', `${lines.join('\n')}\n`);
+  const analysis = readFileSync('bench/ANALYSIS.md', 'utf8');
+  writeFileSync('BENCHMARKS.md', `${lines.join('\n')}\n${analysis}`);
 }
 
 for (const db of dialects) {

@@ -122,5 +122,3 @@ export type IdempotencyKeyRow = Selectable<IdempotencyKeyTable>;
 export type HookRow = Selectable<HookTable>;
 export type NewHookRow = Insertable<HookTable>;
 export type HookDeliveryRow = Selectable<HookDeliveryTable>;
-export type NewHookDeliveryRow = Insertable<HookDeliveryTable>;
-export type SessionRow = Selectable<SessionTable>;

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
+import { pingDatabase } from '../db/health.repository.js';
 import { AppError } from '../errors.js';
 import { sendAppError } from './error-handler.js';
 
@@ -10,7 +10,7 @@ export async function healthRoutes(app: FastifyInstance): Promise<void> {
 
   app.get('/readyz', { schema: { hide: true, response: { 200: okSchema } } }, async (request, reply) => {
     try {
-      await sql`select 1`.execute(app.services.handle.db);
+      await pingDatabase(app.services.handle.db);
       return { ok: true };
     } catch (err) {
       request.log.warn({ err }, 'database not reachable');

@@ -49,10 +49,6 @@ export async function listSubmissionRowsOfForm(
   return q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(query.limit).execute();
 }
 
-export async function findSubmissionRowById(db: Executor, id: string): Promise<SubmissionRow | undefined> {
-  return db.selectFrom('submissions').selectAll().where('id', '=', id).executeTakeFirst();
-}
-
 /** A submission of a form the account owns; another account's is as unknown as a missing one. */
 export async function findSubmissionRowOfAccount(
   db: Executor,
