@@ -8,9 +8,13 @@ import { migrateToLatest } from './db/migrate.js';
 
 /** Migrates, builds and listens; SIGTERM/SIGINT stop accepting, finish in-flight requests, close the database. */
 export async function startServer(config: Config): Promise<FastifyInstance> {
-  const handle = createDatabase(config.databaseUrl);
+  let app: FastifyInstance | undefined;
+  const handle = createDatabase(config.databaseUrl, {
+    checkpointInBackground: true,
+    onBackgroundError: (err) => app?.log.error({ err }, 'SQLite background checkpoint failed'),
+  });
   await migrateToLatest(handle);
-  const app = await buildApp({ config, handle, closeDatabase: true });
+  app = await buildApp({ config, handle, closeDatabase: true });
 
   let closing = false;
   const shutdown = (signal: string) => {

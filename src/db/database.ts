@@ -4,6 +4,7 @@ import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.js';
+import { startSqliteCheckpointer } from './sqlite-checkpointer.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -21,15 +22,19 @@ export interface DatabaseHandle {
 export interface DatabaseOptions {
   /** PostgreSQL pool size. */
   poolSize?: number;
+  /** SQLite file databases: checkpoint the WAL on a worker thread (the server does; the CLI need not). */
+  checkpointInBackground?: boolean;
+  /** Told when the background checkpointer fails (the connection then checkpoints by itself). */
+  onBackgroundError?: (error: Error) => void;
 }
 
 export function createDatabase(url: string, options: DatabaseOptions = {}): DatabaseHandle {
-  if (url.startsWith('sqlite:')) return openSqlite(url.slice('sqlite:'.length));
+  if (url.startsWith('sqlite:')) return openSqlite(url.slice('sqlite:'.length), options);
   if (/^postgres(ql)?:\/\//.test(url)) return openPostgres(url, options.poolSize ?? 10);
   throw new Error(`Unsupported DATABASE_URL: ${url.split(':')[0]}:…`);
 }
 
-function openSqlite(path: string): DatabaseHandle {
+function openSqlite(path: string, options: DatabaseOptions): DatabaseHandle {
   if (path === '') throw new Error('DATABASE_URL sqlite: needs a path, e.g. sqlite:./data/formgate.db');
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const sqlite = new SqliteDatabase(path);
@@ -39,12 +44,20 @@ function openSqlite(path: string): DatabaseHandle {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
+  const checkpointer =
+    options.checkpointInBackground && path !== ':memory:'
+      ? startSqliteCheckpointer(sqlite, path, options.onBackgroundError ?? (() => {}))
+      : undefined;
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   return {
     db,
     dialect: 'sqlite',
     pgPool: undefined,
-    close: () => db.destroy(),
+    close: async () => {
+      // The server's connection closes last: the last connection to close checkpoints and removes the WAL.
+      await checkpointer?.stop();
+      await db.destroy();
+    },
   };
 }
 

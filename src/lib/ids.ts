@@ -1,15 +1,26 @@
-import { randomBytes } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+// One call into the CSPRNG per 4 KiB instead of one per ID: the submit path makes an ID per
+// request, and the call costs more than the bytes (crypto.randomUUID caches the same way).
+const pool = Buffer.alloc(4096);
+let poolOffset = pool.length;
+
+function nextRandomByte(): number {
+  if (poolOffset === pool.length) {
+    randomFillSync(pool);
+    poolOffset = 0;
+  }
+  return pool[poolOffset++]!;
+}
 
 /** Uniform base62 string (rejection sampling, so no character is more likely than another). */
 export function randomBase62(length: number): string {
   let out = '';
   while (out.length < length) {
-    for (const byte of randomBytes(length * 2)) {
-      if (byte < 248) out += BASE62[byte % 62];
-      if (out.length === length) break;
-    }
+    const byte = nextRandomByte();
+    if (byte < 248) out += BASE62[byte % 62];
   }
   return out;
 }
@@ -19,4 +30,19 @@ export type IdPrefix = 'acc' | 'key' | 'frm' | 'sub' | 'hook' | 'dlv' | 'ses';
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${randomBase62(16)}`;
+}
+
+const TIME_DIGITS = 8; // 62^8 ms reaches the year 8000
+
+/**
+ * An ID that sorts by creation time: the type prefix, the millisecond in 8 base62 digits, then
+ * 16 random ones. For the rows written most (submissions): a random primary key scatters every
+ * insert over the whole index, twice the cost per row on SQLite at a few hundred thousand rows,
+ * more as the table grows, while these all land on its last page. It reveals nothing the
+ * record's createdAt does not.
+ */
+export function newTimeOrderedId(prefix: IdPrefix, now = Date.now()): string {
+  let time = '';
+  for (let rest = now, i = 0; i < TIME_DIGITS; i++, rest = Math.floor(rest / 62)) time = BASE62[rest % 62] + time;
+  return `${prefix}_${time}${randomBase62(16)}`;
 }

@@ -6,7 +6,7 @@ import type { DeliveryDispatcher } from '../deliveries/delivery.dispatcher.js';
 import { AppError, notFound, validationFailed } from '../errors.js';
 import type { FormService } from '../forms/form.service.js';
 import type { Form } from '../forms/form.types.js';
-import { newId } from '../lib/ids.js';
+import { newTimeOrderedId } from '../lib/ids.js';
 import { isoMinus, nowIso } from '../lib/time.js';
 import { separateControlFields } from './control-fields.js';
 import { resolveCountry } from './country.js';
@@ -179,7 +179,7 @@ export class SubmissionService {
         })));
     const createdAt = nowIso();
     const result: SubmitResult = {
-      submissionId: newId('sub'),
+      submissionId: newTimeOrderedId('sub'),
       spam,
       redirectTo: successDestination(form, control.redirect, this.config.baseUrl),
     };

@@ -31,6 +31,14 @@ interface Queued {
 const MAX_BATCH = 256;
 
 /**
+ * The first write of a batch waits for the event loop's check phase. Without it, a synchronous
+ * driver (better-sqlite3) runs the whole transaction in the same microtask chain as the request
+ * that started it, before the loop reads the other requests already waiting on their sockets, and
+ * every batch holds one submission.
+ */
+const nextMacrotask = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
  * Group commit: every submission that arrives while a transaction is being written goes into the
  * next single transaction (rows, idempotency claims and outbox rows together), and each caller is
  * answered only once the transaction holding its submission has committed. One writer loop per
@@ -49,7 +57,7 @@ export class SubmissionWriter {
   write(write: PendingWrite): Promise<WriteResult> {
     return new Promise((resolve, reject) => {
       this.queue.push({ write, resolve, reject });
-      this.flushing ??= this.flush();
+      this.flushing ??= nextMacrotask().then(() => this.flush());
     });
   }
 
@@ -89,12 +97,12 @@ export class SubmissionWriter {
   }
 
   private async writeBatch(trx: Executor, batch: Queued[]): Promise<{ results: WriteResult[]; deliveries: number }> {
-    const expiredBefore = this.expiredBefore();
+    let expiredBefore: string | undefined;
     const results: WriteResult[] = [];
     const rows: NewSubmissionRow[] = [];
     const hookSubmissionIds: string[] = [];
     for (const { write } of batch) {
-      if (write.idempotency && !(await claimIdempotencyKey(trx, write.idempotency, expiredBefore))) {
+      if (write.idempotency && !(await claimIdempotencyKey(trx, write.idempotency, (expiredBefore ??= this.expiredBefore())))) {
         results.push({ stored: false, reason: 'idempotency_conflict' });
         continue;
       }

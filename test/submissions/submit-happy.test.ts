@@ -20,7 +20,7 @@ describe('submit: the three body types', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/application\/json/);
     const body = await res.json();
-    expect(body).toEqual({ ok: true, submissionId: expect.stringMatching(/^sub_[0-9A-Za-z]{16}$/) });
+    expect(body).toEqual({ ok: true, submissionId: expect.stringMatching(/^sub_[0-9A-Za-z]{24}$/) });
     const row = await storedSubmission(t, body.submissionId);
     expect(row).toMatchObject({
       form_id: owner.form.id,

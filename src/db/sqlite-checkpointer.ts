@@ -1,0 +1,46 @@
+import { Worker } from 'node:worker_threads';
+import type SqliteDatabase from 'better-sqlite3';
+
+/** How often the worker checkpoints; the WAL then holds at most this long's worth of writes. */
+const CHECKPOINT_INTERVAL_MS = 200;
+/**
+ * The server's connection still checkpoints by itself when the WAL reaches this many pages
+ * (~40 MB): a bound should the worker fall behind. SQLite's default, restored if the worker dies.
+ */
+const SAFETY_NET_PAGES = 10_000;
+const DEFAULT_AUTOCHECKPOINT_PAGES = 1000;
+
+export interface SqliteCheckpointer {
+  /** Stops the worker and closes its connection; resolves once it has exited. */
+  stop(): Promise<void>;
+}
+
+/** Moves the WAL checkpoints of a file database off the event loop (see sqlite-checkpoint.worker.js). */
+export function startSqliteCheckpointer(
+  sqlite: SqliteDatabase.Database,
+  path: string,
+  onError: (error: Error) => void,
+): SqliteCheckpointer {
+  sqlite.pragma(`wal_autocheckpoint = ${SAFETY_NET_PAGES}`);
+  const worker = new Worker(new URL('./sqlite-checkpoint.worker.js', import.meta.url), {
+    workerData: { path, intervalMs: CHECKPOINT_INTERVAL_MS },
+  });
+  // An operator who forgets close() must not find the process kept alive by a timer thread.
+  worker.unref();
+  let stopping = false;
+  const exited = new Promise<void>((resolve) =>
+    worker.once('exit', () => {
+      if (!stopping && sqlite.open) sqlite.pragma(`wal_autocheckpoint = ${DEFAULT_AUTOCHECKPOINT_PAGES}`);
+      resolve();
+    }),
+  );
+  worker.on('message', (message: { type: 'error'; message: string }) => onError(new Error(message.message)));
+  worker.on('error', onError);
+  return {
+    async stop() {
+      stopping = true;
+      worker.postMessage('stop');
+      await exited;
+    },
+  };
+}
