@@ -98,6 +98,12 @@ export interface SessionTable {
   expires_at: string;
 }
 
+/** A submission whose hook deliveries are still to be created (the dispatcher fans it out). */
+export interface HookFanoutTable {
+  submission_id: string;
+  created_at: string;
+}
+
 export interface Database {
   accounts: AccountTable;
   api_keys: ApiKeyTable;
@@ -106,6 +112,7 @@ export interface Database {
   idempotency_keys: IdempotencyKeyTable;
   hooks: HookTable;
   hook_deliveries: HookDeliveryTable;
+  hook_fanouts: HookFanoutTable;
   sessions: SessionTable;
 }
 

@@ -5,19 +5,23 @@ import type { Config } from '../config.js';
 import type { DatabaseHandle, Executor } from '../db/database.js';
 import { deleteHookRow } from '../hooks/hook.repository.js';
 import { isoMinus, nowIso } from '../lib/time.js';
-import { claimPendingDeliveries, recordDeliveryAttempt, type ClaimedDelivery } from './delivery.repository.js';
+import { claimPendingDeliveries, fanOutHookDeliveries, recordDeliveryAttempt, type ClaimedDelivery } from './delivery.repository.js';
 import { DeliverySender, type HookTransportOptions } from './delivery.sender.js';
 
 const CHANNEL = 'formgate_deliveries';
 const MAX_IN_FLIGHT = 16;
 const POLL_INTERVAL_MS = 2000;
+/** Submissions fanned out at a time: enough to fill the send slots from a form with one hook. */
+const FANOUT_BATCH = MAX_IN_FLIGHT;
 
 /**
- * Sends the hook outbox. Woken at once after a commit that queued deliveries (and, on
- * PostgreSQL, by NOTIFY from any instance), with a poll as a fallback; claims rows so that each
- * delivery is sent by exactly one dispatcher, and sends each once. Deliveries left pending by a
- * crash are picked up at the next start; a claim a dead process held is taken over once it is
- * older than twice the timeout, which is the only case where a target may see a delivery twice.
+ * Sends the hook outbox. A submission is queued as one fan-out row; its per-hook deliveries are
+ * created here, a batch at a time, once the deliveries already created are all claimed. Woken at
+ * once after a commit that queued some (and, on PostgreSQL, by NOTIFY from any instance), with a
+ * poll as a fallback; claims rows so that each delivery is sent by exactly one dispatcher, and
+ * sends each once. What a crash left queued is picked up at the next start; a claim a dead
+ * process held is taken over once it is older than twice the timeout, which is the only case
+ * where a target may see a delivery twice.
  */
 export class DeliveryDispatcher {
   private readonly sender: DeliverySender;
@@ -101,10 +105,24 @@ export class DeliveryDispatcher {
           this.logger.warn({ err }, 'claiming hook deliveries failed; retrying at the next poll');
           return;
         }
-        if (claimed.length === 0) break;
+        if (claimed.length === 0) {
+          // Only when every materialised delivery is out: a backlog stays compact fan-out rows.
+          if ((await this.fanOut()) === 0) break;
+          continue;
+        }
         for (const delivery of claimed) this.track(this.deliver(delivery));
       }
     } while (this.wakeAgain && !this.stopping);
+  }
+
+  /** Creates the deliveries of the oldest queued submissions; returns how many submissions. */
+  private async fanOut(): Promise<number> {
+    try {
+      return await fanOutHookDeliveries(this.handle.db, this.handle.dialect, FANOUT_BATCH);
+    } catch (err) {
+      this.logger.warn({ err }, 'fanning out hook deliveries failed; retrying at the next poll');
+      return 0;
+    }
   }
 
   private track(sending: Promise<void>): void {

@@ -2,31 +2,64 @@ import { sql } from 'kysely';
 import type { Dialect, Executor } from '../db/database.js';
 
 /**
- * The outbox write of the submit transaction: one pending delivery per subscription of each
- * submission's form, in one INSERT … SELECT over the just-inserted submissions. The delivery ID
- * is the submission ID joined with the hook ID, which is also the Standard Webhooks `webhook-id`.
- * Returns how many deliveries were queued.
+ * The outbox write of the submit transaction: one fan-out row per submission whose form has a
+ * hook, in one INSERT … SELECT over the just-inserted submissions, however many hooks there are.
+ * Returns how many submissions were queued.
  */
-export async function enqueueDeliveriesForSubmissions(trx: Executor, submissionIds: string[]): Promise<number> {
+export async function queueHookFanouts(trx: Executor, submissionIds: string[]): Promise<number> {
   if (submissionIds.length === 0) return 0;
   const result = await trx
-    .insertInto('hook_deliveries')
-    .columns(['id', 'hook_id', 'submission_id', 'state', 'created_at'])
+    .insertInto('hook_fanouts')
+    .columns(['submission_id', 'created_at'])
     .expression(
       trx
         .selectFrom('submissions')
-        .innerJoin('hooks', 'hooks.form_id', 'submissions.form_id')
-        .select([
-          sql<string>`submissions.id || '.' || hooks.id`.as('id'),
-          'hooks.id as hook_id',
-          'submissions.id as submission_id',
-          sql<string>`'pending'`.as('state'),
-          'submissions.created_at as created_at',
-        ])
-        .where('submissions.id', 'in', submissionIds),
+        .select(['submissions.id', 'submissions.created_at'])
+        .where('submissions.id', 'in', submissionIds)
+        .where(({ exists, selectFrom }) =>
+          exists(selectFrom('hooks').select('hooks.id').whereRef('hooks.form_id', '=', 'submissions.form_id')),
+        ),
     )
     .executeTakeFirst();
   return Number(result.numInsertedOrUpdatedRows ?? 0);
+}
+
+/**
+ * Turns up to `limit` of the oldest fan-out rows into one pending delivery per hook of the
+ * submission's form that existed when it was submitted (a subscription receives what came after
+ * it), and removes them; returns how many rows it took. The delivery ID is the submission ID
+ * joined with the hook ID, which is also the Standard Webhooks `webhook-id`. On PostgreSQL the
+ * rows are locked with SKIP LOCKED, so two dispatchers never fan out the same submission.
+ */
+export async function fanOutHookDeliveries(db: Executor, dialect: Dialect, limit: number): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    let query = trx.selectFrom('hook_fanouts').select('submission_id').orderBy('created_at').limit(limit);
+    if (dialect === 'postgres') query = query.forUpdate().skipLocked();
+    const ids = (await query.execute()).map((row) => row.submission_id);
+    if (ids.length === 0) return 0;
+    await trx
+      .insertInto('hook_deliveries')
+      .columns(['id', 'hook_id', 'submission_id', 'state', 'created_at'])
+      .expression(
+        trx
+          .selectFrom('submissions')
+          .innerJoin('hooks', (join) =>
+            join.onRef('hooks.form_id', '=', 'submissions.form_id').onRef('hooks.created_at', '<=', 'submissions.created_at'),
+          )
+          .select([
+            sql<string>`submissions.id || '.' || hooks.id`.as('id'),
+            'hooks.id as hook_id',
+            'submissions.id as submission_id',
+            sql<string>`'pending'`.as('state'),
+            'submissions.created_at as created_at',
+          ])
+          .where('submissions.id', 'in', ids),
+      )
+      .onConflict((oc) => oc.column('id').doNothing())
+      .execute();
+    await trx.deleteFrom('hook_fanouts').where('submission_id', 'in', ids).execute();
+    return ids.length;
+  });
 }
 
 /** What the dispatcher needs to send one claimed delivery. */
@@ -59,19 +92,12 @@ export async function claimPendingDeliveries(
   options: { limit: number; now: string; staleBefore: string },
 ): Promise<ClaimedDelivery[]> {
   return db.transaction().execute(async (trx) => {
-    let candidates = trx
-      .selectFrom('hook_deliveries')
-      .select('id')
-      .where((eb) =>
-        eb.or([
-          eb('state', '=', 'pending'),
-          eb.and([eb('state', '=', 'sending'), eb('claimed_at', '<', options.staleBefore)]),
-        ]),
-      )
-      .orderBy('created_at')
-      .limit(options.limit);
-    if (dialect === 'postgres') candidates = candidates.forUpdate().skipLocked();
-    const ids = (await candidates.execute()).map((r) => r.id);
+    // Two index range scans on (state, created_at), never one OR: with an OR the database
+    // collects and sorts every pending row to return the oldest few, which costs as much as the
+    // backlog is long. Abandoned claims go first; there are few, and a backlog must not starve them.
+    const abandoned = await claimableIds(trx, dialect, 'sending', options.limit, options.staleBefore);
+    const pending = abandoned.length < options.limit ? await claimableIds(trx, dialect, 'pending', options.limit - abandoned.length) : [];
+    const ids = [...abandoned, ...pending];
     if (ids.length === 0) return [];
     await trx
       .updateTable('hook_deliveries')
@@ -115,6 +141,20 @@ export async function claimPendingDeliveries(
       },
     }));
   });
+}
+
+async function claimableIds(
+  trx: Executor,
+  dialect: Dialect,
+  state: 'pending' | 'sending',
+  limit: number,
+  claimedBefore?: string,
+): Promise<string[]> {
+  let query = trx.selectFrom('hook_deliveries').select('id').where('state', '=', state);
+  if (claimedBefore !== undefined) query = query.where('claimed_at', '<', claimedBefore);
+  query = query.orderBy('created_at').limit(limit);
+  if (dialect === 'postgres') query = query.forUpdate().skipLocked();
+  return (await query.execute()).map((row) => row.id);
 }
 
 export async function recordDeliveryAttempt(

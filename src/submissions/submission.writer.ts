@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database, NewSubmissionRow } from '../db/schema.js';
 import type { Executor } from '../db/database.js';
-import { enqueueDeliveriesForSubmissions } from '../deliveries/delivery.repository.js';
+import { queueHookFanouts } from '../deliveries/delivery.repository.js';
 import { claimIdempotencyKey, insertSubmissionRows, type IdempotencyRecordInput } from './submission.repository.js';
 
 export interface PendingWrite {
@@ -71,9 +71,9 @@ export class SubmissionWriter {
       while (this.queue.length > 0) {
         const batch = this.queue.splice(0, MAX_BATCH);
         try {
-          const { results, deliveries } = await this.db.transaction().execute((trx) => this.writeBatch(trx, batch));
+          const { results, fanouts } = await this.db.transaction().execute((trx) => this.writeBatch(trx, batch));
           batch.forEach((item, i) => item.resolve(results[i]!));
-          if (deliveries > 0) this.deliveries.wake();
+          if (fanouts > 0) this.deliveries.wake();
         } catch (error) {
           if (batch.length === 1) batch[0]!.reject(error);
           else await this.writeOneByOne(batch);
@@ -87,16 +87,16 @@ export class SubmissionWriter {
   private async writeOneByOne(batch: Queued[]): Promise<void> {
     for (const item of batch) {
       try {
-        const { results, deliveries } = await this.db.transaction().execute((trx) => this.writeBatch(trx, [item]));
+        const { results, fanouts } = await this.db.transaction().execute((trx) => this.writeBatch(trx, [item]));
         item.resolve(results[0]!);
-        if (deliveries > 0) this.deliveries.wake();
+        if (fanouts > 0) this.deliveries.wake();
       } catch (error) {
         item.reject(error);
       }
     }
   }
 
-  private async writeBatch(trx: Executor, batch: Queued[]): Promise<{ results: WriteResult[]; deliveries: number }> {
+  private async writeBatch(trx: Executor, batch: Queued[]): Promise<{ results: WriteResult[]; fanouts: number }> {
     let expiredBefore: string | undefined;
     const results: WriteResult[] = [];
     const rows: NewSubmissionRow[] = [];
@@ -111,8 +111,8 @@ export class SubmissionWriter {
       if (write.sendToHooks) hookSubmissionIds.push(write.row.id);
     }
     await insertSubmissionRows(trx, rows);
-    const deliveries = await enqueueDeliveriesForSubmissions(trx, hookSubmissionIds);
-    if (deliveries > 0) await this.deliveries.announceInTransaction(trx);
-    return { results, deliveries };
+    const fanouts = await queueHookFanouts(trx, hookSubmissionIds);
+    if (fanouts > 0) await this.deliveries.announceInTransaction(trx);
+    return { results, fanouts };
   }
 }

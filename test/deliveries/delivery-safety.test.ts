@@ -72,11 +72,35 @@ describe('outbox', () => {
     // Stop the dispatcher first, as a crash would: what is queued now stays pending.
     await first.services.deliveries.stop();
     const { submissionId } = (await (await submit(first, owner.form.id, { json: { a: 1 } })).json()) as { submissionId: string };
-    const pending = await first.handle.db.selectFrom('hook_deliveries').select('state').where('hook_id', '=', hook.id).execute();
-    expect(pending).toEqual([{ state: 'pending' }]);
+    // Queued as one fan-out row in the submit transaction; no delivery exists yet.
+    const queued = await first.handle.db.selectFrom('hook_fanouts').select('submission_id').execute();
+    expect(queued).toEqual([{ submission_id: submissionId }]);
     const second = await startTestApp({ database: first.database, env: { HOOK_ALLOW_PRIVATE_TARGETS: 'true' }, hookTransport: { ca: receiver.ca } });
     try {
       await waitFor(() => receiver.received.some((r) => r.headers['webhook-id'] === `${submissionId}.${hook.id}`), 15_000, 'the delivery');
+      expect(await first.handle.db.selectFrom('hook_fanouts').select('submission_id').execute()).toEqual([]);
+    } finally {
+      await second.close();
+      await first.close();
+    }
+  });
+
+  it('a hook subscribed after a submission does not receive it, even while it waits in the outbox', async () => {
+    const first = await startTestApp({ env: { HOOK_ALLOW_PRIVATE_TARGETS: 'true' }, hookTransport: { ca: receiver.ca } });
+    const owner = await createOwner(first.services, { planId: 'pro' });
+    const { hook: early } = await first.services.hooks.createHook(owner.account.id, { formId: owner.form.id, targetUrl: `${receiver.url}/early` });
+    await first.services.deliveries.stop();
+    const { submissionId } = (await (await submit(first, owner.form.id, { json: { a: 1 } })).json()) as { submissionId: string };
+    // Timestamps have millisecond resolution: the late hook must be created strictly later.
+    const { created_at: submittedAt } = await first.handle.db.selectFrom('submissions').select('created_at').where('id', '=', submissionId).executeTakeFirstOrThrow();
+    await waitFor(() => new Date().toISOString() > submittedAt, 1000, 'a later millisecond');
+    const { hook: late } = await first.services.hooks.createHook(owner.account.id, { formId: owner.form.id, targetUrl: `${receiver.url}/late` });
+    const second = await startTestApp({ database: first.database, env: { HOOK_ALLOW_PRIVATE_TARGETS: 'true' }, hookTransport: { ca: receiver.ca } });
+    try {
+      await waitFor(() => receiver.received.some((r) => r.headers['webhook-id'] === `${submissionId}.${early.id}`), 15_000, 'the early hook');
+      const rows = await first.handle.db.selectFrom('hook_deliveries').select('hook_id').where('submission_id', '=', submissionId).execute();
+      expect(rows).toEqual([{ hook_id: early.id }]);
+      expect(receiver.received.some((r) => r.headers['webhook-id'] === `${submissionId}.${late.id}`)).toBe(false);
     } finally {
       await second.close();
       await first.close();

@@ -1,0 +1,69 @@
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'kysely';
+import { afterEach, describe, expect, it } from 'vitest';
+import { AccountService } from '../../src/accounts/account.service.js';
+import { parseConfig } from '../../src/config.js';
+import { createDatabase } from '../../src/db/database.js';
+import { FormService } from '../../src/forms/form.service.js';
+import { insertSubmissionRows } from '../../src/submissions/submission.repository.js';
+import { migrateToLatest } from '../../src/db/migrate.js';
+import { waitFor } from '../helpers/wait.js';
+
+// SQLite only, whichever database the rest of the suite runs on: this is about the file engine.
+describe('SQLite background checkpoints', () => {
+  const dirs: string[] = [];
+  afterEach(() => {
+    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+
+  function tempPath(): string {
+    const dir = mkdtempSync(join(tmpdir(), 'formgate-ckpt-'));
+    dirs.push(dir);
+    return join(dir, 'formgate.db');
+  }
+
+  it('a worker copies the WAL into the database file while the server connection only writes', async () => {
+    const path = tempPath();
+    const handle = createDatabase(`sqlite:${path}`, { checkpointInBackground: true });
+    try {
+      const pragma = await sql<{ wal_autocheckpoint: number }>`pragma wal_autocheckpoint`.execute(handle.db);
+      expect(pragma.rows[0]!.wal_autocheckpoint).toBe(10_000);
+      await migrateToLatest(handle);
+      const sizeBefore = statSync(path).size;
+      // About 2 MB of rows: far below the connection's own checkpoint threshold of ~40 MB.
+      const payload = JSON.stringify({ text: 'x'.repeat(2000) });
+      const account = await new AccountService(handle.db, parseConfig({})).createAccount({ email: 'c@example.com', planId: 'free' });
+      const form = await new FormService(handle.db).createForm(account.id, { name: 'C' });
+      const rows = Array.from({ length: 1000 }, (_, i) => ({
+        id: `sub_${String(i).padStart(8, '0')}`,
+        form_id: form.id,
+        created_at: new Date().toISOString(),
+        status: 'delivered',
+        is_spam: 0,
+        payload,
+        ip: '',
+        country: 'XX',
+        user_agent: '',
+        referer: '',
+      }));
+      await handle.db.transaction().execute((trx) => insertSubmissionRows(trx, rows));
+      await waitFor(() => statSync(path).size > sizeBefore + 1_500_000, 10_000, 'the checkpoint to reach the database file');
+    } finally {
+      await handle.close();
+    }
+    // The worker closed first, so the server's connection was the last: it removed the WAL.
+    expect(existsSync(`${path}-wal`)).toBe(false);
+  });
+
+  it('is off unless asked for: the CLI and tests keep SQLite checkpointing by itself', async () => {
+    const handle = createDatabase(`sqlite:${tempPath()}`);
+    try {
+      const { rows } = await sql<{ wal_autocheckpoint: number }>`pragma wal_autocheckpoint`.execute(handle.db);
+      expect(rows[0]!.wal_autocheckpoint).toBe(1000);
+    } finally {
+      await handle.close();
+    }
+  });
+});
