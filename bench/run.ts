@@ -22,10 +22,13 @@ const option = (name: string, fallback: string) => {
 };
 const only = new Set(option('only', 'submit,paging,hooks').split(','));
 const dialects = option('db', 'sqlite,postgres').split(',') as BenchDialect[];
-const SECONDS = Number(option('seconds', '5'));
+const SECONDS = Number(option('seconds', '3'));
+const ROUNDS = Number(option('rounds', '3'));
 const PAGING_ROWS = Number(option('rows', '1000000'));
 
 const SERVER = 'dist/src/server.js';
+// The server runs as `npm start` runs it (see package.json).
+const SERVER_NODE_FLAGS = ['--max-semi-space-size=8'];
 const REFERENCE = 'dist/bench/reference-server.js';
 const JSON_BODY = JSON.stringify({ name: 'Ada Lovelace', email: 'ada@example.com', message: 'Hello from the benchmark', topics: ['a', 'b'] });
 const FORM_BODY = 'name=Ada+Lovelace&email=ada%40example.com&message=Hello+from+the+benchmark&topics=a&topics=b';
@@ -40,6 +43,7 @@ interface Row {
   pass?: boolean;
 }
 const rows: Array<Row & { db: BenchDialect }> = [];
+const medianByRps = (results: LoadResult[]) => [...results].sort((a, b) => a.rps - b.rps)[Math.floor(results.length / 2)]!;
 const ratio = (a: number, b: number) => (b === 0 ? '—' : (a / b).toFixed(2));
 
 async function fixtures(url: string) {
@@ -68,7 +72,7 @@ async function submitScenario(db: BenchDialect): Promise<void> {
   const refDatabase = await freshDatabase(db);
   const { handle, form } = await fixtures(database.url);
   await handle.close();
-  const server = await startChild(SERVER, serverEnv(database.url));
+  const server = await startChild(SERVER, serverEnv(database.url), SERVER_NODE_FLAGS);
   const bare = await startChild(REFERENCE, { REFERENCE: 'bare' });
   const insert = await startChild(REFERENCE, { REFERENCE: 'insert', DATABASE_URL: refDatabase.url });
   try {
@@ -76,9 +80,12 @@ async function submitScenario(db: BenchDialect): Promise<void> {
     const run = (base: string, body: string, contentType: string): Promise<LoadResult> => load({ url: `${base}${path}`, body, contentType, seconds: SECONDS });
     for (const [label, body, type] of [['JSON', JSON_BODY, 'application/json'], ['urlencoded', FORM_BODY, 'application/x-www-form-urlencoded']] as const) {
       await run(server.url, body, type); // warm-up
-      const formgate = await run(server.url, body, type);
-      const ceiling = await run(bare.url, body, type);
-      const oneInsert = await run(insert.url, body, type);
+      // Interleaved rounds, median of each: the machine's drift hits all three alike.
+      const rounds: Array<[LoadResult, LoadResult, LoadResult]> = [];
+      for (let round = 0; round < ROUNDS; round++) {
+        rounds.push([await run(server.url, body, type), await run(bare.url, body, type), await run(insert.url, body, type)]);
+      }
+      const [formgate, ceiling, oneInsert] = ([0, 1, 2] as const).map((i) => medianByRps(rounds.map((r) => r[i]))) as [LoadResult, LoadResult, LoadResult];
       if (formgate.errors > 0) throw new Error(`${label} submit: ${formgate.errors} errors`);
       const vsInsert = formgate.rps / oneInsert.rps;
       const vsCeiling = formgate.rps / ceiling.rps;
@@ -124,7 +131,7 @@ async function pagingScenario(db: BenchDialect): Promise<void> {
   const database = await freshDatabase(db);
   const { handle, form, apiKey } = await fixtures(database.url);
   await handle.close();
-  const server = await startChild(SERVER, serverEnv(database.url));
+  const server = await startChild(SERVER, serverEnv(database.url), SERVER_NODE_FLAGS);
   const idle = memoryOf(server.process.pid!).rssMb;
   await server.stop();
   const started = Date.now();
@@ -141,7 +148,7 @@ async function pagingScenario(db: BenchDialect): Promise<void> {
     .limit(1)
     .executeTakeFirstOrThrow();
   await reader.close();
-  const again = await startChild(SERVER, serverEnv(database.url));
+  const again = await startChild(SERVER, serverEnv(database.url), SERVER_NODE_FLAGS);
   try {
     const headers = { authorization: `Bearer ${apiKey}` };
     const base = `${again.url}/v1/api/forms/${form.id}/submissions?limit=25`;
@@ -170,12 +177,18 @@ async function hooksScenario(db: BenchDialect): Promise<void> {
   const hooked = await forms.createForm(account.id, { name: 'Hooked' });
   await addHooks(handle, account.id, hooked.id, `${slow.url}/slow`, 10);
   const env = serverEnv(database.url, { HOOK_ALLOW_PRIVATE_TARGETS: 'true', HOOK_TIMEOUT_MS: '5000' });
-  const server = await startChild(SERVER, { ...env, NODE_EXTRA_CA_CERTS: slow.caFile });
+  const server = await startChild(SERVER, { ...env, NODE_EXTRA_CA_CERTS: slow.caFile }, SERVER_NODE_FLAGS);
   try {
     const run = (formId: string) => load({ url: `${server.url}/v1/submit/${formId}`, body: JSON_BODY, contentType: 'application/json', seconds: SECONDS });
+    // Both warmed up (the hooked run opens the TLS connections to the receiver and leaves a
+    // backlog, the steady state of a slow target), then interleaved rounds, median p99 of each.
     await run(form.id);
-    const without = await run(form.id);
-    const withHooks = await run(hooked.id);
+    await run(hooked.id);
+    const rounds: Array<[LoadResult, LoadResult]> = [];
+    for (let round = 0; round < ROUNDS; round++) rounds.push([await run(form.id), await run(hooked.id)]);
+    const byP99 = (results: LoadResult[]) => [...results].sort((a, b) => a.p99 - b.p99)[Math.floor(results.length / 2)]!;
+    const without = byP99(rounds.map((r) => r[0]));
+    const withHooks = byP99(rounds.map((r) => r[1]));
     const p99Ratio = withHooks.p99 / without.p99;
     rows.push({ db, scenario: 'hook fan-out', metric: 'submit p99 ms, 10 hooks to a 2 s receiver vs no hooks', value: String(withHooks.p99), reference: String(without.p99), ratio: p99Ratio.toFixed(2), ...(db === 'sqlite' ? { target: '≤ 1.3', pass: p99Ratio <= 1.3 } : {}) });
     rows.push({ db, scenario: 'hook fan-out', metric: 'deliveries to the slow receiver started meanwhile', value: String(slow.received()), reference: '—', ratio: '—' });
@@ -187,7 +200,7 @@ async function hooksScenario(db: BenchDialect): Promise<void> {
   const throughput = await fixtures(throughputDatabase.url);
   await addHooks(throughput.handle, throughput.account.id, throughput.form.id, `${fast.url}/fast`, 1);
   const throughputForm = throughput.form;
-  const fastServer = await startChild(SERVER, { ...serverEnv(throughputDatabase.url, { HOOK_ALLOW_PRIVATE_TARGETS: 'true', HOOK_TIMEOUT_MS: '5000' }), NODE_EXTRA_CA_CERTS: fast.caFile });
+  const fastServer = await startChild(SERVER, { ...serverEnv(throughputDatabase.url, { HOOK_ALLOW_PRIVATE_TARGETS: 'true', HOOK_TIMEOUT_MS: '5000' }), NODE_EXTRA_CA_CERTS: fast.caFile }, SERVER_NODE_FLAGS);
   try {
     const count = 2000;
     const before = fast.received();
@@ -216,7 +229,7 @@ function writeReport(): void {
     '## How to read this',
     '',
     '- Every figure is measured in the same run as its reference, both as separate processes on loopback, so the **ratio** is the number that matters; absolute numbers drift on shared machines.',
-    '- Submit load: autocannon, 50 connections, ' + `${SECONDS} s per measurement after a warm-up, rate limit off, \`LOG_LEVEL=warn\`.`,
+    '- Submit load: autocannon, 50 connections, ' + `${SECONDS} s per measurement after a warm-up, ${ROUNDS} interleaved rounds of Formgate and both references (the median of each is shown), rate limit off, \`LOG_LEVEL=warn\`.`,
     '- References: a bare Fastify route that parses the same body and answers the same JSON (the framework ceiling), and the same route plus one autocommitted single-row insert through the same driver (one transaction per request).',
     '- Targets (SQLite) from the benchmark issue; PASS/MISS is computed by the harness.',
     '',

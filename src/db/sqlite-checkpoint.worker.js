@@ -10,6 +10,8 @@ import Database from 'better-sqlite3';
 
 const { path, intervalMs } = workerData;
 const db = new Database(path, { fileMustExist: true });
+// A checkpoint copies pages from the WAL to the database file; it needs no page cache of its own.
+db.pragma('cache_size = -256');
 
 const timer = setInterval(() => {
   try {
