@@ -12,7 +12,7 @@ import { separateControlFields } from './control-fields.js';
 import { resolveCountry } from './country.js';
 import { successDestination } from './redirects.js';
 import { deleteExpiredIdempotencyRecords, findLiveIdempotencyRecord } from './submission.repository.js';
-import { SubmissionWriter } from './submission.writer.js';
+import { POSTGRES_CONCURRENT_BATCHES, SubmissionWriter } from './submission.writer.js';
 import type { PostedFields } from './submit-fields.js';
 import { verifyTurnstileToken } from './turnstile.js';
 
@@ -84,7 +84,7 @@ export class SubmissionService {
     deliveries: DeliveryDispatcher,
     private readonly logger: FastifyBaseLogger,
   ) {
-    this.writer = new SubmissionWriter(handle.db, () => this.idempotencyCutoff(), deliveries);
+    this.writer = new SubmissionWriter(handle.db, () => this.idempotencyCutoff(), deliveries, handle.dialect === 'postgres' ? POSTGRES_CONCURRENT_BATCHES : 1);
   }
 
   /** Starts the periodic purge of expired idempotency records. */

@@ -29,58 +29,79 @@ interface Queued {
 }
 
 const MAX_BATCH = 256;
-
-/**
- * The first write of a batch waits for the event loop's check phase. Without it, a synchronous
- * driver (better-sqlite3) runs the whole transaction in the same microtask chain as the request
- * that started it, before the loop reads the other requests already waiting on their sockets, and
- * every batch holds one submission.
- */
-const nextMacrotask = () => new Promise<void>((resolve) => setImmediate(resolve));
+/** Measured on 2 cores: 15–45% more submissions/s than one batch at a time; 4 of the pool's 10. */
+export const POSTGRES_CONCURRENT_BATCHES = 4;
 
 /**
  * Group commit: every submission that arrives while a transaction is being written goes into the
  * next single transaction (rows, idempotency claims and outbox rows together), and each caller is
- * answered only once the transaction holding its submission has committed. One writer loop per
- * process; on a failed batch each write is retried alone so one bad row cannot fail the others.
+ * answered only once the transaction holding its submission has committed. On a failed batch each
+ * write is retried alone so one bad row cannot fail the others.
+ *
+ * `maxConcurrentBatches` is 1 on SQLite (one connection, one writer). On PostgreSQL a batch spends
+ * most of its time waiting for the commit's WAL flush; letting the next batch start meanwhile
+ * keeps the pool busy and PostgreSQL flushes concurrent commits together.
  */
 export class SubmissionWriter {
   private queue: Queued[] = [];
-  private flushing: Promise<void> | undefined;
+  private inFlight = 0;
+  private scheduled = false;
+  private readonly idle: Array<() => void> = [];
 
   constructor(
     private readonly db: Kysely<Database>,
     private readonly expiredBefore: () => string,
     private readonly deliveries: DeliverySignal,
+    private readonly maxConcurrentBatches = 1,
   ) {}
 
   write(write: PendingWrite): Promise<WriteResult> {
     return new Promise((resolve, reject) => {
       this.queue.push({ write, resolve, reject });
-      this.flushing ??= nextMacrotask().then(() => this.flush());
+      this.schedule();
     });
   }
 
   /** Resolves once everything queued so far is written. */
-  async drain(): Promise<void> {
-    while (this.flushing) await this.flushing;
+  drain(): Promise<void> {
+    if (this.queue.length === 0 && this.inFlight === 0 && !this.scheduled) return Promise.resolve();
+    return new Promise((resolve) => this.idle.push(resolve));
   }
 
-  private async flush(): Promise<void> {
+  /**
+   * A batch starts in the event loop's check phase. Without it, a synchronous driver
+   * (better-sqlite3) runs the whole transaction in the same microtask chain as the request that
+   * started it, before the loop reads the other requests already waiting on their sockets, and
+   * every batch holds one submission.
+   */
+  private schedule(): void {
+    if (this.scheduled || this.inFlight >= this.maxConcurrentBatches) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      this.startBatches();
+    });
+  }
+
+  private startBatches(): void {
+    while (this.queue.length > 0 && this.inFlight < this.maxConcurrentBatches) {
+      this.inFlight++;
+      void this.writeBatchOrEach(this.queue.splice(0, MAX_BATCH)).finally(() => {
+        this.inFlight--;
+        if (this.queue.length > 0) this.schedule();
+        else if (this.inFlight === 0 && !this.scheduled) this.idle.splice(0).forEach((resolve) => resolve());
+      });
+    }
+  }
+
+  private async writeBatchOrEach(batch: Queued[]): Promise<void> {
     try {
-      while (this.queue.length > 0) {
-        const batch = this.queue.splice(0, MAX_BATCH);
-        try {
-          const { results, fanouts } = await this.db.transaction().execute((trx) => this.writeBatch(trx, batch));
-          batch.forEach((item, i) => item.resolve(results[i]!));
-          if (fanouts > 0) this.deliveries.wake();
-        } catch (error) {
-          if (batch.length === 1) batch[0]!.reject(error);
-          else await this.writeOneByOne(batch);
-        }
-      }
-    } finally {
-      this.flushing = undefined;
+      const { results, fanouts } = await this.db.transaction().execute((trx) => this.writeBatch(trx, batch));
+      batch.forEach((item, i) => item.resolve(results[i]!));
+      if (fanouts > 0) this.deliveries.wake();
+    } catch (error) {
+      if (batch.length === 1) batch[0]!.reject(error);
+      else await this.writeOneByOne(batch);
     }
   }
 
