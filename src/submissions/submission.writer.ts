@@ -62,7 +62,7 @@ export class SubmissionWriter {
     });
   }
 
-  /** Resolves once everything queued so far is written. */
+  /** Resolves once the writer is idle: everything queued has been written (or refused). */
   drain(): Promise<void> {
     if (this.queue.length === 0 && this.inFlight === 0 && !this.scheduled) return Promise.resolve();
     return new Promise((resolve) => this.idle.push(resolve));
@@ -96,25 +96,18 @@ export class SubmissionWriter {
 
   private async writeBatchOrEach(batch: Queued[]): Promise<void> {
     try {
-      const { results, fanouts } = await this.db.transaction().execute((trx) => this.writeBatch(trx, batch));
-      batch.forEach((item, i) => item.resolve(results[i]!));
-      if (fanouts > 0) this.deliveries.wake();
+      await this.commit(batch);
     } catch (error) {
       if (batch.length === 1) batch[0]!.reject(error);
-      else await this.writeOneByOne(batch);
+      else for (const item of batch) await this.commit([item]).catch(item.reject);
     }
   }
 
-  private async writeOneByOne(batch: Queued[]): Promise<void> {
-    for (const item of batch) {
-      try {
-        const { results, fanouts } = await this.db.transaction().execute((trx) => this.writeBatch(trx, [item]));
-        item.resolve(results[0]!);
-        if (fanouts > 0) this.deliveries.wake();
-      } catch (error) {
-        item.reject(error);
-      }
-    }
+  /** One transaction for the batch; its callers are answered after the commit. */
+  private async commit(batch: Queued[]): Promise<void> {
+    const { results, fanouts } = await this.db.transaction().execute((trx) => this.writeBatch(trx, batch));
+    batch.forEach((item, i) => item.resolve(results[i]!));
+    if (fanouts > 0) this.deliveries.wake();
   }
 
   private async writeBatch(trx: Executor, batch: Queued[]): Promise<{ results: WriteResult[]; fanouts: number }> {
