@@ -27,7 +27,7 @@ const ROUNDS = Number(option('rounds', '3'));
 const PAGING_ROWS = Number(option('rows', '1000000'));
 
 const SERVER = 'dist/src/server.js';
-// The server runs as `npm start` runs it (see package.json).
+// As in package.json's start script.
 const SERVER_NODE_FLAGS = ['--max-semi-space-size=8'];
 const REFERENCE = 'dist/bench/reference-server.js';
 const JSON_BODY = JSON.stringify({ name: 'Ada Lovelace', email: 'ada@example.com', message: 'Hello from the benchmark', topics: ['a', 'b'] });
@@ -43,7 +43,9 @@ interface Row {
   pass?: boolean;
 }
 const rows: Array<Row & { db: BenchDialect }> = [];
-const medianByRps = (results: LoadResult[]) => [...results].sort((a, b) => a.rps - b.rps)[Math.floor(results.length / 2)]!;
+const medianBy = (results: LoadResult[], key: 'rps' | 'p99') => [...results].sort((a, b) => a[key] - b[key])[Math.floor(results.length / 2)]!;
+/** Formgate's server, run as `npm start` runs it. */
+const startFormgate = (env: Record<string, string>) => startChild(SERVER, env, SERVER_NODE_FLAGS);
 const ratio = (a: number, b: number) => (b === 0 ? '—' : (a / b).toFixed(2));
 
 async function fixtures(url: string) {
@@ -72,7 +74,7 @@ async function submitScenario(db: BenchDialect): Promise<void> {
   const refDatabase = await freshDatabase(db);
   const { handle, form } = await fixtures(database.url);
   await handle.close();
-  const server = await startChild(SERVER, serverEnv(database.url), SERVER_NODE_FLAGS);
+  const server = await startFormgate(serverEnv(database.url));
   const bare = await startChild(REFERENCE, { REFERENCE: 'bare' });
   const insert = await startChild(REFERENCE, { REFERENCE: 'insert', DATABASE_URL: refDatabase.url });
   try {
@@ -85,7 +87,7 @@ async function submitScenario(db: BenchDialect): Promise<void> {
       for (let round = 0; round < ROUNDS; round++) {
         rounds.push([await run(server.url, body, type), await run(bare.url, body, type), await run(insert.url, body, type)]);
       }
-      const [formgate, ceiling, oneInsert] = ([0, 1, 2] as const).map((i) => medianByRps(rounds.map((r) => r[i]))) as [LoadResult, LoadResult, LoadResult];
+      const [formgate, ceiling, oneInsert] = ([0, 1, 2] as const).map((i) => medianBy(rounds.map((r) => r[i]), 'rps')) as [LoadResult, LoadResult, LoadResult];
       if (formgate.errors > 0) throw new Error(`${label} submit: ${formgate.errors} errors`);
       const vsInsert = formgate.rps / oneInsert.rps;
       const vsCeiling = formgate.rps / ceiling.rps;
@@ -131,7 +133,7 @@ async function pagingScenario(db: BenchDialect): Promise<void> {
   const database = await freshDatabase(db);
   const { handle, form, apiKey } = await fixtures(database.url);
   await handle.close();
-  const server = await startChild(SERVER, serverEnv(database.url), SERVER_NODE_FLAGS);
+  const server = await startFormgate(serverEnv(database.url));
   const idle = memoryOf(server.process.pid!).rssMb;
   await server.stop();
   const started = Date.now();
@@ -148,7 +150,7 @@ async function pagingScenario(db: BenchDialect): Promise<void> {
     .limit(1)
     .executeTakeFirstOrThrow();
   await reader.close();
-  const again = await startChild(SERVER, serverEnv(database.url), SERVER_NODE_FLAGS);
+  const again = await startFormgate(serverEnv(database.url));
   try {
     const headers = { authorization: `Bearer ${apiKey}` };
     const base = `${again.url}/v1/api/forms/${form.id}/submissions?limit=25`;
@@ -177,7 +179,7 @@ async function hooksScenario(db: BenchDialect): Promise<void> {
   const hooked = await forms.createForm(account.id, { name: 'Hooked' });
   await addHooks(handle, account.id, hooked.id, `${slow.url}/slow`, 10);
   const env = serverEnv(database.url, { HOOK_ALLOW_PRIVATE_TARGETS: 'true', HOOK_TIMEOUT_MS: '5000' });
-  const server = await startChild(SERVER, { ...env, NODE_EXTRA_CA_CERTS: slow.caFile }, SERVER_NODE_FLAGS);
+  const server = await startFormgate({ ...env, NODE_EXTRA_CA_CERTS: slow.caFile });
   try {
     const run = (formId: string) => load({ url: `${server.url}/v1/submit/${formId}`, body: JSON_BODY, contentType: 'application/json', seconds: SECONDS });
     // Both warmed up (the hooked run opens the TLS connections to the receiver and leaves a
@@ -186,9 +188,8 @@ async function hooksScenario(db: BenchDialect): Promise<void> {
     await run(hooked.id);
     const rounds: Array<[LoadResult, LoadResult]> = [];
     for (let round = 0; round < ROUNDS; round++) rounds.push([await run(form.id), await run(hooked.id)]);
-    const byP99 = (results: LoadResult[]) => [...results].sort((a, b) => a.p99 - b.p99)[Math.floor(results.length / 2)]!;
-    const without = byP99(rounds.map((r) => r[0]));
-    const withHooks = byP99(rounds.map((r) => r[1]));
+    const without = medianBy(rounds.map((r) => r[0]), 'p99');
+    const withHooks = medianBy(rounds.map((r) => r[1]), 'p99');
     const p99Ratio = withHooks.p99 / without.p99;
     rows.push({ db, scenario: 'hook fan-out', metric: 'submit p99 ms, 10 hooks to a 2 s receiver vs no hooks', value: String(withHooks.p99), reference: String(without.p99), ratio: p99Ratio.toFixed(2), ...(db === 'sqlite' ? { target: '≤ 1.3', pass: p99Ratio <= 1.3 } : {}) });
     rows.push({ db, scenario: 'hook fan-out', metric: 'deliveries to the slow receiver started meanwhile', value: String(slow.received()), reference: '—', ratio: '—' });
@@ -200,7 +201,7 @@ async function hooksScenario(db: BenchDialect): Promise<void> {
   const throughput = await fixtures(throughputDatabase.url);
   await addHooks(throughput.handle, throughput.account.id, throughput.form.id, `${fast.url}/fast`, 1);
   const throughputForm = throughput.form;
-  const fastServer = await startChild(SERVER, { ...serverEnv(throughputDatabase.url, { HOOK_ALLOW_PRIVATE_TARGETS: 'true', HOOK_TIMEOUT_MS: '5000' }), NODE_EXTRA_CA_CERTS: fast.caFile }, SERVER_NODE_FLAGS);
+  const fastServer = await startFormgate({ ...serverEnv(throughputDatabase.url, { HOOK_ALLOW_PRIVATE_TARGETS: 'true', HOOK_TIMEOUT_MS: '5000' }), NODE_EXTRA_CA_CERTS: fast.caFile });
   try {
     const count = 2000;
     const before = fast.received();

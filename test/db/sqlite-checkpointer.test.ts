@@ -3,12 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AccountService } from '../../src/accounts/account.service.js';
-import { parseConfig } from '../../src/config.js';
 import { createDatabase } from '../../src/db/database.js';
-import { FormService } from '../../src/forms/form.service.js';
 import { insertSubmissionRows } from '../../src/submissions/submission.repository.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
+import { createOwner, newSubmissionRow, servicesFor } from '../helpers/factories.js';
 import { waitFor } from '../helpers/wait.js';
 
 // SQLite only, whichever database the rest of the suite runs on: this is about the file engine.
@@ -34,20 +32,8 @@ describe('SQLite background checkpoints', () => {
       const sizeBefore = statSync(path).size;
       // About 2 MB of rows: far below the connection's own checkpoint threshold of ~40 MB.
       const payload = JSON.stringify({ text: 'x'.repeat(2000) });
-      const account = await new AccountService(handle.db, parseConfig({})).createAccount({ email: 'c@example.com', planId: 'free' });
-      const form = await new FormService(handle.db).createForm(account.id, { name: 'C' });
-      const rows = Array.from({ length: 1000 }, (_, i) => ({
-        id: `sub_${String(i).padStart(8, '0')}`,
-        form_id: form.id,
-        created_at: new Date().toISOString(),
-        status: 'delivered',
-        is_spam: 0,
-        payload,
-        ip: '',
-        country: 'XX',
-        user_agent: '',
-        referer: '',
-      }));
+      const { form } = await createOwner(servicesFor(handle));
+      const rows = Array.from({ length: 1000 }, () => newSubmissionRow(form.id, { payload }));
       await handle.db.transaction().execute((trx) => insertSubmissionRows(trx, rows));
       await waitFor(() => statSync(path).size > sizeBefore + 1_500_000, 10_000, 'the checkpoint to reach the database file');
     } finally {

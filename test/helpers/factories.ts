@@ -1,8 +1,21 @@
+import { pino } from 'pino';
 import type { Account } from '../../src/accounts/account.types.js';
+import { parseConfig } from '../../src/config.js';
+import type { DatabaseHandle } from '../../src/db/database.js';
+import type { NewSubmissionRow } from '../../src/db/schema.js';
 import type { FormSettingsInput } from '../../src/forms/form.service.js';
 import type { Form } from '../../src/forms/form.types.js';
 import { randomBase62 } from '../../src/lib/ids.js';
-import type { Services } from '../../src/services.js';
+import { createServices, type Services } from '../../src/services.js';
+import { insertSubmissionRows } from '../../src/submissions/submission.repository.js';
+
+/**
+ * The domain services over a database a test opened itself (no HTTP app, nothing started), so the
+ * factories below work there too.
+ */
+export function servicesFor(handle: DatabaseHandle): Services {
+  return createServices(handle, parseConfig({ LOG_LEVEL: 'silent' }), pino({ level: 'silent' }));
+}
 
 export async function createAccount(
   services: Services,
@@ -48,20 +61,26 @@ export async function insertSubmissions(
   formId: string,
   items: Array<{ createdAt: string; payload?: Record<string, unknown>; isSpam?: boolean }>,
 ): Promise<string[]> {
-  const rows = items.map((item) => ({
+  const rows = items.map((item) =>
+    newSubmissionRow(formId, { created_at: item.createdAt, is_spam: item.isSpam ? 1 : 0, payload: JSON.stringify(item.payload ?? {}) }),
+  );
+  await insertSubmissionRows(services.handle.db, rows);
+  return rows.map((r) => r.id);
+}
+
+/** A submissions row with plausible values, for tests that write rows directly. */
+export function newSubmissionRow(formId: string, overrides: Partial<NewSubmissionRow> = {}): NewSubmissionRow {
+  return {
     id: `sub_${randomBase62(16)}`,
     form_id: formId,
-    created_at: item.createdAt,
+    created_at: new Date().toISOString(),
     status: 'delivered',
-    is_spam: item.isSpam ? 1 : 0,
-    payload: JSON.stringify(item.payload ?? {}),
+    is_spam: 0,
+    payload: '{}',
     ip: '203.0.113.1',
     country: 'XX',
     user_agent: 'test',
     referer: '',
-  }));
-  for (let i = 0; i < rows.length; i += 200) {
-    await services.handle.db.insertInto('submissions').values(rows.slice(i, i + 200)).execute();
-  }
-  return rows.map((r) => r.id);
+    ...overrides,
+  };
 }

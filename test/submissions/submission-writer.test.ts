@@ -1,48 +1,31 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AccountService } from '../../src/accounts/account.service.js';
-import { parseConfig } from '../../src/config.js';
 import type { DatabaseHandle } from '../../src/db/database.js';
 import type { NewSubmissionRow } from '../../src/db/schema.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
-import { FormService } from '../../src/forms/form.service.js';
-import { newTimeOrderedId } from '../../src/lib/ids.js';
 import { SubmissionWriter, type DeliverySignal } from '../../src/submissions/submission.writer.js';
+import { createOwner, newSubmissionRow, servicesFor } from '../helpers/factories.js';
 import { createTestDatabase, testDialect, type TestDatabase } from '../helpers/database.js';
 import { waitFor } from '../helpers/wait.js';
 
 let database: TestDatabase;
 let handle: DatabaseHandle;
-let accountId: string;
 let hookedFormId: string;
 
 beforeAll(async () => {
   database = await createTestDatabase();
   handle = database.open();
   await migrateToLatest(handle);
-  accountId = (await new AccountService(handle.db, parseConfig({})).createAccount({ email: 'writer@example.com', displayName: 'W', planId: 'pro' })).id;
-  hookedFormId = (await new FormService(handle.db).createForm(accountId, { name: 'Hooked' })).id;
+  const { account, form } = await createOwner(servicesFor(handle));
+  hookedFormId = form.id;
   // A hook row makes every transaction call announceInTransaction, where the test holds it open.
   await handle.db
     .insertInto('hooks')
-    .values({ id: 'hook_writer_test', account_id: accountId, form_id: hookedFormId, target_url: 'https://example.com/hook', secret: 'whsec_test', created_at: '2000-01-01T00:00:00.000Z' })
+    .values({ id: 'hook_writer_test', account_id: account.id, form_id: hookedFormId, target_url: 'https://example.com/hook', secret: 'whsec_test', created_at: '2000-01-01T00:00:00.000Z' })
     .execute();
 });
 afterAll(async () => {
   await handle.close();
   await database.drop();
-});
-
-const row = (formId: string): NewSubmissionRow => ({
-  id: newTimeOrderedId('sub'),
-  form_id: formId,
-  created_at: new Date().toISOString(),
-  status: 'delivered',
-  is_spam: 0,
-  payload: '{}',
-  ip: '203.0.113.1',
-  country: 'XX',
-  user_agent: 'test',
-  referer: '',
 });
 
 /** A delivery signal that holds each transaction open until released, counting how many are open. */
@@ -76,7 +59,7 @@ describe(`submission writer on ${testDialect}`, () => {
     const writer = new SubmissionWriter(handle.db, noCutoff, signal, concurrency);
     const rows: NewSubmissionRow[] = [];
     const write = () => {
-      const r = row(hookedFormId);
+      const r = newSubmissionRow(hookedFormId);
       rows.push(r);
       return writer.write({ row: r, sendToHooks: true });
     };
@@ -109,8 +92,8 @@ describe(`submission writer on ${testDialect}`, () => {
 
   it('retries a failed batch one write at a time, so one bad row fails only its own request', async () => {
     const writer = new SubmissionWriter(handle.db, noCutoff, { announceInTransaction: async () => {}, wake() {} }, concurrency);
-    const good = [row(hookedFormId), row(hookedFormId)];
-    const bad = row('frm_does_not_exist'); // the foreign key refuses it
+    const good = [newSubmissionRow(hookedFormId), newSubmissionRow(hookedFormId)];
+    const bad = newSubmissionRow('frm_does_not_exist'); // the foreign key refuses it
     const results = await Promise.allSettled([writer.write({ row: good[0]!, sendToHooks: false }), writer.write({ row: bad, sendToHooks: false }), writer.write({ row: good[1]!, sendToHooks: false })]);
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect(await storedCount(good.map((r) => r.id))).toBe(2);

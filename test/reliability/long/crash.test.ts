@@ -1,10 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AccountService } from '../../../src/accounts/account.service.js';
-import { ApiKeyService } from '../../../src/api-keys/api-key.service.js';
-import { parseConfig } from '../../../src/config.js';
 import type { DatabaseHandle } from '../../../src/db/database.js';
 import { migrateToLatest } from '../../../src/db/migrate.js';
-import { FormService } from '../../../src/forms/form.service.js';
+import { createOwner, servicesFor } from '../../helpers/factories.js';
 import { createTestDatabase, testDialect, type TestDatabase } from '../../helpers/database.js';
 import { startHttpsReceiver, type HttpsReceiver } from '../../helpers/https-receiver.js';
 import { spawnServer, type ServerProcess } from '../../helpers/server-process.js';
@@ -42,10 +39,7 @@ beforeAll(async () => {
   handle = database.open();
   await migrateToLatest(handle);
   receiver = await startHttpsReceiver();
-  const accounts = new AccountService(handle.db, parseConfig({}));
-  const account = await accounts.createAccount({ email: 'crash@example.com', planId: 'pro' });
-  formId = (await new FormService(handle.db).createForm(account.id, { name: 'Crash' })).id;
-  apiKey = (await new ApiKeyService(handle.db).createApiKey(account.id)).apiKey;
+  ({ apiKey, form: { id: formId } } = await createOwner(servicesFor(handle)));
 });
 
 afterAll(async () => {

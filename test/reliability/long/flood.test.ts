@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AccountService } from '../../../src/accounts/account.service.js';
-import { parseConfig } from '../../../src/config.js';
 import type { DatabaseHandle } from '../../../src/db/database.js';
 import { migrateToLatest } from '../../../src/db/migrate.js';
-import { FormService } from '../../../src/forms/form.service.js';
+import { createOwner, servicesFor } from '../../helpers/factories.js';
 import { createTestDatabase, testDialect, type TestDatabase } from '../../helpers/database.js';
 import { spawnServer, type ServerProcess } from '../../helpers/server-process.js';
 import { submitOnce } from './load.js';
@@ -19,8 +17,7 @@ beforeAll(async () => {
   database = await createTestDatabase();
   handle = database.open();
   await migrateToLatest(handle);
-  const account = await new AccountService(handle.db, parseConfig({})).createAccount({ email: 'flood@example.com' });
-  formId = (await new FormService(handle.db).createForm(account.id, { name: 'Flood' })).id;
+  formId = (await createOwner(servicesFor(handle))).form.id;
   server = await spawnServer({
     DATABASE_URL: database.url,
     TRUST_PROXY: 'true',
