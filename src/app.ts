@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Duplex } from 'node:stream';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Config } from './config.js';
@@ -8,6 +9,8 @@ import { jsonErrorHandler, sendAppError } from './http/error-handler.js';
 import { healthRoutes } from './http/health.routes.js';
 import { managementApi } from './http/management-api.js';
 import { openApiPlugin } from './http/openapi.js';
+import { echoRequestId, requestIdFor } from './http/request-id.js';
+import { createMetrics } from './metrics/metrics.js';
 import { createRedis } from './lib/redis.js';
 import type { HookTransportOptions } from './deliveries/delivery.sender.js';
 import { createServices, type Services } from './services.js';
@@ -61,7 +64,7 @@ function answerUnparsableRequest(err: NodeJS.ErrnoException, socket: Duplex): vo
   }
   const body = JSON.stringify(new AppError('validation_failed', 'The HTTP request could not be parsed.').toBody());
   socket.end(
-    `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${randomUUID()}\r\nConnection: close\r\n\r\n${body}`,
   );
 }
 
@@ -80,16 +83,21 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: true },
     clientErrorHandler: answerUnparsableRequest,
+    // X-Request-Id: the client's when acceptable, else a new one; every request log line has it.
+    genReqId: requestIdFor,
+    requestIdHeader: false,
+    requestIdLogLabel: 'requestId',
     // Unknown body properties are an error to report, not something to drop silently.
     ajv: { customOptions: { removeAdditional: false } },
   });
 
-  const services = createServices(handle, config, app.log, options.hookTransport);
+  const services = createServices(handle, config, app.log, options.hookTransport, createMetrics({ processMetrics: true }));
   app.decorate('services', services);
   app.decorate('config', config);
   const redis = config.redisUrl ? createRedis(config.redisUrl) : undefined;
   app.decorate('redis', redis);
 
+  echoRequestId(app);
   app.setErrorHandler(jsonErrorHandler);
   app.setNotFoundHandler((request, reply) =>
     sendAppError(reply, new AppError('not_found', `No route for ${request.method} ${request.url.split('?')[0]}.`)),
@@ -100,6 +108,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(submitRoutes);
   await app.register(managementApi, { prefix: '/v1/api' });
   await app.register(dashboardPlugin);
+  // Someone opening the bare address in a browser wants the dashboard, not a JSON 404.
+  app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/dashboard', 302));
 
   app.addHook('onReady', async () => {
     services.submissions.start();

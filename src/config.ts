@@ -37,6 +37,7 @@ const envSchema = z.object({
   TRUST_PROXY: booleanString.default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DASHBOARD_SIGNUP: z.enum(['open', 'closed']).default('open'),
+  METRICS_PORT: port.optional(),
 });
 
 export type Plan = 'free' | 'pro' | 'business';
@@ -58,6 +59,8 @@ export interface Config {
   readonly trustProxy: boolean;
   readonly logLevel: string;
   readonly dashboardSignup: 'open' | 'closed';
+  /** Port of the Prometheus listener; undefined = no metrics endpoint. */
+  readonly metricsPort: number | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -89,6 +92,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
     dashboardSignup: e.DASHBOARD_SIGNUP,
+    metricsPort: e.METRICS_PORT,
   });
 }
 

@@ -23,6 +23,8 @@ export interface ErrorBody {
   error: ErrorCode;
   message: string;
   fieldErrors?: FieldErrors;
+  /** Only on 500 answers. */
+  requestId?: string;
 }
 
 export class AppError extends Error {
@@ -67,5 +69,6 @@ export const errorBodySchema = {
     error: { type: 'string', enum: Object.keys(errorStatus) },
     message: { type: 'string' },
     fieldErrors: { type: 'object', additionalProperties: { type: 'string' } },
+    requestId: { type: 'string', description: 'On 500 answers: the X-Request-Id to quote when reporting the problem' },
   },
 } as const;

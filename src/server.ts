@@ -3,18 +3,37 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
-import { createDatabase } from './db/database.js';
+import { createDatabase, type DatabaseHandle } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
+import { redisAnswers } from './lib/redis.js';
+import { startMetricsServer, type MetricsServer } from './metrics/metrics-server.js';
+import { startupBanner } from './startup/banner.js';
+import { describeRedis } from './startup/describe.js';
+import { serverLogger } from './startup/logger.js';
+import { StartupError, databaseStartupError, listenStartupError } from './startup/startup-errors.js';
+
+/** Opens and migrates the database, turning the usual operator mistakes into a one-line StartupError. */
+async function openDatabase(config: Config, onBackgroundError: (err: Error) => void): Promise<DatabaseHandle> {
+  let handle: DatabaseHandle | undefined;
+  try {
+    handle = createDatabase(config.databaseUrl, { checkpointInBackground: true, onBackgroundError });
+    await migrateToLatest(handle);
+    return handle;
+  } catch (err) {
+    await handle?.close().catch(() => {});
+    throw databaseStartupError(err, config.databaseUrl) ?? err;
+  }
+}
 
 /** Migrates, builds and listens; SIGTERM/SIGINT stop accepting, finish in-flight requests, close the database. */
 export async function startServer(config: Config): Promise<FastifyInstance> {
   let app: FastifyInstance | undefined;
-  const handle = createDatabase(config.databaseUrl, {
-    checkpointInBackground: true,
-    onBackgroundError: (err) => app?.log.error({ err }, 'SQLite background checkpoint failed'),
+  const handle = await openDatabase(config, (err) => app?.log.error({ err }, 'SQLite background checkpoint failed'));
+  app = await buildApp({ config, handle, closeDatabase: true, ...(await serverLogger(config)) });
+  let metricsServer: MetricsServer | undefined;
+  app.addHook('onClose', async () => {
+    await metricsServer?.close();
   });
-  await migrateToLatest(handle);
-  app = await buildApp({ config, handle, closeDatabase: true });
 
   let closing = false;
   const shutdown = (signal: string) => {
@@ -32,12 +51,39 @@ export async function startServer(config: Config): Promise<FastifyInstance> {
   process.once('SIGTERM', () => shutdown('SIGTERM'));
   process.once('SIGINT', () => shutdown('SIGINT'));
 
-  await app.listen({ port: config.port, host: config.host });
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (err) {
+    await app.close();
+    throw listenStartupError(err, config.host, config.port, 'PORT') ?? err;
+  }
+  if (config.metricsPort !== undefined) {
+    try {
+      metricsServer = await startMetricsServer(app.services.metrics, config.host, config.metricsPort);
+    } catch (err) {
+      await app.close();
+      throw listenStartupError(err, config.host, config.metricsPort, 'METRICS_PORT') ?? err;
+    }
+  }
+  const redisReachable = app.redis ? await redisAnswers(app.redis, 3000) : undefined;
+  if (redisReachable === false) {
+    // Redis is optional: say so once, in one line, and run on per-process counters.
+    app.log.warn(
+      `Redis at ${describeRedis(config.redisUrl!)} does not answer: rate limits are counted per process until it does; start Redis or correct REDIS_URL.`,
+    );
+  }
+
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  app.log.info(`Formgate listening on http://${config.host}:${port} (public URL ${config.baseUrl})`);
-  // Operators starting it by hand want the URL even with LOG_LEVEL=warn.
-  if (!['info', 'debug', 'trace'].includes(config.logLevel)) process.stdout.write(`Formgate listening on http://${config.host}:${port}\n`);
+  const lines = startupBanner(config, {
+    listenUrl: `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`,
+    metricsUrl: metricsServer ? `http://${config.host}:${metricsServer.port}/metrics` : undefined,
+    redisReachable,
+    emailOn: (config as Config & { smtpUrl?: string }).smtpUrl !== undefined,
+  });
+  // Operators starting it by hand want these lines even with LOG_LEVEL=warn.
+  if (['info', 'debug', 'trace'].includes(app.log.level)) for (const line of lines) app.log.info(line);
+  else process.stdout.write(`${lines.join('\n')}\n`);
   return app;
 }
 
@@ -53,7 +99,8 @@ if (isMain()) {
   try {
     await startServer(loadConfig());
   } catch (err) {
-    process.stderr.write(`${err instanceof ConfigError ? err.message : String((err as Error)?.stack ?? err)}\n`);
+    const known = err instanceof ConfigError || err instanceof StartupError;
+    process.stderr.write(`${known ? `error: ${(err as Error).message}` : String((err as Error)?.stack ?? err)}\n`);
     process.exit(1);
   }
 }

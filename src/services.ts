@@ -7,6 +7,7 @@ import { DeliveryDispatcher } from './deliveries/delivery.dispatcher.js';
 import type { HookTransportOptions } from './deliveries/delivery.sender.js';
 import { FormService } from './forms/form.service.js';
 import { HookService } from './hooks/hook.service.js';
+import { createMetrics, type Metrics } from './metrics/metrics.js';
 import { SubmissionQueryService } from './submissions/submission-query.service.js';
 import { SubmissionService } from './submissions/submission.service.js';
 import { SessionService } from './dashboard/session.service.js';
@@ -24,6 +25,8 @@ export interface Services {
   readonly hooks: HookService;
   readonly deliveries: DeliveryDispatcher;
   readonly sessions: SessionService;
+  /** This instance's Prometheus metrics (incremented by the services, served on METRICS_PORT). */
+  readonly metrics: Metrics;
 }
 
 export function createServices(
@@ -31,9 +34,11 @@ export function createServices(
   config: Config,
   logger: FastifyBaseLogger,
   transport: HookTransportOptions = {},
+  metrics: Metrics = createMetrics(),
 ): Services {
   const forms = new FormService(handle.db);
-  const deliveries = new DeliveryDispatcher(handle, config, logger, transport);
+  const deliveries = new DeliveryDispatcher(handle, config, logger, transport, metrics);
+  metrics.setOutboxPendingSource(() => deliveries.countPending());
   const accounts = new AccountService(handle.db, config);
   return {
     config,
@@ -46,5 +51,6 @@ export function createServices(
     hooks: new HookService(handle.db, config, forms, accounts),
     deliveries,
     sessions: new SessionService(handle.db),
+    metrics,
   };
 }

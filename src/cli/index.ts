@@ -1,6 +1,8 @@
 import { Command } from 'commander';
 import { ConfigError } from '../config.js';
+import { VERSION } from '../version.js';
 import { registerAccounts } from './commands/accounts.js';
+import { registerBackup } from './commands/backup.js';
 import { registerForms } from './commands/forms.js';
 import { registerKeys } from './commands/keys.js';
 import { registerMigrate } from './commands/migrate.js';
@@ -10,6 +12,7 @@ import { formatCliError } from './context.js';
 const program = new Command()
   .name('formgate')
   .description('Formgate operator CLI. Configuration comes from the environment and .env.')
+  .version(VERSION, '-V, --version', 'print the version')
   .showHelpAfterError();
 
 registerServe(program);
@@ -17,6 +20,7 @@ registerMigrate(program);
 registerAccounts(program);
 registerKeys(program);
 registerForms(program);
+registerBackup(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -1,5 +1,5 @@
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { mkdirSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
@@ -16,6 +16,12 @@ export interface DatabaseHandle {
   readonly dialect: Dialect;
   /** Present on PostgreSQL, for what the query builder does not cover (LISTEN/NOTIFY). */
   readonly pgPool: pg.Pool | undefined;
+  /**
+   * Writes a consistent copy of the database to `file` while other connections (the running
+   * server) keep writing; returns its size in bytes. SQLite only: on PostgreSQL it throws,
+   * naming pg_dump.
+   */
+  backupTo(file: string): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -56,6 +62,15 @@ function openSqlite(path: string, options: DatabaseOptions): DatabaseHandle {
     db,
     dialect: 'sqlite',
     pgPool: undefined,
+    backupTo: async (file) => {
+      if (path !== ':memory:' && resolve(file) === resolve(path)) throw new Error('The backup file cannot be the database itself.');
+      // SQLite's online backup API. After a first small step, the rest is copied in one step
+      // (one read transaction: WAL readers never block the server's writes); in small steps, a
+      // write by another process between two steps would restart the copy, again and again
+      // under a steady load.
+      await sqlite.backup(file, { progress: () => 0x7fffffff });
+      return statSync(file).size;
+    },
     close: async () => {
       // The server's connection closes last: the last connection to close checkpoints and removes the WAL.
       await checkpointer?.stop();
@@ -96,6 +111,11 @@ function openPostgres(url: string, poolSize: number): DatabaseHandle {
     db,
     dialect: 'postgres',
     pgPool: pool,
+    backupTo: async () => {
+      throw new Error(
+        'formgate backup copies SQLite databases; for PostgreSQL use pg_dump (for example: pg_dump --format=custom --file=formgate.dump "$DATABASE_URL"), restore with pg_restore.',
+      );
+    },
     close: () => db.destroy(),
   };
 }

@@ -5,7 +5,14 @@ import type { Config } from '../config.js';
 import type { DatabaseHandle, Executor } from '../db/database.js';
 import { deleteHookRow } from '../hooks/hook.repository.js';
 import { isoMinus, nowIso } from '../lib/time.js';
-import { claimPendingDeliveries, fanOutHookDeliveries, recordDeliveryAttempt, type ClaimedDelivery } from './delivery.repository.js';
+import type { Metrics } from '../metrics/metrics.js';
+import {
+  claimPendingDeliveries,
+  countOutboxPending,
+  fanOutHookDeliveries,
+  recordDeliveryAttempt,
+  type ClaimedDelivery,
+} from './delivery.repository.js';
 import { DeliverySender, type HookTransportOptions } from './delivery.sender.js';
 
 const CHANNEL = 'formgate_deliveries';
@@ -39,6 +46,7 @@ export class DeliveryDispatcher {
     private readonly config: Config,
     private readonly logger: FastifyBaseLogger,
     transport: HookTransportOptions = {},
+    private readonly metrics?: Metrics,
   ) {
     this.sender = new DeliverySender(config.hookTimeoutMs, config.hookAllowPrivateTargets, transport);
   }
@@ -65,6 +73,11 @@ export class DeliveryDispatcher {
     this.pumping = this.pump().finally(() => {
       this.pumping = undefined;
     });
+  }
+
+  /** Deliveries still to send, for the metrics gauge. */
+  countPending(): Promise<number> {
+    return countOutboxPending(this.handle.db);
   }
 
   /** Inside a submit transaction that queued deliveries: other instances hear of it at commit. */
@@ -151,11 +164,13 @@ export class DeliveryDispatcher {
     try {
       if (result.status === 410) {
         // The target asked to be unsubscribed (Zapier's REST-hook convention).
+        this.metrics?.hookDeliveries.inc({ outcome: 'gone' });
         await deleteHookRow(this.handle.db, delivery.hookId);
         this.logger.info({ hookId: delivery.hookId }, 'hook target answered 410 Gone; subscription removed');
         return;
       }
       const ok = result.status !== null && result.status >= 200 && result.status < 300;
+      this.metrics?.hookDeliveries.inc({ outcome: ok ? 'sent' : 'failed' });
       await recordDeliveryAttempt(this.handle.db, delivery.id, {
         state: ok ? 'sent' : 'failed',
         attemptedAt,

@@ -174,3 +174,20 @@ export async function recordDeliveryAttempt(
     .where('id', '=', id)
     .execute();
 }
+
+/**
+ * The hook outbox's size, for the metrics gauge: deliveries not yet sent (pending or being sent,
+ * an index range scan on state) plus submissions still waiting to be fanned out to their hooks.
+ */
+export async function countOutboxPending(db: Executor): Promise<number> {
+  const deliveries = await db
+    .selectFrom('hook_deliveries')
+    .select((eb) => eb.fn.countAll<string | number>().as('n'))
+    .where('state', 'in', ['pending', 'sending'])
+    .executeTakeFirstOrThrow();
+  const fanouts = await db
+    .selectFrom('hook_fanouts')
+    .select((eb) => eb.fn.countAll<string | number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(deliveries.n) + Number(fanouts.n);
+}

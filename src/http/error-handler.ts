@@ -48,7 +48,9 @@ export function toAppError(error: unknown): AppError {
 
 export function sendAppError(reply: FastifyReply, error: AppError): FastifyReply {
   for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
-  return reply.code(error.statusCode).type('application/json; charset=utf-8').send(error.toBody());
+  // A 500 hides what went wrong; the request ID lets an operator find it in the logs.
+  const body = error.statusCode >= 500 ? { ...error.toBody(), requestId: reply.request.id } : error.toBody();
+  return reply.code(error.statusCode).type('application/json; charset=utf-8').send(body);
 }
 
 export function jsonErrorHandler(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {

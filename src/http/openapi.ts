@@ -2,6 +2,7 @@ import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { errorBodySchema } from '../errors.js';
+import { VERSION } from '../version.js';
 
 /** Collects every route's schema into an OpenAPI 3.1 document served at /v1/openapi.json. */
 export const openApiPlugin = fp(async (app: FastifyInstance) => {
@@ -9,7 +10,7 @@ export const openApiPlugin = fp(async (app: FastifyInstance) => {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
-      info: { title: 'Formgate', version: '1.0.0', description: 'Form submission and management service.' },
+      info: { title: 'Formgate', version: VERSION, description: 'Form submission and management service.' },
       servers: [{ url: app.config.baseUrl }],
       components: {
         securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'API key (fgk_…)' } },

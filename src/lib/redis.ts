@@ -9,3 +9,16 @@ export function createRedis(url: string): Redis {
   redis.on('error', () => {});
   return redis;
 }
+
+/** Whether Redis answers a PING within the time given (the start-up check; never throws). */
+export async function redisAnswers(redis: Redis, timeoutMs: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), timeoutMs);
+  });
+  try {
+    return await Promise.race([redis.ping().then(() => true, () => false), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -14,6 +14,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The form the submit URL names, once looked up (the error handler reuses it). */
     submitForm: Form | undefined;
+    /** Set when the submission was stored; any other answer counts as rejected. */
+    submitOutcome: 'accepted' | 'spam' | undefined;
   }
 }
 
@@ -58,6 +60,16 @@ export async function submitRoutes(app: FastifyInstance): Promise<void> {
   await app.register(async (submit) => {
     const { config } = app;
     submit.decorateRequest('submitForm', undefined);
+    submit.decorateRequest('submitOutcome', undefined);
+    const { metrics } = app.services;
+    // Counted when the answer is sent: two increments, nothing awaited.
+    submit.addHook('onResponse', (request, reply, done) => {
+      if (request.method === 'POST') {
+        metrics.submissions.inc({ outcome: request.submitOutcome ?? 'rejected' });
+        metrics.submitDuration.observe(reply.elapsedTime / 1000);
+      }
+      done();
+    });
 
     // Only the three documented body types; anything else is validation_failed.
     submit.removeAllContentTypeParsers();
@@ -163,6 +175,7 @@ export async function submitRoutes(app: FastifyInstance): Promise<void> {
           },
           form,
         );
+        request.submitOutcome = outcome.spam ? 'spam' : 'accepted';
         if (!respondsWithJson(request.headers.accept, request.headers['content-type'], form)) {
           return reply.code(303).header('location', outcome.redirectTo).send();
         }

@@ -1,0 +1,84 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+export type SubmitOutcome = 'accepted' | 'spam' | 'rejected';
+/** `gone`: the target answered 410 and its subscription was removed. */
+export type HookDeliveryOutcome = 'sent' | 'failed' | 'gone';
+/** `sent`; `retry`: a temporary failure, tried again later; `failed`: given up. */
+export type EmailOutcome = 'sent' | 'retry' | 'failed';
+
+/**
+ * The Prometheus metrics of one app instance, each in its own registry, so that tests can build
+ * several apps in one process. Services receive it and only increment; nothing here awaits on the
+ * submit path. The outbox gauge is read from the database when scraped.
+ */
+export interface Metrics {
+  readonly registry: Registry;
+  readonly submissions: Counter<'outcome'>;
+  readonly submitDuration: Histogram;
+  readonly hookDeliveries: Counter<'outcome'>;
+  readonly emails: Counter<'outcome'>;
+  /** Tells the outbox gauge how to count what is queued (set once the services exist). */
+  setOutboxPendingSource(count: () => Promise<number>): void;
+}
+
+export interface MetricsOptions {
+  /**
+   * Add prom-client's process metrics (CPU, memory, event loop lag, GC). The app does; services
+   * built for a CLI command or a test factory need not start their observers.
+   */
+  processMetrics?: boolean;
+}
+
+export function createMetrics(options: MetricsOptions = {}): Metrics {
+  const registry = new Registry();
+  if (options.processMetrics) collectDefaultMetrics({ register: registry });
+  let countOutboxPending: (() => Promise<number>) | undefined;
+
+  const submissions = new Counter({
+    name: 'formgate_submissions_total',
+    help: 'Submit requests answered, by outcome: accepted, spam (stored, filtered) or rejected (an error answer).',
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+  });
+  const submitDuration = new Histogram({
+    name: 'formgate_submit_duration_seconds',
+    help: 'Time to answer a submit request, from its first byte to the response.',
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [registry],
+  });
+  const hookDeliveries = new Counter({
+    name: 'formgate_hook_deliveries_total',
+    help: 'Hook delivery attempts, by outcome: sent (2xx), failed, or gone (410, subscription removed).',
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+  });
+  const emails = new Counter({
+    name: 'formgate_emails_total',
+    help: 'Notification emails, by outcome: sent, retry (temporary failure) or failed (given up).',
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+  });
+  new Gauge({
+    name: 'formgate_outbox_pending',
+    help: 'Hook deliveries queued or in flight, counting a submission not yet fanned out to its hooks as one.',
+    registers: [registry],
+    async collect() {
+      if (countOutboxPending) this.set(await countOutboxPending());
+    },
+  });
+  // Outcomes show up as 0 before the first event, so rate() and alerts work from the start.
+  for (const outcome of ['accepted', 'spam', 'rejected'] satisfies SubmitOutcome[]) submissions.inc({ outcome }, 0);
+  for (const outcome of ['sent', 'failed', 'gone'] satisfies HookDeliveryOutcome[]) hookDeliveries.inc({ outcome }, 0);
+  for (const outcome of ['sent', 'retry', 'failed'] satisfies EmailOutcome[]) emails.inc({ outcome }, 0);
+
+  return {
+    registry,
+    submissions,
+    submitDuration,
+    hookDeliveries,
+    emails,
+    setOutboxPendingSource: (count) => {
+      countOutboxPending = count;
+    },
+  };
+}

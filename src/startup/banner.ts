@@ -1,0 +1,31 @@
+import type { Config } from '../config.js';
+import { VERSION } from '../version.js';
+import { describeDatabase, describeRedis } from './describe.js';
+
+export interface BannerFacts {
+  /** The address the server listens on, e.g. http://127.0.0.1:3000. */
+  listenUrl: string;
+  /** The Prometheus listener, when METRICS_PORT is set. */
+  metricsUrl: string | undefined;
+  /** Whether Redis answered at start (undefined when REDIS_URL is unset). */
+  redisReachable: boolean | undefined;
+  /** SMTP_URL is set. */
+  emailOn: boolean;
+}
+
+/** The first lines an operator reads: where it listens, where the dashboard is, what it uses, how to stop it. */
+export function startupBanner(config: Config, facts: BannerFacts): string[] {
+  const redis =
+    config.redisUrl === undefined
+      ? 'Redis: off (REDIS_URL not set; rate limits are counted in this process)'
+      : `Redis: on, ${describeRedis(config.redisUrl)}${facts.redisReachable === false ? ' (not answering yet; counting in this process until it does)' : ''}`;
+  return [
+    `Formgate ${VERSION} listening on ${facts.listenUrl}`,
+    `Dashboard: ${config.baseUrl}/dashboard (public URL ${config.baseUrl})`,
+    `Database: ${describeDatabase(config.databaseUrl)}`,
+    redis,
+    facts.emailOn ? 'Email: on (SMTP_URL set)' : 'Email: off (SMTP_URL not set; no notification emails)',
+    facts.metricsUrl ? `Metrics: ${facts.metricsUrl}` : 'Metrics: off (METRICS_PORT not set)',
+    'Stop with Ctrl+C or SIGTERM: requests in progress finish first.',
+  ];
+}
