@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Duplex } from 'node:stream';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Config } from './config.js';
 import { createDatabase, type DatabaseHandle } from './db/database.js';
 import { AppError } from './errors.js';
@@ -86,7 +86,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // X-Request-Id: the client's when acceptable, else a new one; every request log line has it.
     genReqId: requestIdFor,
     requestIdHeader: false,
-    requestIdLogLabel: 'requestId',
+    logController: new LogController({ requestIdLogLabel: 'requestId' }),
     // Unknown body properties are an error to report, not something to drop silently.
     ajv: { customOptions: { removeAdditional: false } },
   });

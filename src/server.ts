@@ -7,7 +7,7 @@ import { createDatabase, type DatabaseHandle } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { redisAnswers } from './lib/redis.js';
 import { startMetricsServer, type MetricsServer } from './metrics/metrics-server.js';
-import { startupBanner } from './startup/banner.js';
+import { listeningLine, startupBanner } from './startup/banner.js';
 import { describeRedis } from './startup/describe.js';
 import { serverLogger } from './startup/logger.js';
 import { StartupError, databaseStartupError, listenStartupError } from './startup/startup-errors.js';
@@ -51,8 +51,12 @@ export async function startServer(config: Config): Promise<FastifyInstance> {
   process.once('SIGTERM', () => shutdown('SIGTERM'));
   process.once('SIGINT', () => shutdown('SIGINT'));
 
+  // Asked now, answered while the server starts listening.
+  const redisCheck = app.redis ? redisAnswers(app.redis, 3000) : Promise.resolve(undefined);
+  const logsInfo = ['info', 'debug', 'trace'].includes(app.log.level);
   try {
-    await app.listen({ port: config.port, host: config.host });
+    // Fastify's own "listening" line becomes the banner's first line.
+    await app.listen({ port: config.port, host: config.host, listenTextResolver: (address) => listeningLine(address) });
   } catch (err) {
     await app.close();
     throw listenStartupError(err, config.host, config.port, 'PORT') ?? err;
@@ -65,25 +69,25 @@ export async function startServer(config: Config): Promise<FastifyInstance> {
       throw listenStartupError(err, config.host, config.metricsPort, 'METRICS_PORT') ?? err;
     }
   }
-  const redisReachable = app.redis ? await redisAnswers(app.redis, 3000) : undefined;
-  if (redisReachable === false) {
-    // Redis is optional: say so once, in one line, and run on per-process counters.
-    app.log.warn(
-      `Redis at ${describeRedis(config.redisUrl!)} does not answer: rate limits are counted per process until it does; start Redis or correct REDIS_URL.`,
-    );
-  }
+  const redisReachable = await redisCheck;
 
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  const lines = startupBanner(config, {
+  const [first, ...rest] = startupBanner(config, {
     listenUrl: `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`,
     metricsUrl: metricsServer ? `http://${config.host}:${metricsServer.port}/metrics` : undefined,
     redisReachable,
     emailOn: (config as Config & { smtpUrl?: string }).smtpUrl !== undefined,
   });
   // Operators starting it by hand want these lines even with LOG_LEVEL=warn.
-  if (['info', 'debug', 'trace'].includes(app.log.level)) for (const line of lines) app.log.info(line);
-  else process.stdout.write(`${lines.join('\n')}\n`);
+  if (logsInfo) for (const line of rest) app.log.info(line);
+  else process.stdout.write(`${[first, ...rest].join('\n')}\n`);
+  if (redisReachable === false) {
+    // Redis is optional: say so once, in one line, and run on per-process counters.
+    app.log.warn(
+      `Redis at ${describeRedis(config.redisUrl!)} does not answer: rate limits are counted per process until it does; start Redis or correct REDIS_URL.`,
+    );
+  }
   return app;
 }
 

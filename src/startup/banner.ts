@@ -13,6 +13,8 @@ export interface BannerFacts {
   emailOn: boolean;
 }
 
+export const listeningLine = (listenUrl: string): string => `Formgate ${VERSION} listening on ${listenUrl}`;
+
 /** The first lines an operator reads: where it listens, where the dashboard is, what it uses, how to stop it. */
 export function startupBanner(config: Config, facts: BannerFacts): string[] {
   const redis =
@@ -20,7 +22,7 @@ export function startupBanner(config: Config, facts: BannerFacts): string[] {
       ? 'Redis: off (REDIS_URL not set; rate limits are counted in this process)'
       : `Redis: on, ${describeRedis(config.redisUrl)}${facts.redisReachable === false ? ' (not answering yet; counting in this process until it does)' : ''}`;
   return [
-    `Formgate ${VERSION} listening on ${facts.listenUrl}`,
+    listeningLine(facts.listenUrl),
     `Dashboard: ${config.baseUrl}/dashboard (public URL ${config.baseUrl})`,
     `Database: ${describeDatabase(config.databaseUrl)}`,
     redis,
