@@ -46,3 +46,22 @@ export async function spawnServer(env: Record<string, string>, timeoutMs = 30_00
   });
   return { url, child, exited, output: () => output };
 }
+
+export interface FinishedProcess {
+  code: number | string;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a compiled entry point (e.g. `dist/src/server.js`, `bin/formgate.js`) until it exits. */
+export async function runToExit(args: string[], env: Record<string, string>, timeoutMs = 30_000): Promise<FinishedProcess> {
+  const child = spawn(process.execPath, args, { env: { ...operatorEnv(), PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+  const [code, signal] = (await once(child, 'close')) as [number | null, string | null];
+  clearTimeout(timer);
+  return { code: code ?? signal ?? 'unknown', stdout, stderr };
+}
