@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError, parseConfig } from '../../src/config.js';
 import { startMetricsServer, type MetricsServer } from '../../src/metrics/metrics-server.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { createOwner } from '../helpers/factories.js';
@@ -125,5 +126,15 @@ describe('Prometheus metrics', () => {
     } finally {
       await other.close();
     }
+  });
+});
+
+describe('METRICS_PORT', () => {
+  it('is off when unset or empty, a port when set, and a configuration error otherwise', () => {
+    expect(parseConfig({}).metricsPort).toBeUndefined();
+    expect(parseConfig({ METRICS_PORT: '' }).metricsPort).toBeUndefined();
+    expect(parseConfig({ METRICS_PORT: '9464' }).metricsPort).toBe(9464);
+    expect(() => parseConfig({ METRICS_PORT: '70000' })).toThrow(ConfigError);
+    expect(() => parseConfig({ METRICS_PORT: 'x' })).toThrow(/METRICS_PORT/);
   });
 });
