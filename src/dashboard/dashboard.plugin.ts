@@ -63,7 +63,12 @@ export async function dashboardPlugin(app: FastifyInstance): Promise<void> {
       if (appError.statusCode >= 500 && !csrfFailure) request.log.error({ err: error }, 'dashboard failed');
       const [status, heading, text] = csrfFailure
         ? [403, 'Please try again', 'This form expired or did not come from this site. Go back, reload the page and submit it again.']
-        : [appError.statusCode, appError.statusCode === 404 ? 'Not found' : 'Something went wrong', appError.message];
+        : [
+            appError.statusCode,
+            appError.statusCode === 404 ? 'Not found' : 'Something went wrong',
+            // The request ID finds the error in the logs when the owner reports it.
+            appError.statusCode >= 500 ? `${appError.message} Request ID: ${request.id}` : appError.message,
+          ];
       return sendPage(reply, 'message', { title: heading, account: request.owner }, { heading, text }, status);
     });
 

@@ -3,7 +3,8 @@ import { sql } from 'kysely';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
-import { createOwner } from '../helpers/factories.js';
+import { DashboardClient } from '../helpers/dashboard-client.js';
+import { createAccount, createOwner } from '../helpers/factories.js';
 import { sendRaw } from '../helpers/raw-http.js';
 import { JSON_ACCEPT, submit } from '../helpers/submit.js';
 
@@ -83,6 +84,10 @@ describe('X-Request-Id', () => {
     const broken = await startTestApp({ loggerInstance: capturingLogger() });
     try {
       const owner = await createOwner(broken.services);
+      const browser = new DashboardClient(broken.url);
+      await createAccount(broken.services, { email: 'owner500@example.com', password: 'correct horse battery' });
+      await browser.get('/dashboard/login');
+      expect((await browser.post('/dashboard/login', { email: 'owner500@example.com', password: 'correct horse battery' })).res.status).toBe(303);
       // A table the API needs goes missing: the one way to a 500 that is not a bug to fix.
       await sql`drop table forms cascade`.execute(broken.handle.db).catch(async () => sql`drop table forms`.execute(broken.handle.db));
       const res = await fetch(`${broken.url}/v1/api/forms`, { headers: { ...owner.auth, 'x-request-id': 'report-me-1' } });
@@ -91,6 +96,12 @@ describe('X-Request-Id', () => {
       const body = (await res.json()) as Record<string, unknown>;
       expect(body).toEqual({ error: 'internal_error', message: 'Something went wrong on our side.', requestId: 'report-me-1' });
       expect(logsOf('report-me-1').some((l) => l.level === 50 && l.msg === 'request failed')).toBe(true);
+      // The dashboard's error page names the request too.
+      const page = await fetch(`${broken.url}/dashboard/forms`, {
+        headers: { cookie: [...browser.cookies].map(([k, v]) => `${k}=${v}`).join('; '), 'x-request-id': 'page-500' },
+      });
+      expect(page.status).toBe(500);
+      expect(await page.text()).toContain('Request ID: page-500');
     } finally {
       await broken.close();
     }
