@@ -19,7 +19,9 @@ export function requestIdFor(req: IncomingMessage): string {
 
 /** Every response names its request, errors and 404s included. */
 export function echoRequestId(app: FastifyInstance): void {
-  app.addHook('onRequest', async (request, reply) => {
+  // Callback style: no promise per request on the submit path.
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header(REQUEST_ID_HEADER, request.id);
+    done();
   });
 }
