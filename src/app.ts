@@ -53,6 +53,19 @@ export const logRedactPaths = [
   'password',
 ];
 
+function waitUntilReady(redis: Redis, timeoutMs: number): Promise<void> {
+  if (redis.status === 'ready') return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      redis.off('ready', done);
+      resolve();
+    };
+    const timer = setTimeout(done, timeoutMs);
+    redis.once('ready', done);
+  });
+}
+
 /** Fastify takes a hop count as a trust function (its types do not list numbers). */
 function trustProxyOption(trust: Config['trustProxy']): FastifyServerOptions['trustProxy'] {
   if (trust === false) return false;
@@ -109,6 +122,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(dashboardPlugin);
 
   app.addHook('onReady', async () => {
+    // Shared counters from the first request on when Redis is there; without it, start anyway.
+    if (redis) await waitUntilReady(redis, 2000);
     services.submissions.start();
     services.deliveries.start();
   });
