@@ -135,6 +135,12 @@ function discardingTimedOutClients(pool: pg.Pool) {
     async connect() {
       const client = await pool.connect();
       let broken = false;
+      // pg-pool listens for errors only on idle clients; a checked-out client whose backend is
+      // terminated between two queries would otherwise emit an unhandled 'error' and end the process.
+      const onError = () => {
+        broken = true;
+      };
+      client.on('error', onError);
       const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
       return {
         query: async (...args: unknown[]) => {
@@ -145,14 +151,18 @@ function discardingTimedOutClients(pool: pg.Pool) {
             throw err;
           }
         },
-        release: () => client.release(broken),
+        release: () => {
+          client.off('error', onError);
+          client.release(broken);
+        },
       } as unknown as pg.PoolClient;
     },
   };
 }
 
-function isConnectionFault(err: unknown): boolean {
+/** The failure is the connection's (timeout, reset, terminated backend), not the statement's. */
+export function isConnectionFault(err: unknown): boolean {
   const e = err as { message?: string; code?: string } | null;
-  // No SQLSTATE: the failure is the connection's (timeout, reset), not the statement's.
+  // No SQLSTATE (pg's own errors: timeout, connection ended) or a connection-class SQLSTATE.
   return !e?.code || /^(57P0|08)/.test(e.code);
 }

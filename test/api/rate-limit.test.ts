@@ -55,7 +55,7 @@ describe('the management API limits count every request', () => {
 
   it('requests without a valid key: 30 a minute per client address answered 401, then 429', async () => {
     const statuses: number[] = [];
-    const headers = [{}, { authorization: 'Basic abc' }, { authorization: 'Bearer fgk_not_a_real_key' }];
+    const headers: Array<Record<string, string>> = [{}, { authorization: 'Basic abc' }, { authorization: 'Bearer fgk_not_a_real_key' }];
     for (let i = 0; i < 36; i++) {
       const res = await fetch(`${t.url}/v1/api/me`, { headers: headers[i % 3] });
       await res.arrayBuffer();
