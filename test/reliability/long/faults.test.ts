@@ -108,7 +108,11 @@ describe(`fault injection on ${testDialect}`, () => {
         await waitFor(() => load.answered() >= 100, 30_000, '100 answered before the stall');
         const stalledAt = Date.now();
         proxy.pause();
-        await new Promise((resolve) => setTimeout(resolve, 3000)); // the fault's duration, not a synchronisation
+        const readyDuringStall = await fetch(`${app.url}/readyz`);
+        expect(readyDuringStall.status).toBe(503);
+        expect(await readyDuringStall.json()).toEqual({ status: 'down', checks: { database: 'down', redis: 'off' } });
+        const waited = Date.now() - stalledAt;
+        await new Promise((resolve) => setTimeout(resolve, Math.max(0, 3000 - waited))); // the fault's duration, not a synchronisation
         proxy.resume();
         const resumedAt = Date.now();
         const answeredBefore = load.answered();
