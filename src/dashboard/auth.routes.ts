@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { normalizeEmail } from '../accounts/account.service.js';
 import { AppError } from '../errors.js';
-import { rateLimited } from '../http/rate-limits.js';
+import { clientKey, rateLimited } from '../http/rate-limits.js';
 import type { Counter } from '../lib/rate-limiter.js';
 import { SESSION_TTL_MS } from './session.service.js';
 import { SESSION_COOKIE, pageContext, sendPage } from './page.js';
@@ -26,7 +26,7 @@ export const LOGIN_FAILURES_PER_EMAIL = 10;
 export const SIGNUPS_PER_ADDRESS = 10;
 
 const loginCounters = (request: FastifyRequest, email: string): [Counter, Counter] => [
-  { key: `login-ip:${request.ip}`, windowMs: 60_000 },
+  { key: `login-ip:${clientKey(request.ip)}`, windowMs: 60_000 },
   { key: `login-email:${normalizeEmail(email)}`, windowMs: 15 * 60_000 },
 ];
 
@@ -70,7 +70,7 @@ export async function authPages(app: FastifyInstance): Promise<void> {
   });
 
   app.post<{ Body: Credentials }>('/dashboard/signup', { schema: { hide: true, body: credentialsSchema } }, async (request, reply) => {
-    const [attempts] = await app.limiter.hit({ key: `signup-ip:${request.ip}`, windowMs: 60_000 });
+    const [attempts] = await app.limiter.hit({ key: `signup-ip:${clientKey(request.ip)}`, windowMs: 60_000 });
     if (attempts!.count > SIGNUPS_PER_ADDRESS) throw rateLimited('Too many attempts. Wait a minute and try again.', attempts!.resetMs);
     if (!signupOpen) throw new AppError('not_found', 'Sign-up is closed on this server; ask its operator for an account.');
     try {

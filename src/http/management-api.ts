@@ -4,7 +4,7 @@ import { accountRoutes } from '../accounts/account.routes.js';
 import { formRoutes } from '../forms/form.routes.js';
 import { hookRoutes } from '../hooks/hook.routes.js';
 import { submissionApiRoutes } from '../submissions/submission-api.routes.js';
-import { rateLimited, setRateLimitHeaders } from './rate-limits.js';
+import { clientKey, rateLimited, setRateLimitHeaders } from './rate-limits.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -44,7 +44,7 @@ export async function managementApi(app: FastifyInstance): Promise<void> {
       request.apiKeyId = auth.keyId;
       return;
     }
-    const [failures] = await app.limiter.hit({ key: `api-denied:${request.ip}`, windowMs: 60_000 });
+    const [failures] = await app.limiter.hit({ key: `api-denied:${clientKey(request.ip)}`, windowMs: 60_000 });
     if (failures!.count > API_AUTH_FAILURES_PER_MINUTE) {
       throw rateLimited(`At most ${API_AUTH_FAILURES_PER_MINUTE} requests a minute without a valid API key; try again later.`, failures!.resetMs);
     }

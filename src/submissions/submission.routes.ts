@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors.js';
 import type { Form } from '../forms/form.types.js';
 import { sendAppError, toAppError } from '../http/error-handler.js';
-import { rateLimited, setRateLimitHeaders } from '../http/rate-limits.js';
+import { clientKey, rateLimited, setRateLimitHeaders } from '../http/rate-limits.js';
 import { errorPage, thanksPage } from './pages.js';
 import { errorDestination } from './redirects.js';
 import { respondsWithJson } from './response-mode.js';
@@ -186,7 +186,7 @@ async function limitSubmit(app: FastifyInstance, request: FastifyRequest, reply:
   const formId = (request.params as { formId?: string } | undefined)?.formId ?? '';
   const form = await app.services.submissions.findForm(formId);
   request.submitForm = form;
-  const [count] = await app.limiter.hit({ key: `submit:${request.ip}|${form ? form.id : '?'}`, windowMs: 60_000 });
+  const [count] = await app.limiter.hit({ key: `submit:${clientKey(request.ip)}|${form ? form.id : '?'}`, windowMs: 60_000 });
   setRateLimitHeaders(reply, max, count!);
   if (count!.count > max) throw rateLimited('Too many submissions from this address; try again later.', count!.resetMs);
 }

@@ -46,6 +46,20 @@ describe('TRUST_PROXY', () => {
     });
   });
 
+  it('an IPv6 client rotating addresses inside its /64 is one client for the limits', async () => {
+    await withApp({ TRUST_PROXY: '1', SUBMIT_RATE_LIMIT_PER_MINUTE: '3' }, async (t) => {
+      const { form } = await createOwner(t.services);
+      const statuses: number[] = [];
+      for (let i = 1; i <= 6; i++) {
+        const res = await submit(t, form.id, { json: { i } }, { ...JSON_ACCEPT, 'x-forwarded-for': `2001:db8:1:2::${i.toString(16)}:${i}` });
+        statuses.push(res.status);
+      }
+      expect(statuses).toEqual([200, 200, 200, 429, 429, 429]);
+      // Another /64 is another client.
+      expect((await submit(t, form.id, { json: { x: 1 } }, { ...JSON_ACCEPT, 'x-forwarded-for': '2001:db8:1:3::1' })).status).toBe(200);
+    });
+  });
+
   it('never stores a forwarded value that is not an IP address', async () => {
     await withApp({ TRUST_PROXY: '2' }, async (t) => {
       const { form } = await createOwner(t.services);
