@@ -52,14 +52,20 @@ export async function authPages(app: FastifyInstance): Promise<void> {
   }
 
   // Every attempt is counted before the password is checked (so parallel guesses cannot slip
-  // past the limit) and a successful one is taken back: only failures add up.
+  // past the limit) and a successful one is taken back: only failures add up. The address is
+  // counted first; an address over its limit makes no per-email counters, so one client cannot
+  // fill memory with counters for invented emails.
   app.post<{ Body: Credentials }>('/dashboard/login', { schema: { hide: true, body: credentialsSchema } }, async (request, reply) => {
-    const counters = loginCounters(request, request.body.email);
-    const [byAddress, byEmail] = await app.limiter.hit(...counters);
-    if (byAddress!.count > LOGIN_FAILURES_PER_ADDRESS || byEmail!.count > LOGIN_FAILURES_PER_EMAIL) {
-      const resetMs = Math.max(byAddress!.count > LOGIN_FAILURES_PER_ADDRESS ? byAddress!.resetMs : 0, byEmail!.count > LOGIN_FAILURES_PER_EMAIL ? byEmail!.resetMs : 0);
-      throw rateLimited('Too many failed log-in attempts. Wait a while and try again.', resetMs);
+    const [addressCounter, emailCounter] = loginCounters(request, request.body.email);
+    const [byAddress] = await app.limiter.hit(addressCounter);
+    if (byAddress!.count > LOGIN_FAILURES_PER_ADDRESS) {
+      throw rateLimited('Too many failed log-in attempts from this address. Wait a minute and try again.', byAddress!.resetMs);
     }
+    const [byEmail] = await app.limiter.hit(emailCounter);
+    if (byEmail!.count > LOGIN_FAILURES_PER_EMAIL) {
+      throw rateLimited('Too many failed log-in attempts for this account. Wait a while and try again.', byEmail!.resetMs);
+    }
+    const counters = [addressCounter, emailCounter];
     const account = await app.services.accounts.verifyCredentials(request.body.email, request.body.password);
     if (!account) {
       const page = { ...pageContext(request, reply, 'Log in'), error: 'Wrong email or password.' };
