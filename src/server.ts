@@ -25,7 +25,10 @@ async function openDatabase(config: Config, onBackgroundError: (err: Error) => v
   }
 }
 
-/** Migrates, builds and listens; SIGTERM/SIGINT stop accepting, finish in-flight requests, close the database. */
+/** After the shutdown timeout closed every socket: time left for the writer and the database to close. */
+const SHUTDOWN_GRACE_MS = 5000;
+
+/** Migrates, builds and listens; SIGTERM/SIGINT stop accepting, finish in-flight requests (at most SHUTDOWN_TIMEOUT_MS), close the database. */
 export async function startServer(config: Config): Promise<FastifyInstance> {
   let app: FastifyInstance | undefined;
   const handle = await openDatabase(config, (err) => app?.log.error({ err }, 'SQLite background checkpoint failed'));
@@ -40,6 +43,18 @@ export async function startServer(config: Config): Promise<FastifyInstance> {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down');
+    // In-flight requests get SHUTDOWN_TIMEOUT_MS; then every socket still open is closed, which
+    // lets the close finish: the submit writer drains (a submission answered 200 was committed
+    // before its answer) and the database closes. Should that hang too, the process still ends.
+    const forced = setTimeout(() => {
+      app.log.warn({ timeoutMs: config.shutdownTimeoutMs }, 'shutdown timeout: closing the connections still open');
+      app.server.closeAllConnections();
+      setTimeout(() => {
+        app.log.error('shutdown did not finish after closing every connection; exiting');
+        process.exit(1);
+      }, SHUTDOWN_GRACE_MS).unref();
+    }, config.shutdownTimeoutMs);
+    forced.unref();
     app.close().then(
       () => process.exit(0),
       (err: unknown) => {
@@ -51,8 +66,6 @@ export async function startServer(config: Config): Promise<FastifyInstance> {
   process.once('SIGTERM', () => shutdown('SIGTERM'));
   process.once('SIGINT', () => shutdown('SIGINT'));
 
-  // Asked now, answered while the server starts listening.
-  const redisCheck = app.redis ? redisAnswers(app.redis, 3000) : Promise.resolve(undefined);
   const logsInfo = ['info', 'debug', 'trace'].includes(app.log.level);
   try {
     // Fastify's own "listening" line becomes the banner's first line.
@@ -69,7 +82,8 @@ export async function startServer(config: Config): Promise<FastifyInstance> {
       throw listenStartupError(err, config.host, config.metricsPort, 'METRICS_PORT') ?? err;
     }
   }
-  const redisReachable = await redisCheck;
+  // After listen: the app's onReady gave the client its chance to connect (no offline queue).
+  const redisReachable = app.redis ? await redisAnswers(app.redis, 3000) : undefined;
 
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;

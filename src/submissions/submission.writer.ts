@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database, NewSubmissionRow } from '../db/schema.js';
-import type { Executor } from '../db/database.js';
+import { isConnectionFault, type Executor } from '../db/database.js';
 import { queueHookFanouts } from '../deliveries/delivery.repository.js';
 import { claimIdempotencyKey, insertSubmissionRows, type IdempotencyRecordInput } from './submission.repository.js';
 
@@ -98,8 +98,10 @@ export class SubmissionWriter {
     try {
       await this.commit(batch);
     } catch (error) {
-      if (batch.length === 1) batch[0]!.reject(error);
-      else for (const item of batch) await this.commit([item]).catch(item.reject);
+      // One by one, so one bad row fails alone; a lone submission whose connection broke (a
+      // terminated backend, a reset) gets one more try on a fresh connection.
+      if (batch.length > 1 || isConnectionFault(error)) for (const item of batch) await this.commit([item]).catch(item.reject);
+      else batch[0]!.reject(error);
     }
   }
 

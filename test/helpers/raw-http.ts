@@ -43,7 +43,7 @@ export function sendRaw(url: string, request: Buffer, options: { halfClose?: boo
   });
 }
 
-function parseResponse(raw: Buffer): RawResponse {
+export function parseResponse(raw: Buffer): RawResponse {
   const text = raw.toString('utf8');
   const end = text.indexOf('\r\n\r\n');
   if (end < 0) return { status: 0, headers: {}, body: text };
