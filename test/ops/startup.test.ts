@@ -55,7 +55,8 @@ describe(`start on ${testDialect}`, { timeout: 90_000 }, () => {
   it('first lines say, in words, the address, dashboard, database (no password), Redis, email, metrics and how to stop', async () => {
     // A password in the URL (PostgreSQL's trust authentication ignores it) must never be printed.
     const databaseUrl = database.url.replace('postgres://postgres@', 'postgres://postgres:s3cret-pw@');
-    const server = await spawnServer({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'info', METRICS_PORT: '0', BASE_URL: 'https://forms.example.com' });
+    const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+    const server = await spawnServer({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'info', METRICS_PORT: '0', BASE_URL: 'https://forms.example.com', REDIS_URL: redisUrl });
     servers.push(server);
     await waitFor(() => server.output().includes('how to stop') || server.output().includes('Stop with'), 10_000, 'the last start line');
     const records = server.output().trim().split('\n').map((line) => JSON.parse(line) as { msg: string; level: number });
@@ -67,12 +68,14 @@ describe(`start on ${testDialect}`, { timeout: 90_000 }, () => {
       testDialect === 'sqlite'
         ? `Database: SQLite file ${database.url.slice('sqlite:'.length)}`
         : expect.stringMatching(/^Database: PostgreSQL database formgate_test on postgres@127\.0\.0\.1:5432$/),
-      'Redis: off (REDIS_URL not set; rate limits are counted in this process)',
+      `Redis: on, ${redisUrl}`,
       'Email: off (SMTP_URL not set; no notification emails)',
       expect.stringMatching(/^Metrics: http:\/\/127\.0\.0\.1:\d+\/metrics$/),
       'Stop with Ctrl+C or SIGTERM: requests in progress finish first.',
     ]);
     expect(server.output()).not.toContain('s3cret-pw');
+    // Redis answered: no warning.
+    expect(records.filter((r) => r.level >= 40)).toEqual([]);
 
     // The metrics listener of the running process, and / sending a browser to the dashboard.
     const metricsUrl = /Metrics: (http:\/\/\S+)/.exec(messages.join('\n'))![1]!;
