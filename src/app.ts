@@ -7,6 +7,7 @@ import { dashboardPlugin } from './dashboard/dashboard.plugin.js';
 import { jsonErrorHandler, sendAppError } from './http/error-handler.js';
 import { healthRoutes } from './http/health.routes.js';
 import { managementApi } from './http/management-api.js';
+import { acceptEveryHttpMethod, answerFrameworkError, rejectUnstorableInput } from './http/request-input.js';
 import { openApiPlugin } from './http/openapi.js';
 import { createRedis } from './lib/redis.js';
 import type { HookTransportOptions } from './deliveries/delivery.sender.js';
@@ -80,6 +81,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: true },
     clientErrorHandler: answerUnparsableRequest,
+    frameworkErrors: answerFrameworkError,
     // Unknown body properties are an error to report, not something to drop silently.
     ajv: { customOptions: { removeAdditional: false } },
   });
@@ -91,6 +93,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorate('redis', redis);
 
   app.setErrorHandler(jsonErrorHandler);
+  acceptEveryHttpMethod(app);
+  rejectUnstorableInput(app);
   app.setNotFoundHandler((request, reply) =>
     sendAppError(reply, new AppError('not_found', `No route for ${request.method} ${request.url.split('?')[0]}.`)),
   );
