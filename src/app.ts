@@ -79,7 +79,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // Field names such as __proto__ are data on the submit endpoint; the parsers must not drop them.
     return503OnClosing: true,
     forceCloseConnections: 'idle',
-    routerOptions: { ignoreTrailingSlash: true },
+    // Any parameter length reaches the route, whose own error handler (dashboard page, submit
+    // redirect) answers an over-long ID not_found like any other ID no row can have.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 16_384 },
     clientErrorHandler: answerUnparsableRequest,
     frameworkErrors: answerFrameworkError,
     // Unknown body properties are an error to report, not something to drop silently.
