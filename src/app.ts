@@ -8,6 +8,7 @@ import { jsonErrorHandler, sendAppError } from './http/error-handler.js';
 import { healthRoutes } from './http/health.routes.js';
 import { managementApi } from './http/management-api.js';
 import { acceptEveryHttpMethod, answerFrameworkError, rejectUnstorableInput } from './http/request-input.js';
+import { refuseRequestsWhileClosing } from './http/closing.js';
 import { openApiPlugin } from './http/openapi.js';
 import { createRedis } from './lib/redis.js';
 import type { HookTransportOptions } from './deliveries/delivery.sender.js';
@@ -77,7 +78,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     trustProxy: config.trustProxy,
     bodyLimit: config.submitMaxBodyBytes,
     // Field names such as __proto__ are data on the submit endpoint; the parsers must not drop them.
-    return503OnClosing: true,
+    // Requests arriving while closing get 503 in the envelope (refuseRequestsWhileClosing).
+    return503OnClosing: false,
     forceCloseConnections: 'idle',
     // Any parameter length reaches the route, whose own error handler (dashboard page, submit
     // redirect) answers an over-long ID not_found like any other ID no row can have.
@@ -96,6 +98,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   app.setErrorHandler(jsonErrorHandler);
   acceptEveryHttpMethod(app);
+  refuseRequestsWhileClosing(app);
   rejectUnstorableInput(app);
   app.setNotFoundHandler((request, reply) =>
     sendAppError(reply, new AppError('not_found', `No route for ${request.method} ${request.url.split('?')[0]}.`)),
