@@ -8,7 +8,7 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /**
      * The body is a submission's payload, stored as JSON text (where any string survives) and
-     * checked by the submit parsers themselves.
+     * checked by the submit parsers themselves; the query string is not read at all.
      */
     bodyIsPayload?: boolean;
   }
@@ -38,8 +38,10 @@ export function rejectUnstorableInput(app: FastifyInstance): void {
     for (const value of Object.values(params)) {
       if (typeof value === 'string' && !canBeKey(value)) throw new AppError('not_found', 'No such resource.');
     }
-    const fieldErrors =
-      unstorableFields(request.query) ?? (request.routeOptions.config.bodyIsPayload ? undefined : unstorableFields(request.body));
+    // A submit URL never reads its query (an HTML form's action may carry anything there), and
+    // its body is checked by the submit parsers.
+    if (request.routeOptions.config.bodyIsPayload) return;
+    const fieldErrors = unstorableFields(request.query) ?? unstorableFields(request.body);
     if (fieldErrors) {
       throw new AppError('validation_failed', 'A value contains characters that cannot be stored.', { fieldErrors });
     }
