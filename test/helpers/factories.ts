@@ -91,7 +91,7 @@ export function newSubmissionRow(formId: string, overrides: Partial<NewSubmissio
  */
 export async function setCreatedAt(
   services: Services,
-  table: 'forms' | 'hooks' | 'api_keys',
+  table: 'forms' | 'hooks' | 'api_keys' | 'submissions',
   id: string,
   createdAt: string,
 ): Promise<void> {
