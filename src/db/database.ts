@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, type CompiledQuery, type KyselyConfig } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.js';
 import { startSqliteCheckpointer } from './sqlite-checkpointer.js';
@@ -34,6 +34,18 @@ export interface DatabaseOptions {
   checkpointInBackground?: boolean;
   /** Told when the background checkpointer fails (the connection then checkpoints by itself). */
   onBackgroundError?: (error: Error) => void;
+  /** Sees every query as compiled and sent (tests EXPLAIN the exact SQL the code runs). */
+  onQuery?: (query: CompiledQuery) => void;
+}
+
+function queryLog(options: DatabaseOptions): Pick<KyselyConfig, 'log'> {
+  const { onQuery } = options;
+  if (!onQuery) return {};
+  return {
+    log: (event) => {
+      if (event.level === 'query') onQuery(event.query);
+    },
+  };
 }
 
 /** A UNIQUE constraint refused the row, on either database. */
@@ -65,7 +77,7 @@ function openSqlite(path: string, options: DatabaseOptions): DatabaseHandle {
     options.checkpointInBackground && path !== ':memory:'
       ? startSqliteCheckpointer(sqlite, path, options.onBackgroundError ?? (() => {}))
       : undefined;
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }), ...queryLog(options) });
   return {
     db,
     dialect: 'sqlite',
@@ -114,7 +126,7 @@ function openPostgres(url: string, options: DatabaseOptions): DatabaseHandle {
   });
   // An idle client that loses its connection must not crash the process; the next query reconnects.
   pool.on('error', () => {});
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: discardingTimedOutClients(pool) }) });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: discardingTimedOutClients(pool) }), ...queryLog(options) });
   return {
     db,
     dialect: 'postgres',
