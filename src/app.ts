@@ -7,6 +7,8 @@ import { jsonErrorHandler, sendAppError } from './http/error-handler.js';
 import { healthRoutes } from './http/health.routes.js';
 import { answerClientError, httpServerFactory } from './http/http-server.js';
 import { managementApi } from './http/management-api.js';
+import { acceptEveryHttpMethod, answerFrameworkError, rejectUnstorableInput } from './http/request-input.js';
+import { refuseRequestsWhileClosing } from './http/closing.js';
 import { openApiPlugin } from './http/openapi.js';
 import { echoRequestId, requestIdFor } from './http/request-id.js';
 import { createMetrics } from './metrics/metrics.js';
@@ -88,14 +90,18 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     serverFactory: httpServerFactory(config),
     bodyLimit: config.submitMaxBodyBytes,
     // Field names such as __proto__ are data on the submit endpoint; the parsers must not drop them.
-    return503OnClosing: true,
+    // Requests arriving while closing get 503 in the envelope (refuseRequestsWhileClosing).
+    return503OnClosing: false,
     forceCloseConnections: 'idle',
-    routerOptions: { ignoreTrailingSlash: true },
+    // Any parameter length reaches the route, whose own error handler (dashboard page, submit
+    // redirect) answers an over-long ID not_found like any other ID no row can have.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 16_384 },
     clientErrorHandler: answerClientError,
     // X-Request-Id: the client's when acceptable, else a new one; every request log line has it.
     genReqId: requestIdFor,
     requestIdHeader: false,
     logController: new LogController({ requestIdLogLabel: 'requestId' }),
+    frameworkErrors: answerFrameworkError,
     // Unknown body properties are an error to report, not something to drop silently.
     ajv: { customOptions: { removeAdditional: false } },
   });
@@ -118,6 +124,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   echoRequestId(app);
   app.setErrorHandler(jsonErrorHandler);
+  acceptEveryHttpMethod(app);
+  refuseRequestsWhileClosing(app);
+  rejectUnstorableInput(app);
   app.setNotFoundHandler((request, reply) =>
     sendAppError(reply, new AppError('not_found', `No route for ${request.method} ${request.url.split('?')[0]}.`)),
   );

@@ -8,6 +8,8 @@ import type { HookTransportOptions } from './deliveries/delivery.sender.js';
 import { FormService } from './forms/form.service.js';
 import { HookService } from './hooks/hook.service.js';
 import { createMetrics, type Metrics } from './metrics/metrics.js';
+import { InstanceSecretService } from './secrets/instance-secret.service.js';
+import { SubmissionCursors } from './submissions/submission-cursor.js';
 import { SubmissionQueryService } from './submissions/submission-query.service.js';
 import { SubmissionService } from './submissions/submission.service.js';
 import { SessionService } from './dashboard/session.service.js';
@@ -27,6 +29,8 @@ export interface Services {
   readonly sessions: SessionService;
   /** This instance's Prometheus metrics (incremented by the services, served on METRICS_PORT). */
   readonly metrics: Metrics;
+  /** Secrets shared by every instance on the database (the cursor signing key). */
+  readonly instanceSecrets: InstanceSecretService;
 }
 
 export function createServices(
@@ -40,6 +44,7 @@ export function createServices(
   const deliveries = new DeliveryDispatcher(handle, config, logger, transport, metrics);
   metrics.setOutboxPendingSource(() => deliveries.countPending());
   const accounts = new AccountService(handle.db, config);
+  const instanceSecrets = new InstanceSecretService(handle.db);
   return {
     config,
     handle,
@@ -47,10 +52,11 @@ export function createServices(
     apiKeys: new ApiKeyService(handle.db),
     forms,
     submissions: new SubmissionService(handle, config, forms, deliveries, logger),
-    submissionQueries: new SubmissionQueryService(handle.db, forms),
+    submissionQueries: new SubmissionQueryService(handle.db, forms, new SubmissionCursors(instanceSecrets)),
     hooks: new HookService(handle.db, config, forms, accounts),
     deliveries,
     sessions: new SessionService(handle.db),
     metrics,
+    instanceSecrets,
   };
 }

@@ -1,8 +1,9 @@
 import { mkdirSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
-import SqliteDatabase from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
-import pg from 'pg';
+import type SqliteDatabase from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect, type CompiledQuery, type KyselyConfig } from 'kysely';
+import type pg from 'pg';
 import type { Database } from './schema.js';
 import { startSqliteCheckpointer } from './sqlite-checkpointer.js';
 
@@ -40,6 +41,18 @@ export interface DatabaseOptions {
   checkpointInBackground?: boolean;
   /** Told when the background checkpointer fails (the connection then checkpoints by itself). */
   onBackgroundError?: (error: Error) => void;
+  /** Sees every query as compiled and sent (tests EXPLAIN the exact SQL the code runs). */
+  onQuery?: (query: CompiledQuery) => void;
+}
+
+function queryLog(options: DatabaseOptions): Pick<KyselyConfig, 'log'> {
+  const { onQuery } = options;
+  if (!onQuery) return {};
+  return {
+    log: (event) => {
+      if (event.level === 'query') onQuery(event.query);
+    },
+  };
 }
 
 /** A UNIQUE constraint refused the row, on either database. */
@@ -47,6 +60,14 @@ export function isUniqueViolation(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;
   return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
 }
+
+/**
+ * Drivers are loaded on first use: a deployment runs on one database, and the other driver's
+ * modules would cost ~15 MB of idle memory for nothing.
+ */
+const requireDriver = createRequire(import.meta.url);
+const loadSqlite = () => requireDriver('better-sqlite3') as typeof SqliteDatabase;
+const loadPg = () => requireDriver('pg') as typeof pg;
 
 export function createDatabase(url: string, options: DatabaseOptions = {}): DatabaseHandle {
   if (url.startsWith('sqlite:')) return openSqlite(url.slice('sqlite:'.length), options);
@@ -57,7 +78,8 @@ export function createDatabase(url: string, options: DatabaseOptions = {}): Data
 function openSqlite(path: string, options: DatabaseOptions): DatabaseHandle {
   if (path === '') throw new Error('DATABASE_URL sqlite: needs a path, e.g. sqlite:./data/formgate.db');
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  const sqlite = new SqliteDatabase(path);
+  const Sqlite = loadSqlite();
+  const sqlite = new Sqlite(path);
   // WAL lets readers run beside the single writer; NORMAL is durable across process crashes
   // (only an OS crash or power loss can lose the last commits), the usual WAL pairing.
   sqlite.pragma('journal_mode = WAL');
@@ -71,7 +93,7 @@ function openSqlite(path: string, options: DatabaseOptions): DatabaseHandle {
     options.checkpointInBackground && path !== ':memory:'
       ? startSqliteCheckpointer(sqlite, path, options.onBackgroundError ?? (() => {}))
       : undefined;
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }), ...queryLog(options) });
   return {
     db,
     dialect: 'sqlite',
@@ -118,7 +140,7 @@ function withStatementCache(sqlite: SqliteDatabase.Database) {
 
 function openPostgres(url: string, options: DatabaseOptions): DatabaseHandle {
   const queryTimeoutMs = options.queryTimeoutMs ?? 30_000;
-  const pool = new pg.Pool({
+  const pool = new (loadPg().Pool)({
     connectionString: url,
     max: options.poolSize ?? 10,
     connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000,
@@ -129,7 +151,7 @@ function openPostgres(url: string, options: DatabaseOptions): DatabaseHandle {
   });
   // An idle client that loses its connection must not crash the process; the next query reconnects.
   pool.on('error', () => {});
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: discardingTimedOutClients(pool) }) });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: discardingTimedOutClients(pool) }), ...queryLog(options) });
   return {
     db,
     dialect: 'postgres',

@@ -135,6 +135,7 @@ export async function submitRoutes(app: FastifyInstance): Promise<void> {
           params: paramsSchema,
           response: { 200: successSchema, 303: { type: 'null', description: 'Redirect to the success URL, the redirect field or /thanks' }, ...errorResponses },
         },
+        config: { bodyIsPayload: true },
       },
       async (request, reply) => {
         const idempotencyKey = checkIdempotencyKey(request.headers['idempotency-key']);
@@ -180,9 +181,14 @@ export async function submitRoutes(app: FastifyInstance): Promise<void> {
     );
 
     submit.route({
-      method: ['GET', 'PUT', 'PATCH', 'DELETE'],
+      // Every other method Fastify was taught (see acceptEveryHttpMethod); HEAD comes with GET.
+      method: app.supportedMethods.filter((method) => !['POST', 'OPTIONS', 'HEAD'].includes(method)),
       url: SUBMIT_URL,
       schema: { hide: true, params: paramsSchema },
+      // Answered before any body is read, so no body (or a missing Content-Type) changes the answer.
+      onRequest: async () => {
+        throw new AppError('method_not_allowed', 'Submit URLs accept POST only.', { headers: { Allow: ALLOW } });
+      },
       handler: async () => {
         throw new AppError('method_not_allowed', 'Submit URLs accept POST only.', { headers: { Allow: ALLOW } });
       },

@@ -20,6 +20,14 @@ export interface DeliverySignal {
   wake(): void;
 }
 
+/** Running totals since start: how well group commit batches (submissions per transaction). */
+export interface WriterStats {
+  /** Committed transactions. */
+  transactions: number;
+  /** Submissions stored by them. */
+  submissions: number;
+}
+
 export type WriteResult = { stored: true } | { stored: false; reason: 'idempotency_conflict' };
 
 interface Queued {
@@ -47,6 +55,7 @@ export class SubmissionWriter {
   private inFlight = 0;
   private scheduled = false;
   private readonly idle: Array<() => void> = [];
+  private readonly totals: WriterStats = { transactions: 0, submissions: 0 };
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -60,6 +69,10 @@ export class SubmissionWriter {
       this.queue.push({ write, resolve, reject });
       this.schedule();
     });
+  }
+
+  get stats(): Readonly<WriterStats> {
+    return { ...this.totals };
   }
 
   /** Resolves once the writer is idle: everything queued has been written (or refused). */
@@ -108,6 +121,8 @@ export class SubmissionWriter {
   /** One transaction for the batch; its callers are answered after the commit. */
   private async commit(batch: Queued[]): Promise<void> {
     const { results, fanouts } = await this.db.transaction().execute((trx) => this.writeBatch(trx, batch));
+    this.totals.transactions++;
+    this.totals.submissions += results.filter((r) => r.stored).length;
     batch.forEach((item, i) => item.resolve(results[i]!));
     if (fanouts > 0) this.deliveries.wake();
   }
