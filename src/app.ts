@@ -106,7 +106,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     ajv: { customOptions: { removeAdditional: false } },
   });
 
-  const services = createServices(handle, config, app.log, options.hookTransport, createMetrics({ processMetrics: true }));
+  const services = createServices(handle, config, app.log, options.hookTransport, createMetrics({ enabled: config.metricsPort !== undefined, processMetrics: true }));
   app.decorate('services', services);
   app.decorate('config', config);
   const redis = config.redisUrl ? createRedis(config.redisUrl) : undefined;

@@ -13,15 +13,17 @@ export interface MetricsServer {
  * exposes it. Plain node:http: one route, no sessions, nothing the app's plugins would add.
  */
 export async function startMetricsServer(metrics: Metrics, host: string, port: number): Promise<MetricsServer> {
+  const registry = metrics.registry;
+  if (!registry) throw new Error('metrics are off: build the app with METRICS_PORT set');
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? '').split('?')[0];
     if (path !== '/metrics' || (req.method !== 'GET' && req.method !== 'HEAD')) {
       res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('Not found: metrics are at GET /metrics\n');
       return;
     }
-    metrics.registry.metrics().then(
+    registry.metrics().then(
       (text) => {
-        res.writeHead(200, { 'content-type': metrics.registry.contentType });
+        res.writeHead(200, { 'content-type': registry.contentType });
         res.end(req.method === 'HEAD' ? undefined : text);
       },
       (err: unknown) => {

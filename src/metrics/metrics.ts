@@ -1,4 +1,5 @@
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { createRequire } from 'node:module';
+import type { Registry } from 'prom-client';
 
 export type SubmitOutcome = 'accepted' | 'spam' | 'rejected';
 /** `gone`: the target answered 410 and its subscription was removed. */
@@ -6,22 +7,30 @@ export type HookDeliveryOutcome = 'sent' | 'failed' | 'gone';
 /** `sent`; `retry`: a temporary failure, tried again later; `failed`: given up. */
 export type EmailOutcome = 'sent' | 'retry' | 'failed';
 
+export interface OutcomeCounter<Outcome extends string> {
+  inc(labels: { outcome: Outcome }, value?: number): void;
+}
+
 /**
  * The Prometheus metrics of one app instance, each in its own registry, so that tests can build
  * several apps in one process. Services receive it and only increment; nothing here awaits on the
- * submit path. The outbox gauge is read from the database when scraped.
+ * submit path. The outbox gauge is read from the database when scraped. When metrics are off
+ * (METRICS_PORT unset) every metric is a no-op and prom-client is never loaded.
  */
 export interface Metrics {
-  readonly registry: Registry;
-  readonly submissions: Counter<'outcome'>;
-  readonly submitDuration: Histogram;
-  readonly hookDeliveries: Counter<'outcome'>;
-  readonly emails: Counter<'outcome'>;
+  /** Undefined when metrics are off. */
+  readonly registry: Registry | undefined;
+  readonly submissions: OutcomeCounter<SubmitOutcome>;
+  readonly submitDuration: { observe(seconds: number): void };
+  readonly hookDeliveries: OutcomeCounter<HookDeliveryOutcome>;
+  readonly emails: OutcomeCounter<EmailOutcome>;
   /** Tells the outbox gauge how to count what is queued (set once the services exist). */
   setOutboxPendingSource(count: () => Promise<number>): void;
 }
 
 export interface MetricsOptions {
+  /** Collect metrics at all (the app: when METRICS_PORT is set). */
+  enabled?: boolean;
   /**
    * Add prom-client's process metrics (CPU, memory, event loop lag, GC). The app does; services
    * built for a CLI command or a test factory need not start their observers.
@@ -29,7 +38,13 @@ export interface MetricsOptions {
   processMetrics?: boolean;
 }
 
+const ignore = { inc: () => {}, observe: () => {} };
+
 export function createMetrics(options: MetricsOptions = {}): Metrics {
+  if (!options.enabled) {
+    return { registry: undefined, submissions: ignore, submitDuration: ignore, hookDeliveries: ignore, emails: ignore, setOutboxPendingSource: () => {} };
+  }
+  const { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } = createRequire(import.meta.url)('prom-client') as typeof import('prom-client');
   const registry = new Registry();
   if (options.processMetrics) collectDefaultMetrics({ register: registry });
   let countOutboxPending: (() => Promise<number>) | undefined;

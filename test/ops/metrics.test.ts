@@ -14,7 +14,8 @@ let metricsServer: MetricsServer;
 beforeAll(async () => {
   receiver = await startHttpsReceiver();
   t = await startTestApp({
-    env: { HOOK_ALLOW_PRIVATE_TARGETS: 'true', HOOK_TIMEOUT_MS: '3000' },
+    // METRICS_PORT turns metrics on; the test serves them itself on a port of its choosing.
+    env: { HOOK_ALLOW_PRIVATE_TARGETS: 'true', HOOK_TIMEOUT_MS: '3000', METRICS_PORT: '0' },
     hookTransport: { ca: receiver.ca },
   });
   metricsServer = await startMetricsServer(t.services.metrics, '127.0.0.1', 0);
@@ -116,12 +117,12 @@ describe('Prometheus metrics', () => {
 
   it('answers 404 outside /metrics, and every app has its own registry', async () => {
     expect((await fetch(`http://127.0.0.1:${metricsServer.port}/`)).status).toBe(404);
-    const other = await startTestApp();
+    const other = await startTestApp({ env: { METRICS_PORT: '0' } });
     try {
       const owner = await createOwner(other.services);
       const before = sample(await scrape(), 'formgate_submissions_total{outcome="accepted"}');
       expect((await submit(other, owner.form.id, { json: { a: 1 } }, JSON_ACCEPT)).status).toBe(200);
-      expect(sample(await other.services.metrics.registry.metrics(), 'formgate_submissions_total{outcome="accepted"}')).toBe(1);
+      expect(sample(await other.services.metrics.registry!.metrics(), 'formgate_submissions_total{outcome="accepted"}')).toBe(1);
       expect(sample(await scrape(), 'formgate_submissions_total{outcome="accepted"}')).toBe(before);
     } finally {
       await other.close();
@@ -130,6 +131,18 @@ describe('Prometheus metrics', () => {
 });
 
 describe('METRICS_PORT', () => {
+  it('unset: metrics are off (nothing collected, nothing to serve) and submits work as usual', async () => {
+    const off = await startTestApp();
+    try {
+      const owner = await createOwner(off.services);
+      expect((await submit(off, owner.form.id, { json: { a: 1 } }, JSON_ACCEPT)).status).toBe(200);
+      expect(off.services.metrics.registry).toBeUndefined();
+      await expect(startMetricsServer(off.services.metrics, '127.0.0.1', 0)).rejects.toThrow(/metrics are off/);
+    } finally {
+      await off.close();
+    }
+  });
+
   it('is off when unset or empty, a port when set, and a configuration error otherwise', () => {
     expect(parseConfig({}).metricsPort).toBeUndefined();
     expect(parseConfig({ METRICS_PORT: '' }).metricsPort).toBeUndefined();
