@@ -61,7 +61,7 @@ function answerUnparsableRequest(err: NodeJS.ErrnoException, socket: Duplex): vo
   }
   const body = JSON.stringify(new AppError('validation_failed', 'The HTTP request could not be parsed.').toBody());
   socket.end(
-    `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=utf-8\r\nX-Content-Type-Options: nosniff\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );
 }
 
@@ -90,6 +90,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const redis = config.redisUrl ? createRedis(config.redisUrl) : undefined;
   app.decorate('redis', redis);
 
+  // Every answer, of every route and error: browsers must never guess a type (a JSON error or a
+  // CSV export rendered as HTML).
+  app.addHook('onRequest', async (_request, reply) => {
+    reply.header('x-content-type-options', 'nosniff');
+  });
   app.setErrorHandler(jsonErrorHandler);
   app.setNotFoundHandler((request, reply) =>
     sendAppError(reply, new AppError('not_found', `No route for ${request.method} ${request.url.split('?')[0]}.`)),

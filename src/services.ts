@@ -7,6 +7,7 @@ import { DeliveryDispatcher } from './deliveries/delivery.dispatcher.js';
 import type { HookTransportOptions } from './deliveries/delivery.sender.js';
 import { FormService } from './forms/form.service.js';
 import { HookService } from './hooks/hook.service.js';
+import { SubmissionBrowseService } from './submissions/submission-browse.service.js';
 import { SubmissionQueryService } from './submissions/submission-query.service.js';
 import { SubmissionService } from './submissions/submission.service.js';
 import { SessionService } from './dashboard/session.service.js';
@@ -21,6 +22,8 @@ export interface Services {
   readonly submissions: SubmissionService;
   /** Reading stored submissions (API and dashboard). */
   readonly submissionQueries: SubmissionQueryService;
+  /** The dashboard's search, paging both ways, counters and bulk actions. */
+  readonly submissionBrowser: SubmissionBrowseService;
   readonly hooks: HookService;
   readonly deliveries: DeliveryDispatcher;
   readonly sessions: SessionService;
@@ -43,7 +46,8 @@ export function createServices(
     forms,
     submissions: new SubmissionService(handle, config, forms, deliveries, logger),
     submissionQueries: new SubmissionQueryService(handle.db, forms),
-    hooks: new HookService(handle.db, config, forms, accounts),
+    submissionBrowser: new SubmissionBrowseService(handle.db, handle.dialect, forms),
+    hooks: new HookService(handle.db, config, forms, accounts, deliveries),
     deliveries,
     sessions: new SessionService(handle.db),
   };

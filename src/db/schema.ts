@@ -104,6 +104,16 @@ export interface HookFanoutTable {
   created_at: string;
 }
 
+/** Submissions per form and UTC day, kept by triggers (migration 0006); read as the sum over shards. */
+export interface FormDailyCountTable {
+  form_id: string;
+  /** YYYY-MM-DD (UTC) */
+  day: string;
+  shard: number;
+  inbox: number;
+  spam: number;
+}
+
 export interface Database {
   accounts: AccountTable;
   api_keys: ApiKeyTable;
@@ -114,6 +124,7 @@ export interface Database {
   hook_deliveries: HookDeliveryTable;
   hook_fanouts: HookFanoutTable;
   sessions: SessionTable;
+  form_daily_counts: FormDailyCountTable;
 }
 
 export type AccountRow = Selectable<AccountTable>;

@@ -1,0 +1,136 @@
+import { sql, type SqlBool } from 'kysely';
+import type { Dialect, Executor } from '../db/database.js';
+import type { SubmissionRow } from '../db/schema.js';
+
+/**
+ * Where a dashboard page starts or ends. Lists and PostgreSQL searches use (createdAt, id), the
+ * contract's newest-first order; SQLite searches walk the FTS5 index in rowid order (arrival
+ * order), so their position is the rowid.
+ */
+export type BrowsePosition = { createdAt: string; id: string } | { rowid: number };
+
+export interface BrowseFilter {
+  formId: string;
+  /** Words that must all occur in the field values; empty = every submission. */
+  words: string[];
+  isSpam?: 0 | 1;
+  /** Inclusive lower and exclusive upper bound on created_at (ISO text). */
+  from?: string;
+  to?: string;
+}
+
+export interface BrowseQuery extends BrowseFilter {
+  limit: number;
+  /** 'older': rows after `position` in newest-first order; 'newer': rows before it. */
+  direction: 'older' | 'newer';
+  position?: BrowsePosition;
+}
+
+export type BrowseRow = SubmissionRow & { search_rowid?: number };
+
+/** A phrase per word, quotes doubled: user text never becomes FTS5 query syntax. */
+function ftsMatchExpression(formId: string, words: string[]): string {
+  const phrase = (text: string) => `"${text.replace(/"/g, '""')}"`;
+  return [`form : ${phrase(formId.replace(/_/g, ''))}`, ...words.map((w) => `body : ${phrase(w)}`)].join(' AND ');
+}
+
+/**
+ * One page of a form's submissions, optionally matching words, newest first (rows of a 'newer'
+ * page come back oldest first; the caller reverses them). Each branch is one index walk that
+ * stops after `limit` rows: the form's (created_at, id) index for lists, the FTS5 index in
+ * rowid order on SQLite, and on PostgreSQL the planner's choice between the GIN index (rare
+ * words) and the form's index filtered by the tsvector (common words).
+ */
+export async function browseSubmissionRows(db: Executor, dialect: Dialect, query: BrowseQuery): Promise<BrowseRow[]> {
+  const older = query.direction === 'older';
+  if (query.words.length > 0 && dialect === 'sqlite') {
+    const after = query.position && 'rowid' in query.position ? query.position.rowid : undefined;
+    const conditions = [sql`submissions_fts match ${ftsMatchExpression(query.formId, query.words)}`, sql`s.form_id = ${query.formId}`];
+    if (query.isSpam !== undefined) conditions.push(sql`s.is_spam = ${query.isSpam}`);
+    if (query.from) conditions.push(sql`s.created_at >= ${query.from}`);
+    if (query.to) conditions.push(sql`s.created_at < ${query.to}`);
+    if (after !== undefined) conditions.push(older ? sql`submissions_fts.rowid < ${after}` : sql`submissions_fts.rowid > ${after}`);
+    const result = await sql<BrowseRow>`select s.*, submissions_fts.rowid as search_rowid
+      from submissions_fts join submissions s on s.rowid = submissions_fts.rowid
+      where ${sql.join(conditions, sql` and `)}
+      order by submissions_fts.rowid ${older ? sql`desc` : sql`asc`} limit ${query.limit}`.execute(db);
+    return result.rows;
+  }
+
+  let q = db.selectFrom('submissions').selectAll().where('form_id', '=', query.formId);
+  if (query.isSpam !== undefined) q = q.where('is_spam', '=', query.isSpam);
+  if (query.from) q = q.where('created_at', '>=', query.from);
+  if (query.to) q = q.where('created_at', '<', query.to);
+  if (query.words.length > 0) {
+    // The same expression as submissions_search_idx (migration 0006), or the index is not used.
+    q = q.where(sql<SqlBool>`jsonb_to_tsvector('simple'::regconfig, payload::jsonb, '["string", "numeric"]'::jsonb) @@ plainto_tsquery('simple'::regconfig, ${query.words.join(' ')})`);
+  }
+  if (query.position && 'createdAt' in query.position) {
+    const { createdAt, id } = query.position;
+    q = q.where((eb) => eb(eb.refTuple('created_at', 'id'), older ? '<' : '>', eb.tuple(createdAt, id)));
+  }
+  const direction = older ? 'desc' : 'asc';
+  return q.orderBy('created_at', direction).orderBy('id', direction).limit(query.limit).execute();
+}
+
+export interface FormCounts {
+  formId: string;
+  inbox: number;
+  spam: number;
+}
+
+/** Totals per form from the daily counters: a few rows per form and day, never the submissions. */
+export async function sumFormCounts(db: Executor, formIds: string[]): Promise<FormCounts[]> {
+  if (formIds.length === 0) return [];
+  const rows = await db
+    .selectFrom('form_daily_counts')
+    .select((eb) => ['form_id', eb.fn.sum<string | number>('inbox').as('inbox'), eb.fn.sum<string | number>('spam').as('spam')])
+    .where('form_id', 'in', formIds)
+    .groupBy('form_id')
+    .execute();
+  return rows.map((r) => ({ formId: r.form_id, inbox: Number(r.inbox), spam: Number(r.spam) }));
+}
+
+/** The newest created_at of each form: one backward index seek per form. */
+export async function findLastSubmissionTimes(db: Executor, formIds: string[]): Promise<Map<string, string>> {
+  const times = new Map<string, string>();
+  await Promise.all(
+    formIds.map(async (formId) => {
+      const row = await db
+        .selectFrom('submissions')
+        .select('created_at')
+        .where('form_id', '=', formId)
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(1)
+        .executeTakeFirst();
+      if (row) times.set(formId, row.created_at);
+    }),
+  );
+  return times;
+}
+
+export interface DailyCount {
+  day: string;
+  inbox: number;
+  spam: number;
+}
+
+export async function listDailyCounts(db: Executor, formId: string, fromDay: string): Promise<DailyCount[]> {
+  const rows = await db
+    .selectFrom('form_daily_counts')
+    .select((eb) => ['day', eb.fn.sum<string | number>('inbox').as('inbox'), eb.fn.sum<string | number>('spam').as('spam')])
+    .where('form_id', '=', formId)
+    .where('day', '>=', fromDay)
+    .groupBy('day')
+    .orderBy('day')
+    .execute();
+  return rows.map((r) => ({ day: r.day, inbox: Number(r.inbox), spam: Number(r.spam) }));
+}
+
+/** Deletes the listed submissions of one form; IDs of other forms are left alone. */
+export async function deleteSubmissionRowsOfForm(db: Executor, formId: string, ids: string[]): Promise<number> {
+  if (ids.length === 0) return 0;
+  const result = await db.deleteFrom('submissions').where('form_id', '=', formId).where('id', 'in', ids).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
