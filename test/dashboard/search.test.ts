@@ -142,3 +142,22 @@ describe('counters kept by the database', () => {
     expect(await services.submissionQueries.getSubmission(account.id, theirs!)).toMatchObject({ id: theirs });
   });
 });
+
+describe('date ranges as index words (SQLite search)', () => {
+  it('covers a range with the fewest day, month and year words', async () => {
+    const { dateRangeWords } = await import('../../src/submissions/submission-search.repository.js');
+    expect(dateRangeWords('2026-01-30', '2026-03-02')).toEqual(['d20260130', 'd20260131', 'm202602', 'd20260301', 'd20260302']);
+    expect(dateRangeWords('2025-12-31', '2027-01-01')).toEqual(['d20251231', 'y2026', 'd20270101']);
+    expect(dateRangeWords('2026-03-05', '2026-03-04')).toEqual([]);
+    expect(dateRangeWords(undefined, '2001-02-03')).toEqual(['y2000', 'm200101', 'd20010201', 'd20010202', 'd20010203']);
+  });
+
+  it('finds a submission after it is marked spam, under the spam filter only', async () => {
+    const { account, form } = await createOwner(services);
+    const [id] = await insertSubmissions(services, form.id, [{ createdAt: at(15), payload: { m: 'marked later' } }]);
+    await handle.db.updateTable('submissions').set({ is_spam: 1 }).where('id', '=', id!).execute();
+    const find = (spam: boolean) => services.submissionBrowser.browse(account.id, form.id, { q: 'marked', spam, from: '2026-01-15', to: '2026-01-15' });
+    expect((await find(true)).submissions.map((s) => s.id)).toEqual([id]);
+    expect((await find(false)).submissions).toEqual([]);
+  });
+});

@@ -6,8 +6,9 @@ import { SqliteAdapter, sql, type Kysely } from 'kysely';
  * Dashboard search and overview.
  *
  * - Full-text search over field values. SQLite: a contentless FTS5 table whose rowid is the
- *   submission's rowid, kept in sync by triggers inside the writing transaction; the form ID is
- *   indexed as one token so a search never walks other forms' matches. PostgreSQL: a GIN index
+ *   submission's rowid, kept in sync by triggers inside the writing transaction; the form ID,
+ *   inbox/spam and the day are indexed as words so a filtered search never walks other forms'
+ *   matches nor joins rows it will not show. PostgreSQL: a GIN index
  *   on the tsvector of the payload's string and number values (an expression index: nothing to
  *   keep in sync by hand).
  * - Per form and UTC day, the number of inbox and spam submissions, kept by triggers, so the
@@ -38,7 +39,13 @@ export async function up(db: Kysely<any>): Promise<void> {
 async function upSqlite(db: Kysely<any>): Promise<void> {
   // Field values joined by spaces; arrays come out as JSON text, which the tokenizer splits.
   const body = (row: string) => sql.raw(`(select group_concat(value, ' ') from json_each(${row}.payload))`);
-  const formToken = (row: string) => sql.raw(`replace(${row}.form_id, '_', '')`);
+  // The "form" column holds the row's filters as words, so a search with filters is answered by
+  // the FTS5 index alone: the form ID, inbox or spam, and its UTC day, month and year
+  // (`frmAbC inbox d20261123 m202611 y2026`). A date range becomes an OR of a few such words.
+  const formToken = (row: string) =>
+    sql.raw(`replace(${row}.form_id, '_', '') || case when ${row}.is_spam = 1 then ' spam' else ' inbox' end` +
+      ` || ' d' || replace(substr(${row}.created_at, 1, 10), '-', '') || ' m' || replace(substr(${row}.created_at, 1, 7), '-', '')` +
+      ` || ' y' || substr(${row}.created_at, 1, 4)`);
   await sql`create virtual table submissions_fts using fts5(form, body, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2')`.execute(db);
   await sql`insert into submissions_fts (rowid, form, body) select rowid, ${formToken('submissions')}, ${body('submissions')} from submissions`.execute(db);
 
@@ -56,6 +63,8 @@ async function upSqlite(db: Kysely<any>): Promise<void> {
   end`.execute(db);
   await sql`create trigger submissions_after_spam_change after update of is_spam on submissions
     when old.is_spam <> new.is_spam begin
+    delete from submissions_fts where rowid = old.rowid;
+    insert into submissions_fts (rowid, form, body) values (new.rowid, ${formToken('new')}, ${body('new')});
     update form_daily_counts set inbox = inbox + old.is_spam - new.is_spam, spam = spam + new.is_spam - old.is_spam
       where form_id = new.form_id and day = substr(new.created_at, 1, 10) and shard = 0;
   end`.execute(db);
