@@ -146,12 +146,13 @@ describe('everyday dashboard journeys in Chromium', () => {
     expect(await page.locator('svg.chart g.day').count()).toBe(30);
     expect(Number(await page.textContent('#chart-inbox'))).toBe(totals.inbox - 1); // all but the 45-day-old one
     expect(Number(await page.textContent('#chart-spam'))).toBe(totals.spam);
+    await page.screenshot({ path: `/tmp/dashboard-submissions-chart-${testDialect}.png`, fullPage: true });
     await page.goto(`${t.url}/dashboard/forms`);
     const row = page.locator(`tr[data-form="${formId}"]`);
     expect(await row.locator('.inbox-count').textContent()).toBe(String(totals.inbox));
     expect(await row.locator('.spam-count').textContent()).toBe(String(totals.spam));
     expect(await row.textContent()).toContain('Support <b>desk</b>');
-    await page.screenshot({ path: `/tmp/dashboard-chart-${testDialect}.png`, fullPage: true });
+    await page.screenshot({ path: `/tmp/dashboard-forms-${testDialect}.png`, fullPage: true });
   });
 
   it('manages a hook on the dashboard: secret once, test delivery, attempts with the form name, delete', async () => {
@@ -186,6 +187,7 @@ describe('everyday dashboard journeys in Chromium', () => {
     const text = (await page.textContent('main'))!;
     expect(text).toContain('Support <b>desk</b>');
     expect(text).toContain('The target answered HTTP 500 (2xx expected).');
+    await page.screenshot({ path: `/tmp/dashboard-hooks-manage-${testDialect}.png`, fullPage: true });
     receiver.respond((_req, res) => res.writeHead(200).end('ok'));
     await Promise.all([page.waitForURL(`${t.url}/dashboard/hooks`), page.click('button:has-text("Delete")')]);
     expect(await page.textContent('.notice')).toBe('Hook deleted.');

@@ -161,3 +161,32 @@ describe('date ranges as index words (SQLite search)', () => {
     expect((await find(false)).submissions).toEqual([]);
   });
 });
+
+describe('search beyond the newest rows', () => {
+  it('finds words only in old rows, and pages across the recent window in order', async () => {
+    const { RECENT_WINDOW } = await import('../../src/submissions/submission-search.repository.js');
+    const { account, form } = await createOwner(services);
+    const total = RECENT_WINDOW + 150;
+    // "rare" only in the 3 oldest rows; "edge" every 40th row, straddling the window boundary.
+    const ids = await insertSubmissions(
+      services,
+      form.id,
+      Array.from({ length: total }, (_, i) => ({
+        createdAt: new Date(Date.UTC(2026, 2, 1) + i * 1000).toISOString(),
+        payload: { m: `${i < 3 ? 'rare ' : ''}${i % 40 === 0 ? 'edge ' : ''}filler ${i}` },
+      })),
+    );
+    const rare = await services.submissionBrowser.browse(account.id, form.id, { q: 'rare' });
+    expect(rare.submissions.map((s) => s.id)).toEqual([ids[2], ids[1], ids[0]]);
+    const expected = ids.filter((_, i) => i % 40 === 0).reverse();
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await services.submissionBrowser.browse(account.id, form.id, { q: 'edge', limit: 20, ...(cursor ? { cursor } : {}) });
+      seen.push(...page.submissions.map((s) => s.id));
+      cursor = page.olderCursor ?? undefined;
+    } while (cursor);
+    expect(seen).toEqual(expected);
+    expect((await services.submissionBrowser.browse(account.id, form.id, { q: 'absentword' })).submissions).toEqual([]);
+  });
+});
