@@ -43,7 +43,7 @@ async function timeGets(url: string, cookie: string, n: number): Promise<{ p50: 
   return { p50: percentile(times, 50), p99: percentile(times, 99) };
 }
 
-async function owner(url: string, formCount: number) {
+export async function owner(url: string, formCount: number) {
   const handle = createDatabase(url, { poolSize: 2 });
   await migrateToLatest(handle);
   const account = await new AccountService(handle.db, parseConfig({})).createAccount({ email: `bench-${Date.now()}@example.com`, planId: 'pro' });
@@ -56,7 +56,7 @@ async function owner(url: string, formCount: number) {
 }
 
 /** Rows spread over the last 60 days, through the same triggers a submit fires. */
-async function seed(db: BenchDialect, url: string, formIds: string[], perForm: number): Promise<number> {
+export async function seed(db: BenchDialect, url: string, formIds: string[], perForm: number): Promise<number> {
   const started = Date.now();
   const base = Date.now() - 60 * DAY_MS;
   const step = (60 * DAY_MS) / (perForm * formIds.length);

@@ -114,6 +114,14 @@ export interface FormDailyCountTable {
   spam: number;
 }
 
+/** Submissions per form, kept by triggers (migration 0006); read as the sum over shards. */
+export interface FormCountTable {
+  form_id: string;
+  shard: number;
+  inbox: number;
+  spam: number;
+}
+
 export interface Database {
   accounts: AccountTable;
   api_keys: ApiKeyTable;
@@ -125,6 +133,7 @@ export interface Database {
   hook_fanouts: HookFanoutTable;
   sessions: SessionTable;
   form_daily_counts: FormDailyCountTable;
+  form_counts: FormCountTable;
 }
 
 export type AccountRow = Selectable<AccountTable>;

@@ -5,9 +5,8 @@ import { submissionRowToSubmission } from './submission-query.repository.js';
 import {
   browseSubmissionRows,
   deleteSubmissionRowsOfForm,
-  findLastSubmissionTimes,
   listDailyCounts,
-  sumFormCounts,
+  listFormOverviewRows,
   type BrowsePosition,
   type BrowseRow,
   type DailyCount,
@@ -133,12 +132,8 @@ export class SubmissionBrowseService {
 
   /** Counts and last submission per form, for the forms list (counters, never a scan). */
   async summariseForms(accountId: string, formIds: string[]): Promise<Map<string, FormSummary>> {
-    const owned = new Set((await this.forms.listForms(accountId)).map((f) => f.id));
-    const ids = formIds.filter((id) => owned.has(id));
-    const [counts, lastTimes] = await Promise.all([sumFormCounts(this.db, ids), findLastSubmissionTimes(this.db, ids)]);
-    const summaries = new Map<string, FormSummary>(ids.map((id) => [id, { inbox: 0, spam: 0, lastSubmissionAt: lastTimes.get(id) ?? null }]));
-    for (const c of counts) Object.assign(summaries.get(c.formId)!, { inbox: c.inbox, spam: c.spam });
-    return summaries;
+    const rows = await listFormOverviewRows(this.db, accountId, formIds);
+    return new Map(rows.map((r) => [r.formId, { inbox: r.inbox, spam: r.spam, lastSubmissionAt: r.lastSubmissionAt }]));
   }
 
   /** Inbox and spam per UTC day for the last `days` days (today included), zeros filled in. */

@@ -178,41 +178,31 @@ async function searchPostgres(
   return [...found, ...rest];
 }
 
-export interface FormCounts {
+export interface FormOverviewRow {
   formId: string;
   inbox: number;
   spam: number;
+  lastSubmissionAt: string | null;
 }
 
-/** Totals per form from the daily counters: a few rows per form and day, never the submissions. */
-export async function sumFormCounts(db: Executor, formIds: string[]): Promise<FormCounts[]> {
+/**
+ * Counts and last submission of the account's listed forms in one statement: the counters'
+ * few rows per form, and the newest created_at by one index seek per form.
+ */
+export async function listFormOverviewRows(db: Executor, accountId: string, formIds: string[]): Promise<FormOverviewRow[]> {
   if (formIds.length === 0) return [];
   const rows = await db
-    .selectFrom('form_daily_counts')
-    .select((eb) => ['form_id', eb.fn.sum<string | number>('inbox').as('inbox'), eb.fn.sum<string | number>('spam').as('spam')])
-    .where('form_id', 'in', formIds)
-    .groupBy('form_id')
+    .selectFrom('forms as f')
+    .select((eb) => [
+      'f.id',
+      eb.selectFrom('submissions as s').whereRef('s.form_id', '=', 'f.id').select((e) => e.fn.max('s.created_at').as('m')).as('last_at'),
+      eb.selectFrom('form_counts as c').whereRef('c.form_id', '=', 'f.id').select((e) => e.fn.sum<string | number | null>('c.inbox').as('i')).as('inbox'),
+      eb.selectFrom('form_counts as c').whereRef('c.form_id', '=', 'f.id').select((e) => e.fn.sum<string | number | null>('c.spam').as('p')).as('spam'),
+    ])
+    .where('f.account_id', '=', accountId)
+    .where('f.id', 'in', formIds)
     .execute();
-  return rows.map((r) => ({ formId: r.form_id, inbox: Number(r.inbox), spam: Number(r.spam) }));
-}
-
-/** The newest created_at of each form: one backward index seek per form. */
-export async function findLastSubmissionTimes(db: Executor, formIds: string[]): Promise<Map<string, string>> {
-  const times = new Map<string, string>();
-  await Promise.all(
-    formIds.map(async (formId) => {
-      const row = await db
-        .selectFrom('submissions')
-        .select('created_at')
-        .where('form_id', '=', formId)
-        .orderBy('created_at', 'desc')
-        .orderBy('id', 'desc')
-        .limit(1)
-        .executeTakeFirst();
-      if (row) times.set(formId, row.created_at);
-    }),
-  );
-  return times;
+  return rows.map((r) => ({ formId: r.id, inbox: Number(r.inbox ?? 0), spam: Number(r.spam ?? 0), lastSubmissionAt: r.last_at ?? null }));
 }
 
 export interface DailyCount {

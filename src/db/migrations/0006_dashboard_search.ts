@@ -11,10 +11,10 @@ import { SqliteAdapter, sql, type Kysely } from 'kysely';
  *   matches nor joins rows it will not show. PostgreSQL: a GIN index
  *   on the tsvector of the payload's string and number values (an expression index: nothing to
  *   keep in sync by hand).
- * - Per form and UTC day, the number of inbox and spam submissions, kept by triggers, so the
- *   forms list and the 30-day chart read a few small rows instead of counting submissions. On
- *   PostgreSQL the counter rows are sharded by backend so concurrent submit transactions on one
- *   form never wait for each other's counter row.
+ * - Per form, and per form and UTC day, the number of inbox and spam submissions, kept by
+ *   triggers, so the forms list and the 30-day chart read a few small rows instead of counting
+ *   submissions. On PostgreSQL the counter rows are sharded by backend so concurrent submit
+ *   transactions on one form never wait for each other's counter row.
  */
 export async function up(db: Kysely<any>): Promise<void> {
   const sqlite = db.getExecutor().adapter instanceof SqliteAdapter;
@@ -31,6 +31,16 @@ export async function up(db: Kysely<any>): Promise<void> {
   await sql`insert into form_daily_counts (form_id, day, shard, inbox, spam)
     select form_id, substr(created_at, 1, 10), 0, sum(1 - is_spam), sum(is_spam)
     from submissions group by form_id, substr(created_at, 1, 10)`.execute(db);
+  await db.schema
+    .createTable('form_counts')
+    .addColumn('form_id', 'text', (c) => c.notNull().references('forms.id').onDelete('cascade'))
+    .addColumn('shard', 'integer', (c) => c.notNull())
+    .addColumn('inbox', 'integer', (c) => c.notNull())
+    .addColumn('spam', 'integer', (c) => c.notNull())
+    .addPrimaryKeyConstraint('form_counts_pk', ['form_id', 'shard'])
+    .execute();
+  await sql`insert into form_counts (form_id, shard, inbox, spam)
+    select form_id, 0, sum(1 - is_spam), sum(is_spam) from submissions group by form_id`.execute(db);
 
   if (sqlite) await upSqlite(db);
   else await upPostgres(db);
@@ -54,12 +64,16 @@ async function upSqlite(db: Kysely<any>): Promise<void> {
     insert into form_daily_counts (form_id, day, shard, inbox, spam)
       values (new.form_id, substr(new.created_at, 1, 10), 0, 1 - new.is_spam, new.is_spam)
       on conflict (form_id, day, shard) do update set inbox = inbox + excluded.inbox, spam = spam + excluded.spam;
+    insert into form_counts (form_id, shard, inbox, spam) values (new.form_id, 0, 1 - new.is_spam, new.is_spam)
+      on conflict (form_id, shard) do update set inbox = inbox + excluded.inbox, spam = spam + excluded.spam;
   end`.execute(db);
   // UPDATE only: when a form is deleted its counter rows are already gone, nothing to recreate.
   await sql`create trigger submissions_after_delete after delete on submissions begin
     delete from submissions_fts where rowid = old.rowid;
     update form_daily_counts set inbox = inbox - (1 - old.is_spam), spam = spam - old.is_spam
       where form_id = old.form_id and day = substr(old.created_at, 1, 10) and shard = 0;
+    update form_counts set inbox = inbox - (1 - old.is_spam), spam = spam - old.is_spam
+      where form_id = old.form_id and shard = 0;
   end`.execute(db);
   await sql`create trigger submissions_after_spam_change after update of is_spam on submissions
     when old.is_spam <> new.is_spam begin
@@ -67,6 +81,8 @@ async function upSqlite(db: Kysely<any>): Promise<void> {
     insert into submissions_fts (rowid, form, body) values (new.rowid, ${formToken('new')}, ${body('new')});
     update form_daily_counts set inbox = inbox + old.is_spam - new.is_spam, spam = spam + new.is_spam - old.is_spam
       where form_id = new.form_id and day = substr(new.created_at, 1, 10) and shard = 0;
+    update form_counts set inbox = inbox + old.is_spam - new.is_spam, spam = spam + new.is_spam - old.is_spam
+      where form_id = new.form_id and shard = 0;
   end`.execute(db);
 }
 
@@ -82,6 +98,10 @@ async function upPostgres(db: Kysely<any>): Promise<void> {
         from new_rows group by form_id, substr(created_at, 1, 10)
         on conflict (form_id, day, shard) do update
           set inbox = form_daily_counts.inbox + excluded.inbox, spam = form_daily_counts.spam + excluded.spam;
+      insert into form_counts (form_id, shard, inbox, spam)
+        select form_id, pg_backend_pid() % 8, sum(1 - is_spam), sum(is_spam) from new_rows group by form_id
+        on conflict (form_id, shard) do update
+          set inbox = form_counts.inbox + excluded.inbox, spam = form_counts.spam + excluded.spam;
       return null;
     end $$`.execute(db);
   await sql`create function formgate_count_deleted() returns trigger language plpgsql as $$
@@ -93,6 +113,8 @@ async function upPostgres(db: Kysely<any>): Promise<void> {
         update form_daily_counts set inbox = inbox - r.inbox, spam = spam - r.spam
           where (form_id, day, shard) = (
             select form_id, day, shard from form_daily_counts where form_id = r.form_id and day = r.day limit 1);
+        update form_counts set inbox = inbox - r.inbox, spam = spam - r.spam
+          where (form_id, shard) = (select form_id, shard from form_counts where form_id = r.form_id limit 1);
       end loop;
       return null;
     end $$`.execute(db);
@@ -105,6 +127,8 @@ async function upPostgres(db: Kysely<any>): Promise<void> {
         update form_daily_counts set inbox = inbox - r.moved, spam = spam + r.moved
           where (form_id, day, shard) = (
             select form_id, day, shard from form_daily_counts where form_id = r.form_id and day = r.day limit 1);
+        update form_counts set inbox = inbox - r.moved, spam = spam + r.moved
+          where (form_id, shard) = (select form_id, shard from form_counts where form_id = r.form_id limit 1);
       end loop;
       return null;
     end $$`.execute(db);
@@ -131,5 +155,6 @@ export async function down(db: Kysely<any>): Promise<void> {
     }
     await sql`drop index if exists submissions_search_idx`.execute(db);
   }
+  await db.schema.dropTable('form_counts').ifExists().execute();
   await db.schema.dropTable('form_daily_counts').ifExists().execute();
 }
