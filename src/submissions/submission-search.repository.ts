@@ -132,6 +132,15 @@ const matches = (words: string[]) =>
   sql<SqlBool>`jsonb_to_tsvector('simple'::regconfig, payload::jsonb, '["string", "numeric"]'::jsonb) @@ plainto_tsquery('simple'::regconfig, ${words.join(' ')})`;
 
 /**
+ * A cheap necessary condition checked before the tsvector (PostgreSQL runs cheaper quals first):
+ * a plain ASCII letters-and-digits word is one lexeme, its own lowercase, so the payload text
+ * must contain it, case aside. ~1 µs a row instead of ~15 µs for building the tsvector. Other
+ * words (punctuation, non-ASCII) may be split or folded by the parser, so they get no prefilter.
+ */
+const prefilter = (words: string[]) =>
+  words.filter((w) => /^[A-Za-z0-9]+$/.test(w)).map((w) => sql<SqlBool>`payload ilike ${`%${w}%`}`);
+
+/**
  * Two bounded steps instead of trusting the planner's guess of a word's frequency (a rare or
  * absent word it thinks common walks the whole form: seconds at 1M rows). First the newest
  * RECENT_WINDOW rows in page order are read by the form's index and filtered: a common word fills
@@ -151,9 +160,9 @@ async function searchPostgres(
     .orderBy('id', direction)
     .limit(RECENT_WINDOW)
     .as('recent');
-  const found = await db
-    .selectFrom(recent)
-    .selectAll()
+  let inWindow = db.selectFrom(recent).selectAll();
+  for (const condition of prefilter(query.words)) inWindow = inWindow.where(condition);
+  const found = await inWindow
     .where(matches(query.words))
     .orderBy('created_at', direction)
     .orderBy('id', direction)
