@@ -8,6 +8,8 @@ import type { HookTransportOptions } from './deliveries/delivery.sender.js';
 import { FormService } from './forms/form.service.js';
 import { HookService } from './hooks/hook.service.js';
 import { SubmissionBrowseService } from './submissions/submission-browse.service.js';
+import { InstanceSecretService } from './secrets/instance-secret.service.js';
+import { SubmissionCursors } from './submissions/submission-cursor.js';
 import { SubmissionQueryService } from './submissions/submission-query.service.js';
 import { SubmissionService } from './submissions/submission.service.js';
 import { SessionService } from './dashboard/session.service.js';
@@ -27,6 +29,8 @@ export interface Services {
   readonly hooks: HookService;
   readonly deliveries: DeliveryDispatcher;
   readonly sessions: SessionService;
+  /** Secrets shared by every instance on the database (the cursor signing key). */
+  readonly instanceSecrets: InstanceSecretService;
 }
 
 export function createServices(
@@ -38,6 +42,7 @@ export function createServices(
   const forms = new FormService(handle.db);
   const deliveries = new DeliveryDispatcher(handle, config, logger, transport);
   const accounts = new AccountService(handle.db, config);
+  const instanceSecrets = new InstanceSecretService(handle.db);
   return {
     config,
     handle,
@@ -45,10 +50,11 @@ export function createServices(
     apiKeys: new ApiKeyService(handle.db),
     forms,
     submissions: new SubmissionService(handle, config, forms, deliveries, logger),
-    submissionQueries: new SubmissionQueryService(handle.db, forms),
+    submissionQueries: new SubmissionQueryService(handle.db, forms, new SubmissionCursors(instanceSecrets)),
     submissionBrowser: new SubmissionBrowseService(handle.db, handle.dialect, forms),
     hooks: new HookService(handle.db, config, forms, accounts, deliveries),
     deliveries,
     sessions: new SessionService(handle.db),
+    instanceSecrets,
   };
 }

@@ -122,6 +122,14 @@ export interface FormCountTable {
   spam: number;
 }
 
+/** A random secret shared by every instance on this database, created on first use. */
+export interface InstanceSecretTable {
+  name: string;
+  /** base64url of 32 random bytes. */
+  value: string;
+  created_at: string;
+}
+
 export interface Database {
   accounts: AccountTable;
   api_keys: ApiKeyTable;
@@ -134,6 +142,7 @@ export interface Database {
   sessions: SessionTable;
   form_daily_counts: FormDailyCountTable;
   form_counts: FormCountTable;
+  instance_secrets: InstanceSecretTable;
 }
 
 export type AccountRow = Selectable<AccountTable>;
@@ -149,3 +158,4 @@ export type IdempotencyKeyRow = Selectable<IdempotencyKeyTable>;
 export type HookRow = Selectable<HookTable>;
 export type NewHookRow = Insertable<HookTable>;
 export type HookDeliveryRow = Selectable<HookDeliveryTable>;
+export type InstanceSecretRow = Selectable<InstanceSecretTable>;
