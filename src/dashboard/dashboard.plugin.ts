@@ -66,7 +66,7 @@ export async function dashboardPlugin(app: FastifyInstance): Promise<void> {
       const [status, heading, text] = csrfFailure
         ? [403, 'Please try again', 'This form expired or did not come from this site. Go back, reload the page and submit it again.']
         : appError.statusCode === 404
-          ? [404, 'Page not found', `${appError.message} Check the address, or start again from your forms.`]
+          ? [404, 'Not found', `${appError.message} Check the address, or start again from your forms.`]
           : [appError.statusCode, appError.statusCode >= 500 ? 'Something went wrong' : 'That did not work', appError.message];
       // A fresh token, so the layout's log-out button works from an error page too.
       return sendPage(reply, 'message', { title: heading, account: request.owner, csrf: reply.generateCsrf() }, { heading, text }, status);

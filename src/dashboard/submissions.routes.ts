@@ -145,6 +145,23 @@ export async function submissionPages(app: FastifyInstance): Promise<void> {
     return sendPage(reply, 'submission', pageContext(request, reply, 'Submission'), { form, submission, fields });
   });
 
+  // The single-submission form of the same action (older links and forms post here).
+  app.post<{ Params: { id: string }; Body: { confirm?: string } }>('/dashboard/submissions/:id/delete', { schema: { hide: true } }, async (request, reply) => {
+    const submission = await queries.getSubmission(request.owner!.id, request.params.id);
+    const form = await app.services.forms.getFormOfAccount(request.owner!.id, submission.formId);
+    const listUrl = `/dashboard/forms/${form.id}/submissions`;
+    if (request.body?.confirm !== '1') {
+      return sendPage(reply, 'confirmBulk', pageContext(request, reply, 'Confirm'), {
+        form, ids: [submission.id], back: listUrl, action: 'delete', heading: 'Delete this submission?',
+        question: `The submission of ${form.name} will be deleted for good, with its pending hook deliveries. This cannot be undone.`,
+        confirmLabel: 'Delete submission',
+      });
+    }
+    await browser.deleteSubmissions(request.owner!.id, form.id, [submission.id]);
+    setFlash(reply, { notice: 'Deleted 1 submission.' }, secure);
+    return reply.redirect(listUrl, 303);
+  });
+
   // Selected rows of the list (or one submission) → a confirmation page → the action. The action
   // names what to do, so more bulk actions join the same selection form.
   app.post<{ Params: { id: string }; Body: BulkBody }>(

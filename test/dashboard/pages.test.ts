@@ -72,7 +72,7 @@ describe('settings page (issue 13, item 8)', () => {
     const { client } = await owner();
     const missing = await client.get('/dashboard/forms/frm_doesnotexist/settings');
     expect(missing.res.status).toBe(404);
-    expect(missing.html).toContain('Page not found');
+    expect(missing.html).toContain('<h1>Not found</h1>');
     expect(missing.html).toMatch(/action="\/dashboard\/logout"[^>]*><input type="hidden" name="_csrf" value="[^"]+"/);
     const out = await client.post('/dashboard/logout', {});
     expect(out.res.status).toBe(303);
@@ -86,7 +86,7 @@ describe('navigation and details', () => {
     const { res, html } = await client.get('/dashboard/no/such/page');
     expect(res.status).toBe(404);
     expect(res.headers.get('content-type')).toMatch(/text\/html/);
-    expect(html).toContain('Page not found');
+    expect(html).toContain('<h1>Not found</h1>');
     expect(html).toContain(`Signed in as <strong>${email}</strong>`);
     expect(res.headers.get('content-security-policy')).toMatch(/default-src 'self'/);
   });
