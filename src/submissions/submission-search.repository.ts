@@ -129,7 +129,7 @@ export const RECENT_WINDOW = 2000;
 
 // The same expression as submissions_search_idx (migration 0006), or the index is not used.
 const matches = (words: string[]) =>
-  sql<SqlBool>`jsonb_to_tsvector('simple'::regconfig, payload::jsonb, '["string", "numeric"]'::jsonb) @@ plainto_tsquery('simple'::regconfig, ${words.join(' ')})`;
+  sql<SqlBool>`formgate_search_vector(payload) @@ plainto_tsquery('simple'::regconfig, ${words.join(' ')})`;
 
 /**
  * A cheap necessary condition checked before the tsvector (PostgreSQL runs cheaper quals first):

@@ -190,3 +190,14 @@ describe('search beyond the newest rows', () => {
     expect((await services.submissionBrowser.browse(account.id, form.id, { q: 'absentword' })).submissions).toEqual([]);
   });
 });
+
+describe('a damaged stored payload', () => {
+  it('can still be marked spam, deleted and searched around', async () => {
+    const { account, form } = await createOwner(services);
+    const [bad, good] = await insertSubmissions(services, form.id, [{ createdAt: at(25), payload: { m: 'fine words' } }, { createdAt: at(26), payload: { m: 'fine words' } }]);
+    await handle.db.updateTable('submissions').set({ payload: '{broken' }).where('id', '=', bad!).execute();
+    await handle.db.updateTable('submissions').set({ is_spam: 1 }).where('id', '=', bad!).execute();
+    expect((await services.submissionBrowser.browse(account.id, form.id, { q: 'fine' })).submissions.map((s) => s.id)).toEqual([good]);
+    expect(await services.submissionBrowser.deleteSubmissions(account.id, form.id, [bad!])).toBe(1);
+  });
+});

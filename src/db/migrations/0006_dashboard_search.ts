@@ -48,7 +48,9 @@ export async function up(db: Kysely<any>): Promise<void> {
 
 async function upSqlite(db: Kysely<any>): Promise<void> {
   // Field values joined by spaces; arrays come out as JSON text, which the tokenizer splits.
-  const body = (row: string) => sql.raw(`(select group_concat(value, ' ') from json_each(${row}.payload))`);
+  // A payload that is not JSON (never written by Formgate) indexes no words instead of failing.
+  const body = (row: string) =>
+    sql.raw(`case when json_valid(${row}.payload) then (select group_concat(value, ' ') from json_each(${row}.payload)) else '' end`);
   // The "form" column holds the row's filters as words, so a search with filters is answered by
   // the FTS5 index alone: the form ID, inbox or spam, and its UTC day, month and year
   // (`frmAbC inbox d20261123 m202611 y2026`). A date range becomes an OR of a few such words.
@@ -87,8 +89,16 @@ async function upSqlite(db: Kysely<any>): Promise<void> {
 }
 
 async function upPostgres(db: Kysely<any>): Promise<void> {
-  await sql`create index submissions_search_idx on submissions
-    using gin (jsonb_to_tsvector('simple'::regconfig, payload::jsonb, '["string", "numeric"]'::jsonb))`.execute(db);
+  // The words of a payload's string and number values. A payload that is not JSON (never written
+  // by Formgate, but a damaged row must not make its UPDATE or a search fail) has none.
+  await sql`create function formgate_search_vector(payload text) returns tsvector
+    language plpgsql immutable parallel safe as $$
+    begin
+      return jsonb_to_tsvector('simple'::regconfig, payload::jsonb, '["string", "numeric"]'::jsonb);
+    exception when others then
+      return ''::tsvector;
+    end $$`.execute(db);
+  await sql`create index submissions_search_idx on submissions using gin (formgate_search_vector(payload))`.execute(db);
 
   // Statement-level triggers: a group-commit batch of n rows costs one upsert per (form, day).
   await sql`create function formgate_count_inserted() returns trigger language plpgsql as $$
@@ -154,6 +164,7 @@ export async function down(db: Kysely<any>): Promise<void> {
       await sql`drop function if exists ${sql.raw(name)}()`.execute(db);
     }
     await sql`drop index if exists submissions_search_idx`.execute(db);
+    await sql`drop function if exists formgate_search_vector(text)`.execute(db);
   }
   await db.schema.dropTable('form_counts').ifExists().execute();
   await db.schema.dropTable('form_daily_counts').ifExists().execute();
