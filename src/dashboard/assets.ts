@@ -38,7 +38,7 @@ code{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.88em}
 .field-error{color:#b42318;margin:.1rem 0 .5rem;font-size:.9rem}.field-error::before{content:"⚠ "}
 select{display:block;width:100%;padding:.45rem .6rem;border:1px solid #cfd4dc;border-radius:6px;font:inherit;margin-top:.25rem;background:#fff}
 .search{display:flex;gap:.5rem;align-items:flex-end;flex-wrap:wrap;margin:.75rem 0}.search label{margin:0}.search .grow{min-width:14rem}
-.chart-box{margin:.75rem 0}.chart{width:100%;height:150px;display:block}.legend.inbox{color:#2453d4}.legend.spam{color:#e0a030}
+.chart-box{margin:.75rem 0}.chart{width:100%;height:140px;display:block}.chart-axis{display:flex;justify-content:space-between;font-size:.8rem}.legend.inbox{color:#2453d4}.legend.spam{color:#e0a030}
 .bulk-bar{margin:.5rem 0}.pager{margin-top:.75rem}.num{text-align:right;font-variant-numeric:tabular-nums}
 .sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
 .table-wrap{overflow-x:auto;max-width:100%}

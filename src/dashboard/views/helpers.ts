@@ -44,11 +44,10 @@ export function dailyChartSvg(days: DailyCount[]): string {
     .join('');
   const first = days[0]?.day ?? '';
   const last = days[days.length - 1]?.day ?? '';
-  return `<svg class="chart" viewBox="0 0 ${CHART_WIDTH} ${CHART_HEIGHT + 18}" role="img" aria-label="Submissions per day from ${first} to ${last}" preserveAspectRatio="none">` +
-    `<line x1="0" y1="${CHART_HEIGHT + 0.5}" x2="${CHART_WIDTH}" y2="${CHART_HEIGHT + 0.5}" stroke="#cfd4dc"></line>${bars}` +
-    `<text x="0" y="${CHART_HEIGHT + 14}" font-size="11" fill="#69718a">${first}</text>` +
-    `<text x="${CHART_WIDTH}" y="${CHART_HEIGHT + 14}" font-size="11" fill="#69718a" text-anchor="end">${last}</text>` +
-    `<text x="2" y="11" font-size="11" fill="#69718a">max ${max}/day</text></svg>`;
+  // The SVG stretches to the card's width; its labels are HTML so they never stretch with it.
+  return `<svg class="chart" viewBox="0 0 ${CHART_WIDTH} ${CHART_HEIGHT}" role="img" aria-label="Submissions per day from ${first} to ${last}" preserveAspectRatio="none">` +
+    `<line x1="0" y1="${CHART_HEIGHT - 0.5}" x2="${CHART_WIDTH}" y2="${CHART_HEIGHT - 0.5}" stroke="#cfd4dc"></line>${bars}</svg>` +
+    `<div class="chart-axis muted"><span>${first}</span><span>highest day: ${max}</span><span>${last}</span></div>`;
 }
 
 export const viewHelpers = { timeTag, countryTag, dailyChartSvg };
