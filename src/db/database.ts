@@ -1,8 +1,9 @@
 import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
-import SqliteDatabase from 'better-sqlite3';
+import type SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, type CompiledQuery, type KyselyConfig } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
 import type { Database } from './schema.js';
 import { startSqliteCheckpointer } from './sqlite-checkpointer.js';
 
@@ -54,6 +55,14 @@ export function isUniqueViolation(err: unknown): boolean {
   return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
 }
 
+/**
+ * Drivers are loaded on first use: a deployment runs on one database, and the other driver's
+ * modules would cost ~15 MB of idle memory for nothing.
+ */
+const requireDriver = createRequire(import.meta.url);
+const loadSqlite = () => requireDriver('better-sqlite3') as typeof SqliteDatabase;
+const loadPg = () => requireDriver('pg') as typeof pg;
+
 export function createDatabase(url: string, options: DatabaseOptions = {}): DatabaseHandle {
   if (url.startsWith('sqlite:')) return openSqlite(url.slice('sqlite:'.length), options);
   if (/^postgres(ql)?:\/\//.test(url)) return openPostgres(url, options);
@@ -63,7 +72,8 @@ export function createDatabase(url: string, options: DatabaseOptions = {}): Data
 function openSqlite(path: string, options: DatabaseOptions): DatabaseHandle {
   if (path === '') throw new Error('DATABASE_URL sqlite: needs a path, e.g. sqlite:./data/formgate.db');
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  const sqlite = new SqliteDatabase(path);
+  const Sqlite = loadSqlite();
+  const sqlite = new Sqlite(path);
   // WAL lets readers run beside the single writer; NORMAL is durable across process crashes
   // (only an OS crash or power loss can lose the last commits), the usual WAL pairing.
   sqlite.pragma('journal_mode = WAL');
@@ -115,7 +125,7 @@ function withStatementCache(sqlite: SqliteDatabase.Database) {
 
 function openPostgres(url: string, options: DatabaseOptions): DatabaseHandle {
   const queryTimeoutMs = options.queryTimeoutMs ?? 30_000;
-  const pool = new pg.Pool({
+  const pool = new (loadPg().Pool)({
     connectionString: url,
     max: options.poolSize ?? 10,
     connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000,

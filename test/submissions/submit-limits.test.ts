@@ -62,4 +62,22 @@ describe('submit rate limit cannot be walked around (in-process counters)', () =
     expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(await countStored(t, form.id)).toBe(0);
   });
+
+  it('answers an impossible form ID (NUL byte, over-long) 404 while the limiter is on, never 500', async () => {
+    // Its own app: the spray above used up this client's counter for unknown forms.
+    const fresh = await startTestApp({ env: { SUBMIT_RATE_LIMIT_PER_MINUTE: String(LIMIT) } });
+    try {
+      for (const id of ['frm_%00x', `frm_${'a'.repeat(500)}`]) {
+        const res = await fetch(`${fresh.url}/v1/submit/${id}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...JSON_ACCEPT },
+          body: '{}',
+        });
+        expect(res.status).toBe(404);
+        expect(await res.json()).toMatchObject({ error: 'not_found' });
+      }
+    } finally {
+      await fresh.close();
+    }
+  });
 });
