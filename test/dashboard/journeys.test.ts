@@ -198,6 +198,11 @@ describe('everyday dashboard journeys in Chromium', () => {
   it('changes the email and the password with the current password, keeping what was typed on an error', async () => {
     await page.goto(`${t.url}/dashboard/account`);
     expect(await page.textContent('#account-plan')).toBe('pro');
+    // A hostile display name is shown as text on the account page.
+    await page.fill('input[name=displayName]', XSS[1]!);
+    await Promise.all([page.waitForURL(`${t.url}/dashboard/account`), page.click('form[action="/dashboard/account"] button')]);
+    expect(await page.inputValue('input[name=displayName]')).toBe(XSS[1]);
+    expect(await page.locator('img[src=x]').count()).toBe(0);
     const form = page.locator('form[action="/dashboard/account/email"]');
     await form.locator('input[name=email]').fill('grace.hopper@example.com');
     await form.locator('input[name=currentPassword]').fill('wrong password');
