@@ -8,6 +8,7 @@ import type { HookTransportOptions } from './deliveries/delivery.sender.js';
 import { FormService } from './forms/form.service.js';
 import { HookService } from './hooks/hook.service.js';
 import { createMetrics, type Metrics } from './metrics/metrics.js';
+import { SubmissionBrowseService } from './submissions/submission-browse.service.js';
 import { InstanceSecretService } from './secrets/instance-secret.service.js';
 import { SubmissionCursors } from './submissions/submission-cursor.js';
 import { SubmissionQueryService } from './submissions/submission-query.service.js';
@@ -24,6 +25,8 @@ export interface Services {
   readonly submissions: SubmissionService;
   /** Reading stored submissions (API and dashboard). */
   readonly submissionQueries: SubmissionQueryService;
+  /** The dashboard's search, paging both ways, counters and bulk actions. */
+  readonly submissionBrowser: SubmissionBrowseService;
   readonly hooks: HookService;
   readonly deliveries: DeliveryDispatcher;
   readonly sessions: SessionService;
@@ -53,7 +56,8 @@ export function createServices(
     forms,
     submissions: new SubmissionService(handle, config, forms, deliveries, logger),
     submissionQueries: new SubmissionQueryService(handle.db, forms, new SubmissionCursors(instanceSecrets)),
-    hooks: new HookService(handle.db, config, forms, accounts),
+    submissionBrowser: new SubmissionBrowseService(handle.db, handle.dialect, forms),
+    hooks: new HookService(handle.db, config, forms, accounts, deliveries),
     deliveries,
     sessions: new SessionService(handle.db),
     metrics,
