@@ -104,8 +104,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addHook('onReady', async () => {
     services.submissions.start();
     services.deliveries.start();
+    services.lifecycle.start();
   });
   app.addHook('onClose', async () => {
+    await services.lifecycle.close();
     await services.deliveries.stop();
     await services.submissions.close();
     if (redis) await redis.quit().catch(() => redis.disconnect());

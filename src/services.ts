@@ -9,6 +9,8 @@ import { FormService } from './forms/form.service.js';
 import { HookService } from './hooks/hook.service.js';
 import { SubmissionQueryService } from './submissions/submission-query.service.js';
 import { SubmissionService } from './submissions/submission.service.js';
+import { SubmissionLifecycleService } from './submissions/submission-lifecycle.service.js';
+import { SubmissionTriageService } from './submissions/submission-triage.service.js';
 import { SessionService } from './dashboard/session.service.js';
 
 /** Every domain service, built once per process (or per test app) and shared by HTTP and CLI. */
@@ -21,6 +23,10 @@ export interface Services {
   readonly submissions: SubmissionService;
   /** Reading stored submissions (API and dashboard). */
   readonly submissionQueries: SubmissionQueryService;
+  /** Marking submissions spam / not spam. */
+  readonly triage: SubmissionTriageService;
+  /** Retention purge, erasure and form deletion. */
+  readonly lifecycle: SubmissionLifecycleService;
   readonly hooks: HookService;
   readonly deliveries: DeliveryDispatcher;
   readonly sessions: SessionService;
@@ -32,7 +38,7 @@ export function createServices(
   logger: FastifyBaseLogger,
   transport: HookTransportOptions = {},
 ): Services {
-  const forms = new FormService(handle.db);
+  const forms = new FormService(handle.db, config.turnstileSecretKey);
   const deliveries = new DeliveryDispatcher(handle, config, logger, transport);
   const accounts = new AccountService(handle.db, config);
   return {
@@ -43,6 +49,8 @@ export function createServices(
     forms,
     submissions: new SubmissionService(handle, config, forms, deliveries, logger),
     submissionQueries: new SubmissionQueryService(handle.db, forms),
+    triage: new SubmissionTriageService(handle, deliveries),
+    lifecycle: new SubmissionLifecycleService(handle, forms, logger),
     hooks: new HookService(handle.db, config, forms, accounts),
     deliveries,
     sessions: new SessionService(handle.db),

@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { Submission } from '../submissions/submission.types.js';
 import { pageContext, sendPage } from './page.js';
-import { csvHeader, csvRow, ndjsonRow } from './export.js';
+import { CSV_BOM, csvHeader, csvRow, ndjsonRow } from './export.js';
 
 const PAGE_SIZE = 50;
 const EXPORT_PAGE_SIZE = 100;
@@ -78,7 +78,7 @@ export async function submissionPages(app: FastifyInstance): Promise<void> {
     for await (const s of allSubmissions(accountId, form.id)) for (const name of Object.keys(s.payload)) names.add(name);
     const columns = [...names];
     async function* rows() {
-      yield csvHeader(columns);
+      yield CSV_BOM + csvHeader(columns);
       for await (const s of allSubmissions(accountId, form.id)) yield csvRow(s, columns);
     }
     return reply

@@ -159,6 +159,7 @@ export async function submitRoutes(app: FastifyInstance): Promise<void> {
             ip: request.ip,
             userAgent: request.headers['user-agent'] ?? '',
             referer: request.headers.referer ?? '',
+            origin: request.headers.origin,
             countryHeader: config.countryHeader ? headerValue(request.headers[config.countryHeader]) : undefined,
           },
           form,

@@ -1,0 +1,147 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import type { FastifyBaseLogger } from 'fastify';
+import type { DatabaseHandle, Executor } from '../db/database.js';
+import { validationFailed } from '../errors.js';
+import type { FormService } from '../forms/form.service.js';
+import { isoMinus, nowIso } from '../lib/time.js';
+import {
+  deleteIdempotencyRecordsOfForm,
+  deleteSubmissionRowsByIds,
+  scanSubmissionsOfAccount,
+  selectSubmissionIdsOfForm,
+} from './submission-lifecycle.repository.js';
+import { parsePayload, type FieldValue } from './submission.types.js';
+
+/** The contract's cap on rows deleted in one transaction. */
+export const MAX_DELETE_BATCH = 1000;
+const PURGE_INTERVAL_MS = 60 * 60 * 1000;
+const DAY_MS = 24 * 60 * 60 * 1000;
+const SCAN_PAGE = 500;
+
+export interface DeletionReport {
+  deleted: number;
+  /** Rows deleted by each transaction, in order (each at most the batch size). */
+  batches: number[];
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+$/;
+
+function valueEquals(value: FieldValue, lowered: string): boolean {
+  if (Array.isArray(value)) return value.some((v) => valueEquals(v, lowered));
+  return typeof value === 'string' && value.trim().toLowerCase() === lowered;
+}
+
+/**
+ * The life of stored data (contract section 10): the retention purge (background, at least
+ * hourly, and on demand), erasure by email address, and deleting a form with everything it
+ * holds. Deletions run in transactions of at most `batchSize` rows, yielding to the event loop
+ * between them, so the submit writer is never queued behind a long delete.
+ */
+export class SubmissionLifecycleService {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<DeletionReport> | undefined;
+
+  constructor(
+    private readonly handle: DatabaseHandle,
+    private readonly forms: FormService,
+    private readonly logger: FastifyBaseLogger,
+    private readonly batchSize = MAX_DELETE_BATCH,
+  ) {
+    if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > MAX_DELETE_BATCH) {
+      throw new Error(`batch size must be 1..${MAX_DELETE_BATCH}`);
+    }
+  }
+
+  /** Runs the purge now and then every hour. */
+  start(): void {
+    const run = () => {
+      void this.purgeExpiredSubmissions().catch((err: unknown) => this.logger.warn({ err }, 'retention purge failed'));
+    };
+    run();
+    this.timer = setInterval(run, PURGE_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  async close(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    await this.running?.catch(() => undefined);
+  }
+
+  /** Deletes every submission older than its form's retention period. One purge at a time per process. */
+  purgeExpiredSubmissions(now = nowIso()): Promise<DeletionReport> {
+    this.running ??= this.purge(now).finally(() => {
+      this.running = undefined;
+    });
+    return this.running;
+  }
+
+  private async purge(now: string): Promise<DeletionReport> {
+    const report: DeletionReport = { deleted: 0, batches: [] };
+    for (const { formId, days } of await this.forms.listRetentionPeriods()) {
+      const before = isoMinus(now, days * DAY_MS);
+      await this.deleteInBatches(report, (trx, limit) => selectSubmissionIdsOfForm(trx, formId, limit, before));
+    }
+    if (report.deleted > 0) this.logger.info({ deleted: report.deleted, transactions: report.batches.length }, 'retention purge deleted submissions');
+    return report;
+  }
+
+  /**
+   * Erasure: deletes every submission of the account's forms with a field value equal to the
+   * address (case-insensitive; array values count by element), with its queued work.
+   */
+  async eraseByEmail(accountId: string, email: string): Promise<DeletionReport> {
+    const address = email.trim().toLowerCase();
+    if (!EMAIL.test(address) || address.length > 320) throw validationFailed('Enter an email address.', { email: 'must be an email address' });
+    // The LIKE pre-filter is exact only for plain ASCII that JSON does not escape; otherwise scan.
+    const needle = /^[\x20-\x7e]+$/.test(address) && !/["\\]/.test(address) ? address : undefined;
+    const matching: string[] = [];
+    let afterId = '';
+    for (;;) {
+      const page = await scanSubmissionsOfAccount(this.handle.db, accountId, { afterId, limit: SCAN_PAGE, ...(needle ? { needle } : {}) });
+      for (const row of page) {
+        if (Object.values(parsePayload(row.payload)).some((value) => valueEquals(value, address))) matching.push(row.id);
+      }
+      if (page.length < SCAN_PAGE) break;
+      afterId = page[page.length - 1]!.id;
+    }
+    const report: DeletionReport = { deleted: 0, batches: [] };
+    let offset = 0;
+    await this.deleteInBatches(report, async (_trx, limit) => {
+      const ids = matching.slice(offset, offset + limit);
+      offset += ids.length;
+      return ids;
+    });
+    return report;
+  }
+
+  /**
+   * Deletes a form and everything it holds: submissions (in batches), then, in one transaction,
+   * its idempotency records, hooks with their deliveries, queued work and the form itself.
+   */
+  async deleteForm(formId: string, accountId?: string): Promise<DeletionReport> {
+    const form = accountId ? await this.forms.getFormOfAccount(accountId, formId) : await this.forms.getForm(formId);
+    const report: DeletionReport = { deleted: 0, batches: [] };
+    await this.deleteInBatches(report, (trx, limit) => selectSubmissionIdsOfForm(trx, form.id, limit));
+    await this.handle.db.transaction().execute(async (trx) => {
+      await deleteIdempotencyRecordsOfForm(trx, form.id);
+      // Submissions that arrived meanwhile go with the form (cascade).
+      await this.forms.deleteFormInTransaction(trx, form.id);
+    });
+    return report;
+  }
+
+  /** Deletes the IDs `nextIds` hands out, one transaction per call, until it hands out none. */
+  private async deleteInBatches(report: DeletionReport, nextIds: (trx: Executor, limit: number) => Promise<string[]>): Promise<void> {
+    for (;;) {
+      const result = await this.handle.db.transaction().execute(async (trx) => {
+        const ids = await nextIds(trx, this.batchSize);
+        return ids.length === 0 ? undefined : deleteSubmissionRowsByIds(trx, ids);
+      });
+      if (result === undefined) return;
+      report.deleted += result;
+      report.batches.push(result);
+      await nextTurn();
+    }
+  }
+}
