@@ -5,6 +5,7 @@ import { registerForms } from './commands/forms.js';
 import { registerKeys } from './commands/keys.js';
 import { registerMigrate } from './commands/migrate.js';
 import { registerServe } from './commands/serve.js';
+import { registerPurge, registerSubmissions } from './commands/submissions.js';
 import { formatCliError } from './context.js';
 
 const program = new Command()
@@ -17,6 +18,8 @@ registerMigrate(program);
 registerAccounts(program);
 registerKeys(program);
 registerForms(program);
+registerSubmissions(program);
+registerPurge(program);
 
 try {
   await program.parseAsync(process.argv);

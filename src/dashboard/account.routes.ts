@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { AppError } from '../errors.js';
 import { pageContext, sendPage } from './page.js';
 
 export async function accountPages(app: FastifyInstance): Promise<void> {
@@ -14,4 +15,15 @@ export async function accountPages(app: FastifyInstance): Promise<void> {
       return sendPage(reply, 'account', { ...pageContext(request, reply, 'Account'), account, notice: 'Saved.' }, { account });
     },
   );
+
+  app.post<{ Body: { email?: unknown } }>('/dashboard/account/erase', { schema: { hide: true } }, async (request, reply) => {
+    const email = typeof request.body?.email === 'string' ? request.body.email : '';
+    try {
+      const { deleted } = await app.services.lifecycle.eraseByEmail(request.owner!.id, email);
+      return sendPage(reply, 'account', { ...pageContext(request, reply, 'Account'), notice: `${deleted} submission(s) with ${email.trim()} erased.` }, { account: request.owner });
+    } catch (err) {
+      if (!(err instanceof AppError) || err.code !== 'validation_failed') throw err;
+      return sendPage(reply, 'account', { ...pageContext(request, reply, 'Account'), error: err.message }, { account: request.owner }, 400);
+    }
+  });
 }

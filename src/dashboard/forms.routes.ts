@@ -23,8 +23,23 @@ function settingsFromBody(body: SettingsBody): FormSettingsInput {
     successUrl: blankToNull(body.successUrl),
     errorUrl: blankToNull(body.errorUrl),
     allowedRedirectHosts: (body.allowedRedirectHosts ?? '').split(/[\s,]+/).filter(Boolean),
+    turnstileSiteKey: blankToNull(body.turnstileSiteKey),
+    blockedTerms: lines(body.blockedTerms),
+    blockedEmails: lines(body.blockedEmails).flatMap((line) => line.split(/[\s,;]+/)).filter(Boolean),
+    allowedOrigins: (body.allowedOrigins ?? '').split(/[\s,]+/).filter(Boolean),
+    maxLinks: wholeNumberOrNull(body.maxLinks),
+    retentionDays: wholeNumberOrNull(body.retentionDays),
+    storeIp: (body.storeIp ?? 'full') as 'full' | 'none',
   };
 }
+
+/** One entry per non-empty line. */
+const lines = (value: string | undefined) => (value ?? '').split(/\r?\n/).map((line) => line.trim()).filter(Boolean);
+/** Empty means "none"; anything else that is not digits is passed on for the service to name the field. */
+const wholeNumberOrNull = (value: string | undefined) => {
+  const text = (value ?? '').trim();
+  return text === '' ? null : /^\d+$/.test(text) ? Number(text) : (text as unknown as number);
+};
 
 /** A copy-ready form posting to the submit URL, with the honeypot (and Turnstile when enabled). */
 export function formSnippet(form: Form, submitUrl: string): string {
@@ -37,7 +52,8 @@ export function formSnippet(form: Form, submitUrl: string): string {
   ];
   if (form.accessKey) lines.push(`  <input type="hidden" name="access_key" value="${form.accessKey.replace(/[&"<>]/g, '')}">`);
   if (form.requireBotCheck) {
-    lines.push('  <div class="cf-turnstile" data-sitekey="YOUR_TURNSTILE_SITE_KEY"></div>');
+    // The site key is limited to [A-Za-z0-9_-] by the form settings, so it needs no escaping.
+    lines.push(`  <div class="cf-turnstile" data-sitekey="${form.turnstileSiteKey ?? 'YOUR_TURNSTILE_SITE_KEY'}"></div>`);
   }
   lines.push('  <button type="submit">Send</button>', '</form>');
   if (form.requireBotCheck) lines.push('<script src="https://challenges.cloudflare.com/turnstile/v0/api.js" async defer></script>');
@@ -84,5 +100,28 @@ export async function formPages(app: FastifyInstance): Promise<void> {
       const detail = Object.entries(err.fieldErrors ?? {}).map(([f, m]) => `${f}: ${m}`).join('; ');
       return renderSettings(request, reply, form, { error: `${err.message} ${detail}` }, 400);
     }
+  });
+
+  app.get<{ Params: { id: string } }>('/dashboard/forms/:id/delete', { schema: { hide: true } }, async (request, reply) => {
+    const form = await app.services.forms.getFormOfAccount(request.owner!.id, request.params.id);
+    const count = await app.services.submissionQueries.countSubmissions(request.owner!.id, form.id);
+    return sendPage(reply, 'deleteForm', pageContext(request, reply, `Delete ${form.name}`), { form, count });
+  });
+
+  app.post<{ Params: { id: string }; Body: { confirmName?: unknown } }>('/dashboard/forms/:id/delete', { schema: { hide: true } }, async (request, reply) => {
+    const form = await app.services.forms.getFormOfAccount(request.owner!.id, request.params.id);
+    if (typeof request.body?.confirmName !== 'string' || request.body.confirmName.trim() !== form.name) {
+      const count = await app.services.submissionQueries.countSubmissions(request.owner!.id, form.id);
+      return sendPage(
+        reply,
+        'deleteForm',
+        { ...pageContext(request, reply, `Delete ${form.name}`), error: `Type the form's name, “${form.name}”, to delete it.` },
+        { form, count },
+        400,
+      );
+    }
+    await app.services.lifecycle.deleteForm(form.id, request.owner!.id);
+    const forms = await app.services.forms.listForms(request.owner!.id);
+    return sendPage(reply, 'forms', { ...pageContext(request, reply, 'Forms'), notice: `Form “${form.name}” deleted.` }, { forms });
   });
 }

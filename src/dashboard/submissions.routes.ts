@@ -1,11 +1,17 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
+import { AppError } from '../errors.js';
 import type { Submission } from '../submissions/submission.types.js';
 import { pageContext, sendPage } from './page.js';
 import { CSV_BOM, csvHeader, csvRow, ndjsonRow } from './export.js';
 
 const PAGE_SIZE = 50;
 const EXPORT_PAGE_SIZE = 100;
+
+function spamChoice(value: unknown): boolean {
+  if (value === '1' || value === '0') return value === '1';
+  throw new AppError('validation_failed', 'Choose spam or not spam.', { fieldErrors: { spam: 'must be 1 or 0' } });
+}
 
 const describeValue = (value: unknown) => (Array.isArray(value) ? value.join(', ') : value === null ? '' : String(value));
 
@@ -51,7 +57,7 @@ export async function submissionPages(app: FastifyInstance): Promise<void> {
         inboxCount,
         spamCount,
         nextCursor: page.nextCursor,
-        submissions: page.submissions.map((s) => ({ id: s.id, createdAt: s.createdAt, country: s.country, preview: preview(s) })),
+        submissions: page.submissions.map((s) => ({ id: s.id, createdAt: s.createdAt, country: s.country, spamReason: s.spamReason, preview: preview(s) })),
       });
     },
   );
@@ -62,6 +68,26 @@ export async function submissionPages(app: FastifyInstance): Promise<void> {
     const fields = Object.entries(submission.payload).map(([name, value]) => ({ name, value: describeValue(value) }));
     return sendPage(reply, 'submission', pageContext(request, reply, 'Submission'), { form, submission, fields });
   });
+
+  app.post<{ Params: { id: string }; Body: { spam?: unknown } }>('/dashboard/submissions/:id/mark', { schema: { hide: true } }, async (request, reply) => {
+    const spam = spamChoice(request.body?.spam);
+    await app.services.triage.markSubmission(request.params.id, spam, request.owner!.id);
+    return reply.redirect(`/dashboard/submissions/${request.params.id}`, 303);
+  });
+
+  // The list's bulk action: the checked rows, one POST (CSRF-checked like every dashboard POST).
+  app.post<{ Params: { id: string }; Body: { ids?: unknown; spam?: unknown; from?: unknown } }>(
+    '/dashboard/forms/:id/submissions/mark',
+    { schema: { hide: true } },
+    async (request, reply) => {
+      const form = await app.services.forms.getFormOfAccount(request.owner!.id, request.params.id);
+      const spam = spamChoice(request.body?.spam);
+      const raw = request.body?.ids;
+      const ids = (Array.isArray(raw) ? raw : raw === undefined ? [] : [raw]).filter((id): id is string => typeof id === 'string');
+      await app.services.triage.markSubmissions(ids, spam, request.owner!.id);
+      return reply.redirect(`/dashboard/forms/${form.id}/submissions${request.body?.from === 'spam' ? '?spam=1' : ''}`, 303);
+    },
+  );
 
   app.post<{ Params: { id: string } }>('/dashboard/submissions/:id/delete', { schema: { hide: true } }, async (request, reply) => {
     const submission = await queries.getSubmission(request.owner!.id, request.params.id);

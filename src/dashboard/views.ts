@@ -85,10 +85,22 @@ const templates: Record<string, string> = {
   <label class="check"><input type="checkbox" name="requireAccessKey" value="1" <%= it.form.accessKey ? 'checked' : '' %>> Require an access key</label>
   <label>Access key <input name="accessKey" maxlength="256" value="<%= it.form.accessKey || '' %>"></label>
   <label class="check"><input type="checkbox" name="requireBotCheck" value="1" <%= it.form.requireBotCheck ? 'checked' : '' %>> Require the Cloudflare Turnstile bot check</label>
-  <label>Turnstile secret <input name="turnstileSecret" maxlength="512" placeholder="<%= it.hasDefaultSecret ? 'default: TURNSTILE_SECRET_KEY' : '' %>" value="<%= it.form.turnstileSecret || '' %>"></label>
+  <label>Turnstile secret <input name="turnstileSecret" maxlength="512" placeholder="<%= it.hasDefaultSecret ? 'default: TURNSTILE_SECRET_KEY' : 'required for the bot check' %>" value="<%= it.form.turnstileSecret || '' %>"></label>
+  <label>Turnstile site key <input name="turnstileSiteKey" maxlength="256" placeholder="0x4AAAAAAA…" value="<%= it.form.turnstileSiteKey || '' %>"></label>
+  <p class="muted" id="turnstile-keys">Both keys come from the Cloudflare dashboard, under <strong>Turnstile → Add widget</strong> (one widget for your site). The site key is public and goes into the snippet below; the secret stays here<%= it.hasDefaultSecret ? ', or TURNSTILE_SECRET_KEY on the server is used' : ' (or set TURNSTILE_SECRET_KEY on the server for every form)' %>. Without a secret, the bot check cannot be required.</p>
+  <% if (it.form.requireBotCheck && !it.form.turnstileSecret && !it.hasDefaultSecret) { %><p class="error" role="alert">The bot check is required but no secret is set: every submission is filed as spam. Enter the secret.</p><% } %>
   <label>Success URL <input name="successUrl" type="url" maxlength="2048" placeholder="<%= it.baseUrl %>/thanks" value="<%= it.form.successUrl || '' %>"></label>
   <label>Error URL <input name="errorUrl" type="url" maxlength="2048" value="<%= it.form.errorUrl || '' %>"></label>
   <label>Allowed redirect hosts <input name="allowedRedirectHosts" placeholder="shop.example.com, app.example.com" value="<%= it.form.allowedRedirectHosts.join(', ') %>"></label>
+  <h2>Spam rules</h2>
+  <p class="muted">Checked after the honeypot and before the bot check; a match files the submission as spam.</p>
+  <label>Blocked terms (one per line; a field containing one is spam) <textarea name="blockedTerms" rows="3"><%= it.form.blockedTerms.join('\\n') %></textarea></label>
+  <label>Blocked emails (one per line: an address, or @domain for the domain and its subdomains) <textarea name="blockedEmails" rows="3"><%= it.form.blockedEmails.join('\\n') %></textarea></label>
+  <label>Maximum links (more is spam; empty for no limit) <input name="maxLinks" inputmode="numeric" value="<%= it.form.maxLinks === null ? '' : it.form.maxLinks %>"></label>
+  <label>Allowed origins (hosts of the pages the form may be posted from; empty for any) <input name="allowedOrigins" placeholder="www.example.com, example.com" value="<%= it.form.allowedOrigins.join(', ') %>"></label>
+  <h2>Privacy</h2>
+  <label>Keep submissions for (days, 1–3650; empty keeps them) <input name="retentionDays" inputmode="numeric" value="<%= it.form.retentionDays === null ? '' : it.form.retentionDays %>"></label>
+  <label>IP addresses <select name="storeIp"><option value="full" <%= it.form.storeIp === 'full' ? 'selected' : '' %>>Store the full address</option><option value="none" <%= it.form.storeIp === 'none' ? 'selected' : '' %>>Store no address (the country is still recorded)</option></select></label>
   <button class="primary">Save settings</button>
 </form>
 </section>
@@ -97,6 +109,22 @@ const templates: Record<string, string> = {
 <p class="muted">Paste this into your page. Submit URL: <code><%= it.submitUrl %></code></p>
 <pre id="snippet"><%= it.snippet %></pre>
 <button type="button" class="copy" data-copy="snippet">Copy snippet</button>
+</section>
+<section class="card">
+<h2>Delete this form</h2>
+<p class="muted">Deletes the form with all its submissions, hooks and queued deliveries.</p>
+<a class="button danger" href="/dashboard/forms/<%= it.form.id %>/delete">Delete form…</a>
+</section>`,
+
+  deleteForm: `<%~ include('@formNav', it) %>
+<section class="card narrow">
+<h1>Delete “<%= it.form.name %>”?</h1>
+<p>This deletes the form <strong><%= it.form.name %></strong> (<code><%= it.form.id %></code>) with its <%= it.count %> submission(s), its hooks and their deliveries. It cannot be undone.</p>
+<form method="post" action="/dashboard/forms/<%= it.form.id %>/delete" class="stack">
+  <input type="hidden" name="_csrf" value="<%= it.csrf %>">
+  <label>Type the form's name to confirm <input name="confirmName" required autocomplete="off"></label>
+  <button class="danger">Delete “<%= it.form.name %>” for good</button>
+</form>
 </section>`,
 
   submissions: `<%~ include('@formNav', it) %>
@@ -112,14 +140,21 @@ const templates: Record<string, string> = {
   <a class="button" href="/dashboard/forms/<%= it.form.id %>/export.ndjson">Export NDJSON</a>
 </div>
 <% if (it.submissions.length === 0) { %><p class="muted">Nothing here yet.</p><% } else { %>
+<form method="post" action="/dashboard/forms/<%= it.form.id %>/submissions/mark" id="bulk-mark">
+<input type="hidden" name="_csrf" value="<%= it.csrf %>">
+<input type="hidden" name="from" value="<%= it.spam ? 'spam' : 'inbox' %>">
 <table>
-<thead><tr><th>Received</th><th>Country</th><th>Fields</th></tr></thead>
+<thead><tr><th></th><th>Received</th><th>Country</th><% if (it.spam) { %><th>Reason</th><% } %><th>Fields</th></tr></thead>
 <tbody>
 <% it.submissions.forEach(function (s) { %>
-<tr><td><a href="/dashboard/submissions/<%= s.id %>"><%= s.createdAt.replace('T', ' ').slice(0, 19) %></a></td><td><%= s.country %></td>
+<tr><td><input type="checkbox" name="ids" value="<%= s.id %>" aria-label="Select"></td><td><a href="/dashboard/submissions/<%= s.id %>"><%= s.createdAt.replace('T', ' ').slice(0, 19) %></a></td><td><%= s.country %></td>
+<% if (it.spam) { %><td class="reason"><%= s.spamReason || '' %></td><% } %>
 <td class="preview"><%= s.preview %></td></tr>
 <% }) %>
 </tbody></table>
+<p class="row"><span class="muted">Selected:</span>
+<% if (it.spam) { %><button name="spam" value="0">Mark not spam</button><% } else { %><button name="spam" value="1">Mark spam</button><% } %></p>
+</form>
 <% } %>
 <% if (it.nextCursor) { %><p><a class="button" href="?<%= it.spam ? 'spam=1&' : '' %>cursor=<%= it.nextCursor %>">Older submissions →</a></p><% } %>
 </section>`,
@@ -127,13 +162,17 @@ const templates: Record<string, string> = {
   submission: `<%~ include('@formNav', it) %>
 <section class="card">
 <h1>Submission <code><%= it.submission.id %></code></h1>
-<p class="muted">Received <%= it.submission.createdAt %> · <%= it.submission.country %> · <%= it.submission.isSpam ? 'Spam' : 'Inbox' %></p>
+<p class="muted">Received <%= it.submission.createdAt %> · <%= it.submission.country %> · <span id="spam-state"><%= it.submission.isSpam ? 'Spam (' + it.submission.spamReason + ')' : 'Inbox' %></span></p>
+<form method="post" action="/dashboard/submissions/<%= it.submission.id %>/mark" class="inline">
+  <input type="hidden" name="_csrf" value="<%= it.csrf %>">
+  <% if (it.submission.isSpam) { %><button name="spam" value="0">Not spam</button><% } else { %><button name="spam" value="1">Mark as spam</button><% } %>
+</form>
 <table class="fields">
 <% it.fields.forEach(function (f) { %><tr><th><%= f.name %></th><td><%= f.value %></td></tr><% }) %>
 </table>
 <h2>Request</h2>
 <table class="fields">
-<tr><th>IP</th><td><%= it.submission.ip %></td></tr>
+<tr><th>IP</th><td><%= it.submission.ip || 'not stored' %></td></tr>
 <tr><th>User agent</th><td><%= it.submission.userAgent %></td></tr>
 <tr><th>Referer</th><td><%= it.submission.referer %></td></tr>
 </table>
@@ -200,6 +239,15 @@ const templates: Record<string, string> = {
   <input type="hidden" name="_csrf" value="<%= it.csrf %>">
   <label>Display name <input name="displayName" required maxlength="200" value="<%= it.account.displayName %>"></label>
   <button class="primary">Save</button>
+</form>
+</section>
+<section class="card narrow">
+<h2>Erase a person's data</h2>
+<p class="muted">Deletes every submission of your forms with a field equal to this address (case-insensitive), and anything still queued for them.</p>
+<form method="post" action="/dashboard/account/erase" class="stack">
+  <input type="hidden" name="_csrf" value="<%= it.csrf %>">
+  <label>Email address <input type="email" name="email" required maxlength="320"></label>
+  <button class="danger">Erase submissions</button>
 </form>
 </section>`,
 

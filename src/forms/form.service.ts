@@ -57,6 +57,11 @@ const originHost = z.preprocess((value) => {
   }
 }, hostName);
 
+const wholeNumber = (min: number, max: number) => {
+  const message = `must be a whole number from ${min} to ${max}`;
+  return z.number({ error: message }).int(message).min(min, message).max(max, message);
+};
+
 /** Every per-form setting; null clears a setting, undefined leaves it as it is. */
 const formSettingsSchema = z.object({
   name: z.string().trim().min(1).max(200),
@@ -72,9 +77,9 @@ const formSettingsSchema = z.object({
   blockedTerms: z.array(z.string().trim().toLowerCase().min(1).max(200)).max(200),
   blockedEmails: z.array(blockedEmail).max(200),
   allowedOrigins: z.array(originHost).max(50),
-  maxLinks: z.number().int().min(0).max(1000).nullable(),
-  retentionDays: z.number().int().min(1).max(3650).nullable(),
-  storeIp: z.enum(['full', 'none']),
+  maxLinks: wholeNumber(0, 1000).nullable(),
+  retentionDays: wholeNumber(1, 3650).nullable(),
+  storeIp: z.enum(['full', 'none'], { error: 'must be full or none' }),
 });
 
 export type FormSettings = z.infer<typeof formSettingsSchema>;

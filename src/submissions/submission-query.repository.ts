@@ -65,6 +65,10 @@ export async function findSubmissionRowOfAccount(
     .executeTakeFirst();
 }
 
+export async function findSubmissionRowById(db: Executor, id: string): Promise<SubmissionRow | undefined> {
+  return db.selectFrom('submissions').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
 export async function countSubmissionRowsOfForm(db: Executor, formId: string, isSpam?: 0 | 1): Promise<number> {
   let q = db.selectFrom('submissions').select((eb) => eb.fn.countAll<string | number>().as('n')).where('form_id', '=', formId);
   if (isSpam !== undefined) q = q.where('is_spam', '=', isSpam);
