@@ -1,4 +1,4 @@
-// `npm run bench [-- --only submit,paging,hooks --db sqlite,postgres]`: runs each scenario beside
+// `npm run bench [-- --only submit,paging,hooks,purge --db sqlite,postgres]`: runs each scenario beside
 // its reference in the same invocation and rewrites BENCHMARKS.md with figures and ratios.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
@@ -20,11 +20,12 @@ const option = (name: string, fallback: string) => {
   const i = args.indexOf(`--${name}`);
   return (i >= 0 ? args[i + 1] : undefined) ?? fallback;
 };
-const only = new Set(option('only', 'submit,paging,hooks').split(','));
+const only = new Set(option('only', 'submit,paging,hooks,purge').split(','));
 const dialects = option('db', 'sqlite,postgres').split(',') as BenchDialect[];
 const SECONDS = Number(option('seconds', '3'));
 const ROUNDS = Number(option('rounds', '3'));
 const PAGING_ROWS = Number(option('rows', '1000000'));
+const PURGE_ROWS = Number(option('purge-rows', '300000'));
 
 const SERVER = 'dist/src/server.js';
 // As in package.json's start script.
@@ -171,6 +172,57 @@ async function pagingScenario(db: BenchDialect): Promise<void> {
   }
 }
 
+/**
+ * Submit load while the retention purge runs in the server (it starts when the server is ready)
+ * vs the same load once it has finished, same server, interleaved per round: the purge deletes
+ * in transactions of at most 1000 rows and must not hold up the submit path (target p99 ≤ 1.3×).
+ */
+async function purgeScenario(db: BenchDialect): Promise<void> {
+  const database = await freshDatabase(db);
+  const { handle, account, form, forms } = await fixtures(database.url);
+  const expiring = await forms.createForm(account.id, { name: 'Expiring', retentionDays: 1 });
+  await handle.close();
+  const reader = createDatabase(database.url, { poolSize: 1 });
+  const remaining = async () =>
+    Number((await reader.db.selectFrom('submissions').select((eb) => eb.fn.countAll<string | number>().as('n')).where('form_id', '=', expiring.id).executeTakeFirstOrThrow()).n);
+  const rounds: Array<{ during: LoadResult; after: LoadResult; purgedDuringLoad: number; purgeSeconds: number }> = [];
+  try {
+    for (let round = 0; round < ROUNDS; round++) {
+      await bulkInsert(db, database.url, expiring.id, PURGE_ROWS); // rows from 2025: past a 1-day window
+      const server = await startFormgate(serverEnv(database.url));
+      const started = performance.now();
+      try {
+        const run = (seconds: number) => load({ url: `${server.url}/v1/submit/${form.id}`, body: JSON_BODY, contentType: 'application/json', seconds });
+        await run(1); // warm-up, purge already running
+        const before = await remaining();
+        const during = await run(SECONDS);
+        const purgedDuringLoad = before - (await remaining());
+        if (before === 0 || (await remaining()) === 0) process.stdout.write(`purge (${db}): finished before the load did; raise --purge-rows\n`);
+        while ((await remaining()) > 0) await new Promise((r) => setTimeout(r, 100));
+        const purgeSeconds = (performance.now() - started) / 1000;
+        await run(1); // the same warmth for the comparison run
+        const after = await run(SECONDS);
+        if (during.errors > 0 || after.errors > 0) throw new Error('purge scenario: submit errors');
+        rounds.push({ during, after, purgedDuringLoad, purgeSeconds });
+      } finally {
+        await server.stop();
+      }
+    }
+  } finally {
+    await reader.close();
+    await database.drop();
+  }
+  const during = medianBy(rounds.map((r) => r.during), 'p99');
+  const after = medianBy(rounds.map((r) => r.after), 'p99');
+  const p99Ratio = during.p99 / after.p99;
+  const purgeSeconds = [...rounds.map((r) => r.purgeSeconds)].sort((a, b) => a - b)[Math.floor(rounds.length / 2)]!;
+  rows.push(
+    { db, scenario: 'retention purge', metric: `submit p99 ms while purging ${PURGE_ROWS.toLocaleString('en')} rows vs after`, value: String(during.p99), reference: String(after.p99), ratio: p99Ratio.toFixed(2), ...(db === 'sqlite' ? { target: '≤ 1.3', pass: p99Ratio <= 1.3 } : {}) },
+    { db, scenario: 'retention purge', metric: 'submit req/s while purging vs after', value: String(during.rps), reference: String(after.rps), ratio: ratio(during.rps, after.rps) },
+    { db, scenario: 'retention purge', metric: 'rows purged during the measured load / purge rows per second', value: String(Math.min(...rounds.map((r) => r.purgedDuringLoad))), reference: (PURGE_ROWS / purgeSeconds).toFixed(0), ratio: '—' },
+  );
+}
+
 async function hooksScenario(db: BenchDialect): Promise<void> {
   const slow = await startReceiver(2000);
   const fast = await startReceiver(0);
@@ -247,6 +299,7 @@ for (const db of dialects) {
   if (only.has('submit')) await submitScenario(db);
   if (only.has('paging')) await pagingScenario(db);
   if (only.has('hooks')) await hooksScenario(db);
+  if (only.has('purge')) await purgeScenario(db);
   process.stdout.write(`${db} done\n`);
 }
 writeReport();
