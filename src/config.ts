@@ -37,6 +37,8 @@ const envSchema = z.object({
   TRUST_PROXY: booleanString.default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DASHBOARD_SIGNUP: z.enum(['open', 'closed']).default('open'),
+  // Contract section 10: at least hourly.
+  RETENTION_PURGE_INTERVAL_MS: z.coerce.number().int().min(1000).max(3_600_000).default(3_600_000),
 });
 
 export type Plan = 'free' | 'pro' | 'business';
@@ -58,6 +60,7 @@ export interface Config {
   readonly trustProxy: boolean;
   readonly logLevel: string;
   readonly dashboardSignup: 'open' | 'closed';
+  readonly retentionPurgeIntervalMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -89,6 +92,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
     dashboardSignup: e.DASHBOARD_SIGNUP,
+    retentionPurgeIntervalMs: e.RETENTION_PURGE_INTERVAL_MS,
   });
 }
 

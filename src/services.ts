@@ -50,7 +50,7 @@ export function createServices(
     submissions: new SubmissionService(handle, config, forms, deliveries, logger),
     submissionQueries: new SubmissionQueryService(handle.db, forms),
     triage: new SubmissionTriageService(handle, deliveries),
-    lifecycle: new SubmissionLifecycleService(handle, forms, logger),
+    lifecycle: new SubmissionLifecycleService(handle, forms, logger, { purgeIntervalMs: config.retentionPurgeIntervalMs }),
     hooks: new HookService(handle.db, config, forms, accounts),
     deliveries,
     sessions: new SessionService(handle.db),

@@ -38,7 +38,7 @@ describe('retention purge', () => {
     const ancient = await insertSubmissions(t.services, keepAll.id, [{ createdAt: at(5000) }]);
     expect(old30).toHaveLength(23);
 
-    const small = new SubmissionLifecycleService(t.handle, t.services.forms, pino({ level: 'silent' }), 10);
+    const small = new SubmissionLifecycleService(t.handle, t.services.forms, pino({ level: 'silent' }), { batchSize: 10 });
     const report = await small.purgeExpiredSubmissions(now);
     expect(report.deleted).toBe(28);
     expect([...report.batches].sort((a, b) => a - b)).toEqual([3, 5, 10, 10]); // forms in any order
@@ -46,29 +46,34 @@ describe('retention purge', () => {
     expect(await ids(week.id)).toEqual(young7);
     expect(await ids(keepAll.id)).toEqual(ancient);
     expect((await small.purgeExpiredSubmissions(now)).deleted).toBe(0);
-    expect(() => new SubmissionLifecycleService(t.handle, t.services.forms, pino({ level: 'silent' }), 1001)).toThrow();
+    expect(() => new SubmissionLifecycleService(t.handle, t.services.forms, pino({ level: 'silent' }), { batchSize: 1001 })).toThrow();
   });
 
-  it('takes queued hook work with the rows, and runs at most 1000 rows a transaction by default', async () => {
+  it('takes queued hook work with the rows, and runs at most 1000 rows a transaction by default (100 on SQLite)', async () => {
     const owner = await createOwner(t.services, { planId: 'pro', form: { retentionDays: 1 } });
     await t.services.hooks.createHook(owner.account.id, { formId: owner.form.id, targetUrl: `${receiver.url}/purge` });
     const old = await insertSubmissions(t.services, owner.form.id, Array.from({ length: 1203 }, () => ({ createdAt: isoMinus(nowIso(), 2 * DAY) })));
     // Queued work for them, as if the dispatcher had not got to it yet.
     await t.handle.db.insertInto('hook_fanouts').values(old.slice(0, 50).map((id) => ({ submission_id: id, created_at: nowIso() }))).execute();
     const report = await t.services.lifecycle.purgeExpiredSubmissions();
-    expect(report.batches.every((n) => n <= 1000)).toBe(true);
+    expect(t.services.lifecycle.batchSize).toBe(t.handle.dialect === 'sqlite' ? 100 : 1000);
+    expect(report.batches.every((n) => n <= t.services.lifecycle.batchSize)).toBe(true);
+    expect(Math.max(...report.batches)).toBe(t.services.lifecycle.batchSize);
     expect(report.batches.reduce((a, b) => a + b, 0)).toBe(report.deleted);
     expect(report.deleted).toBeGreaterThanOrEqual(1203);
     expect(await countStored(t, owner.form.id)).toBe(0);
     expect(await t.handle.db.selectFrom('hook_fanouts').select('submission_id').where('submission_id', 'in', old.slice(0, 50)).execute()).toEqual([]);
   });
 
-  it('runs in the background once the server is ready', async () => {
+  it('runs in the background when the server is ready and then every RETENTION_PURGE_INTERVAL_MS', async () => {
     const owner = await createOwner(t.services, { form: { retentionDays: 3 } });
     await insertSubmissions(t.services, owner.form.id, [{ createdAt: isoMinus(nowIso(), 4 * DAY) }]);
-    const other = await startTestApp({ database: t.database });
+    const other = await startTestApp({ database: t.database, env: { RETENTION_PURGE_INTERVAL_MS: '1000' } });
     try {
       await waitFor(async () => (await countStored(t, owner.form.id)) === 0, 10_000, 'the startup purge');
+      const [young] = await insertSubmissions(t.services, owner.form.id, [{ createdAt: isoMinus(nowIso(), 2 * DAY) }, { createdAt: isoMinus(nowIso(), 5 * DAY) }]);
+      await waitFor(async () => (await countStored(t, owner.form.id)) === 1, 10_000, 'the next periodic purge');
+      expect(await storedSubmission(t, young!)).toBeDefined();
     } finally {
       await other.close();
     }
