@@ -7,6 +7,7 @@ import { deleteHookRow } from '../hooks/hook.repository.js';
 import { isoMinus, nowIso } from '../lib/time.js';
 import { claimPendingDeliveries, fanOutHookDeliveries, recordDeliveryAttempt, type ClaimedDelivery } from './delivery.repository.js';
 import { DeliverySender, type HookTransportOptions } from './delivery.sender.js';
+import { queueSubmissionOutbound } from './outbound.service.js';
 
 const CHANNEL = 'formgate_deliveries';
 const MAX_IN_FLIGHT = 16;
@@ -65,6 +66,17 @@ export class DeliveryDispatcher {
     this.pumping = this.pump().finally(() => {
       this.pumping = undefined;
     });
+  }
+
+  /**
+   * Queues submissions' outbound work inside the caller's transaction (queueSubmissionOutbound)
+   * and tells other instances at commit; call wake() after the commit. For paths other than the
+   * submit writer, such as releasing a submission marked not spam.
+   */
+  async queueInTransaction(trx: Executor, submissionIds: string[], options: { releasedAt?: string } = {}): Promise<number> {
+    const queued = await queueSubmissionOutbound(trx, submissionIds, options);
+    if (queued > 0) await this.announceInTransaction(trx);
+    return queued;
   }
 
   /** Inside a submit transaction that queued deliveries: other instances hear of it at commit. */

@@ -1,5 +1,4 @@
-import type { DatabaseHandle } from '../db/database.js';
-import { queueSubmissionOutbound } from '../deliveries/outbound.service.js';
+import type { DatabaseHandle, Executor } from '../db/database.js';
 import { notFound, validationFailed } from '../errors.js';
 import { nowIso } from '../lib/time.js';
 import {
@@ -8,7 +7,14 @@ import {
   markSubmissionRowsSpam,
   releaseSpamSubmissionRows,
 } from './submission-lifecycle.repository.js';
-import type { DeliverySignal } from './submission.writer.js';
+
+/** The outbound queue as triage uses it (DeliveryDispatcher today; the outbox of every channel). */
+export interface OutboundQueue {
+  /** Queues the submissions' outbound work inside the transaction; returns how many were queued. */
+  queueInTransaction(trx: Executor, submissionIds: string[], options?: { releasedAt?: string }): Promise<number>;
+  /** After the commit. */
+  wake(): void;
+}
 
 /** At most this many submissions in one bulk action (one page of the dashboard list and then some). */
 export const MAX_MARK_BATCH = 200;
@@ -22,7 +28,7 @@ export const MAX_MARK_BATCH = 200;
 export class SubmissionTriageService {
   constructor(
     private readonly handle: DatabaseHandle,
-    private readonly deliveries: DeliverySignal,
+    private readonly outbound: OutboundQueue,
   ) {}
 
   /**
@@ -45,11 +51,10 @@ export class SubmissionTriageService {
       const releasedIds = await releaseSpamSubmissionRows(trx, owned);
       await clearSpamOfSubmissionRows(trx, owned);
       // Released now, so it goes to the subscriptions that exist now, as a new submission would.
-      const queuedCount = await queueSubmissionOutbound(trx, releasedIds, { releasedAt: nowIso() });
-      if (queuedCount > 0) await this.deliveries.announceInTransaction(trx);
+      const queuedCount = await this.outbound.queueInTransaction(trx, releasedIds, { releasedAt: nowIso() });
       return { released: releasedIds, queued: queuedCount };
     });
-    if (queued > 0) this.deliveries.wake();
+    if (queued > 0) this.outbound.wake();
     return { marked: owned, released };
   }
 

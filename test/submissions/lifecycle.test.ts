@@ -65,6 +65,25 @@ describe('retention purge', () => {
     expect(await t.handle.db.selectFrom('hook_fanouts').select('submission_id').where('submission_id', 'in', old.slice(0, 50)).execute()).toEqual([]);
   });
 
+  it('purges while submissions keep arriving: every answered submission is stored, only expired rows go', async () => {
+    const owner = await createOwner(t.services, { form: { retentionDays: 2 } });
+    const expired = await insertSubmissions(t.services, owner.form.id, Array.from({ length: 400 }, () => ({ createdAt: isoMinus(nowIso(), 3 * DAY) })));
+    const kept = await insertSubmissions(t.services, owner.form.id, [{ createdAt: isoMinus(nowIso(), DAY) }]);
+    const purger = new SubmissionLifecycleService(t.handle, t.services.forms, pino({ level: 'silent' }), { batchSize: 25 });
+    const purging = purger.purgeExpiredSubmissions();
+    const answers = await Promise.all(
+      Array.from({ length: 60 }, async (_, i) => {
+        const res = await submit(t, owner.form.id, { json: { i } }, JSON_ACCEPT);
+        expect(res.status).toBe(200);
+        return ((await res.json()) as { submissionId: string }).submissionId;
+      }),
+    );
+    const report = await purging;
+    expect(report.batches.length).toBeGreaterThanOrEqual(16);
+    expect(await ids(owner.form.id)).toEqual([...kept, ...answers].sort());
+    expect(expired).toHaveLength(400);
+  });
+
   it('runs in the background when the server is ready and then every RETENTION_PURGE_INTERVAL_MS', async () => {
     const owner = await createOwner(t.services, { form: { retentionDays: 3 } });
     await insertSubmissions(t.services, owner.form.id, [{ createdAt: isoMinus(nowIso(), 4 * DAY) }]);
