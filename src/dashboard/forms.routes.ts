@@ -8,8 +8,17 @@ type SettingsBody = Record<string, string | undefined>;
 
 const blankToNull = (value: string | undefined) => (value === undefined || value.trim() === '' ? null : value.trim());
 
+const SPAM_AND_PRIVACY_FIELDS = ['turnstileSiteKey', 'blockedTerms', 'blockedEmails', 'allowedOrigins', 'maxLinks', 'retentionDays', 'storeIp'];
+
 /** Turns the settings page's fields into form settings (unchecked boxes are absent). */
 function settingsFromBody(body: SettingsBody): FormSettingsInput {
+  // A field sent twice (or not as text) is a field error, never a crash.
+  const repeated = SPAM_AND_PRIVACY_FIELDS.filter((name) => body[name] !== undefined && typeof body[name] !== 'string');
+  if (repeated.length > 0) {
+    throw new AppError('validation_failed', 'Each setting must be sent once.', {
+      fieldErrors: Object.fromEntries(repeated.map((name) => [name, 'must be sent once, as text'])),
+    });
+  }
   const accessKey = body.requireAccessKey ? blankToNull(body.accessKey) : null;
   if (body.requireAccessKey && !accessKey) {
     throw new AppError('validation_failed', 'Enter the access key the form requires.', { fieldErrors: { accessKey: 'required' } });

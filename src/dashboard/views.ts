@@ -162,7 +162,7 @@ const templates: Record<string, string> = {
   submission: `<%~ include('@formNav', it) %>
 <section class="card">
 <h1>Submission <code><%= it.submission.id %></code></h1>
-<p class="muted">Received <%= it.submission.createdAt %> · <%= it.submission.country %> · <span id="spam-state"><%= it.submission.isSpam ? 'Spam (' + it.submission.spamReason + ')' : 'Inbox' %></span></p>
+<p class="muted">Received <%= it.submission.createdAt %> · <%= it.submission.country %> · <span id="spam-state"><%= it.submission.isSpam ? 'Spam (' + (it.submission.spamReason || 'no reason recorded') + ')' : 'Inbox' %></span></p>
 <form method="post" action="/dashboard/submissions/<%= it.submission.id %>/mark" class="inline">
   <input type="hidden" name="_csrf" value="<%= it.csrf %>">
   <% if (it.submission.isSpam) { %><button name="spam" value="0">Not spam</button><% } else { %><button name="spam" value="1">Mark as spam</button><% } %>

@@ -67,3 +67,39 @@ describe('triage and lifecycle pages', () => {
     expect(await t.services.forms.findForm(other.formId)).toBeDefined();
   });
 });
+
+describe('settings page: spam and privacy fields', () => {
+  it('saves them, and answers a repeated or bad field with a field error, never a 500', async () => {
+    const { client, formId } = await ownerWithForm('settings-fields@example.com');
+    await client.get(`/dashboard/forms/${formId}/settings`);
+    const base = { name: 'Pages', isActive: '1', storeIp: 'full' };
+    const saved = await client.post(`/dashboard/forms/${formId}/settings`, { ...base, blockedTerms: 'Casino\r\n\r\nloans', blockedEmails: '@spam.example, x@y.example', allowedOrigins: 'https://www.example.com/contact example.com', maxLinks: '0', retentionDays: '365', turnstileSiteKey: '0x4AAA' });
+    expect(saved.res.status).toBe(200);
+    expect(await t.services.forms.getForm(formId)).toMatchObject({
+      blockedTerms: ['casino', 'loans'],
+      blockedEmails: ['@spam.example', 'x@y.example'],
+      allowedOrigins: ['www.example.com', 'example.com'],
+      maxLinks: 0,
+      retentionDays: 365,
+      turnstileSiteKey: '0x4AAA',
+    });
+    expect(saved.html).toContain('name="turnstileSiteKey" maxlength="256" placeholder="0x4AAAAAAA…" value="0x4AAA"');
+
+    const repeated = new URLSearchParams([...Object.entries(base), ['maxLinks', '1'], ['maxLinks', '2'], ['_csrf', client.csrf]]);
+    const res = await fetch(`${t.url}/dashboard/forms/${formId}/settings`, {
+      method: 'POST',
+      headers: { cookie: [...client.cookies].map(([k, v]) => `${k}=${v}`).join('; '), 'content-type': 'application/x-www-form-urlencoded' },
+      body: repeated,
+    });
+    expect(res.status).toBe(400);
+    expect(await res.text()).toContain('maxLinks: must be sent once');
+
+    await client.get(`/dashboard/forms/${formId}/settings`);
+    for (const [field, value] of [['maxLinks', '-1'], ['retentionDays', 'forever'], ['storeIp', 'some'], ['blockedEmails', 'nope'], ['allowedOrigins', 'bad host!']] as const) {
+      const bad = await client.post(`/dashboard/forms/${formId}/settings`, { ...base, [field]: value });
+      expect(bad.res.status).toBe(400);
+      expect(bad.html).toContain(`${field}: `);
+    }
+    expect((await t.services.forms.getForm(formId)).maxLinks).toBe(0);
+  });
+});
