@@ -57,6 +57,8 @@ export interface LifecycleOptions {
 export class SubmissionLifecycleService {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<DeletionReport> | undefined;
+  /** Set by close(): a purge in progress stops after its current batch (the next run resumes it). */
+  private closing = false;
 
   /** Rows deleted per transaction at most. */
   readonly batchSize: number;
@@ -88,6 +90,7 @@ export class SubmissionLifecycleService {
   }
 
   async close(): Promise<void> {
+    this.closing = true;
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
     await this.running?.catch(() => undefined);
@@ -104,8 +107,9 @@ export class SubmissionLifecycleService {
   private async purge(now: string): Promise<DeletionReport> {
     const report: DeletionReport = { deleted: 0, batches: [] };
     for (const { formId, days } of await this.forms.listRetentionPeriods()) {
+      if (this.closing) break;
       const before = isoMinus(now, days * DAY_MS);
-      await this.deleteInBatches(report, (trx, limit) => selectSubmissionIdsOfForm(trx, formId, limit, before));
+      await this.deleteInBatches(report, (trx, limit) => (this.closing ? Promise.resolve([]) : selectSubmissionIdsOfForm(trx, formId, limit, before)));
     }
     if (report.deleted > 0) this.logger.info({ deleted: report.deleted, transactions: report.batches.length }, 'retention purge deleted submissions');
     return report;

@@ -84,6 +84,19 @@ describe('retention purge', () => {
     expect(expired).toHaveLength(400);
   });
 
+  it('a server shutting down stops its purge after the current batch; the next run resumes it', async () => {
+    const owner = await createOwner(t.services, { form: { retentionDays: 1 } });
+    await insertSubmissions(t.services, owner.form.id, Array.from({ length: 20_000 }, () => ({ createdAt: isoMinus(nowIso(), 2 * DAY) })));
+    const other = await startTestApp({ database: t.database });
+    await waitFor(async () => (await countStored(t, owner.form.id)) < 20_000, 10_000, 'the purge to start');
+    const closing = performance.now();
+    await other.close();
+    expect(performance.now() - closing).toBeLessThan(3000);
+    const left = await countStored(t, owner.form.id);
+    expect(left).toBeGreaterThan(0);
+    expect((await t.services.lifecycle.purgeExpiredSubmissions()).deleted).toBe(left);
+  });
+
   it('runs in the background when the server is ready and then every RETENTION_PURGE_INTERVAL_MS', async () => {
     const owner = await createOwner(t.services, { form: { retentionDays: 3 } });
     await insertSubmissions(t.services, owner.form.id, [{ createdAt: isoMinus(nowIso(), 4 * DAY) }]);
