@@ -59,6 +59,8 @@ export class SubmissionLifecycleService {
   private running: Promise<DeletionReport> | undefined;
   /** Set by close(): a purge in progress stops after its current batch (the next run resumes it). */
   private closing = false;
+  /** Cuts short the pause between batches when the service closes. */
+  private readonly closed = new AbortController();
 
   /** Rows deleted per transaction at most. */
   readonly batchSize: number;
@@ -91,6 +93,7 @@ export class SubmissionLifecycleService {
 
   async close(): Promise<void> {
     this.closing = true;
+    this.closed.abort();
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
     await this.running?.catch(() => undefined);
@@ -171,7 +174,8 @@ export class SubmissionLifecycleService {
       if (result === undefined) return;
       report.deleted += result;
       report.batches.push(result);
-      await sleep(Math.min(1000, (performance.now() - started) * this.pauseFactor));
+      if (this.closing) continue;
+      await sleep(Math.min(1000, (performance.now() - started) * this.pauseFactor), undefined, { signal: this.closed.signal }).catch(() => undefined);
     }
   }
 }

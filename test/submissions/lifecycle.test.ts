@@ -91,10 +91,11 @@ describe('retention purge', () => {
     await waitFor(async () => (await countStored(t, owner.form.id)) < 20_000, 10_000, 'the purge to start');
     const closing = performance.now();
     await other.close();
-    expect(performance.now() - closing).toBeLessThan(3000);
+    expect(performance.now() - closing).toBeLessThan(5000);
     const left = await countStored(t, owner.form.id);
     expect(left).toBeGreaterThan(0);
-    expect((await t.services.lifecycle.purgeExpiredSubmissions()).deleted).toBe(left);
+    expect((await t.services.lifecycle.purgeExpiredSubmissions()).deleted).toBeGreaterThanOrEqual(left);
+    expect(await countStored(t, owner.form.id)).toBe(0);
   });
 
   it('runs in the background when the server is ready and then every RETENTION_PURGE_INTERVAL_MS', async () => {
