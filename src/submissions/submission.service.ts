@@ -14,7 +14,7 @@ import { successDestination } from './redirects.js';
 import { matchSpamRule, originAllowed } from './spam-rules.js';
 import type { SpamReason } from './submission.types.js';
 import { deleteExpiredIdempotencyRecords, findLiveIdempotencyRecord } from './submission.repository.js';
-import { POSTGRES_CONCURRENT_BATCHES, SubmissionWriter } from './submission.writer.js';
+import { POSTGRES_CONCURRENT_BATCHES, SubmissionWriter, type PendingWrite, type WriteResult } from './submission.writer.js';
 import type { PostedFields } from './submit-fields.js';
 import { verifyTurnstileToken } from './turnstile.js';
 
@@ -183,7 +183,7 @@ export class SubmissionService {
       spam,
       redirectTo: successDestination(form, control.redirect, this.config.baseUrl),
     };
-    const written = await this.writer.write({
+    const written = await this.writeSubmission({
       row: {
         id: result.submissionId,
         form_id: form.id,
@@ -245,6 +245,17 @@ export class SubmissionService {
       return 'bot_check';
     }
     return null;
+  }
+
+  /** The writer's write; a form deleted meanwhile (by another instance, within the form cache's second) is not_found. */
+  private async writeSubmission(write: PendingWrite): Promise<WriteResult> {
+    try {
+      return await this.writer.write(write);
+    } catch (err) {
+      const code = (err as { code?: unknown } | null)?.code;
+      if (code === 'SQLITE_CONSTRAINT_FOREIGNKEY' || code === '23503') throw notFound('Form');
+      throw err;
+    }
   }
 
   private idempotencyCutoff(): string {

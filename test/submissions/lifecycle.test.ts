@@ -190,6 +190,22 @@ describe('deleting a form', () => {
   });
 });
 
+describe('deleting a form on another instance', () => {
+  it('a submit that still has the form cached is answered 404, never 500', async () => {
+    const owner = await createOwner(t.services);
+    const other = await startTestApp({ database: t.database });
+    try {
+      expect((await submit(t, owner.form.id, { json: { a: 1 } }, JSON_ACCEPT)).status).toBe(200); // now cached here
+      await other.services.lifecycle.deleteForm(owner.form.id);
+      const res = await submit(t, owner.form.id, { json: { a: 2 } }, JSON_ACCEPT);
+      expect(res.status).toBe(404);
+      expect(((await res.json()) as { error: string }).error).toBe('not_found');
+    } finally {
+      await other.close();
+    }
+  });
+});
+
 describe('storeIp', () => {
   it('with none, neither the row nor the hook body holds an address; the country is still resolved', async () => {
     const owner = await createOwner(t.services, { planId: 'pro', form: { storeIp: 'none' } });
