@@ -12,6 +12,7 @@ export const errorStatus = {
   method_not_allowed: 405,
   payload_too_large: 413,
   origin_not_allowed: 403,
+  request_timeout: 408,
   rate_limited: 429,
   internal_error: 500,
 } as const;

@@ -7,6 +7,8 @@ import { DeliveryDispatcher } from './deliveries/delivery.dispatcher.js';
 import type { HookTransportOptions } from './deliveries/delivery.sender.js';
 import { FormService } from './forms/form.service.js';
 import { HookService } from './hooks/hook.service.js';
+import { InstanceSecretService } from './secrets/instance-secret.service.js';
+import { SubmissionCursors } from './submissions/submission-cursor.js';
 import { SubmissionQueryService } from './submissions/submission-query.service.js';
 import { SubmissionService } from './submissions/submission.service.js';
 import { SubmissionLifecycleService } from './submissions/submission-lifecycle.service.js';
@@ -30,6 +32,8 @@ export interface Services {
   readonly hooks: HookService;
   readonly deliveries: DeliveryDispatcher;
   readonly sessions: SessionService;
+  /** Secrets shared by every instance on the database (the cursor signing key). */
+  readonly instanceSecrets: InstanceSecretService;
 }
 
 export function createServices(
@@ -41,6 +45,7 @@ export function createServices(
   const forms = new FormService(handle.db, config.turnstileSecretKey);
   const deliveries = new DeliveryDispatcher(handle, config, logger, transport);
   const accounts = new AccountService(handle.db, config);
+  const instanceSecrets = new InstanceSecretService(handle.db);
   return {
     config,
     handle,
@@ -48,11 +53,12 @@ export function createServices(
     apiKeys: new ApiKeyService(handle.db),
     forms,
     submissions: new SubmissionService(handle, config, forms, deliveries, logger),
-    submissionQueries: new SubmissionQueryService(handle.db, forms),
+    submissionQueries: new SubmissionQueryService(handle.db, forms, new SubmissionCursors(instanceSecrets)),
     triage: new SubmissionTriageService(handle, deliveries),
     lifecycle: new SubmissionLifecycleService(handle, forms, logger, { purgeIntervalMs: config.retentionPurgeIntervalMs }),
     hooks: new HookService(handle.db, config, forms, accounts),
     deliveries,
     sessions: new SessionService(handle.db),
+    instanceSecrets,
   };
 }

@@ -119,6 +119,14 @@ export interface HookFanoutTable {
   created_at: string;
 }
 
+/** A random secret shared by every instance on this database, created on first use. */
+export interface InstanceSecretTable {
+  name: string;
+  /** base64url of 32 random bytes. */
+  value: string;
+  created_at: string;
+}
+
 export interface Database {
   accounts: AccountTable;
   api_keys: ApiKeyTable;
@@ -129,6 +137,7 @@ export interface Database {
   hook_deliveries: HookDeliveryTable;
   hook_fanouts: HookFanoutTable;
   sessions: SessionTable;
+  instance_secrets: InstanceSecretTable;
 }
 
 export type AccountRow = Selectable<AccountTable>;
@@ -144,3 +153,4 @@ export type IdempotencyKeyRow = Selectable<IdempotencyKeyTable>;
 export type HookRow = Selectable<HookTable>;
 export type NewHookRow = Insertable<HookTable>;
 export type HookDeliveryRow = Selectable<HookDeliveryTable>;
+export type InstanceSecretRow = Selectable<InstanceSecretTable>;

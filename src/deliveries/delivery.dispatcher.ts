@@ -33,6 +33,7 @@ export class DeliveryDispatcher {
   private wakeAgain = false;
   private pollTimer: NodeJS.Timeout | undefined;
   private listener: pg.PoolClient | undefined;
+  private releaseListener: ((broken: boolean) => void) | undefined;
   private stopped: Promise<void> | undefined;
 
   constructor(
@@ -92,10 +93,8 @@ export class DeliveryDispatcher {
   private async shutdown(): Promise<void> {
     this.stopping = true;
     if (this.pollTimer) clearInterval(this.pollTimer);
-    if (this.listener) {
-      this.listener.release();
-      this.listener = undefined;
-    }
+    this.releaseListener?.(false);
+    this.releaseListener = undefined;
     await this.pumping;
     await Promise.all(this.inFlight);
     await this.sender.close();
@@ -137,7 +136,10 @@ export class DeliveryDispatcher {
     }
   }
 
-  private track(sending: Promise<void>): void {
+  private track(delivery: Promise<void>): void {
+    // A delivery that throws (say, a stored payload that does not parse) is logged, never left
+    // as an unhandled rejection.
+    const sending = delivery.catch((err: unknown) => this.logger.error({ err }, 'hook delivery failed unexpectedly'));
     this.inFlight.add(sending);
     void sending.finally(() => {
       this.inFlight.delete(sending);
@@ -148,6 +150,21 @@ export class DeliveryDispatcher {
 
   private async deliver(delivery: ClaimedDelivery): Promise<void> {
     const s = delivery.submission;
+    let fields: unknown;
+    try {
+      fields = JSON.parse(s.payload) as unknown;
+    } catch (err) {
+      // Never sent, never retried: the row cannot become readable by waiting.
+      await recordDeliveryAttempt(this.handle.db, delivery.id, {
+        state: 'failed',
+        attemptedAt: nowIso(),
+        status: null,
+        durationMs: 0,
+        error: 'stored payload is not valid JSON',
+      });
+      this.logger.error({ err, deliveryId: delivery.id }, 'hook delivery payload does not parse');
+      return;
+    }
     const body = JSON.stringify({
       id: s.id,
       form_id: s.formId,
@@ -156,7 +173,7 @@ export class DeliveryDispatcher {
       country: s.country,
       user_agent: s.userAgent,
       referer: s.referer,
-      fields: JSON.parse(s.payload) as unknown,
+      fields,
     });
     const attemptedAt = nowIso();
     const result = await this.sender.send({ id: delivery.id, targetUrl: delivery.targetUrl, secret: delivery.secret, body });
@@ -184,18 +201,35 @@ export class DeliveryDispatcher {
   private async listen(): Promise<void> {
     const pool = this.handle.pgPool;
     if (!pool || this.listener || this.stopping) return;
+    let client: pg.PoolClient;
     try {
-      const client = await pool.connect();
-      client.on('notification', () => this.wake());
-      client.on('error', () => {
-        if (this.listener === client) this.listener = undefined;
-        client.release(true);
-      });
-      await client.query(`listen ${CHANNEL}`);
-      if (this.stopping) client.release();
-      else this.listener = client;
+      client = await pool.connect();
     } catch (err) {
       this.logger.warn({ err }, 'LISTEN for hook deliveries failed; polling instead');
+      return;
+    }
+    // Released exactly once, whichever comes first: a failed LISTEN, a connection error, stop().
+    let released = false;
+    const release = (broken: boolean) => {
+      if (this.listener === client) this.listener = undefined;
+      if (released) return;
+      released = true;
+      client.release(broken);
+    };
+    client.on('notification', () => this.wake());
+    client.on('error', () => release(true));
+    try {
+      await client.query(`listen ${CHANNEL}`);
+    } catch (err) {
+      this.logger.warn({ err }, 'LISTEN for hook deliveries failed; polling instead');
+      release(true);
+      return;
+    }
+    if (released) return;
+    if (this.stopping) release(false);
+    else {
+      this.listener = client;
+      this.releaseListener = release;
     }
   }
 }

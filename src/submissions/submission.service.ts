@@ -14,7 +14,7 @@ import { successDestination } from './redirects.js';
 import { matchSpamRule, originAllowed } from './spam-rules.js';
 import type { SpamReason } from './submission.types.js';
 import { deleteExpiredIdempotencyRecords, findLiveIdempotencyRecord } from './submission.repository.js';
-import { POSTGRES_CONCURRENT_BATCHES, SubmissionWriter, type PendingWrite, type WriteResult } from './submission.writer.js';
+import { POSTGRES_CONCURRENT_BATCHES, SubmissionWriter, type PendingWrite, type WriteResult, type WriterStats } from './submission.writer.js';
 import type { PostedFields } from './submit-fields.js';
 import { verifyTurnstileToken } from './turnstile.js';
 
@@ -89,6 +89,11 @@ export class SubmissionService {
     private readonly logger: FastifyBaseLogger,
   ) {
     this.writer = new SubmissionWriter(handle.db, () => this.idempotencyCutoff(), deliveries, handle.dialect === 'postgres' ? POSTGRES_CONCURRENT_BATCHES : 1);
+  }
+
+  /** Group-commit totals: transactions committed and submissions they stored. */
+  get writerStats(): Readonly<WriterStats> {
+    return this.writer.stats;
   }
 
   /** Starts the periodic purge of expired idempotency records. */
