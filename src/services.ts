@@ -7,6 +7,7 @@ import { DeliveryDispatcher } from './deliveries/delivery.dispatcher.js';
 import type { HookTransportOptions } from './deliveries/delivery.sender.js';
 import { FormService } from './forms/form.service.js';
 import { HookService } from './hooks/hook.service.js';
+import { SubmissionBrowseService } from './submissions/submission-browse.service.js';
 import { InstanceSecretService } from './secrets/instance-secret.service.js';
 import { SubmissionCursors } from './submissions/submission-cursor.js';
 import { SubmissionQueryService } from './submissions/submission-query.service.js';
@@ -29,6 +30,8 @@ export interface Services {
   readonly triage: SubmissionTriageService;
   /** Retention purge, erasure and form deletion. */
   readonly lifecycle: SubmissionLifecycleService;
+  /** The dashboard's search, paging both ways, counters and bulk actions. */
+  readonly submissionBrowser: SubmissionBrowseService;
   readonly hooks: HookService;
   readonly deliveries: DeliveryDispatcher;
   readonly sessions: SessionService;
@@ -56,7 +59,8 @@ export function createServices(
     submissionQueries: new SubmissionQueryService(handle.db, forms, new SubmissionCursors(instanceSecrets)),
     triage: new SubmissionTriageService(handle, deliveries),
     lifecycle: new SubmissionLifecycleService(handle, forms, logger, { purgeIntervalMs: config.retentionPurgeIntervalMs }),
-    hooks: new HookService(handle.db, config, forms, accounts),
+    submissionBrowser: new SubmissionBrowseService(handle.db, handle.dialect, forms),
+    hooks: new HookService(handle.db, config, forms, accounts, deliveries),
     deliveries,
     sessions: new SessionService(handle.db),
     instanceSecrets,

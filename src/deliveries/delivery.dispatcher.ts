@@ -6,7 +6,7 @@ import type { DatabaseHandle, Executor } from '../db/database.js';
 import { deleteHookRow } from '../hooks/hook.repository.js';
 import { isoMinus, nowIso } from '../lib/time.js';
 import { claimPendingDeliveries, fanOutHookDeliveries, recordDeliveryAttempt, type ClaimedDelivery } from './delivery.repository.js';
-import { DeliverySender, type HookTransportOptions } from './delivery.sender.js';
+import { DeliverySender, type DeliveryResult, type HookTransportOptions } from './delivery.sender.js';
 import { queueSubmissionOutbound } from './outbound.service.js';
 
 const CHANNEL = 'formgate_deliveries';
@@ -55,6 +55,23 @@ export class DeliveryDispatcher {
     this.pollTimer.unref();
     if (this.handle.pgPool) void this.listen();
     this.wake();
+  }
+
+  /** One signed example delivery to a hook's target, through the same SSRF-safe sender; nothing recorded. */
+  async sendTest(hook: { id: string; formId: string; targetUrl: string; secret: string }): Promise<DeliveryResult> {
+    const now = nowIso();
+    const body = JSON.stringify({
+      id: 'sub_test',
+      form_id: hook.formId,
+      created_at: now,
+      ip: '203.0.113.1',
+      country: 'XX',
+      user_agent: 'Formgate test delivery',
+      referer: '',
+      fields: { email: 'test@example.com', message: 'This is a test delivery from the Formgate dashboard.' },
+      test: true,
+    });
+    return this.sender.send({ id: `test_${Date.now()}.${hook.id}`, targetUrl: hook.targetUrl, secret: hook.secret, body });
   }
 
   /** Called after a commit that queued deliveries. */
