@@ -49,14 +49,14 @@ describe('retention purge', () => {
     expect(() => new SubmissionLifecycleService(t.handle, t.services.forms, pino({ level: 'silent' }), { batchSize: 1001 })).toThrow();
   });
 
-  it('takes queued hook work with the rows, and runs at most 1000 rows a transaction by default (100 on SQLite)', async () => {
+  it('takes queued hook work with the rows, and runs at most 1000 rows a transaction by default (25 on SQLite)', async () => {
     const owner = await createOwner(t.services, { planId: 'pro', form: { retentionDays: 1 } });
     await t.services.hooks.createHook(owner.account.id, { formId: owner.form.id, targetUrl: `${receiver.url}/purge` });
     const old = await insertSubmissions(t.services, owner.form.id, Array.from({ length: 1203 }, () => ({ createdAt: isoMinus(nowIso(), 2 * DAY) })));
     // Queued work for them, as if the dispatcher had not got to it yet.
     await t.handle.db.insertInto('hook_fanouts').values(old.slice(0, 50).map((id) => ({ submission_id: id, created_at: nowIso() }))).execute();
     const report = await t.services.lifecycle.purgeExpiredSubmissions();
-    expect(t.services.lifecycle.batchSize).toBe(t.handle.dialect === 'sqlite' ? 100 : 1000);
+    expect(t.services.lifecycle.batchSize).toBe(t.handle.dialect === 'sqlite' ? 25 : 1000);
     expect(report.batches.every((n) => n <= t.services.lifecycle.batchSize)).toBe(true);
     expect(Math.max(...report.batches)).toBe(t.services.lifecycle.batchSize);
     expect(report.batches.reduce((a, b) => a + b, 0)).toBe(report.deleted);
