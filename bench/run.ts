@@ -1,4 +1,4 @@
-// `npm run bench [-- --only submit,paging,hooks,search,forms-list --db sqlite,postgres]`: runs each scenario beside
+// `npm run bench [-- --only submit,paging,hooks,search,forms-list,purge --db sqlite,postgres]`: runs each scenario beside
 // its reference in the same invocation and rewrites BENCHMARKS.md with figures and ratios.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
@@ -13,7 +13,7 @@ import { FormService } from '../src/forms/form.service.js';
 import { newId } from '../src/lib/ids.js';
 import { InstanceSecretService } from '../src/secrets/instance-secret.service.js';
 import { SubmissionCursors } from '../src/submissions/submission-cursor.js';
-import { freshDatabase, load, memoryOf, startChild, timeRequests, type BenchDialect, type LoadResult } from './lib.js';
+import { freshDatabase, load, median, memoryOf, startChild, timeRequests, type BenchDialect, type LoadResult } from './lib.js';
 import { formsListScenario, searchScenario } from './dashboard.js';
 import { startReceiver } from './receiver.js';
 
@@ -22,11 +22,12 @@ const option = (name: string, fallback: string) => {
   const i = args.indexOf(`--${name}`);
   return (i >= 0 ? args[i + 1] : undefined) ?? fallback;
 };
-const only = new Set(option('only', 'submit,paging,hooks,search,forms-list').split(','));
+const only = new Set(option('only', 'submit,paging,hooks,search,forms-list,purge').split(','));
 const dialects = option('db', 'sqlite,postgres').split(',') as BenchDialect[];
 const SECONDS = Number(option('seconds', '3'));
 const ROUNDS = Number(option('rounds', '3'));
 const PAGING_ROWS = Number(option('rows', '1000000'));
+const PURGE_ROWS = Number(option('purge-rows', '100000'));
 
 const SERVER = 'dist/src/server.js';
 // As in package.json's start script.
@@ -175,6 +176,59 @@ async function pagingScenario(db: BenchDialect): Promise<void> {
   }
 }
 
+/**
+ * Submit load on a warm server while its background retention purge deletes PURGE_ROWS expired
+ * rows of another form, vs the same load while the purge has nothing to do, interleaved per
+ * round (target: p99 within 1.3×). The purge runs every second here (RETENTION_PURGE_INTERVAL_MS)
+ * so that it starts on the warm server soon after the expired rows are inserted.
+ */
+async function purgeScenario(db: BenchDialect): Promise<void> {
+  const database = await freshDatabase(db);
+  const { handle, account, form, forms } = await fixtures(database.url);
+  const expiring = await forms.createForm(account.id, { name: 'Expiring', retentionDays: 1 });
+  await handle.close();
+  const reader = createDatabase(database.url, { poolSize: 1 });
+  const remaining = async () =>
+    Number((await reader.db.selectFrom('submissions').select((eb) => eb.fn.countAll<string | number>().as('n')).where('form_id', '=', expiring.id).executeTakeFirstOrThrow()).n);
+  const untilPurged = async (below: number) => {
+    const deadline = Date.now() + 600_000;
+    while ((await remaining()) > below && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  };
+  const server = await startFormgate(serverEnv(database.url, { RETENTION_PURGE_INTERVAL_MS: '1000' }));
+  const rounds: Array<{ during: LoadResult; without: LoadResult; purgedDuringLoad: number; rowsPerSecond: number }> = [];
+  try {
+    const run = () => load({ url: `${server.url}/v1/submit/${form.id}`, body: JSON_BODY, contentType: 'application/json', seconds: SECONDS });
+    await run(); // warm-up
+    for (let round = 0; round < ROUNDS; round++) {
+      const without = await run();
+      await bulkInsert(db, database.url, expiring.id, PURGE_ROWS); // rows from 2025: past a 1-day window
+      await untilPurged(PURGE_ROWS - 1); // the purge has started
+      const started = performance.now();
+      const before = await remaining();
+      const during = await run();
+      const after = await remaining();
+      if (after === 0) process.stdout.write(`purge (${db}): it finished before the load did; raise --purge-rows\n`);
+      await untilPurged(0);
+      const rowsPerSecond = before / ((performance.now() - started) / 1000);
+      if (during.errors > 0 || without.errors > 0) throw new Error('purge scenario: submit errors');
+      rounds.push({ during, without, purgedDuringLoad: before - after, rowsPerSecond });
+    }
+  } finally {
+    await server.stop();
+    await reader.close();
+    await database.drop();
+  }
+  const during = medianBy(rounds.map((r) => r.during), 'p99');
+  const without = medianBy(rounds.map((r) => r.without), 'p99');
+  const p99Ratio = during.p99 / without.p99;
+  const rowsPerSecond = median(rounds.map((r) => r.rowsPerSecond));
+  rows.push(
+    { db, scenario: 'retention purge', metric: `submit p99 ms while the purge deletes ${PURGE_ROWS.toLocaleString('en')} rows vs no purge`, value: String(during.p99), reference: String(without.p99), ratio: p99Ratio.toFixed(2), ...(db === 'sqlite' ? { target: '≤ 1.3', pass: p99Ratio <= 1.3 } : {}) },
+    { db, scenario: 'retention purge', metric: 'submit req/s while purging vs no purge', value: String(medianBy(rounds.map((r) => r.during), 'rps').rps), reference: String(medianBy(rounds.map((r) => r.without), 'rps').rps), ratio: ratio(medianBy(rounds.map((r) => r.during), 'rps').rps, medianBy(rounds.map((r) => r.without), 'rps').rps) },
+    { db, scenario: 'retention purge', metric: 'rows purged during the measured load (fewest of the rounds); purge rows/s under load', value: String(Math.min(...rounds.map((r) => r.purgedDuringLoad))), reference: rowsPerSecond.toFixed(0), ratio: '—' },
+  );
+}
+
 async function hooksScenario(db: BenchDialect): Promise<void> {
   const slow = await startReceiver(2000);
   const fast = await startReceiver(0);
@@ -253,6 +307,7 @@ for (const db of dialects) {
   if (only.has('hooks')) await hooksScenario(db);
   if (only.has('search')) rows.push(...(await searchScenario(db, PAGING_ROWS, serverEnv)));
   if (only.has('forms-list')) rows.push(...(await formsListScenario(db, serverEnv)));
+  if (only.has('purge')) await purgeScenario(db);
   process.stdout.write(`${db} done\n`);
 }
 writeReport();

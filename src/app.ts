@@ -149,8 +149,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     if (redis) await waitUntilReady(redis, 2000);
     services.submissions.start();
     services.deliveries.start();
+    services.lifecycle.start();
   });
   app.addHook('onClose', async () => {
+    await services.lifecycle.close();
     await services.deliveries.stop();
     await services.submissions.close();
     limiter.close();

@@ -71,6 +71,8 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DASHBOARD_SIGNUP: z.enum(['open', 'closed']).default('open'),
   METRICS_PORT: port.optional(),
+  // Contract section 10: at least hourly.
+  RETENTION_PURGE_INTERVAL_MS: z.coerce.number().int().min(1000).max(3_600_000).default(3_600_000),
 });
 
 export type Plan = 'free' | 'pro' | 'business';
@@ -97,6 +99,7 @@ export interface Config {
   readonly dashboardSignup: 'open' | 'closed';
   /** Port of the Prometheus listener; undefined = no metrics endpoint. */
   readonly metricsPort: number | undefined;
+  readonly retentionPurgeIntervalMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -131,6 +134,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     logLevel: e.LOG_LEVEL,
     dashboardSignup: e.DASHBOARD_SIGNUP,
     metricsPort: e.METRICS_PORT,
+    retentionPurgeIntervalMs: e.RETENTION_PURGE_INTERVAL_MS,
   });
 }
 

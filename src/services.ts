@@ -13,6 +13,8 @@ import { InstanceSecretService } from './secrets/instance-secret.service.js';
 import { SubmissionCursors } from './submissions/submission-cursor.js';
 import { SubmissionQueryService } from './submissions/submission-query.service.js';
 import { SubmissionService } from './submissions/submission.service.js';
+import { SubmissionLifecycleService } from './submissions/submission-lifecycle.service.js';
+import { SubmissionTriageService } from './submissions/submission-triage.service.js';
 import { SessionService } from './dashboard/session.service.js';
 
 /** Every domain service, built once per process (or per test app) and shared by HTTP and CLI. */
@@ -25,6 +27,10 @@ export interface Services {
   readonly submissions: SubmissionService;
   /** Reading stored submissions (API and dashboard). */
   readonly submissionQueries: SubmissionQueryService;
+  /** Marking submissions spam / not spam. */
+  readonly triage: SubmissionTriageService;
+  /** Retention purge, erasure and form deletion. */
+  readonly lifecycle: SubmissionLifecycleService;
   /** The dashboard's search, paging both ways, counters and bulk actions. */
   readonly submissionBrowser: SubmissionBrowseService;
   readonly hooks: HookService;
@@ -43,7 +49,7 @@ export function createServices(
   transport: HookTransportOptions = {},
   metrics: Metrics = createMetrics(),
 ): Services {
-  const forms = new FormService(handle.db);
+  const forms = new FormService(handle.db, config.turnstileSecretKey);
   const deliveries = new DeliveryDispatcher(handle, config, logger, transport, metrics);
   metrics.setOutboxPendingSource(() => deliveries.countPending());
   const accounts = new AccountService(handle.db, config);
@@ -56,6 +62,8 @@ export function createServices(
     forms,
     submissions: new SubmissionService(handle, config, forms, deliveries, logger),
     submissionQueries: new SubmissionQueryService(handle.db, forms, new SubmissionCursors(instanceSecrets)),
+    triage: new SubmissionTriageService(handle, deliveries),
+    lifecycle: new SubmissionLifecycleService(handle, forms, logger, { purgeIntervalMs: config.retentionPurgeIntervalMs }),
     submissionBrowser: new SubmissionBrowseService(handle.db, handle.dialect, forms),
     hooks: new HookService(handle.db, config, forms, accounts, deliveries),
     deliveries,

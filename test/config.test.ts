@@ -62,4 +62,12 @@ describe('parseConfig', () => {
     expect(() => parseConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => parseConfig({ [name]: value })).toThrow(new RegExp(name));
   });
+
+  it('runs the retention purge hourly by default, and at most that rarely', () => {
+    expect(parseConfig({}).retentionPurgeIntervalMs).toBe(3_600_000);
+    expect(parseConfig({ RETENTION_PURGE_INTERVAL_MS: '60000' }).retentionPurgeIntervalMs).toBe(60_000);
+    for (const value of ['3600001', '999', 'soon']) {
+      expect(() => parseConfig({ RETENTION_PURGE_INTERVAL_MS: value })).toThrow(/RETENTION_PURGE_INTERVAL_MS/);
+    }
+  });
 });

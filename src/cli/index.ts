@@ -7,6 +7,7 @@ import { registerForms } from './commands/forms.js';
 import { registerKeys } from './commands/keys.js';
 import { registerMigrate } from './commands/migrate.js';
 import { registerServe } from './commands/serve.js';
+import { registerPurge, registerSubmissions } from './commands/submissions.js';
 import { formatCliError } from './context.js';
 
 const program = new Command()
@@ -21,6 +22,8 @@ registerAccounts(program);
 registerKeys(program);
 registerForms(program);
 registerBackup(program);
+registerSubmissions(program);
+registerPurge(program);
 
 try {
   await program.parseAsync(process.argv);

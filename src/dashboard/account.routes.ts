@@ -68,6 +68,20 @@ export async function accountPages(app: FastifyInstance): Promise<void> {
     return reply.redirect('/dashboard/account', 303);
   });
 
+  // Erasure (contract section 10): every submission of the account's forms with a field equal to the address.
+  app.post<{ Body: Values }>('/dashboard/account/erase', { schema: { hide: true, body: bodySchema(['email']) } }, async (request, reply) => {
+    const email = request.body?.email ?? '';
+    let deleted: number;
+    try {
+      ({ deleted } = await app.services.lifecycle.eraseByEmail(request.owner!.id, email));
+    } catch (err) {
+      if (!(err instanceof AppError) || err.code !== 'validation_failed') throw err;
+      return renderAccount(request, reply, { values: withoutPasswords(request.body ?? {}), fieldErrors: err.fieldErrors ?? {}, error: err.message }, 400);
+    }
+    setFlash(reply, { notice: `${deleted} submission(s) with ${email.trim()} erased.` }, secure);
+    return reply.redirect('/dashboard/account', 303);
+  });
+
   app.post<{ Body: Values }>('/dashboard/account/delete', { schema: { hide: true, body: bodySchema(['confirmEmail', 'currentPassword']) } }, async (request, reply) => {
     try {
       await app.services.accounts.deleteAccount(request.owner!.id, request.body.confirmEmail ?? '', request.body.currentPassword ?? '');

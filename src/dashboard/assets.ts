@@ -15,6 +15,7 @@ th{font-weight:600;color:#4a5266;font-size:.85rem}
 .fields th{width:28%;white-space:nowrap}.fields td{white-space:pre-wrap;word-break:break-word}
 .preview{color:#4a5266;max-width:520px;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
 label{display:block;margin:.5rem 0;font-weight:500}
+textarea,select{display:block;width:100%;padding:.5rem .6rem;border:1px solid #cfd4dc;border-radius:6px;font:inherit;margin-top:.25rem}
 input:not([type=checkbox]){display:block;width:100%;padding:.5rem .6rem;border:1px solid #cfd4dc;border-radius:6px;font:inherit;margin-top:.25rem}
 .row input{width:auto;flex:1;margin:0}.row label input{width:100%;margin-top:.25rem}.row label{margin:0}
 .check{display:flex;gap:.5rem;align-items:center;font-weight:400}

@@ -1,20 +1,27 @@
 import type { Submission } from '../submissions/submission.types.js';
 
-const FIXED_COLUMNS = ['id', 'createdAt', 'isSpam', 'country'] as const;
+const FIXED_COLUMNS = ['id', 'createdAt', 'isSpam', 'spamReason', 'country'] as const;
+
+/** Spreadsheets (Excel above all) read a UTF-8 file as UTF-8 only when it starts with this. */
+export const CSV_BOM = '\uFEFF';
 
 /**
- * A cell that a spreadsheet would read as a formula (=, +, -, @, or a leading tab/CR) is
- * prefixed with a single quote, the OWASP CSV-injection advice.
+ * A text cell that a spreadsheet would read as a formula (=, +, -, @, a leading tab, CR or LF,
+ * or the full-width ＝ ＋ － ＠ some spreadsheets fold to them) is prefixed with a single quote,
+ * the OWASP CSV-injection advice.
  */
 export function neutraliseFormula(value: string): string {
-  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /^[=+\-@\t\r\n\uFF1D\uFF0B\uFF0D\uFF20]/.test(value) ? `'${value}` : value;
 }
 
 function csvCell(value: unknown): string {
-  const text = neutraliseFormula(
-    value === null || value === undefined ? '' : Array.isArray(value) ? value.join('; ') : String(value),
-  );
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  // A JSON number is data, not a formula: -5 stays -5.
+  const text =
+    typeof value === 'number'
+      ? String(value)
+      : neutraliseFormula(value === null || value === undefined ? '' : Array.isArray(value) ? value.join('; ') : String(value));
+  // Semicolons too: spreadsheets in semicolon locales split on them.
+  return /[",;\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
 export function csvHeader(fieldNames: string[]): string {
@@ -23,7 +30,7 @@ export function csvHeader(fieldNames: string[]): string {
 
 /** One CSV row in the column order of csvHeader: fixed columns, then the fields in the given order. */
 export function csvRow(submission: Submission, fieldNames: string[]): string {
-  const fixed = [submission.id, submission.createdAt, submission.isSpam ? 1 : 0, submission.country];
+  const fixed = [submission.id, submission.createdAt, submission.isSpam ? 1 : 0, submission.spamReason ?? '', submission.country];
   const fields = fieldNames.map((name) => (Object.hasOwn(submission.payload, name) ? submission.payload[name] : ''));
   return `${[...fixed, ...fields].map(csvCell).join(',')}\r\n`;
 }
@@ -33,6 +40,7 @@ export function ndjsonRow(submission: Submission): string {
     id: submission.id,
     createdAt: submission.createdAt,
     isSpam: submission.isSpam ? 1 : 0,
+    spamReason: submission.spamReason,
     country: submission.country,
     payload: submission.payload,
   })}\n`;

@@ -2,11 +2,14 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors.js';
 import type { FormSettingsInput } from '../forms/form.service.js';
 import type { Form } from '../forms/form.types.js';
-import { pageContext, sendPage } from './page.js';
+import { pageContext, sendPage, setFlash } from './page.js';
 
 type SettingsBody = Record<string, unknown>;
 
-const TEXT_FIELDS = ['name', 'accessKey', 'turnstileSecret', 'successUrl', 'errorUrl', 'allowedRedirectHosts'] as const;
+const TEXT_FIELDS = [
+  'name', 'accessKey', 'turnstileSecret', 'successUrl', 'errorUrl', 'allowedRedirectHosts',
+  'turnstileSiteKey', 'blockedTerms', 'blockedEmails', 'allowedOrigins', 'maxLinks', 'retentionDays', 'storeIp',
+] as const;
 const CHECKBOXES = ['isActive', 'requireAccessKey', 'requireBotCheck'] as const;
 
 const blankToNull = (value: string | undefined) => (value === undefined || value.trim() === '' ? null : value.trim());
@@ -55,9 +58,24 @@ function settingsFromBody(body: SettingsBody): { input: FormSettingsInput; text:
       successUrl: blankToNull(text.successUrl),
       errorUrl: blankToNull(text.errorUrl),
       allowedRedirectHosts: (text.allowedRedirectHosts ?? '').split(/[\s,]+/).filter(Boolean),
+      turnstileSiteKey: blankToNull(text.turnstileSiteKey),
+      blockedTerms: lines(text.blockedTerms),
+      blockedEmails: lines(text.blockedEmails).flatMap((line) => line.split(/[\s,;]+/)).filter(Boolean),
+      allowedOrigins: (text.allowedOrigins ?? '').split(/[\s,]+/).filter(Boolean),
+      maxLinks: wholeNumberOrNull(text.maxLinks),
+      retentionDays: wholeNumberOrNull(text.retentionDays),
+      storeIp: (text.storeIp ?? 'full') as 'full' | 'none',
     },
   };
 }
+
+/** One entry per non-empty line. */
+const lines = (value: string | undefined) => (value ?? '').split(/\r?\n/).map((line) => line.trim()).filter(Boolean);
+/** Empty means "none"; anything else that is not digits is passed on for the service to name the field. */
+const wholeNumberOrNull = (value: string | undefined) => {
+  const text = (value ?? '').trim();
+  return text === '' ? null : /^\d+$/.test(text) ? Number(text) : (text as unknown as number);
+};
 
 const escapeAttribute = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -73,7 +91,8 @@ export function formSnippet(form: Form, submitUrl: string): string {
   ];
   if (form.accessKey) lines.push(`  <input type="hidden" name="access_key" value="${escapeAttribute(form.accessKey)}">`);
   if (form.requireBotCheck) {
-    lines.push('  <div class="cf-turnstile" data-sitekey="YOUR_TURNSTILE_SITE_KEY"></div>');
+    // The site key is limited to [A-Za-z0-9_-] by the form settings; escaped all the same.
+    lines.push(`  <div class="cf-turnstile" data-sitekey="${escapeAttribute(form.turnstileSiteKey ?? 'YOUR_TURNSTILE_SITE_KEY')}"></div>`);
   }
   lines.push('  <button type="submit">Send</button>', '</form>');
   if (form.requireBotCheck) lines.push('<script src="https://challenges.cloudflare.com/turnstile/v0/api.js" async defer></script>');
@@ -139,5 +158,26 @@ export async function formPages(app: FastifyInstance): Promise<void> {
       const errors = Object.fromEntries(Object.entries(err.fieldErrors ?? {}).map(([f, m]) => [f, fieldMessages[f] ? `${fieldMessages[f]} (${m})` : m]));
       return refuse(errors, err.message);
     }
+  });
+
+  const renderDelete = async (request: FastifyRequest, reply: FastifyReply, form: Form, error?: string) => {
+    const count = await app.services.submissionQueries.countSubmissions(request.owner!.id, form.id);
+    const ctx = { ...pageContext(request, reply, `Delete ${form.name}`), ...(error ? { error } : {}) };
+    return sendPage(reply, 'deleteForm', ctx, { form, count }, error ? 400 : 200);
+  };
+
+  app.get<{ Params: { id: string } }>('/dashboard/forms/:id/delete', { schema: { hide: true } }, async (request, reply) =>
+    renderDelete(request, reply, await app.services.forms.getFormOfAccount(request.owner!.id, request.params.id)),
+  );
+
+  // Deleting a form takes everything with it (contract section 10): typing its name confirms.
+  app.post<{ Params: { id: string }; Body: { confirmName?: unknown } }>('/dashboard/forms/:id/delete', { schema: { hide: true } }, async (request, reply) => {
+    const form = await app.services.forms.getFormOfAccount(request.owner!.id, request.params.id);
+    if (typeof request.body?.confirmName !== 'string' || request.body.confirmName.trim() !== form.name) {
+      return renderDelete(request, reply, form, `Type the form's name, “${form.name}”, to delete it.`);
+    }
+    await app.services.lifecycle.deleteForm(form.id, request.owner!.id);
+    setFlash(reply, { notice: `Form “${form.name}” deleted.` }, app.config.baseUrl.startsWith('https:'));
+    return reply.redirect('/dashboard/forms', 303);
   });
 }

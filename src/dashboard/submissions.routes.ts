@@ -4,7 +4,7 @@ import type { Submission } from '../submissions/submission.types.js';
 import { AppError } from '../errors.js';
 import { BROWSE_PAGE_SIZE, type BrowsePage } from '../submissions/submission-browse.service.js';
 import { pageContext, sendPage, setFlash } from './page.js';
-import { csvHeader, csvRow, ndjsonRow } from './export.js';
+import { CSV_BOM, csvHeader, csvRow, ndjsonRow } from './export.js';
 
 const CHART_DAYS = 30;
 
@@ -40,7 +40,7 @@ const bulkBodySchema = {
   type: 'object',
   required: ['action'],
   properties: {
-    action: { type: 'string', enum: ['delete'] },
+    action: { type: 'string', enum: ['delete', 'spam', 'not-spam'] },
     ids: { anyOf: [{ type: 'string', maxLength: 100 }, { type: 'array', maxItems: 100, items: { type: 'string', maxLength: 100 } }] },
     confirm: { type: 'string', maxLength: 1 },
     back: { type: 'string', maxLength: 1000 },
@@ -48,6 +48,11 @@ const bulkBodySchema = {
   },
 } as const;
 const EXPORT_PAGE_SIZE = 100;
+
+function spamChoice(value: unknown): boolean {
+  if (value === '1' || value === '0') return value === '1';
+  throw new AppError('validation_failed', 'Choose spam or not spam.', { fieldErrors: { spam: 'must be 1 or 0' } });
+}
 
 const describeValue = (value: unknown) => (Array.isArray(value) ? value.join(', ') : value === null ? '' : String(value));
 
@@ -133,7 +138,7 @@ export async function submissionPages(app: FastifyInstance): Promise<void> {
         back: `/dashboard/forms/${form.id}/submissions${request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : ''}`,
         olderHref: page.olderCursor ? link(page.olderCursor, 'older', at + shown) : null,
         newerHref: page.newerCursor ? link(page.newerCursor, 'newer', at - BROWSE_PAGE_SIZE) : null,
-        submissions: page.submissions.map((s) => ({ id: s.id, createdAt: s.createdAt, country: s.country, preview: preview(s) })),
+        submissions: page.submissions.map((s) => ({ id: s.id, createdAt: s.createdAt, country: s.country, spamReason: s.spamReason, preview: preview(s) })),
       }, error ? 400 : 200);
     },
   );
@@ -143,6 +148,12 @@ export async function submissionPages(app: FastifyInstance): Promise<void> {
     const form = await app.services.forms.getFormOfAccount(request.owner!.id, submission.formId);
     const fields = Object.entries(submission.payload).map(([name, value]) => ({ name, value: describeValue(value) }));
     return sendPage(reply, 'submission', pageContext(request, reply, 'Submission'), { form, submission, fields });
+  });
+
+  app.post<{ Params: { id: string }; Body: { spam?: unknown } }>('/dashboard/submissions/:id/mark', { schema: { hide: true } }, async (request, reply) => {
+    const spam = spamChoice(request.body?.spam);
+    await app.services.triage.markSubmission(request.params.id, spam, request.owner!.id);
+    return reply.redirect(`/dashboard/submissions/${request.params.id}`, 303);
   });
 
   // The single-submission form of the same action (older links and forms post here).
@@ -177,6 +188,13 @@ export async function submissionPages(app: FastifyInstance): Promise<void> {
         setFlash(reply, { notice: 'Nothing selected: tick the submissions first.' }, secure);
         return reply.redirect(back, 303);
       }
+      if (request.body.action !== 'delete') {
+        // Mark spam / not spam: nothing is lost, so no confirmation; not spam releases to the hooks once.
+        const { marked } = await app.services.triage.markSubmissions(ids, request.body.action === 'spam', accountId);
+        const n = marked.length;
+        setFlash(reply, { notice: `Marked ${n} submission${n === 1 ? '' : 's'} ${request.body.action === 'spam' ? 'spam' : 'not spam'}.` }, secure);
+        return reply.redirect(back, 303);
+      }
       if (request.body.confirm !== '1') {
         const n = ids.length;
         return sendPage(reply, 'confirmBulk', pageContext(request, reply, 'Confirm'), {
@@ -204,7 +222,7 @@ export async function submissionPages(app: FastifyInstance): Promise<void> {
     for await (const s of allSubmissions(accountId, form.id)) for (const name of Object.keys(s.payload)) names.add(name);
     const columns = [...names];
     async function* rows() {
-      yield csvHeader(columns);
+      yield CSV_BOM + csvHeader(columns);
       for await (const s of allSubmissions(accountId, form.id)) yield csvRow(s, columns);
     }
     return reply

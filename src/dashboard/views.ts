@@ -79,12 +79,32 @@ const templates: Record<string, string> = {
   <label class="check"><input type="checkbox" name="requireBotCheck" value="1" <%= (has('requireBotCheck') ? v.requireBotCheck === '1' : it.form.requireBotCheck) ? 'checked' : '' %>> Require the Cloudflare Turnstile bot check</label>
   <label>Turnstile secret <input name="turnstileSecret" maxlength="512" placeholder="<%= it.hasDefaultSecret ? 'default: TURNSTILE_SECRET_KEY' : '' %>" value="<%= has('turnstileSecret') ? v.turnstileSecret : (it.form.turnstileSecret || '') %>" aria-describedby="turnstileSecret-error"></label>
   <% if (err('turnstileSecret')) { %><p class="field-error" id="turnstileSecret-error"><%= err('turnstileSecret') %></p><% } %>
+  <label>Turnstile site key <input name="turnstileSiteKey" maxlength="256" placeholder="0x4AAAAAAA…" value="<%= has('turnstileSiteKey') ? v.turnstileSiteKey : (it.form.turnstileSiteKey || '') %>" aria-describedby="turnstileSiteKey-error"></label>
+  <% if (err('turnstileSiteKey')) { %><p class="field-error" id="turnstileSiteKey-error"><%= err('turnstileSiteKey') %></p><% } %>
+  <p class="muted" id="turnstile-keys">Both keys come from the Cloudflare dashboard, under <strong>Turnstile → Add widget</strong> (one widget for your site). The site key is public and goes into the snippet below; the secret stays here<%= it.hasDefaultSecret ? ', or TURNSTILE_SECRET_KEY on the server is used' : ' (or set TURNSTILE_SECRET_KEY on the server for every form)' %>. Without a secret, the bot check cannot be required.</p>
+  <% if (it.form.requireBotCheck && !it.form.turnstileSecret && !it.hasDefaultSecret) { %><p class="error" role="alert">The bot check is required but no secret is set: every submission is filed as spam. Enter the secret.</p><% } %>
   <label>Success URL <input name="successUrl" type="url" maxlength="2048" placeholder="<%= it.baseUrl %>/thanks" value="<%= has('successUrl') ? v.successUrl : (it.form.successUrl || '') %>" aria-describedby="successUrl-error"></label>
   <% if (err('successUrl')) { %><p class="field-error" id="successUrl-error"><%= err('successUrl') %></p><% } %>
   <label>Error URL <input name="errorUrl" type="url" maxlength="2048" value="<%= has('errorUrl') ? v.errorUrl : (it.form.errorUrl || '') %>" aria-describedby="errorUrl-error"></label>
   <% if (err('errorUrl')) { %><p class="field-error" id="errorUrl-error"><%= err('errorUrl') %></p><% } %>
   <label>Allowed redirect hosts <input name="allowedRedirectHosts" placeholder="shop.example.com, app.example.com" value="<%= has('allowedRedirectHosts') ? v.allowedRedirectHosts : it.form.allowedRedirectHosts.join(', ') %>" aria-describedby="allowedRedirectHosts-error"></label>
   <% if (err('allowedRedirectHosts')) { %><p class="field-error" id="allowedRedirectHosts-error"><%= err('allowedRedirectHosts') %></p><% } %>
+  <h2>Spam rules</h2>
+  <p class="muted">Checked after the honeypot and before the bot check; a match files the submission as spam.</p>
+  <label>Blocked terms (one per line; a field containing one is spam) <textarea name="blockedTerms" rows="3" aria-describedby="blockedTerms-error"><%= has('blockedTerms') ? v.blockedTerms : it.form.blockedTerms.join('\\n') %></textarea></label>
+  <% if (err('blockedTerms')) { %><p class="field-error" id="blockedTerms-error"><%= err('blockedTerms') %></p><% } %>
+  <label>Blocked emails (one per line: an address, or @domain for the domain and its subdomains) <textarea name="blockedEmails" rows="3" aria-describedby="blockedEmails-error"><%= has('blockedEmails') ? v.blockedEmails : it.form.blockedEmails.join('\\n') %></textarea></label>
+  <% if (err('blockedEmails')) { %><p class="field-error" id="blockedEmails-error"><%= err('blockedEmails') %></p><% } %>
+  <label>Maximum links (more is spam; empty for no limit) <input name="maxLinks" inputmode="numeric" value="<%= has('maxLinks') ? v.maxLinks : (it.form.maxLinks === null ? '' : it.form.maxLinks) %>" aria-describedby="maxLinks-error"></label>
+  <% if (err('maxLinks')) { %><p class="field-error" id="maxLinks-error"><%= err('maxLinks') %></p><% } %>
+  <label>Allowed origins (hosts of the pages the form may be posted from; empty for any) <input name="allowedOrigins" placeholder="www.example.com, example.com" value="<%= has('allowedOrigins') ? v.allowedOrigins : it.form.allowedOrigins.join(', ') %>" aria-describedby="allowedOrigins-error"></label>
+  <% if (err('allowedOrigins')) { %><p class="field-error" id="allowedOrigins-error"><%= err('allowedOrigins') %></p><% } %>
+  <h2>Privacy</h2>
+  <label>Keep submissions for (days, 1–3650; empty keeps them) <input name="retentionDays" inputmode="numeric" value="<%= has('retentionDays') ? v.retentionDays : (it.form.retentionDays === null ? '' : it.form.retentionDays) %>" aria-describedby="retentionDays-error"></label>
+  <% if (err('retentionDays')) { %><p class="field-error" id="retentionDays-error"><%= err('retentionDays') %></p><% } %>
+  <% var ipMode = has('storeIp') ? v.storeIp : it.form.storeIp; %>
+  <label>IP addresses <select name="storeIp" aria-describedby="storeIp-error"><option value="full" <%= ipMode === 'none' ? '' : 'selected' %>>Store the full address</option><option value="none" <%= ipMode === 'none' ? 'selected' : '' %>>Store no address (the country is still recorded)</option></select></label>
+  <% if (err('storeIp')) { %><p class="field-error" id="storeIp-error"><%= err('storeIp') %></p><% } %>
   <button class="primary">Save settings</button>
 </form>
 </section>
@@ -93,6 +113,22 @@ const templates: Record<string, string> = {
 <p class="muted">Paste this into your page. Submit URL: <code><%= it.submitUrl %></code></p>
 <pre id="snippet"><%= it.snippet %></pre>
 <button type="button" class="copy" data-copy="snippet">Copy snippet</button><span class="copy-status" role="status"></span>
+</section>
+<section class="card">
+<h2>Delete this form</h2>
+<p class="muted">Deletes the form with all its submissions, hooks and queued deliveries.</p>
+<a class="button danger" href="/dashboard/forms/<%= it.form.id %>/delete">Delete form…</a>
+</section>`,
+
+  deleteForm: `<%~ include('@formNav', it) %>
+<section class="card narrow">
+<h1>Delete “<%= it.form.name %>”?</h1>
+<p>This deletes the form <strong><%= it.form.name %></strong> (<code><%= it.form.id %></code>) with its <%= it.count %> submission(s), its hooks and their deliveries. It cannot be undone.</p>
+<form method="post" action="/dashboard/forms/<%= it.form.id %>/delete" class="stack">
+  <input type="hidden" name="_csrf" value="<%= it.csrf %>">
+  <label>Type the form's name to confirm <input name="confirmName" required autocomplete="off"></label>
+  <button class="danger">Delete “<%= it.form.name %>” for good</button>
+</form>
 </section>`,
 
   keys: `<section class="card">

@@ -3,6 +3,7 @@ import type { DatabaseHandle } from './database.js';
 import * as m0001 from './migrations/0001_initial.js';
 import * as m0002 from './migrations/0002_hook_fanouts.js';
 import * as m0003 from './migrations/0003_collation_and_secrets.js';
+import * as m0004 from './migrations/0004_spam_and_lifecycle.js';
 import * as m0006 from './migrations/0006_dashboard_search.js';
 
 // Listed statically so the compiled package needs no file-system scan to find migrations.
@@ -10,6 +11,7 @@ const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
   '0002_hook_fanouts': m0002,
   '0003_collation_and_secrets': m0003,
+  '0004_spam_and_lifecycle': m0004,
   '0006_dashboard_search': m0006,
 };
 

@@ -1,4 +1,4 @@
-import type { Insertable, Selectable, Updateable } from 'kysely';
+import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
 
 /**
  * Row types of every table. Columns are snake_case; timestamps are ISO 8601 UTC text with
@@ -41,6 +41,17 @@ export interface FormTable {
   allowed_redirect_hosts: string;
   created_at: string;
   updated_at: string;
+  /** JSON array of lower-case terms; a field value containing one is spam. */
+  blocked_terms: Generated<string>;
+  /** JSON array of lower-case addresses and `@domain` entries. */
+  blocked_emails: Generated<string>;
+  /** JSON array of hosts a submission's Origin (or Referer) must name; empty = any. */
+  allowed_origins: Generated<string>;
+  max_links: number | null;
+  retention_days: number | null;
+  /** `full` or `none`. */
+  store_ip: Generated<string>;
+  turnstile_site_key: string | null;
 }
 
 export interface SubmissionTable {
@@ -55,6 +66,10 @@ export interface SubmissionTable {
   country: string;
   user_agent: string;
   referer: string;
+  /** Why it is spam (contract section 9); null when it is not. */
+  spam_reason: string | null;
+  /** 1 once its hooks (and notifications) were queued: set at most once, so nothing is sent twice. */
+  outbound_released: Generated<number>;
 }
 
 export interface IdempotencyKeyTable {

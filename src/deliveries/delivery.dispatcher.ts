@@ -14,6 +14,7 @@ import {
   type ClaimedDelivery,
 } from './delivery.repository.js';
 import { DeliverySender, type DeliveryResult, type HookTransportOptions } from './delivery.sender.js';
+import { queueSubmissionOutbound } from './outbound.service.js';
 
 const CHANNEL = 'formgate_deliveries';
 const MAX_IN_FLIGHT = 16;
@@ -96,6 +97,17 @@ export class DeliveryDispatcher {
   /** Deliveries still to send, for the metrics gauge. */
   countPending(): Promise<number> {
     return countOutboxPending(this.handle.db);
+  }
+
+  /**
+   * Queues submissions' outbound work inside the caller's transaction (queueSubmissionOutbound)
+   * and tells other instances at commit; call wake() after the commit. For paths other than the
+   * submit writer, such as releasing a submission marked not spam.
+   */
+  async queueInTransaction(trx: Executor, submissionIds: string[], options: { releasedAt?: string } = {}): Promise<number> {
+    const queued = await queueSubmissionOutbound(trx, submissionIds, options);
+    if (queued > 0) await this.announceInTransaction(trx);
+    return queued;
   }
 
   /** Inside a submit transaction that queued deliveries: other instances hear of it at commit. */

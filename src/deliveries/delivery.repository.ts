@@ -4,9 +4,10 @@ import type { Dialect, Executor } from '../db/database.js';
 /**
  * The outbox write of the submit transaction: one fan-out row per submission whose form has a
  * hook, in one INSERT … SELECT over the just-inserted submissions, however many hooks there are.
- * Returns how many submissions were queued.
+ * Returns how many submissions were queued. `releasedAt` (default: each submission's arrival)
+ * decides which subscriptions receive it: those that existed at that moment.
  */
-export async function queueHookFanouts(trx: Executor, submissionIds: string[]): Promise<number> {
+export async function queueHookFanouts(trx: Executor, submissionIds: string[], releasedAt?: string): Promise<number> {
   if (submissionIds.length === 0) return 0;
   const result = await trx
     .insertInto('hook_fanouts')
@@ -14,12 +15,16 @@ export async function queueHookFanouts(trx: Executor, submissionIds: string[]): 
     .expression(
       trx
         .selectFrom('submissions')
-        .select(['submissions.id', 'submissions.created_at'])
+        .select([
+          'submissions.id',
+          releasedAt === undefined ? 'submissions.created_at' : sql<string>`${releasedAt}`.as('created_at'),
+        ])
         .where('submissions.id', 'in', submissionIds)
         .where(({ exists, selectFrom }) =>
           exists(selectFrom('hooks').select('hooks.id').whereRef('hooks.form_id', '=', 'submissions.form_id')),
         ),
     )
+    .onConflict((oc) => oc.column('submission_id').doNothing())
     .executeTakeFirst();
   return Number(result.numInsertedOrUpdatedRows ?? 0);
 }
@@ -42,9 +47,12 @@ export async function fanOutHookDeliveries(db: Executor, dialect: Dialect, limit
       .columns(['id', 'hook_id', 'submission_id', 'state', 'created_at'])
       .expression(
         trx
-          .selectFrom('submissions')
+          .selectFrom('hook_fanouts')
+          .innerJoin('submissions', 'submissions.id', 'hook_fanouts.submission_id')
+          // The fan-out row's time is when the submission was released: its arrival, or the
+          // moment the owner marked it not spam (it then goes to the hooks of that moment).
           .innerJoin('hooks', (join) =>
-            join.onRef('hooks.form_id', '=', 'submissions.form_id').onRef('hooks.created_at', '<=', 'submissions.created_at'),
+            join.onRef('hooks.form_id', '=', 'submissions.form_id').onRef('hooks.created_at', '<=', 'hook_fanouts.created_at'),
           )
           .select([
             sql<string>`submissions.id || '.' || hooks.id`.as('id'),
@@ -53,7 +61,7 @@ export async function fanOutHookDeliveries(db: Executor, dialect: Dialect, limit
             sql<string>`'pending'`.as('state'),
             'submissions.created_at as created_at',
           ])
-          .where('submissions.id', 'in', ids),
+          .where('hook_fanouts.submission_id', 'in', ids),
       )
       .onConflict((oc) => oc.column('id').doNothing())
       .execute();

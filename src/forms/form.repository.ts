@@ -16,6 +16,13 @@ export function formRowToForm(row: FormRow): Form {
     allowedRedirectHosts: JSON.parse(row.allowed_redirect_hosts) as string[],
     createdAt: row.created_at,
     updatedAt: row.updated_at,
+    turnstileSiteKey: row.turnstile_site_key,
+    blockedTerms: JSON.parse(row.blocked_terms) as string[],
+    blockedEmails: JSON.parse(row.blocked_emails) as string[],
+    allowedOrigins: JSON.parse(row.allowed_origins) as string[],
+    maxLinks: row.max_links,
+    retentionDays: row.retention_days,
+    storeIp: row.store_ip === 'none' ? 'none' : 'full',
   };
 }
 
@@ -48,4 +55,20 @@ export async function listFormRowsOfAccount(db: Executor, accountId: string): Pr
 
 export async function updateFormRow(db: Executor, id: string, changes: FormRowUpdate): Promise<void> {
   await db.updateTable('forms').set(changes).where('id', '=', id).execute();
+}
+
+export async function deleteFormRow(db: Executor, id: string): Promise<boolean> {
+  const result = await db.deleteFrom('forms').where('id', '=', id).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+/** Forms with a retention period, for the purge. */
+export async function listFormRowsWithRetention(db: Executor): Promise<Array<{ id: string; retention_days: number }>> {
+  const rows = await db
+    .selectFrom('forms')
+    .select(['id', 'retention_days'])
+    .where('retention_days', 'is not', null)
+    .orderBy('id')
+    .execute();
+  return rows.map((r) => ({ id: r.id, retention_days: Number(r.retention_days) }));
 }

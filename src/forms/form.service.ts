@@ -6,11 +6,13 @@ import { canBeKey } from '../lib/text.js';
 import { nowIso } from '../lib/time.js';
 import type { FormRowUpdate } from '../db/schema.js';
 import {
+  deleteFormRow,
   findFormRowById,
   findFormRowOfAccount,
   formRowToForm,
   insertForm,
   listFormRowsOfAccount,
+  listFormRowsWithRetention,
   updateFormRow,
 } from './form.repository.js';
 import type { Form } from './form.types.js';
@@ -35,6 +37,32 @@ const hostName = z
   .regex(/^[a-z0-9.-]+(:\d+)?$|^\[[0-9a-f:.]+\](:\d+)?$/, 'must be a host name')
   .max(253);
 
+const EMAIL_ADDRESS = /^[^\s@",;<>()[\]]+@[a-z0-9.-]+\.[a-z0-9-]+$/;
+const DOMAIN = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$/;
+
+/** An exact address, or `@domain` (that domain and its subdomains). */
+const blockedEmail = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .max(254)
+  .refine((v) => (v.startsWith('@') ? DOMAIN.test(v.slice(1)) : EMAIL_ADDRESS.test(v)), 'must be an email address or @domain');
+
+/** A host as an Origin header names it; a pasted URL (https://shop.example.com/page) is reduced to its host. */
+const originHost = z.preprocess((value) => {
+  if (typeof value !== 'string' || !value.includes('://')) return value;
+  try {
+    return new URL(value.trim()).host;
+  } catch {
+    return value;
+  }
+}, hostName);
+
+const wholeNumber = (min: number, max: number) => {
+  const message = `must be a whole number from ${min} to ${max}`;
+  return z.number({ error: message }).int(message).min(min, message).max(max, message);
+};
+
 /** Every per-form setting; null clears a setting, undefined leaves it as it is. */
 const formSettingsSchema = z.object({
   name: z.string().trim().min(1).max(200),
@@ -45,6 +73,14 @@ const formSettingsSchema = z.object({
   successUrl: httpUrl.nullable(),
   errorUrl: httpUrl.nullable(),
   allowedRedirectHosts: z.array(hostName).max(50),
+  // Site keys are public and look like 0x4AAAAAAA…: restricting the characters keeps the snippet plain text.
+  turnstileSiteKey: z.string().trim().regex(/^[A-Za-z0-9_-]{1,256}$/, 'must be a Turnstile site key (letters, digits, _ and -)').nullable(),
+  blockedTerms: z.array(z.string().trim().toLowerCase().min(1).max(200)).max(200),
+  blockedEmails: z.array(blockedEmail).max(200),
+  allowedOrigins: z.array(originHost).max(50),
+  maxLinks: wholeNumber(0, 1000).nullable(),
+  retentionDays: wholeNumber(1, 3650).nullable(),
+  storeIp: z.enum(['full', 'none'], { error: 'must be full or none' }),
 });
 
 export type FormSettings = z.infer<typeof formSettingsSchema>;
@@ -54,7 +90,12 @@ function parseSettings(input: FormSettingsInput, requireName: boolean): FormSett
   const schema = requireName ? formSettingsSchema.partial().required({ name: true }) : formSettingsSchema.partial();
   const parsed = schema.safeParse(input);
   if (!parsed.success) {
-    const fieldErrors = Object.fromEntries(parsed.error.issues.map((i) => [String(i.path[0]), i.message]));
+    const fieldErrors: Record<string, string> = {};
+    for (const issue of parsed.error.issues) {
+      const field = String(issue.path[0]);
+      // The first problem of a field; for a list, which entry it is.
+      fieldErrors[field] ??= typeof issue.path[1] === 'number' ? `entry ${issue.path[1] + 1}: ${issue.message}` : issue.message;
+    }
     throw validationFailed('The form settings are not valid.', fieldErrors);
   }
   return parsed.data;
@@ -70,6 +111,13 @@ function settingsToRow(s: FormSettingsInput): FormRowUpdate {
   if (s.successUrl !== undefined) row.success_url = s.successUrl;
   if (s.errorUrl !== undefined) row.error_url = s.errorUrl;
   if (s.allowedRedirectHosts !== undefined) row.allowed_redirect_hosts = JSON.stringify(s.allowedRedirectHosts);
+  if (s.turnstileSiteKey !== undefined) row.turnstile_site_key = s.turnstileSiteKey;
+  if (s.blockedTerms !== undefined) row.blocked_terms = JSON.stringify([...new Set(s.blockedTerms)]);
+  if (s.blockedEmails !== undefined) row.blocked_emails = JSON.stringify([...new Set(s.blockedEmails)]);
+  if (s.allowedOrigins !== undefined) row.allowed_origins = JSON.stringify([...new Set(s.allowedOrigins)]);
+  if (s.maxLinks !== undefined) row.max_links = s.maxLinks;
+  if (s.retentionDays !== undefined) row.retention_days = s.retentionDays;
+  if (s.storeIp !== undefined) row.store_ip = s.storeIp;
   return row;
 }
 
@@ -80,7 +128,25 @@ export class FormService {
   /** Forms the submit path read recently; updates through this process drop their entry. */
   private readonly recent = new Map<string, { form: Form | undefined; until: number }>();
 
-  constructor(private readonly db: Executor) {}
+  constructor(
+    private readonly db: Executor,
+    /** TURNSTILE_SECRET_KEY: a form may require the bot check without a secret of its own only when it is set. */
+    private readonly defaultTurnstileSecret?: string,
+  ) {}
+
+  /**
+   * Requiring the bot check with no secret anywhere would silently file every submission as spam
+   * (contract section 9): refused here, so the CLI and the dashboard both get the error.
+   */
+  private checkBotCheckSecret(settings: FormSettingsInput, current?: Form): void {
+    const required = settings.requireBotCheck ?? current?.requireBotCheck ?? false;
+    const secret = settings.turnstileSecret !== undefined ? settings.turnstileSecret : (current?.turnstileSecret ?? null);
+    if (required && secret === null && this.defaultTurnstileSecret === undefined) {
+      throw validationFailed('The bot check needs a Turnstile secret: set one for this form, or TURNSTILE_SECRET_KEY for all forms.', {
+        turnstileSecret: 'required when the bot check is required and TURNSTILE_SECRET_KEY is not set',
+      });
+    }
+  }
 
   /**
    * findForm for the hot submit path: a form is read at most once a second per process. A
@@ -100,6 +166,7 @@ export class FormService {
 
   async createForm(accountId: string, input: FormSettingsInput & { name: string }): Promise<Form> {
     const settings = parseSettings(input, true);
+    this.checkBotCheckSecret(settings);
     const now = nowIso();
     const row = {
       id: newId('frm'),
@@ -112,6 +179,13 @@ export class FormService {
       success_url: null,
       error_url: null,
       allowed_redirect_hosts: '[]',
+      blocked_terms: '[]',
+      blocked_emails: '[]',
+      allowed_origins: '[]',
+      max_links: null,
+      retention_days: null,
+      store_ip: 'full',
+      turnstile_site_key: null,
       created_at: now,
       updated_at: now,
       ...settingsToRow(settings),
@@ -124,6 +198,7 @@ export class FormService {
   async updateForm(formId: string, input: FormSettingsInput, accountId?: string): Promise<Form> {
     const settings = parseSettings(input, false);
     const form = accountId ? await this.getFormOfAccount(accountId, formId) : await this.getForm(formId);
+    this.checkBotCheckSecret(settings, form);
     await updateFormRow(this.db, form.id, { ...settingsToRow(settings), updated_at: nowIso() });
     this.recent.delete(form.id);
     return this.getForm(form.id);
@@ -146,6 +221,18 @@ export class FormService {
     const row = await findFormRowOfAccount(this.db, accountId, formId);
     if (!row) throw notFound('Form');
     return formRowToForm(row);
+  }
+
+  /** Deletes the form row inside the caller's transaction; its rows in other tables cascade. */
+  async deleteFormInTransaction(trx: Executor, formId: string): Promise<boolean> {
+    const deleted = await deleteFormRow(trx, formId);
+    this.recent.delete(formId);
+    return deleted;
+  }
+
+  /** Forms that keep submissions for a limited time: [formId, days]. */
+  async listRetentionPeriods(): Promise<Array<{ formId: string; days: number }>> {
+    return (await listFormRowsWithRetention(this.db)).map((r) => ({ formId: r.id, days: r.retention_days }));
   }
 
   async listForms(accountId: string): Promise<Form[]> {

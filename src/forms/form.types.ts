@@ -13,6 +13,56 @@ export interface Form {
   allowedRedirectHosts: string[];
   createdAt: string;
   updatedAt: string;
+  /** Turnstile site key for the dashboard's snippet (public; the secret stays server-side). */
+  turnstileSiteKey: string | null;
+  /** Spam rules (contract section 9), lower-case. */
+  blockedTerms: string[];
+  /** Exact addresses and `@domain` entries (the domain and its subdomains), lower-case. */
+  blockedEmails: string[];
+  /** Hosts a submission's Origin (or Referer) must name; empty means any origin. */
+  allowedOrigins: string[];
+  /** More links than this is spam; null means no limit. */
+  maxLinks: number | null;
+  /** Submissions older than this many days are purged; null keeps them. */
+  retentionDays: number | null;
+  storeIp: StoreIp;
+}
+
+export type StoreIp = 'full' | 'none';
+
+/** Every setting of a form as the CLI prints it; secrets appear only as "set". */
+export interface FormSettingsView {
+  accessKey: 'set' | null;
+  requireBotCheck: boolean;
+  turnstileSecret: 'set' | null;
+  turnstileSiteKey: string | null;
+  successUrl: string | null;
+  errorUrl: string | null;
+  allowedRedirectHosts: string[];
+  blockedTerms: string[];
+  blockedEmails: string[];
+  allowedOrigins: string[];
+  maxLinks: number | null;
+  retentionDays: number | null;
+  storeIp: StoreIp;
+}
+
+export function formToSettingsView(form: Form): FormSettingsView {
+  return {
+    accessKey: form.accessKey === null ? null : 'set',
+    requireBotCheck: form.requireBotCheck,
+    turnstileSecret: form.turnstileSecret === null ? null : 'set',
+    turnstileSiteKey: form.turnstileSiteKey,
+    successUrl: form.successUrl,
+    errorUrl: form.errorUrl,
+    allowedRedirectHosts: form.allowedRedirectHosts,
+    blockedTerms: form.blockedTerms,
+    blockedEmails: form.blockedEmails,
+    allowedOrigins: form.allowedOrigins,
+    maxLinks: form.maxLinks,
+    retentionDays: form.retentionDays,
+    storeIp: form.storeIp,
+  };
 }
 
 /** The specification's Form resource (management API list item). */

@@ -1,6 +1,6 @@
 import type { Executor } from '../db/database.js';
 import type { SubmissionRow } from '../db/schema.js';
-import { parsePayload, type Submission, type SubmissionStatus } from './submission.types.js';
+import { parsePayload, toSpamReason, type Submission, type SubmissionStatus } from './submission.types.js';
 
 export function submissionRowToSubmission(row: SubmissionRow): Submission {
   return {
@@ -9,6 +9,7 @@ export function submissionRowToSubmission(row: SubmissionRow): Submission {
     createdAt: row.created_at,
     status: row.status as SubmissionStatus,
     isSpam: row.is_spam === 1,
+    spamReason: row.is_spam === 1 ? toSpamReason(row.spam_reason) : null,
     payload: parsePayload(row.payload),
     ip: row.ip,
     country: row.country,
@@ -62,6 +63,10 @@ export async function findSubmissionRowOfAccount(
     .where('submissions.id', '=', id)
     .where('forms.account_id', '=', accountId)
     .executeTakeFirst();
+}
+
+export async function findSubmissionRowById(db: Executor, id: string): Promise<SubmissionRow | undefined> {
+  return db.selectFrom('submissions').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
 export async function countSubmissionRowsOfForm(db: Executor, formId: string, isSpam?: 0 | 1): Promise<number> {

@@ -4,6 +4,7 @@ import type { FormService } from '../forms/form.service.js';
 import {
   countSubmissionRowsOfForm,
   deleteSubmissionRow,
+  findSubmissionRowById,
   findSubmissionRowOfAccount,
   listSubmissionRowsOfForm,
   submissionRowToSubmission,
@@ -61,6 +62,13 @@ export class SubmissionQueryService {
 
   async getSubmission(accountId: string, submissionId: string): Promise<Submission> {
     const row = await findSubmissionRowOfAccount(this.db, accountId, submissionId);
+    if (!row) throw notFound('Submission');
+    return submissionRowToSubmission(row);
+  }
+
+  /** Any account's submission: for the operator's CLI only. */
+  async getSubmissionForOperator(submissionId: string): Promise<Submission> {
+    const row = await findSubmissionRowById(this.db, submissionId);
     if (!row) throw notFound('Submission');
     return submissionRowToSubmission(row);
   }

@@ -134,7 +134,9 @@ export async function submitRoutes(app: FastifyInstance): Promise<void> {
           summary: 'Submit a form (public; any origin)',
           description:
             'Accepts application/x-www-form-urlencoded, multipart/form-data (file parts ignored) or a flat application/json object. ' +
-            'Answers JSON (200) or a 303 redirect; see the specification for the response modes.',
+            'Answers JSON (200) or a 303 redirect; see the specification for the response modes. ' +
+            'A form with allowedOrigins refuses a request whose Origin host (or, without Origin, Referer host) is not listed: 403 origin_not_allowed, nothing stored. ' +
+            "Spam (honeypot, the form's blocked terms, blocked emails and link limit, then the bot check) is stored and answered with filtered: \"spam\".",
           params: paramsSchema,
           response: { 200: successSchema, 303: { type: 'null', description: 'Redirect to the success URL, the redirect field or /thanks' }, ...errorResponses },
         },
@@ -154,6 +156,7 @@ export async function submitRoutes(app: FastifyInstance): Promise<void> {
             ip: request.ip,
             userAgent: request.headers['user-agent'] ?? '',
             referer: request.headers.referer ?? '',
+            origin: request.headers.origin,
             countryHeader: config.countryHeader ? headerValue(request.headers[config.countryHeader]) : undefined,
           },
           form,

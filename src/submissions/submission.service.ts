@@ -11,8 +11,10 @@ import { isoMinus, nowIso } from '../lib/time.js';
 import { separateControlFields } from './control-fields.js';
 import { resolveCountry } from './country.js';
 import { successDestination } from './redirects.js';
+import { matchSpamRule, originAllowed } from './spam-rules.js';
+import type { SpamReason } from './submission.types.js';
 import { deleteExpiredIdempotencyRecords, findLiveIdempotencyRecord } from './submission.repository.js';
-import { POSTGRES_CONCURRENT_BATCHES, SubmissionWriter, type WriterStats } from './submission.writer.js';
+import { POSTGRES_CONCURRENT_BATCHES, SubmissionWriter, type PendingWrite, type WriteResult, type WriterStats } from './submission.writer.js';
 import type { PostedFields } from './submit-fields.js';
 import { verifyTurnstileToken } from './turnstile.js';
 
@@ -27,6 +29,8 @@ export interface SubmitRequest {
   ip: string;
   userAgent: string;
   referer: string;
+  /** The Origin header, checked against the form's allowedOrigins. */
+  origin?: string | undefined;
   countryHeader: string | undefined;
 }
 
@@ -119,6 +123,9 @@ export class SubmissionService {
     const target = form ?? (await this.forms.findFormCached(request.formId));
     if (!target) throw notFound('Form');
     if (!target.isActive) throw new AppError('form_inactive', 'This form is not accepting submissions.');
+    if (!originAllowed(target.allowedOrigins, request.origin, request.referer)) {
+      throw new AppError('origin_not_allowed', 'This form does not accept submissions from this website.');
+    }
     const { control, payload } = separateControlFields(request.fields);
     if (target.accessKey !== null && !accessKeyMatches(control.accessKey, target.accessKey)) {
       throw new AppError('access_denied', 'A valid access_key is required to submit to this form.');
@@ -173,30 +180,26 @@ export class SubmissionService {
     control: ReturnType<typeof separateControlFields>['control'],
     idempotencyKey: string | undefined,
   ): Promise<StoreOutcome> {
-    const spam =
-      control.honeypotFilled ||
-      (form.requireBotCheck &&
-        !(await verifyTurnstileToken({
-          verifyUrl: this.config.turnstileVerifyUrl,
-          secret: form.turnstileSecret ?? this.config.turnstileSecretKey,
-          token: control.turnstileToken,
-          remoteIp: request.ip,
-        })));
+    const spamReason = await this.spamReason(request, form, payload, control);
+    const spam = spamReason !== null;
     const createdAt = nowIso();
     const result: SubmitResult = {
       submissionId: newTimeOrderedId('sub'),
       spam,
       redirectTo: successDestination(form, control.redirect, this.config.baseUrl),
     };
-    const written = await this.writer.write({
+    const written = await this.writeSubmission({
       row: {
         id: result.submissionId,
         form_id: form.id,
         created_at: createdAt,
         status: 'delivered',
         is_spam: spam ? 1 : 0,
+        spam_reason: spamReason,
+        outbound_released: spam ? 0 : 1,
         payload: JSON.stringify(payload),
-        ip: request.ip,
+        // With storeIp "none" no address is kept (nor sent to hooks); the country is still resolved.
+        ip: form.storeIp === 'none' ? '' : request.ip,
         country: resolveCountry(request.ip, request.countryHeader, this.config.countryHeader !== undefined),
         user_agent: request.userAgent,
         referer: request.referer,
@@ -219,6 +222,45 @@ export class SubmissionService {
     const winner = await this.findReplay(form.id, idempotencyKey!);
     if (!winner) throw new AppError('internal_error', 'The idempotency record vanished.');
     return { result: winner, replayed: true };
+  }
+
+  /**
+   * Why the submission is spam, or null: the honeypot, then the form's rules (terms, emails,
+   * links), then the bot check, the first match deciding. The bot check comes last so a token
+   * is not spent on a submission already known to be spam.
+   */
+  private async spamReason(
+    request: SubmitRequest,
+    form: Form,
+    payload: PostedFields,
+    control: ReturnType<typeof separateControlFields>['control'],
+  ): Promise<SpamReason | null> {
+    if (control.honeypotFilled) return 'honeypot';
+    const rule = matchSpamRule(form, payload);
+    if (rule) return rule;
+    if (
+      form.requireBotCheck &&
+      !(await verifyTurnstileToken({
+        verifyUrl: this.config.turnstileVerifyUrl,
+        secret: form.turnstileSecret ?? this.config.turnstileSecretKey,
+        token: control.turnstileToken,
+        remoteIp: request.ip,
+      }))
+    ) {
+      return 'bot_check';
+    }
+    return null;
+  }
+
+  /** The writer's write; a form deleted meanwhile (by another instance, within the form cache's second) is not_found. */
+  private async writeSubmission(write: PendingWrite): Promise<WriteResult> {
+    try {
+      return await this.writer.write(write);
+    } catch (err) {
+      const code = (err as { code?: unknown } | null)?.code;
+      if (code === 'SQLITE_CONSTRAINT_FOREIGNKEY' || code === '23503') throw notFound('Form');
+      throw err;
+    }
   }
 
   private idempotencyCutoff(): string {

@@ -9,12 +9,21 @@ export type SubmissionPayload = Record<string, FieldValue>;
 
 export type SubmissionStatus = 'delivered';
 
+/** Why a submission is spam (contract section 9); `marked` is the owner's decision. */
+export const SPAM_REASONS = ['honeypot', 'bot_check', 'blocked_term', 'blocked_email', 'too_many_links', 'marked'] as const;
+export type SpamReason = (typeof SPAM_REASONS)[number];
+
+export function toSpamReason(value: string | null): SpamReason | null {
+  return value !== null && (SPAM_REASONS as readonly string[]).includes(value) ? (value as SpamReason) : null;
+}
+
 export interface Submission {
   id: string;
   formId: string;
   createdAt: string;
   status: SubmissionStatus;
   isSpam: boolean;
+  spamReason: SpamReason | null;
   payload: SubmissionPayload;
   ip: string;
   country: string;
@@ -28,6 +37,7 @@ export interface ApiSubmission {
   createdAt: string;
   status: SubmissionStatus;
   isSpam: 0 | 1;
+  spamReason: SpamReason | null;
   country: string;
   payload: SubmissionPayload;
 }
@@ -38,6 +48,7 @@ export function submissionToApiSubmission(s: Submission): ApiSubmission {
     createdAt: s.createdAt,
     status: s.status,
     isSpam: s.isSpam ? 1 : 0,
+    spamReason: s.spamReason,
     country: s.country,
     payload: s.payload,
   };

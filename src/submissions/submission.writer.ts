@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database, NewSubmissionRow } from '../db/schema.js';
 import { isConnectionFault, type Executor } from '../db/database.js';
-import { queueHookFanouts } from '../deliveries/delivery.repository.js';
+import { queueSubmissionOutbound } from '../deliveries/outbound.service.js';
 import { claimIdempotencyKey, insertSubmissionRows, type IdempotencyRecordInput } from './submission.repository.js';
 
 export interface PendingWrite {
@@ -142,7 +142,7 @@ export class SubmissionWriter {
       if (write.sendToHooks) hookSubmissionIds.push(write.row.id);
     }
     await insertSubmissionRows(trx, rows);
-    const fanouts = await queueHookFanouts(trx, hookSubmissionIds);
+    const fanouts = await queueSubmissionOutbound(trx, hookSubmissionIds);
     if (fanouts > 0) await this.deliveries.announceInTransaction(trx);
     return { results, fanouts };
   }

@@ -48,4 +48,13 @@ describe('/v1/openapi.json', () => {
       }
     }
   });
+
+  it('carries spamReason in the Submission and origin_not_allowed among the error codes', () => {
+    const text = JSON.stringify(doc);
+    const single = (doc.paths['/v1/api/submissions/{id}'] as any).get.responses['200'].content['application/json'].schema;
+    const spamReason = single.properties.submission.properties.spamReason;
+    expect(spamReason.enum).toEqual(['honeypot', 'bot_check', 'blocked_term', 'blocked_email', 'too_many_links', 'marked', null]);
+    expect(single.properties.submission.required).toContain('spamReason');
+    expect(text).toContain('origin_not_allowed');
+  });
 });

@@ -47,6 +47,7 @@ describe('management API: happy paths', () => {
         createdAt: expect.stringMatching(ISO_MS),
         status: 'delivered',
         isSpam: 0,
+        spamReason: null,
         country: 'XX',
         payload: { name: 'Ada', tags: ['x', 'y'], n: 2, __proto__x: 1 },
       },

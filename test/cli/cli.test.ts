@@ -72,13 +72,35 @@ describe('formgate CLI', () => {
     apiKey = key.apiKey;
     keyId = key.key.id;
     const form = await formgateJson([
-      'forms', 'create', accountId, '--name', 'Contact', '--access-key', 'sesame', '--require-bot-check',
+      'forms', 'create', accountId, '--name', 'Contact', '--access-key', 'sesame', '--require-bot-check', '--turnstile-secret', 'ts-secret',
       '--success-url', 'https://example.com/thanks', '--allow-redirect-host', 'a.example.com',
       '--allow-redirect-host', 'b.example.com', '--inactive',
     ]);
     expect(form).toEqual({
-      form: { id: expect.stringMatching(/^frm_/), name: 'Contact', isActive: 0, createdAt: expect.any(String) },
+      form: {
+        id: expect.stringMatching(/^frm_/),
+        name: 'Contact',
+        isActive: 0,
+        createdAt: expect.any(String),
+        settings: {
+          accessKey: 'set',
+          requireBotCheck: true,
+          turnstileSecret: 'set',
+          turnstileSiteKey: null,
+          successUrl: 'https://example.com/thanks',
+          errorUrl: null,
+          allowedRedirectHosts: ['a.example.com', 'b.example.com'],
+          blockedTerms: [],
+          blockedEmails: [],
+          allowedOrigins: [],
+          maxLinks: null,
+          retentionDays: null,
+          storeIp: 'full',
+        },
+      },
     });
+    expect(JSON.stringify(form)).not.toContain('sesame');
+    expect(JSON.stringify(form)).not.toContain('ts-secret');
     formId = form.form.id;
     const updated = await formgateJson(['forms', 'update', formId, '--active', '--name', 'Contact us']);
     expect(updated.form).toMatchObject({ id: formId, name: 'Contact us', isActive: 1 });

@@ -12,6 +12,7 @@ const submission = (payload: Submission['payload']): Submission => ({
   createdAt: '2026-01-01T00:00:00.000Z',
   status: 'delivered',
   isSpam: false,
+  spamReason: null,
   payload,
   ip: '',
   country: 'XX',
@@ -20,16 +21,22 @@ const submission = (payload: Submission['payload']): Submission => ({
 });
 
 describe('CSV writer', () => {
-  it.each(['=1+1', '+1', '-1', '@SUM(A1)', '\tx', '\rx'])('neutralises %j', (value) => {
+  it.each(['=1+1', '+1', '-1', '@SUM(A1)', '\tx', '\rx', '\nx', '＝1+1', '＋1', '－1', '＠SUM(A1)'])('neutralises %j', (value) => {
     expect(neutraliseFormula(value)).toBe(`'${value}`);
   });
 
   it('leaves ordinary text alone and quotes what CSV needs quoted', () => {
     expect(neutraliseFormula('hello = world')).toBe('hello = world');
-    expect(csvHeader(['name', 'note'])).toBe('id,createdAt,isSpam,country,name,note\r\n');
+    expect(csvHeader(['name', 'note'])).toBe('id,createdAt,isSpam,spamReason,country,name,note\r\n');
     expect(csvRow(submission({ name: '=HYPERLINK("http://evil")', note: 'a,b\n"c"', tags: ['x', 'y'] }), ['name', 'note', 'tags', 'missing'])).toBe(
-      'sub_1,2026-01-01T00:00:00.000Z,0,XX,"\'=HYPERLINK(""http://evil"")","a,b\n""c""",x; y,\r\n',
+      'sub_1,2026-01-01T00:00:00.000Z,0,,XX,"\'=HYPERLINK(""http://evil"")","a,b\n""c""","x; y",\r\n',
     );
+  });
+
+  it('quotes semicolons, neutralises a leading LF, and writes JSON numbers as numbers', () => {
+    const row = csvRow(submission({ a: 'x;=cmd()', b: '\n=1+1', n: -5, m: 3.5, s: '-5', t: true }), ['a', 'b', 'n', 'm', 's', 't']);
+    expect(row).toBe('sub_1,2026-01-01T00:00:00.000Z,0,,XX,"x;=cmd()","\'\n=1+1",-5,3.5,\'-5,true\r\n');
+    expect(csvRow({ ...submission({}), isSpam: true, spamReason: 'blocked_term' }, [])).toBe('sub_1,2026-01-01T00:00:00.000Z,1,blocked_term,XX\r\n');
   });
 });
 
@@ -54,11 +61,15 @@ describe('exports over HTTP', () => {
       await setCreatedAt(t.services, 'submissions', submissionId, new Date(Date.parse('2026-06-01T00:00:00.000Z') + i).toISOString());
     }
 
+    // Bytes, not text(): a fetch decoder drops a BOM.
+    const cookie = [...client.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    const bytes = Buffer.from(await (await fetch(`${t.url}/dashboard/forms/${formId}/export.csv`, { headers: { cookie } })).arrayBuffer());
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const csv = await client.get(`/dashboard/forms/${formId}/export.csv`);
     expect(csv.res.status).toBe(200);
     expect(csv.res.headers.get('content-type')).toMatch(/text\/csv/);
     const lines = csv.html.trimEnd().split('\r\n');
-    expect(lines[0]).toBe('id,createdAt,isSpam,country,name,extra');
+    expect(lines[0]).toBe('id,createdAt,isSpam,spamReason,country,name,extra');
     expect(lines).toHaveLength(231);
     expect(lines.at(-1)).toMatch(/,'=cmd\|calc,'@x$/);
     expect(lines[1]).toMatch(/,n229,$/);
@@ -67,6 +78,7 @@ describe('exports over HTTP', () => {
     const rows = ndjson.html.trimEnd().split('\n').map((l) => JSON.parse(l) as { payload: Record<string, string> });
     expect(rows).toHaveLength(230);
     expect(rows.at(-1)!.payload).toEqual({ name: '=cmd|calc', extra: '@x' });
+    expect(rows.at(-1)).toMatchObject({ isSpam: 0, spamReason: null });
 
     // Another account cannot export it.
     const other = new DashboardClient(t.url);

@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander';
 import type { FormSettingsInput } from '../../forms/form.service.js';
-import { formToApiForm } from '../../forms/form.types.js';
+import { formToApiForm, formToSettingsView, type Form } from '../../forms/form.types.js';
 import { withServices } from '../context.js';
 
 interface FormOptions {
@@ -8,9 +8,16 @@ interface FormOptions {
   accessKey?: string;
   requireBotCheck?: boolean;
   turnstileSecret?: string;
+  turnstileSiteKey?: string;
   successUrl?: string;
   errorUrl?: string;
   allowRedirectHost?: string[];
+  blockedTerm?: string[];
+  blockedEmail?: string[];
+  allowedOrigin?: string[];
+  maxLinks?: string;
+  retentionDays?: string;
+  storeIp?: string;
   inactive?: boolean;
   active?: boolean;
   json?: boolean;
@@ -21,17 +28,28 @@ const collect = (value: string, previous: string[] = []) => [...previous, value]
 function withFormOptions(command: Command): Command {
   return command
     .option('--access-key <key>', 'require this access_key on every submission ("" to stop requiring one)')
-    .option('--require-bot-check', 'require a valid Cloudflare Turnstile token')
+    .option('--require-bot-check', 'require a valid Cloudflare Turnstile token (needs a secret: --turnstile-secret or TURNSTILE_SECRET_KEY)')
     .addOption(new Option('--no-require-bot-check', 'stop requiring the bot check').hideHelp())
     .option('--turnstile-secret <secret>', 'Turnstile secret for this form (default: TURNSTILE_SECRET_KEY)')
+    .option('--turnstile-site-key <key>', 'Turnstile site key, used in the dashboard snippet ("" to clear)')
     .option('--success-url <url>', 'where to redirect after a successful HTML post ("" to clear)')
     .option('--error-url <url>', 'where to redirect after a failed HTML post ("" to clear)')
     .option('--allow-redirect-host <host>', 'a host the redirect field may point to (repeatable)', collect)
+    .option('--blocked-term <text>', 'spam when a field value contains this (repeatable; replaces the list; "" clears)', collect)
+    .option('--blocked-email <address>', 'spam when a field is this address, or @domain (repeatable; replaces the list; "" clears)', collect)
+    .option('--allowed-origin <host>', 'accept submissions only from pages on this host (repeatable; replaces the list; "" clears)', collect)
+    .option('--max-links <n>', 'spam when the values hold more than n links ("" clears)')
+    .option('--retention-days <n>', 'delete submissions older than n days, 1-3650 ("" keeps them)')
+    .option('--store-ip <mode>', 'full (default) or none: keep no IP address')
     .option('--inactive', 'refuse submissions (form_inactive)')
     .option('--json', 'print JSON');
 }
 
 const orNull = (value: string | undefined) => (value === undefined ? undefined : value === '' ? null : value);
+/** A repeated option replaces the list; `""` alone clears it. */
+const list = (values: string[]) => values.filter((v) => v !== '');
+/** Numbers are checked by the form service (its field error names the setting). */
+const numberOrNull = (value: string) => (value.trim() === '' ? null : /^-?\d+$/.test(value.trim()) ? Number(value) : (value as unknown as number));
 
 function toSettings(o: FormOptions): FormSettingsInput {
   const settings: FormSettingsInput = {};
@@ -39,15 +57,25 @@ function toSettings(o: FormOptions): FormSettingsInput {
   if (o.accessKey !== undefined) settings.accessKey = orNull(o.accessKey);
   if (o.requireBotCheck !== undefined) settings.requireBotCheck = o.requireBotCheck;
   if (o.turnstileSecret !== undefined) settings.turnstileSecret = orNull(o.turnstileSecret);
+  if (o.turnstileSiteKey !== undefined) settings.turnstileSiteKey = orNull(o.turnstileSiteKey);
   if (o.successUrl !== undefined) settings.successUrl = orNull(o.successUrl);
   if (o.errorUrl !== undefined) settings.errorUrl = orNull(o.errorUrl);
-  if (o.allowRedirectHost !== undefined) settings.allowedRedirectHosts = o.allowRedirectHost;
+  if (o.allowRedirectHost !== undefined) settings.allowedRedirectHosts = list(o.allowRedirectHost);
+  if (o.blockedTerm !== undefined) settings.blockedTerms = list(o.blockedTerm);
+  if (o.blockedEmail !== undefined) settings.blockedEmails = list(o.blockedEmail);
+  if (o.allowedOrigin !== undefined) settings.allowedOrigins = list(o.allowedOrigin);
+  if (o.maxLinks !== undefined) settings.maxLinks = numberOrNull(o.maxLinks);
+  if (o.retentionDays !== undefined) settings.retentionDays = numberOrNull(o.retentionDays);
+  if (o.storeIp !== undefined) settings.storeIp = o.storeIp as 'full' | 'none';
   if (o.inactive) settings.isActive = false;
   if (o.active) settings.isActive = true;
   return settings;
 }
 
-const describe = ({ form }: { form: ReturnType<typeof formToApiForm> }) =>
+/** `{id, name, isActive, createdAt}` plus every setting (contract section 7). */
+const cliForm = (form: Form) => ({ ...formToApiForm(form), settings: formToSettingsView(form) });
+
+const describe = ({ form }: { form: ReturnType<typeof cliForm> }) =>
   `Form ${form.id} "${form.name}" (${form.isActive ? 'active' : 'inactive'}); submit URL path /v1/submit/${form.id}`;
 
 export function registerForms(program: Command): void {
@@ -64,7 +92,7 @@ export function registerForms(program: Command): void {
       async (s) => {
         const owner = await s.accounts.getAccountByIdOrEmail(account);
         const form = await s.forms.createForm(owner.id, { ...toSettings(o), name: o.name! });
-        return { form: formToApiForm(form) };
+        return { form: cliForm(form) };
       },
       describe,
     ),
@@ -75,6 +103,21 @@ export function registerForms(program: Command): void {
   )
     .option('--active', 'accept submissions again')
     .action((formId: string, o: FormOptions) =>
-      withServices(o, async (s) => ({ form: formToApiForm(await s.forms.updateForm(formId, toSettings(o))) }), describe),
+      withServices(o, async (s) => ({ form: cliForm(await s.forms.updateForm(formId, toSettings(o))) }), describe),
+    );
+
+  forms
+    .command('delete <formId>')
+    .description('delete a form with its submissions, hooks, deliveries and queued work')
+    .option('--json', 'print JSON')
+    .action((formId: string, o: { json?: boolean }) =>
+      withServices(
+        o,
+        async (s) => {
+          await s.lifecycle.deleteForm(formId);
+          return { deleted: true as const };
+        },
+        () => `Form ${formId} deleted, with its submissions, hooks and queued work.`,
+      ),
     );
 }

@@ -53,6 +53,15 @@ export const accountViews: Record<string, string> = {
 <% } %>
 </section>
 <section class="card narrow">
+<h2>Erase a person's data</h2>
+<p class="muted">Deletes every submission of your forms with a field equal to this address (case-insensitive), and anything still queued for them.</p>
+<form method="post" action="/dashboard/account/erase" class="stack" novalidate>
+  <input type="hidden" name="_csrf" value="<%= it.csrf %>">
+  <label>Email address <input type="email" name="email" maxlength="320"></label>
+  <button class="danger">Erase submissions</button>
+</form>
+</section>
+<section class="card narrow">
 <h2>Delete account</h2>
 <p class="muted">Deletes the account with every form, submission, key and hook. This cannot be undone.</p>
 <form method="post" action="/dashboard/account/delete" class="stack" novalidate>

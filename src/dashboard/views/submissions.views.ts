@@ -33,15 +33,17 @@ export const submissionViews: Record<string, string> = {
 <div class="row bulk-bar">
   <span class="muted" id="position"><%= it.position %></span>
   <span class="grow"></span>
+  <% if (it.spam) { %><button name="action" value="not-spam" class="small">Mark not spam</button><% } else { %><button name="action" value="spam" class="small">Mark spam</button><% } %>
   <button name="action" value="delete" class="danger small">Delete selected</button>
 </div>
 <div class="table-wrap">
 <table class="stacked">
-<thead><tr><th><span class="sr">Select</span></th><th>Received</th><th>Country</th><th>Fields</th></tr></thead>
+<thead><tr><th><span class="sr">Select</span></th><th>Received</th><th>Country</th><% if (it.spam) { %><th>Reason</th><% } %><th>Fields</th></tr></thead>
 <tbody>
 <% it.submissions.forEach(function (s) { %>
 <tr><td data-label="Select"><input type="checkbox" name="ids" value="<%= s.id %>" aria-label="Select submission <%= s.id %>"></td>
 <td data-label="Received"><a href="/dashboard/submissions/<%= s.id %>"><%~ it.h.timeTag(s.createdAt) %></a></td><td data-label="Country"><%~ it.h.countryTag(s.country) %></td>
+<% if (it.spam) { %><td data-label="Reason" class="reason"><%= s.spamReason || '' %></td><% } %>
 <td data-label="Fields" class="preview"><%= s.preview %></td></tr>
 <% }) %>
 </tbody></table>
@@ -57,13 +59,17 @@ export const submissionViews: Record<string, string> = {
   submission: `<%~ include('@formNav', it) %>
 <section class="card">
 <h1>Submission <code><%= it.submission.id %></code></h1>
-<p class="muted">Received <%~ it.h.timeTag(it.submission.createdAt) %> · <%~ it.h.countryTag(it.submission.country) %> · <%= it.submission.isSpam ? 'Spam' : 'Inbox' %></p>
+<p class="muted">Received <%~ it.h.timeTag(it.submission.createdAt) %> · <%~ it.h.countryTag(it.submission.country) %> · <span id="spam-state"><%= it.submission.isSpam ? 'Spam (' + (it.submission.spamReason || 'no reason recorded') + ')' : 'Inbox' %></span></p>
+<form method="post" action="/dashboard/submissions/<%= it.submission.id %>/mark" class="inline">
+  <input type="hidden" name="_csrf" value="<%= it.csrf %>">
+  <% if (it.submission.isSpam) { %><button name="spam" value="0">Not spam</button><% } else { %><button name="spam" value="1">Mark as spam</button><% } %>
+</form>
 <table class="fields">
 <% it.fields.forEach(function (f) { %><tr><th><%= f.name %></th><td><%= f.value %></td></tr><% }) %>
 </table>
 <h2>Request</h2>
 <table class="fields">
-<tr><th>IP</th><td><%= it.submission.ip %></td></tr>
+<tr><th>IP</th><td><%= it.submission.ip || 'not stored' %></td></tr>
 <tr><th>Country</th><td><%~ it.h.countryTag(it.submission.country) %></td></tr>
 <tr><th>User agent</th><td><%= it.submission.userAgent %></td></tr>
 <tr><th>Referer</th><td><%= it.submission.referer %></td></tr>

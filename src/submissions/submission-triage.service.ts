@@ -1,0 +1,66 @@
+import type { DatabaseHandle, Executor } from '../db/database.js';
+import { notFound, validationFailed } from '../errors.js';
+import { nowIso } from '../lib/time.js';
+import {
+  clearSpamOfSubmissionRows,
+  filterSubmissionIdsOfAccount,
+  markSubmissionRowsSpam,
+  releaseSpamSubmissionRows,
+} from './submission-lifecycle.repository.js';
+
+/** The outbound queue as triage uses it (DeliveryDispatcher today; the outbox of every channel). */
+export interface OutboundQueue {
+  /** Queues the submissions' outbound work inside the transaction; returns how many were queued. */
+  queueInTransaction(trx: Executor, submissionIds: string[], options?: { releasedAt?: string }): Promise<number>;
+  /** After the commit. */
+  wake(): void;
+}
+
+/** At most this many submissions in one bulk action (one page of the dashboard list and then some). */
+export const MAX_MARK_BATCH = 200;
+
+/**
+ * The owner's spam triage (contract section 9). Marked spam: `isSpam` 1, reason `marked`. Marked
+ * not spam: `isSpam` 0, reason null, and if its outbound work was never released, it is released
+ * now, in the same transaction, exactly as the submit path would have: once, whatever the number
+ * of times or places it is marked.
+ */
+export class SubmissionTriageService {
+  constructor(
+    private readonly handle: DatabaseHandle,
+    private readonly outbound: OutboundQueue,
+  ) {}
+
+  /**
+   * Marks submissions of the account (any account when accountId is absent: the operator's CLI).
+   * IDs that are not the account's are ignored. Returns the IDs that were marked, and the ones
+   * released to the outbound channels by this call.
+   */
+  async markSubmissions(ids: string[], spam: boolean, accountId?: string): Promise<{ marked: string[]; released: string[] }> {
+    const unique = [...new Set(ids)];
+    if (unique.length > MAX_MARK_BATCH) {
+      throw validationFailed('Too many submissions selected.', { ids: `at most ${MAX_MARK_BATCH} at a time` });
+    }
+    const owned = await filterSubmissionIdsOfAccount(this.handle.db, unique, accountId);
+    if (owned.length === 0) return { marked: [], released: [] };
+    const { released, queued } = await this.handle.db.transaction().execute(async (trx) => {
+      if (spam) {
+        await markSubmissionRowsSpam(trx, owned);
+        return { released: [] as string[], queued: 0 };
+      }
+      const releasedIds = await releaseSpamSubmissionRows(trx, owned);
+      await clearSpamOfSubmissionRows(trx, owned);
+      // Released now, so it goes to the subscriptions that exist now, as a new submission would.
+      const queuedCount = await this.outbound.queueInTransaction(trx, releasedIds, { releasedAt: nowIso() });
+      return { released: releasedIds, queued: queuedCount };
+    });
+    if (queued > 0) this.outbound.wake();
+    return { marked: owned, released };
+  }
+
+  /** One submission; not_found when it is not the account's. */
+  async markSubmission(submissionId: string, spam: boolean, accountId?: string): Promise<void> {
+    const { marked } = await this.markSubmissions([submissionId], spam, accountId);
+    if (marked.length === 0) throw notFound('Submission');
+  }
+}
