@@ -25,6 +25,20 @@ async function openDatabase(config: Config, onBackgroundError: (err: Error) => v
   }
 }
 
+/**
+ * Closes an app that could not start listening. A timer keeps the event loop alive meanwhile:
+ * parts of the close wait on unref'd handles (the SQLite checkpoint worker), and with no server
+ * listening Node would otherwise end the process mid-close (exit 13) before the one-line error.
+ */
+async function closeAfterFailedStart(app: FastifyInstance): Promise<void> {
+  const keepAlive = setTimeout(() => {}, 10_000);
+  try {
+    await app.close();
+  } finally {
+    clearTimeout(keepAlive);
+  }
+}
+
 /** After the shutdown timeout closed every socket: time left for the writer and the database to close. */
 const SHUTDOWN_GRACE_MS = 5000;
 
@@ -71,14 +85,14 @@ export async function startServer(config: Config): Promise<FastifyInstance> {
     // Fastify's own "listening" line becomes the banner's first line.
     await app.listen({ port: config.port, host: config.host, listenTextResolver: (address) => listeningLine(address) });
   } catch (err) {
-    await app.close();
+    await closeAfterFailedStart(app);
     throw listenStartupError(err, config.host, config.port, 'PORT') ?? err;
   }
   if (config.metricsPort !== undefined) {
     try {
       metricsServer = await startMetricsServer(app.services.metrics, config.host, config.metricsPort);
     } catch (err) {
-      await app.close();
+      await closeAfterFailedStart(app);
       throw listenStartupError(err, config.host, config.metricsPort, 'METRICS_PORT') ?? err;
     }
   }
