@@ -10,6 +10,7 @@ import { managementApi } from './http/management-api.js';
 import { openApiPlugin } from './http/openapi.js';
 import { createRedis } from './lib/redis.js';
 import type { HookTransportOptions } from './deliveries/delivery.sender.js';
+import type { MailTransportOptions } from './notifications/mailer.js';
 import { createServices, type Services } from './services.js';
 import type { Redis } from 'ioredis';
 import { submitRoutes } from './submissions/submission.routes.js';
@@ -37,6 +38,8 @@ export interface BuildAppOptions {
   loggerInstance?: FastifyServerOptions['loggerInstance'];
   /** Test seams for hook delivery (a local CA, a fake resolver). */
   hookTransport?: HookTransportOptions;
+  /** Test seam for SMTP (a local CA for STARTTLS). */
+  mailTransport?: MailTransportOptions;
 }
 
 /** Secrets that must never reach a log line. */
@@ -84,7 +87,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     ajv: { customOptions: { removeAdditional: false } },
   });
 
-  const services = createServices(handle, config, app.log, options.hookTransport);
+  const services = createServices(handle, config, app.log, {
+    ...(options.hookTransport ? { hookTransport: options.hookTransport } : {}),
+    ...(options.mailTransport ? { mailTransport: options.mailTransport } : {}),
+  });
   app.decorate('services', services);
   app.decorate('config', config);
   const redis = config.redisUrl ? createRedis(config.redisUrl) : undefined;
@@ -103,10 +109,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   app.addHook('onReady', async () => {
     services.submissions.start();
-    services.deliveries.start();
+    services.outbox.start();
   });
   app.addHook('onClose', async () => {
-    await services.deliveries.stop();
+    await services.outbox.stop();
     await services.submissions.close();
     if (redis) await redis.quit().catch(() => redis.disconnect());
     if (options.closeDatabase ?? !options.handle) await handle.close();

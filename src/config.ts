@@ -37,6 +37,9 @@ const envSchema = z.object({
   TRUST_PROXY: booleanString.default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DASHBOARD_SIGNUP: z.enum(['open', 'closed']).default('open'),
+  SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
+  MAIL_FROM: z.string().trim().min(3).max(320).refine((v) => !/[\r\n]/.test(v), 'must be one line').optional(),
+  MAIL_RETRY_BASE_MS: z.coerce.number().int().min(1).max(86_400_000).default(60_000),
 });
 
 export type Plan = 'free' | 'pro' | 'business';
@@ -58,6 +61,10 @@ export interface Config {
   readonly trustProxy: boolean;
   readonly logLevel: string;
   readonly dashboardSignup: 'open' | 'closed';
+  /** Unset: no email is sent and no email code is loaded (contract section 8). */
+  readonly smtpUrl: string | undefined;
+  readonly mailFrom: string;
+  readonly mailRetryBaseMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -72,10 +79,11 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
   }
   const e = result.data;
+  const baseUrl = (e.BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
   return Object.freeze({
     port: e.PORT,
     host: e.HOST,
-    baseUrl: (e.BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    baseUrl,
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
     defaultPlan: e.DEFAULT_PLAN,
@@ -89,6 +97,9 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
     dashboardSignup: e.DASHBOARD_SIGNUP,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM ?? `Formgate <formgate@${new URL(baseUrl).hostname}>`,
+    mailRetryBaseMs: e.MAIL_RETRY_BASE_MS,
   });
 }
 

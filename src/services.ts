@@ -3,9 +3,15 @@ import { AccountService } from './accounts/account.service.js';
 import { ApiKeyService } from './api-keys/api-key.service.js';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/database.js';
-import { DeliveryDispatcher } from './deliveries/delivery.dispatcher.js';
+import { HookDeliveryChannel } from './deliveries/delivery.channel.js';
 import type { HookTransportOptions } from './deliveries/delivery.sender.js';
 import { FormService } from './forms/form.service.js';
+import { EmailChannel, type EmailAttemptListener } from './notifications/email.channel.js';
+import { SmtpMailer, type MailTransportOptions } from './notifications/mailer.js';
+import { NotificationService } from './notifications/notification.service.js';
+import { PasswordResetService } from './notifications/password-reset.service.js';
+import type { OutboxChannel } from './outbox/outbox.channel.js';
+import { OutboxDispatcher } from './outbox/outbox.dispatcher.js';
 import { HookService } from './hooks/hook.service.js';
 import { SubmissionQueryService } from './submissions/submission-query.service.js';
 import { SubmissionService } from './submissions/submission.service.js';
@@ -22,29 +28,49 @@ export interface Services {
   /** Reading stored submissions (API and dashboard). */
   readonly submissionQueries: SubmissionQueryService;
   readonly hooks: HookService;
-  readonly deliveries: DeliveryDispatcher;
+  /** Queued outbound work of every channel (hook deliveries, email) and its dispatcher. */
+  readonly outbox: OutboxDispatcher;
   readonly sessions: SessionService;
+  readonly notifications: NotificationService;
+  readonly passwordResets: PasswordResetService;
+}
+
+/** Test seams and observers; production passes nothing. */
+export interface ServiceOptions {
+  hookTransport?: HookTransportOptions;
+  mailTransport?: MailTransportOptions;
+  onEmailAttempt?: EmailAttemptListener;
 }
 
 export function createServices(
   handle: DatabaseHandle,
   config: Config,
   logger: FastifyBaseLogger,
-  transport: HookTransportOptions = {},
+  options: ServiceOptions = {},
 ): Services {
   const forms = new FormService(handle.db);
-  const deliveries = new DeliveryDispatcher(handle, config, logger, transport);
   const accounts = new AccountService(handle.db, config);
+  const sessions = new SessionService(handle.db);
+  // The dispatcher is built after the services that queue work; they reach it through this.
+  let outbox: OutboxDispatcher | undefined;
+  const wakeOutbox = () => outbox?.wake();
+  const mailer = config.smtpUrl ? new SmtpMailer(config.smtpUrl, config.mailFrom, options.mailTransport) : undefined;
+  const notifications = new NotificationService(handle, config, forms, wakeOutbox, mailer);
+  const channels: OutboxChannel[] = [new HookDeliveryChannel(handle, config, logger, options.hookTransport)];
+  if (mailer) channels.push(new EmailChannel(handle, config, mailer, logger, () => notifications.queueDueDigests(), options.onEmailAttempt));
+  outbox = new OutboxDispatcher(handle, logger, channels);
   return {
     config,
     handle,
     accounts,
     apiKeys: new ApiKeyService(handle.db),
     forms,
-    submissions: new SubmissionService(handle, config, forms, deliveries, logger),
+    submissions: new SubmissionService(handle, config, forms, outbox, logger),
     submissionQueries: new SubmissionQueryService(handle.db, forms),
     hooks: new HookService(handle.db, config, forms, accounts),
-    deliveries,
-    sessions: new SessionService(handle.db),
+    outbox,
+    sessions,
+    notifications,
+    passwordResets: new PasswordResetService(handle, config, accounts, sessions, notifications, wakeOutbox),
   };
 }

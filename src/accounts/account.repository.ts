@@ -32,3 +32,7 @@ export async function updateAccountPlan(db: Executor, id: string, plan: Plan): P
 export async function updateAccountDisplayName(db: Executor, id: string, displayName: string): Promise<void> {
   await db.updateTable('accounts').set({ display_name: displayName }).where('id', '=', id).execute();
 }
+
+export async function updateAccountPasswordHash(db: Executor, id: string, passwordHash: string): Promise<void> {
+  await db.updateTable('accounts').set({ password_hash: passwordHash }).where('id', '=', id).execute();
+}

@@ -22,3 +22,7 @@ export async function deleteSession(db: Executor, id: string): Promise<void> {
 export async function deleteExpiredSessions(db: Executor, now: string): Promise<void> {
   await db.deleteFrom('sessions').where('expires_at', '<=', now).execute();
 }
+
+export async function deleteSessionsOfAccount(db: Executor, accountId: string): Promise<void> {
+  await db.deleteFrom('sessions').where('account_id', '=', accountId).execute();
+}

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Executor } from '../db/database.js';
 import { nowIso } from '../lib/time.js';
-import { deleteExpiredSessions, deleteSession, findLiveSessionAccountId, insertSession } from './session.repository.js';
+import { deleteExpiredSessions, deleteSession, deleteSessionsOfAccount, findLiveSessionAccountId, insertSession } from './session.repository.js';
 
 export const SESSION_TTL_MS = 14 * 24 * 60 * 60 * 1000;
 
@@ -35,5 +35,10 @@ export class SessionService {
 
   async endSession(token: string | undefined): Promise<void> {
     if (token) await deleteSession(this.db, hashToken(token));
+  }
+
+  /** After a password reset: every session of the account ends. */
+  async endAllSessions(accountId: string): Promise<void> {
+    await deleteSessionsOfAccount(this.db, accountId);
   }
 }

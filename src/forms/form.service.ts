@@ -13,6 +13,7 @@ import {
   updateFormRow,
 } from './form.repository.js';
 import type { Form } from './form.types.js';
+import { notifyModes } from '../notifications/notification.types.js';
 
 const httpUrl = z
   .string()
@@ -44,6 +45,7 @@ const formSettingsSchema = z.object({
   successUrl: httpUrl.nullable(),
   errorUrl: httpUrl.nullable(),
   allowedRedirectHosts: z.array(hostName).max(50),
+  notifyMode: z.enum(notifyModes),
 });
 
 export type FormSettings = z.infer<typeof formSettingsSchema>;
@@ -69,6 +71,7 @@ function settingsToRow(s: FormSettingsInput): FormRowUpdate {
   if (s.successUrl !== undefined) row.success_url = s.successUrl;
   if (s.errorUrl !== undefined) row.error_url = s.errorUrl;
   if (s.allowedRedirectHosts !== undefined) row.allowed_redirect_hosts = JSON.stringify(s.allowedRedirectHosts);
+  if (s.notifyMode !== undefined) row.notify_mode = s.notifyMode;
   return row;
 }
 
@@ -109,6 +112,7 @@ export class FormService {
       success_url: null,
       error_url: null,
       allowed_redirect_hosts: '[]',
+      notify_mode: 'each',
       created_at: now,
       updated_at: now,
       ...settingsToRow(settings),

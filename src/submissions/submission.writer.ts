@@ -1,19 +1,19 @@
 import type { Kysely } from 'kysely';
 import type { Database, NewSubmissionRow } from '../db/schema.js';
 import type { Executor } from '../db/database.js';
-import { queueHookFanouts } from '../deliveries/delivery.repository.js';
+import { queueOutboundWork } from '../outbox/outbox.repository.js';
 import { claimIdempotencyKey, insertSubmissionRows, type IdempotencyRecordInput } from './submission.repository.js';
 
 export interface PendingWrite {
   row: NewSubmissionRow;
   /** Present when the request carried an Idempotency-Key. */
   idempotency?: IdempotencyRecordInput;
-  /** Non-spam submissions are sent to the form's hooks. */
-  sendToHooks: boolean;
+  /** Non-spam submissions are sent to the form's hooks and email recipients. */
+  queueOutbound: boolean;
 }
 
-/** How the writer tells the hook dispatcher(s) that deliveries were queued. */
-export interface DeliverySignal {
+/** How the writer tells the outbox dispatcher(s) that work was queued. */
+export interface OutboxSignal {
   /** Inside the transaction, so other instances hear of it exactly when it commits. */
   announceInTransaction(trx: Executor): Promise<void>;
   /** After the commit, for this process's dispatcher. */
@@ -34,7 +34,8 @@ export const POSTGRES_CONCURRENT_BATCHES = 4;
 
 /**
  * Group commit: every submission that arrives while a transaction is being written goes into the
- * next single transaction (rows, idempotency claims and outbox rows together), and each caller is
+ * next single transaction (rows, idempotency claims and outbox rows together: one outbox row per
+ * submission with hooks or email recipients), and each caller is
  * answered only once the transaction holding its submission has committed. On a failed batch each
  * write is retried alone so one bad row cannot fail the others.
  *
@@ -51,8 +52,10 @@ export class SubmissionWriter {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly expiredBefore: () => string,
-    private readonly deliveries: DeliverySignal,
+    private readonly outbox: OutboxSignal,
     private readonly maxConcurrentBatches = 1,
+    /** Whether email is on (SMTP_URL set): then forms with recipients queue outbox rows too. */
+    private readonly emailEnabled = false,
   ) {}
 
   write(write: PendingWrite): Promise<WriteResult> {
@@ -105,16 +108,16 @@ export class SubmissionWriter {
 
   /** One transaction for the batch; its callers are answered after the commit. */
   private async commit(batch: Queued[]): Promise<void> {
-    const { results, fanouts } = await this.db.transaction().execute((trx) => this.writeBatch(trx, batch));
+    const { results, queued } = await this.db.transaction().execute((trx) => this.writeBatch(trx, batch));
     batch.forEach((item, i) => item.resolve(results[i]!));
-    if (fanouts > 0) this.deliveries.wake();
+    if (queued > 0) this.outbox.wake();
   }
 
-  private async writeBatch(trx: Executor, batch: Queued[]): Promise<{ results: WriteResult[]; fanouts: number }> {
+  private async writeBatch(trx: Executor, batch: Queued[]): Promise<{ results: WriteResult[]; queued: number }> {
     let expiredBefore: string | undefined;
     const results: WriteResult[] = [];
     const rows: NewSubmissionRow[] = [];
-    const hookSubmissionIds: string[] = [];
+    const outboundIds: string[] = [];
     for (const { write } of batch) {
       if (write.idempotency && !(await claimIdempotencyKey(trx, write.idempotency, (expiredBefore ??= this.expiredBefore())))) {
         results.push({ stored: false, reason: 'idempotency_conflict' });
@@ -122,11 +125,11 @@ export class SubmissionWriter {
       }
       results.push({ stored: true });
       rows.push(write.row);
-      if (write.sendToHooks) hookSubmissionIds.push(write.row.id);
+      if (write.queueOutbound) outboundIds.push(write.row.id);
     }
     await insertSubmissionRows(trx, rows);
-    const fanouts = await queueHookFanouts(trx, hookSubmissionIds);
-    if (fanouts > 0) await this.deliveries.announceInTransaction(trx);
-    return { results, fanouts };
+    const queued = await queueOutboundWork(trx, outboundIds, { email: this.emailEnabled });
+    if (queued > 0) await this.outbox.announceInTransaction(trx);
+    return { results, queued };
   }
 }

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../src/db/database.js';
 import type { NewSubmissionRow } from '../../src/db/schema.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
-import { SubmissionWriter, type DeliverySignal } from '../../src/submissions/submission.writer.js';
+import { SubmissionWriter, type OutboxSignal } from '../../src/submissions/submission.writer.js';
 import { createOwner, newSubmissionRow, servicesFor } from '../helpers/factories.js';
 import { createTestDatabase, testDialect, type TestDatabase } from '../helpers/database.js';
 import { waitFor } from '../helpers/wait.js';
@@ -33,7 +33,7 @@ function gatedSignal() {
   let release!: () => void;
   const gate = new Promise<void>((resolve) => (release = resolve));
   const state = { open: 0, peak: 0, entered: 0 };
-  const signal: DeliverySignal = {
+  const signal: OutboxSignal = {
     async announceInTransaction() {
       state.entered++;
       state.open++;
@@ -61,7 +61,7 @@ describe(`submission writer on ${testDialect}`, () => {
     const write = () => {
       const r = newSubmissionRow(hookedFormId);
       rows.push(r);
-      return writer.write({ row: r, sendToHooks: true });
+      return writer.write({ row: r, queueOutbound: true });
     };
 
     const writes = [write()];
@@ -86,7 +86,7 @@ describe(`submission writer on ${testDialect}`, () => {
     await drain;
     expect(state.peak).toBe(concurrency);
     expect(await storedCount(rows.map((r) => r.id))).toBe(rows.length);
-    const fanouts = await handle.db.selectFrom('hook_fanouts').select('submission_id').where('submission_id', 'in', rows.map((r) => r.id)).execute();
+    const fanouts = await handle.db.selectFrom('outbox').select('submission_id').where('submission_id', 'in', rows.map((r) => r.id)).execute();
     expect(fanouts).toHaveLength(rows.length);
   });
 
@@ -94,7 +94,7 @@ describe(`submission writer on ${testDialect}`, () => {
     const writer = new SubmissionWriter(handle.db, noCutoff, { announceInTransaction: async () => {}, wake() {} }, concurrency);
     const good = [newSubmissionRow(hookedFormId), newSubmissionRow(hookedFormId)];
     const bad = newSubmissionRow('frm_does_not_exist'); // the foreign key refuses it
-    const results = await Promise.allSettled([writer.write({ row: good[0]!, sendToHooks: false }), writer.write({ row: bad, sendToHooks: false }), writer.write({ row: good[1]!, sendToHooks: false })]);
+    const results = await Promise.allSettled([writer.write({ row: good[0]!, queueOutbound: false }), writer.write({ row: bad, queueOutbound: false }), writer.write({ row: good[1]!, queueOutbound: false })]);
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect(await storedCount(good.map((r) => r.id))).toBe(2);
     expect(await storedCount([bad.id])).toBe(0);

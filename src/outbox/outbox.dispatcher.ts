@@ -1,0 +1,184 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { sql } from 'kysely';
+import type pg from 'pg';
+import type { DatabaseHandle, Executor } from '../db/database.js';
+import type { OutboxChannel } from './outbox.channel.js';
+import { takeOutboxBatch } from './outbox.repository.js';
+
+const CHANNEL = 'formgate_outbox';
+const POLL_INTERVAL_MS = 2000;
+/** Submissions expanded at a time: enough to fill the send slots of a form with one hook. */
+const EXPAND_BATCH = 16;
+
+/**
+ * The one place that owns queued outbound work. The submit transaction writes one outbox row per
+ * submission with work to do; this dispatcher expands a batch of them into each channel's items
+ * (hook deliveries, email messages) once the items already created are all claimed, so a backlog
+ * stays compact outbox rows. Woken at once after a commit that queued work (and, on PostgreSQL,
+ * by NOTIFY from any instance), with a poll as a fallback. Channels claim their items so that
+ * each is sent by exactly one dispatcher; what a crash left queued is picked up at the next start.
+ */
+export class OutboxDispatcher {
+  private readonly inFlight = new Map<string, Set<Promise<void>>>();
+  private started = false;
+  private stopping = false;
+  private pumping: Promise<void> | undefined;
+  private wakeAgain = false;
+  private pollTimer: NodeJS.Timeout | undefined;
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private listener: pg.PoolClient | undefined;
+  private stopped: Promise<void> | undefined;
+  private ready: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly handle: DatabaseHandle,
+    private readonly logger: FastifyBaseLogger,
+    private readonly channels: OutboxChannel[],
+  ) {
+    for (const channel of channels) this.inFlight.set(channel.name, new Set());
+  }
+
+  start(): void {
+    if (this.started) return;
+    this.started = true;
+    this.ready = Promise.all(
+      this.channels.map((channel) =>
+        channel.start?.({ wakeAfter: (ms) => this.wakeAfter(ms) }).catch((err: unknown) => {
+          this.logger.warn({ err, channel: channel.name }, 'starting an outbox channel failed');
+        }),
+      ),
+    ).then(() => undefined);
+    this.pollTimer = setInterval(() => {
+      if (this.handle.pgPool && !this.listener) void this.listen();
+      this.wake();
+    }, POLL_INTERVAL_MS);
+    this.pollTimer.unref();
+    if (this.handle.pgPool) void this.listen();
+    this.wake();
+  }
+
+  /** Called after a commit that queued work. */
+  wake(): void {
+    if (!this.started || this.stopping) return;
+    if (this.pumping) {
+      this.wakeAgain = true;
+      return;
+    }
+    this.pumping = this.pump().finally(() => {
+      this.pumping = undefined;
+    });
+  }
+
+  /** Inside a transaction that queued work: other instances hear of it when it commits. */
+  async announceInTransaction(trx: Executor): Promise<void> {
+    if (this.handle.dialect === 'postgres') await sql`select pg_notify(${CHANNEL}, '')`.execute(trx);
+  }
+
+  /** Resolves once nothing is being sent (tests, shutdown). */
+  async settle(): Promise<void> {
+    await this.pumping;
+    for (const sends of this.inFlight.values()) await Promise.all(sends);
+  }
+
+  stop(): Promise<void> {
+    this.stopped ??= this.shutdown();
+    return this.stopped;
+  }
+
+  private wakeAfter(delayMs: number): void {
+    if (this.stopping) return;
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      this.wake();
+    }, delayMs);
+    timer.unref();
+    this.timers.add(timer);
+  }
+
+  private async shutdown(): Promise<void> {
+    this.stopping = true;
+    if (this.pollTimer) clearInterval(this.pollTimer);
+    for (const timer of this.timers) clearTimeout(timer);
+    if (this.listener) {
+      this.listener.release();
+      this.listener = undefined;
+    }
+    await this.settle();
+    for (const channel of this.channels) await channel.close();
+  }
+
+  private freeSlots(channel: OutboxChannel): number {
+    return channel.maxInFlight - this.inFlight.get(channel.name)!.size;
+  }
+
+  private async pump(): Promise<void> {
+    await this.ready;
+    do {
+      this.wakeAgain = false;
+      while (!this.stopping) {
+        let claimed = 0;
+        let room = false;
+        for (const channel of this.channels) {
+          const free = this.freeSlots(channel);
+          if (free <= 0) continue;
+          room = true;
+          let sends;
+          try {
+            sends = await channel.claim(free);
+          } catch (err) {
+            this.logger.warn({ err, channel: channel.name }, 'claiming outbound work failed; retrying at the next poll');
+            continue;
+          }
+          claimed += sends.length;
+          for (const send of sends) this.track(channel, send());
+        }
+        if (!room) break;
+        // Expand more only when every created item is out: a backlog stays compact outbox rows.
+        if (claimed === 0 && (await this.expand()) === 0) break;
+      }
+    } while (this.wakeAgain && !this.stopping);
+  }
+
+  /** Creates the work of the oldest queued submissions in every channel; returns how many submissions. */
+  private async expand(): Promise<number> {
+    try {
+      return await this.handle.db.transaction().execute(async (trx) => {
+        const ids = await takeOutboxBatch(trx, this.handle.dialect, EXPAND_BATCH);
+        if (ids.length > 0) for (const channel of this.channels) await channel.expand(trx, ids);
+        return ids.length;
+      });
+    } catch (err) {
+      this.logger.warn({ err }, 'expanding the outbox failed; retrying at the next poll');
+      return 0;
+    }
+  }
+
+  private track(channel: OutboxChannel, sending: Promise<void>): void {
+    const sends = this.inFlight.get(channel.name)!;
+    const tracked = sending.catch((err: unknown) => this.logger.error({ err, channel: channel.name }, 'an outbound send failed unexpectedly'));
+    sends.add(tracked);
+    void tracked.finally(() => {
+      sends.delete(tracked);
+      // A slot is free: there may be more waiting.
+      this.wake();
+    });
+  }
+
+  private async listen(): Promise<void> {
+    const pool = this.handle.pgPool;
+    if (!pool || this.listener || this.stopping) return;
+    try {
+      const client = await pool.connect();
+      client.on('notification', () => this.wake());
+      client.on('error', () => {
+        if (this.listener === client) this.listener = undefined;
+        client.release(true);
+      });
+      await client.query(`listen ${CHANNEL}`);
+      if (this.stopping) client.release();
+      else this.listener = client;
+    } catch (err) {
+      this.logger.warn({ err }, 'LISTEN for outbound work failed; polling instead');
+    }
+  }
+}
