@@ -3,6 +3,7 @@ import { ConfigError } from '../config.js';
 import { registerAccounts } from './commands/accounts.js';
 import { registerForms } from './commands/forms.js';
 import { registerKeys } from './commands/keys.js';
+import { registerMail } from './commands/mail.js';
 import { registerMigrate } from './commands/migrate.js';
 import { registerServe } from './commands/serve.js';
 import { formatCliError } from './context.js';
@@ -17,6 +18,7 @@ registerMigrate(program);
 registerAccounts(program);
 registerKeys(program);
 registerForms(program);
+registerMail(program);
 
 try {
   await program.parseAsync(process.argv);

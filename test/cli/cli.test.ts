@@ -77,7 +77,13 @@ describe('formgate CLI', () => {
       '--allow-redirect-host', 'b.example.com', '--inactive',
     ]);
     expect(form).toEqual({
-      form: { id: expect.stringMatching(/^frm_/), name: 'Contact', isActive: 0, createdAt: expect.any(String) },
+      form: {
+        id: expect.stringMatching(/^frm_/),
+        name: 'Contact',
+        isActive: 0,
+        createdAt: expect.any(String),
+        settings: expect.objectContaining({ notify: [], notifyMode: 'each' }),
+      },
     });
     formId = form.form.id;
     const updated = await formgateJson(['forms', 'update', formId, '--active', '--name', 'Contact us']);

@@ -1,6 +1,8 @@
 import { Option, type Command } from 'commander';
 import type { FormSettingsInput } from '../../forms/form.service.js';
-import { formToApiForm } from '../../forms/form.types.js';
+import { formToApiForm, type Form } from '../../forms/form.types.js';
+import { parseRecipientList } from '../../notifications/notification.service.js';
+import type { Services } from '../../services.js';
 import { withServices } from '../context.js';
 
 interface FormOptions {
@@ -13,6 +15,8 @@ interface FormOptions {
   allowRedirectHost?: string[];
   inactive?: boolean;
   active?: boolean;
+  notify?: string[];
+  notifyMode?: string;
   json?: boolean;
 }
 
@@ -28,6 +32,8 @@ function withFormOptions(command: Command): Command {
     .option('--error-url <url>', 'where to redirect after a failed HTML post ("" to clear)')
     .option('--allow-redirect-host <host>', 'a host the redirect field may point to (repeatable)', collect)
     .option('--inactive', 'refuse submissions (form_inactive)')
+    .option('--notify <email>', 'email each submission to this address (repeatable, at most 5; replaces the list; "" clears it)', collect)
+    .addOption(new Option('--notify-mode <mode>', 'one email per submission, or an hourly or daily digest').choices(['each', 'hourly', 'daily']))
     .option('--json', 'print JSON');
 }
 
@@ -44,7 +50,25 @@ function toSettings(o: FormOptions): FormSettingsInput {
   if (o.allowRedirectHost !== undefined) settings.allowedRedirectHosts = o.allowRedirectHost;
   if (o.inactive) settings.isActive = false;
   if (o.active) settings.isActive = true;
+  if (o.notifyMode !== undefined) settings.notifyMode = o.notifyMode as FormSettingsInput['notifyMode'];
   return settings;
+}
+
+/** `--notify ""` clears the list; addresses set by the operator count as verified. */
+async function applyRecipients(s: Services, formId: string, o: FormOptions): Promise<void> {
+  if (o.notify === undefined) return;
+  parseRecipientList(o.notify.filter((a) => a !== ''));
+  await s.notifications.setRecipients(formId, o.notify.filter((a) => a !== ''), { verified: true });
+}
+
+async function formOutput(s: Services, form: Form) {
+  const recipients = await s.notifications.listRecipients(form.id);
+  return {
+    form: {
+      ...formToApiForm(form),
+      settings: { notify: recipients.map((r) => r.address), notifyMode: form.notifyMode },
+    },
+  };
 }
 
 const describe = ({ form }: { form: ReturnType<typeof formToApiForm> }) =>
@@ -63,8 +87,11 @@ export function registerForms(program: Command): void {
       o,
       async (s) => {
         const owner = await s.accounts.getAccountByIdOrEmail(account);
+        // Checked before anything is written, so a bad address creates no form.
+        if (o.notify) parseRecipientList(o.notify);
         const form = await s.forms.createForm(owner.id, { ...toSettings(o), name: o.name! });
-        return { form: formToApiForm(form) };
+        await applyRecipients(s, form.id, o);
+        return formOutput(s, form);
       },
       describe,
     ),
@@ -75,6 +102,15 @@ export function registerForms(program: Command): void {
   )
     .option('--active', 'accept submissions again')
     .action((formId: string, o: FormOptions) =>
-      withServices(o, async (s) => ({ form: formToApiForm(await s.forms.updateForm(formId, toSettings(o))) }), describe),
+      withServices(
+        o,
+        async (s) => {
+          if (o.notify) parseRecipientList(o.notify);
+          const form = await s.forms.updateForm(formId, toSettings(o));
+          await applyRecipients(s, form.id, o);
+          return formOutput(s, form);
+        },
+        describe,
+      ),
     );
 }
