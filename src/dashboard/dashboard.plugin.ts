@@ -7,6 +7,7 @@ import { toAppError } from '../http/error-handler.js';
 import { accountPages } from './account.routes.js';
 import { appCss, appJs } from './assets.js';
 import { authPages } from './auth.routes.js';
+import { emailPages, emailPublicPages } from './email.routes.js';
 import { formPages } from './forms.routes.js';
 import { hookPages } from './hooks.routes.js';
 import { keyPages } from './keys.routes.js';
@@ -78,6 +79,7 @@ export async function dashboardPlugin(app: FastifyInstance): Promise<void> {
     );
 
     await dashboard.register(authPages);
+    await dashboard.register(emailPublicPages);
     // Everything below needs a logged-in owner.
     await dashboard.register(async (owned) => {
       owned.addHook('preHandler', async (request, reply) => {
@@ -88,6 +90,7 @@ export async function dashboardPlugin(app: FastifyInstance): Promise<void> {
       await owned.register(keyPages);
       await owned.register(hookPages);
       await owned.register(accountPages);
+      await owned.register(emailPages);
     });
   });
 }

@@ -45,6 +45,7 @@ export function formSnippet(form: Form, submitUrl: string): string {
 }
 
 export async function formPages(app: FastifyInstance): Promise<void> {
+  // The notification settings on this page post to email.routes.ts.
   app.get('/dashboard/forms', { schema: { hide: true } }, async (request, reply) => {
     const forms = await app.services.forms.listForms(request.owner!.id);
     return sendPage(reply, 'forms', pageContext(request, reply, 'Forms'), { forms });
@@ -67,6 +68,10 @@ export async function formPages(app: FastifyInstance): Promise<void> {
       snippet: formSnippet(form, submitUrl),
       baseUrl: app.config.baseUrl,
       hasDefaultSecret: app.config.turnstileSecretKey !== undefined,
+      notifications: {
+        enabled: app.services.notifications.emailEnabled,
+        recipients: await app.services.notifications.listRecipients(form.id),
+      },
     }, status);
   };
 

@@ -1,4 +1,5 @@
 import { Eta } from 'eta';
+import { emailTemplates } from './email.views.js';
 
 /**
  * Server-rendered pages. Eta escapes every `<%= %>` by default; `<%~ %>` (unescaped) is used only
@@ -46,6 +47,7 @@ const templates: Record<string, string> = {
   <label>Password <input type="password" name="password" required minlength="8" autocomplete="<%= it.signup ? 'new-password' : 'current-password' %>"></label>
   <button class="primary"><%= it.heading %></button>
 </form>
+<% if (it.action === '/dashboard/login') { %><p><a href="/dashboard/forgot-password">Forgot password?</a></p><% } %>
 <p class="muted"><%~ it.other %></p>
 </section>`,
 
@@ -73,7 +75,8 @@ const templates: Record<string, string> = {
 
   formNav: `<p class="crumbs"><a href="/dashboard/forms">Forms</a> › <strong><%= it.form.name %></strong> ·
 <a href="/dashboard/forms/<%= it.form.id %>/submissions">Submissions</a> ·
-<a href="/dashboard/forms/<%= it.form.id %>/settings">Settings &amp; snippet</a></p>`,
+<a href="/dashboard/forms/<%= it.form.id %>/settings">Settings &amp; snippet</a> ·
+<a href="/dashboard/forms/<%= it.form.id %>/email-log">Email log</a></p>`,
 
   settings: `<%~ include('@formNav', it) %>
 <section class="card">
@@ -97,7 +100,8 @@ const templates: Record<string, string> = {
 <p class="muted">Paste this into your page. Submit URL: <code><%= it.submitUrl %></code></p>
 <pre id="snippet"><%= it.snippet %></pre>
 <button type="button" class="copy" data-copy="snippet">Copy snippet</button>
-</section>`,
+</section>
+<%~ include('@notifySettings', it) %>`,
 
   submissions: `<%~ include('@formNav', it) %>
 <section class="card">
@@ -206,7 +210,7 @@ const templates: Record<string, string> = {
   message: `<section class="card narrow"><h1><%= it.heading %></h1><p><%= it.text %></p><p><a href="/dashboard">Back to the dashboard</a></p></section>`,
 };
 
-for (const [name, template] of Object.entries(templates)) eta.loadTemplate(`@${name}`, template);
+for (const [name, template] of Object.entries({ ...templates, ...emailTemplates })) eta.loadTemplate(`@${name}`, template);
 
 export interface PageContext {
   title: string;
