@@ -186,7 +186,8 @@ export class NotificationService {
     if (!this.emailEnabled) return 0;
     const db = this.handle.db;
     const targets = await listDigestRecipients(db);
-    const nowIsoText = now.toISOString();
+    // The period comes from `now`; the message is due at once, whatever clock `now` was read from.
+    const queuedAt = nowIso();
     let queued = 0;
     const counts = new Map<string, number>();
     for (const t of targets) {
@@ -211,8 +212,8 @@ export class NotificationService {
           content: null,
           state: 'pending',
           attempts: 0,
-          next_attempt_at: nowIsoText,
-          created_at: nowIsoText,
+          next_attempt_at: queuedAt,
+          created_at: queuedAt,
         },
       ]);
     }

@@ -8,6 +8,8 @@ export interface ReceivedMail {
   envelope: { from: string; to: string[] };
   parsed: ParsedMail;
   raw: string;
+  /** Whether the session was encrypted (STARTTLS or smtps). */
+  secure: boolean;
 }
 
 /** An SMTP answer the sink gives instead of accepting: e.g. `{ code: 451, message: 'try later' }`. */
@@ -81,7 +83,7 @@ export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<Smtp
       stream.on('end', () => {
         const finish = () => {
           if (options.discard) {
-            received.push({ envelope: { from: '', to: [] }, parsed: undefined as unknown as ParsedMail, raw: '' });
+            received.push({ envelope: { from: '', to: [] }, parsed: undefined as unknown as ParsedMail, raw: '', secure: session.secure });
             callback();
             return;
           }
@@ -89,7 +91,7 @@ export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<Smtp
           simpleParser(raw).then(
             (parsed) => {
               const from = session.envelope.mailFrom ? session.envelope.mailFrom.address : '';
-              received.push({ envelope: { from, to: session.envelope.rcptTo.map((r) => r.address) }, parsed, raw });
+              received.push({ envelope: { from, to: session.envelope.rcptTo.map((r) => r.address) }, parsed, raw, secure: session.secure });
               callback();
             },
             (err: Error) => callback(err),
