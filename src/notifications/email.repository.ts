@@ -5,7 +5,7 @@ import type { EmailAttemptRow, EmailMessageRow, EmailRecipientRow, EmailRecipien
 // ---- recipients ----
 
 export async function listRecipientRows(db: Executor, formId: string): Promise<EmailRecipientRow[]> {
-  return db.selectFrom('email_recipients').selectAll().where('form_id', '=', formId).orderBy('created_at').orderBy('id').execute();
+  return db.selectFrom('email_recipients').selectAll().where('form_id', '=', formId).orderBy('address').execute();
 }
 
 export async function insertRecipientRow(trx: Executor, row: EmailRecipientTable): Promise<void> {
@@ -34,7 +34,7 @@ export async function listVerifiedAddresses(db: Executor, formId: string): Promi
     .select('address')
     .where('form_id', '=', formId)
     .where('state', '=', 'verified')
-    .orderBy('created_at')
+    .orderBy('address')
     .execute();
   return rows.map((r) => r.address);
 }

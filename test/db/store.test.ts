@@ -24,7 +24,7 @@ afterAll(async () => {
 describe(`store on ${testDialect}`, () => {
   it('migrates an empty database, and a second migrate is a no-op', async () => {
     expect(handle.dialect).toBe(testDialect);
-    expect(await migrateToLatest(handle)).toEqual(['0001_initial', '0002_hook_fanouts']);
+    expect(await migrateToLatest(handle)).toEqual(['0001_initial', '0002_hook_fanouts', '0005_email_notifications']);
     expect(await migrateToLatest(handle)).toEqual([]);
     // Other test files' schemas live in the same PostgreSQL database: look at this one only.
     const schema =
@@ -36,7 +36,10 @@ describe(`store on ${testDialect}`, () => {
       .map((t) => t.name)
       .sort();
     expect(tables).toEqual(
-      ['accounts', 'api_keys', 'forms', 'hook_deliveries', 'hook_fanouts', 'hooks', 'idempotency_keys', 'sessions', 'submissions'].sort(),
+      [
+        'accounts', 'api_keys', 'email_attempts', 'email_messages', 'email_recipients', 'forms', 'hook_deliveries', 'hooks',
+        'idempotency_keys', 'outbox', 'password_resets', 'sessions', 'submissions',
+      ].sort(),
     );
   });
 
