@@ -51,24 +51,25 @@ export async function emailPublicPages(app: FastifyInstance): Promise<void> {
         );
       },
     );
-    limited.post<{ Params: { token: string }; Body: { password: string } }>(
-      '/dashboard/reset-password/:token',
-      {
-        schema: {
-          hide: true,
-          params: tokenParams,
-          body: { type: 'object', required: ['password'], properties: { password: { type: 'string', maxLength: 1024 }, _csrf: { type: 'string' } } },
-        },
-      },
-      async (request, reply) => {
-        const done = await app.services.passwordResets.resetPassword(request.params.token, request.body.password);
-        if (!done) {
-          return sendPage(reply, 'message', pageContext(request, reply, 'Link not valid'), message('Link not valid', 'This reset link was already used or has expired. Ask for a new one.'), 404);
-        }
-        return sendPage(reply, 'message', pageContext(request, reply, 'Password changed'), message('Password changed', 'Your password is changed. Log in with the new one.'));
-      },
-    );
   });
+
+  app.post<{ Params: { token: string }; Body: { password: string } }>(
+    '/dashboard/reset-password/:token',
+    {
+      schema: {
+        hide: true,
+        params: tokenParams,
+        body: { type: 'object', required: ['password'], properties: { password: { type: 'string', maxLength: 1024 }, _csrf: { type: 'string' } } },
+      },
+    },
+    async (request, reply) => {
+      const done = await app.services.passwordResets.resetPassword(request.params.token, request.body.password);
+      if (!done) {
+        return sendPage(reply, 'message', pageContext(request, reply, 'Link not valid'), message('Link not valid', 'This reset link was already used or has expired. Ask for a new one.'), 404);
+      }
+      return sendPage(reply, 'message', pageContext(request, reply, 'Password changed'), message('Password changed', 'Your password is changed. Log in with the new one.'));
+    },
+  );
 
   app.get<{ Params: { token: string } }>('/dashboard/reset-password/:token', { schema: { hide: true, params: tokenParams } }, async (request, reply) => {
     if (!(await app.services.passwordResets.isLive(request.params.token))) {

@@ -44,7 +44,7 @@ async function formgate(args: string[], env: Record<string, string> = {}) {
 describe(`email for operators and owners on ${testDialect}`, () => {
   it('forms create/update --notify sets verified recipients (replacing the list, "" clears it) and --notify-mode', async () => {
     const owner = await createOwner(t.services);
-    const [a, b] = [address('cli-a'), address('cli-b')].sort();
+    const [a, b] = [address('cli-a'), address('cli-b')].sort() as [string, string];
     const created = await formgate(['forms', 'create', owner.account.id, '--name', 'CLI form', '--notify', a, '--notify', b, '--notify-mode', 'daily', '--json']);
     expect(created.stderr).toBe('');
     const form = JSON.parse(created.stdout).form;
