@@ -31,6 +31,10 @@ export interface SmtpSink {
   onRecipient(decide: (address: string) => SmtpRefusal | undefined): void;
   /** Delays the answer to every message's data (a slow server). */
   delayData(ms: number): void;
+  /** While on, message data is read and never answered: the client waits, nothing is accepted. */
+  holdData(on: boolean): void;
+  /** How many messages are being held unanswered. */
+  held(): number;
   /** Messages to `address`. */
   to(address: string): ReceivedMail[];
   close(): Promise<void>;
@@ -64,6 +68,8 @@ export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<Smtp
   const rcptAttempts: string[] = [];
   let decide: (address: string) => SmtpRefusal | undefined = () => undefined;
   let dataDelayMs = 0;
+  let holding = false;
+  let heldCount = 0;
   const refusal = (r: SmtpRefusal) => Object.assign(new Error(r.message), { responseCode: r.code });
 
   const server = new SMTPServer({
@@ -81,6 +87,10 @@ export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<Smtp
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('end', () => {
+        if (holding) {
+          heldCount++;
+          return;
+        }
         const finish = () => {
           if (options.discard) {
             received.push({ envelope: { from: '', to: [] }, parsed: undefined as unknown as ParsedMail, raw: '', secure: session.secure });
@@ -118,7 +128,15 @@ export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<Smtp
     delayData(ms) {
       dataDelayMs = ms;
     },
+    holdData(on) {
+      holding = on;
+    },
+    held: () => heldCount,
     to: (address) => received.filter((m) => m.envelope.to.includes(address)),
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: async () => {
+      // Held sessions would keep close() waiting: end every connection.
+      for (const connection of (server as unknown as { connections: Set<{ close(): void }> }).connections ?? []) connection.close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
   };
 }
