@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type pg from 'pg';
 import type { DatabaseHandle, Executor } from '../db/database.js';
 import type { OutboxChannel } from './outbox.channel.js';
-import { takeOutboxBatch } from './outbox.repository.js';
+import { queueOutboundWork, takeOutboxBatch } from './outbox.repository.js';
 
 const CHANNEL = 'formgate_outbox';
 const POLL_INTERVAL_MS = 2000;
@@ -29,12 +29,14 @@ export class OutboxDispatcher {
   private listener: pg.PoolClient | undefined;
   private stopped: Promise<void> | undefined;
   private ready: Promise<void> = Promise.resolve();
+  private readonly emailEnabled: boolean;
 
   constructor(
     private readonly handle: DatabaseHandle,
     private readonly logger: FastifyBaseLogger,
     private readonly channels: OutboxChannel[],
   ) {
+    this.emailEnabled = channels.some((channel) => channel.name === 'email');
     for (const channel of channels) this.inFlight.set(channel.name, new Set());
   }
 
@@ -69,9 +71,17 @@ export class OutboxDispatcher {
     });
   }
 
-  /** Inside a transaction that queued work: other instances hear of it when it commits. */
-  async announceInTransaction(trx: Executor): Promise<void> {
-    if (this.handle.dialect === 'postgres') await sql`select pg_notify(${CHANNEL}, '')`.execute(trx);
+  /**
+   * THE way to queue a submission's outbound work (new submissions, and any later path that must
+   * send one as if new): inside the caller's transaction, one outbox row per submission whose form
+   * has a hook or, with email on, a verified per-submission recipient; a submission already queued
+   * is not queued twice. Other instances hear of it when the transaction commits; call wake()
+   * after the commit. Returns how many submissions were queued.
+   */
+  async queueInTransaction(trx: Executor, submissionIds: string[]): Promise<number> {
+    const queued = await queueOutboundWork(trx, submissionIds, { email: this.emailEnabled });
+    if (queued > 0 && this.handle.dialect === 'postgres') await sql`select pg_notify(${CHANNEL}, '')`.execute(trx);
+    return queued;
   }
 
   /** Resolves once nothing is being sent (tests, shutdown). */

@@ -89,7 +89,6 @@ export class SubmissionService {
       () => this.idempotencyCutoff(),
       outbox,
       handle.dialect === 'postgres' ? POSTGRES_CONCURRENT_BATCHES : 1,
-      config.smtpUrl !== undefined,
     );
   }
 

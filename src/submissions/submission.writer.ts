@@ -1,7 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database, NewSubmissionRow } from '../db/schema.js';
 import type { Executor } from '../db/database.js';
-import { queueOutboundWork } from '../outbox/outbox.repository.js';
 import { claimIdempotencyKey, insertSubmissionRows, type IdempotencyRecordInput } from './submission.repository.js';
 
 export interface PendingWrite {
@@ -12,10 +11,10 @@ export interface PendingWrite {
   queueOutbound: boolean;
 }
 
-/** How the writer tells the outbox dispatcher(s) that work was queued. */
+/** The outbox as the writer uses it (OutboxDispatcher). */
 export interface OutboxSignal {
-  /** Inside the transaction, so other instances hear of it exactly when it commits. */
-  announceInTransaction(trx: Executor): Promise<void>;
+  /** Queues the submissions' outbound work inside the transaction; returns how many were queued. */
+  queueInTransaction(trx: Executor, submissionIds: string[]): Promise<number>;
   /** After the commit, for this process's dispatcher. */
   wake(): void;
 }
@@ -54,8 +53,6 @@ export class SubmissionWriter {
     private readonly expiredBefore: () => string,
     private readonly outbox: OutboxSignal,
     private readonly maxConcurrentBatches = 1,
-    /** Whether email is on (SMTP_URL set): then forms with recipients queue outbox rows too. */
-    private readonly emailEnabled = false,
   ) {}
 
   write(write: PendingWrite): Promise<WriteResult> {
@@ -128,8 +125,7 @@ export class SubmissionWriter {
       if (write.queueOutbound) outboundIds.push(write.row.id);
     }
     await insertSubmissionRows(trx, rows);
-    const queued = await queueOutboundWork(trx, outboundIds, { email: this.emailEnabled });
-    if (queued > 0) await this.outbox.announceInTransaction(trx);
+    const queued = outboundIds.length > 0 ? await this.outbox.queueInTransaction(trx, outboundIds) : 0;
     return { results, queued };
   }
 }
