@@ -3,7 +3,8 @@ import type { Dialect, Executor } from '../db/database.js';
 
 /**
  * The hook part of expanding the outbox: one pending delivery per hook of the submission's form
- * that existed when it was submitted (a subscription receives what came after it), in one
+ * that existed when it was released (its outbox row's time: a subscription receives what came
+ * after it), in one
  * INSERT … SELECT. The delivery ID is the submission ID joined with the hook ID, which is also
  * the Standard Webhooks `webhook-id`; expanding twice is harmless.
  */
@@ -13,9 +14,10 @@ export async function insertHookDeliveries(trx: Executor, submissionIds: string[
     .columns(['id', 'hook_id', 'submission_id', 'state', 'created_at'])
     .expression(
       trx
-        .selectFrom('submissions')
+        .selectFrom('outbox')
+        .innerJoin('submissions', 'submissions.id', 'outbox.submission_id')
         .innerJoin('hooks', (join) =>
-          join.onRef('hooks.form_id', '=', 'submissions.form_id').onRef('hooks.created_at', '<=', 'submissions.created_at'),
+          join.onRef('hooks.form_id', '=', 'submissions.form_id').onRef('hooks.created_at', '<=', 'outbox.created_at'),
         )
         .select([
           sql<string>`submissions.id || '.' || hooks.id`.as('id'),
@@ -24,7 +26,7 @@ export async function insertHookDeliveries(trx: Executor, submissionIds: string[
           sql<string>`'pending'`.as('state'),
           'submissions.created_at as created_at',
         ])
-        .where('submissions.id', 'in', submissionIds),
+        .where('outbox.submission_id', 'in', submissionIds),
     )
     .onConflict((oc) => oc.column('id').doNothing())
     .execute();

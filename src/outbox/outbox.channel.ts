@@ -17,7 +17,10 @@ export interface OutboxChannel {
   readonly name: string;
   /** At most this many of the channel's sends run at once. */
   readonly maxInFlight: number;
-  /** Inside the dispatcher's transaction that takes the submissions off the outbox. */
+  /**
+   * Inside the dispatcher's transaction that takes the submissions off the outbox; their rows are
+   * still in the `outbox` table (its created_at is when each was released) and deleted after.
+   */
   expand(trx: Executor, submissionIds: string[]): Promise<void>;
   /** Claims up to `limit` due items (so no other dispatcher sends them) and returns their sends. */
   claim(limit: number): Promise<OutboxSend[]>;

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type pg from 'pg';
 import type { DatabaseHandle, Executor } from '../db/database.js';
 import type { OutboxChannel } from './outbox.channel.js';
-import { queueOutboundWork, takeOutboxBatch } from './outbox.repository.js';
+import { deleteOutboxRows, lockOutboxBatch, queueOutboundWork } from './outbox.repository.js';
 
 const CHANNEL = 'formgate_outbox';
 const POLL_INTERVAL_MS = 2000;
@@ -76,10 +76,11 @@ export class OutboxDispatcher {
    * send one as if new): inside the caller's transaction, one outbox row per submission whose form
    * has a hook or, with email on, a verified per-submission recipient; a submission already queued
    * is not queued twice. Other instances hear of it when the transaction commits; call wake()
-   * after the commit. Returns how many submissions were queued.
+   * after the commit. `releasedAt` (default: the submission's arrival) decides which hooks receive
+   * it: those subscribed by then. Returns how many submissions were queued.
    */
-  async queueInTransaction(trx: Executor, submissionIds: string[]): Promise<number> {
-    const queued = await queueOutboundWork(trx, submissionIds, { email: this.emailEnabled });
+  async queueInTransaction(trx: Executor, submissionIds: string[], options: { releasedAt?: string } = {}): Promise<number> {
+    const queued = await queueOutboundWork(trx, submissionIds, { email: this.emailEnabled, releasedAt: options.releasedAt });
     if (queued > 0 && this.handle.dialect === 'postgres') await sql`select pg_notify(${CHANNEL}, '')`.execute(trx);
     return queued;
   }
@@ -153,8 +154,10 @@ export class OutboxDispatcher {
   private async expand(): Promise<number> {
     try {
       return await this.handle.db.transaction().execute(async (trx) => {
-        const ids = await takeOutboxBatch(trx, this.handle.dialect, EXPAND_BATCH);
-        if (ids.length > 0) for (const channel of this.channels) await channel.expand(trx, ids);
+        const ids = await lockOutboxBatch(trx, this.handle.dialect, EXPAND_BATCH);
+        if (ids.length === 0) return 0;
+        for (const channel of this.channels) await channel.expand(trx, ids);
+        await deleteOutboxRows(trx, ids);
         return ids.length;
       });
     } catch (err) {

@@ -1,12 +1,18 @@
+import { sql } from 'kysely';
 import type { Dialect, Executor } from '../db/database.js';
 
 /**
  * The outbox write of the submit transaction: one row per submission whose form has outbound
  * work (a hook, or with `email` a verified recipient in per-submission mode), in one
  * INSERT … SELECT over the just-inserted submissions, however many hooks and recipients there
- * are. Returns how many submissions were queued.
+ * are. The row's time is when the submission was released (its arrival, unless given): hooks
+ * subscribed by then receive it. Returns how many submissions were queued.
  */
-export async function queueOutboundWork(trx: Executor, submissionIds: string[], options: { email: boolean }): Promise<number> {
+export async function queueOutboundWork(
+  trx: Executor,
+  submissionIds: string[],
+  options: { email: boolean; releasedAt?: string | undefined },
+): Promise<number> {
   if (submissionIds.length === 0) return 0;
   const result = await trx
     .insertInto('outbox')
@@ -14,7 +20,10 @@ export async function queueOutboundWork(trx: Executor, submissionIds: string[], 
     .expression(
       trx
         .selectFrom('submissions')
-        .select(['submissions.id', 'submissions.created_at'])
+        .select([
+          'submissions.id',
+          options.releasedAt === undefined ? 'submissions.created_at' : sql<string>`${options.releasedAt}`.as('created_at'),
+        ])
         .where('submissions.id', 'in', submissionIds)
         .where(({ exists, or, selectFrom }) => {
           const hasHook = exists(selectFrom('hooks').select('hooks.id').whereRef('hooks.form_id', '=', 'submissions.form_id'));
@@ -36,16 +45,18 @@ export async function queueOutboundWork(trx: Executor, submissionIds: string[], 
 }
 
 /**
- * Takes up to `limit` of the oldest outbox rows inside the caller's transaction and deletes them;
- * the caller creates their work in the same transaction. On PostgreSQL the rows are locked with
- * SKIP LOCKED, so two dispatchers never take the same submission.
+ * Locks up to `limit` of the oldest outbox rows inside the caller's transaction, which creates
+ * their work (channels may join the rows) and then deletes them. On PostgreSQL the rows are
+ * locked with SKIP LOCKED, so two dispatchers never take the same submission.
  */
-export async function takeOutboxBatch(trx: Executor, dialect: Dialect, limit: number): Promise<string[]> {
+export async function lockOutboxBatch(trx: Executor, dialect: Dialect, limit: number): Promise<string[]> {
   let query = trx.selectFrom('outbox').select('submission_id').orderBy('created_at').limit(limit);
   if (dialect === 'postgres') query = query.forUpdate().skipLocked();
-  const ids = (await query.execute()).map((row) => row.submission_id);
-  if (ids.length > 0) await trx.deleteFrom('outbox').where('submission_id', 'in', ids).execute();
-  return ids;
+  return (await query.execute()).map((row) => row.submission_id);
+}
+
+export async function deleteOutboxRows(trx: Executor, submissionIds: string[]): Promise<void> {
+  await trx.deleteFrom('outbox').where('submission_id', 'in', submissionIds).execute();
 }
 
 export async function countOutboxRows(db: Executor): Promise<number> {
