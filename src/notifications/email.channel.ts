@@ -43,7 +43,12 @@ export type EmailAttemptListener = (outcome: SendResult['outcome']) => void;
  */
 export class EmailChannel implements OutboxChannel {
   readonly name = 'email';
-  readonly maxInFlight = 8;
+  /**
+   * More than the SMTP pool's connections: claims come in batches (fewer transactions) and the
+   * pool queues the rest, each message still claimed by this instance only.
+   */
+  readonly maxInFlight = 16;
+  private readonly verifiedCache = new Map<string, { addresses: Promise<string[]>; until: number }>();
   private readonly instance = String(randomInt(1, 2 ** 31 - 1));
   private context: ChannelContext | undefined;
   private livenessClient: pg.PoolClient | undefined;
@@ -105,7 +110,7 @@ export class EmailChannel implements OutboxChannel {
     let toHeader = [row.to_address];
     try {
       if (perRecipient) {
-        toHeader = await listVerifiedAddresses(this.handle.db, row.form_id!);
+        toHeader = [...(await this.verifiedAddresses(row.form_id!))];
         if (!toHeader.includes(row.to_address)) toHeader.push(row.to_address);
       }
       if (row.kind === 'submission') {
@@ -132,6 +137,18 @@ export class EmailChannel implements OutboxChannel {
       ...(row.submission_id ? { headers: { 'X-Formgate-Submission-Id': row.submission_id } } : {}),
     });
     await this.record(row, result);
+  }
+
+  /** The To header's list, read at most once a second per form (a burst shares one read). */
+  private verifiedAddresses(formId: string): Promise<string[]> {
+    const now = Date.now();
+    const hit = this.verifiedCache.get(formId);
+    if (hit && hit.until > now) return hit.addresses;
+    if (this.verifiedCache.size > 1000) this.verifiedCache.clear();
+    const addresses = listVerifiedAddresses(this.handle.db, formId);
+    this.verifiedCache.set(formId, { addresses, until: now + 1000 });
+    addresses.catch(() => this.verifiedCache.delete(formId));
+    return addresses;
   }
 
   private async composeDigest(row: ClaimedMessageRow): Promise<ComposedEmail> {

@@ -39,7 +39,7 @@ export class SmtpMailer {
     private readonly smtpUrl: string,
     private readonly from: string,
     private readonly transport: MailTransportOptions = {},
-    private readonly maxConnections = 5,
+    private readonly maxConnections = 8,
   ) {}
 
   private open(): Promise<Transporter> {

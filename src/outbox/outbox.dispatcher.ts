@@ -7,7 +7,7 @@ import { deleteOutboxRows, lockOutboxBatch, queueOutboundWork } from './outbox.r
 
 const CHANNEL = 'formgate_outbox';
 const POLL_INTERVAL_MS = 2000;
-/** Submissions expanded at a time: enough to fill the send slots of a form with one hook. */
+/** Submissions expanded per transaction: fills the send slots with few transactions. */
 const EXPAND_BATCH = 16;
 
 /**
@@ -128,11 +128,13 @@ export class OutboxDispatcher {
       this.wakeAgain = false;
       while (!this.stopping) {
         let claimed = 0;
-        let room = false;
+        let full = false;
         for (const channel of this.channels) {
           const free = this.freeSlots(channel);
-          if (free <= 0) continue;
-          room = true;
+          if (free <= 0) {
+            full = true;
+            continue;
+          }
           let sends;
           try {
             sends = await channel.claim(free);
@@ -141,11 +143,16 @@ export class OutboxDispatcher {
             continue;
           }
           claimed += sends.length;
+          if (sends.length === free) full = true;
           for (const send of sends) this.track(channel, send());
         }
-        if (!room) break;
         // Expand more only when every created item is out: a backlog stays compact outbox rows.
-        if (claimed === 0 && (await this.expand()) === 0) break;
+        // A full channel may still have items waiting; a finished send wakes the pump again.
+        if (full || claimed > 0) {
+          if (full) break;
+          continue;
+        }
+        if ((await this.expand()) === 0) break;
       }
     } while (this.wakeAgain && !this.stopping);
   }
