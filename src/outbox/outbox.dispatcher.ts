@@ -30,6 +30,13 @@ export class OutboxDispatcher {
   private stopped: Promise<void> | undefined;
   private ready: Promise<void> = Promise.resolve();
   private readonly emailEnabled: boolean;
+  /**
+   * Channels whose last claim found nothing due. They are asked again after an expansion or any
+   * outside wake-up (a commit, NOTIFY, the poll, a scheduled retry), not after each finished
+   * send of another channel: a busy email channel does not make the hook channel query for
+   * nothing after every message.
+   */
+  private readonly idle = new Set<string>();
 
   constructor(
     private readonly handle: DatabaseHandle,
@@ -59,8 +66,13 @@ export class OutboxDispatcher {
     this.wake();
   }
 
-  /** Called after a commit that queued work. */
+  /** Called after a commit that queued work (and by the poll, NOTIFY and scheduled retries). */
   wake(): void {
+    this.idle.clear();
+    this.pumpSoon();
+  }
+
+  private pumpSoon(): void {
     if (!this.started || this.stopping) return;
     if (this.pumping) {
       this.wakeAgain = true;
@@ -135,6 +147,7 @@ export class OutboxDispatcher {
             full = true;
             continue;
           }
+          if (this.idle.has(channel.name)) continue;
           let sends;
           try {
             sends = await channel.claim(free);
@@ -143,6 +156,7 @@ export class OutboxDispatcher {
             continue;
           }
           claimed += sends.length;
+          if (sends.length === 0) this.idle.add(channel.name);
           if (sends.length === free) full = true;
           for (const send of sends) this.track(channel, send());
         }
@@ -166,6 +180,9 @@ export class OutboxDispatcher {
         for (const channel of this.channels) await channel.expand(trx, ids);
         await deleteOutboxRows(trx, ids);
         return ids.length;
+      }).then((expanded) => {
+        if (expanded > 0) this.idle.clear();
+        return expanded;
       });
     } catch (err) {
       this.logger.warn({ err }, 'expanding the outbox failed; retrying at the next poll');
@@ -180,7 +197,7 @@ export class OutboxDispatcher {
     void tracked.finally(() => {
       sends.delete(tracked);
       // A slot is free: there may be more waiting.
-      this.wake();
+      this.pumpSoon();
     });
   }
 
