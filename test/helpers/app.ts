@@ -33,7 +33,7 @@ export interface TestAppOptions {
 }
 
 /** A free loopback port, found by letting the OS pick one and releasing it. */
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   const server = createServer();
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');

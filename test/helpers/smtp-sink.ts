@@ -47,6 +47,8 @@ export interface SmtpSinkOptions {
   implicitTls?: boolean;
   /** Count and discard messages without parsing them (benchmarks). */
   discard?: boolean;
+  /** Listen on this port (e.g. one a client already failed to reach) instead of a free one. */
+  port?: number;
 }
 
 async function certificate(): Promise<{ key: string; cert: string }> {
@@ -113,7 +115,7 @@ export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<Smtp
     },
   });
   server.on('error', () => {});
-  server.listen(0, '127.0.0.1');
+  server.listen(options.port ?? 0, '127.0.0.1');
   await once(server.server, 'listening');
   const port = (server.server.address() as AddressInfo).port;
   return {
