@@ -6,6 +6,8 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     exclude: ['test/reliability/long/**', 'node_modules/**'],
     pool: 'forks',
+    // Creates the test database when missing; stops at once when PostgreSQL or Redis is not running.
+    globalSetup: ['test/helpers/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     reporters: ['default'],

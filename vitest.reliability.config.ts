@@ -5,6 +5,8 @@ export default defineConfig({
   test: {
     include: ['test/reliability/long/**/*.test.ts'],
     pool: 'forks',
+    // Creates the test database when missing; stops at once when PostgreSQL or Redis is not running.
+    globalSetup: ['test/helpers/global-setup.ts'],
     fileParallelism: false,
     testTimeout: 180_000,
     hookTimeout: 60_000,

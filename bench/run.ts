@@ -11,7 +11,8 @@ import { createDatabase, type DatabaseHandle } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { FormService } from '../src/forms/form.service.js';
 import { newId } from '../src/lib/ids.js';
-import { encodeCursor } from '../src/submissions/submission-query.service.js';
+import { InstanceSecretService } from '../src/secrets/instance-secret.service.js';
+import { SubmissionCursors } from '../src/submissions/submission-cursor.js';
 import { freshDatabase, load, memoryOf, startChild, timeRequests, type BenchDialect, type LoadResult } from './lib.js';
 import { startReceiver } from './receiver.js';
 import { startSmtpSink } from './smtp-sink.js';
@@ -150,12 +151,14 @@ async function pagingScenario(db: BenchDialect): Promise<void> {
     .offset(Math.min(100_000, PAGING_ROWS - 26))
     .limit(1)
     .executeTakeFirstOrThrow();
+  // Signed with the database's own cursor secret, so the server accepts it as one it issued.
+  const deepCursor = await new SubmissionCursors(new InstanceSecretService(reader.db)).issue(form.id, { createdAt: deep.created_at, id: deep.id });
   await reader.close();
   const again = await startFormgate(serverEnv(database.url));
   try {
     const headers = { authorization: `Bearer ${apiKey}` };
     const base = `${again.url}/v1/api/forms/${form.id}/submissions?limit=25`;
-    const deepUrl = `${base}&cursor=${encodeCursor({ createdAt: deep.created_at, id: deep.id })}`;
+    const deepUrl = `${base}&cursor=${deepCursor}`;
     // 110 requests in all: under the API's 120 a minute per key.
     await timeRequests(base, headers, 5);
     await timeRequests(deepUrl, headers, 5);

@@ -1,4 +1,3 @@
-import type { Duplex } from 'node:stream';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Config } from './config.js';
 import { createDatabase, type DatabaseHandle } from './db/database.js';
@@ -6,9 +5,13 @@ import { AppError } from './errors.js';
 import { dashboardPlugin } from './dashboard/dashboard.plugin.js';
 import { jsonErrorHandler, sendAppError } from './http/error-handler.js';
 import { healthRoutes } from './http/health.routes.js';
+import { answerClientError, httpServerFactory } from './http/http-server.js';
 import { managementApi } from './http/management-api.js';
+import { acceptEveryHttpMethod, answerFrameworkError, rejectUnstorableInput } from './http/request-input.js';
+import { refuseRequestsWhileClosing } from './http/closing.js';
 import { openApiPlugin } from './http/openapi.js';
 import { createRedis } from './lib/redis.js';
+import { RateLimiter } from './lib/rate-limiter.js';
 import type { HookTransportOptions } from './deliveries/delivery.sender.js';
 import type { MailTransportOptions } from './notifications/mailer.js';
 import { createServices, type Services } from './services.js';
@@ -21,6 +24,8 @@ declare module 'fastify' {
     config: Config;
     /** Shared rate-limit store when REDIS_URL is set. */
     redis: Redis | undefined;
+    /** Rate-limit counters of submit, the management API and log-in (Redis, else in-process). */
+    limiter: RateLimiter;
   }
 }
 
@@ -53,19 +58,24 @@ export const logRedactPaths = [
   'password',
 ];
 
-/**
- * Requests Node's HTTP parser cannot read (duplicate Content-Length, broken chunking, bad header
- * bytes) never reach a route; they still get the contract's envelope before the socket closes.
- */
-function answerUnparsableRequest(err: NodeJS.ErrnoException, socket: Duplex): void {
-  if (err.code === 'ECONNRESET' || !socket.writable) {
-    socket.destroy();
-    return;
-  }
-  const body = JSON.stringify(new AppError('validation_failed', 'The HTTP request could not be parsed.').toBody());
-  socket.end(
-    `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-  );
+function waitUntilReady(redis: Redis, timeoutMs: number): Promise<void> {
+  if (redis.status === 'ready') return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      redis.off('ready', done);
+      resolve();
+    };
+    const timer = setTimeout(done, timeoutMs);
+    redis.once('ready', done);
+  });
+}
+
+/** Fastify takes a hop count as a trust function (its types do not list numbers). */
+function trustProxyOption(trust: Config['trustProxy']): FastifyServerOptions['trustProxy'] {
+  if (trust === false) return false;
+  if (typeof trust === 'number') return (_address: string, hop: number) => hop < trust;
+  return [...trust];
 }
 
 /** Builds the whole service. Never listens: server.ts and tests decide that. */
@@ -76,13 +86,19 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     ...(options.loggerInstance
       ? { loggerInstance: options.loggerInstance }
       : { logger: options.logger ?? { level: config.logLevel, redact: logRedactPaths } }),
-    trustProxy: config.trustProxy,
+    trustProxy: trustProxyOption(config.trustProxy),
+    // Timeouts, keep-alive and the X-Forwarded-For clean-up live on the server (see http-server.ts).
+    serverFactory: httpServerFactory(config),
     bodyLimit: config.submitMaxBodyBytes,
     // Field names such as __proto__ are data on the submit endpoint; the parsers must not drop them.
-    return503OnClosing: true,
+    // Requests arriving while closing get 503 in the envelope (refuseRequestsWhileClosing).
+    return503OnClosing: false,
     forceCloseConnections: 'idle',
-    routerOptions: { ignoreTrailingSlash: true },
-    clientErrorHandler: answerUnparsableRequest,
+    // Any parameter length reaches the route, whose own error handler (dashboard page, submit
+    // redirect) answers an over-long ID not_found like any other ID no row can have.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 16_384 },
+    clientErrorHandler: answerClientError,
+    frameworkErrors: answerFrameworkError,
     // Unknown body properties are an error to report, not something to drop silently.
     ajv: { customOptions: { removeAdditional: false } },
   });
@@ -95,8 +111,21 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorate('config', config);
   const redis = config.redisUrl ? createRedis(config.redisUrl) : undefined;
   app.decorate('redis', redis);
+  let redisWarned = false;
+  const limiter = new RateLimiter(redis, (err) => {
+    // One line per outage, not one per request.
+    if (!redisWarned) app.log.warn({ err }, 'Redis unreachable; rate limits count in this process until it is back');
+    redisWarned = true;
+  });
+  redis?.on('ready', () => {
+    redisWarned = false;
+  });
+  app.decorate('limiter', limiter);
 
   app.setErrorHandler(jsonErrorHandler);
+  acceptEveryHttpMethod(app);
+  refuseRequestsWhileClosing(app);
+  rejectUnstorableInput(app);
   app.setNotFoundHandler((request, reply) =>
     sendAppError(reply, new AppError('not_found', `No route for ${request.method} ${request.url.split('?')[0]}.`)),
   );
@@ -108,12 +137,15 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(dashboardPlugin);
 
   app.addHook('onReady', async () => {
+    // Shared counters from the first request on when Redis is there; without it, start anyway.
+    if (redis) await waitUntilReady(redis, 2000);
     services.submissions.start();
     services.outbox.start();
   });
   app.addHook('onClose', async () => {
     await services.outbox.stop();
     await services.submissions.close();
+    limiter.close();
     if (redis) await redis.quit().catch(() => redis.disconnect());
     if (options.closeDatabase ?? !options.handle) await handle.close();
   });

@@ -1,4 +1,6 @@
 import { config as loadDotenv } from 'dotenv';
+import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 
 const booleanString = z
@@ -13,6 +15,35 @@ const databaseUrl = z
   .refine((url) => url.startsWith('sqlite:') || /^postgres(ql)?:\/\//.test(url), {
     message: 'must be sqlite:<path> or postgres://…',
   });
+
+/** An IP address or a CIDR range, as proxy-addr (Fastify's trustProxy) reads them. */
+function isAddressOrRange(value: string): boolean {
+  if (isIP(value)) return true;
+  try {
+    ipaddr.parseCIDR(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** `false`, a hop count 1–10 (`true` = 1), or a comma list of proxy addresses/ranges. */
+const trustProxy = z.string().transform((value, ctx): false | number | string[] => {
+  const v = value.trim().toLowerCase();
+  if (['false', '0', 'no'].includes(v)) return false;
+  if (['true', 'yes'].includes(v)) return 1;
+  if (/^\d+$/.test(v)) {
+    const hops = Number(v);
+    if (hops >= 1 && hops <= 10) return hops;
+  } else {
+    const list = value.split(',').map((item) => item.trim()).filter((item) => item !== '');
+    if (list.length > 0 && list.every(isAddressOrRange)) return list;
+  }
+  ctx.addIssue({ code: 'custom', message: 'must be false, a hop count 1-10, or a comma list of proxy IPs/CIDRs' });
+  return z.NEVER;
+});
+
+const timeoutMs = z.coerce.number().int().min(100).max(3_600_000);
 
 const envSchema = z.object({
   PORT: port.default(3000),
@@ -34,7 +65,9 @@ const envSchema = z.object({
     .min(1)
     .transform((name) => name.toLowerCase())
     .optional(),
-  TRUST_PROXY: booleanString.default(false),
+  TRUST_PROXY: trustProxy.default(false),
+  REQUEST_TIMEOUT_MS: timeoutMs.default(30_000),
+  SHUTDOWN_TIMEOUT_MS: timeoutMs.default(10_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DASHBOARD_SIGNUP: z.enum(['open', 'closed']).default('open'),
   SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
@@ -58,7 +91,10 @@ export interface Config {
   readonly submitMaxBodyBytes: number;
   readonly submitRateLimitPerMinute: number;
   readonly countryHeader: string | undefined;
-  readonly trustProxy: boolean;
+  /** false, a hop count, or the proxies' addresses/ranges (section 11). */
+  readonly trustProxy: false | number | readonly string[];
+  readonly requestTimeoutMs: number;
+  readonly shutdownTimeoutMs: number;
   readonly logLevel: string;
   readonly dashboardSignup: 'open' | 'closed';
   /** Unset: no email is sent and no email code is loaded (contract section 8). */
@@ -95,6 +131,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     submitRateLimitPerMinute: e.SUBMIT_RATE_LIMIT_PER_MINUTE,
     countryHeader: e.COUNTRY_HEADER,
     trustProxy: e.TRUST_PROXY,
+    requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     logLevel: e.LOG_LEVEL,
     dashboardSignup: e.DASHBOARD_SIGNUP,
     smtpUrl: e.SMTP_URL,

@@ -11,6 +11,7 @@ export const errorStatus = {
   not_found: 404,
   method_not_allowed: 405,
   payload_too_large: 413,
+  request_timeout: 408,
   rate_limited: 429,
   internal_error: 500,
 } as const;

@@ -6,7 +6,10 @@ import { ConfigError, loadConfig, type Config } from './config.js';
 import { createDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 
-/** Migrates, builds and listens; SIGTERM/SIGINT stop accepting, finish in-flight requests, close the database. */
+/** After the shutdown timeout closed every socket: time left for the writer and the database to close. */
+const SHUTDOWN_GRACE_MS = 5000;
+
+/** Migrates, builds and listens; SIGTERM/SIGINT stop accepting, finish in-flight requests (at most SHUTDOWN_TIMEOUT_MS), close the database. */
 export async function startServer(config: Config): Promise<FastifyInstance> {
   let app: FastifyInstance | undefined;
   const handle = createDatabase(config.databaseUrl, {
@@ -21,6 +24,18 @@ export async function startServer(config: Config): Promise<FastifyInstance> {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down');
+    // In-flight requests get SHUTDOWN_TIMEOUT_MS; then every socket still open is closed, which
+    // lets the close finish: the submit writer drains (a submission answered 200 was committed
+    // before its answer) and the database closes. Should that hang too, the process still ends.
+    const forced = setTimeout(() => {
+      app.log.warn({ timeoutMs: config.shutdownTimeoutMs }, 'shutdown timeout: closing the connections still open');
+      app.server.closeAllConnections();
+      setTimeout(() => {
+        app.log.error('shutdown did not finish after closing every connection; exiting');
+        process.exit(1);
+      }, SHUTDOWN_GRACE_MS).unref();
+    }, config.shutdownTimeoutMs);
+    forced.unref();
     app.close().then(
       () => process.exit(0),
       (err: unknown) => {

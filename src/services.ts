@@ -13,6 +13,8 @@ import { PasswordResetService } from './notifications/password-reset.service.js'
 import type { OutboxChannel } from './outbox/outbox.channel.js';
 import { OutboxDispatcher } from './outbox/outbox.dispatcher.js';
 import { HookService } from './hooks/hook.service.js';
+import { InstanceSecretService } from './secrets/instance-secret.service.js';
+import { SubmissionCursors } from './submissions/submission-cursor.js';
 import { SubmissionQueryService } from './submissions/submission-query.service.js';
 import { SubmissionService } from './submissions/submission.service.js';
 import { SessionService } from './dashboard/session.service.js';
@@ -33,6 +35,8 @@ export interface Services {
   readonly sessions: SessionService;
   readonly notifications: NotificationService;
   readonly passwordResets: PasswordResetService;
+  /** Secrets shared by every instance on the database (the cursor signing key). */
+  readonly instanceSecrets: InstanceSecretService;
 }
 
 /** Test seams and observers; production passes nothing. */
@@ -50,6 +54,7 @@ export function createServices(
 ): Services {
   const forms = new FormService(handle.db);
   const accounts = new AccountService(handle.db, config);
+  const instanceSecrets = new InstanceSecretService(handle.db);
   const sessions = new SessionService(handle.db);
   // The dispatcher is built after the services that queue work; they reach it through this.
   let outbox: OutboxDispatcher | undefined;
@@ -66,11 +71,12 @@ export function createServices(
     apiKeys: new ApiKeyService(handle.db),
     forms,
     submissions: new SubmissionService(handle, config, forms, outbox, logger),
-    submissionQueries: new SubmissionQueryService(handle.db, forms),
+    submissionQueries: new SubmissionQueryService(handle.db, forms, new SubmissionCursors(instanceSecrets)),
     hooks: new HookService(handle.db, config, forms, accounts),
     outbox,
     sessions,
     notifications,
     passwordResets: new PasswordResetService(handle, config, accounts, sessions, notifications, wakeOutbox),
+    instanceSecrets,
   };
 }

@@ -42,7 +42,7 @@ describe('parseConfig', () => {
     expect(config.hookAllowPrivateTargets).toBe(true);
     expect(config.submitRateLimitPerMinute).toBe(0);
     expect(config.countryHeader).toBe('cf-ipcountry');
-    expect(config.trustProxy).toBe(true);
+    expect(config.trustProxy).toBe(1);
     expect(config.dashboardSignup).toBe('closed');
   });
 

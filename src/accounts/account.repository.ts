@@ -1,4 +1,4 @@
-import type { Executor } from '../db/database.js';
+import { isUniqueViolation, type Executor } from '../db/database.js';
 import type { AccountRow, NewAccountRow } from '../db/schema.js';
 import type { Plan } from '../config.js';
 import type { Account } from './account.types.js';
@@ -13,8 +13,15 @@ export function accountRowToAccount(row: AccountRow): Account {
   };
 }
 
-export async function insertAccount(db: Executor, row: NewAccountRow): Promise<void> {
-  await db.insertInto('accounts').values(row).execute();
+/** False when another account holds the email already (two sign-ups racing for it). */
+export async function insertAccount(db: Executor, row: NewAccountRow): Promise<boolean> {
+  try {
+    await db.insertInto('accounts').values(row).execute();
+    return true;
+  } catch (err) {
+    if (isUniqueViolation(err)) return false;
+    throw err;
+  }
 }
 
 export async function findAccountRowById(db: Executor, id: string): Promise<AccountRow | undefined> {

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { Config, Plan } from '../config.js';
 import type { Executor } from '../db/database.js';
@@ -23,6 +24,18 @@ const newAccountSchema = z.object({
   planId: z.enum(plans).optional(),
   password: z.string().min(8).max(1024).optional(),
 });
+
+/** The form in which emails are stored and compared. */
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+let dummyHash: Promise<string> | undefined;
+/** A hash no password matches, made once with the same parameters as real ones. */
+function dummyPasswordHash(): Promise<string> {
+  dummyHash ??= hashPassword(randomBytes(32).toString('base64'));
+  return dummyHash;
+}
 
 export type NewAccountInput = z.input<typeof newAccountSchema>;
 
@@ -50,7 +63,9 @@ export class AccountService {
       password_hash: password ? await hashPassword(password) : null,
       created_at: nowIso(),
     };
-    await insertAccount(this.db, row);
+    if (!(await insertAccount(this.db, row))) {
+      throw validationFailed('An account with this email already exists.', { email: 'already registered' });
+    }
     return accountRowToAccount(row);
   }
 
@@ -94,7 +109,7 @@ export class AccountService {
 
   /** An account by email, for flows that must not reveal whether it exists (password reset). */
   async findAccountByEmail(email: string): Promise<Account | undefined> {
-    const row = await findAccountRowByEmail(this.db, email.trim().toLowerCase());
+    const row = await findAccountRowByEmail(this.db, normalizeEmail(email));
     return row && accountRowToAccount(row);
   }
 
@@ -105,10 +120,16 @@ export class AccountService {
     await updateAccountPasswordHash(this.db, id, await hashPassword(password));
   }
 
-  /** Dashboard login. Returns undefined for an unknown email or a wrong password alike. */
+  /**
+   * Dashboard login. Returns undefined for an unknown email or a wrong password alike, and takes
+   * as long for either: without a stored hash the password is checked against a dummy one.
+   */
   async verifyCredentials(email: string, password: string): Promise<Account | undefined> {
-    const row = await findAccountRowByEmail(this.db, email.trim().toLowerCase());
-    if (!row?.password_hash) return undefined;
+    const row = await findAccountRowByEmail(this.db, normalizeEmail(email));
+    if (!row?.password_hash) {
+      await verifyPassword(password, await dummyPasswordHash());
+      return undefined;
+    }
     return (await verifyPassword(password, row.password_hash)) ? accountRowToAccount(row) : undefined;
   }
 }

@@ -1,6 +1,8 @@
-import rateLimit from '@fastify/rate-limit';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { normalizeEmail } from '../accounts/account.service.js';
 import { AppError } from '../errors.js';
+import { clientKey, rateLimited } from '../http/rate-limits.js';
+import type { Counter } from '../lib/rate-limiter.js';
 import { SESSION_TTL_MS } from './session.service.js';
 import { SESSION_COOKIE, pageContext, sendPage } from './page.js';
 
@@ -16,6 +18,17 @@ const credentialsSchema = {
 } as const;
 
 type Credentials = { email: string; password: string; displayName?: string };
+
+/** Failed log-ins allowed per client address a minute and per account email per 15 minutes. */
+export const LOGIN_FAILURES_PER_ADDRESS = 10;
+export const LOGIN_FAILURES_PER_EMAIL = 10;
+/** Sign-up attempts per client address a minute. */
+export const SIGNUPS_PER_ADDRESS = 10;
+
+const loginCounters = (request: FastifyRequest, email: string): [Counter, Counter] => [
+  { key: `login-ip:${clientKey(request.ip)}`, windowMs: 60_000 },
+  { key: `login-email:${normalizeEmail(email)}`, windowMs: 15 * 60_000 },
+];
 
 const toSignup = '<a href="/dashboard/signup">Create an account</a>';
 const toLogin = 'Already have an account? <a href="/dashboard/login">Log in</a>';
@@ -38,39 +51,47 @@ export async function authPages(app: FastifyInstance): Promise<void> {
     return reply.redirect('/dashboard/forms', 303);
   }
 
-  await app.register(async (limited) => {
-    await limited.register(rateLimit, {
-      max: 10,
-      timeWindow: 60_000,
-      ...(app.redis ? { redis: app.redis, nameSpace: 'formgate-login-' } : {}),
-      errorResponseBuilder: () => new AppError('rate_limited', 'Too many attempts. Wait a minute and try again.'),
-    });
+  // Every attempt is counted before the password is checked (so parallel guesses cannot slip
+  // past the limit) and a successful one is taken back: only failures add up. The address is
+  // counted first; an address over its limit makes no per-email counters, so one client cannot
+  // fill memory with counters for invented emails.
+  app.post<{ Body: Credentials }>('/dashboard/login', { schema: { hide: true, body: credentialsSchema } }, async (request, reply) => {
+    const [addressCounter, emailCounter] = loginCounters(request, request.body.email);
+    const [byAddress] = await app.limiter.hit(addressCounter);
+    if (byAddress!.count > LOGIN_FAILURES_PER_ADDRESS) {
+      throw rateLimited('Too many failed log-in attempts from this address. Wait a minute and try again.', byAddress!.resetMs);
+    }
+    const [byEmail] = await app.limiter.hit(emailCounter);
+    if (byEmail!.count > LOGIN_FAILURES_PER_EMAIL) {
+      throw rateLimited('Too many failed log-in attempts for this account. Wait a while and try again.', byEmail!.resetMs);
+    }
+    const counters = [addressCounter, emailCounter];
+    const account = await app.services.accounts.verifyCredentials(request.body.email, request.body.password);
+    if (!account) {
+      const page = { ...pageContext(request, reply, 'Log in'), error: 'Wrong email or password.' };
+      return sendPage(reply, 'auth', page, { heading: 'Log in', action: '/dashboard/login', email: request.body.email, other: signupOpen ? toSignup : '' }, 401);
+    }
+    await app.limiter.unhit(...counters);
+    return logIn(reply, account.id, request.cookies[SESSION_COOKIE]);
+  });
 
-    limited.post<{ Body: Credentials }>('/dashboard/login', { schema: { hide: true, body: credentialsSchema } }, async (request, reply) => {
-      const account = await app.services.accounts.verifyCredentials(request.body.email, request.body.password);
-      if (!account) {
-        const page = { ...pageContext(request, reply, 'Log in'), error: 'Wrong email or password.' };
-        return sendPage(reply, 'auth', page, { heading: 'Log in', action: '/dashboard/login', email: request.body.email, other: signupOpen ? toSignup : '' }, 401);
-      }
-      return logIn(reply, account.id, request.cookies[SESSION_COOKIE]);
-    });
-
-    limited.post<{ Body: Credentials }>('/dashboard/signup', { schema: { hide: true, body: credentialsSchema } }, async (request, reply) => {
-      if (!signupOpen) throw new AppError('not_found', 'Sign-up is closed on this server; ask its operator for an account.');
-      try {
-        const account = await app.services.accounts.createAccount({
-          email: request.body.email,
-          displayName: request.body.displayName,
-          password: request.body.password,
-        });
-        return await logIn(reply, account.id, request.cookies[SESSION_COOKIE]);
-      } catch (err) {
-        if (!(err instanceof AppError) || err.code !== 'validation_failed') throw err;
-        const detail = Object.entries(err.fieldErrors ?? {}).map(([f, m]) => `${f}: ${m}`).join('; ');
-        const page = { ...pageContext(request, reply, 'Sign up'), error: `${err.message} ${detail}` };
-        return sendPage(reply, 'auth', page, { heading: 'Sign up', action: '/dashboard/signup', signup: true, email: request.body.email, displayName: request.body.displayName, other: toLogin }, 400);
-      }
-    });
+  app.post<{ Body: Credentials }>('/dashboard/signup', { schema: { hide: true, body: credentialsSchema } }, async (request, reply) => {
+    const [attempts] = await app.limiter.hit({ key: `signup-ip:${clientKey(request.ip)}`, windowMs: 60_000 });
+    if (attempts!.count > SIGNUPS_PER_ADDRESS) throw rateLimited('Too many attempts. Wait a minute and try again.', attempts!.resetMs);
+    if (!signupOpen) throw new AppError('not_found', 'Sign-up is closed on this server; ask its operator for an account.');
+    try {
+      const account = await app.services.accounts.createAccount({
+        email: request.body.email,
+        displayName: request.body.displayName,
+        password: request.body.password,
+      });
+      return await logIn(reply, account.id, request.cookies[SESSION_COOKIE]);
+    } catch (err) {
+      if (!(err instanceof AppError) || err.code !== 'validation_failed') throw err;
+      const detail = Object.entries(err.fieldErrors ?? {}).map(([f, m]) => `${f}: ${m}`).join('; ');
+      const page = { ...pageContext(request, reply, 'Sign up'), error: `${err.message} ${detail}` };
+      return sendPage(reply, 'auth', page, { heading: 'Sign up', action: '/dashboard/signup', signup: true, email: request.body.email, displayName: request.body.displayName, other: toLogin }, 400);
+    }
   });
 
   app.get('/dashboard/login', { schema: { hide: true } }, async (request, reply) =>

@@ -62,6 +62,7 @@ export async function dashboardPlugin(app: FastifyInstance): Promise<void> {
       const appError = toAppError(error);
       const csrfFailure = (error as { code?: string }).code?.startsWith('FST_CSRF');
       if (appError.statusCode >= 500 && !csrfFailure) request.log.error({ err: error }, 'dashboard failed');
+      for (const [name, value] of Object.entries(appError.headers)) reply.header(name, value);
       const [status, heading, text] = csrfFailure
         ? [403, 'Please try again', 'This form expired or did not come from this site. Go back, reload the page and submit it again.']
         : [appError.statusCode, appError.statusCode === 404 ? 'Not found' : 'Something went wrong', appError.message];

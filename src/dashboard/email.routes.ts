@@ -1,8 +1,11 @@
-import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../errors.js';
+import { clientKey, rateLimited } from '../http/rate-limits.js';
 import type { NotifyMode } from '../notifications/notification.types.js';
 import { pageContext, sendPage } from './page.js';
+
+/** "Forgot password?" requests per client address per minute: nobody can mail-bomb an account. */
+export const RESET_REQUESTS_PER_ADDRESS = 5;
 
 const tokenParams = { type: 'object', required: ['token'], properties: { token: { type: 'string', maxLength: 200 } } } as const;
 
@@ -31,27 +34,21 @@ export async function emailPublicPages(app: FastifyInstance): Promise<void> {
     sendPage(reply, 'forgotPassword', pageContext(request, reply, 'Forgot password?'), { enabled: app.services.notifications.emailEnabled }),
   );
 
-  await app.register(async (limited) => {
-    await limited.register(rateLimit, {
-      max: 5,
-      timeWindow: 60_000,
-      ...(app.redis ? { redis: app.redis, nameSpace: 'formgate-reset-' } : {}),
-      errorResponseBuilder: () => new AppError('rate_limited', 'Too many attempts. Wait a minute and try again.'),
-    });
-    limited.post<{ Body: { email: string } }>(
-      '/dashboard/forgot-password',
-      { schema: { hide: true, body: { type: 'object', required: ['email'], properties: { email: { type: 'string', maxLength: 254 }, _csrf: { type: 'string' } } } } },
-      async (request, reply) => {
-        void app.services.passwordResets.requestReset(request.body.email).catch((err: unknown) => request.log.error({ err }, 'queueing a password reset failed'));
-        return sendPage(
-          reply,
-          'message',
-          pageContext(request, reply, 'Check your email'),
-          message('Check your email', 'If an account uses this address, a link to reset its password is on its way. It works once, within one hour.'),
-        );
-      },
-    );
-  });
+  app.post<{ Body: { email: string } }>(
+    '/dashboard/forgot-password',
+    { schema: { hide: true, body: { type: 'object', required: ['email'], properties: { email: { type: 'string', maxLength: 254 }, _csrf: { type: 'string' } } } } },
+    async (request, reply) => {
+      const [attempts] = await app.limiter.hit({ key: `reset-ip:${clientKey(request.ip)}`, windowMs: 60_000 });
+      if (attempts!.count > RESET_REQUESTS_PER_ADDRESS) throw rateLimited('Too many attempts. Wait a minute and try again.', attempts!.resetMs);
+      void app.services.passwordResets.requestReset(request.body.email).catch((err: unknown) => request.log.error({ err }, 'queueing a password reset failed'));
+      return sendPage(
+        reply,
+        'message',
+        pageContext(request, reply, 'Check your email'),
+        message('Check your email', 'If an account uses this address, a link to reset its password is on its way. It works once, within one hour.'),
+      );
+    },
+  );
 
   app.post<{ Params: { token: string }; Body: { password: string } }>(
     '/dashboard/reset-password/:token',

@@ -1,8 +1,9 @@
 import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
-import SqliteDatabase from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
-import pg from 'pg';
+import type SqliteDatabase from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect, type CompiledQuery, type KyselyConfig } from 'kysely';
+import type pg from 'pg';
 import type { Database } from './schema.js';
 import { startSqliteCheckpointer } from './sqlite-checkpointer.js';
 
@@ -22,22 +23,57 @@ export interface DatabaseHandle {
 export interface DatabaseOptions {
   /** PostgreSQL pool size. */
   poolSize?: number;
+  /**
+   * PostgreSQL: how long a query may go unanswered before it fails (client side, so it also fires
+   * when the server or the network stops answering; the server cancels the statement itself at
+   * the same bound). Default 30 s; tests lower it.
+   */
+  queryTimeoutMs?: number;
+  /** PostgreSQL: how long getting a connection may take (new connection or a free pool slot). Default 10 s. */
+  connectTimeoutMs?: number;
   /** SQLite file databases: checkpoint the WAL on a worker thread (the server does; the CLI need not). */
   checkpointInBackground?: boolean;
   /** Told when the background checkpointer fails (the connection then checkpoints by itself). */
   onBackgroundError?: (error: Error) => void;
+  /** Sees every query as compiled and sent (tests EXPLAIN the exact SQL the code runs). */
+  onQuery?: (query: CompiledQuery) => void;
 }
+
+function queryLog(options: DatabaseOptions): Pick<KyselyConfig, 'log'> {
+  const { onQuery } = options;
+  if (!onQuery) return {};
+  return {
+    log: (event) => {
+      if (event.level === 'query') onQuery(event.query);
+    },
+  };
+}
+
+/** A UNIQUE constraint refused the row, on either database. */
+export function isUniqueViolation(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
+}
+
+/**
+ * Drivers are loaded on first use: a deployment runs on one database, and the other driver's
+ * modules would cost ~15 MB of idle memory for nothing.
+ */
+const requireDriver = createRequire(import.meta.url);
+const loadSqlite = () => requireDriver('better-sqlite3') as typeof SqliteDatabase;
+const loadPg = () => requireDriver('pg') as typeof pg;
 
 export function createDatabase(url: string, options: DatabaseOptions = {}): DatabaseHandle {
   if (url.startsWith('sqlite:')) return openSqlite(url.slice('sqlite:'.length), options);
-  if (/^postgres(ql)?:\/\//.test(url)) return openPostgres(url, options.poolSize ?? 10);
+  if (/^postgres(ql)?:\/\//.test(url)) return openPostgres(url, options);
   throw new Error(`Unsupported DATABASE_URL: ${url.split(':')[0]}:…`);
 }
 
 function openSqlite(path: string, options: DatabaseOptions): DatabaseHandle {
   if (path === '') throw new Error('DATABASE_URL sqlite: needs a path, e.g. sqlite:./data/formgate.db');
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  const sqlite = new SqliteDatabase(path);
+  const Sqlite = loadSqlite();
+  const sqlite = new Sqlite(path);
   // WAL lets readers run beside the single writer; NORMAL is durable across process crashes
   // (only an OS crash or power loss can lose the last commits), the usual WAL pairing.
   sqlite.pragma('journal_mode = WAL');
@@ -51,7 +87,7 @@ function openSqlite(path: string, options: DatabaseOptions): DatabaseHandle {
     options.checkpointInBackground && path !== ':memory:'
       ? startSqliteCheckpointer(sqlite, path, options.onBackgroundError ?? (() => {}))
       : undefined;
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }), ...queryLog(options) });
   return {
     db,
     dialect: 'sqlite',
@@ -87,15 +123,68 @@ function withStatementCache(sqlite: SqliteDatabase.Database) {
   };
 }
 
-function openPostgres(url: string, poolSize: number): DatabaseHandle {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+function openPostgres(url: string, options: DatabaseOptions): DatabaseHandle {
+  const queryTimeoutMs = options.queryTimeoutMs ?? 30_000;
+  const pool = new (loadPg().Pool)({
+    connectionString: url,
+    max: options.poolSize ?? 10,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000,
+    query_timeout: queryTimeoutMs,
+    statement_timeout: queryTimeoutMs,
+    // A peer that vanished without closing the connection is noticed by the kernel.
+    keepAlive: true,
+  });
   // An idle client that loses its connection must not crash the process; the next query reconnects.
   pool.on('error', () => {});
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: discardingTimedOutClients(pool) }), ...queryLog(options) });
   return {
     db,
     dialect: 'postgres',
     pgPool: pool,
     close: () => db.destroy(),
   };
+}
+
+/**
+ * pg answers a query that timed out client side with an error but leaves the connection waiting
+ * for the server's reply, and Kysely then hands the connection back to the pool: every later
+ * query on it would queue behind the lost one. A connection whose query timed out or broke is
+ * therefore destroyed on release instead of reused.
+ */
+function discardingTimedOutClients(pool: pg.Pool) {
+  return {
+    end: () => pool.end(),
+    async connect() {
+      const client = await pool.connect();
+      let broken = false;
+      // pg-pool listens for errors only on idle clients; a checked-out client whose backend is
+      // terminated between two queries would otherwise emit an unhandled 'error' and end the process.
+      const onError = () => {
+        broken = true;
+      };
+      client.on('error', onError);
+      const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
+      return {
+        query: async (...args: unknown[]) => {
+          try {
+            return await query(...args);
+          } catch (err) {
+            if (isConnectionFault(err)) broken = true;
+            throw err;
+          }
+        },
+        release: () => {
+          client.off('error', onError);
+          client.release(broken);
+        },
+      } as unknown as pg.PoolClient;
+    },
+  };
+}
+
+/** The failure is the connection's (timeout, reset, terminated backend), not the statement's. */
+export function isConnectionFault(err: unknown): boolean {
+  const e = err as { message?: string; code?: string } | null;
+  // No SQLSTATE (pg's own errors: timeout, connection ended) or a connection-class SQLSTATE.
+  return !e?.code || /^(57P0|08)/.test(e.code);
 }

@@ -160,6 +160,14 @@ export interface PasswordResetTable {
   used_at: string | null;
 }
 
+/** A random secret shared by every instance on this database, created on first use. */
+export interface InstanceSecretTable {
+  name: string;
+  /** base64url of 32 random bytes. */
+  value: string;
+  created_at: string;
+}
+
 export interface Database {
   accounts: AccountTable;
   api_keys: ApiKeyTable;
@@ -174,6 +182,7 @@ export interface Database {
   email_attempts: EmailAttemptTable;
   password_resets: PasswordResetTable;
   sessions: SessionTable;
+  instance_secrets: InstanceSecretTable;
 }
 
 export type AccountRow = Selectable<AccountTable>;
@@ -193,3 +202,4 @@ export type EmailRecipientRow = Selectable<EmailRecipientTable>;
 export type EmailMessageRow = Selectable<EmailMessageTable>;
 export type NewEmailMessageRow = Insertable<EmailMessageTable>;
 export type EmailAttemptRow = Selectable<EmailAttemptTable>;
+export type InstanceSecretRow = Selectable<InstanceSecretTable>;

@@ -24,6 +24,8 @@ export function startSqliteCheckpointer(
   sqlite.pragma(`wal_autocheckpoint = ${SAFETY_NET_PAGES}`);
   const worker = new Worker(new URL('./sqlite-checkpoint.worker.js', import.meta.url), {
     workerData: { path, intervalMs: CHECKPOINT_INTERVAL_MS },
+    // The worker only runs one pragma on a timer: a small heap keeps its isolate to a few MB.
+    resourceLimits: { maxOldGenerationSizeMb: 8, maxYoungGenerationSizeMb: 1, codeRangeSizeMb: 2, stackSizeMb: 1 },
   });
   // An operator who forgets close() must not find the process kept alive by a timer thread.
   worker.unref();

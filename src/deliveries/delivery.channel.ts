@@ -48,6 +48,21 @@ export class HookDeliveryChannel implements OutboxChannel {
 
   private async deliver(delivery: ClaimedDelivery): Promise<void> {
     const s = delivery.submission;
+    let fields: unknown;
+    try {
+      fields = JSON.parse(s.payload) as unknown;
+    } catch (err) {
+      // Never sent, never retried: the row cannot become readable by waiting.
+      await recordDeliveryAttempt(this.handle.db, delivery.id, {
+        state: 'failed',
+        attemptedAt: nowIso(),
+        status: null,
+        durationMs: 0,
+        error: 'stored payload is not valid JSON',
+      });
+      this.logger.error({ err, deliveryId: delivery.id }, 'hook delivery payload does not parse');
+      return;
+    }
     const body = JSON.stringify({
       id: s.id,
       form_id: s.formId,
@@ -56,7 +71,7 @@ export class HookDeliveryChannel implements OutboxChannel {
       country: s.country,
       user_agent: s.userAgent,
       referer: s.referer,
-      fields: JSON.parse(s.payload) as unknown,
+      fields,
     });
     const attemptedAt = nowIso();
     const result = await this.sender.send({ id: delivery.id, targetUrl: delivery.targetUrl, secret: delivery.secret, body });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Executor } from '../db/database.js';
 import { notFound, validationFailed } from '../errors.js';
 import { newId } from '../lib/ids.js';
+import { canBeKey } from '../lib/text.js';
 import { nowIso } from '../lib/time.js';
 import type { FormRowUpdate } from '../db/schema.js';
 import {
@@ -89,6 +90,8 @@ export class FormService {
    * change made through another instance is seen within FORM_CACHE_TTL_MS.
    */
   async findFormCached(formId: string): Promise<Form | undefined> {
+    // The submit limiter looks the form up before any route check has run.
+    if (!canBeKey(formId)) return undefined;
     const now = Date.now();
     const hit = this.recent.get(formId);
     if (hit && hit.until > now) return hit.form;
@@ -131,6 +134,7 @@ export class FormService {
   }
 
   async findForm(formId: string): Promise<Form | undefined> {
+    if (!canBeKey(formId)) return undefined;
     const row = await findFormRowById(this.db, formId);
     return row && formRowToForm(row);
   }

@@ -1,10 +1,10 @@
-import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../errors.js';
 import { accountRoutes } from '../accounts/account.routes.js';
 import { formRoutes } from '../forms/form.routes.js';
 import { hookRoutes } from '../hooks/hook.routes.js';
 import { submissionApiRoutes } from '../submissions/submission-api.routes.js';
+import { clientKey, rateLimited, setRateLimitHeaders } from './rate-limits.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -15,6 +15,8 @@ declare module 'fastify' {
 }
 
 export const API_RATE_LIMIT_PER_MINUTE = 120;
+/** Requests without a valid key, per client IP: a mistyped key is fine, a key search is not. */
+export const API_AUTH_FAILURES_PER_MINUTE = 30;
 
 const unauthorized = (message: string): AppError =>
   new AppError('unauthorized', message, { headers: { 'WWW-Authenticate': 'Bearer' } });
@@ -24,30 +26,31 @@ export async function managementApi(app: FastifyInstance): Promise<void> {
   app.decorateRequest('accountId', '');
   app.decorateRequest('apiKeyId', '');
 
-  app.addHook('onRequest', async (request) => {
+  // Limits are applied here, before validation and before a 401: every request counts. A valid
+  // key counts against its own 120 a minute; a request without a valid key counts against its
+  // client IP (30 a minute), past which the answer is 429 instead of 401. Either way one round
+  // trip to the counters, and only keys that exist or client addresses make counters.
+  app.addHook('onRequest', async (request, reply) => {
     const header = request.headers.authorization;
+    const token = header ? /^Bearer[ ]+(\S+)$/i.exec(header)?.[1] : undefined;
+    const auth = token ? await app.services.apiKeys.authenticate(token) : undefined;
+    if (auth) {
+      const [count] = await app.limiter.hit({ key: `api:${auth.keyId}`, windowMs: 60_000 });
+      setRateLimitHeaders(reply, API_RATE_LIMIT_PER_MINUTE, count!);
+      if (count!.count > API_RATE_LIMIT_PER_MINUTE) {
+        throw rateLimited(`At most ${API_RATE_LIMIT_PER_MINUTE} requests a minute per API key; try again later.`, count!.resetMs);
+      }
+      request.accountId = auth.accountId;
+      request.apiKeyId = auth.keyId;
+      return;
+    }
+    const [failures] = await app.limiter.hit({ key: `api-denied:${clientKey(request.ip)}`, windowMs: 60_000 });
+    if (failures!.count > API_AUTH_FAILURES_PER_MINUTE) {
+      throw rateLimited(`At most ${API_AUTH_FAILURES_PER_MINUTE} requests a minute without a valid API key; try again later.`, failures!.resetMs);
+    }
     if (!header) throw unauthorized('An API key is required: send Authorization: Bearer <API_KEY>.');
-    const match = /^Bearer[ ]+(\S+)$/i.exec(header);
-    if (!match) throw unauthorized('The Authorization header must be "Bearer <API_KEY>".');
-    const auth = await app.services.apiKeys.authenticate(match[1]!);
-    if (!auth) throw unauthorized('The API key is malformed, unknown or revoked.');
-    request.accountId = auth.accountId;
-    request.apiKeyId = auth.keyId;
-  });
-
-  // 120 requests a minute per key, counted after authentication so the key is known; shared
-  // through Redis when several instances run.
-  await app.register(rateLimit, {
-    max: API_RATE_LIMIT_PER_MINUTE,
-    timeWindow: 60_000,
-    hook: 'preHandler',
-    keyGenerator: (request) => request.apiKeyId,
-    enableDraftSpec: true,
-    ...(app.redis ? { redis: app.redis, nameSpace: 'formgate-api-' } : {}),
-    errorResponseBuilder: (_request, context) =>
-      new AppError('rate_limited', `At most ${context.max} requests a minute per API key; try again later.`, {
-        headers: { 'Retry-After': String(Math.max(1, Math.ceil(context.ttl / 1000))) },
-      }),
+    if (!token) throw unauthorized('The Authorization header must be "Bearer <API_KEY>".');
+    throw unauthorized('The API key is malformed, unknown or revoked.');
   });
 
   await app.register(accountRoutes);

@@ -52,6 +52,7 @@ export class EmailChannel implements OutboxChannel {
   private readonly instance = String(randomInt(1, 2 ** 31 - 1));
   private context: ChannelContext | undefined;
   private livenessClient: pg.PoolClient | undefined;
+  private releaseLiveness: ((broken: boolean) => void) | undefined;
   private lastReclaimCheck = 0;
   private digestTimer: NodeJS.Timeout | undefined;
 
@@ -94,8 +95,8 @@ export class EmailChannel implements OutboxChannel {
   async close(): Promise<void> {
     if (this.digestTimer) clearInterval(this.digestTimer);
     await this.mailer.close();
-    this.livenessClient?.release();
-    this.livenessClient = undefined;
+    this.releaseLiveness?.(false);
+    this.releaseLiveness = undefined;
   }
 
   private async deliver(row: ClaimedMessageRow): Promise<void> {
@@ -198,19 +199,33 @@ export class EmailChannel implements OutboxChannel {
     const pool = this.handle.pgPool;
     if (!pool) return true;
     if (this.livenessClient) return true;
+    let client: pg.PoolClient;
     try {
-      const client = await pool.connect();
-      client.on('error', () => {
-        if (this.livenessClient === client) this.livenessClient = undefined;
-        client.release(true);
-      });
-      await client.query('select pg_advisory_lock($1, $2)', [LIVENESS_LOCK_CLASS, Number(this.instance)]);
-      this.livenessClient = client;
-      return true;
+      client = await pool.connect();
     } catch (err) {
       this.logger.warn({ err }, 'taking the email liveness lock failed; not sending email until it is held');
       return false;
     }
+    // Released exactly once, whichever comes first: a failed lock, a connection error, close().
+    let released = false;
+    const release = (broken: boolean) => {
+      if (this.livenessClient === client) this.livenessClient = undefined;
+      if (released) return;
+      released = true;
+      client.release(broken);
+    };
+    client.on('error', () => release(true));
+    try {
+      await client.query('select pg_advisory_lock($1, $2)', [LIVENESS_LOCK_CLASS, Number(this.instance)]);
+    } catch (err) {
+      this.logger.warn({ err }, 'taking the email liveness lock failed; not sending email until it is held');
+      release(true);
+      return false;
+    }
+    if (released) return false;
+    this.livenessClient = client;
+    this.releaseLiveness = release;
+    return true;
   }
 
   private async reclaimFromDeadInstances(): Promise<void> {

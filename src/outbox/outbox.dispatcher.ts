@@ -27,6 +27,7 @@ export class OutboxDispatcher {
   private pollTimer: NodeJS.Timeout | undefined;
   private readonly timers = new Set<NodeJS.Timeout>();
   private listener: pg.PoolClient | undefined;
+  private releaseListener: ((broken: boolean) => void) | undefined;
   private stopped: Promise<void> | undefined;
   private ready: Promise<void> = Promise.resolve();
   private readonly emailEnabled: boolean;
@@ -122,10 +123,8 @@ export class OutboxDispatcher {
     this.stopping = true;
     if (this.pollTimer) clearInterval(this.pollTimer);
     for (const timer of this.timers) clearTimeout(timer);
-    if (this.listener) {
-      this.listener.release();
-      this.listener = undefined;
-    }
+    this.releaseListener?.(false);
+    this.releaseListener = undefined;
     await this.settle();
     for (const channel of this.channels) await channel.close();
   }
@@ -204,18 +203,35 @@ export class OutboxDispatcher {
   private async listen(): Promise<void> {
     const pool = this.handle.pgPool;
     if (!pool || this.listener || this.stopping) return;
+    let client: pg.PoolClient;
     try {
-      const client = await pool.connect();
-      client.on('notification', () => this.wake());
-      client.on('error', () => {
-        if (this.listener === client) this.listener = undefined;
-        client.release(true);
-      });
-      await client.query(`listen ${CHANNEL}`);
-      if (this.stopping) client.release();
-      else this.listener = client;
+      client = await pool.connect();
     } catch (err) {
       this.logger.warn({ err }, 'LISTEN for outbound work failed; polling instead');
+      return;
+    }
+    // Released exactly once, whichever comes first: a failed LISTEN, a connection error, stop().
+    let released = false;
+    const release = (broken: boolean) => {
+      if (this.listener === client) this.listener = undefined;
+      if (released) return;
+      released = true;
+      client.release(broken);
+    };
+    client.on('notification', () => this.wake());
+    client.on('error', () => release(true));
+    try {
+      await client.query(`listen ${CHANNEL}`);
+    } catch (err) {
+      this.logger.warn({ err }, 'LISTEN for outbound work failed; polling instead');
+      release(true);
+      return;
+    }
+    if (released) return;
+    if (this.stopping) release(false);
+    else {
+      this.listener = client;
+      this.releaseListener = release;
     }
   }
 }

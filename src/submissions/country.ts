@@ -1,6 +1,19 @@
-import geoip from 'geoip-country';
+import { createRequire } from 'node:module';
+import type geoipModule from 'geoip-country';
+import { isPublicAddress } from '../hooks/target-url.js';
 
 export const UNKNOWN_COUNTRY = 'XX';
+
+type GeoIp = typeof geoipModule;
+let geoip: GeoIp | undefined;
+
+/**
+ * The offline table (~20 MB in memory) is loaded by the first public address that needs it, not at
+ * start: behind Cloudflare (COUNTRY_HEADER) or on a private network it is never needed at all.
+ */
+function geoipTable(): GeoIp {
+  return (geoip ??= createRequire(import.meta.url)('geoip-country') as GeoIp);
+}
 
 /**
  * Two-letter country of a submission: the trusted proxy header when one is configured, otherwise
@@ -12,8 +25,9 @@ export function resolveCountry(ip: string, headerValue: string | undefined, useH
     return code && /^[A-Z]{2}$/.test(code) ? code : UNKNOWN_COUNTRY;
   }
   const address = ip.startsWith('::ffff:') ? ip.slice('::ffff:'.length) : ip;
+  if (!isPublicAddress(address)) return UNKNOWN_COUNTRY;
   try {
-    return geoip.lookup(address)?.country || UNKNOWN_COUNTRY;
+    return geoipTable().lookup(address)?.country || UNKNOWN_COUNTRY;
   } catch {
     return UNKNOWN_COUNTRY;
   }

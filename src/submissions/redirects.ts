@@ -27,9 +27,15 @@ function allowedOverride(form: Form, value: string): string | undefined {
   return allowed.has(url.host.toLowerCase()) || allowed.has(url.hostname.toLowerCase()) ? url.href : undefined;
 }
 
-/** The form's error URL with `error=<code>` appended to its query. */
+/**
+ * The form's error URL with `error=<code>` appended to its query exactly as the owner wrote it:
+ * no re-encoding of what is there (`a%20b` stays, `flag` keeps no `=`), the fragment kept last.
+ */
 export function errorDestination(errorUrl: string, code: string): string {
   const url = new URL(errorUrl);
-  url.searchParams.append('error', code);
-  return url.href;
+  const fragment = url.hash;
+  url.hash = '';
+  const base = url.href.endsWith('#') ? url.href.slice(0, -1) : url.href;
+  const separator = !base.includes('?') ? '?' : base.endsWith('?') || base.endsWith('&') ? '' : '&';
+  return `${base}${separator}error=${encodeURIComponent(code)}${fragment}`;
 }

@@ -18,7 +18,7 @@ export async function submissionApiRoutes(app: FastifyInstance): Promise<void> {
           type: 'object',
           properties: {
             limit: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE },
-            cursor: { type: 'string', description: 'The nextCursor of the previous page' },
+            cursor: { type: 'string', description: 'The nextCursor of the previous page of this form (signed; any other value is validation_failed)' },
           },
         },
         response: {

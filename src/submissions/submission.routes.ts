@@ -1,8 +1,8 @@
-import rateLimit from '@fastify/rate-limit';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors.js';
 import type { Form } from '../forms/form.types.js';
 import { sendAppError, toAppError } from '../http/error-handler.js';
+import { clientKey, rateLimited, setRateLimitHeaders } from '../http/rate-limits.js';
 import { errorPage, thanksPage } from './pages.js';
 import { errorDestination } from './redirects.js';
 import { respondsWithJson } from './response-mode.js';
@@ -86,10 +86,13 @@ export async function submitRoutes(app: FastifyInstance): Promise<void> {
       );
     });
 
+    const limitPerMinute = config.submitRateLimitPerMinute;
     submit.addHook('onRequest', async (request, reply) => {
       const origin = request.headers.origin;
       reply.header('access-control-allow-origin', origin ?? '*');
       if (origin) reply.header('vary', 'Origin');
+      // Counted before anything else is checked: a refused request counts like an accepted one.
+      if (limitPerMinute > 0 && request.method === 'POST') await limitSubmit(app, request, reply, limitPerMinute);
       const declared = Number(request.headers['content-length']);
       if (declared > config.submitMaxBodyBytes) {
         throw new AppError('payload_too_large', 'The request body is too large.');
@@ -108,18 +111,6 @@ export async function submitRoutes(app: FastifyInstance): Promise<void> {
       return reply.code(appError.statusCode).type('text/html; charset=utf-8').send(errorPage(appError.code));
     });
 
-    const limitPerMinute = config.submitRateLimitPerMinute;
-    if (limitPerMinute > 0) {
-      await submit.register(rateLimit, {
-        global: false,
-        ...(app.redis ? { redis: app.redis, nameSpace: 'formgate-submit-' } : {}),
-        errorResponseBuilder: (_request, context) =>
-          new AppError('rate_limited', 'Too many submissions from this address; try again later.', {
-            headers: { 'Retry-After': String(Math.max(1, Math.ceil(context.ttl / 1000))) },
-          }),
-      });
-    }
-
     submit.post<{ Params: { formId: string }; Body: PostedFields | undefined }>(
       SUBMIT_URL,
       {
@@ -132,18 +123,7 @@ export async function submitRoutes(app: FastifyInstance): Promise<void> {
           params: paramsSchema,
           response: { 200: successSchema, 303: { type: 'null', description: 'Redirect to the success URL, the redirect field or /thanks' }, ...errorResponses },
         },
-        ...(limitPerMinute > 0
-          ? {
-              config: {
-                rateLimit: {
-                  max: limitPerMinute,
-                  timeWindow: 60_000,
-                  keyGenerator: (request: FastifyRequest) =>
-                    `${request.ip}|${(request.params as { formId: string }).formId}`,
-                },
-              },
-            }
-          : {}),
+        config: { bodyIsPayload: true },
       },
       async (request, reply) => {
         const idempotencyKey = checkIdempotencyKey(request.headers['idempotency-key']);
@@ -188,14 +168,33 @@ export async function submitRoutes(app: FastifyInstance): Promise<void> {
     );
 
     submit.route({
-      method: ['GET', 'PUT', 'PATCH', 'DELETE'],
+      // Every other method Fastify was taught (see acceptEveryHttpMethod); HEAD comes with GET.
+      method: app.supportedMethods.filter((method) => !['POST', 'OPTIONS', 'HEAD'].includes(method)),
       url: SUBMIT_URL,
       schema: { hide: true, params: paramsSchema },
+      // Answered before any body is read, so no body (or a missing Content-Type) changes the answer.
+      onRequest: async () => {
+        throw new AppError('method_not_allowed', 'Submit URLs accept POST only.', { headers: { Allow: ALLOW } });
+      },
       handler: async () => {
         throw new AppError('method_not_allowed', 'Submit URLs accept POST only.', { headers: { Allow: ALLOW } });
       },
     });
   });
+}
+
+/**
+ * Per client IP and form. The form is looked up first (the handler's lookup then comes from the
+ * form cache) so that every form ID that does not exist shares one counter per client: a client
+ * cannot make new counters, and so cannot push its own out, by inventing form IDs.
+ */
+async function limitSubmit(app: FastifyInstance, request: FastifyRequest, reply: FastifyReply, max: number): Promise<void> {
+  const formId = (request.params as { formId?: string } | undefined)?.formId ?? '';
+  const form = await app.services.submissions.findForm(formId);
+  request.submitForm = form;
+  const [count] = await app.limiter.hit({ key: `submit:${clientKey(request.ip)}|${form ? form.id : '?'}`, windowMs: 60_000 });
+  setRateLimitHeaders(reply, max, count!);
+  if (count!.count > max) throw rateLimited('Too many submissions from this address; try again later.', count!.resetMs);
 }
 
 function headerValue(value: string | string[] | undefined): string | undefined {

@@ -12,7 +12,7 @@ import { separateControlFields } from './control-fields.js';
 import { resolveCountry } from './country.js';
 import { successDestination } from './redirects.js';
 import { deleteExpiredIdempotencyRecords, findLiveIdempotencyRecord } from './submission.repository.js';
-import { POSTGRES_CONCURRENT_BATCHES, SubmissionWriter } from './submission.writer.js';
+import { POSTGRES_CONCURRENT_BATCHES, SubmissionWriter, type WriterStats } from './submission.writer.js';
 import type { PostedFields } from './submit-fields.js';
 import { verifyTurnstileToken } from './turnstile.js';
 
@@ -90,6 +90,11 @@ export class SubmissionService {
       outbox,
       handle.dialect === 'postgres' ? POSTGRES_CONCURRENT_BATCHES : 1,
     );
+  }
+
+  /** Group-commit totals: transactions committed and submissions they stored. */
+  get writerStats(): Readonly<WriterStats> {
+    return this.writer.stats;
   }
 
   /** Starts the periodic purge of expired idempotency records. */

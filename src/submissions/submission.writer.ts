@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database, NewSubmissionRow } from '../db/schema.js';
-import type { Executor } from '../db/database.js';
+import { isConnectionFault, type Executor } from '../db/database.js';
 import { claimIdempotencyKey, insertSubmissionRows, type IdempotencyRecordInput } from './submission.repository.js';
 
 export interface PendingWrite {
@@ -17,6 +17,14 @@ export interface OutboxSignal {
   queueInTransaction(trx: Executor, submissionIds: string[]): Promise<number>;
   /** After the commit, for this process's dispatcher. */
   wake(): void;
+}
+
+/** Running totals since start: how well group commit batches (submissions per transaction). */
+export interface WriterStats {
+  /** Committed transactions. */
+  transactions: number;
+  /** Submissions stored by them. */
+  submissions: number;
 }
 
 export type WriteResult = { stored: true } | { stored: false; reason: 'idempotency_conflict' };
@@ -47,6 +55,7 @@ export class SubmissionWriter {
   private inFlight = 0;
   private scheduled = false;
   private readonly idle: Array<() => void> = [];
+  private readonly totals: WriterStats = { transactions: 0, submissions: 0 };
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -60,6 +69,10 @@ export class SubmissionWriter {
       this.queue.push({ write, resolve, reject });
       this.schedule();
     });
+  }
+
+  get stats(): Readonly<WriterStats> {
+    return { ...this.totals };
   }
 
   /** Resolves once the writer is idle: everything queued has been written (or refused). */
@@ -98,14 +111,18 @@ export class SubmissionWriter {
     try {
       await this.commit(batch);
     } catch (error) {
-      if (batch.length === 1) batch[0]!.reject(error);
-      else for (const item of batch) await this.commit([item]).catch(item.reject);
+      // One by one, so one bad row fails alone; a lone submission whose connection broke (a
+      // terminated backend, a reset) gets one more try on a fresh connection.
+      if (batch.length > 1 || isConnectionFault(error)) for (const item of batch) await this.commit([item]).catch(item.reject);
+      else batch[0]!.reject(error);
     }
   }
 
   /** One transaction for the batch; its callers are answered after the commit. */
   private async commit(batch: Queued[]): Promise<void> {
     const { results, queued } = await this.db.transaction().execute((trx) => this.writeBatch(trx, batch));
+    this.totals.transactions++;
+    this.totals.submissions += results.filter((r) => r.stored).length;
     batch.forEach((item, i) => item.resolve(results[i]!));
     if (queued > 0) this.outbox.wake();
   }

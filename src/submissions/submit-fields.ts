@@ -1,4 +1,5 @@
 import { AppError, validationFailed, type FieldErrors } from '../errors.js';
+import { shortened } from '../lib/text.js';
 import type { FieldScalar, FieldValue, SubmissionPayload } from './submission.types.js';
 
 export const MAX_FIELDS = 1000;
@@ -47,9 +48,13 @@ function checkName(name: string): void {
   if (name.includes('\u0000')) throw fieldError(name, 'must not contain NUL characters');
 }
 
+/**
+ * The offending name is echoed back cut to its first 64 characters (plus "…"), so a megabyte of
+ * field name does not come back as a megabyte of error.
+ */
 function fieldError(name: string, message: string): AppError {
   const fieldErrors: FieldErrors = Object.create(null) as FieldErrors;
-  Object.defineProperty(fieldErrors, name, { value: message, enumerable: true });
+  Object.defineProperty(fieldErrors, shortened(name), { value: message, enumerable: true });
   return new AppError('validation_failed', 'A field is not valid.', { fieldErrors });
 }
 

@@ -35,6 +35,39 @@ describe('management API rate limit (120 a minute per key)', () => {
   });
 });
 
+describe('the management API limits count every request', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(async () => t?.close());
+
+  it('150 requests failing validation (?limit=0): 120 answered 400, then 429', async () => {
+    const { auth, form } = await createOwner(t.services);
+    const statuses: number[] = [];
+    for (let i = 0; i < 150; i++) {
+      const res = await fetch(`${t.url}/v1/api/forms/${form.id}/submissions?limit=0`, { headers: auth });
+      await res.arrayBuffer();
+      statuses.push(res.status);
+    }
+    expect(statuses).toEqual([...Array(120).fill(400), ...Array(30).fill(429)]);
+  });
+
+  it('requests without a valid key: 30 a minute per client address answered 401, then 429', async () => {
+    const statuses: number[] = [];
+    const headers: Array<Record<string, string>> = [{}, { authorization: 'Basic abc' }, { authorization: 'Bearer fgk_not_a_real_key' }];
+    for (let i = 0; i < 36; i++) {
+      const res = await fetch(`${t.url}/v1/api/me`, { headers: headers[i % 3] });
+      await res.arrayBuffer();
+      statuses.push(res.status);
+    }
+    expect(statuses).toEqual([...Array(30).fill(401), ...Array(6).fill(429)]);
+    // A valid key from the same address is counted on its own.
+    const { auth } = await createOwner(t.services);
+    expect((await fetch(`${t.url}/v1/api/me`, { headers: auth })).status).toBe(200);
+  });
+});
+
 describe('shared through Redis', () => {
   let a: TestApp;
   let b: TestApp;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
-import { createForm, createOwner, insertSubmissions } from '../helpers/factories.js';
+import { createForm, createOwner, insertSubmissions, setCreatedAt } from '../helpers/factories.js';
 import { submit } from '../helpers/submit.js';
 
 let t: TestApp;
@@ -26,6 +26,9 @@ describe('management API: happy paths', () => {
 
   it('GET /forms lists the forms newest first with the specified fields', async () => {
     const newer = await createForm(t.services, owner.account.id, { name: 'Newer', isActive: false });
+    // Fixed times: both may well have been created in one millisecond.
+    await setCreatedAt(t.services, 'forms', owner.form.id, '2026-06-01T00:00:00.000Z');
+    await setCreatedAt(t.services, 'forms', newer.id, '2026-06-01T00:00:00.001Z');
     const res = await get('/forms');
     const { forms } = await res.json();
     expect(forms.map((f: { id: string }) => f.id)).toEqual([newer.id, owner.form.id]);

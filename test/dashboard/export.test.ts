@@ -3,6 +3,7 @@ import { csvHeader, csvRow, neutraliseFormula } from '../../src/dashboard/export
 import type { Submission } from '../../src/submissions/submission.types.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { DashboardClient } from '../helpers/dashboard-client.js';
+import { setCreatedAt } from '../helpers/factories.js';
 import { submit } from '../helpers/submit.js';
 
 const submission = (payload: Submission['payload']): Submission => ({
@@ -45,7 +46,13 @@ describe('exports over HTTP', () => {
     await client.get('/dashboard/forms');
     const created = await client.post('/dashboard/forms', { name: 'Exported' });
     const formId = created.res.headers.get('location')!.split('/')[3]!;
-    for (let i = 0; i < 230; i++) await submit(t, formId, { json: i === 0 ? { name: '=cmd|calc', extra: '@x' } : { name: `n${i}` } });
+    for (let i = 0; i < 230; i++) {
+      const res = await submit(t, formId, { json: i === 0 ? { name: '=cmd|calc', extra: '@x' } : { name: `n${i}` } });
+      // One millisecond apart, in the order sent: two submits in one millisecond would otherwise
+      // be ordered by the random part of their IDs.
+      const { submissionId } = (await res.json()) as { submissionId: string };
+      await setCreatedAt(t.services, 'submissions', submissionId, new Date(Date.parse('2026-06-01T00:00:00.000Z') + i).toISOString());
+    }
 
     const csv = await client.get(`/dashboard/forms/${formId}/export.csv`);
     expect(csv.res.status).toBe(200);

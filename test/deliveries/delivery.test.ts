@@ -79,11 +79,21 @@ describe('hook delivery', () => {
 
   it('sends nothing for spam', async () => {
     const hook = await subscribe();
-    await submit(t, owner.form.id, { json: { _honey: 'bot' } }, JSON_ACCEPT);
+    // The spam submission really is accepted and stored as spam (else the test proves nothing)…
+    const spamRes = await submit(t, owner.form.id, { json: { _honey: 'bot' } }, JSON_ACCEPT);
+    expect(spamRes.status).toBe(200);
+    const spam = (await spamRes.json()) as { submissionId: string; filtered?: string };
+    expect(spam.filtered).toBe('spam');
+    expect((await t.services.submissionQueries.getSubmission(owner.account.id, spam.submissionId)).isSpam).toBe(true);
+    // …and never enters the outbox: written in the submit transaction, so this is final.
+    const outboxed = async (table: 'outbox' | 'hook_deliveries') =>
+      (await t.handle.db.selectFrom(table).select('submission_id').where('submission_id', '=', spam.submissionId).execute()).length;
+    expect(await outboxed('outbox')).toBe(0);
     const { submissionId } = (await (await submit(t, owner.form.id, { json: { n: 2 } })).json()) as { submissionId: string };
     const recorded = await settled(hook.id, 1);
     expect(recorded.map((a) => a.submissionId)).toEqual([submissionId]);
-    expect(receivedFor(hook.id)).toHaveLength(1);
+    expect(await outboxed('hook_deliveries')).toBe(0);
+    expect(receivedFor(hook.id).map((r) => r.headers['webhook-id'])).toEqual([`${submissionId}.${hook.id}`]);
   });
 
   it('sends nothing after DELETE', async () => {

@@ -34,12 +34,16 @@ export class DashboardClient {
     return { res, html };
   }
 
-  async post(path: string, fields: Record<string, string>, options: { csrf?: boolean } = {}): Promise<{ res: Response; html: string }> {
+  async post(
+    path: string,
+    fields: Record<string, string>,
+    options: { csrf?: boolean; headers?: Record<string, string> } = {},
+  ): Promise<{ res: Response; html: string }> {
     const body = new URLSearchParams(fields);
     if (options.csrf !== false) body.set('_csrf', this.csrf);
     const res = await fetch(`${this.baseUrl}${path}`, {
       method: 'POST',
-      headers: { cookie: this.cookieHeader(), 'content-type': 'application/x-www-form-urlencoded' },
+      headers: { ...options.headers, cookie: this.cookieHeader(), 'content-type': 'application/x-www-form-urlencoded' },
       body,
       redirect: 'manual',
     });

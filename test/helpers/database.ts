@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { createDatabase, type DatabaseHandle, type Dialect } from '../../src/db/database.js';
+import { createDatabase, type DatabaseHandle, type DatabaseOptions, type Dialect } from '../../src/db/database.js';
 import { randomBase62 } from '../../src/lib/ids.js';
 
 export const testDialect: Dialect = process.env.FORMGATE_TEST_DB === 'postgres' ? 'postgres' : 'sqlite';
@@ -13,7 +13,8 @@ export interface TestDatabase {
   /** A DATABASE_URL for this test file's private database (a temp file, or a PostgreSQL schema). */
   url: string;
   dialect: Dialect;
-  open(): DatabaseHandle;
+  /** A new connection (pool) to it; options as for createDatabase (e.g. onQuery). */
+  open(options?: DatabaseOptions): DatabaseHandle;
   drop(): Promise<void>;
 }
 
@@ -29,7 +30,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     return {
       url,
       dialect: 'sqlite',
-      open: () => createDatabase(url),
+      open: (options) => createDatabase(url, options),
       drop: async () => rmSync(dir, { recursive: true, force: true }),
     };
   }
@@ -46,7 +47,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   return {
     url,
     dialect: 'postgres',
-    open: () => createDatabase(url, { poolSize: 10 }),
+    open: (options) => createDatabase(url, { poolSize: 10, ...options }),
     drop: async () => {
       const client = new pg.Client({ connectionString: postgresAdminUrl });
       await client.connect();

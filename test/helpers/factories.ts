@@ -84,3 +84,16 @@ export function newSubmissionRow(formId: string, overrides: Partial<NewSubmissio
     ...overrides,
   };
 }
+
+/**
+ * Gives a row a fixed creation time, so "newest first" tests do not depend on whether two rows
+ * were created in the same millisecond (a tie is then broken by random IDs).
+ */
+export async function setCreatedAt(
+  services: Services,
+  table: 'forms' | 'hooks' | 'api_keys' | 'submissions',
+  id: string,
+  createdAt: string,
+): Promise<void> {
+  await services.handle.db.updateTable(table).set({ created_at: createdAt }).where('id', '=', id).execute();
+}

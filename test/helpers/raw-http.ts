@@ -1,4 +1,4 @@
-import { connect } from 'node:net';
+import { connect, type Socket } from 'node:net';
 
 export interface RawResponse {
   status: number;
@@ -43,7 +43,7 @@ export function sendRaw(url: string, request: Buffer, options: { halfClose?: boo
   });
 }
 
-function parseResponse(raw: Buffer): RawResponse {
+export function parseResponse(raw: Buffer): RawResponse {
   const text = raw.toString('utf8');
   const end = text.indexOf('\r\n\r\n');
   if (end < 0) return { status: 0, headers: {}, body: text };
@@ -85,4 +85,49 @@ export function buildRequest(options: {
   for (const [name, value] of headers) lines.push(`${name}: ${value}`);
   if (!hasFraming && options.body) lines.push(`Content-Length: ${options.body.length}`);
   return Buffer.concat([Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1'), options.body ?? Buffer.alloc(0)]);
+}
+
+/**
+ * Opens one connection per request, waits until all are connected (and `beforeWrite`, e.g. until
+ * the server accepted them all: Node accepts one connection per event-loop turn), then writes
+ * every request in one synchronous loop, so the server finds them readable at once, as with
+ * many clients on kept-alive connections. fetch from the same process connects and writes one
+ * by one instead, and the server then sees one request per turn.
+ */
+export async function sendAllAtOnce(
+  url: string,
+  requests: Buffer[],
+  options: { beforeWrite?: () => Promise<void>; timeoutMs?: number } = {},
+): Promise<RawResponse[]> {
+  const timeoutMs = options.timeoutMs ?? 20_000;
+  const { hostname, port } = new URL(url);
+  const sockets = await Promise.all(
+    requests.map(
+      () =>
+        new Promise<Socket>((resolve, reject) => {
+          const socket = connect({ host: hostname, port: Number(port) });
+          socket.once('connect', () => resolve(socket));
+          socket.once('error', reject);
+        }),
+    ),
+  );
+  const answers = sockets.map(
+    (socket) =>
+      new Promise<RawResponse>((resolve, reject) => {
+        const chunks: Buffer[] = [];
+        const timer = setTimeout(() => {
+          socket.destroy();
+          reject(new Error('raw request timed out'));
+        }, timeoutMs);
+        socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+        socket.on('error', reject);
+        socket.on('close', () => {
+          clearTimeout(timer);
+          resolve(parseResponse(Buffer.concat(chunks)));
+        });
+      }),
+  );
+  await options.beforeWrite?.();
+  sockets.forEach((socket, i) => socket.write(requests[i]!));
+  return Promise.all(answers);
 }

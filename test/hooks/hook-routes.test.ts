@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
-import { createForm, createOwner } from '../helpers/factories.js';
+import { createForm, createOwner, setCreatedAt } from '../helpers/factories.js';
 
 let t: TestApp;
 let owner: Awaited<ReturnType<typeof createOwner>>;
@@ -36,9 +36,18 @@ describe('hook subscriptions: happy paths', () => {
       },
     });
     const second = (await (await subscribe('https://hooks.example.com/b')).json()) as { hook: { id: string } };
-    const listed = (await (await fetch(`${t.url}/v1/api/hooks`, { headers: owner.auth })).json()) as { hooks: Array<Record<string, string>> };
-    expect(listed.hooks.map((h) => h.id)).toEqual([second.hook.id, created.hook.id!]);
-    expect(listed.hooks[0]).not.toHaveProperty('secret');
+    const listHookIds = async () => {
+      const listed = (await (await fetch(`${t.url}/v1/api/hooks`, { headers: owner.auth })).json()) as { hooks: Array<Record<string, string>> };
+      expect(listed.hooks[0]).not.toHaveProperty('secret');
+      return listed.hooks.map((h) => h.id);
+    };
+    // Fixed times: both may well have been created in one millisecond.
+    await setCreatedAt(t.services, 'hooks', created.hook.id!, '2026-06-01T00:00:00.000Z');
+    await setCreatedAt(t.services, 'hooks', second.hook.id, '2026-06-01T00:00:00.001Z');
+    expect(await listHookIds()).toEqual([second.hook.id, created.hook.id!]);
+    // A tie in one millisecond is broken by ID, descending.
+    await setCreatedAt(t.services, 'hooks', second.hook.id, '2026-06-01T00:00:00.000Z');
+    expect(await listHookIds()).toEqual([second.hook.id, created.hook.id!].sort().reverse());
 
     const deleted = await fetch(`${t.url}/v1/api/hooks/${created.hook.id}`, { method: 'DELETE', headers: owner.auth });
     expect(deleted.status).toBe(204);

@@ -14,7 +14,7 @@ describe('health and unknown routes', () => {
     expect(await health.json()).toEqual({ ok: true });
     const ready = await fetch(`${t.url}/readyz`);
     expect(ready.status).toBe(200);
-    expect(await ready.json()).toEqual({ ok: true });
+    expect(await ready.json()).toEqual({ status: 'ok', checks: { database: 'ok', redis: 'off' } });
   });
 
   it('answers an unknown route with the not_found envelope', async () => {

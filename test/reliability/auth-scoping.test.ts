@@ -47,8 +47,13 @@ const routes: Route[] = [
   { name: 'DELETE /v1/api/hooks/:id', method: 'DELETE', path: () => `/v1/api/hooks/${hookId}`, scoped: true },
 ];
 
+// Each call comes from its own client address (one trusted proxy hop), so the per-address limit
+// on requests without a valid key (30 a minute) does not turn this matrix's 401s into 429s.
+let nextClient = 0;
+
 function call(route: Route, authorization?: string): Promise<Response> {
-  const headers: Record<string, string> = {};
+  nextClient++;
+  const headers: Record<string, string> = { 'x-forwarded-for': `198.51.100.${(nextClient % 250) + 1}, 203.0.113.${Math.floor(nextClient / 250) + 1}` };
   if (authorization !== undefined) headers.authorization = authorization;
   const body = route.body?.();
   if (body) headers['content-type'] = 'application/json';
@@ -61,7 +66,7 @@ function call(route: Route, authorization?: string): Promise<Response> {
 
 beforeAll(async () => {
   t = await startTestApp({
-    env: { HOOK_ALLOW_PRIVATE_TARGETS: 'true', LOG_LEVEL: 'trace' },
+    env: { HOOK_ALLOW_PRIVATE_TARGETS: 'true', LOG_LEVEL: 'trace', TRUST_PROXY: '2' },
     loggerInstance: pino({ level: 'trace', redact: logRedactPaths }, captured),
   });
   owner = await createOwner(t.services, { planId: 'pro', form: { accessKey } });

@@ -1,6 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { errorStatus } from '../../src/errors.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { createForm, createOwner } from '../helpers/factories.js';
 import { buildRequest, sendRaw } from '../helpers/raw-http.js';
@@ -27,6 +30,8 @@ interface CorpusCase {
     location?: string;
     locationHost?: string;
     storedFields?: Record<string, unknown>;
+    /** The whole answer (body) is at most this long: nothing the client sent is echoed at length. */
+    maxBodyBytes?: number;
   };
 }
 
@@ -40,8 +45,17 @@ let t: TestApp;
 let owner: Awaited<ReturnType<typeof createOwner>>;
 let placeholders: Record<string, string>;
 
+/** Levels of every log line the server wrote: bad input must never log at error level. */
+const logLevels: number[] = [];
+const logSink = new Writable({
+  write(chunk: Buffer, _encoding, done) {
+    for (const line of chunk.toString('utf8').split('\n')) if (line) logLevels.push((JSON.parse(line) as { level: number }).level);
+    done();
+  },
+});
+
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await startTestApp({ env: { LOG_LEVEL: 'info' }, loggerInstance: pino({ level: 'info' }, logSink) });
   owner = await createOwner(t.services, { form: { successUrl: 'https://allowed.example.com/thanks' } });
   const inactive = await createForm(t.services, owner.account.id, { isActive: false });
   const locked = await createForm(t.services, owner.account.id, { accessKey: 'sesame' });
@@ -76,6 +90,7 @@ for (const { file, cases } of corpus) {
   describe(`bad input corpus: ${file}`, () => {
     it.each(cases.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
       const before = await countSubmissions();
+      const logLinesBefore = logLevels.length;
       const headers = (c.headers ?? []).map(([k, v]) => [k, fill(v)] as [string, string]);
       if (c.auth) headers.push(['Authorization', `Bearer ${owner.apiKey}`]);
       const res = await sendRaw(
@@ -93,6 +108,14 @@ for (const { file, cases } of corpus) {
           expect(body.message).not.toMatch(/at .*\.(js|ts):\d+|SQLITE|syntax error at|stack/i);
           if (c.expect.field) expect(Object.keys(body.fieldErrors ?? {})).toContain(c.expect.field);
         }
+        if (res.status >= 400 && /json/.test(res.headers['content-type'] ?? '') && c.method !== 'HEAD') {
+          // The contract's envelope and nothing else, whoever raised the error (Fastify included).
+          const body = JSON.parse(res.body) as Record<string, unknown>;
+          expect(Object.keys(body).filter((k) => !['error', 'message', 'fieldErrors'].includes(k))).toEqual([]);
+          expect(Object.keys(errorStatus)).toContain(body.error);
+          expect(errorStatus[body.error as keyof typeof errorStatus]).toBe(res.status);
+        }
+        if (c.expect.maxBodyBytes !== undefined) expect(Buffer.byteLength(res.body)).toBeLessThanOrEqual(c.expect.maxBodyBytes);
         if (c.expect.header) expect(res.headers[c.expect.header[0]]).toBe(c.expect.header[1]);
         if (c.expect.noHeader) expect(res.headers[c.expect.noHeader]).toBeUndefined();
         if (c.expect.location) expect(res.headers.location).toBe(c.expect.location);
@@ -114,6 +137,7 @@ for (const { file, cases } of corpus) {
         expect(Object.getPrototypeOf({})).toBe(Object.prototype);
         expect(({} as Record<string, unknown>).isAdmin).toBeUndefined();
       }
+      expect(logLevels.slice(logLinesBefore).filter((level) => level >= 50)).toEqual([]);
       // The server is still up and answering.
       expect((await fetch(`${t.url}/healthz`)).status).toBe(200);
     });

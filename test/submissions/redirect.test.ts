@@ -52,3 +52,19 @@ describe('the redirect field', () => {
     expect(await locationFor('https://site.example/x', bareFormId)).toBe('https://forms.example.com/thanks');
   });
 });
+
+describe('the error redirect', () => {
+  it.each([
+    ['https://site.example/oops', 'https://site.example/oops?error=access_denied'],
+    ['https://site.example/oops?ref=a%20b&flag', 'https://site.example/oops?ref=a%20b&flag&error=access_denied'],
+    ['https://site.example/oops?q=1+2&empty=&x=%2B', 'https://site.example/oops?q=1+2&empty=&x=%2B&error=access_denied'],
+    ['https://site.example/oops?', 'https://site.example/oops?error=access_denied'],
+    ['https://site.example/oops?a=1&', 'https://site.example/oops?a=1&error=access_denied'],
+    ['https://site.example/oops?a=1#top', 'https://site.example/oops?a=1&error=access_denied#top'],
+  ])('appends error=<code> to %s leaving the query as written', async (errorUrl, expected) => {
+    const owner = await createOwner(t.services, { form: { errorUrl, accessKey: 'sesame' } });
+    const res = await submit(t, owner.form.id, { form: { name: 'Ada', access_key: 'wrong' } }, BROWSER_ACCEPT);
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toBe(expected);
+  });
+});

@@ -79,6 +79,31 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('expires_at', 'text', (c) => c.notNull())
     .addColumn('used_at', 'text')
     .execute();
+
+  // As migration 0003 did for the older tables: on PostgreSQL, ordering columns collate bytewise.
+  if (await isPostgres(db)) {
+    for (const [table, columns] of orderingColumns) {
+      const alterations = columns.map((column) => sql`alter column ${sql.ref(column)} type text collate "C"`);
+      await sql`alter table ${sql.table(table)} ${sql.join(alterations)}`.execute(db);
+    }
+  }
+}
+
+const orderingColumns: Array<[table: string, columns: string[]]> = [
+  ['outbox', ['submission_id', 'created_at']],
+  ['email_recipients', ['id', 'form_id', 'address']],
+  ['email_messages', ['id', 'form_id', 'state', 'next_attempt_at', 'created_at']],
+  ['email_attempts', ['id', 'message_id', 'attempted_at']],
+];
+
+/** SQLite has no current_setting(); there the probe fails harmlessly. */
+async function isPostgres(db: Kysely<any>): Promise<boolean> {
+  try {
+    await sql`select current_setting('server_version_num') as v`.execute(db);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -1,0 +1,22 @@
+import type { FastifyInstance } from 'fastify';
+import { AppError } from '../errors.js';
+
+/**
+ * Once the server is closing, a request that still arrives (pipelined or on a kept-alive
+ * connection) is refused with 503 in the contract's envelope, and its connection closed.
+ * Fastify's own `return503OnClosing` answers with its own body instead.
+ */
+export function refuseRequestsWhileClosing(app: FastifyInstance): void {
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onRequest', async (_request, reply) => {
+    if (!closing) return;
+    reply.header('connection', 'close');
+    // 503 is not one of the contract's codes: internal_error's envelope with the status load
+    // balancers understand, as /readyz does.
+    const body = new AppError('internal_error', 'The server is shutting down; try again.').toBody();
+    return reply.code(503).type('application/json; charset=utf-8').send(body);
+  });
+}

@@ -1,0 +1,99 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../helpers/app.js';
+import { createForm, createOwner, insertSubmissions, servicesFor } from '../helpers/factories.js';
+
+let t: TestApp;
+let owner: Awaited<ReturnType<typeof createOwner>>;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  owner = await createOwner(t.services);
+});
+afterAll(async () => t?.close());
+
+async function list(app: TestApp, formId: string, cursor?: string): Promise<Response> {
+  const query = `limit=2${cursor === undefined ? '' : `&cursor=${encodeURIComponent(cursor)}`}`;
+  return fetch(`${app.url}/v1/api/forms/${formId}/submissions?${query}`, { headers: owner.auth });
+}
+
+async function firstCursor(app: TestApp, formId: string): Promise<string> {
+  const res = await list(app, formId);
+  expect(res.status).toBe(200);
+  const { nextCursor } = (await res.json()) as { nextCursor: string | null };
+  expect(nextCursor).toEqual(expect.any(String));
+  return nextCursor!;
+}
+
+async function expectRefused(res: Response): Promise<void> {
+  expect(res.status).toBe(400);
+  expect(await res.json()).toEqual({ error: 'validation_failed', message: expect.any(String), fieldErrors: { cursor: expect.any(String) } });
+}
+
+/** Five rows at fixed, distinct times: the newest two form the first page. */
+async function formWithRows(): Promise<{ formId: string; ids: string[] }> {
+  const form = await createForm(t.services, owner.account.id);
+  const ids = await insertSubmissions(
+    t.services,
+    form.id,
+    [1, 2, 3, 4, 5].map((n) => ({ createdAt: `2026-04-01T00:00:00.00${n}Z` })),
+  );
+  return { formId: form.id, ids };
+}
+
+describe('tamper-evident cursors', () => {
+  it('a cursor the API issued pages on', async () => {
+    const { formId, ids } = await formWithRows();
+    const res = await list(t, formId, await firstCursor(t, formId));
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { submissions: Array<{ id: string }> }).submissions.map((s) => s.id)).toEqual([ids[2], ids[1]]);
+  });
+
+  it('a forged cursor of the right shape (a real row position the client wrote itself) is refused', async () => {
+    const { formId, ids } = await formWithRows();
+    const position = Buffer.from(JSON.stringify(['2026-04-01T00:00:00.003Z', ids[2]])).toString('base64url');
+    await expectRefused(await list(t, formId, position));
+    // Keeping a real signature but changing the position does not help either.
+    const issued = await firstCursor(t, formId);
+    const [, mac] = issued.split('.');
+    await expectRefused(await list(t, formId, `${position}.${mac}`));
+    await expectRefused(await list(t, formId, `${issued.slice(0, -1)}${issued.endsWith('A') ? 'B' : 'A'}`));
+  });
+
+  it('a cursor issued for one form is refused on another form of the same account', async () => {
+    const a = await formWithRows();
+    const b = await formWithRows();
+    await expectRefused(await list(t, b.formId, await firstCursor(t, a.formId)));
+  });
+
+  it('every instance on one database accepts the cursors of another, also after a restart', async () => {
+    const { formId, ids } = await formWithRows();
+    const cursor = await firstCursor(t, formId);
+    const other = await startTestApp({ database: t.database });
+    try {
+      const res = await list(other, formId, cursor);
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as { submissions: Array<{ id: string }> }).submissions[0]!.id).toBe(ids[2]);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('instances racing to create the secret all end up with the one stored value', async () => {
+    const database = t.database;
+    // PostgreSQL: four pools, truly concurrent. SQLite: better-sqlite3 blocks the thread while it
+    // waits for a lock, so connections of one process cannot race; four services (four caches)
+    // share one connection instead.
+    const handles = Array.from({ length: database.dialect === 'postgres' ? 4 : 1 }, () => database.open());
+    const racers = Array.from({ length: 4 }, (_, i) => servicesFor(handles[i % handles.length]!));
+    try {
+      await handles[0]!.db.deleteFrom('instance_secrets').execute();
+      const secrets = await Promise.all(racers.map((services) => services.instanceSecrets.getSecret('cursor-signing')));
+      const stored = await handles[0]!.db.selectFrom('instance_secrets').selectAll().execute();
+      expect(stored).toHaveLength(1);
+      for (const secret of secrets) expect(secret.toString('base64url')).toBe(stored[0]!.value);
+      expect(secrets[0]!.length).toBe(32);
+    } finally {
+      await Promise.all(handles.map((h) => h.close()));
+    }
+  });
+});
