@@ -24,6 +24,8 @@ import type { SendResult, SmtpMailer } from './mailer.js';
 
 export const MAX_ATTEMPTS = 5;
 const RECLAIM_CHECK_MS = 5_000;
+/** Longer than any send can take (three 30 s SMTP timeouts, with room). */
+const SQLITE_STALE_CLAIM_MS = 10 * 60_000;
 /** Advisory-lock class of live email dispatchers on PostgreSQL ("Form"). */
 const LIVENESS_LOCK_CLASS = 0x466f726d;
 
@@ -37,9 +39,10 @@ export type EmailAttemptListener = (outcome: SendResult['outcome']) => void;
  * 5xx for the recipient marks the address bounced.
  *
  * A message claimed by a process that died was never confirmed by the server, so it goes back to
- * pending: on SQLite (one server process per file) every claim of another instance is such a
- * claim; on PostgreSQL an instance holds an advisory lock for its lifetime, and a claim whose
- * instance's lock is free belongs to a dead process.
+ * pending: on SQLite (one server process per file) every claim made before this process started
+ * is such a claim (and any claim older than ten minutes); on PostgreSQL an instance holds an
+ * advisory lock for its lifetime, and a claim whose instance's lock is free belongs to a dead
+ * process.
  */
 export class EmailChannel implements OutboxChannel {
   readonly name = 'email';
@@ -54,6 +57,7 @@ export class EmailChannel implements OutboxChannel {
   private livenessClient: pg.PoolClient | undefined;
   private releaseLiveness: ((broken: boolean) => void) | undefined;
   private lastReclaimCheck = 0;
+  private readonly startedAt = Date.now();
   private digestTimer: NodeJS.Timeout | undefined;
 
   constructor(
@@ -230,22 +234,30 @@ export class EmailChannel implements OutboxChannel {
 
   private async reclaimFromDeadInstances(): Promise<void> {
     this.lastReclaimCheck = Date.now();
-    const claimants = await listClaimants(this.handle.db, this.instance);
-    if (claimants.length === 0) return;
-    let dead = claimants;
+    let released: number;
     if (this.handle.dialect === 'postgres') {
       const client = this.livenessClient;
       if (!client) return;
-      dead = [];
-      for (const claimant of claimants) {
+      const dead: string[] = [];
+      for (const claimant of await listClaimants(this.handle.db, this.instance)) {
         const { rows } = await client.query<{ free: boolean }>('select pg_try_advisory_lock($1, $2) as free', [LIVENESS_LOCK_CLASS, Number(claimant)]);
         if (rows[0]?.free) {
           dead.push(claimant);
           await client.query('select pg_advisory_unlock($1, $2)', [LIVENESS_LOCK_CLASS, Number(claimant)]);
         }
       }
+      released = await releaseClaims(this.handle.db, { claimants: dead });
+    } else {
+      // One server per SQLite file: a claim made before this process started is a dead one's.
+      // Later claims of another process (two servers sharing a file) are released only once
+      // they are far older than any send can take.
+      const now = Date.now();
+      released = await releaseClaims(this.handle.db, {
+        except: this.instance,
+        claimedBefore: new Date(Math.max(this.startedAt, now - SQLITE_STALE_CLAIM_MS)).toISOString(),
+      });
     }
-    const released = await releaseClaims(this.handle.db, dead);
     if (released > 0) this.logger.warn({ released }, 'email messages claimed by a stopped process are queued again');
   }
+
 }

@@ -157,15 +157,24 @@ export async function listClaimants(db: Executor, instance: string): Promise<str
   return rows.map((r) => r.claimed_by).filter((c): c is string => c !== null);
 }
 
-/** Puts the claims of dead instances back to pending; they were never answered by the server. */
-export async function releaseClaims(db: Executor, claimants: string[]): Promise<number> {
-  if (claimants.length === 0) return 0;
-  const result = await db
+/**
+ * Puts claims back to pending: those of the given (dead) instances, or those of any instance but
+ * `except` made before `claimedBefore`. Such a message was never confirmed by the server.
+ */
+export async function releaseClaims(
+  db: Executor,
+  which: { claimants: string[] } | { except: string; claimedBefore: string },
+): Promise<number> {
+  if ('claimants' in which && which.claimants.length === 0) return 0;
+  let query = db
     .updateTable('email_messages')
     .set({ state: 'pending', claimed_at: null, claimed_by: null })
-    .where('state', '=', 'sending')
-    .where('claimed_by', 'in', claimants)
-    .executeTakeFirst();
+    .where('state', '=', 'sending');
+  query =
+    'claimants' in which
+      ? query.where('claimed_by', 'in', which.claimants)
+      : query.where('claimed_by', '<>', which.except).where('claimed_at', '<', which.claimedBefore);
+  const result = await query.executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
 

@@ -66,3 +66,32 @@ describe(`email retries on ${testDialect}`, () => {
     expect(sink.to('tls@example.net')[0]!.secure).toBe(true);
   });
 });
+
+describe(`several instances on one ${testDialect} database`, () => {
+  it('two servers sending email side by side send each message exactly once', async () => {
+    const sink = await startSmtpSink();
+    sinks.push(sink);
+    // A slow server keeps messages claimed (in flight) while the other instance looks for dead claims.
+    sink.delayData(30);
+    const a = await startTestApp({ env: { SMTP_URL: sink.url } });
+    apps.push(a);
+    const b = await startTestApp({ database: a.database, env: { SMTP_URL: sink.url } });
+    apps.push(b);
+    const owner = await createOwner(a.services);
+    await a.services.notifications.setRecipients(owner.form.id, ['both@example.net'], { verified: true });
+    const answers = await Promise.all(Array.from({ length: 60 }, (_, i) => submit(i % 2 ? b : a, owner.form.id, { json: { i } }, JSON_ACCEPT)));
+    const ids = await Promise.all(answers.map(async (r) => ((await r.json()) as { submissionId: string }).submissionId));
+    await waitFor(() => sink.to('both@example.net').length >= 60, 60_000, '60 emails');
+    await waitFor(async () => {
+      const rows = await a.handle.db.selectFrom('email_messages').select('state').where('form_id', '=', owner.form.id).execute();
+      return rows.length === 60 && rows.every((r) => r.state === 'sent');
+    }, 15_000, 'every message recorded as sent');
+    // Both dispatchers run once more; nothing comes twice.
+    a.services.outbox.wake();
+    b.services.outbox.wake();
+    await a.services.outbox.settle();
+    await b.services.outbox.settle();
+    const received = sink.to('both@example.net').map((m) => String(m.parsed.headers.get('x-formgate-submission-id')));
+    expect(received.sort()).toEqual([...ids].sort());
+  });
+});
