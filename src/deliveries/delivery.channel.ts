@@ -4,7 +4,7 @@ import type { DatabaseHandle, Executor } from '../db/database.js';
 import { deleteHookRow } from '../hooks/hook.repository.js';
 import { isoMinus, nowIso } from '../lib/time.js';
 import type { OutboxChannel, OutboxSend } from '../outbox/outbox.channel.js';
-import { claimPendingDeliveries, insertHookDeliveries, recordDeliveryAttempt, type ClaimedDelivery } from './delivery.repository.js';
+import { claimPendingDeliveries, countUnsentDeliveries, insertHookDeliveries, recordDeliveryAttempt, type ClaimedDelivery } from './delivery.repository.js';
 import { DeliverySender, type HookTransportOptions } from './delivery.sender.js';
 
 /**
@@ -40,6 +40,10 @@ export class HookDeliveryChannel implements OutboxChannel {
       }),
     );
     return claimed.map((delivery) => () => this.deliver(delivery));
+  }
+
+  countPending(): Promise<number> {
+    return countUnsentDeliveries(this.handle.db);
   }
 
   async close(): Promise<void> {

@@ -142,3 +142,12 @@ export async function recordDeliveryAttempt(
     .where('id', '=', id)
     .execute();
 }
+
+export async function countUnsentDeliveries(db: Executor): Promise<number> {
+  const row = await db
+    .selectFrom('hook_deliveries')
+    .select((eb) => eb.fn.countAll<string | number>().as('n'))
+    .where('state', 'in', ['pending', 'sending'])
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}

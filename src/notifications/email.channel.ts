@@ -10,6 +10,7 @@ import { composeDigestEmail, composeSubmissionEmail, DIGEST_MAX_IN_FULL, replyTo
 import {
   claimDueMessageRows,
   countDigestSubmissions,
+  countUnsentMessages,
   insertSubmissionMessages,
   listClaimants,
   listDigestSubmissionRows,
@@ -94,6 +95,10 @@ export class EmailChannel implements OutboxChannel {
       .transaction()
       .execute((trx) => claimDueMessageRows(trx, this.handle.dialect, { limit, now: nowIso(), instance: this.instance }));
     return rows.map((row) => () => this.deliver(row));
+  }
+
+  countPending(): Promise<number> {
+    return countUnsentMessages(this.handle.db);
   }
 
   async close(): Promise<void> {

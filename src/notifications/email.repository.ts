@@ -145,6 +145,15 @@ export async function claimDueMessageRows(
     .execute();
 }
 
+export async function countUnsentMessages(db: Executor): Promise<number> {
+  const row = await db
+    .selectFrom('email_messages')
+    .select((eb) => eb.fn.countAll<string | number>().as('n'))
+    .where('state', 'in', ['pending', 'sending'])
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 /** Instances other than `instance` that hold claims (messages in sending). */
 export async function listClaimants(db: Executor, instance: string): Promise<string[]> {
   const rows = await db

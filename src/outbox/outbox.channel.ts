@@ -24,6 +24,8 @@ export interface OutboxChannel {
   expand(trx: Executor, submissionIds: string[]): Promise<void>;
   /** Claims up to `limit` due items (so no other dispatcher sends them) and returns their sends. */
   claim(limit: number): Promise<OutboxSend[]>;
+  /** Items queued or in flight (for the outbox-pending gauge). */
+  countPending(): Promise<number>;
   start?(context: ChannelContext): Promise<void>;
   close(): Promise<void>;
 }

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type pg from 'pg';
 import type { DatabaseHandle, Executor } from '../db/database.js';
 import type { OutboxChannel } from './outbox.channel.js';
-import { deleteOutboxRows, lockOutboxBatch, queueOutboundWork } from './outbox.repository.js';
+import { countOutboxRows, deleteOutboxRows, lockOutboxBatch, queueOutboundWork } from './outbox.repository.js';
 
 const CHANNEL = 'formgate_outbox';
 const POLL_INTERVAL_MS = 2000;
@@ -96,6 +96,15 @@ export class OutboxDispatcher {
     const queued = await queueOutboundWork(trx, submissionIds, { email: this.emailEnabled, releasedAt: options.releasedAt });
     if (queued > 0 && this.handle.dialect === 'postgres') await sql`select pg_notify(${CHANNEL}, '')`.execute(trx);
     return queued;
+  }
+
+  /**
+   * Outbound work not yet done: submissions still to expand (one each, however many items they
+   * will make) plus every channel's queued and in-flight items.
+   */
+  async countPending(): Promise<number> {
+    const counts = await Promise.all([countOutboxRows(this.handle.db), ...this.channels.map((channel) => channel.countPending())]);
+    return counts.reduce((sum, n) => sum + n, 0);
   }
 
   /** Resolves once nothing is being sent (tests, shutdown). */

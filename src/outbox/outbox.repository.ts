@@ -58,3 +58,8 @@ export async function lockOutboxBatch(trx: Executor, dialect: Dialect, limit: nu
 export async function deleteOutboxRows(trx: Executor, submissionIds: string[]): Promise<void> {
   await trx.deleteFrom('outbox').where('submission_id', 'in', submissionIds).execute();
 }
+
+export async function countOutboxRows(db: Executor): Promise<number> {
+  const row = await db.selectFrom('outbox').select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow();
+  return Number(row.n);
+}

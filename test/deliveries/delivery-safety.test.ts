@@ -75,6 +75,7 @@ describe('outbox', () => {
     // Queued as one fan-out row in the submit transaction; no delivery exists yet.
     const queued = await first.handle.db.selectFrom('outbox').select('submission_id').execute();
     expect(queued).toEqual([{ submission_id: submissionId }]);
+    expect(await first.services.outbox.countPending()).toBe(1);
     const second = await startTestApp({ database: first.database, env: { HOOK_ALLOW_PRIVATE_TARGETS: 'true' }, hookTransport: { ca: receiver.ca } });
     try {
       await waitFor(() => receiver.received.some((r) => r.headers['webhook-id'] === `${submissionId}.${hook.id}`), 15_000, 'the delivery');

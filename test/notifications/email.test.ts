@@ -79,6 +79,7 @@ describe(`email notifications on ${testDialect}`, () => {
       [submissionId, 'sent'],
     ]);
     expect(sink.received.filter((m) => m.parsed.text?.includes('Spammer'))).toEqual([]);
+    expect(await t.services.outbox.countPending()).toBe(0);
   });
 
   it('sends an address added on the dashboard only its verification email until the link is opened; the link works once', async () => {
