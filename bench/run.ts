@@ -1,4 +1,4 @@
-// `npm run bench [-- --only submit,paging,hooks,email --db sqlite,postgres]`: runs each scenario beside
+// `npm run bench [-- --only submit,paging,hooks,search,forms-list,email --db sqlite,postgres]`: runs each scenario beside
 // its reference in the same invocation and rewrites BENCHMARKS.md with figures and ratios.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
@@ -14,6 +14,7 @@ import { newId } from '../src/lib/ids.js';
 import { InstanceSecretService } from '../src/secrets/instance-secret.service.js';
 import { SubmissionCursors } from '../src/submissions/submission-cursor.js';
 import { freshDatabase, load, memoryOf, startChild, timeRequests, type BenchDialect, type LoadResult } from './lib.js';
+import { formsListScenario, searchScenario } from './dashboard.js';
 import { startReceiver } from './receiver.js';
 import { startSmtpSink } from './smtp-sink.js';
 
@@ -22,7 +23,7 @@ const option = (name: string, fallback: string) => {
   const i = args.indexOf(`--${name}`);
   return (i >= 0 ? args[i + 1] : undefined) ?? fallback;
 };
-const only = new Set(option('only', 'submit,paging,hooks,email').split(','));
+const only = new Set(option('only', 'submit,paging,hooks,search,forms-list,email').split(','));
 const dialects = option('db', 'sqlite,postgres').split(',') as BenchDialect[];
 const SECONDS = Number(option('seconds', '3'));
 const ROUNDS = Number(option('rounds', '3'));
@@ -310,6 +311,8 @@ for (const db of dialects) {
   if (only.has('submit')) await submitScenario(db);
   if (only.has('paging')) await pagingScenario(db);
   if (only.has('hooks')) await hooksScenario(db);
+  if (only.has('search')) rows.push(...(await searchScenario(db, PAGING_ROWS, serverEnv)));
+  if (only.has('forms-list')) rows.push(...(await formsListScenario(db, serverEnv)));
   if (only.has('email')) await emailScenario(db);
   process.stdout.write(`${db} done\n`);
 }

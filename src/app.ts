@@ -122,6 +122,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   app.decorate('limiter', limiter);
 
+  // Every answer, of every route and error: browsers must never guess a type (a JSON error or a
+  // CSV export rendered as HTML).
+  app.addHook('onRequest', async (_request, reply) => {
+    reply.header('x-content-type-options', 'nosniff');
+  });
   app.setErrorHandler(jsonErrorHandler);
   acceptEveryHttpMethod(app);
   refuseRequestsWhileClosing(app);

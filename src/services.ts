@@ -13,6 +13,7 @@ import { PasswordResetService } from './notifications/password-reset.service.js'
 import type { OutboxChannel } from './outbox/outbox.channel.js';
 import { OutboxDispatcher } from './outbox/outbox.dispatcher.js';
 import { HookService } from './hooks/hook.service.js';
+import { SubmissionBrowseService } from './submissions/submission-browse.service.js';
 import { InstanceSecretService } from './secrets/instance-secret.service.js';
 import { SubmissionCursors } from './submissions/submission-cursor.js';
 import { SubmissionQueryService } from './submissions/submission-query.service.js';
@@ -29,6 +30,8 @@ export interface Services {
   readonly submissions: SubmissionService;
   /** Reading stored submissions (API and dashboard). */
   readonly submissionQueries: SubmissionQueryService;
+  /** The dashboard's search, paging both ways, counters and bulk actions. */
+  readonly submissionBrowser: SubmissionBrowseService;
   readonly hooks: HookService;
   /** Queued outbound work of every channel (hook deliveries, email) and its dispatcher. */
   readonly outbox: OutboxDispatcher;
@@ -61,7 +64,8 @@ export function createServices(
   const wakeOutbox = () => outbox?.wake();
   const mailer = config.smtpUrl ? new SmtpMailer(config.smtpUrl, config.mailFrom, options.mailTransport) : undefined;
   const notifications = new NotificationService(handle, config, forms, wakeOutbox, mailer);
-  const channels: OutboxChannel[] = [new HookDeliveryChannel(handle, config, logger, options.hookTransport)];
+  const hookChannel = new HookDeliveryChannel(handle, config, logger, options.hookTransport);
+  const channels: OutboxChannel[] = [hookChannel];
   if (mailer) channels.push(new EmailChannel(handle, config, mailer, logger, () => notifications.queueDueDigests(), options.onEmailAttempt));
   outbox = new OutboxDispatcher(handle, logger, channels);
   return {
@@ -72,7 +76,8 @@ export function createServices(
     forms,
     submissions: new SubmissionService(handle, config, forms, outbox, logger),
     submissionQueries: new SubmissionQueryService(handle.db, forms, new SubmissionCursors(instanceSecrets)),
-    hooks: new HookService(handle.db, config, forms, accounts),
+    submissionBrowser: new SubmissionBrowseService(handle.db, handle.dialect, forms),
+    hooks: new HookService(handle.db, config, forms, accounts, hookChannel),
     outbox,
     sessions,
     notifications,

@@ -40,6 +40,15 @@ export async function updateAccountDisplayName(db: Executor, id: string, display
   await db.updateTable('accounts').set({ display_name: displayName }).where('id', '=', id).execute();
 }
 
+export async function updateAccountEmail(db: Executor, id: string, email: string): Promise<void> {
+  await db.updateTable('accounts').set({ email }).where('id', '=', id).execute();
+}
+
 export async function updateAccountPasswordHash(db: Executor, id: string, passwordHash: string): Promise<void> {
   await db.updateTable('accounts').set({ password_hash: passwordHash }).where('id', '=', id).execute();
+}
+
+/** Forms, submissions, keys, hooks and sessions go with it (ON DELETE CASCADE). */
+export async function deleteAccountRow(db: Executor, id: string): Promise<void> {
+  await db.deleteFrom('accounts').where('id', '=', id).execute();
 }

@@ -10,7 +10,9 @@ import {
   findAccountRowByEmail,
   findAccountRowById,
   insertAccount,
+  deleteAccountRow,
   updateAccountDisplayName,
+  updateAccountEmail,
   updateAccountPasswordHash,
   updateAccountPlan,
 } from './account.repository.js';
@@ -132,5 +134,43 @@ export class AccountService {
     }
     return (await verifyPassword(password, row.password_hash)) ? accountRowToAccount(row) : undefined;
   }
-}
 
+  /** The stored password must match before email, password or the account itself change. */
+  private async checkCurrentPassword(id: string, password: string, field: string): Promise<void> {
+    const row = await findAccountRowById(this.db, id);
+    if (!row) throw notFound('Account');
+    if (!password) throw validationFailed('Enter your current password.', { [field]: 'Enter your current password' });
+    if (!row.password_hash || !(await verifyPassword(password, row.password_hash))) {
+      throw validationFailed('The current password is not right.', { [field]: 'That is not your current password' });
+    }
+  }
+
+  async changeEmail(id: string, email: string, currentPassword: string): Promise<Account> {
+    const parsed = z.email().max(254).safeParse(email.trim());
+    if (!parsed.success) throw validationFailed('The email address is not valid.', { email: 'Enter an email address like name@example.com' });
+    await this.checkCurrentPassword(id, currentPassword, 'emailPassword');
+    const normalised = parsed.data.toLowerCase();
+    const other = await findAccountRowByEmail(this.db, normalised);
+    if (other && other.id !== id) throw validationFailed('Another account uses this email.', { email: 'Another account already uses this email' });
+    await updateAccountEmail(this.db, id, normalised);
+    return this.getAccount(id);
+  }
+
+  async changePassword(id: string, currentPassword: string, newPassword: string): Promise<void> {
+    if (newPassword.length < 8 || newPassword.length > 1024) {
+      throw validationFailed('The new password is not valid.', { newPassword: 'Use at least 8 characters' });
+    }
+    await this.checkCurrentPassword(id, currentPassword, 'currentPassword');
+    await updateAccountPasswordHash(this.db, id, await hashPassword(newPassword));
+  }
+
+  /** Deletes the account and everything it owns, once the owner typed its email and password. */
+  async deleteAccount(id: string, confirmEmail: string, currentPassword: string): Promise<void> {
+    const account = await this.getAccount(id);
+    if (confirmEmail.trim().toLowerCase() !== account.email) {
+      throw validationFailed('Type the account\'s email to confirm.', { confirmEmail: `Type ${account.email} to confirm` });
+    }
+    await this.checkCurrentPassword(id, currentPassword, 'deletePassword');
+    await deleteAccountRow(this.db, id);
+  }
+}

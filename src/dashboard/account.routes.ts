@@ -1,17 +1,82 @@
-import type { FastifyInstance } from 'fastify';
-import { pageContext, sendPage } from './page.js';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../errors.js';
+import { SESSION_COOKIE, pageContext, sendPage, setFlash } from './page.js';
+
+type Values = Record<string, string>;
+
+const bodySchema = (fields: string[]) =>
+  ({
+    type: 'object',
+    properties: Object.fromEntries([...fields.map((f) => [f, { type: 'string', maxLength: 1024 }]), ['_csrf', { type: 'string' }]]),
+  }) as const;
+
+/** Fields that never go back into the page: passwords are typed again. */
+const withoutPasswords = (body: Values): Values =>
+  Object.fromEntries(Object.entries(body).filter(([k]) => !/password/i.test(k) && k !== '_csrf'));
 
 export async function accountPages(app: FastifyInstance): Promise<void> {
-  app.get('/dashboard/account', { schema: { hide: true } }, async (request, reply) =>
-    sendPage(reply, 'account', pageContext(request, reply, 'Account'), { account: request.owner }),
+  const secure = app.config.baseUrl.startsWith('https:');
+
+  const renderAccount = async (request: FastifyRequest, reply: FastifyReply, extra: { values?: Values; fieldErrors?: Record<string, string>; error?: string } = {}, status = 200) => {
+    const account = (await app.services.accounts.findAccount(request.owner!.id)) ?? request.owner!;
+    const sessions = await app.services.sessions.listSessions(account.id, request.cookies[SESSION_COOKIE]);
+    const ctx = { ...pageContext(request, reply, 'Account'), account, ...(extra.error ? { error: extra.error } : {}) };
+    return sendPage(reply, 'account', ctx, { account, sessions, values: extra.values ?? {}, fieldErrors: extra.fieldErrors ?? {} }, status);
+  };
+
+  /** Runs a change; a validation error re-renders the page with what was typed and the message by its field. */
+  const change = async (request: FastifyRequest<{ Body: Values }>, reply: FastifyReply, notice: string, action: () => Promise<unknown>, redirectTo = '/dashboard/account') => {
+    try {
+      await action();
+    } catch (err) {
+      if (!(err instanceof AppError) || err.code !== 'validation_failed') throw err;
+      return renderAccount(request, reply, { values: withoutPasswords(request.body ?? {}), fieldErrors: err.fieldErrors ?? {}, error: err.message }, 400);
+    }
+    setFlash(reply, { notice }, secure);
+    return reply.redirect(redirectTo, 303);
+  };
+
+  app.get('/dashboard/account', { schema: { hide: true } }, async (request, reply) => renderAccount(request, reply));
+
+  app.post<{ Body: Values }>('/dashboard/account', { schema: { hide: true, body: bodySchema(['displayName']) } }, async (request, reply) =>
+    change(request, reply, 'Saved.', () => app.services.accounts.setDisplayName(request.owner!.id, request.body.displayName ?? '')),
   );
 
-  app.post<{ Body: { displayName: string } }>(
-    '/dashboard/account',
-    { schema: { hide: true, body: { type: 'object', required: ['displayName'], properties: { displayName: { type: 'string' }, _csrf: { type: 'string' } } } } },
-    async (request, reply) => {
-      const account = await app.services.accounts.setDisplayName(request.owner!.id, request.body.displayName);
-      return sendPage(reply, 'account', { ...pageContext(request, reply, 'Account'), account, notice: 'Saved.' }, { account });
-    },
+  app.post<{ Body: Values }>('/dashboard/account/email', { schema: { hide: true, body: bodySchema(['email', 'currentPassword']) } }, async (request, reply) =>
+    change(request, reply, 'Email changed.', () =>
+      app.services.accounts.changeEmail(request.owner!.id, request.body.email ?? '', request.body.currentPassword ?? ''),
+    ),
   );
+
+  // A new password ends every other session: whoever knew the old one is logged out.
+  app.post<{ Body: Values }>('/dashboard/account/password', { schema: { hide: true, body: bodySchema(['currentPassword', 'newPassword']) } }, async (request, reply) =>
+    change(request, reply, 'Password changed. Every other session was logged out.', async () => {
+      await app.services.accounts.changePassword(request.owner!.id, request.body.currentPassword ?? '', request.body.newPassword ?? '');
+      await app.services.sessions.revokeOtherSessions(request.owner!.id, request.cookies[SESSION_COOKIE]);
+    }),
+  );
+
+  app.post<{ Params: { id: string } }>('/dashboard/account/sessions/:id/revoke', { schema: { hide: true } }, async (request, reply) => {
+    await app.services.sessions.revokeSession(request.owner!.id, request.params.id);
+    setFlash(reply, { notice: 'That session is logged out.' }, secure);
+    return reply.redirect('/dashboard/account', 303);
+  });
+
+  app.post('/dashboard/account/sessions/revoke-others', { schema: { hide: true } }, async (request, reply) => {
+    const n = await app.services.sessions.revokeOtherSessions(request.owner!.id, request.cookies[SESSION_COOKIE]);
+    setFlash(reply, { notice: `Logged out ${n} other session${n === 1 ? '' : 's'}.` }, secure);
+    return reply.redirect('/dashboard/account', 303);
+  });
+
+  app.post<{ Body: Values }>('/dashboard/account/delete', { schema: { hide: true, body: bodySchema(['confirmEmail', 'currentPassword']) } }, async (request, reply) => {
+    try {
+      await app.services.accounts.deleteAccount(request.owner!.id, request.body.confirmEmail ?? '', request.body.currentPassword ?? '');
+    } catch (err) {
+      if (!(err instanceof AppError) || err.code !== 'validation_failed') throw err;
+      return renderAccount(request, reply, { values: withoutPasswords(request.body ?? {}), fieldErrors: err.fieldErrors ?? {}, error: err.message }, 400);
+    }
+    reply.clearCookie(SESSION_COOKIE, { path: '/dashboard' });
+    setFlash(reply, { notice: 'Your account and everything in it were deleted.' }, secure);
+    return reply.redirect('/dashboard/login', 303);
+  });
 }

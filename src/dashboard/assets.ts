@@ -16,7 +16,7 @@ th{font-weight:600;color:#4a5266;font-size:.85rem}
 .preview{color:#4a5266;max-width:520px;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
 label{display:block;margin:.5rem 0;font-weight:500}
 input:not([type=checkbox]){display:block;width:100%;padding:.5rem .6rem;border:1px solid #cfd4dc;border-radius:6px;font:inherit;margin-top:.25rem}
-.row input{width:auto;flex:1;margin:0}
+.row input{width:auto;flex:1;margin:0}.row label input{width:100%;margin-top:.25rem}.row label{margin:0}
 textarea,select{display:block;width:100%;padding:.5rem .6rem;border:1px solid #cfd4dc;border-radius:6px;font:inherit;margin-top:.25rem}
 .attempt{font-size:.85rem;white-space:normal;word-break:break-word}
 .check{display:flex;gap:.5rem;align-items:center;font-weight:400}
@@ -35,19 +35,65 @@ pre{background:#f3f4f7;padding:.9rem;border-radius:8px;overflow-x:auto;white-spa
 .secret{border:1px solid #f5d28b;background:#fff8e6;border-radius:8px;padding:.75rem 1rem;margin-bottom:1rem}
 .hook{border-top:1px solid #eceef2;padding:.75rem 0}
 code{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.88em}
-@media (max-width:640px){.top{gap:.75rem}.fields th{width:auto}}
+.who{color:#aeb8d6;font-size:.9rem}.who strong{color:#fff;font-weight:500;word-break:break-all}
+.foot{max-width:1080px;margin:0 auto 2rem;padding:0 1rem;font-size:.85rem}
+.field-error{color:#b42318;margin:.1rem 0 .5rem;font-size:.9rem}.field-error::before{content:"⚠ "}
+select{display:block;width:100%;padding:.45rem .6rem;border:1px solid #cfd4dc;border-radius:6px;font:inherit;margin-top:.25rem;background:#fff}
+.search{display:flex;gap:.5rem;align-items:flex-end;flex-wrap:wrap;margin:.75rem 0}.search label{margin:0}.search .grow{min-width:14rem}
+.chart-box{margin:.75rem 0}.chart{width:100%;height:140px;display:block}.chart-axis{display:flex;justify-content:space-between;font-size:.8rem}.legend.inbox{color:#2453d4}.legend.spam{color:#e0a030}
+.bulk-bar{margin:.5rem 0}.pager{margin-top:.75rem}.num{text-align:right;font-variant-numeric:tabular-nums}
+.sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
+.table-wrap{overflow-x:auto;max-width:100%}
+.copy-status{margin-left:.5rem;font-size:.85rem;color:#69718a}
+abbr[title]{text-decoration:underline dotted;cursor:help}
+@media (max-width:640px){.top{gap:.75rem;padding:.7rem 1rem}.fields th{width:auto}
+main{margin:1rem auto;padding:0 .5rem}.card{padding:1rem}
+table.stacked thead{display:none}table.stacked tr{display:block;border-bottom:1px solid #eceef2;padding:.4rem 0}
+table.stacked td{display:flex;gap:.75rem;border:0;padding:.2rem .2rem}
+table.stacked td::before{content:attr(data-label);flex:0 0 7.5rem;font-weight:600;color:#4a5266;font-size:.85rem}
+.preview{max-width:none;white-space:normal;word-break:break-word}
+.fields th,.fields td{display:block;width:auto}
+.search .grow{min-width:100%}pre{font-size:.8rem}}
 `;
 
 export const appJs = `
+// Times arrive as UTC in <time datetime>; show them in the viewer's own zone and say which.
+(function () {
+  var zone = '';
+  try { zone = Intl.DateTimeFormat().resolvedOptions().timeZone || ''; } catch (e) { zone = ''; }
+  var format = new Intl.DateTimeFormat(undefined, { year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit' });
+  document.querySelectorAll('time[datetime]').forEach(function (el) {
+    var date = new Date(el.getAttribute('datetime'));
+    if (isNaN(date.getTime())) return;
+    el.title = el.getAttribute('datetime');
+    el.textContent = format.format(date);
+  });
+  var tz = document.getElementById('tz');
+  if (tz && zone) tz.textContent = 'your time zone (' + zone + ')';
+})();
+
+// Copy buttons: the clipboard when the browser allows it; otherwise say so and select the text.
+function selectText(source) {
+  var range = document.createRange();
+  range.selectNodeContents(source);
+  var selection = window.getSelection();
+  selection.removeAllRanges();
+  selection.addRange(range);
+}
 document.addEventListener('click', function (event) {
   var button = event.target.closest('button.copy');
   if (!button) return;
   var source = document.getElementById(button.getAttribute('data-copy'));
-  if (!source || !navigator.clipboard) return;
+  if (!source) return;
+  var status = button.nextElementSibling && button.nextElementSibling.classList.contains('copy-status') ? button.nextElementSibling : null;
+  var say = function (text) { if (status) status.textContent = text; };
+  var refused = function () {
+    selectText(source);
+    say('The browser did not allow copying: the text is selected, press Ctrl+C (or ⌘C).');
+  };
+  if (!navigator.clipboard || !navigator.clipboard.writeText) { refused(); return; }
   navigator.clipboard.writeText(source.textContent).then(function () {
-    var label = button.textContent;
-    button.textContent = 'Copied';
-    setTimeout(function () { button.textContent = label; }, 1500);
-  });
+    say('Copied.');
+  }, refused);
 });
 `;

@@ -3,6 +3,7 @@ import csrf from '@fastify/csrf-protection';
 import formbody from '@fastify/formbody';
 import type { FastifyInstance } from 'fastify';
 import type { Account } from '../accounts/account.types.js';
+import { AppError } from '../errors.js';
 import { toAppError } from '../http/error-handler.js';
 import { accountPages } from './account.routes.js';
 import { appCss, appJs } from './assets.js';
@@ -65,8 +66,11 @@ export async function dashboardPlugin(app: FastifyInstance): Promise<void> {
       for (const [name, value] of Object.entries(appError.headers)) reply.header(name, value);
       const [status, heading, text] = csrfFailure
         ? [403, 'Please try again', 'This form expired or did not come from this site. Go back, reload the page and submit it again.']
-        : [appError.statusCode, appError.statusCode === 404 ? 'Not found' : 'Something went wrong', appError.message];
-      return sendPage(reply, 'message', { title: heading, account: request.owner }, { heading, text }, status);
+        : appError.statusCode === 404
+          ? [404, 'Not found', `${appError.message} Check the address, or start again from your forms.`]
+          : [appError.statusCode, appError.statusCode >= 500 ? 'Something went wrong' : 'That did not work', appError.message];
+      // A fresh token, so the layout's log-out button works from an error page too.
+      return sendPage(reply, 'message', { title: heading, account: request.owner, csrf: reply.generateCsrf() }, { heading, text }, status);
     });
 
     dashboard.get('/dashboard/assets/app.css', { schema: { hide: true } }, async (_request, reply) =>
@@ -92,6 +96,10 @@ export async function dashboardPlugin(app: FastifyInstance): Promise<void> {
       await owned.register(hookPages);
       await owned.register(accountPages);
       await owned.register(emailPages);
+      // Lowest priority in the router: any other dashboard address is a 404 page in the layout.
+      owned.get('/dashboard/*', { schema: { hide: true } }, async (request) => {
+        throw new AppError('not_found', `There is no page at ${request.url.split('?')[0]!.slice(0, 200)}.`);
+      });
     });
   });
 }

@@ -4,27 +4,63 @@ import type { FormSettingsInput } from '../forms/form.service.js';
 import type { Form } from '../forms/form.types.js';
 import { pageContext, sendPage } from './page.js';
 
-type SettingsBody = Record<string, string | undefined>;
+type SettingsBody = Record<string, unknown>;
+
+const TEXT_FIELDS = ['name', 'accessKey', 'turnstileSecret', 'successUrl', 'errorUrl', 'allowedRedirectHosts'] as const;
+const CHECKBOXES = ['isActive', 'requireAccessKey', 'requireBotCheck'] as const;
 
 const blankToNull = (value: string | undefined) => (value === undefined || value.trim() === '' ? null : value.trim());
 
-/** Turns the settings page's fields into form settings (unchecked boxes are absent). */
-function settingsFromBody(body: SettingsBody): FormSettingsInput {
-  const accessKey = body.requireAccessKey ? blankToNull(body.accessKey) : null;
-  if (body.requireAccessKey && !accessKey) {
-    throw new AppError('validation_failed', 'Enter the access key the form requires.', { fieldErrors: { accessKey: 'required' } });
+/** Words for the settings fields' errors, whatever the service called them. */
+const fieldMessages: Record<string, string> = {
+  name: 'Enter a name for the form (up to 200 characters)',
+  accessKey: 'Enter an access key',
+  successUrl: 'Enter a full address starting with https:// or http://',
+  errorUrl: 'Enter a full address starting with https:// or http://',
+  allowedRedirectHosts: 'Enter host names separated by commas, like shop.example.com',
+  turnstileSecret: 'Enter the Turnstile secret (or set TURNSTILE_SECRET_KEY)',
+};
+
+/**
+ * Turns the settings page's fields into form settings (unchecked boxes are absent). A field sent
+ * twice or as something other than text (a crafted request) is a field error, never a crash; a
+ * box sent twice is still checked.
+ */
+function settingsFromBody(body: SettingsBody): { input: FormSettingsInput; text: Record<string, string>; boxes: Record<string, string>; fieldErrors: Record<string, string> } {
+  const fieldErrors: Record<string, string> = {};
+  const text: Record<string, string> = {};
+  for (const field of TEXT_FIELDS) {
+    const value = body[field];
+    if (value === undefined) continue;
+    if (typeof value === 'string') text[field] = value;
+    else fieldErrors[field] = Array.isArray(value) ? 'Enter one value only' : 'Enter text';
   }
+  const checked = (field: (typeof CHECKBOXES)[number]) => {
+    const value = body[field];
+    return value === '1' || value === 'on' || value === true || (Array.isArray(value) && value.some((v) => v === '1' || v === 'on'));
+  };
+  const accessKey = checked('requireAccessKey') ? blankToNull(text.accessKey) : null;
+  if (checked('requireAccessKey') && !accessKey && !fieldErrors.accessKey) fieldErrors.accessKey = 'Enter an access key';
+  if ((text.name ?? '').trim() === '' && !fieldErrors.name) fieldErrors.name = 'Enter a name for the form';
   return {
-    name: body.name ?? '',
-    isActive: body.isActive === '1',
-    accessKey,
-    requireBotCheck: body.requireBotCheck === '1',
-    turnstileSecret: blankToNull(body.turnstileSecret),
-    successUrl: blankToNull(body.successUrl),
-    errorUrl: blankToNull(body.errorUrl),
-    allowedRedirectHosts: (body.allowedRedirectHosts ?? '').split(/[\s,]+/).filter(Boolean),
+    text,
+    fieldErrors,
+    boxes: Object.fromEntries(CHECKBOXES.map((f) => [f, checked(f) ? '1' : ''])),
+    input: {
+      name: text.name ?? '',
+      isActive: checked('isActive'),
+      accessKey,
+      requireBotCheck: checked('requireBotCheck'),
+      turnstileSecret: blankToNull(text.turnstileSecret),
+      successUrl: blankToNull(text.successUrl),
+      errorUrl: blankToNull(text.errorUrl),
+      allowedRedirectHosts: (text.allowedRedirectHosts ?? '').split(/[\s,]+/).filter(Boolean),
+    },
   };
 }
+
+const escapeAttribute = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** A copy-ready form posting to the submit URL, with the honeypot (and Turnstile when enabled). */
 export function formSnippet(form: Form, submitUrl: string): string {
@@ -35,7 +71,7 @@ export function formSnippet(form: Form, submitUrl: string): string {
     '  <!-- Honeypot: leave it empty and hidden; bots fill it in. -->',
     '  <input type="text" name="_honey" style="display:none" tabindex="-1" autocomplete="off">',
   ];
-  if (form.accessKey) lines.push(`  <input type="hidden" name="access_key" value="${form.accessKey.replace(/[&"<>]/g, '')}">`);
+  if (form.accessKey) lines.push(`  <input type="hidden" name="access_key" value="${escapeAttribute(form.accessKey)}">`);
   if (form.requireBotCheck) {
     lines.push('  <div class="cf-turnstile" data-sitekey="YOUR_TURNSTILE_SITE_KEY"></div>');
   }
@@ -45,29 +81,42 @@ export function formSnippet(form: Form, submitUrl: string): string {
 }
 
 export async function formPages(app: FastifyInstance): Promise<void> {
-  // The notification settings on this page post to email.routes.ts.
-  app.get('/dashboard/forms', { schema: { hide: true } }, async (request, reply) => {
-    const forms = await app.services.forms.listForms(request.owner!.id);
-    return sendPage(reply, 'forms', pageContext(request, reply, 'Forms'), { forms });
-  });
+  // The notification settings on the settings page post to email.routes.ts.
+  const renderForms = async (request: FastifyRequest, reply: FastifyReply, extra: { values?: Record<string, string>; fieldErrors?: Record<string, string>; error?: string } = {}, status = 200) => {
+    const accountId = request.owner!.id;
+    const forms = await app.services.forms.listForms(accountId);
+    const summaries = await app.services.submissionBrowser.summariseForms(accountId, forms.map((f) => f.id));
+    const rows = forms.map((f) => ({ ...f, ...(summaries.get(f.id) ?? { inbox: 0, spam: 0, lastSubmissionAt: null }) }));
+    const ctx = { ...pageContext(request, reply, 'Forms'), ...(extra.error ? { error: extra.error } : {}) };
+    return sendPage(reply, 'forms', ctx, { forms: rows, values: extra.values ?? {}, fieldErrors: extra.fieldErrors ?? {} }, status);
+  };
 
-  app.post<{ Body: { name: string } }>(
+  app.get('/dashboard/forms', { schema: { hide: true } }, async (request, reply) => renderForms(request, reply));
+
+  app.post<{ Body: { name?: string } }>(
     '/dashboard/forms',
-    { schema: { hide: true, body: { type: 'object', required: ['name'], properties: { name: { type: 'string' }, _csrf: { type: 'string' } } } } },
+    { schema: { hide: true, body: { type: 'object', properties: { name: { type: 'string', maxLength: 1000 }, _csrf: { type: 'string' } } } } },
     async (request, reply) => {
-      const form = await app.services.forms.createForm(request.owner!.id, { name: request.body.name });
+      const name = (request.body.name ?? '').trim();
+      if (name === '' || name.length > 200) {
+        return renderForms(request, reply, { values: { name: request.body.name ?? '' }, fieldErrors: { name: name === '' ? 'Enter a name for the form' : 'Use at most 200 characters' }, error: 'The form needs a name.' }, 400);
+      }
+      const form = await app.services.forms.createForm(request.owner!.id, { name });
       return reply.redirect(`/dashboard/forms/${form.id}/settings`, 303);
     },
   );
 
-  const renderSettings = async (request: FastifyRequest, reply: FastifyReply, form: Form, extra: { notice?: string; error?: string } = {}, status = 200) => {
+  const renderSettings = async (request: FastifyRequest, reply: FastifyReply, form: Form, extra: { notice?: string; error?: string; values?: Record<string, string>; fieldErrors?: Record<string, string> } = {}, status = 200) => {
     const submitUrl = `${app.config.baseUrl}/v1/submit/${form.id}`;
-    return sendPage(reply, 'settings', { ...pageContext(request, reply, form.name), ...extra }, {
+    const { values, fieldErrors, ...messages } = extra;
+    return sendPage(reply, 'settings', { ...pageContext(request, reply, form.name), ...messages }, {
       form,
       submitUrl,
       snippet: formSnippet(form, submitUrl),
       baseUrl: app.config.baseUrl,
       hasDefaultSecret: app.config.turnstileSecretKey !== undefined,
+      values: values ?? {},
+      fieldErrors: fieldErrors ?? {},
       notifications: {
         enabled: app.services.notifications.emailEnabled,
         recipients: await app.services.notifications.listRecipients(form.id),
@@ -81,13 +130,19 @@ export async function formPages(app: FastifyInstance): Promise<void> {
 
   app.post<{ Params: { id: string }; Body: SettingsBody }>('/dashboard/forms/:id/settings', { schema: { hide: true } }, async (request, reply) => {
     const form = await app.services.forms.getFormOfAccount(request.owner!.id, request.params.id);
+    const body = request.body && typeof request.body === 'object' && !Array.isArray(request.body) ? request.body : {};
+    const { input, text, boxes, fieldErrors } = settingsFromBody(body);
+    // What was typed goes back into the page, with each message next to its field.
+    const refuse = (errors: Record<string, string>, message: string) =>
+      renderSettings(request, reply, form, { error: message, values: { ...text, ...boxes }, fieldErrors: errors }, 400);
+    if (Object.keys(fieldErrors).length > 0) return refuse(fieldErrors, 'Some settings need another look: see the messages by the fields.');
     try {
-      const updated = await app.services.forms.updateForm(form.id, settingsFromBody(request.body ?? {}), request.owner!.id);
+      const updated = await app.services.forms.updateForm(form.id, input, request.owner!.id);
       return await renderSettings(request, reply, updated, { notice: 'Settings saved.' });
     } catch (err) {
       if (!(err instanceof AppError) || err.code !== 'validation_failed') throw err;
-      const detail = Object.entries(err.fieldErrors ?? {}).map(([f, m]) => `${f}: ${m}`).join('; ');
-      return renderSettings(request, reply, form, { error: `${err.message} ${detail}` }, 400);
+      const errors = Object.fromEntries(Object.entries(err.fieldErrors ?? {}).map(([f, m]) => [f, fieldMessages[f] ? `${fieldMessages[f]} (${m})` : m]));
+      return refuse(errors, err.message);
     }
   });
 }

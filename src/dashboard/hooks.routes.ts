@@ -1,20 +1,96 @@
-import type { FastifyInstance } from 'fastify';
-import { pageContext, sendPage } from './page.js';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { planAllowsHooks } from '../accounts/account.types.js';
+import { AppError } from '../errors.js';
+import { pageContext, sendPage, setFlash } from './page.js';
 
 const RECENT_ATTEMPTS = 10;
 
+/** A delivery outcome in words an owner can act on. */
+export function readableDeliveryError(error: string | null, status: number | null): string {
+  if (error === null) return status !== null && (status < 200 || status >= 300) ? `The target answered HTTP ${status} (2xx expected).` : '';
+  if (error === 'timeout') return 'No answer in time: the target took longer than the hook timeout.';
+  if (error.startsWith('refused:')) return `Not sent: ${error.slice('refused:'.length).trim()} (private and local addresses are refused).`;
+  if (error === 'ECONNREFUSED') return 'Connection refused: nothing is listening at that address.';
+  if (error === 'ENOTFOUND' || error === 'EAI_AGAIN') return 'The host name could not be resolved (DNS).';
+  if (error === 'ECONNRESET' || error === 'UND_ERR_SOCKET') return 'The connection was closed by the target before it answered.';
+  if (/CERT|SELF_SIGNED|TLS|SSL/i.test(error)) return `The target's TLS certificate was not accepted (${error}).`;
+  return `Delivery failed: ${error}`;
+}
+
+interface HookBody {
+  formId?: string;
+  targetUrl?: string;
+}
+const hookBodySchema = {
+  type: 'object',
+  properties: { formId: { type: 'string', maxLength: 100 }, targetUrl: { type: 'string', maxLength: 2048 }, _csrf: { type: 'string' } },
+} as const;
+
 export async function hookPages(app: FastifyInstance): Promise<void> {
-  app.get('/dashboard/hooks', { schema: { hide: true } }, async (request, reply) => {
-    const accountId = request.owner!.id;
-    const hooks = await app.services.hooks.listHooks(accountId);
+  const secure = app.config.baseUrl.startsWith('https:');
+
+  const renderHooks = async (request: FastifyRequest, reply: FastifyReply, extra: { values?: HookBody; fieldErrors?: Record<string, string>; error?: string } = {}, status = 200) => {
+    const account = request.owner!;
+    const [hooks, forms] = await Promise.all([app.services.hooks.listHooks(account.id), app.services.forms.listForms(account.id)]);
+    const formNames = new Map(forms.map((f) => [f.id, f.name]));
     const withAttempts = await Promise.all(
-      hooks.map(async (hook) => ({ ...hook, attempts: await app.services.hooks.listRecentDeliveries(accountId, hook.id, RECENT_ATTEMPTS) })),
+      hooks.map(async (hook) => ({
+        ...hook,
+        formName: formNames.get(hook.formId) ?? hook.formId,
+        attempts: (await app.services.hooks.listRecentDeliveries(account.id, hook.id, RECENT_ATTEMPTS)).map((a) => ({
+          ...a,
+          readableError: readableDeliveryError(a.error, a.responseStatus),
+        })),
+      })),
     );
-    return sendPage(reply, 'hooks', pageContext(request, reply, 'Hooks'), { hooks: withAttempts });
+    const ctx = { ...pageContext(request, reply, 'Hooks'), ...(extra.error ? { error: extra.error } : {}) };
+    return sendPage(reply, 'hooks', ctx, {
+      hooks: withAttempts,
+      forms,
+      planId: account.planId,
+      planAllowsHooks: planAllowsHooks(account.planId),
+      values: extra.values ?? {},
+      fieldErrors: extra.fieldErrors ?? {},
+    }, status);
+  };
+
+  app.get('/dashboard/hooks', { schema: { hide: true } }, async (request, reply) => renderHooks(request, reply));
+
+  // Post/redirect/get: the secret travels to the next page in a one-time flash, so a refresh
+  // creates nothing and shows nothing again.
+  app.post<{ Body: HookBody }>('/dashboard/hooks', { schema: { hide: true, body: hookBodySchema } }, async (request, reply) => {
+    const values = { formId: request.body.formId ?? '', targetUrl: (request.body.targetUrl ?? '').trim() };
+    const fieldErrors: Record<string, string> = {};
+    if (!values.formId) fieldErrors.formId = 'Choose a form';
+    if (!values.targetUrl) fieldErrors.targetUrl = 'Enter the https:// address that should receive submissions';
+    else if (!URL.canParse(values.targetUrl)) fieldErrors.targetUrl = 'Enter a full address starting with https://';
+    if (Object.keys(fieldErrors).length > 0) return renderHooks(request, reply, { values, fieldErrors, error: 'Check the highlighted fields.' }, 400);
+    try {
+      const { secret } = await app.services.hooks.createHook(request.owner!.id, { formId: values.formId, targetUrl: values.targetUrl });
+      setFlash(reply, { notice: 'Hook created.', secret, secretLabel: 'hook secret' }, secure);
+      return reply.redirect('/dashboard/hooks', 303);
+    } catch (err) {
+      if (!(err instanceof AppError) || !['validation_failed', 'not_found', 'plan_required'].includes(err.code)) throw err;
+      const problem = err.fieldErrors?.targetUrl;
+      const errors: Record<string, string> =
+        err.code === 'not_found' ? { formId: 'Choose one of your forms' } : problem ? { targetUrl: `Not accepted: ${problem}` } : {};
+      return renderHooks(request, reply, { values, fieldErrors: errors, error: err.message }, err.statusCode);
+    }
+  });
+
+  app.post<{ Params: { id: string } }>('/dashboard/hooks/:id/test', { schema: { hide: true } }, async (request, reply) => {
+    const result = await app.services.hooks.sendTestDelivery(request.owner!.id, request.params.id);
+    const ok = result.status !== null && result.status >= 200 && result.status < 300;
+    const notice = ok
+      ? `Test delivery sent: the target answered HTTP ${result.status} in ${result.durationMs} ms.`
+      : `Test delivery failed after ${result.durationMs} ms. ${readableDeliveryError(result.error, result.status)}`;
+    setFlash(reply, { notice }, secure);
+    return reply.redirect('/dashboard/hooks', 303);
   });
 
   app.post<{ Params: { id: string } }>('/dashboard/hooks/:id/delete', { schema: { hide: true } }, async (request, reply) => {
     await app.services.hooks.deleteHook(request.owner!.id, request.params.id);
+    setFlash(reply, { notice: 'Hook deleted.' }, secure);
     return reply.redirect('/dashboard/hooks', 303);
   });
 }

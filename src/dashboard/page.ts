@@ -2,14 +2,61 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { renderPage, type PageContext } from './views.js';
 
 export const SESSION_COOKIE = 'fg_session';
+const FLASH_COOKIE = 'fg_flash';
+
+/** What a POST tells the page it redirects to (post/redirect/get), shown once. */
+export interface Flash {
+  notice?: string;
+  /** A secret shown once (a new API key or hook secret) and what it is. */
+  secret?: string;
+  secretLabel?: string;
+}
 
 /** Sends a dashboard page (HTML, never cached, framed by nobody). */
 export function sendPage(reply: FastifyReply, view: string, page: PageContext, data: Record<string, unknown> = {}, status = 200): FastifyReply {
   return reply.code(status).type('text/html; charset=utf-8').send(renderPage(view, page, data));
 }
 
-/** The layout's shared context: account and a fresh CSRF token. */
-export function pageContext(request: FastifyRequest, reply: FastifyReply, title: string): PageContext {
-  return { title, account: request.owner, csrf: reply.generateCsrf() };
+/**
+ * Keeps a one-time message for the next page. The cookie is httpOnly, limited to the dashboard
+ * and a minute, and cleared by the page that shows it, so a refresh shows nothing again.
+ */
+export function setFlash(reply: FastifyReply, flash: Flash, secure: boolean): void {
+  reply.setCookie(FLASH_COOKIE, Buffer.from(JSON.stringify(flash)).toString('base64url'), {
+    path: '/dashboard',
+    httpOnly: true,
+    sameSite: 'strict',
+    secure,
+    maxAge: 60,
+  });
 }
 
+function takeFlash(request: FastifyRequest, reply: FastifyReply): Flash {
+  const raw = request.cookies[FLASH_COOKIE];
+  if (!raw) return {};
+  reply.clearCookie(FLASH_COOKIE, { path: '/dashboard' });
+  try {
+    const value: unknown = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8'));
+    if (!value || typeof value !== 'object') return {};
+    const { notice, secret, secretLabel } = value as Record<string, unknown>;
+    return {
+      ...(typeof notice === 'string' ? { notice: notice.slice(0, 300) } : {}),
+      ...(typeof secret === 'string' ? { secret: secret.slice(0, 300) } : {}),
+      ...(typeof secretLabel === 'string' ? { secretLabel: secretLabel.slice(0, 100) } : {}),
+    };
+  } catch {
+    return {};
+  }
+}
+
+/** The layout's shared context: account, a fresh CSRF token, and the flash of the last POST. */
+export function pageContext(request: FastifyRequest, reply: FastifyReply, title: string): PageContext {
+  const flash = takeFlash(request, reply);
+  return {
+    title,
+    account: request.owner,
+    csrf: reply.generateCsrf(),
+    ...(flash.notice ? { notice: flash.notice } : {}),
+    ...(flash.secret ? { secret: flash.secret, secretLabel: flash.secretLabel ?? 'secret' } : {}),
+  };
+}

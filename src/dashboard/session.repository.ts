@@ -23,6 +23,22 @@ export async function deleteExpiredSessions(db: Executor, now: string): Promise<
   await db.deleteFrom('sessions').where('expires_at', '<=', now).execute();
 }
 
-export async function deleteSessionsOfAccount(db: Executor, accountId: string): Promise<void> {
-  await db.deleteFrom('sessions').where('account_id', '=', accountId).execute();
+export async function listLiveSessionRowsOfAccount(db: Executor, accountId: string, now: string): Promise<SessionTable[]> {
+  return db
+    .selectFrom('sessions')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('expires_at', '>', now)
+    .orderBy('created_at', 'desc')
+    .execute();
+}
+
+export async function deleteSessionOfAccount(db: Executor, accountId: string, id: string): Promise<boolean> {
+  const result = await db.deleteFrom('sessions').where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+export async function deleteSessionsOfAccountExcept(db: Executor, accountId: string, keepId: string): Promise<number> {
+  const result = await db.deleteFrom('sessions').where('account_id', '=', accountId).where('id', '<>', keepId).executeTakeFirst();
+  return Number(result.numDeletedRows);
 }

@@ -1,7 +1,24 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Executor } from '../db/database.js';
 import { nowIso } from '../lib/time.js';
-import { deleteExpiredSessions, deleteSession, deleteSessionsOfAccount, findLiveSessionAccountId, insertSession } from './session.repository.js';
+import { notFound } from '../errors.js';
+import {
+  deleteExpiredSessions,
+  deleteSession,
+  deleteSessionOfAccount,
+  deleteSessionsOfAccountExcept,
+  findLiveSessionAccountId,
+  insertSession,
+  listLiveSessionRowsOfAccount,
+} from './session.repository.js';
+
+export interface SessionSummary {
+  /** The stored hash of the token: naming a session never reveals its token. */
+  id: string;
+  createdAt: string;
+  expiresAt: string;
+  current: boolean;
+}
 
 export const SESSION_TTL_MS = 14 * 24 * 60 * 60 * 1000;
 
@@ -37,8 +54,22 @@ export class SessionService {
     if (token) await deleteSession(this.db, hashToken(token));
   }
 
-  /** After a password reset: every session of the account ends. */
-  async endAllSessions(accountId: string): Promise<void> {
-    await deleteSessionsOfAccount(this.db, accountId);
+  async listSessions(accountId: string, currentToken: string | undefined): Promise<SessionSummary[]> {
+    const current = currentToken ? hashToken(currentToken) : undefined;
+    return (await listLiveSessionRowsOfAccount(this.db, accountId, nowIso())).map((row) => ({
+      id: row.id,
+      createdAt: row.created_at,
+      expiresAt: row.expires_at,
+      current: row.id === current,
+    }));
+  }
+
+  async revokeSession(accountId: string, sessionId: string): Promise<void> {
+    if (!(await deleteSessionOfAccount(this.db, accountId, sessionId))) throw notFound('Session');
+  }
+
+  /** Ends every session of the account but the caller's own; returns how many ended. */
+  async revokeOtherSessions(accountId: string, currentToken: string | undefined): Promise<number> {
+    return deleteSessionsOfAccountExcept(this.db, accountId, currentToken ? hashToken(currentToken) : '');
   }
 }

@@ -1,10 +1,52 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { Submission } from '../submissions/submission.types.js';
-import { pageContext, sendPage } from './page.js';
+import { AppError } from '../errors.js';
+import { BROWSE_PAGE_SIZE, type BrowsePage } from '../submissions/submission-browse.service.js';
+import { pageContext, sendPage, setFlash } from './page.js';
 import { csvHeader, csvRow, ndjsonRow } from './export.js';
 
-const PAGE_SIZE = 50;
+const CHART_DAYS = 30;
+
+interface ListQuery {
+  spam?: string;
+  q?: string;
+  from?: string;
+  to?: string;
+  cursor?: string;
+  dir?: string;
+  at?: string;
+}
+const listQuerySchema = {
+  type: 'object',
+  properties: {
+    spam: { type: 'string', maxLength: 1 },
+    q: { type: 'string', maxLength: 200 },
+    from: { type: 'string', maxLength: 10 },
+    to: { type: 'string', maxLength: 10 },
+    cursor: { type: 'string', maxLength: 300 },
+    dir: { type: 'string', maxLength: 5 },
+    at: { type: 'string', maxLength: 10 },
+  },
+} as const;
+
+interface BulkBody {
+  action: string;
+  ids?: string | string[];
+  confirm?: string;
+  back?: string;
+}
+const bulkBodySchema = {
+  type: 'object',
+  required: ['action'],
+  properties: {
+    action: { type: 'string', enum: ['delete'] },
+    ids: { anyOf: [{ type: 'string', maxLength: 100 }, { type: 'array', maxItems: 100, items: { type: 'string', maxLength: 100 } }] },
+    confirm: { type: 'string', maxLength: 1 },
+    back: { type: 'string', maxLength: 1000 },
+    _csrf: { type: 'string' },
+  },
+} as const;
 const EXPORT_PAGE_SIZE = 100;
 
 const describeValue = (value: unknown) => (Array.isArray(value) ? value.join(', ') : value === null ? '' : String(value));
@@ -29,30 +71,70 @@ export async function submissionPages(app: FastifyInstance): Promise<void> {
     } while (cursor);
   }
 
-  app.get<{ Params: { id: string }; Querystring: { spam?: string; cursor?: string } }>(
+  const secure = app.config.baseUrl.startsWith('https:');
+  const browser = app.services.submissionBrowser;
+
+  app.get<{ Params: { id: string }; Querystring: ListQuery }>(
     '/dashboard/forms/:id/submissions',
-    { schema: { hide: true } },
+    { schema: { hide: true, querystring: listQuerySchema } },
     async (request, reply) => {
       const accountId = request.owner!.id;
       const form = await app.services.forms.getFormOfAccount(accountId, request.params.id);
-      const spam = request.query.spam === '1';
-      const page = await queries.listSubmissions(accountId, form.id, {
-        limit: PAGE_SIZE,
-        spam,
-        ...(request.query.cursor ? { cursor: request.query.cursor } : {}),
-      });
-      const [inboxCount, spamCount] = await Promise.all([
-        queries.countSubmissions(accountId, form.id, false),
-        queries.countSubmissions(accountId, form.id, true),
+      const query = request.query;
+      const spam = query.spam === '1';
+      const at = Math.max(0, Math.min(1e9, Number.parseInt(query.at ?? '0', 10) || 0));
+      const direction = query.dir === 'newer' ? 'newer' : 'older';
+      const [summary, days] = await Promise.all([
+        browser.summariseForms(accountId, [form.id]),
+        browser.dailyCounts(accountId, form.id, CHART_DAYS),
       ]);
-      return sendPage(reply, 'submissions', pageContext(request, reply, `${form.name}: submissions`), {
+      const counts = summary.get(form.id) ?? { inbox: 0, spam: 0 };
+      const filters = { q: query.q ?? '', from: query.from ?? '', to: query.to ?? '' };
+      let page: BrowsePage = { submissions: [], olderCursor: null, newerCursor: null, words: [] };
+      let fieldErrors: Record<string, string> = {};
+      let error: string | undefined;
+      try {
+        page = await browser.browse(accountId, form.id, { ...filters, spam, direction, ...(query.cursor ? { cursor: query.cursor } : {}) });
+      } catch (err) {
+        if (!(err instanceof AppError) || err.code !== 'validation_failed') throw err;
+        fieldErrors = err.fieldErrors ?? {};
+        error = fieldErrors.cursor ? `${err.message} ${fieldErrors.cursor}.` : err.message;
+      }
+      const filtered = page.words.length > 0 || filters.from !== '' || filters.to !== '';
+      const keep = new URLSearchParams();
+      if (spam) keep.set('spam', '1');
+      for (const [k, v] of Object.entries(filters)) if (v) keep.set(k, v);
+      const link = (cursor: string, dir: 'older' | 'newer', position: number) => {
+        const params = new URLSearchParams(keep);
+        params.set('cursor', cursor);
+        if (dir === 'newer') params.set('dir', 'newer');
+        params.set('at', String(Math.max(0, position)));
+        return `?${params.toString()}`;
+      };
+      const shown = page.submissions.length;
+      const total = spam ? counts.spam : counts.inbox;
+      const position = shown === 0 ? '' : `Showing ${(at + 1).toLocaleString('en')}–${(at + shown).toLocaleString('en')}${filtered ? ' of the matches' : ` of ${total.toLocaleString('en')}`}`;
+      const tabParams = new URLSearchParams();
+      for (const [k, v] of Object.entries(filters)) if (v) tabParams.set(k, v);
+      const ctx = { ...pageContext(request, reply, `${form.name}: submissions`), ...(error ? { error } : {}) };
+      return sendPage(reply, 'submissions', ctx, {
         form,
         spam,
-        inboxCount,
-        spamCount,
-        nextCursor: page.nextCursor,
+        ...filters,
+        filtered,
+        fieldErrors,
+        tabQuery: tabParams.toString(),
+        inboxCount: counts.inbox,
+        spamCount: counts.spam,
+        days,
+        daysInbox: days.reduce((n, d) => n + d.inbox, 0),
+        daysSpam: days.reduce((n, d) => n + d.spam, 0),
+        position,
+        back: `/dashboard/forms/${form.id}/submissions${request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : ''}`,
+        olderHref: page.olderCursor ? link(page.olderCursor, 'older', at + shown) : null,
+        newerHref: page.newerCursor ? link(page.newerCursor, 'newer', at - BROWSE_PAGE_SIZE) : null,
         submissions: page.submissions.map((s) => ({ id: s.id, createdAt: s.createdAt, country: s.country, preview: preview(s) })),
-      });
+      }, error ? 400 : 200);
     },
   );
 
@@ -63,11 +145,55 @@ export async function submissionPages(app: FastifyInstance): Promise<void> {
     return sendPage(reply, 'submission', pageContext(request, reply, 'Submission'), { form, submission, fields });
   });
 
-  app.post<{ Params: { id: string } }>('/dashboard/submissions/:id/delete', { schema: { hide: true } }, async (request, reply) => {
+  // The single-submission form of the same action (older links and forms post here).
+  app.post<{ Params: { id: string }; Body: { confirm?: string } }>('/dashboard/submissions/:id/delete', { schema: { hide: true } }, async (request, reply) => {
     const submission = await queries.getSubmission(request.owner!.id, request.params.id);
-    await queries.deleteSubmission(request.owner!.id, submission.id);
-    return reply.redirect(`/dashboard/forms/${submission.formId}/submissions`, 303);
+    const form = await app.services.forms.getFormOfAccount(request.owner!.id, submission.formId);
+    const listUrl = `/dashboard/forms/${form.id}/submissions`;
+    if (request.body?.confirm !== '1') {
+      return sendPage(reply, 'confirmBulk', pageContext(request, reply, 'Confirm'), {
+        form, ids: [submission.id], back: listUrl, action: 'delete', heading: 'Delete this submission?',
+        question: `The submission of ${form.name} will be deleted for good, with its pending hook deliveries. This cannot be undone.`,
+        confirmLabel: 'Delete submission',
+      });
+    }
+    await browser.deleteSubmissions(request.owner!.id, form.id, [submission.id]);
+    setFlash(reply, { notice: 'Deleted 1 submission.' }, secure);
+    return reply.redirect(listUrl, 303);
   });
+
+  // Selected rows of the list (or one submission) → a confirmation page → the action. The action
+  // names what to do, so more bulk actions join the same selection form.
+  app.post<{ Params: { id: string }; Body: BulkBody }>(
+    '/dashboard/forms/:id/submissions/bulk',
+    { schema: { hide: true, body: bulkBodySchema } },
+    async (request, reply) => {
+      const accountId = request.owner!.id;
+      const form = await app.services.forms.getFormOfAccount(accountId, request.params.id);
+      const listUrl = `/dashboard/forms/${form.id}/submissions`;
+      const back = request.body.back && request.body.back.startsWith(`${listUrl}?`) && !/[\\\r\n]/.test(request.body.back) ? request.body.back : listUrl;
+      const ids = [request.body.ids ?? []].flat().filter((id): id is string => typeof id === 'string' && id !== '');
+      if (ids.length === 0) {
+        setFlash(reply, { notice: 'Nothing selected: tick the submissions first.' }, secure);
+        return reply.redirect(back, 303);
+      }
+      if (request.body.confirm !== '1') {
+        const n = ids.length;
+        return sendPage(reply, 'confirmBulk', pageContext(request, reply, 'Confirm'), {
+          form,
+          ids,
+          back,
+          action: 'delete',
+          heading: n === 1 ? 'Delete this submission?' : `Delete ${n} submissions?`,
+          question: `${n === 1 ? 'The submission' : `The ${n} selected submissions`} of ${form.name} will be deleted for good, with their pending hook deliveries. This cannot be undone.`,
+          confirmLabel: n === 1 ? 'Delete submission' : `Delete ${n} submissions`,
+        });
+      }
+      const deleted = await browser.deleteSubmissions(accountId, form.id, ids);
+      setFlash(reply, { notice: `Deleted ${deleted} submission${deleted === 1 ? '' : 's'}.` }, secure);
+      return reply.redirect(back, 303);
+    },
+  );
 
   // CSV needs its columns up front: a first pass collects field names (in order of first
   // appearance, newest submission first), the second streams the rows. Both read page by page.

@@ -1,5 +1,10 @@
 import { Eta } from 'eta';
 import { emailTemplates } from './email.views.js';
+import { accountViews } from './views/account.views.js';
+import { formViews } from './views/forms.views.js';
+import { viewHelpers } from './views/helpers.js';
+import { hookViews } from './views/hooks.views.js';
+import { submissionViews } from './views/submissions.views.js';
 
 /**
  * Server-rendered pages. Eta escapes every `<%= %>` by default; `<%~ %>` (unescaped) is used only
@@ -8,6 +13,10 @@ import { emailTemplates } from './email.views.js';
 const eta = new Eta({ autoEscape: true, autoTrim: false, cache: true });
 
 const templates: Record<string, string> = {
+  ...formViews,
+  ...submissionViews,
+  ...hookViews,
+  ...accountViews,
   layout: `<!doctype html>
 <html lang="en">
 <head>
@@ -22,6 +31,7 @@ const templates: Record<string, string> = {
   <a class="brand" href="/dashboard">Formgate</a>
   <% if (it.account) { %>
   <nav>
+    <span class="who">Signed in as <strong><%= it.account.email %></strong></span>
     <a href="/dashboard/forms">Forms</a>
     <a href="/dashboard/keys">API keys</a>
     <a href="/dashboard/hooks">Hooks</a>
@@ -35,6 +45,7 @@ const templates: Record<string, string> = {
 <% if (it.error) { %><p class="error" role="alert"><%= it.error %></p><% } %>
 <%~ it.body %>
 </main>
+<footer class="foot muted">Times are shown in <span id="tz">UTC</span>.</footer>
 </body>
 </html>`,
 
@@ -51,47 +62,32 @@ const templates: Record<string, string> = {
 <p class="muted"><%~ it.other %></p>
 </section>`,
 
-  forms: `<section class="card">
-<div class="row"><h1>Forms</h1></div>
-<% if (it.forms.length === 0) { %><p class="muted">No forms yet. Create your first one below.</p><% } else { %>
-<table>
-<thead><tr><th>Name</th><th>ID</th><th>Status</th><th>Created</th></tr></thead>
-<tbody>
-<% it.forms.forEach(function (f) { %>
-<tr><td><a href="/dashboard/forms/<%= f.id %>/submissions"><%= f.name %></a></td><td><code><%= f.id %></code></td>
-<td><span class="badge <%= f.isActive ? 'ok' : 'off' %>"><%= f.isActive ? 'Active' : 'Inactive' %></span></td><td><%= f.createdAt.slice(0, 16).replace('T', ' ') %></td></tr>
-<% }) %>
-</tbody></table>
-<% } %>
-</section>
-<section class="card">
-<h2>New form</h2>
-<form method="post" action="/dashboard/forms" class="row">
-  <input type="hidden" name="_csrf" value="<%= it.csrf %>">
-  <input name="name" placeholder="Form name, e.g. Contact" required maxlength="200">
-  <button class="primary">Create form</button>
-</form>
-</section>`,
-
   formNav: `<p class="crumbs"><a href="/dashboard/forms">Forms</a> › <strong><%= it.form.name %></strong> ·
 <a href="/dashboard/forms/<%= it.form.id %>/submissions">Submissions</a> ·
 <a href="/dashboard/forms/<%= it.form.id %>/settings">Settings &amp; snippet</a> ·
 <a href="/dashboard/forms/<%= it.form.id %>/email-log">Email log</a></p>`,
 
   settings: `<%~ include('@formNav', it) %>
+<% var v = it.values, has = function (k) { return v[k] !== undefined; }, err = function (k) { return it.fieldErrors[k]; }; %>
 <section class="card">
 <h1>Settings</h1>
-<form method="post" action="/dashboard/forms/<%= it.form.id %>/settings" class="stack">
+<form method="post" action="/dashboard/forms/<%= it.form.id %>/settings" class="stack" novalidate>
   <input type="hidden" name="_csrf" value="<%= it.csrf %>">
-  <label>Name <input name="name" required maxlength="200" value="<%= it.form.name %>"></label>
-  <label class="check"><input type="checkbox" name="isActive" value="1" <%= it.form.isActive ? 'checked' : '' %>> Accept submissions</label>
-  <label class="check"><input type="checkbox" name="requireAccessKey" value="1" <%= it.form.accessKey ? 'checked' : '' %>> Require an access key</label>
-  <label>Access key <input name="accessKey" maxlength="256" value="<%= it.form.accessKey || '' %>"></label>
-  <label class="check"><input type="checkbox" name="requireBotCheck" value="1" <%= it.form.requireBotCheck ? 'checked' : '' %>> Require the Cloudflare Turnstile bot check</label>
-  <label>Turnstile secret <input name="turnstileSecret" maxlength="512" placeholder="<%= it.hasDefaultSecret ? 'default: TURNSTILE_SECRET_KEY' : '' %>" value="<%= it.form.turnstileSecret || '' %>"></label>
-  <label>Success URL <input name="successUrl" type="url" maxlength="2048" placeholder="<%= it.baseUrl %>/thanks" value="<%= it.form.successUrl || '' %>"></label>
-  <label>Error URL <input name="errorUrl" type="url" maxlength="2048" value="<%= it.form.errorUrl || '' %>"></label>
-  <label>Allowed redirect hosts <input name="allowedRedirectHosts" placeholder="shop.example.com, app.example.com" value="<%= it.form.allowedRedirectHosts.join(', ') %>"></label>
+  <label>Name <input name="name" maxlength="200" value="<%= has('name') ? v.name : it.form.name %>" aria-describedby="name-error"></label>
+  <% if (err('name')) { %><p class="field-error" id="name-error"><%= err('name') %></p><% } %>
+  <label class="check"><input type="checkbox" name="isActive" value="1" <%= (has('isActive') ? v.isActive === '1' : it.form.isActive) ? 'checked' : '' %>> Accept submissions</label>
+  <label class="check"><input type="checkbox" name="requireAccessKey" value="1" <%= (has('requireAccessKey') ? v.requireAccessKey === '1' : it.form.accessKey) ? 'checked' : '' %>> Require an access key</label>
+  <label>Access key <input name="accessKey" maxlength="256" value="<%= has('accessKey') ? v.accessKey : (it.form.accessKey || '') %>" aria-describedby="accessKey-error"></label>
+  <% if (err('accessKey')) { %><p class="field-error" id="accessKey-error"><%= err('accessKey') %></p><% } %>
+  <label class="check"><input type="checkbox" name="requireBotCheck" value="1" <%= (has('requireBotCheck') ? v.requireBotCheck === '1' : it.form.requireBotCheck) ? 'checked' : '' %>> Require the Cloudflare Turnstile bot check</label>
+  <label>Turnstile secret <input name="turnstileSecret" maxlength="512" placeholder="<%= it.hasDefaultSecret ? 'default: TURNSTILE_SECRET_KEY' : '' %>" value="<%= has('turnstileSecret') ? v.turnstileSecret : (it.form.turnstileSecret || '') %>" aria-describedby="turnstileSecret-error"></label>
+  <% if (err('turnstileSecret')) { %><p class="field-error" id="turnstileSecret-error"><%= err('turnstileSecret') %></p><% } %>
+  <label>Success URL <input name="successUrl" type="url" maxlength="2048" placeholder="<%= it.baseUrl %>/thanks" value="<%= has('successUrl') ? v.successUrl : (it.form.successUrl || '') %>" aria-describedby="successUrl-error"></label>
+  <% if (err('successUrl')) { %><p class="field-error" id="successUrl-error"><%= err('successUrl') %></p><% } %>
+  <label>Error URL <input name="errorUrl" type="url" maxlength="2048" value="<%= has('errorUrl') ? v.errorUrl : (it.form.errorUrl || '') %>" aria-describedby="errorUrl-error"></label>
+  <% if (err('errorUrl')) { %><p class="field-error" id="errorUrl-error"><%= err('errorUrl') %></p><% } %>
+  <label>Allowed redirect hosts <input name="allowedRedirectHosts" placeholder="shop.example.com, app.example.com" value="<%= has('allowedRedirectHosts') ? v.allowedRedirectHosts : it.form.allowedRedirectHosts.join(', ') %>" aria-describedby="allowedRedirectHosts-error"></label>
+  <% if (err('allowedRedirectHosts')) { %><p class="field-error" id="allowedRedirectHosts-error"><%= err('allowedRedirectHosts') %></p><% } %>
   <button class="primary">Save settings</button>
 </form>
 </section>
@@ -99,67 +95,23 @@ const templates: Record<string, string> = {
 <h2>HTML snippet</h2>
 <p class="muted">Paste this into your page. Submit URL: <code><%= it.submitUrl %></code></p>
 <pre id="snippet"><%= it.snippet %></pre>
-<button type="button" class="copy" data-copy="snippet">Copy snippet</button>
+<button type="button" class="copy" data-copy="snippet">Copy snippet</button><span class="copy-status" role="status"></span>
 </section>
 <%~ include('@notifySettings', it) %>`,
 
-  submissions: `<%~ include('@formNav', it) %>
-<section class="card">
-<div class="row">
-  <h1>Submissions</h1>
-  <nav class="tabs">
-    <a href="?" class="<%= it.spam ? '' : 'active' %>">Inbox (<%= it.inboxCount %>)</a>
-    <a href="?spam=1" class="<%= it.spam ? 'active' : '' %>">Spam (<%= it.spamCount %>)</a>
-  </nav>
-  <span class="grow"></span>
-  <a class="button" href="/dashboard/forms/<%= it.form.id %>/export.csv">Export CSV</a>
-  <a class="button" href="/dashboard/forms/<%= it.form.id %>/export.ndjson">Export NDJSON</a>
-</div>
-<% if (it.submissions.length === 0) { %><p class="muted">Nothing here yet.</p><% } else { %>
-<table>
-<thead><tr><th>Received</th><th>Country</th><th>Fields</th></tr></thead>
-<tbody>
-<% it.submissions.forEach(function (s) { %>
-<tr><td><a href="/dashboard/submissions/<%= s.id %>"><%= s.createdAt.replace('T', ' ').slice(0, 19) %></a></td><td><%= s.country %></td>
-<td class="preview"><%= s.preview %></td></tr>
-<% }) %>
-</tbody></table>
-<% } %>
-<% if (it.nextCursor) { %><p><a class="button" href="?<%= it.spam ? 'spam=1&' : '' %>cursor=<%= it.nextCursor %>">Older submissions →</a></p><% } %>
-</section>`,
-
-  submission: `<%~ include('@formNav', it) %>
-<section class="card">
-<h1>Submission <code><%= it.submission.id %></code></h1>
-<p class="muted">Received <%= it.submission.createdAt %> · <%= it.submission.country %> · <%= it.submission.isSpam ? 'Spam' : 'Inbox' %></p>
-<table class="fields">
-<% it.fields.forEach(function (f) { %><tr><th><%= f.name %></th><td><%= f.value %></td></tr><% }) %>
-</table>
-<h2>Request</h2>
-<table class="fields">
-<tr><th>IP</th><td><%= it.submission.ip %></td></tr>
-<tr><th>User agent</th><td><%= it.submission.userAgent %></td></tr>
-<tr><th>Referer</th><td><%= it.submission.referer %></td></tr>
-</table>
-<form method="post" action="/dashboard/submissions/<%= it.submission.id %>/delete">
-  <input type="hidden" name="_csrf" value="<%= it.csrf %>">
-  <button class="danger">Delete submission</button>
-</form>
-</section>`,
-
   keys: `<section class="card">
 <h1>API keys</h1>
-<% if (it.created) { %>
+<% if (it.secret) { %>
 <div class="secret"><p><strong>Your new key.</strong> Copy it now: it is shown only once.</p>
-<pre id="new-key"><%= it.created %></pre><button type="button" class="copy" data-copy="new-key">Copy key</button></div>
+<pre id="new-key"><%= it.secret %></pre><button type="button" class="copy" data-copy="new-key">Copy key</button><span class="copy-status" role="status"></span></div>
 <% } %>
 <% if (it.keys.length === 0) { %><p class="muted">No keys yet.</p><% } else { %>
-<table>
+<table class="stacked">
 <thead><tr><th>Name</th><th>Key</th><th>Created</th><th>Last used</th><th></th></tr></thead>
 <tbody>
 <% it.keys.forEach(function (k) { %>
-<tr><td><%= k.name %></td><td><code><%= k.prefix %>…</code></td><td><%= k.createdAt.slice(0, 16).replace('T', ' ') %></td>
-<td><%= k.lastUsedAt ? k.lastUsedAt.slice(0, 16).replace('T', ' ') : 'never' %></td>
+<tr><td data-label="Name"><%= k.name %></td><td data-label="Key"><code><%= k.prefix %>…</code></td><td data-label="Created"><%~ it.h.timeTag(k.createdAt) %></td>
+<td data-label="Last used"><%~ it.h.timeTag(k.lastUsedAt, 'never') %></td>
 <td><% if (k.revokedAt) { %><span class="badge off">Revoked</span><% } else { %>
 <form method="post" action="/dashboard/keys/<%= k.id %>/revoke" class="inline"><input type="hidden" name="_csrf" value="<%= it.csrf %>"><button class="danger small">Revoke</button></form><% } %></td></tr>
 <% }) %>
@@ -168,43 +120,12 @@ const templates: Record<string, string> = {
 </section>
 <section class="card">
 <h2>New key</h2>
-<form method="post" action="/dashboard/keys" class="row">
+<form method="post" action="/dashboard/keys" class="row" novalidate>
   <input type="hidden" name="_csrf" value="<%= it.csrf %>">
-  <input name="name" placeholder="Key name, e.g. Zapier" required maxlength="100">
+  <label class="grow">Key name <input name="name" placeholder="e.g. Zapier" maxlength="100" value="<%= (it.values && it.values.name) || '' %>" aria-describedby="name-error"></label>
   <button class="primary">Create key</button>
 </form>
-</section>`,
-
-  hooks: `<section class="card">
-<h1>REST hooks</h1>
-<p class="muted">Subscriptions are created through the API (<code>POST /v1/api/hooks</code>, Pro plan or higher).</p>
-<% if (it.hooks.length === 0) { %><p class="muted">No subscriptions.</p><% } %>
-<% it.hooks.forEach(function (h) { %>
-<div class="hook">
-  <div class="row"><code><%= h.targetUrl %></code><span class="muted">form <%= h.formId %> · since <%= h.createdAt.slice(0, 10) %></span><span class="grow"></span>
-  <form method="post" action="/dashboard/hooks/<%= h.id %>/delete" class="inline"><input type="hidden" name="_csrf" value="<%= it.csrf %>"><button class="danger small">Delete</button></form></div>
-  <% if (h.attempts.length === 0) { %><p class="muted">No deliveries yet.</p><% } else { %>
-  <table class="attempts"><thead><tr><th>Time</th><th>Submission</th><th>Result</th><th>Status</th><th>Duration</th><th>Error</th></tr></thead><tbody>
-  <% h.attempts.forEach(function (a) { %>
-  <tr><td><%= (a.attemptedAt || a.createdAt).replace('T', ' ').slice(0, 19) %></td><td><code><%= a.submissionId %></code></td><td><%= a.state %></td>
-  <td><%= a.responseStatus === null ? '—' : a.responseStatus %></td><td><%= a.durationMs === null ? '—' : a.durationMs + ' ms' %></td><td><%= a.error || '' %></td></tr>
-  <% }) %></tbody></table>
-  <% } %>
-</div>
-<% }) %>
-</section>`,
-
-  account: `<section class="card narrow">
-<h1>Account</h1>
-<table class="fields">
-<tr><th>Email</th><td><%= it.account.email %></td></tr>
-<tr><th>Plan</th><td><%= it.account.planId %></td></tr>
-</table>
-<form method="post" action="/dashboard/account" class="stack">
-  <input type="hidden" name="_csrf" value="<%= it.csrf %>">
-  <label>Display name <input name="displayName" required maxlength="200" value="<%= it.account.displayName %>"></label>
-  <button class="primary">Save</button>
-</form>
+<% if (it.fieldErrors && it.fieldErrors.name) { %><p class="field-error" id="name-error"><%= it.fieldErrors.name %></p><% } %>
 </section>`,
 
   message: `<section class="card narrow"><h1><%= it.heading %></h1><p><%= it.text %></p><p><a href="/dashboard">Back to the dashboard</a></p></section>`,
@@ -218,10 +139,13 @@ export interface PageContext {
   csrf?: string;
   notice?: string;
   error?: string;
+  /** A secret shown once (flash of the last POST). */
+  secret?: string;
+  secretLabel?: string;
 }
 
 /** Renders a page into the layout. */
 export function renderPage(view: string, page: PageContext, data: Record<string, unknown> = {}): string {
-  const body = eta.render(`@${view}`, { ...page, ...data });
+  const body = eta.render(`@${view}`, { ...page, h: viewHelpers, fieldErrors: {}, values: {}, ...data });
   return eta.render('@layout', { ...page, body });
 }

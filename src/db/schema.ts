@@ -160,6 +160,24 @@ export interface PasswordResetTable {
   used_at: string | null;
 }
 
+/** Submissions per form and UTC day, kept by triggers (migration 0006); read as the sum over shards. */
+export interface FormDailyCountTable {
+  form_id: string;
+  /** YYYY-MM-DD (UTC) */
+  day: string;
+  shard: number;
+  inbox: number;
+  spam: number;
+}
+
+/** Submissions per form, kept by triggers (migration 0006); read as the sum over shards. */
+export interface FormCountTable {
+  form_id: string;
+  shard: number;
+  inbox: number;
+  spam: number;
+}
+
 /** A random secret shared by every instance on this database, created on first use. */
 export interface InstanceSecretTable {
   name: string;
@@ -182,6 +200,8 @@ export interface Database {
   email_attempts: EmailAttemptTable;
   password_resets: PasswordResetTable;
   sessions: SessionTable;
+  form_daily_counts: FormDailyCountTable;
+  form_counts: FormCountTable;
   instance_secrets: InstanceSecretTable;
 }
 

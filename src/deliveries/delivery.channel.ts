@@ -5,7 +5,7 @@ import { deleteHookRow } from '../hooks/hook.repository.js';
 import { isoMinus, nowIso } from '../lib/time.js';
 import type { OutboxChannel, OutboxSend } from '../outbox/outbox.channel.js';
 import { claimPendingDeliveries, countUnsentDeliveries, insertHookDeliveries, recordDeliveryAttempt, type ClaimedDelivery } from './delivery.repository.js';
-import { DeliverySender, type HookTransportOptions } from './delivery.sender.js';
+import { DeliverySender, type DeliveryResult, type HookTransportOptions } from './delivery.sender.js';
 
 /**
  * The hook channel of the outbox: one POST per delivery, never retried (contract section 6).
@@ -24,6 +24,23 @@ export class HookDeliveryChannel implements OutboxChannel {
     transport: HookTransportOptions = {},
   ) {
     this.sender = new DeliverySender(config.hookTimeoutMs, config.hookAllowPrivateTargets, transport);
+  }
+
+  /** One signed example delivery to a hook's target, through the same SSRF-safe sender; nothing recorded. */
+  async sendTest(hook: { id: string; formId: string; targetUrl: string; secret: string }): Promise<DeliveryResult> {
+    const now = nowIso();
+    const body = JSON.stringify({
+      id: 'sub_test',
+      form_id: hook.formId,
+      created_at: now,
+      ip: '203.0.113.1',
+      country: 'XX',
+      user_agent: 'Formgate test delivery',
+      referer: '',
+      fields: { email: 'test@example.com', message: 'This is a test delivery from the Formgate dashboard.' },
+      test: true,
+    });
+    return this.sender.send({ id: `test_${Date.now()}.${hook.id}`, targetUrl: hook.targetUrl, secret: hook.secret, body });
   }
 
   async expand(trx: Executor, submissionIds: string[]): Promise<void> {

@@ -1,3 +1,5 @@
+import type { HookDeliveryChannel } from '../deliveries/delivery.channel.js';
+import type { DeliveryResult } from '../deliveries/delivery.sender.js';
 import { randomBytes } from 'node:crypto';
 import type { AccountService } from '../accounts/account.service.js';
 import { planAllowsHooks } from '../accounts/account.types.js';
@@ -31,6 +33,7 @@ export class HookService {
     private readonly config: Config,
     private readonly forms: FormService,
     private readonly accounts: AccountService,
+    private readonly deliveries?: Pick<HookDeliveryChannel, 'sendTest'>,
   ) {}
 
   /** The signing secret is returned here once and never shown again. */
@@ -69,5 +72,13 @@ export class HookService {
     const row = await findHookRowOfAccount(this.db, accountId, hookId);
     if (!row) throw notFound('Hook');
     return (await listDeliveryRowsOfHook(this.db, row.id, limit)).map(deliveryRowToAttempt);
+  }
+
+  /** Sends a signed example body to the hook's target now (the dashboard's "Send test"). */
+  async sendTestDelivery(accountId: string, hookId: string): Promise<DeliveryResult> {
+    const row = await findHookRowOfAccount(this.db, accountId, hookId);
+    if (!row) throw notFound('Hook');
+    if (!this.deliveries) throw new AppError('internal_error', 'Deliveries are not running in this process.');
+    return this.deliveries.sendTest({ id: row.id, formId: row.form_id, targetUrl: row.target_url, secret: row.secret });
   }
 }

@@ -70,7 +70,7 @@ export function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): v
   const status = errorStatus[error.code];
   const reason = status === 408 ? 'Request Timeout' : 'Bad Request';
   socket.end(
-    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nX-Content-Type-Options: nosniff\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );
   // A client that neither reads nor closes must not keep the socket.
   setTimeout(() => socket.destroy(), 1000).unref();

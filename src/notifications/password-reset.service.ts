@@ -66,7 +66,7 @@ export class PasswordResetService {
     const accountId = await this.handle.db.transaction().execute((trx) => consumePasswordReset(trx, hashToken(token), nowIso()));
     if (!accountId) return false;
     await this.accounts.setPassword(accountId, password);
-    await this.sessions.endAllSessions(accountId);
+    await this.sessions.revokeOtherSessions(accountId, undefined);
     return true;
   }
 }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { ErrorCode } from '../errors.js';
 
 const escapeHtml = (text: string) =>
@@ -14,6 +15,25 @@ const explanations: Partial<Record<ErrorCode, string>> = {
   internal_error: 'Something went wrong on our side. Please try again in a moment.',
 };
 
+const PAGE_STYLE = `
+body{margin:0;min-height:100vh;display:grid;place-items:center;font:16px/1.5 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;background:#f6f7f9;color:#1d2330}
+main{max-width:32rem;margin:1rem;padding:2rem 2.5rem;background:#fff;border-radius:12px;box-shadow:0 1px 3px rgba(0,0,0,.08)}
+h1{margin:0 0 .5rem;font-size:1.5rem}p{margin:0 0 1rem;color:#4a5263}a{color:#2455d6}
+`;
+
+/**
+ * The hosted pages' policy: nothing loads, nothing runs; only their own inline style, allowed by
+ * its hash, so even an injected tag could do nothing.
+ */
+export const HOSTED_PAGE_CSP = [
+  "default-src 'none'",
+  `style-src 'sha256-${createHash('sha256').update(PAGE_STYLE).digest('base64')}'`,
+  "img-src 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+].join('; ');
+
 function page(title: string, heading: string, text: string): string {
   return `<!doctype html>
 <html lang="en">
@@ -21,11 +41,7 @@ function page(title: string, heading: string, text: string): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>
-<style>
-body{margin:0;min-height:100vh;display:grid;place-items:center;font:16px/1.5 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;background:#f6f7f9;color:#1d2330}
-main{max-width:32rem;margin:1rem;padding:2rem 2.5rem;background:#fff;border-radius:12px;box-shadow:0 1px 3px rgba(0,0,0,.08)}
-h1{margin:0 0 .5rem;font-size:1.5rem}p{margin:0 0 1rem;color:#4a5263}a{color:#2455d6}
-</style>
+<style>${PAGE_STYLE}</style>
 </head>
 <body><main><h1>${escapeHtml(heading)}</h1><p>${escapeHtml(text)}</p></main></body>
 </html>

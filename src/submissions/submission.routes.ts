@@ -3,7 +3,7 @@ import { AppError } from '../errors.js';
 import type { Form } from '../forms/form.types.js';
 import { sendAppError, toAppError } from '../http/error-handler.js';
 import { clientKey, rateLimited, setRateLimitHeaders } from '../http/rate-limits.js';
-import { errorPage, thanksPage } from './pages.js';
+import { HOSTED_PAGE_CSP, errorPage, thanksPage } from './pages.js';
 import { errorDestination } from './redirects.js';
 import { respondsWithJson } from './response-mode.js';
 import { checkIdempotencyKey } from './submission.service.js';
@@ -52,7 +52,10 @@ export async function submitRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (request: FastifyRequest<{ Querystring: { error?: string } }>, reply) =>
-      reply.type('text/html; charset=utf-8').send(request.query.error ? errorPage(request.query.error) : thanksPage()),
+      reply
+        .header('content-security-policy', HOSTED_PAGE_CSP)
+        .type('text/html; charset=utf-8')
+        .send(request.query.error ? errorPage(request.query.error) : thanksPage()),
   );
 
   await app.register(async (submit) => {
@@ -108,7 +111,7 @@ export async function submitRoutes(app: FastifyInstance): Promise<void> {
       }
       for (const [name, value] of Object.entries(appError.headers)) reply.header(name, value);
       if (form?.errorUrl) return reply.code(303).header('location', errorDestination(form.errorUrl, appError.code)).send();
-      return reply.code(appError.statusCode).type('text/html; charset=utf-8').send(errorPage(appError.code));
+      return reply.code(appError.statusCode).header('content-security-policy', HOSTED_PAGE_CSP).type('text/html; charset=utf-8').send(errorPage(appError.code));
     });
 
     submit.post<{ Params: { formId: string }; Body: PostedFields | undefined }>(

@@ -39,7 +39,7 @@ async function explain(query: CompiledQuery): Promise<string> {
 describe(`store on ${testDialect}`, () => {
   it('migrates an empty database, and a second migrate is a no-op', async () => {
     expect(handle.dialect).toBe(testDialect);
-    expect(await migrateToLatest(handle)).toEqual(['0001_initial', '0002_hook_fanouts', '0003_collation_and_secrets', '0005_email_notifications']);
+    expect(await migrateToLatest(handle)).toEqual(['0001_initial', '0002_hook_fanouts', '0003_collation_and_secrets', '0005_email_notifications', '0006_dashboard_search']);
     expect(await migrateToLatest(handle)).toEqual([]);
     // Other test files' schemas live in the same PostgreSQL database: look at this one only.
     const schema =
@@ -49,11 +49,13 @@ describe(`store on ${testDialect}`, () => {
     const tables = (await handle.db.introspection.getTables())
       .filter((t) => schema === undefined || t.schema === schema)
       .map((t) => t.name)
+      // SQLite's FTS5 search index and its shadow tables (migration 0006).
+      .filter((name) => !name.startsWith('submissions_fts'))
       .sort();
     expect(tables).toEqual(
       [
-        'accounts', 'api_keys', 'email_attempts', 'email_messages', 'email_recipients', 'forms', 'hook_deliveries', 'hooks',
-        'idempotency_keys', 'instance_secrets', 'outbox', 'password_resets', 'sessions', 'submissions',
+        'accounts', 'api_keys', 'email_attempts', 'email_messages', 'email_recipients', 'form_counts', 'form_daily_counts', 'forms',
+        'hook_deliveries', 'hooks', 'idempotency_keys', 'instance_secrets', 'outbox', 'password_resets', 'sessions', 'submissions',
       ].sort(),
     );
   });

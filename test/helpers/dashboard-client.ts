@@ -54,6 +54,32 @@ export class DashboardClient {
     return { res, html };
   }
 
+  /** Posts fields as given, repeats and order kept (a crafted request, or several checkboxes). */
+  async postPairs(path: string, pairs: Array<[string, string]>, options: { csrf?: boolean } = {}): Promise<{ res: Response; html: string }> {
+    const body = new URLSearchParams(pairs);
+    if (options.csrf !== false) body.set('_csrf', this.csrf);
+    return this.send(path, body.toString(), 'application/x-www-form-urlencoded');
+  }
+
+  /** Posts a JSON body with the CSRF token (the dashboard's routes accept what Fastify parses). */
+  async postJson(path: string, value: Record<string, unknown>): Promise<{ res: Response; html: string }> {
+    return this.send(path, JSON.stringify({ ...value, _csrf: this.csrf }), 'application/json');
+  }
+
+  private async send(path: string, body: string, contentType: string): Promise<{ res: Response; html: string }> {
+    const res = await fetch(`${this.baseUrl}${path}`, {
+      method: 'POST',
+      headers: { cookie: this.cookieHeader(), 'content-type': contentType },
+      body,
+      redirect: 'manual',
+    });
+    this.remember(res);
+    const html = await res.text();
+    const token = /name="_csrf" value="([^"]+)"/.exec(html);
+    if (token) this.csrf = token[1]!;
+    return { res, html };
+  }
+
   /** Signs up through the pages and ends logged in. */
   async signUp(email: string, password = 'correct horse battery'): Promise<void> {
     await this.get('/dashboard/signup');

@@ -1,0 +1,67 @@
+/** The account page: plan, name, email, password, sessions, deletion. */
+export const accountViews: Record<string, string> = {
+  account: `<section class="card narrow">
+<h1>Account</h1>
+<table class="fields">
+<tr><th>Email</th><td id="account-email"><%= it.account.email %></td></tr>
+<tr><th>Plan</th><td id="account-plan"><%= it.account.planId %></td></tr>
+</table>
+<form method="post" action="/dashboard/account" class="stack" novalidate>
+  <input type="hidden" name="_csrf" value="<%= it.csrf %>">
+  <label>Display name <input name="displayName" maxlength="200" value="<%= it.values.displayName !== undefined ? it.values.displayName : it.account.displayName %>" aria-describedby="displayName-error"></label>
+  <% if (it.fieldErrors.displayName) { %><p class="field-error" id="displayName-error"><%= it.fieldErrors.displayName %></p><% } %>
+  <button class="primary">Save</button>
+</form>
+</section>
+<section class="card narrow">
+<h2>Change email</h2>
+<form method="post" action="/dashboard/account/email" class="stack" novalidate>
+  <input type="hidden" name="_csrf" value="<%= it.csrf %>">
+  <label>New email <input type="email" name="email" maxlength="254" autocomplete="email" value="<%= it.values.email || '' %>" aria-describedby="email-error"></label>
+  <% if (it.fieldErrors.email) { %><p class="field-error" id="email-error"><%= it.fieldErrors.email %></p><% } %>
+  <label>Current password <input type="password" name="currentPassword" autocomplete="current-password" aria-describedby="emailPassword-error"></label>
+  <% if (it.fieldErrors.emailPassword) { %><p class="field-error" id="emailPassword-error"><%= it.fieldErrors.emailPassword %></p><% } %>
+  <button class="primary">Change email</button>
+</form>
+</section>
+<section class="card narrow">
+<h2>Change password</h2>
+<form method="post" action="/dashboard/account/password" class="stack" novalidate>
+  <input type="hidden" name="_csrf" value="<%= it.csrf %>">
+  <label>Current password <input type="password" name="currentPassword" autocomplete="current-password" aria-describedby="currentPassword-error"></label>
+  <% if (it.fieldErrors.currentPassword) { %><p class="field-error" id="currentPassword-error"><%= it.fieldErrors.currentPassword %></p><% } %>
+  <label>New password <input type="password" name="newPassword" autocomplete="new-password" aria-describedby="newPassword-error"></label>
+  <% if (it.fieldErrors.newPassword) { %><p class="field-error" id="newPassword-error"><%= it.fieldErrors.newPassword %></p><% } %>
+  <button class="primary">Change password</button>
+</form>
+</section>
+<section class="card narrow">
+<h2>Sessions</h2>
+<div class="table-wrap">
+<table class="stacked" id="sessions">
+<thead><tr><th>Started</th><th>Expires</th><th></th></tr></thead>
+<tbody>
+<% it.sessions.forEach(function (s) { %>
+<tr><td data-label="Started"><%~ it.h.timeTag(s.createdAt) %></td><td data-label="Expires"><%~ it.h.timeTag(s.expiresAt) %></td>
+<td><% if (s.current) { %><span class="badge ok">This browser</span><% } else { %>
+<form method="post" action="/dashboard/account/sessions/<%= s.id %>/revoke" class="inline"><input type="hidden" name="_csrf" value="<%= it.csrf %>"><button class="danger small">Log out</button></form><% } %></td></tr>
+<% }) %>
+</tbody></table>
+</div>
+<% if (it.sessions.length > 1) { %>
+<form method="post" action="/dashboard/account/sessions/revoke-others" class="stack"><input type="hidden" name="_csrf" value="<%= it.csrf %>"><button class="danger">Log out every other session</button></form>
+<% } %>
+</section>
+<section class="card narrow">
+<h2>Delete account</h2>
+<p class="muted">Deletes the account with every form, submission, key and hook. This cannot be undone.</p>
+<form method="post" action="/dashboard/account/delete" class="stack" novalidate>
+  <input type="hidden" name="_csrf" value="<%= it.csrf %>">
+  <label>Type your email (<%= it.account.email %>) to confirm <input name="confirmEmail" autocomplete="off" value="<%= it.values.confirmEmail || '' %>" aria-describedby="confirmEmail-error"></label>
+  <% if (it.fieldErrors.confirmEmail) { %><p class="field-error" id="confirmEmail-error"><%= it.fieldErrors.confirmEmail %></p><% } %>
+  <label>Current password <input type="password" name="currentPassword" autocomplete="current-password" aria-describedby="deletePassword-error"></label>
+  <% if (it.fieldErrors.deletePassword) { %><p class="field-error" id="deletePassword-error"><%= it.fieldErrors.deletePassword %></p><% } %>
+  <button class="danger">Delete my account</button>
+</form>
+</section>`,
+};

@@ -1,0 +1,31 @@
+/** The forms overview: each form with its counts and last submission. */
+export const formViews: Record<string, string> = {
+  forms: `<section class="card">
+<div class="row"><h1>Forms</h1></div>
+<% if (it.forms.length === 0) { %><p class="muted">No forms yet. Create your first one below.</p><% } else { %>
+<div class="table-wrap">
+<table class="stacked" id="forms-table">
+<thead><tr><th>Name</th><th>Submissions</th><th>Spam</th><th>Last submission</th><th>Status</th><th>ID</th></tr></thead>
+<tbody>
+<% it.forms.forEach(function (f) { %>
+<tr data-form="<%= f.id %>"><td data-label="Name"><a href="/dashboard/forms/<%= f.id %>/submissions"><%= f.name %></a></td>
+<td data-label="Submissions" class="num inbox-count"><%= f.inbox.toLocaleString('en') %></td>
+<td data-label="Spam" class="num spam-count"><%= f.spam.toLocaleString('en') %></td>
+<td data-label="Last submission"><%~ it.h.timeTag(f.lastSubmissionAt, 'none yet') %></td>
+<td data-label="Status"><span class="badge <%= f.isActive ? 'ok' : 'off' %>"><%= f.isActive ? 'Active' : 'Inactive' %></span></td>
+<td data-label="ID"><code><%= f.id %></code></td></tr>
+<% }) %>
+</tbody></table>
+</div>
+<% } %>
+</section>
+<section class="card">
+<h2>New form</h2>
+<form method="post" action="/dashboard/forms" class="row" novalidate>
+  <input type="hidden" name="_csrf" value="<%= it.csrf %>">
+  <label class="grow">Form name <input name="name" placeholder="e.g. Contact" maxlength="200" value="<%= it.values.name || '' %>" aria-describedby="name-error"></label>
+  <button class="primary">Create form</button>
+</form>
+<% if (it.fieldErrors.name) { %><p class="field-error" id="name-error"><%= it.fieldErrors.name %></p><% } %>
+</section>`,
+};

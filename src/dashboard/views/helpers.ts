@@ -1,0 +1,53 @@
+import type { DailyCount } from '../../submissions/submission-search.repository.js';
+
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+/**
+ * A timestamp as UTC text inside <time datetime>: app.js rewrites it into the viewer's time zone
+ * (and names the zone); without JavaScript the UTC text stays, marked "UTC".
+ */
+export function timeTag(iso: string | null | undefined, fallback = '—'): string {
+  if (!iso) return escapeHtml(fallback);
+  const text = `${iso.slice(0, 16).replace('T', ' ')} UTC`;
+  return `<time datetime="${escapeHtml(iso)}">${escapeHtml(text)}</time>`;
+}
+
+/** Country code with the meaning of XX spelled out. */
+export function countryTag(code: string): string {
+  if (code === 'XX') return '<abbr title="Unknown: a private, loopback or unlisted address">XX (unknown)</abbr>';
+  return escapeHtml(code);
+}
+
+const CHART_WIDTH = 600;
+const CHART_HEIGHT = 140;
+
+/**
+ * Submissions per day as stacked bars (inbox below, spam on top), drawn here as inline SVG: no
+ * script and no CDN, and the numbers stay readable to screen readers through <title>.
+ */
+export function dailyChartSvg(days: DailyCount[]): string {
+  const max = Math.max(1, ...days.map((d) => d.inbox + d.spam));
+  const slot = CHART_WIDTH / days.length;
+  const bar = Math.max(2, slot - 4);
+  const scale = (n: number) => (n / max) * (CHART_HEIGHT - 20);
+  const bars = days
+    .map((d, i) => {
+      const x = (i * slot + (slot - bar) / 2).toFixed(1);
+      const inboxH = scale(d.inbox);
+      const spamH = scale(d.spam);
+      const label = `${d.day}: ${d.inbox} inbox, ${d.spam} spam`;
+      return `<g class="day" data-day="${d.day}" data-inbox="${d.inbox}" data-spam="${d.spam}"><title>${escapeHtml(label)}</title>` +
+        `<rect x="${x}" y="${(CHART_HEIGHT - inboxH).toFixed(1)}" width="${bar.toFixed(1)}" height="${inboxH.toFixed(1)}" fill="#2453d4"></rect>` +
+        `<rect x="${x}" y="${(CHART_HEIGHT - inboxH - spamH).toFixed(1)}" width="${bar.toFixed(1)}" height="${spamH.toFixed(1)}" fill="#e0a030"></rect></g>`;
+    })
+    .join('');
+  const first = days[0]?.day ?? '';
+  const last = days[days.length - 1]?.day ?? '';
+  // The SVG stretches to the card's width; its labels are HTML so they never stretch with it.
+  return `<svg class="chart" viewBox="0 0 ${CHART_WIDTH} ${CHART_HEIGHT}" role="img" aria-label="Submissions per day from ${first} to ${last}" preserveAspectRatio="none">` +
+    `<line x1="0" y1="${CHART_HEIGHT - 0.5}" x2="${CHART_WIDTH}" y2="${CHART_HEIGHT - 0.5}" stroke="#cfd4dc"></line>${bars}</svg>` +
+    `<div class="chart-axis muted"><span>${first}</span><span>highest day: ${max}</span><span>${last}</span></div>`;
+}
+
+export const viewHelpers = { timeTag, countryTag, dailyChartSvg };

@@ -1,0 +1,92 @@
+/** Templates of a form's submissions: the list with search and selection, one submission, confirmations. */
+export const submissionViews: Record<string, string> = {
+  submissions: `<%~ include('@formNav', it) %>
+<section class="card">
+<div class="row">
+  <h1>Submissions</h1>
+  <nav class="tabs">
+    <a href="?<%= it.tabQuery %>" class="<%= it.spam ? '' : 'active' %>">Inbox (<%= it.inboxCount %>)</a>
+    <a href="?<%= it.tabQuery ? it.tabQuery + '&' : '' %>spam=1" class="<%= it.spam ? 'active' : '' %>">Spam (<%= it.spamCount %>)</a>
+  </nav>
+  <span class="grow"></span>
+  <a class="button" href="/dashboard/forms/<%= it.form.id %>/export.csv">Export CSV</a>
+  <a class="button" href="/dashboard/forms/<%= it.form.id %>/export.ndjson">Export NDJSON</a>
+</div>
+<figure class="chart-box">
+<%~ it.h.dailyChartSvg(it.days) %>
+<figcaption class="muted">Last 30 days (UTC days): <strong id="chart-inbox"><%= it.daysInbox %></strong> inbox, <strong id="chart-spam"><%= it.daysSpam %></strong> spam. <span class="legend inbox">■ inbox</span> <span class="legend spam">■ spam</span></figcaption>
+</figure>
+<form method="get" action="/dashboard/forms/<%= it.form.id %>/submissions" class="search" role="search">
+  <% if (it.spam) { %><input type="hidden" name="spam" value="1"><% } %>
+  <label class="grow">Search field values <input type="search" name="q" maxlength="200" value="<%= it.q %>" placeholder="e.g. ada@example.com or refund"></label>
+  <label>From (UTC) <input type="date" name="from" value="<%= it.from %>" aria-describedby="from-error"></label>
+  <label>To (UTC) <input type="date" name="to" value="<%= it.to %>" aria-describedby="to-error"></label>
+  <button class="primary">Search</button>
+  <% if (it.filtered) { %><a class="button" href="?<%= it.spam ? 'spam=1' : '' %>">Clear</a><% } %>
+</form>
+<% if (it.fieldErrors.from) { %><p class="field-error" id="from-error"><%= it.fieldErrors.from %></p><% } %>
+<% if (it.fieldErrors.to) { %><p class="field-error" id="to-error"><%= it.fieldErrors.to %></p><% } %>
+<% if (it.submissions.length === 0) { %><p class="muted" id="empty"><%= it.filtered ? 'No submissions match.' : 'Nothing here yet.' %></p><% } else { %>
+<form method="post" action="/dashboard/forms/<%= it.form.id %>/submissions/bulk" id="bulk">
+<input type="hidden" name="_csrf" value="<%= it.csrf %>">
+<input type="hidden" name="back" value="<%= it.back %>">
+<div class="row bulk-bar">
+  <span class="muted" id="position"><%= it.position %></span>
+  <span class="grow"></span>
+  <button name="action" value="delete" class="danger small">Delete selected</button>
+</div>
+<div class="table-wrap">
+<table class="stacked">
+<thead><tr><th><span class="sr">Select</span></th><th>Received</th><th>Country</th><th>Fields</th></tr></thead>
+<tbody>
+<% it.submissions.forEach(function (s) { %>
+<tr><td data-label="Select"><input type="checkbox" name="ids" value="<%= s.id %>" aria-label="Select submission <%= s.id %>"></td>
+<td data-label="Received"><a href="/dashboard/submissions/<%= s.id %>"><%~ it.h.timeTag(s.createdAt) %></a></td><td data-label="Country"><%~ it.h.countryTag(s.country) %></td>
+<td data-label="Fields" class="preview"><%= s.preview %></td></tr>
+<% }) %>
+</tbody></table>
+</div>
+</form>
+<% } %>
+<nav class="pager row">
+<% if (it.newerHref) { %><a class="button" rel="prev" href="<%= it.newerHref %>">← Newer</a><% } %>
+<% if (it.olderHref) { %><a class="button" rel="next" href="<%= it.olderHref %>">Older →</a><% } %>
+</nav>
+</section>`,
+
+  submission: `<%~ include('@formNav', it) %>
+<section class="card">
+<h1>Submission <code><%= it.submission.id %></code></h1>
+<p class="muted">Received <%~ it.h.timeTag(it.submission.createdAt) %> · <%~ it.h.countryTag(it.submission.country) %> · <%= it.submission.isSpam ? 'Spam' : 'Inbox' %></p>
+<table class="fields">
+<% it.fields.forEach(function (f) { %><tr><th><%= f.name %></th><td><%= f.value %></td></tr><% }) %>
+</table>
+<h2>Request</h2>
+<table class="fields">
+<tr><th>IP</th><td><%= it.submission.ip %></td></tr>
+<tr><th>Country</th><td><%~ it.h.countryTag(it.submission.country) %></td></tr>
+<tr><th>User agent</th><td><%= it.submission.userAgent %></td></tr>
+<tr><th>Referer</th><td><%= it.submission.referer %></td></tr>
+</table>
+<form method="post" action="/dashboard/forms/<%= it.form.id %>/submissions/bulk">
+  <input type="hidden" name="_csrf" value="<%= it.csrf %>">
+  <input type="hidden" name="ids" value="<%= it.submission.id %>">
+  <button name="action" value="delete" class="danger">Delete submission</button>
+</form>
+</section>`,
+
+  confirmBulk: `<%~ include('@formNav', it) %>
+<section class="card narrow">
+<h1><%= it.heading %></h1>
+<p><%= it.question %></p>
+<form method="post" action="/dashboard/forms/<%= it.form.id %>/submissions/bulk" class="row">
+  <input type="hidden" name="_csrf" value="<%= it.csrf %>">
+  <input type="hidden" name="action" value="<%= it.action %>">
+  <input type="hidden" name="confirm" value="1">
+  <input type="hidden" name="back" value="<%= it.back %>">
+  <% it.ids.forEach(function (id) { %><input type="hidden" name="ids" value="<%= id %>"><% }) %>
+  <button class="danger"><%= it.confirmLabel %></button>
+  <a class="button" href="<%= it.back %>">Cancel</a>
+</form>
+</section>`,
+};

@@ -1,0 +1,155 @@
+import type { Dialect, Executor } from '../db/database.js';
+import { validationFailed } from '../errors.js';
+import type { FormService } from '../forms/form.service.js';
+import { submissionRowToSubmission } from './submission-query.repository.js';
+import {
+  browseSubmissionRows,
+  deleteSubmissionRowsOfForm,
+  listDailyCounts,
+  listFormOverviewRows,
+  type BrowsePosition,
+  type BrowseRow,
+  type DailyCount,
+} from './submission-search.repository.js';
+import type { Submission } from './submission.types.js';
+
+export const BROWSE_PAGE_SIZE = 50;
+export const MAX_BULK_IDS = 100;
+const MAX_WORDS = 8;
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+export interface BrowseInput {
+  q?: string;
+  spam?: boolean;
+  /** YYYY-MM-DD, UTC days, both inclusive. */
+  from?: string;
+  to?: string;
+  cursor?: string;
+  direction?: 'older' | 'newer';
+  limit?: number;
+}
+
+export interface BrowsePage {
+  submissions: Submission[];
+  olderCursor: string | null;
+  newerCursor: string | null;
+  /** The words searched for (empty: a plain list). */
+  words: string[];
+}
+
+export interface FormSummary {
+  inbox: number;
+  spam: number;
+  lastSubmissionAt: string | null;
+}
+
+/** Dashboard cursors: opaque to the browser, checked on the way back. */
+function encodePosition(position: BrowsePosition): string {
+  const value = 'rowid' in position ? ['r', position.rowid] : ['c', position.createdAt, position.id];
+  return Buffer.from(JSON.stringify(value)).toString('base64url');
+}
+
+function decodePosition(cursor: string): BrowsePosition | undefined {
+  if (cursor.length > 200 || !/^[A-Za-z0-9_-]+$/.test(cursor)) return undefined;
+  try {
+    const v: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (Array.isArray(v) && v[0] === 'r' && Number.isSafeInteger(v[1]) && v.length === 2) return { rowid: v[1] as number };
+    if (Array.isArray(v) && v[0] === 'c' && v.length === 3 && typeof v[1] === 'string' && ISO_MS.test(v[1]) && typeof v[2] === 'string' && /^sub_[0-9A-Za-z]{1,64}$/.test(v[2])) {
+      return { createdAt: v[1], id: v[2] };
+    }
+  } catch {
+    // not JSON: refused below
+  }
+  return undefined;
+}
+
+/** Words a search must find: letters or digits in each, at most MAX_WORDS. */
+export function searchWords(q: string | undefined): string[] {
+  return (q ?? '')
+    .split(/\s+/)
+    .filter((w) => /[\p{L}\p{N}]/u.test(w))
+    .slice(0, MAX_WORDS)
+    .map((w) => w.slice(0, 100));
+}
+
+function checkDay(value: string | undefined, field: 'from' | 'to'): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (!DAY.test(value) || Number.isNaN(Date.parse(`${value}T00:00:00.000Z`)) || new Date(`${value}T00:00:00.000Z`).toISOString().slice(0, 10) !== value) {
+    throw validationFailed('The date range is not valid.', { [field]: 'Enter a date like 2026-01-31' });
+  }
+  return value;
+}
+
+const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00.000Z`) + 86_400_000).toISOString();
+
+/** The dashboard's reading of a form's submissions: search, filters, paging both ways, overview. */
+export class SubmissionBrowseService {
+  constructor(
+    private readonly db: Executor,
+    private readonly dialect: Dialect,
+    private readonly forms: FormService,
+  ) {}
+
+  async browse(accountId: string, formId: string, input: BrowseInput): Promise<BrowsePage> {
+    await this.forms.getFormOfAccount(accountId, formId);
+    const from = checkDay(input.from, 'from');
+    const to = checkDay(input.to, 'to');
+    let position: BrowsePosition | undefined;
+    if (input.cursor) {
+      position = decodePosition(input.cursor);
+      if (!position) throw validationFailed('That page link is not valid.', { cursor: 'Start again from the first page' });
+    }
+    const words = searchWords(input.q);
+    const limit = input.limit ?? BROWSE_PAGE_SIZE;
+    const direction = input.direction ?? 'older';
+    const rows = await browseSubmissionRows(this.db, this.dialect, {
+      formId,
+      words,
+      ...(input.spam === undefined ? {} : { isSpam: input.spam ? 1 : 0 }),
+      ...(from ? { from: `${from}T00:00:00.000Z`, fromDay: from } : {}),
+      ...(to ? { to: nextDay(to), toDay: to } : {}),
+      limit: limit + 1,
+      direction,
+      ...(position ? { position } : {}),
+    });
+    const more = rows.length > limit;
+    const page = rows.slice(0, limit);
+    if (direction === 'newer') page.reverse();
+    const positionOf = (row: BrowseRow): BrowsePosition =>
+      row.search_rowid !== undefined && row.search_rowid !== null ? { rowid: Number(row.search_rowid) } : { createdAt: row.created_at, id: row.id };
+    const first = page[0];
+    const last = page[page.length - 1];
+    const hasOlder = direction === 'older' ? more : position !== undefined;
+    const hasNewer = direction === 'newer' ? more : position !== undefined;
+    return {
+      submissions: page.map(submissionRowToSubmission),
+      olderCursor: hasOlder && last ? encodePosition(positionOf(last)) : null,
+      newerCursor: hasNewer && first ? encodePosition(positionOf(first)) : null,
+      words,
+    };
+  }
+
+  /** Counts and last submission per form, for the forms list (counters, never a scan). */
+  async summariseForms(accountId: string, formIds: string[]): Promise<Map<string, FormSummary>> {
+    const rows = await listFormOverviewRows(this.db, accountId, formIds);
+    return new Map(rows.map((r) => [r.formId, { inbox: r.inbox, spam: r.spam, lastSubmissionAt: r.lastSubmissionAt }]));
+  }
+
+  /** Inbox and spam per UTC day for the last `days` days (today included), zeros filled in. */
+  async dailyCounts(accountId: string, formId: string, days: number, now = new Date()): Promise<DailyCount[]> {
+    await this.forms.getFormOfAccount(accountId, formId);
+    const today = Date.parse(`${now.toISOString().slice(0, 10)}T00:00:00.000Z`);
+    const allDays = Array.from({ length: days }, (_, i) => new Date(today - (days - 1 - i) * 86_400_000).toISOString().slice(0, 10));
+    const found = new Map((await listDailyCounts(this.db, formId, allDays[0]!)).map((d) => [d.day, d]));
+    return allDays.map((day) => found.get(day) ?? { day, inbox: 0, spam: 0 });
+  }
+
+  /** Deletes the chosen submissions of one form in one statement; returns how many went. */
+  async deleteSubmissions(accountId: string, formId: string, ids: string[]): Promise<number> {
+    await this.forms.getFormOfAccount(accountId, formId);
+    if (ids.length === 0) throw validationFailed('Select at least one submission.', { ids: 'Select at least one submission' });
+    if (ids.length > MAX_BULK_IDS) throw validationFailed(`Select at most ${MAX_BULK_IDS} submissions at once.`, { ids: `at most ${MAX_BULK_IDS}` });
+    return deleteSubmissionRowsOfForm(this.db, formId, [...new Set(ids)]);
+  }
+}
