@@ -1,4 +1,4 @@
-// `npm run bench [-- --only submit,paging,hooks,search,forms-list,purge --db sqlite,postgres]`: runs each scenario beside
+// `npm run bench [-- --only submit,paging,hooks,search,forms-list,purge,email --db sqlite,postgres]`: runs each scenario beside
 // its reference in the same invocation and rewrites BENCHMARKS.md with figures and ratios.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
@@ -16,13 +16,14 @@ import { SubmissionCursors } from '../src/submissions/submission-cursor.js';
 import { freshDatabase, load, median, memoryOf, startChild, timeRequests, type BenchDialect, type LoadResult } from './lib.js';
 import { formsListScenario, searchScenario } from './dashboard.js';
 import { startReceiver } from './receiver.js';
+import { startSmtpSink } from './smtp-sink.js';
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: string) => {
   const i = args.indexOf(`--${name}`);
   return (i >= 0 ? args[i + 1] : undefined) ?? fallback;
 };
-const only = new Set(option('only', 'submit,paging,hooks,search,forms-list,purge').split(','));
+const only = new Set(option('only', 'submit,paging,hooks,search,forms-list,purge,email').split(','));
 const dialects = option('db', 'sqlite,postgres').split(',') as BenchDialect[];
 const SECONDS = Number(option('seconds', '3'));
 const ROUNDS = Number(option('rounds', '3'));
@@ -279,6 +280,65 @@ async function hooksScenario(db: BenchDialect): Promise<void> {
   }
 }
 
+/** A verified recipient in per-submission mode, as `formgate forms update --notify` sets one. */
+async function addRecipient(handle: DatabaseHandle, formId: string, address: string) {
+  const now = new Date().toISOString();
+  await handle.db
+    .insertInto('email_recipients')
+    .values({ id: newId('rcp'), form_id: formId, address, state: 'verified', token_hash: null, token_expires_at: null, created_at: now, verified_at: now, bounced_at: null })
+    .execute();
+}
+
+async function emailScenario(db: BenchDialect): Promise<void> {
+  const sink = await startSmtpSink(50);
+  const database = await freshDatabase(db);
+  const { handle, account, form, forms } = await fixtures(database.url);
+  const notified = await forms.createForm(account.id, { name: 'Notified' });
+  await addRecipient(handle, notified.id, 'owner@example.com');
+  const env = serverEnv(database.url, { SMTP_URL: sink.url });
+  const server = await startFormgate(env);
+  try {
+    const run = (formId: string) => load({ url: `${server.url}/v1/submit/${formId}`, body: JSON_BODY, contentType: 'application/json', seconds: SECONDS });
+    // Warmed up both ways (the notified run opens the SMTP connections and leaves a backlog, the
+    // steady state of a busy form), then interleaved rounds; medians of each.
+    await run(form.id);
+    await run(notified.id);
+    const rounds: Array<[LoadResult, LoadResult]> = [];
+    for (let round = 0; round < ROUNDS; round++) rounds.push([await run(form.id), await run(notified.id)]);
+    const offRps = medianBy(rounds.map((r) => r[0]), 'rps');
+    const onRps = medianBy(rounds.map((r) => r[1]), 'rps');
+    const offP99 = medianBy(rounds.map((r) => r[0]), 'p99');
+    const onP99 = medianBy(rounds.map((r) => r[1]), 'p99');
+    const rpsRatio = onRps.rps / offRps.rps;
+    const p99Ratio = onP99.p99 / offP99.p99;
+    rows.push({ db, scenario: 'email notifications', metric: 'submit req/s, every submission emailed (SMTP sink answering after 50 ms) vs notifications off', value: String(onRps.rps), reference: String(offRps.rps), ratio: rpsRatio.toFixed(2), target: '≥ 0.90', pass: rpsRatio >= 0.9 });
+    rows.push({ db, scenario: 'email notifications', metric: 'submit p99 ms, notifications on vs off', value: String(onP99.p99), reference: String(offP99.p99), ratio: p99Ratio.toFixed(2), target: '≤ 1.3', pass: p99Ratio <= 1.3 });
+  } finally {
+    await server.stop();
+    await handle.close();
+    await database.drop();
+  }
+  // The dispatcher's email rate on its own server and database: the backlog above must not count.
+  const rateDatabase = await freshDatabase(db);
+  const rate = await fixtures(rateDatabase.url);
+  await addRecipient(rate.handle, rate.form.id, 'owner@example.com');
+  const rateServer = await startFormgate(serverEnv(rateDatabase.url, { SMTP_URL: sink.url }));
+  try {
+    const count = 1000;
+    const before = sink.received();
+    const started = performance.now();
+    await load({ url: `${rateServer.url}/v1/submit/${rate.form.id}`, body: JSON_BODY, contentType: 'application/json', seconds: 0, amount: count, connections: 20 });
+    while (sink.received() - before < count && performance.now() - started < 120_000) await new Promise((r) => setTimeout(r, 50));
+    const seconds = (performance.now() - started) / 1000;
+    rows.push({ db, scenario: 'email notifications', metric: 'emails per second the dispatcher sustains (SMTP sink answering after 50 ms)', value: ((sink.received() - before) / seconds).toFixed(0), reference: '—', ratio: '—' });
+  } finally {
+    await rateServer.stop();
+    await rate.handle.close();
+    await rateDatabase.drop();
+    await sink.close();
+  }
+}
+
 function writeReport(): void {
   const lines = [
     '# Benchmarks',
@@ -308,6 +368,7 @@ for (const db of dialects) {
   if (only.has('search')) rows.push(...(await searchScenario(db, PAGING_ROWS, serverEnv)));
   if (only.has('forms-list')) rows.push(...(await formsListScenario(db, serverEnv)));
   if (only.has('purge')) await purgeScenario(db);
+  if (only.has('email')) await emailScenario(db);
   process.stdout.write(`${db} done\n`);
 }
 writeReport();

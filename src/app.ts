@@ -15,6 +15,7 @@ import { createMetrics } from './metrics/metrics.js';
 import { createRedis } from './lib/redis.js';
 import { RateLimiter } from './lib/rate-limiter.js';
 import type { HookTransportOptions } from './deliveries/delivery.sender.js';
+import type { MailTransportOptions } from './notifications/mailer.js';
 import { createServices, type Services } from './services.js';
 import type { Redis } from 'ioredis';
 import { submitRoutes } from './submissions/submission.routes.js';
@@ -44,6 +45,8 @@ export interface BuildAppOptions {
   loggerInstance?: FastifyServerOptions['loggerInstance'];
   /** Test seams for hook delivery (a local CA, a fake resolver). */
   hookTransport?: HookTransportOptions;
+  /** Test seam for SMTP (a local CA for STARTTLS). */
+  mailTransport?: MailTransportOptions;
 }
 
 /** Secrets that must never reach a log line. */
@@ -106,7 +109,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     ajv: { customOptions: { removeAdditional: false } },
   });
 
-  const services = createServices(handle, config, app.log, options.hookTransport, createMetrics({ enabled: config.metricsPort !== undefined, processMetrics: true }));
+  const services = createServices(handle, config, app.log, {
+    ...(options.hookTransport ? { hookTransport: options.hookTransport } : {}),
+    ...(options.mailTransport ? { mailTransport: options.mailTransport } : {}),
+    metrics: createMetrics({ enabled: config.metricsPort !== undefined, processMetrics: true }),
+  });
   app.decorate('services', services);
   app.decorate('config', config);
   const redis = config.redisUrl ? createRedis(config.redisUrl) : undefined;
@@ -148,12 +155,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // Shared counters from the first request on when Redis is there; without it, start anyway.
     if (redis) await waitUntilReady(redis, 2000);
     services.submissions.start();
-    services.deliveries.start();
+    services.outbox.start();
     services.lifecycle.start();
   });
   app.addHook('onClose', async () => {
     await services.lifecycle.close();
-    await services.deliveries.stop();
+    await services.outbox.stop();
     await services.submissions.close();
     limiter.close();
     if (redis) await redis.quit().catch(() => redis.disconnect());

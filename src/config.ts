@@ -73,6 +73,9 @@ const envSchema = z.object({
   METRICS_PORT: port.optional(),
   // Contract section 10: at least hourly.
   RETENTION_PURGE_INTERVAL_MS: z.coerce.number().int().min(1000).max(3_600_000).default(3_600_000),
+  SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
+  MAIL_FROM: z.string().trim().min(3).max(320).refine((v) => !/[\r\n]/.test(v), 'must be one line').optional(),
+  MAIL_RETRY_BASE_MS: z.coerce.number().int().min(1).max(86_400_000).default(60_000),
 });
 
 export type Plan = 'free' | 'pro' | 'business';
@@ -100,6 +103,10 @@ export interface Config {
   /** Port of the Prometheus listener; undefined = no metrics endpoint. */
   readonly metricsPort: number | undefined;
   readonly retentionPurgeIntervalMs: number;
+  /** Unset: no email is sent and no email code is loaded (contract section 8). */
+  readonly smtpUrl: string | undefined;
+  readonly mailFrom: string;
+  readonly mailRetryBaseMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -114,10 +121,11 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
   }
   const e = result.data;
+  const baseUrl = (e.BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
   return Object.freeze({
     port: e.PORT,
     host: e.HOST,
-    baseUrl: (e.BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    baseUrl,
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
     defaultPlan: e.DEFAULT_PLAN,
@@ -135,6 +143,9 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     dashboardSignup: e.DASHBOARD_SIGNUP,
     metricsPort: e.METRICS_PORT,
     retentionPurgeIntervalMs: e.RETENTION_PURGE_INTERVAL_MS,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM ?? `Formgate <formgate@${new URL(baseUrl).hostname}>`,
+    mailRetryBaseMs: e.MAIL_RETRY_BASE_MS,
   });
 }
 

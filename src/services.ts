@@ -3,9 +3,15 @@ import { AccountService } from './accounts/account.service.js';
 import { ApiKeyService } from './api-keys/api-key.service.js';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/database.js';
-import { DeliveryDispatcher } from './deliveries/delivery.dispatcher.js';
+import { HookDeliveryChannel } from './deliveries/delivery.channel.js';
 import type { HookTransportOptions } from './deliveries/delivery.sender.js';
 import { FormService } from './forms/form.service.js';
+import { EmailChannel, type EmailAttemptListener } from './notifications/email.channel.js';
+import { SmtpMailer, type MailTransportOptions } from './notifications/mailer.js';
+import { NotificationService } from './notifications/notification.service.js';
+import { PasswordResetService } from './notifications/password-reset.service.js';
+import type { OutboxChannel } from './outbox/outbox.channel.js';
+import { OutboxDispatcher } from './outbox/outbox.dispatcher.js';
 import { HookService } from './hooks/hook.service.js';
 import { createMetrics, type Metrics } from './metrics/metrics.js';
 import { SubmissionBrowseService } from './submissions/submission-browse.service.js';
@@ -34,40 +40,68 @@ export interface Services {
   /** The dashboard's search, paging both ways, counters and bulk actions. */
   readonly submissionBrowser: SubmissionBrowseService;
   readonly hooks: HookService;
-  readonly deliveries: DeliveryDispatcher;
+  /** Queued outbound work of every channel (hook deliveries, email) and its dispatcher. */
+  readonly outbox: OutboxDispatcher;
   readonly sessions: SessionService;
   /** This instance's Prometheus metrics (incremented by the services, served on METRICS_PORT). */
   readonly metrics: Metrics;
+  readonly notifications: NotificationService;
+  readonly passwordResets: PasswordResetService;
   /** Secrets shared by every instance on the database (the cursor signing key). */
   readonly instanceSecrets: InstanceSecretService;
+}
+
+/** Test seams and observers; production passes nothing. */
+export interface ServiceOptions {
+  hookTransport?: HookTransportOptions;
+  mailTransport?: MailTransportOptions;
+  onEmailAttempt?: EmailAttemptListener;
+  /** The app's Prometheus metrics; a private registry when absent (CLI, tests). */
+  metrics?: Metrics;
 }
 
 export function createServices(
   handle: DatabaseHandle,
   config: Config,
   logger: FastifyBaseLogger,
-  transport: HookTransportOptions = {},
-  metrics: Metrics = createMetrics(),
+  options: ServiceOptions = {},
 ): Services {
+  const metrics = options.metrics ?? createMetrics();
   const forms = new FormService(handle.db, config.turnstileSecretKey);
-  const deliveries = new DeliveryDispatcher(handle, config, logger, transport, metrics);
-  metrics.setOutboxPendingSource(() => deliveries.countPending());
   const accounts = new AccountService(handle.db, config);
   const instanceSecrets = new InstanceSecretService(handle.db);
+  const sessions = new SessionService(handle.db);
+  // The dispatcher is built after the services that queue work; they reach it through this.
+  let outbox: OutboxDispatcher | undefined;
+  const wakeOutbox = () => outbox?.wake();
+  const mailer = config.smtpUrl ? new SmtpMailer(config.smtpUrl, config.mailFrom, options.mailTransport) : undefined;
+  const notifications = new NotificationService(handle, config, forms, wakeOutbox, mailer);
+  const hookChannel = new HookDeliveryChannel(handle, config, logger, options.hookTransport, metrics);
+  const channels: OutboxChannel[] = [hookChannel];
+  const onEmailAttempt: EmailAttemptListener = (outcome) => {
+    metrics.emails.inc({ outcome });
+    options.onEmailAttempt?.(outcome);
+  };
+  if (mailer) channels.push(new EmailChannel(handle, config, mailer, logger, () => notifications.queueDueDigests(), onEmailAttempt));
+  outbox = new OutboxDispatcher(handle, logger, channels);
+  const dispatcher = outbox;
+  metrics.setOutboxPendingSource(() => dispatcher.countPending());
   return {
     config,
     handle,
     accounts,
     apiKeys: new ApiKeyService(handle.db),
     forms,
-    submissions: new SubmissionService(handle, config, forms, deliveries, logger),
+    submissions: new SubmissionService(handle, config, forms, outbox, logger),
     submissionQueries: new SubmissionQueryService(handle.db, forms, new SubmissionCursors(instanceSecrets)),
-    triage: new SubmissionTriageService(handle, deliveries),
+    triage: new SubmissionTriageService(handle, outbox),
     lifecycle: new SubmissionLifecycleService(handle, forms, logger, { purgeIntervalMs: config.retentionPurgeIntervalMs }),
     submissionBrowser: new SubmissionBrowseService(handle.db, handle.dialect, forms),
-    hooks: new HookService(handle.db, config, forms, accounts, deliveries),
-    deliveries,
-    sessions: new SessionService(handle.db),
+    hooks: new HookService(handle.db, config, forms, accounts, hookChannel),
+    outbox,
+    sessions,
+    notifications,
+    passwordResets: new PasswordResetService(handle, config, accounts, sessions, notifications, wakeOutbox),
     metrics,
     instanceSecrets,
   };

@@ -58,6 +58,10 @@ describe('parseConfig', () => {
     ['BASE_URL', 'not a url'],
     ['REDIS_URL', 'http://x'],
     ['DASHBOARD_SIGNUP', 'sometimes'],
+    ['SMTP_URL', 'http://mail.example.com'],
+    ['SMTP_URL', 'not a url'],
+    ['MAIL_FROM', 'a\r\nBcc: x@example.com'],
+    ['MAIL_RETRY_BASE_MS', '0'],
   ])('rejects %s=%s with a message naming the variable', (name, value) => {
     expect(() => parseConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => parseConfig({ [name]: value })).toThrow(new RegExp(name));
@@ -69,5 +73,17 @@ describe('parseConfig', () => {
     for (const value of ['3600001', '999', 'soon']) {
       expect(() => parseConfig({ RETENTION_PURGE_INTERVAL_MS: value })).toThrow(/RETENTION_PURGE_INTERVAL_MS/);
     }
+  });
+
+  it('email: off without SMTP_URL, MAIL_FROM defaults to formgate@ the BASE_URL host, retries start at a minute', () => {
+    const off = parseConfig({});
+    expect(off.smtpUrl).toBeUndefined();
+    expect(off.mailFrom).toBe('Formgate <formgate@localhost>');
+    expect(off.mailRetryBaseMs).toBe(60_000);
+    const on = parseConfig({ SMTP_URL: 'smtps://u:p@mail.example.com:465', BASE_URL: 'https://forms.example.com/', MAIL_RETRY_BASE_MS: '500' });
+    expect(on.smtpUrl).toBe('smtps://u:p@mail.example.com:465');
+    expect(on.mailFrom).toBe('Formgate <formgate@forms.example.com>');
+    expect(on.mailRetryBaseMs).toBe(500);
+    expect(parseConfig({ MAIL_FROM: 'Forms <forms@example.com>' }).mailFrom).toBe('Forms <forms@example.com>');
   });
 });

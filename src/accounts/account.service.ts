@@ -109,6 +109,19 @@ export class AccountService {
     return this.getAccount(id);
   }
 
+  /** An account by email, for flows that must not reveal whether it exists (password reset). */
+  async findAccountByEmail(email: string): Promise<Account | undefined> {
+    const row = await findAccountRowByEmail(this.db, normalizeEmail(email));
+    return row && accountRowToAccount(row);
+  }
+
+  async setPassword(id: string, password: string): Promise<void> {
+    if (password.length < 8 || password.length > 1024) {
+      throw validationFailed('The password is not valid.', { password: 'must be 8 to 1024 characters' });
+    }
+    await updateAccountPasswordHash(this.db, id, await hashPassword(password));
+  }
+
   /**
    * Dashboard login. Returns undefined for an unknown email or a wrong password alike, and takes
    * as long for either: without a stored hash the password is checked against a dummy one.

@@ -20,12 +20,16 @@ export async function withServices<T>(
 ): Promise<void> {
   const config = loadConfig();
   const handle = createDatabase(config.databaseUrl, { poolSize: 2 });
+  let services: Services | undefined;
   try {
     await migrateToLatest(handle);
     const logger = pino({ level: 'warn' }, pino.destination(2));
-    const result = await run(createServices(handle, config, logger), config);
+    services = createServices(handle, config, logger);
+    const result = await run(services, config);
     process.stdout.write(options.json ? `${JSON.stringify(result)}\n` : `${describe(result)}\n`);
   } finally {
+    // Never started, so this only closes what a command opened (an SMTP connection).
+    await services?.outbox.stop();
     await handle.close();
   }
 }

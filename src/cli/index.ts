@@ -5,6 +5,7 @@ import { registerAccounts } from './commands/accounts.js';
 import { registerBackup } from './commands/backup.js';
 import { registerForms } from './commands/forms.js';
 import { registerKeys } from './commands/keys.js';
+import { registerMail } from './commands/mail.js';
 import { registerMigrate } from './commands/migrate.js';
 import { registerServe } from './commands/serve.js';
 import { registerPurge, registerSubmissions } from './commands/submissions.js';
@@ -24,6 +25,7 @@ registerForms(program);
 registerBackup(program);
 registerSubmissions(program);
 registerPurge(program);
+registerMail(program);
 
 try {
   await program.parseAsync(process.argv);

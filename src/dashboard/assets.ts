@@ -18,6 +18,8 @@ label{display:block;margin:.5rem 0;font-weight:500}
 textarea,select{display:block;width:100%;padding:.5rem .6rem;border:1px solid #cfd4dc;border-radius:6px;font:inherit;margin-top:.25rem}
 input:not([type=checkbox]){display:block;width:100%;padding:.5rem .6rem;border:1px solid #cfd4dc;border-radius:6px;font:inherit;margin-top:.25rem}
 .row input{width:auto;flex:1;margin:0}.row label input{width:100%;margin-top:.25rem}.row label{margin:0}
+textarea,select{display:block;width:100%;padding:.5rem .6rem;border:1px solid #cfd4dc;border-radius:6px;font:inherit;margin-top:.25rem}
+.attempt{font-size:.85rem;white-space:normal;word-break:break-word}
 .check{display:flex;gap:.5rem;align-items:center;font-weight:400}
 .stack button{margin-top:.75rem}
 .row{display:flex;gap:.75rem;align-items:center;flex-wrap:wrap}.grow{flex:1}

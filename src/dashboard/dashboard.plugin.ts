@@ -8,6 +8,7 @@ import { toAppError } from '../http/error-handler.js';
 import { accountPages } from './account.routes.js';
 import { appCss, appJs } from './assets.js';
 import { authPages } from './auth.routes.js';
+import { emailPages, emailPublicPages } from './email.routes.js';
 import { formPages } from './forms.routes.js';
 import { hookPages } from './hooks.routes.js';
 import { keyPages } from './keys.routes.js';
@@ -86,6 +87,7 @@ export async function dashboardPlugin(app: FastifyInstance): Promise<void> {
     );
 
     await dashboard.register(authPages);
+    await dashboard.register(emailPublicPages);
     // Everything below needs a logged-in owner.
     await dashboard.register(async (owned) => {
       owned.addHook('preHandler', async (request, reply) => {
@@ -96,6 +98,7 @@ export async function dashboardPlugin(app: FastifyInstance): Promise<void> {
       await owned.register(keyPages);
       await owned.register(hookPages);
       await owned.register(accountPages);
+      await owned.register(emailPages);
       // Lowest priority in the router: any other dashboard address is a 404 page in the layout.
       owned.get('/dashboard/*', { schema: { hide: true } }, async (request) => {
         throw new AppError('not_found', `There is no page at ${request.url.split('?')[0]!.slice(0, 200)}.`);

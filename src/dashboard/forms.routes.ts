@@ -100,6 +100,7 @@ export function formSnippet(form: Form, submitUrl: string): string {
 }
 
 export async function formPages(app: FastifyInstance): Promise<void> {
+  // The notification settings on the settings page post to email.routes.ts.
   const renderForms = async (request: FastifyRequest, reply: FastifyReply, extra: { values?: Record<string, string>; fieldErrors?: Record<string, string>; error?: string } = {}, status = 200) => {
     const accountId = request.owner!.id;
     const forms = await app.services.forms.listForms(accountId);
@@ -135,6 +136,10 @@ export async function formPages(app: FastifyInstance): Promise<void> {
       hasDefaultSecret: app.config.turnstileSecretKey !== undefined,
       values: values ?? {},
       fieldErrors: fieldErrors ?? {},
+      notifications: {
+        enabled: app.services.notifications.emailEnabled,
+        recipients: await app.services.notifications.listRecipients(form.id),
+      },
     }, status);
   };
 

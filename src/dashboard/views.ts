@@ -1,4 +1,5 @@
 import { Eta } from 'eta';
+import { emailTemplates } from './email.views.js';
 import { accountViews } from './views/account.views.js';
 import { formViews } from './views/forms.views.js';
 import { viewHelpers } from './views/helpers.js';
@@ -57,12 +58,14 @@ const templates: Record<string, string> = {
   <label>Password <input type="password" name="password" required minlength="8" autocomplete="<%= it.signup ? 'new-password' : 'current-password' %>"></label>
   <button class="primary"><%= it.heading %></button>
 </form>
+<% if (it.action === '/dashboard/login') { %><p><a href="/dashboard/forgot-password">Forgot password?</a></p><% } %>
 <p class="muted"><%~ it.other %></p>
 </section>`,
 
   formNav: `<p class="crumbs"><a href="/dashboard/forms">Forms</a> › <strong><%= it.form.name %></strong> ·
 <a href="/dashboard/forms/<%= it.form.id %>/submissions">Submissions</a> ·
-<a href="/dashboard/forms/<%= it.form.id %>/settings">Settings &amp; snippet</a></p>`,
+<a href="/dashboard/forms/<%= it.form.id %>/settings">Settings &amp; snippet</a> ·
+<a href="/dashboard/forms/<%= it.form.id %>/email-log">Email log</a></p>`,
 
   settings: `<%~ include('@formNav', it) %>
 <% var v = it.values, has = function (k) { return v[k] !== undefined; }, err = function (k) { return it.fieldErrors[k]; }; %>
@@ -114,6 +117,7 @@ const templates: Record<string, string> = {
 <pre id="snippet"><%= it.snippet %></pre>
 <button type="button" class="copy" data-copy="snippet">Copy snippet</button><span class="copy-status" role="status"></span>
 </section>
+<%~ include('@notifySettings', it) %>
 <section class="card">
 <h2>Delete this form</h2>
 <p class="muted">Deletes the form with all its submissions, hooks and queued deliveries.</p>
@@ -163,7 +167,7 @@ const templates: Record<string, string> = {
   message: `<section class="card narrow"><h1><%= it.heading %></h1><p><%= it.text %></p><p><a href="/dashboard">Back to the dashboard</a></p></section>`,
 };
 
-for (const [name, template] of Object.entries(templates)) eta.loadTemplate(`@${name}`, template);
+for (const [name, template] of Object.entries({ ...templates, ...emailTemplates })) eta.loadTemplate(`@${name}`, template);
 
 export interface PageContext {
   title: string;

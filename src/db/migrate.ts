@@ -4,6 +4,7 @@ import * as m0001 from './migrations/0001_initial.js';
 import * as m0002 from './migrations/0002_hook_fanouts.js';
 import * as m0003 from './migrations/0003_collation_and_secrets.js';
 import * as m0004 from './migrations/0004_spam_and_lifecycle.js';
+import * as m0005 from './migrations/0005_email_notifications.js';
 import * as m0006 from './migrations/0006_dashboard_search.js';
 
 // Listed statically so the compiled package needs no file-system scan to find migrations.
@@ -12,6 +13,7 @@ const migrations: Record<string, Migration> = {
   '0002_hook_fanouts': m0002,
   '0003_collation_and_secrets': m0003,
   '0004_spam_and_lifecycle': m0004,
+  '0005_email_notifications': m0005,
   '0006_dashboard_search': m0006,
 };
 

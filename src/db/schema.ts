@@ -52,6 +52,8 @@ export interface FormTable {
   /** `full` or `none`. */
   store_ip: Generated<string>;
   turnstile_site_key: string | null;
+  /** each | hourly | daily (email notifications). */
+  notify_mode: Generated<string>;
 }
 
 export interface SubmissionTable {
@@ -113,10 +115,64 @@ export interface SessionTable {
   expires_at: string;
 }
 
-/** A submission whose hook deliveries are still to be created (the dispatcher fans it out). */
-export interface HookFanoutTable {
+/** A submission whose outbound work (hook deliveries, email) the dispatcher is still to create. */
+export interface OutboxTable {
   submission_id: string;
   created_at: string;
+}
+
+export interface EmailRecipientTable {
+  id: string;
+  form_id: string;
+  address: string;
+  /** pending (verification sent) | verified | bounced */
+  state: string;
+  /** SHA-256 of the single-use verification token. */
+  token_hash: string | null;
+  token_expires_at: string | null;
+  created_at: string;
+  verified_at: string | null;
+  bounced_at: string | null;
+}
+
+export interface EmailMessageTable {
+  id: string;
+  /** submission | digest | verification | test | password_reset */
+  kind: string;
+  form_id: string | null;
+  submission_id: string | null;
+  recipient_id: string | null;
+  to_address: string;
+  period_start: string | null;
+  period_end: string | null;
+  /** JSON {subject, text, html} of a message composed when it was queued. */
+  content: string | null;
+  /** pending → sending → sent | bounced | failed | skipped */
+  state: string;
+  attempts: number;
+  next_attempt_at: string;
+  claimed_at: string | null;
+  claimed_by: string | null;
+  created_at: string;
+}
+
+export interface EmailAttemptTable {
+  id: string;
+  message_id: string;
+  attempted_at: string;
+  /** sent | retry | bounced | failed */
+  outcome: string;
+  /** The SMTP reply or the connection error. */
+  reply: string;
+}
+
+export interface PasswordResetTable {
+  /** SHA-256 of the single-use token; the token itself is only in the email. */
+  token_hash: string;
+  account_id: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
 }
 
 /** Submissions per form and UTC day, kept by triggers (migration 0006); read as the sum over shards. */
@@ -153,7 +209,11 @@ export interface Database {
   idempotency_keys: IdempotencyKeyTable;
   hooks: HookTable;
   hook_deliveries: HookDeliveryTable;
-  hook_fanouts: HookFanoutTable;
+  outbox: OutboxTable;
+  email_recipients: EmailRecipientTable;
+  email_messages: EmailMessageTable;
+  email_attempts: EmailAttemptTable;
+  password_resets: PasswordResetTable;
   sessions: SessionTable;
   form_daily_counts: FormDailyCountTable;
   form_counts: FormCountTable;
@@ -173,4 +233,8 @@ export type IdempotencyKeyRow = Selectable<IdempotencyKeyTable>;
 export type HookRow = Selectable<HookTable>;
 export type NewHookRow = Insertable<HookTable>;
 export type HookDeliveryRow = Selectable<HookDeliveryTable>;
+export type EmailRecipientRow = Selectable<EmailRecipientTable>;
+export type EmailMessageRow = Selectable<EmailMessageTable>;
+export type NewEmailMessageRow = Insertable<EmailMessageTable>;
+export type EmailAttemptRow = Selectable<EmailAttemptTable>;
 export type InstanceSecretRow = Selectable<InstanceSecretTable>;

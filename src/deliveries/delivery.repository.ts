@@ -2,72 +2,34 @@ import { sql } from 'kysely';
 import type { Dialect, Executor } from '../db/database.js';
 
 /**
- * The outbox write of the submit transaction: one fan-out row per submission whose form has a
- * hook, in one INSERT … SELECT over the just-inserted submissions, however many hooks there are.
- * Returns how many submissions were queued. `releasedAt` (default: each submission's arrival)
- * decides which subscriptions receive it: those that existed at that moment.
+ * The hook part of expanding the outbox: one pending delivery per hook of the submission's form
+ * that existed when it was released (its outbox row's time: a subscription receives what came
+ * after it), in one
+ * INSERT … SELECT. The delivery ID is the submission ID joined with the hook ID, which is also
+ * the Standard Webhooks `webhook-id`; expanding twice is harmless.
  */
-export async function queueHookFanouts(trx: Executor, submissionIds: string[], releasedAt?: string): Promise<number> {
-  if (submissionIds.length === 0) return 0;
-  const result = await trx
-    .insertInto('hook_fanouts')
-    .columns(['submission_id', 'created_at'])
+export async function insertHookDeliveries(trx: Executor, submissionIds: string[]): Promise<void> {
+  await trx
+    .insertInto('hook_deliveries')
+    .columns(['id', 'hook_id', 'submission_id', 'state', 'created_at'])
     .expression(
       trx
-        .selectFrom('submissions')
+        .selectFrom('outbox')
+        .innerJoin('submissions', 'submissions.id', 'outbox.submission_id')
+        .innerJoin('hooks', (join) =>
+          join.onRef('hooks.form_id', '=', 'submissions.form_id').onRef('hooks.created_at', '<=', 'outbox.created_at'),
+        )
         .select([
-          'submissions.id',
-          releasedAt === undefined ? 'submissions.created_at' : sql<string>`${releasedAt}`.as('created_at'),
+          sql<string>`submissions.id || '.' || hooks.id`.as('id'),
+          'hooks.id as hook_id',
+          'submissions.id as submission_id',
+          sql<string>`'pending'`.as('state'),
+          'submissions.created_at as created_at',
         ])
-        .where('submissions.id', 'in', submissionIds)
-        .where(({ exists, selectFrom }) =>
-          exists(selectFrom('hooks').select('hooks.id').whereRef('hooks.form_id', '=', 'submissions.form_id')),
-        ),
+        .where('outbox.submission_id', 'in', submissionIds),
     )
-    .onConflict((oc) => oc.column('submission_id').doNothing())
-    .executeTakeFirst();
-  return Number(result.numInsertedOrUpdatedRows ?? 0);
-}
-
-/**
- * Turns up to `limit` of the oldest fan-out rows into one pending delivery per hook of the
- * submission's form that existed when it was submitted (a subscription receives what came after
- * it), and removes them; returns how many rows it took. The delivery ID is the submission ID
- * joined with the hook ID, which is also the Standard Webhooks `webhook-id`. On PostgreSQL the
- * rows are locked with SKIP LOCKED, so two dispatchers never fan out the same submission.
- */
-export async function fanOutHookDeliveries(db: Executor, dialect: Dialect, limit: number): Promise<number> {
-  return db.transaction().execute(async (trx) => {
-    let query = trx.selectFrom('hook_fanouts').select('submission_id').orderBy('created_at').limit(limit);
-    if (dialect === 'postgres') query = query.forUpdate().skipLocked();
-    const ids = (await query.execute()).map((row) => row.submission_id);
-    if (ids.length === 0) return 0;
-    await trx
-      .insertInto('hook_deliveries')
-      .columns(['id', 'hook_id', 'submission_id', 'state', 'created_at'])
-      .expression(
-        trx
-          .selectFrom('hook_fanouts')
-          .innerJoin('submissions', 'submissions.id', 'hook_fanouts.submission_id')
-          // The fan-out row's time is when the submission was released: its arrival, or the
-          // moment the owner marked it not spam (it then goes to the hooks of that moment).
-          .innerJoin('hooks', (join) =>
-            join.onRef('hooks.form_id', '=', 'submissions.form_id').onRef('hooks.created_at', '<=', 'hook_fanouts.created_at'),
-          )
-          .select([
-            sql<string>`submissions.id || '.' || hooks.id`.as('id'),
-            'hooks.id as hook_id',
-            'submissions.id as submission_id',
-            sql<string>`'pending'`.as('state'),
-            'submissions.created_at as created_at',
-          ])
-          .where('hook_fanouts.submission_id', 'in', ids),
-      )
-      .onConflict((oc) => oc.column('id').doNothing())
-      .execute();
-    await trx.deleteFrom('hook_fanouts').where('submission_id', 'in', ids).execute();
-    return ids.length;
-  });
+    .onConflict((oc) => oc.column('id').doNothing())
+    .execute();
 }
 
 /** What the dispatcher needs to send one claimed delivery. */
@@ -92,63 +54,61 @@ export interface ClaimedDelivery {
  * Moves up to `limit` deliveries from pending (or from sending, when a claim is older than
  * `staleBefore`: its process died mid-send) to sending, and returns them. On PostgreSQL the
  * candidate rows are locked with SKIP LOCKED, so concurrent dispatchers never claim the same
- * row; SQLite has a single writer, so the UPDATE alone is atomic.
+ * row; SQLite has a single writer, so the UPDATE alone is atomic. Runs in the caller's transaction.
  */
 export async function claimPendingDeliveries(
-  db: Executor,
+  trx: Executor,
   dialect: Dialect,
   options: { limit: number; now: string; staleBefore: string },
 ): Promise<ClaimedDelivery[]> {
-  return db.transaction().execute(async (trx) => {
-    // Two index range scans on (state, created_at), never one OR: with an OR the database
-    // collects and sorts every pending row to return the oldest few, which costs as much as the
-    // backlog is long. Abandoned claims go first; there are few, and a backlog must not starve them.
-    const abandoned = await claimableIds(trx, dialect, 'sending', options.limit, options.staleBefore);
-    const pending = abandoned.length < options.limit ? await claimableIds(trx, dialect, 'pending', options.limit - abandoned.length) : [];
-    const ids = [...abandoned, ...pending];
-    if (ids.length === 0) return [];
-    await trx
-      .updateTable('hook_deliveries')
-      .set({ state: 'sending', claimed_at: options.now })
-      .where('id', 'in', ids)
-      .execute();
-    const rows = await trx
-      .selectFrom('hook_deliveries as d')
-      .innerJoin('hooks as h', 'h.id', 'd.hook_id')
-      .innerJoin('submissions as s', 's.id', 'd.submission_id')
-      .select([
-        'd.id',
-        'd.hook_id',
-        'h.target_url',
-        'h.secret',
-        's.id as submission_id',
-        's.form_id',
-        's.created_at',
-        's.ip',
-        's.country',
-        's.user_agent',
-        's.referer',
-        's.payload',
-      ])
-      .where('d.id', 'in', ids)
-      .execute();
-    return rows.map((r) => ({
-      id: r.id,
-      hookId: r.hook_id,
-      targetUrl: r.target_url,
-      secret: r.secret,
-      submission: {
-        id: r.submission_id,
-        formId: r.form_id,
-        createdAt: r.created_at,
-        ip: r.ip,
-        country: r.country,
-        userAgent: r.user_agent,
-        referer: r.referer,
-        payload: r.payload,
-      },
-    }));
-  });
+  // Two index range scans on (state, created_at), never one OR: with an OR the database
+  // collects and sorts every pending row to return the oldest few, which costs as much as the
+  // backlog is long. Abandoned claims go first; there are few, and a backlog must not starve them.
+  const abandoned = await claimableIds(trx, dialect, 'sending', options.limit, options.staleBefore);
+  const pending = abandoned.length < options.limit ? await claimableIds(trx, dialect, 'pending', options.limit - abandoned.length) : [];
+  const ids = [...abandoned, ...pending];
+  if (ids.length === 0) return [];
+  await trx
+    .updateTable('hook_deliveries')
+    .set({ state: 'sending', claimed_at: options.now })
+    .where('id', 'in', ids)
+    .execute();
+  const rows = await trx
+    .selectFrom('hook_deliveries as d')
+    .innerJoin('hooks as h', 'h.id', 'd.hook_id')
+    .innerJoin('submissions as s', 's.id', 'd.submission_id')
+    .select([
+      'd.id',
+      'd.hook_id',
+      'h.target_url',
+      'h.secret',
+      's.id as submission_id',
+      's.form_id',
+      's.created_at',
+      's.ip',
+      's.country',
+      's.user_agent',
+      's.referer',
+      's.payload',
+    ])
+    .where('d.id', 'in', ids)
+    .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    hookId: r.hook_id,
+    targetUrl: r.target_url,
+    secret: r.secret,
+    submission: {
+      id: r.submission_id,
+      formId: r.form_id,
+      createdAt: r.created_at,
+      ip: r.ip,
+      country: r.country,
+      userAgent: r.user_agent,
+      referer: r.referer,
+      payload: r.payload,
+    },
+  }));
 }
 
 async function claimableIds(
@@ -183,19 +143,11 @@ export async function recordDeliveryAttempt(
     .execute();
 }
 
-/**
- * The hook outbox's size, for the metrics gauge: deliveries not yet sent (pending or being sent,
- * an index range scan on state) plus submissions still waiting to be fanned out to their hooks.
- */
-export async function countOutboxPending(db: Executor): Promise<number> {
-  const deliveries = await db
+export async function countUnsentDeliveries(db: Executor): Promise<number> {
+  const row = await db
     .selectFrom('hook_deliveries')
     .select((eb) => eb.fn.countAll<string | number>().as('n'))
     .where('state', 'in', ['pending', 'sending'])
     .executeTakeFirstOrThrow();
-  const fanouts = await db
-    .selectFrom('hook_fanouts')
-    .select((eb) => eb.fn.countAll<string | number>().as('n'))
-    .executeTakeFirstOrThrow();
-  return Number(deliveries.n) + Number(fanouts.n);
+  return Number(row.n);
 }

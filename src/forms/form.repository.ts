@@ -1,5 +1,6 @@
 import type { Executor } from '../db/database.js';
 import type { FormRow, FormRowUpdate, NewFormRow } from '../db/schema.js';
+import type { NotifyMode } from '../notifications/notification.types.js';
 import type { Form } from './form.types.js';
 
 export function formRowToForm(row: FormRow): Form {
@@ -14,6 +15,7 @@ export function formRowToForm(row: FormRow): Form {
     successUrl: row.success_url,
     errorUrl: row.error_url,
     allowedRedirectHosts: JSON.parse(row.allowed_redirect_hosts) as string[],
+    notifyMode: row.notify_mode as NotifyMode,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     turnstileSiteKey: row.turnstile_site_key,

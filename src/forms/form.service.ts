@@ -16,6 +16,7 @@ import {
   updateFormRow,
 } from './form.repository.js';
 import type { Form } from './form.types.js';
+import { notifyModes } from '../notifications/notification.types.js';
 
 const httpUrl = z
   .string()
@@ -81,6 +82,7 @@ const formSettingsSchema = z.object({
   maxLinks: wholeNumber(0, 1000).nullable(),
   retentionDays: wholeNumber(1, 3650).nullable(),
   storeIp: z.enum(['full', 'none'], { error: 'must be full or none' }),
+  notifyMode: z.enum(notifyModes),
 });
 
 export type FormSettings = z.infer<typeof formSettingsSchema>;
@@ -118,6 +120,7 @@ function settingsToRow(s: FormSettingsInput): FormRowUpdate {
   if (s.maxLinks !== undefined) row.max_links = s.maxLinks;
   if (s.retentionDays !== undefined) row.retention_days = s.retentionDays;
   if (s.storeIp !== undefined) row.store_ip = s.storeIp;
+  if (s.notifyMode !== undefined) row.notify_mode = s.notifyMode;
   return row;
 }
 
@@ -186,6 +189,7 @@ export class FormService {
       retention_days: null,
       store_ip: 'full',
       turnstile_site_key: null,
+      notify_mode: 'each',
       created_at: now,
       updated_at: now,
       ...settingsToRow(settings),

@@ -1,3 +1,5 @@
+import type { NotifyMode } from '../notifications/notification.types.js';
+
 export interface Form {
   id: string;
   accountId: string;
@@ -11,6 +13,8 @@ export interface Form {
   successUrl: string | null;
   errorUrl: string | null;
   allowedRedirectHosts: string[];
+  /** Email notifications: one per submission, or an hourly or daily digest. */
+  notifyMode: NotifyMode;
   createdAt: string;
   updatedAt: string;
   /** Turnstile site key for the dashboard's snippet (public; the secret stays server-side). */

@@ -1,4 +1,4 @@
-import type { DeliveryDispatcher } from '../deliveries/delivery.dispatcher.js';
+import type { HookDeliveryChannel } from '../deliveries/delivery.channel.js';
 import type { DeliveryResult } from '../deliveries/delivery.sender.js';
 import { randomBytes } from 'node:crypto';
 import type { AccountService } from '../accounts/account.service.js';
@@ -33,7 +33,7 @@ export class HookService {
     private readonly config: Config,
     private readonly forms: FormService,
     private readonly accounts: AccountService,
-    private readonly deliveries?: Pick<DeliveryDispatcher, 'sendTest'>,
+    private readonly deliveries?: Pick<HookDeliveryChannel, 'sendTest'>,
   ) {}
 
   /** The signing secret is returned here once and never shown again. */

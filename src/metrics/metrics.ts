@@ -5,7 +5,7 @@ export type SubmitOutcome = 'accepted' | 'spam' | 'rejected';
 /** `gone`: the target answered 410 and its subscription was removed. */
 export type HookDeliveryOutcome = 'sent' | 'failed' | 'gone';
 /** `sent`; `retry`: a temporary failure, tried again later; `failed`: given up. */
-export type EmailOutcome = 'sent' | 'retry' | 'failed';
+export type EmailOutcome = 'sent' | 'retry' | 'bounced' | 'failed';
 
 export interface OutcomeCounter<Outcome extends string> {
   inc(labels: { outcome: Outcome }, value?: number): void;
@@ -69,13 +69,13 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
   });
   const emails = new Counter({
     name: 'formgate_emails_total',
-    help: 'Notification emails, by outcome: sent, retry (temporary failure) or failed (given up).',
+    help: 'Email attempts, by outcome: sent, retry (temporary failure), bounced (5xx for the recipient) or failed (given up).',
     labelNames: ['outcome'] as const,
     registers: [registry],
   });
   new Gauge({
     name: 'formgate_outbox_pending',
-    help: 'Hook deliveries queued or in flight, counting a submission not yet fanned out to its hooks as one.',
+    help: 'Outbound work not yet done: outbox rows not yet expanded, plus hook deliveries and emails queued or in flight.',
     registers: [registry],
     async collect() {
       if (countOutboxPending) this.set(await countOutboxPending());
@@ -84,7 +84,7 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
   // Outcomes show up as 0 before the first event, so rate() and alerts work from the start.
   for (const outcome of ['accepted', 'spam', 'rejected'] satisfies SubmitOutcome[]) submissions.inc({ outcome }, 0);
   for (const outcome of ['sent', 'failed', 'gone'] satisfies HookDeliveryOutcome[]) hookDeliveries.inc({ outcome }, 0);
-  for (const outcome of ['sent', 'retry', 'failed'] satisfies EmailOutcome[]) emails.inc({ outcome }, 0);
+  for (const outcome of ['sent', 'retry', 'bounced', 'failed'] satisfies EmailOutcome[]) emails.inc({ outcome }, 0);
 
   return {
     registry,

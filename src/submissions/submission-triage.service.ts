@@ -8,7 +8,7 @@ import {
   releaseSpamSubmissionRows,
 } from './submission-lifecycle.repository.js';
 
-/** The outbound queue as triage uses it (DeliveryDispatcher today; the outbox of every channel). */
+/** The outbound queue as triage uses it: the outbox of every channel. */
 export interface OutboundQueue {
   /** Queues the submissions' outbound work inside the transaction; returns how many were queued. */
   queueInTransaction(trx: Executor, submissionIds: string[], options?: { releasedAt?: string }): Promise<number>;

@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
 import type { DatabaseHandle } from '../db/database.js';
-import type { DeliveryDispatcher } from '../deliveries/delivery.dispatcher.js';
+import type { OutboxDispatcher } from '../outbox/outbox.dispatcher.js';
 import { AppError, notFound, validationFailed } from '../errors.js';
 import type { FormService } from '../forms/form.service.js';
 import type { Form } from '../forms/form.types.js';
@@ -73,7 +73,7 @@ function accessKeyMatches(presented: string | undefined, expected: string): bool
 /**
  * The submit path: checks the form, the access key and the idempotency record, filters spam,
  * and hands the submission to the group-commit writer (one transaction with its idempotency
- * record and hook outbox rows). Never waits on a hook.
+ * record and outbox row). Never waits on a hook or an email.
  */
 export class SubmissionService {
   private readonly writer: SubmissionWriter;
@@ -85,10 +85,15 @@ export class SubmissionService {
     private readonly handle: DatabaseHandle,
     private readonly config: Config,
     private readonly forms: FormService,
-    deliveries: DeliveryDispatcher,
+    outbox: OutboxDispatcher,
     private readonly logger: FastifyBaseLogger,
   ) {
-    this.writer = new SubmissionWriter(handle.db, () => this.idempotencyCutoff(), deliveries, handle.dialect === 'postgres' ? POSTGRES_CONCURRENT_BATCHES : 1);
+    this.writer = new SubmissionWriter(
+      handle.db,
+      () => this.idempotencyCutoff(),
+      outbox,
+      handle.dialect === 'postgres' ? POSTGRES_CONCURRENT_BATCHES : 1,
+    );
   }
 
   /** Group-commit totals: transactions committed and submissions they stored. */
@@ -215,7 +220,7 @@ export class SubmissionService {
             },
           }
         : {}),
-      sendToHooks: !spam,
+      queueOutbound: !spam,
     });
     if (written.stored) return { result, replayed: false };
     // Another instance stored this key first: answer with its result.

@@ -1,21 +1,20 @@
 import type { Kysely } from 'kysely';
 import type { Database, NewSubmissionRow } from '../db/schema.js';
 import { isConnectionFault, type Executor } from '../db/database.js';
-import { queueSubmissionOutbound } from '../deliveries/outbound.service.js';
 import { claimIdempotencyKey, insertSubmissionRows, type IdempotencyRecordInput } from './submission.repository.js';
 
 export interface PendingWrite {
   row: NewSubmissionRow;
   /** Present when the request carried an Idempotency-Key. */
   idempotency?: IdempotencyRecordInput;
-  /** Non-spam submissions are sent to the form's hooks. */
-  sendToHooks: boolean;
+  /** Non-spam submissions are sent to the form's hooks and email recipients. */
+  queueOutbound: boolean;
 }
 
-/** How the writer tells the hook dispatcher(s) that deliveries were queued. */
-export interface DeliverySignal {
-  /** Inside the transaction, so other instances hear of it exactly when it commits. */
-  announceInTransaction(trx: Executor): Promise<void>;
+/** The outbox as the writer uses it (OutboxDispatcher). */
+export interface OutboxSignal {
+  /** Queues the submissions' outbound work inside the transaction; returns how many were queued. */
+  queueInTransaction(trx: Executor, submissionIds: string[]): Promise<number>;
   /** After the commit, for this process's dispatcher. */
   wake(): void;
 }
@@ -42,7 +41,8 @@ export const POSTGRES_CONCURRENT_BATCHES = 4;
 
 /**
  * Group commit: every submission that arrives while a transaction is being written goes into the
- * next single transaction (rows, idempotency claims and outbox rows together), and each caller is
+ * next single transaction (rows, idempotency claims and outbox rows together: one outbox row per
+ * submission with hooks or email recipients), and each caller is
  * answered only once the transaction holding its submission has committed. On a failed batch each
  * write is retried alone so one bad row cannot fail the others.
  *
@@ -60,7 +60,7 @@ export class SubmissionWriter {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly expiredBefore: () => string,
-    private readonly deliveries: DeliverySignal,
+    private readonly outbox: OutboxSignal,
     private readonly maxConcurrentBatches = 1,
   ) {}
 
@@ -120,18 +120,18 @@ export class SubmissionWriter {
 
   /** One transaction for the batch; its callers are answered after the commit. */
   private async commit(batch: Queued[]): Promise<void> {
-    const { results, fanouts } = await this.db.transaction().execute((trx) => this.writeBatch(trx, batch));
+    const { results, queued } = await this.db.transaction().execute((trx) => this.writeBatch(trx, batch));
     this.totals.transactions++;
     this.totals.submissions += results.filter((r) => r.stored).length;
     batch.forEach((item, i) => item.resolve(results[i]!));
-    if (fanouts > 0) this.deliveries.wake();
+    if (queued > 0) this.outbox.wake();
   }
 
-  private async writeBatch(trx: Executor, batch: Queued[]): Promise<{ results: WriteResult[]; fanouts: number }> {
+  private async writeBatch(trx: Executor, batch: Queued[]): Promise<{ results: WriteResult[]; queued: number }> {
     let expiredBefore: string | undefined;
     const results: WriteResult[] = [];
     const rows: NewSubmissionRow[] = [];
-    const hookSubmissionIds: string[] = [];
+    const outboundIds: string[] = [];
     for (const { write } of batch) {
       if (write.idempotency && !(await claimIdempotencyKey(trx, write.idempotency, (expiredBefore ??= this.expiredBefore())))) {
         results.push({ stored: false, reason: 'idempotency_conflict' });
@@ -139,11 +139,10 @@ export class SubmissionWriter {
       }
       results.push({ stored: true });
       rows.push(write.row);
-      if (write.sendToHooks) hookSubmissionIds.push(write.row.id);
+      if (write.queueOutbound) outboundIds.push(write.row.id);
     }
     await insertSubmissionRows(trx, rows);
-    const fanouts = await queueSubmissionOutbound(trx, hookSubmissionIds);
-    if (fanouts > 0) await this.deliveries.announceInTransaction(trx);
-    return { results, fanouts };
+    const queued = outboundIds.length > 0 ? await this.outbox.queueInTransaction(trx, outboundIds) : 0;
+    return { results, queued };
   }
 }

@@ -96,6 +96,8 @@ describe('formgate CLI', () => {
           maxLinks: null,
           retentionDays: null,
           storeIp: 'full',
+          notify: [],
+          notifyMode: 'each',
         },
       },
     });

@@ -39,7 +39,7 @@ async function explain(query: CompiledQuery): Promise<string> {
 describe(`store on ${testDialect}`, () => {
   it('migrates an empty database, and a second migrate is a no-op', async () => {
     expect(handle.dialect).toBe(testDialect);
-    expect(await migrateToLatest(handle)).toEqual(['0001_initial', '0002_hook_fanouts', '0003_collation_and_secrets', '0004_spam_and_lifecycle', '0006_dashboard_search']);
+    expect(await migrateToLatest(handle)).toEqual(['0001_initial', '0002_hook_fanouts', '0003_collation_and_secrets', '0004_spam_and_lifecycle', '0005_email_notifications', '0006_dashboard_search']);
     expect(await migrateToLatest(handle)).toEqual([]);
     // Other test files' schemas live in the same PostgreSQL database: look at this one only.
     const schema =
@@ -53,7 +53,10 @@ describe(`store on ${testDialect}`, () => {
       .filter((name) => !name.startsWith('submissions_fts'))
       .sort();
     expect(tables).toEqual(
-      ['accounts', 'api_keys', 'form_counts', 'form_daily_counts', 'forms', 'hook_deliveries', 'hook_fanouts', 'hooks', 'idempotency_keys', 'instance_secrets', 'sessions', 'submissions'].sort(),
+      [
+        'accounts', 'api_keys', 'email_attempts', 'email_messages', 'email_recipients', 'form_counts', 'form_daily_counts', 'forms',
+        'hook_deliveries', 'hooks', 'idempotency_keys', 'instance_secrets', 'outbox', 'password_resets', 'sessions', 'submissions',
+      ].sort(),
     );
   });
 

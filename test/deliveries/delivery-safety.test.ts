@@ -70,15 +70,16 @@ describe('outbox', () => {
     const owner = await createOwner(first.services, { planId: 'pro' });
     const { hook } = await first.services.hooks.createHook(owner.account.id, { formId: owner.form.id, targetUrl: `${receiver.url}/later` });
     // Stop the dispatcher first, as a crash would: what is queued now stays pending.
-    await first.services.deliveries.stop();
+    await first.services.outbox.stop();
     const { submissionId } = (await (await submit(first, owner.form.id, { json: { a: 1 } })).json()) as { submissionId: string };
     // Queued as one fan-out row in the submit transaction; no delivery exists yet.
-    const queued = await first.handle.db.selectFrom('hook_fanouts').select('submission_id').execute();
+    const queued = await first.handle.db.selectFrom('outbox').select('submission_id').execute();
     expect(queued).toEqual([{ submission_id: submissionId }]);
+    expect(await first.services.outbox.countPending()).toBe(1);
     const second = await startTestApp({ database: first.database, env: { HOOK_ALLOW_PRIVATE_TARGETS: 'true' }, hookTransport: { ca: receiver.ca } });
     try {
       await waitFor(() => receiver.received.some((r) => r.headers['webhook-id'] === `${submissionId}.${hook.id}`), 15_000, 'the delivery');
-      expect(await first.handle.db.selectFrom('hook_fanouts').select('submission_id').execute()).toEqual([]);
+      expect(await first.handle.db.selectFrom('outbox').select('submission_id').execute()).toEqual([]);
     } finally {
       await second.close();
       await first.close();
@@ -89,7 +90,7 @@ describe('outbox', () => {
     const first = await startTestApp({ env: { HOOK_ALLOW_PRIVATE_TARGETS: 'true' }, hookTransport: { ca: receiver.ca } });
     const owner = await createOwner(first.services, { planId: 'pro' });
     const { hook: early } = await first.services.hooks.createHook(owner.account.id, { formId: owner.form.id, targetUrl: `${receiver.url}/early` });
-    await first.services.deliveries.stop();
+    await first.services.outbox.stop();
     const { submissionId } = (await (await submit(first, owner.form.id, { json: { a: 1 } })).json()) as { submissionId: string };
     // Timestamps have millisecond resolution: the late hook must be created strictly later.
     const { created_at: submittedAt } = await first.handle.db.selectFrom('submissions').select('created_at').where('id', '=', submissionId).executeTakeFirstOrThrow();
@@ -118,8 +119,8 @@ describe('outbox', () => {
       expect(responses.every((r) => r.status === 200)).toBe(true);
       await waitFor(() => mine().length >= 200, 60_000, '200 deliveries');
       // Let both dispatchers run another cycle, then make sure nothing came twice.
-      a.services.deliveries.wake();
-      b.services.deliveries.wake();
+      a.services.outbox.wake();
+      b.services.outbox.wake();
       await waitFor(async () => {
         const rows = await a.handle.db.selectFrom('hook_deliveries').select('state').where('hook_id', '=', hook.id).execute();
         return rows.length === 200 && rows.every((r) => r.state === 'sent');

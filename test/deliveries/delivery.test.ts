@@ -86,9 +86,9 @@ describe('hook delivery', () => {
     expect(spam.filtered).toBe('spam');
     expect((await t.services.submissionQueries.getSubmission(owner.account.id, spam.submissionId)).isSpam).toBe(true);
     // …and never enters the outbox: written in the submit transaction, so this is final.
-    const outboxed = async (table: 'hook_fanouts' | 'hook_deliveries') =>
+    const outboxed = async (table: 'outbox' | 'hook_deliveries') =>
       (await t.handle.db.selectFrom(table).select('submission_id').where('submission_id', '=', spam.submissionId).execute()).length;
-    expect(await outboxed('hook_fanouts')).toBe(0);
+    expect(await outboxed('outbox')).toBe(0);
     const { submissionId } = (await (await submit(t, owner.form.id, { json: { n: 2 } })).json()) as { submissionId: string };
     const recorded = await settled(hook.id, 1);
     expect(recorded.map((a) => a.submissionId)).toEqual([submissionId]);

@@ -1,6 +1,7 @@
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DeliveryDispatcher } from '../../src/deliveries/delivery.dispatcher.js';
+import { HookDeliveryChannel } from '../../src/deliveries/delivery.channel.js';
+import { OutboxDispatcher } from '../../src/outbox/outbox.dispatcher.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { createOwner } from '../helpers/factories.js';
 import { startHttpsReceiver, type HttpsReceiver } from '../helpers/https-receiver.js';
@@ -19,7 +20,7 @@ beforeAll(async () => {
   receiver.respond((_req, res) => res.writeHead(200).end('ok'));
   t = await startTestApp({ env: { HOOK_ALLOW_PRIVATE_TARGETS: 'true', HOOK_TIMEOUT_MS: '3000' }, hookTransport: { ca: receiver.ca } });
   // The app's own dispatcher is stopped: each test drives one of its own.
-  await t.services.deliveries.stop();
+  await t.services.outbox.stop();
 });
 afterAll(async () => {
   process.off('unhandledRejection', onUnhandled);
@@ -27,7 +28,10 @@ afterAll(async () => {
   await receiver?.close();
 });
 
-const newDispatcher = () => new DeliveryDispatcher(t.handle, t.config, pino({ level: 'silent' }), { ca: receiver.ca });
+const newDispatcher = () => {
+  const logger = pino({ level: 'silent' });
+  return new OutboxDispatcher(t.handle, logger, [new HookDeliveryChannel(t.handle, t.config, logger, { ca: receiver.ca })]);
+};
 
 describe('hook dispatcher under faults', () => {
   it('a stored payload that does not parse is recorded as a failed delivery, never an unhandled rejection', async () => {

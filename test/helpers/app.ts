@@ -27,6 +27,7 @@ export interface TestAppOptions {
   logger?: Parameters<typeof buildApp>[0]['logger'];
   loggerInstance?: Parameters<typeof buildApp>[0]['loggerInstance'];
   hookTransport?: Parameters<typeof buildApp>[0]['hookTransport'];
+  mailTransport?: Parameters<typeof buildApp>[0]['mailTransport'];
   /** Listen on a port chosen up front and make it BASE_URL, for pages a browser must reach. */
   baseUrlIsOwnAddress?: boolean;
 }
@@ -62,6 +63,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     config,
     handle,
     ...(options.hookTransport ? { hookTransport: options.hookTransport } : {}),
+    ...(options.mailTransport ? { mailTransport: options.mailTransport } : {}),
     ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : { logger: options.logger ?? false }),
   });
   await app.listen({ port: env.PORT ? Number(env.PORT) : 0, host: '127.0.0.1' });

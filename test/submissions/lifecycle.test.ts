@@ -54,7 +54,7 @@ describe('retention purge', () => {
     await t.services.hooks.createHook(owner.account.id, { formId: owner.form.id, targetUrl: `${receiver.url}/purge` });
     const old = await insertSubmissions(t.services, owner.form.id, Array.from({ length: 1203 }, () => ({ createdAt: isoMinus(nowIso(), 2 * DAY) })));
     // Queued work for them, as if the dispatcher had not got to it yet.
-    await t.handle.db.insertInto('hook_fanouts').values(old.slice(0, 50).map((id) => ({ submission_id: id, created_at: nowIso() }))).execute();
+    await t.handle.db.insertInto('outbox').values(old.slice(0, 50).map((id) => ({ submission_id: id, created_at: nowIso() }))).execute();
     const report = await t.services.lifecycle.purgeExpiredSubmissions();
     expect(t.services.lifecycle.batchSize).toBe(t.handle.dialect === 'sqlite' ? 25 : 1000);
     expect(report.batches.every((n) => n <= t.services.lifecycle.batchSize)).toBe(true);
@@ -62,7 +62,7 @@ describe('retention purge', () => {
     expect(report.batches.reduce((a, b) => a + b, 0)).toBe(report.deleted);
     expect(report.deleted).toBeGreaterThanOrEqual(1203);
     expect(await countStored(t, owner.form.id)).toBe(0);
-    expect(await t.handle.db.selectFrom('hook_fanouts').select('submission_id').where('submission_id', 'in', old.slice(0, 50)).execute()).toEqual([]);
+    expect(await t.handle.db.selectFrom('outbox').select('submission_id').where('submission_id', 'in', old.slice(0, 50)).execute()).toEqual([]);
   });
 
   it('purges while submissions keep arriving: every answered submission is stored, only expired rows go', async () => {
@@ -135,7 +135,7 @@ describe('erasure by email', () => {
     const theirs = await insertSubmissions(t.services, stranger.form.id, [{ createdAt: now, payload: { email: 'ada@example.com' } }]);
     // A pending delivery and a fan-out row for erased submissions.
     await t.handle.db.insertInto('hook_deliveries').values({ id: `${m1}.${hook.hook.id}`, hook_id: hook.hook.id, submission_id: m1!, state: 'pending', created_at: now }).execute();
-    await t.handle.db.insertInto('hook_fanouts').values({ submission_id: m2!, created_at: now }).execute();
+    await t.handle.db.insertInto('outbox').values({ submission_id: m2!, created_at: now }).execute();
 
     const report = await t.services.lifecycle.eraseByEmail(owner.account.id, 'ADA@example.com');
     expect(report.deleted).toBe(4);
@@ -143,7 +143,7 @@ describe('erasure by email', () => {
     expect([...(await ids(owner.form.id))]).toEqual([...kept].sort());
     expect(await ids(stranger.form.id)).toEqual(theirs);
     expect(await t.handle.db.selectFrom('hook_deliveries').select('id').where('submission_id', '=', m1!).execute()).toEqual([]);
-    expect(await t.handle.db.selectFrom('hook_fanouts').select('submission_id').where('submission_id', '=', m2!).execute()).toEqual([]);
+    expect(await t.handle.db.selectFrom('outbox').select('submission_id').where('submission_id', '=', m2!).execute()).toEqual([]);
     await expect(t.services.lifecycle.eraseByEmail(owner.account.id, 'not an address')).rejects.toMatchObject({ code: 'validation_failed', fieldErrors: { email: expect.any(String) } });
   });
 
@@ -171,7 +171,7 @@ describe('deleting a form', () => {
     }
     await submit(t, sibling.id, { json: { keep: true } }, { ...JSON_ACCEPT, 'idempotency-key': 'k0' });
     const queued = await insertSubmissions(t.services, owner.form.id, [{ createdAt: nowIso() }]);
-    await t.handle.db.insertInto('hook_fanouts').values({ submission_id: queued[0]!, created_at: nowIso() }).execute();
+    await t.handle.db.insertInto('outbox').values({ submission_id: queued[0]!, created_at: nowIso() }).execute();
 
     const other = await createOwner(t.services);
     await expect(t.services.lifecycle.deleteForm(owner.form.id, other.account.id)).rejects.toMatchObject({ code: 'not_found' });
@@ -182,7 +182,7 @@ describe('deleting a form', () => {
     expect(await countStored(t, owner.form.id)).toBe(0);
     expect(await db.selectFrom('hooks').select('id').where('id', '=', hook.hook.id).execute()).toEqual([]);
     expect(await db.selectFrom('hook_deliveries').select('id').where('hook_id', '=', hook.hook.id).execute()).toEqual([]);
-    expect(await db.selectFrom('hook_fanouts').select('submission_id').where('submission_id', '=', queued[0]!).execute()).toEqual([]);
+    expect(await db.selectFrom('outbox').select('submission_id').where('submission_id', '=', queued[0]!).execute()).toEqual([]);
     expect(await db.selectFrom('idempotency_keys').select('form_id').where('form_id', '=', owner.form.id).execute()).toEqual([]);
     expect(await countStored(t, sibling.id)).toBe(1);
     expect(await db.selectFrom('idempotency_keys').select('form_id').where('form_id', '=', sibling.id).execute()).toHaveLength(1);

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../src/db/database.js';
 import type { NewSubmissionRow } from '../../src/db/schema.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
-import { SubmissionWriter, type DeliverySignal } from '../../src/submissions/submission.writer.js';
+import { queueOutboundWork } from '../../src/outbox/outbox.repository.js';
+import { SubmissionWriter, type OutboxSignal } from '../../src/submissions/submission.writer.js';
 import { createOwner, newSubmissionRow, servicesFor } from '../helpers/factories.js';
 import { createTestDatabase, testDialect, type TestDatabase } from '../helpers/database.js';
 import { waitFor } from '../helpers/wait.js';
@@ -17,7 +18,7 @@ beforeAll(async () => {
   await migrateToLatest(handle);
   const { account, form } = await createOwner(servicesFor(handle));
   hookedFormId = form.id;
-  // A hook row makes every transaction call announceInTransaction, where the test holds it open.
+  // A hook row makes every transaction call queueInTransaction, where the test holds it open.
   await handle.db
     .insertInto('hooks')
     .values({ id: 'hook_writer_test', account_id: account.id, form_id: hookedFormId, target_url: 'https://example.com/hook', secret: 'whsec_test', created_at: '2000-01-01T00:00:00.000Z' })
@@ -33,13 +34,15 @@ function gatedSignal() {
   let release!: () => void;
   const gate = new Promise<void>((resolve) => (release = resolve));
   const state = { open: 0, peak: 0, entered: 0 };
-  const signal: DeliverySignal = {
-    async announceInTransaction() {
+  const signal: OutboxSignal = {
+    async queueInTransaction(trx, ids) {
+      const queued = await queueOutboundWork(trx, ids, { email: false });
       state.entered++;
       state.open++;
       state.peak = Math.max(state.peak, state.open);
       await gate;
       state.open--;
+      return queued;
     },
     wake() {},
   };
@@ -61,7 +64,7 @@ describe(`submission writer on ${testDialect}`, () => {
     const write = () => {
       const r = newSubmissionRow(hookedFormId);
       rows.push(r);
-      return writer.write({ row: r, sendToHooks: true });
+      return writer.write({ row: r, queueOutbound: true });
     };
 
     const writes = [write()];
@@ -86,15 +89,15 @@ describe(`submission writer on ${testDialect}`, () => {
     await drain;
     expect(state.peak).toBe(concurrency);
     expect(await storedCount(rows.map((r) => r.id))).toBe(rows.length);
-    const fanouts = await handle.db.selectFrom('hook_fanouts').select('submission_id').where('submission_id', 'in', rows.map((r) => r.id)).execute();
+    const fanouts = await handle.db.selectFrom('outbox').select('submission_id').where('submission_id', 'in', rows.map((r) => r.id)).execute();
     expect(fanouts).toHaveLength(rows.length);
   });
 
   it('retries a failed batch one write at a time, so one bad row fails only its own request', async () => {
-    const writer = new SubmissionWriter(handle.db, noCutoff, { announceInTransaction: async () => {}, wake() {} }, concurrency);
+    const writer = new SubmissionWriter(handle.db, noCutoff, { queueInTransaction: (trx, ids) => queueOutboundWork(trx, ids, { email: false }), wake() {} }, concurrency);
     const good = [newSubmissionRow(hookedFormId), newSubmissionRow(hookedFormId)];
     const bad = newSubmissionRow('frm_does_not_exist'); // the foreign key refuses it
-    const results = await Promise.allSettled([writer.write({ row: good[0]!, sendToHooks: false }), writer.write({ row: bad, sendToHooks: false }), writer.write({ row: good[1]!, sendToHooks: false })]);
+    const results = await Promise.allSettled([writer.write({ row: good[0]!, queueOutbound: false }), writer.write({ row: bad, queueOutbound: false }), writer.write({ row: good[1]!, queueOutbound: false })]);
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect(await storedCount(good.map((r) => r.id))).toBe(2);
     expect(await storedCount([bad.id])).toBe(0);
@@ -102,7 +105,7 @@ describe(`submission writer on ${testDialect}`, () => {
   });
 
   it('drain resolves at once when nothing is queued', async () => {
-    const writer = new SubmissionWriter(handle.db, noCutoff, { announceInTransaction: async () => {}, wake() {} }, concurrency);
+    const writer = new SubmissionWriter(handle.db, noCutoff, { queueInTransaction: (trx, ids) => queueOutboundWork(trx, ids, { email: false }), wake() {} }, concurrency);
     await expect(writer.drain()).resolves.toBeUndefined();
   });
 });

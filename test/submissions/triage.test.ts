@@ -37,7 +37,7 @@ async function post(fields: Record<string, unknown>): Promise<string> {
 async function outboxSettled(): Promise<void> {
   await waitFor(
     async () => {
-      const fanouts = await t.handle.db.selectFrom('hook_fanouts').select('submission_id').execute();
+      const fanouts = await t.handle.db.selectFrom('outbox').select('submission_id').execute();
       const open = await t.handle.db.selectFrom('hook_deliveries').select('id').where('state', 'in', ['pending', 'sending']).execute();
       return fanouts.length === 0 && open.length === 0;
     },

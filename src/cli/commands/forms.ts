@@ -1,6 +1,8 @@
 import { Option, type Command } from 'commander';
 import type { FormSettingsInput } from '../../forms/form.service.js';
 import { formToApiForm, formToSettingsView, type Form } from '../../forms/form.types.js';
+import { parseRecipientList } from '../../notifications/notification.service.js';
+import type { Services } from '../../services.js';
 import { withServices } from '../context.js';
 
 interface FormOptions {
@@ -20,6 +22,8 @@ interface FormOptions {
   storeIp?: string;
   inactive?: boolean;
   active?: boolean;
+  notify?: string[];
+  notifyMode?: string;
   json?: boolean;
 }
 
@@ -42,6 +46,8 @@ function withFormOptions(command: Command): Command {
     .option('--retention-days <n>', 'delete submissions older than n days, 1-3650 ("" keeps them)')
     .option('--store-ip <mode>', 'full (default) or none: keep no IP address')
     .option('--inactive', 'refuse submissions (form_inactive)')
+    .option('--notify <email>', 'email each submission to this address (repeatable, at most 5; replaces the list; "" clears it)', collect)
+    .addOption(new Option('--notify-mode <mode>', 'one email per submission, or an hourly or daily digest').choices(['each', 'hourly', 'daily']))
     .option('--json', 'print JSON');
 }
 
@@ -69,13 +75,29 @@ function toSettings(o: FormOptions): FormSettingsInput {
   if (o.storeIp !== undefined) settings.storeIp = o.storeIp as 'full' | 'none';
   if (o.inactive) settings.isActive = false;
   if (o.active) settings.isActive = true;
+  if (o.notifyMode !== undefined) settings.notifyMode = o.notifyMode as FormSettingsInput['notifyMode'];
   return settings;
 }
 
-/** `{id, name, isActive, createdAt}` plus every setting (contract section 7). */
-const cliForm = (form: Form) => ({ ...formToApiForm(form), settings: formToSettingsView(form) });
+/** `--notify ""` clears the list; addresses set by the operator count as verified. */
+async function applyRecipients(s: Services, formId: string, o: FormOptions): Promise<void> {
+  if (o.notify === undefined) return;
+  parseRecipientList(o.notify.filter((a) => a !== ''));
+  await s.notifications.setRecipients(formId, o.notify.filter((a) => a !== ''), { verified: true });
+}
 
-const describe = ({ form }: { form: ReturnType<typeof cliForm> }) =>
+/** `{id, name, isActive, createdAt}` plus every setting (contract section 7). */
+async function formOutput(s: Services, form: Form) {
+  const recipients = await s.notifications.listRecipients(form.id);
+  return {
+    form: {
+      ...formToApiForm(form),
+      settings: { ...formToSettingsView(form), notify: recipients.map((r) => r.address), notifyMode: form.notifyMode },
+    },
+  };
+}
+
+const describe = ({ form }: { form: ReturnType<typeof formToApiForm> }) =>
   `Form ${form.id} "${form.name}" (${form.isActive ? 'active' : 'inactive'}); submit URL path /v1/submit/${form.id}`;
 
 export function registerForms(program: Command): void {
@@ -91,8 +113,11 @@ export function registerForms(program: Command): void {
       o,
       async (s) => {
         const owner = await s.accounts.getAccountByIdOrEmail(account);
+        // Checked before anything is written, so a bad address creates no form.
+        if (o.notify) parseRecipientList(o.notify);
         const form = await s.forms.createForm(owner.id, { ...toSettings(o), name: o.name! });
-        return { form: cliForm(form) };
+        await applyRecipients(s, form.id, o);
+        return formOutput(s, form);
       },
       describe,
     ),
@@ -103,7 +128,16 @@ export function registerForms(program: Command): void {
   )
     .option('--active', 'accept submissions again')
     .action((formId: string, o: FormOptions) =>
-      withServices(o, async (s) => ({ form: cliForm(await s.forms.updateForm(formId, toSettings(o))) }), describe),
+      withServices(
+        o,
+        async (s) => {
+          if (o.notify) parseRecipientList(o.notify);
+          const form = await s.forms.updateForm(formId, toSettings(o));
+          await applyRecipients(s, form.id, o);
+          return formOutput(s, form);
+        },
+        describe,
+      ),
     );
 
   forms

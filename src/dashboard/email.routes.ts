@@ -1,0 +1,128 @@
+import type { FastifyInstance } from 'fastify';
+import { AppError } from '../errors.js';
+import { clientKey, rateLimited } from '../http/rate-limits.js';
+import type { NotifyMode } from '../notifications/notification.types.js';
+import { pageContext, sendPage } from './page.js';
+
+/** "Forgot password?" requests per client address per minute: nobody can mail-bomb an account. */
+export const RESET_REQUESTS_PER_ADDRESS = 5;
+
+const tokenParams = { type: 'object', required: ['token'], properties: { token: { type: 'string', maxLength: 200 } } } as const;
+
+/**
+ * Pages anyone may open: the recipient's verification link, and "Forgot password?" with its reset
+ * link. The reset request answers the same whether or not the address has an account, and sends
+ * in the background, so neither its text nor its timing tells.
+ */
+export async function emailPublicPages(app: FastifyInstance): Promise<void> {
+  const message = (heading: string, text: string) => ({ heading, text });
+
+  app.get<{ Params: { token: string } }>('/dashboard/verify-email/:token', { schema: { hide: true, params: tokenParams } }, async (request, reply) => {
+    const recipient = await app.services.notifications.verifyRecipient(request.params.token);
+    if (!recipient) {
+      return sendPage(reply, 'message', pageContext(request, reply, 'Link not valid'), message('Link not valid', 'This confirmation link was already used or has expired.'), 404);
+    }
+    return sendPage(
+      reply,
+      'message',
+      pageContext(request, reply, 'Address confirmed'),
+      message('Address confirmed', `${recipient.address} is confirmed and will receive the form's notifications.`),
+    );
+  });
+
+  app.get('/dashboard/forgot-password', { schema: { hide: true } }, async (request, reply) =>
+    sendPage(reply, 'forgotPassword', pageContext(request, reply, 'Forgot password?'), { enabled: app.services.notifications.emailEnabled }),
+  );
+
+  app.post<{ Body: { email: string } }>(
+    '/dashboard/forgot-password',
+    { schema: { hide: true, body: { type: 'object', required: ['email'], properties: { email: { type: 'string', maxLength: 254 }, _csrf: { type: 'string' } } } } },
+    async (request, reply) => {
+      const [attempts] = await app.limiter.hit({ key: `reset-ip:${clientKey(request.ip)}`, windowMs: 60_000 });
+      if (attempts!.count > RESET_REQUESTS_PER_ADDRESS) throw rateLimited('Too many attempts. Wait a minute and try again.', attempts!.resetMs);
+      void app.services.passwordResets.requestReset(request.body.email).catch((err: unknown) => request.log.error({ err }, 'queueing a password reset failed'));
+      return sendPage(
+        reply,
+        'message',
+        pageContext(request, reply, 'Check your email'),
+        message('Check your email', 'If an account uses this address, a link to reset its password is on its way. It works once, within one hour.'),
+      );
+    },
+  );
+
+  app.post<{ Params: { token: string }; Body: { password: string } }>(
+    '/dashboard/reset-password/:token',
+    {
+      schema: {
+        hide: true,
+        params: tokenParams,
+        body: { type: 'object', required: ['password'], properties: { password: { type: 'string', maxLength: 1024 }, _csrf: { type: 'string' } } },
+      },
+    },
+    async (request, reply) => {
+      const done = await app.services.passwordResets.resetPassword(request.params.token, request.body.password);
+      if (!done) {
+        return sendPage(reply, 'message', pageContext(request, reply, 'Link not valid'), message('Link not valid', 'This reset link was already used or has expired. Ask for a new one.'), 404);
+      }
+      return sendPage(reply, 'message', pageContext(request, reply, 'Password changed'), message('Password changed', 'Your password is changed. Log in with the new one.'));
+    },
+  );
+
+  app.get<{ Params: { token: string } }>('/dashboard/reset-password/:token', { schema: { hide: true, params: tokenParams } }, async (request, reply) => {
+    if (!(await app.services.passwordResets.isLive(request.params.token))) {
+      return sendPage(reply, 'message', pageContext(request, reply, 'Link not valid'), message('Link not valid', 'This reset link was already used or has expired. Ask for a new one.'), 404);
+    }
+    return sendPage(reply, 'resetPassword', pageContext(request, reply, 'Choose a new password'), { token: request.params.token });
+  });
+}
+
+const formParams = { type: 'object', required: ['id'], properties: { id: { type: 'string', maxLength: 100 }, recipientId: { type: 'string', maxLength: 100 } } } as const;
+
+/** The owner's notification settings (posted from the form's settings page), test button and email log. */
+export async function emailPages(app: FastifyInstance): Promise<void> {
+  const notifications = app.services.notifications;
+  const settingsUrl = (formId: string) => `/dashboard/forms/${formId}/settings#notifications`;
+
+  app.post<{ Params: { id: string }; Body: { recipients?: string; notifyMode?: string } }>(
+    '/dashboard/forms/:id/notifications',
+    { schema: { hide: true, params: formParams } },
+    async (request, reply) => {
+      const accountId = request.owner!.id;
+      const form = await app.services.forms.getFormOfAccount(accountId, request.params.id);
+      if (!notifications.emailEnabled) throw new AppError('validation_failed', 'Email is off on this server (SMTP_URL is not set).');
+      const body = request.body ?? {};
+      try {
+        const addresses = (body.recipients ?? '').split(/[\s,;]+/).filter(Boolean);
+        await notifications.setRecipients(form.id, addresses, { verified: false, accountId });
+        if (body.notifyMode !== undefined) await app.services.forms.updateForm(form.id, { notifyMode: body.notifyMode as NotifyMode }, accountId);
+      } catch (err) {
+        if (!(err instanceof AppError) || err.code !== 'validation_failed') throw err;
+        const detail = Object.values(err.fieldErrors ?? {}).join('; ');
+        return sendPage(reply, 'message', pageContext(request, reply, 'Not saved'), { heading: 'Not saved', text: `${err.message} ${detail}` }, 400);
+      }
+      return reply.redirect(settingsUrl(form.id), 303);
+    },
+  );
+
+  app.post<{ Params: { id: string; recipientId: string } }>(
+    '/dashboard/forms/:id/notifications/:recipientId/verify',
+    { schema: { hide: true, params: formParams } },
+    async (request, reply) => {
+      await notifications.resendVerification(request.owner!.id, request.params.id, request.params.recipientId);
+      return reply.redirect(settingsUrl(request.params.id), 303);
+    },
+  );
+
+  app.post<{ Params: { id: string } }>('/dashboard/forms/:id/notifications/test', { schema: { hide: true, params: formParams } }, async (request, reply) => {
+    if (!notifications.emailEnabled) throw new AppError('validation_failed', 'Email is off on this server (SMTP_URL is not set).');
+    const sentTo = await notifications.queueTestEmails(request.owner!.id, request.params.id);
+    const text = sentTo.length > 0 ? `A test email is on its way to ${sentTo.join(', ')}. Its result appears in the email log.` : 'No confirmed address to send to yet.';
+    return sendPage(reply, 'message', pageContext(request, reply, 'Test email'), { heading: 'Test email', text }, sentTo.length > 0 ? 200 : 400);
+  });
+
+  app.get<{ Params: { id: string } }>('/dashboard/forms/:id/email-log', { schema: { hide: true, params: formParams } }, async (request, reply) => {
+    const form = await app.services.forms.getFormOfAccount(request.owner!.id, request.params.id);
+    const entries = await notifications.emailLog(request.owner!.id, form.id);
+    return sendPage(reply, 'emailLog', pageContext(request, reply, `${form.name}: email log`), { form, entries, enabled: notifications.emailEnabled });
+  });
+}

@@ -1,0 +1,78 @@
+/**
+ * Templates of the email-notification pages, merged into the dashboard's template set by views.ts.
+ * Everything owner- or visitor-written is printed with `<%= %>` (escaped).
+ */
+export const emailTemplates: Record<string, string> = {
+  notifySettings: `<section class="card" id="notifications">
+<h2>Email notifications</h2>
+<% if (!it.notifications.enabled) { %>
+<p class="muted">Email is off on this server: its operator has not set <code>SMTP_URL</code>.</p>
+<% } else { %>
+<% it.notifications.recipients.filter(function (r) { return r.state === 'bounced'; }).forEach(function (r) { %>
+<p class="error" role="alert">Mail to <strong><%= r.address %></strong> bounced: it gets no more notifications until it is verified again.</p>
+<% }) %>
+<form method="post" action="/dashboard/forms/<%= it.form.id %>/notifications" class="stack">
+  <input type="hidden" name="_csrf" value="<%= it.csrf %>">
+  <label>Send submissions to (up to 5 addresses, comma or line separated)
+  <textarea name="recipients" rows="3"><%= it.notifications.recipients.map(function (r) { return r.address; }).join('\\n') %></textarea></label>
+  <label>When <select name="notifyMode">
+    <option value="each" <%= it.form.notifyMode === 'each' ? 'selected' : '' %>>One email per submission</option>
+    <option value="hourly" <%= it.form.notifyMode === 'hourly' ? 'selected' : '' %>>Hourly digest</option>
+    <option value="daily" <%= it.form.notifyMode === 'daily' ? 'selected' : '' %>>Daily digest</option>
+  </select></label>
+  <p class="muted">A new address first gets a link to confirm it, and nothing else until it is opened.</p>
+  <button class="primary">Save notifications</button>
+</form>
+<% if (it.notifications.recipients.length > 0) { %>
+<table class="recipients"><thead><tr><th>Address</th><th>Status</th><th></th></tr></thead><tbody>
+<% it.notifications.recipients.forEach(function (r) { %>
+<tr><td><%= r.address %></td><td><span class="badge <%= r.state === 'verified' ? 'ok' : 'off' %>"><%= r.state === 'pending' ? 'waiting for confirmation' : r.state %></span></td>
+<td><% if (r.state !== 'verified') { %><form method="post" action="/dashboard/forms/<%= it.form.id %>/notifications/<%= r.id %>/verify" class="inline"><input type="hidden" name="_csrf" value="<%= it.csrf %>"><button class="small">Send the confirmation link again</button></form><% } %></td></tr>
+<% }) %>
+</tbody></table>
+<% } %>
+<div class="row">
+<form method="post" action="/dashboard/forms/<%= it.form.id %>/notifications/test" class="inline"><input type="hidden" name="_csrf" value="<%= it.csrf %>"><button>Send test email</button></form>
+<a class="button" href="/dashboard/forms/<%= it.form.id %>/email-log">Email log</a>
+</div>
+<% } %>
+</section>`,
+
+  emailLog: `<%~ include('@formNav', it) %>
+<section class="card">
+<h1>Email log</h1>
+<% if (!it.enabled) { %><p class="muted">Email is off on this server: its operator has not set <code>SMTP_URL</code>.</p><% } %>
+<% if (it.entries.length === 0) { %><p class="muted">No email yet.</p><% } else { %>
+<table class="attempts"><thead><tr><th>Queued</th><th>Kind</th><th>Recipient</th><th>Result</th><th>Attempts (time, result, SMTP reply)</th></tr></thead><tbody>
+<% it.entries.forEach(function (e) { %>
+<tr><td><%= e.createdAt.replace('T', ' ').slice(0, 19) %></td><td><%= e.kind %><% if (e.submissionId) { %><br><a href="/dashboard/submissions/<%= e.submissionId %>"><code><%= e.submissionId %></code></a><% } %></td>
+<td><%= e.to %></td><td><span class="badge <%= e.state === 'sent' ? 'ok' : 'off' %>"><%= e.state %></span></td>
+<td><% if (e.attempts.length === 0) { %><span class="muted">not tried yet</span><% } %><% e.attempts.forEach(function (a) { %><div class="attempt"><%= a.attemptedAt.replace('T', ' ').slice(0, 19) %> · <strong><%= a.outcome %></strong> · <code><%= a.reply %></code></div><% }) %></td></tr>
+<% }) %>
+</tbody></table>
+<% } %>
+</section>`,
+
+  forgotPassword: `<section class="card narrow">
+<h1>Forgot password?</h1>
+<% if (!it.enabled) { %>
+<p>This server cannot send email (its operator has not set <code>SMTP_URL</code>). Ask the operator to reset your password.</p>
+<% } else { %>
+<form method="post" action="/dashboard/forgot-password">
+  <input type="hidden" name="_csrf" value="<%= it.csrf %>">
+  <label>Email <input type="email" name="email" required maxlength="254" autocomplete="email"></label>
+  <button class="primary">Send me a reset link</button>
+</form>
+<% } %>
+<p class="muted"><a href="/dashboard/login">Back to log in</a></p>
+</section>`,
+
+  resetPassword: `<section class="card narrow">
+<h1>Choose a new password</h1>
+<form method="post" action="/dashboard/reset-password/<%= it.token %>">
+  <input type="hidden" name="_csrf" value="<%= it.csrf %>">
+  <label>New password <input type="password" name="password" required minlength="8" maxlength="1024" autocomplete="new-password"></label>
+  <button class="primary">Set password</button>
+</form>
+</section>`,
+};

@@ -1,0 +1,123 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../config.js';
+import type { DatabaseHandle, Executor } from '../db/database.js';
+import { deleteHookRow } from '../hooks/hook.repository.js';
+import { isoMinus, nowIso } from '../lib/time.js';
+import type { Metrics } from '../metrics/metrics.js';
+import type { OutboxChannel, OutboxSend } from '../outbox/outbox.channel.js';
+import { claimPendingDeliveries, countUnsentDeliveries, insertHookDeliveries, recordDeliveryAttempt, type ClaimedDelivery } from './delivery.repository.js';
+import { DeliverySender, type DeliveryResult, type HookTransportOptions } from './delivery.sender.js';
+
+/**
+ * The hook channel of the outbox: one POST per delivery, never retried (contract section 6).
+ * A claim a dead process held is taken over once it is older than twice the timeout, which is
+ * the only case where a target may see a delivery twice.
+ */
+export class HookDeliveryChannel implements OutboxChannel {
+  readonly name = 'hooks';
+  readonly maxInFlight = 16;
+  private readonly sender: DeliverySender;
+
+  constructor(
+    private readonly handle: DatabaseHandle,
+    private readonly config: Config,
+    private readonly logger: FastifyBaseLogger,
+    transport: HookTransportOptions = {},
+    private readonly metrics?: Metrics,
+  ) {
+    this.sender = new DeliverySender(config.hookTimeoutMs, config.hookAllowPrivateTargets, transport);
+  }
+
+  /** One signed example delivery to a hook's target, through the same SSRF-safe sender; nothing recorded. */
+  async sendTest(hook: { id: string; formId: string; targetUrl: string; secret: string }): Promise<DeliveryResult> {
+    const now = nowIso();
+    const body = JSON.stringify({
+      id: 'sub_test',
+      form_id: hook.formId,
+      created_at: now,
+      ip: '203.0.113.1',
+      country: 'XX',
+      user_agent: 'Formgate test delivery',
+      referer: '',
+      fields: { email: 'test@example.com', message: 'This is a test delivery from the Formgate dashboard.' },
+      test: true,
+    });
+    return this.sender.send({ id: `test_${Date.now()}.${hook.id}`, targetUrl: hook.targetUrl, secret: hook.secret, body });
+  }
+
+  async expand(trx: Executor, submissionIds: string[]): Promise<void> {
+    await insertHookDeliveries(trx, submissionIds);
+  }
+
+  async claim(limit: number): Promise<OutboxSend[]> {
+    const now = nowIso();
+    const claimed = await this.handle.db.transaction().execute((trx) =>
+      claimPendingDeliveries(trx, this.handle.dialect, {
+        limit,
+        now,
+        staleBefore: isoMinus(now, 2 * this.config.hookTimeoutMs + 30_000),
+      }),
+    );
+    return claimed.map((delivery) => () => this.deliver(delivery));
+  }
+
+  countPending(): Promise<number> {
+    return countUnsentDeliveries(this.handle.db);
+  }
+
+  async close(): Promise<void> {
+    await this.sender.close();
+  }
+
+  private async deliver(delivery: ClaimedDelivery): Promise<void> {
+    const s = delivery.submission;
+    let fields: unknown;
+    try {
+      fields = JSON.parse(s.payload) as unknown;
+    } catch (err) {
+      // Never sent, never retried: the row cannot become readable by waiting.
+      await recordDeliveryAttempt(this.handle.db, delivery.id, {
+        state: 'failed',
+        attemptedAt: nowIso(),
+        status: null,
+        durationMs: 0,
+        error: 'stored payload is not valid JSON',
+      });
+      this.logger.error({ err, deliveryId: delivery.id }, 'hook delivery payload does not parse');
+      return;
+    }
+    const body = JSON.stringify({
+      id: s.id,
+      form_id: s.formId,
+      created_at: s.createdAt,
+      ip: s.ip,
+      country: s.country,
+      user_agent: s.userAgent,
+      referer: s.referer,
+      fields,
+    });
+    const attemptedAt = nowIso();
+    const result = await this.sender.send({ id: delivery.id, targetUrl: delivery.targetUrl, secret: delivery.secret, body });
+    try {
+      if (result.status === 410) {
+        // The target asked to be unsubscribed (Zapier's REST-hook convention).
+        this.metrics?.hookDeliveries.inc({ outcome: 'gone' });
+        await deleteHookRow(this.handle.db, delivery.hookId);
+        this.logger.info({ hookId: delivery.hookId }, 'hook target answered 410 Gone; subscription removed');
+        return;
+      }
+      const ok = result.status !== null && result.status >= 200 && result.status < 300;
+      this.metrics?.hookDeliveries.inc({ outcome: ok ? 'sent' : 'failed' });
+      await recordDeliveryAttempt(this.handle.db, delivery.id, {
+        state: ok ? 'sent' : 'failed',
+        attemptedAt,
+        status: result.status,
+        durationMs: result.durationMs,
+        error: result.error,
+      });
+      if (!ok) this.logger.info({ deliveryId: delivery.id, status: result.status, error: result.error }, 'hook delivery failed');
+    } catch (err) {
+      this.logger.error({ err, deliveryId: delivery.id }, 'recording a hook delivery failed');
+    }
+  }
+}

@@ -1,0 +1,118 @@
+import { z } from 'zod';
+
+export interface ComposedEmail {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+export interface SubmissionForEmail {
+  id: string;
+  createdAt: string;
+  country: string;
+  payload: Record<string, unknown>;
+}
+
+const singleAddress = z.email().max(254);
+
+const escapeHtml = (value: string) =>
+  value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+/** A header value from data the owner or a visitor wrote: line breaks become spaces. */
+export const oneLine = (value: string) => value.replace(/\r\n|[\r\n]/g, ' ');
+
+/** The submission's `email` field when it is exactly one valid address (no CR/LF, no list). */
+export function replyToOf(payload: Record<string, unknown>): string | undefined {
+  const value = payload.email;
+  if (typeof value !== 'string' || /[\r\n]/.test(value)) return undefined;
+  const parsed = singleAddress.safeParse(value.trim());
+  return parsed.success ? parsed.data : undefined;
+}
+
+function fieldText(value: unknown): string {
+  if (Array.isArray(value)) return value.map(fieldText).join(', ');
+  if (value === null || value === undefined) return '';
+  return String(value);
+}
+
+function fieldLines(payload: Record<string, unknown>): Array<[string, string]> {
+  return Object.entries(payload).map(([name, value]) => [name, fieldText(value)]);
+}
+
+export const submissionLink = (baseUrl: string, submissionId: string) => `${baseUrl}/dashboard/submissions/${submissionId}`;
+
+function submissionText(s: SubmissionForEmail, baseUrl: string): string {
+  const lines = fieldLines(s.payload).map(([name, value]) => `${name}: ${value}`);
+  return [...lines, '', `time: ${s.createdAt}`, `country: ${s.country}`, `view: ${submissionLink(baseUrl, s.id)}`].join('\n');
+}
+
+function submissionHtml(s: SubmissionForEmail, baseUrl: string): string {
+  const rows = fieldLines(s.payload)
+    .map(([name, value]) => `<tr><th align="left" valign="top">${escapeHtml(name)}</th><td style="white-space:pre-wrap">${escapeHtml(value)}</td></tr>`)
+    .join('\n');
+  const link = escapeHtml(submissionLink(baseUrl, s.id));
+  return `<table cellpadding="4">\n${rows}\n<tr><th align="left">time</th><td>${escapeHtml(s.createdAt)}</td></tr>\n<tr><th align="left">country</th><td>${escapeHtml(s.country)}</td></tr>\n</table>\n<p><a href="${link}">View this submission on the dashboard</a></p>`;
+}
+
+const page = (body: string) => `<!doctype html><html><body style="font-family:system-ui,sans-serif">${body}</body></html>`;
+
+/** Contract section 8's message for one submission. */
+export function composeSubmissionEmail(formName: string, s: SubmissionForEmail, baseUrl: string): ComposedEmail {
+  return {
+    subject: `New submission: ${oneLine(formName)}`,
+    text: `New submission to ${formName}\n\n${submissionText(s, baseUrl)}\n`,
+    html: page(`<h2>New submission to ${escapeHtml(formName)}</h2>\n${submissionHtml(s, baseUrl)}`),
+  };
+}
+
+export const DIGEST_MAX_IN_FULL = 50;
+
+/** A digest: the period's count, and the first DIGEST_MAX_IN_FULL submissions in full. */
+export function composeDigestEmail(
+  formName: string,
+  period: { start: string; end: string; label: string },
+  total: number,
+  submissions: SubmissionForEmail[],
+  baseUrl: string,
+): ComposedEmail {
+  const more = total - submissions.length;
+  const intro = `${total} new submission${total === 1 ? '' : 's'} to ${formName} between ${period.start} and ${period.end}.`;
+  const moreText = more > 0 ? `\n\n… and ${more} more on the dashboard: ${baseUrl}/dashboard` : '';
+  return {
+    subject: `${period.label} digest: ${total} new submission${total === 1 ? '' : 's'} to ${oneLine(formName)}`,
+    text: `${intro}\n\n${submissions.map((s) => submissionText(s, baseUrl)).join('\n\n----\n\n')}${moreText}\n`,
+    html: page(
+      `<h2>${escapeHtml(intro)}</h2>\n${submissions.map((s) => submissionHtml(s, baseUrl)).join('\n<hr>\n')}${
+        more > 0 ? `\n<p>… and ${more} more on <a href="${escapeHtml(baseUrl)}/dashboard">the dashboard</a>.</p>` : ''
+      }`,
+    ),
+  };
+}
+
+export function composeVerificationEmail(formName: string, link: string): ComposedEmail {
+  return {
+    subject: `Confirm notifications for ${oneLine(formName)}`,
+    text: `This address was added to receive submissions of the form "${formName}" on Formgate.\n\nOpen this link to confirm: ${link}\n\nIf you did not expect this, ignore this message: nothing more will be sent.\n`,
+    html: page(
+      `<p>This address was added to receive submissions of the form “${escapeHtml(formName)}” on Formgate.</p><p><a href="${escapeHtml(link)}">Confirm this address</a></p><p>If you did not expect this, ignore this message: nothing more will be sent.</p>`,
+    ),
+  };
+}
+
+export function composePasswordResetEmail(link: string): ComposedEmail {
+  return {
+    subject: 'Reset your Formgate password',
+    text: `Someone (hopefully you) asked to reset the password of this Formgate account.\n\nOpen this link within an hour to choose a new one: ${link}\n\nIf it was not you, ignore this message.\n`,
+    html: page(
+      `<p>Someone (hopefully you) asked to reset the password of this Formgate account.</p><p><a href="${escapeHtml(link)}">Choose a new password</a> (valid for one hour).</p><p>If it was not you, ignore this message.</p>`,
+    ),
+  };
+}
+
+export function composeTestEmail(what: string): ComposedEmail {
+  return {
+    subject: 'Formgate test email',
+    text: `This is a test message from Formgate (${what}). Email works.\n`,
+    html: page(`<p>This is a test message from Formgate (${escapeHtml(what)}). Email works.</p>`),
+  };
+}

@@ -1,0 +1,268 @@
+import { randomInt } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type pg from 'pg';
+import type { Config } from '../config.js';
+import type { DatabaseHandle, Executor } from '../db/database.js';
+import { newId } from '../lib/ids.js';
+import { nowIso } from '../lib/time.js';
+import type { ChannelContext, OutboxChannel, OutboxSend } from '../outbox/outbox.channel.js';
+import { composeDigestEmail, composeSubmissionEmail, DIGEST_MAX_IN_FULL, replyToOf, type ComposedEmail } from './compose.js';
+import {
+  claimDueMessageRows,
+  countDigestSubmissions,
+  countUnsentMessages,
+  insertSubmissionMessages,
+  listClaimants,
+  listDigestSubmissionRows,
+  listVerifiedAddresses,
+  recordAttempt,
+  releaseClaims,
+  setMessageState,
+  updateRecipientRow,
+  type ClaimedMessageRow,
+} from './email.repository.js';
+import type { SendResult, SmtpMailer } from './mailer.js';
+
+export const MAX_ATTEMPTS = 5;
+const RECLAIM_CHECK_MS = 5_000;
+/** Longer than any send can take (three 30 s SMTP timeouts, with room). */
+const SQLITE_STALE_CLAIM_MS = 10 * 60_000;
+/** Advisory-lock class of live email dispatchers on PostgreSQL ("Form"). */
+const LIVENESS_LOCK_CLASS = 0x466f726d;
+
+/** Hooks of the attempt outcome, for metrics. */
+export type EmailAttemptListener = (outcome: SendResult['outcome']) => void;
+
+/**
+ * The email channel of the outbox: expands a queued submission into one message per verified
+ * recipient, claims due messages, sends each through SMTP and records every attempt. Temporary
+ * failures are retried after MAIL_RETRY_BASE_MS, ×4 each time, at most MAX_ATTEMPTS in all; a
+ * 5xx for the recipient marks the address bounced.
+ *
+ * A message claimed by a process that died was never confirmed by the server, so it goes back to
+ * pending: on SQLite (one server process per file) every claim made before this process started
+ * is such a claim (and any claim older than ten minutes); on PostgreSQL an instance holds an
+ * advisory lock for its lifetime, and a claim whose instance's lock is free belongs to a dead
+ * process.
+ */
+export class EmailChannel implements OutboxChannel {
+  readonly name = 'email';
+  /**
+   * More than the SMTP pool's connections: claims come in batches (fewer transactions) and the
+   * pool queues the rest, each message still claimed by this instance only.
+   */
+  readonly maxInFlight = 16;
+  private readonly verifiedCache = new Map<string, { addresses: Promise<string[]>; until: number }>();
+  private readonly instance = String(randomInt(1, 2 ** 31 - 1));
+  private context: ChannelContext | undefined;
+  private livenessClient: pg.PoolClient | undefined;
+  private releaseLiveness: ((broken: boolean) => void) | undefined;
+  private lastReclaimCheck = 0;
+  private readonly startedAt = Date.now();
+  private digestTimer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly handle: DatabaseHandle,
+    private readonly config: Config,
+    private readonly mailer: SmtpMailer,
+    private readonly logger: FastifyBaseLogger,
+    private readonly queueDigests: () => Promise<number>,
+    private readonly onAttempt: EmailAttemptListener = () => {},
+  ) {}
+
+  async start(context: ChannelContext): Promise<void> {
+    this.context = context;
+    await this.holdLivenessLock();
+    await this.reclaimFromDeadInstances();
+    const digests = () =>
+      this.queueDigests().then(
+        (queued) => queued > 0 && context.wakeAfter(0),
+        (err: unknown) => this.logger.warn({ err }, 'queueing email digests failed'),
+      );
+    void digests();
+    this.digestTimer = setInterval(digests, 60_000);
+    this.digestTimer.unref();
+  }
+
+  async expand(trx: Executor, submissionIds: string[]): Promise<void> {
+    await insertSubmissionMessages(trx, submissionIds, nowIso());
+  }
+
+  async claim(limit: number): Promise<OutboxSend[]> {
+    if (this.handle.dialect === 'postgres' && !this.livenessClient && !(await this.holdLivenessLock())) return [];
+    if (Date.now() - this.lastReclaimCheck > RECLAIM_CHECK_MS) await this.reclaimFromDeadInstances();
+    const rows = await this.handle.db
+      .transaction()
+      .execute((trx) => claimDueMessageRows(trx, this.handle.dialect, { limit, now: nowIso(), instance: this.instance }));
+    return rows.map((row) => () => this.deliver(row));
+  }
+
+  countPending(): Promise<number> {
+    return countUnsentMessages(this.handle.db);
+  }
+
+  async close(): Promise<void> {
+    if (this.digestTimer) clearInterval(this.digestTimer);
+    await this.mailer.close();
+    this.releaseLiveness?.(false);
+    this.releaseLiveness = undefined;
+  }
+
+  private async deliver(row: ClaimedMessageRow): Promise<void> {
+    const perRecipient = row.kind === 'submission' || row.kind === 'digest';
+    // A recipient removed, bounced or unverified since the message was queued gets nothing.
+    if (perRecipient && row.recipient_state !== 'verified') {
+      await setMessageState(this.handle.db, row.id, 'skipped');
+      return;
+    }
+    let email: ComposedEmail;
+    let replyTo: string | undefined;
+    let toHeader = [row.to_address];
+    try {
+      if (perRecipient) {
+        toHeader = [...(await this.verifiedAddresses(row.form_id!))];
+        if (!toHeader.includes(row.to_address)) toHeader.push(row.to_address);
+      }
+      if (row.kind === 'submission') {
+        const payload = JSON.parse(row.s_payload ?? '{}') as Record<string, unknown>;
+        email = composeSubmissionEmail(row.form_name ?? '', { id: row.submission_id!, createdAt: row.s_created_at!, country: row.s_country!, payload }, this.config.baseUrl);
+        replyTo = replyToOf(payload);
+      } else if (row.kind === 'digest') {
+        email = await this.composeDigest(row);
+      } else {
+        email = JSON.parse(row.content!) as ComposedEmail;
+      }
+    } catch (err) {
+      this.logger.error({ err, messageId: row.id }, 'composing an email failed');
+      await this.record(row, { outcome: 'failed', reply: 'the message could not be composed' });
+      return;
+    }
+    const result = await this.mailer.send({
+      toHeader,
+      envelopeTo: row.to_address,
+      replyTo,
+      subject: email.subject,
+      text: email.text,
+      html: email.html,
+      ...(row.submission_id ? { headers: { 'X-Formgate-Submission-Id': row.submission_id } } : {}),
+    });
+    await this.record(row, result);
+  }
+
+  /** The To header's list, read at most once a second per form (a burst shares one read). */
+  private verifiedAddresses(formId: string): Promise<string[]> {
+    const now = Date.now();
+    const hit = this.verifiedCache.get(formId);
+    if (hit && hit.until > now) return hit.addresses;
+    if (this.verifiedCache.size > 1000) this.verifiedCache.clear();
+    const addresses = listVerifiedAddresses(this.handle.db, formId);
+    this.verifiedCache.set(formId, { addresses, until: now + 1000 });
+    addresses.catch(() => this.verifiedCache.delete(formId));
+    return addresses;
+  }
+
+  private async composeDigest(row: ClaimedMessageRow): Promise<ComposedEmail> {
+    const db = this.handle.db;
+    const [total, rows] = await Promise.all([
+      countDigestSubmissions(db, row.form_id!, row.period_start!, row.period_end!),
+      listDigestSubmissionRows(db, row.form_id!, row.period_start!, row.period_end!, DIGEST_MAX_IN_FULL),
+    ]);
+    const hourly = Date.parse(row.period_end!) - Date.parse(row.period_start!) <= 3_600_000;
+    return composeDigestEmail(
+      row.form_name ?? '',
+      { start: row.period_start!, end: row.period_end!, label: hourly ? 'Hourly' : 'Daily' },
+      total,
+      rows.map((s) => ({ id: s.id, createdAt: s.created_at, country: s.country, payload: JSON.parse(s.payload) as Record<string, unknown> })),
+      this.config.baseUrl,
+    );
+  }
+
+  private async record(row: ClaimedMessageRow, result: SendResult): Promise<void> {
+    const attempts = row.attempts + 1;
+    let outcome = result.outcome;
+    if (outcome === 'retry' && attempts >= MAX_ATTEMPTS) outcome = 'failed';
+    const now = nowIso();
+    const delay = this.config.mailRetryBaseMs * 4 ** (attempts - 1);
+    const state = outcome === 'retry' ? 'pending' : outcome;
+    try {
+      await this.handle.db.transaction().execute(async (trx) => {
+        await recordAttempt(
+          trx,
+          { id: newId('att'), messageId: row.id, attemptedAt: now, outcome, reply: result.reply },
+          { state, attempts, nextAttemptAt: outcome === 'retry' ? new Date(Date.parse(now) + delay).toISOString() : row.next_attempt_at },
+        );
+        if (outcome === 'bounced' && row.recipient_id) {
+          await updateRecipientRow(trx, row.recipient_id, { state: 'bounced', bounced_at: now });
+        }
+      });
+    } catch (err) {
+      this.logger.error({ err, messageId: row.id }, 'recording an email attempt failed');
+    }
+    this.onAttempt(outcome);
+    if (outcome === 'retry') this.context?.wakeAfter(delay);
+    if (outcome !== 'sent') this.logger.info({ messageId: row.id, outcome, reply: result.reply }, 'email not delivered');
+  }
+
+  /** PostgreSQL: a session-level advisory lock held as long as this process lives. */
+  private async holdLivenessLock(): Promise<boolean> {
+    const pool = this.handle.pgPool;
+    if (!pool) return true;
+    if (this.livenessClient) return true;
+    let client: pg.PoolClient;
+    try {
+      client = await pool.connect();
+    } catch (err) {
+      this.logger.warn({ err }, 'taking the email liveness lock failed; not sending email until it is held');
+      return false;
+    }
+    // Released exactly once, whichever comes first: a failed lock, a connection error, close().
+    let released = false;
+    const release = (broken: boolean) => {
+      if (this.livenessClient === client) this.livenessClient = undefined;
+      if (released) return;
+      released = true;
+      client.release(broken);
+    };
+    client.on('error', () => release(true));
+    try {
+      await client.query('select pg_advisory_lock($1, $2)', [LIVENESS_LOCK_CLASS, Number(this.instance)]);
+    } catch (err) {
+      this.logger.warn({ err }, 'taking the email liveness lock failed; not sending email until it is held');
+      release(true);
+      return false;
+    }
+    if (released) return false;
+    this.livenessClient = client;
+    this.releaseLiveness = release;
+    return true;
+  }
+
+  private async reclaimFromDeadInstances(): Promise<void> {
+    this.lastReclaimCheck = Date.now();
+    let released: number;
+    if (this.handle.dialect === 'postgres') {
+      const client = this.livenessClient;
+      if (!client) return;
+      const dead: string[] = [];
+      for (const claimant of await listClaimants(this.handle.db, this.instance)) {
+        const { rows } = await client.query<{ free: boolean }>('select pg_try_advisory_lock($1, $2) as free', [LIVENESS_LOCK_CLASS, Number(claimant)]);
+        if (rows[0]?.free) {
+          dead.push(claimant);
+          await client.query('select pg_advisory_unlock($1, $2)', [LIVENESS_LOCK_CLASS, Number(claimant)]);
+        }
+      }
+      released = await releaseClaims(this.handle.db, { claimants: dead });
+    } else {
+      // One server per SQLite file: a claim made before this process started is a dead one's.
+      // Later claims of another process (two servers sharing a file) are released only once
+      // they are far older than any send can take.
+      const now = Date.now();
+      released = await releaseClaims(this.handle.db, {
+        except: this.instance,
+        claimedBefore: new Date(Math.max(this.startedAt, now - SQLITE_STALE_CLAIM_MS)).toISOString(),
+      });
+    }
+    if (released > 0) this.logger.warn({ released }, 'email messages claimed by a stopped process are queued again');
+  }
+
+}

@@ -1,0 +1,295 @@
+import { sql } from 'kysely';
+import type { Dialect, Executor } from '../db/database.js';
+import type { EmailAttemptRow, EmailMessageRow, EmailRecipientRow, EmailRecipientTable, NewEmailMessageRow } from '../db/schema.js';
+
+// ---- recipients ----
+
+export async function listRecipientRows(db: Executor, formId: string): Promise<EmailRecipientRow[]> {
+  return db.selectFrom('email_recipients').selectAll().where('form_id', '=', formId).orderBy('address').execute();
+}
+
+export async function insertRecipientRow(trx: Executor, row: EmailRecipientTable): Promise<void> {
+  await trx.insertInto('email_recipients').values(row).execute();
+}
+
+export async function deleteRecipientRows(trx: Executor, ids: string[]): Promise<void> {
+  if (ids.length > 0) await trx.deleteFrom('email_recipients').where('id', 'in', ids).execute();
+}
+
+export async function updateRecipientRow(trx: Executor, id: string, changes: Partial<EmailRecipientTable>): Promise<void> {
+  await trx.updateTable('email_recipients').set(changes).where('id', '=', id).execute();
+}
+
+export async function findRecipientRowByTokenHash(db: Executor, tokenHash: string): Promise<EmailRecipientRow | undefined> {
+  return db.selectFrom('email_recipients').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
+}
+
+export async function findRecipientRowById(db: Executor, id: string): Promise<EmailRecipientRow | undefined> {
+  return db.selectFrom('email_recipients').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function listVerifiedAddresses(db: Executor, formId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('email_recipients')
+    .select('address')
+    .where('form_id', '=', formId)
+    .where('state', '=', 'verified')
+    .orderBy('address')
+    .execute();
+  return rows.map((r) => r.address);
+}
+
+/** Forms in a digest mode with their verified recipients. */
+export async function listDigestRecipients(
+  db: Executor,
+): Promise<Array<{ formId: string; mode: string; recipientId: string; address: string }>> {
+  const rows = await db
+    .selectFrom('email_recipients as r')
+    .innerJoin('forms as f', 'f.id', 'r.form_id')
+    .select(['f.id as form_id', 'f.notify_mode', 'r.id as recipient_id', 'r.address'])
+    .where('f.notify_mode', 'in', ['hourly', 'daily'])
+    .where('r.state', '=', 'verified')
+    .execute();
+  return rows.map((r) => ({ formId: r.form_id, mode: r.notify_mode, recipientId: r.recipient_id, address: r.address }));
+}
+
+// ---- messages ----
+
+export async function insertMessageRows(trx: Executor, rows: NewEmailMessageRow[]): Promise<number> {
+  if (rows.length === 0) return 0;
+  const result = await trx.insertInto('email_messages').values(rows).onConflict((oc) => oc.column('id').doNothing()).executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0);
+}
+
+export async function findExistingMessageIds(db: Executor, ids: string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db.selectFrom('email_messages').select('id').where('id', 'in', ids).execute();
+  return new Set(rows.map((r) => r.id));
+}
+
+/**
+ * The email part of expanding the outbox: one message per submission and verified recipient of a
+ * form in per-submission mode, in one INSERT … SELECT. The ID (submission and recipient) makes
+ * expanding twice harmless.
+ */
+export async function insertSubmissionMessages(trx: Executor, submissionIds: string[], now: string): Promise<void> {
+  await trx
+    .insertInto('email_messages')
+    .columns(['id', 'kind', 'form_id', 'submission_id', 'recipient_id', 'to_address', 'state', 'attempts', 'next_attempt_at', 'created_at'])
+    .expression(
+      trx
+        .selectFrom('submissions as s')
+        .innerJoin('forms as f', 'f.id', 's.form_id')
+        .innerJoin('email_recipients as r', 'r.form_id', 's.form_id')
+        .select([
+          sql<string>`'sn.' || s.id || '.' || r.id`.as('id'),
+          sql<string>`'submission'`.as('kind'),
+          's.form_id',
+          's.id as submission_id',
+          'r.id as recipient_id',
+          'r.address as to_address',
+          sql<string>`'pending'`.as('state'),
+          sql<number>`0`.as('attempts'),
+          sql<string>`${now}`.as('next_attempt_at'),
+          sql<string>`${now}`.as('created_at'),
+        ])
+        .where('s.id', 'in', submissionIds)
+        .where('f.notify_mode', '=', 'each')
+        .where('r.state', '=', 'verified'),
+    )
+    .onConflict((oc) => oc.column('id').doNothing())
+    .execute();
+}
+
+/** A claimed message with what composing it needs. */
+export interface ClaimedMessageRow extends EmailMessageRow {
+  form_name: string | null;
+  recipient_state: string | null;
+  s_created_at: string | null;
+  s_country: string | null;
+  s_payload: string | null;
+}
+
+/**
+ * Moves up to `limit` due pending messages to sending, claimed by `instance`, and returns them.
+ * On PostgreSQL SKIP LOCKED keeps concurrent dispatchers off each other's rows.
+ */
+export async function claimDueMessageRows(
+  trx: Executor,
+  dialect: Dialect,
+  options: { limit: number; now: string; instance: string },
+): Promise<ClaimedMessageRow[]> {
+  let query = trx
+    .selectFrom('email_messages')
+    .select('id')
+    .where('state', '=', 'pending')
+    .where('next_attempt_at', '<=', options.now)
+    .orderBy('next_attempt_at')
+    .limit(options.limit);
+  if (dialect === 'postgres') query = query.forUpdate().skipLocked();
+  const ids = (await query.execute()).map((r) => r.id);
+  if (ids.length === 0) return [];
+  await trx
+    .updateTable('email_messages')
+    .set({ state: 'sending', claimed_at: options.now, claimed_by: options.instance })
+    .where('id', 'in', ids)
+    .execute();
+  return trx
+    .selectFrom('email_messages as m')
+    .leftJoin('forms as f', 'f.id', 'm.form_id')
+    .leftJoin('email_recipients as r', 'r.id', 'm.recipient_id')
+    .leftJoin('submissions as s', 's.id', 'm.submission_id')
+    .selectAll('m')
+    .select(['f.name as form_name', 'r.state as recipient_state', 's.created_at as s_created_at', 's.country as s_country', 's.payload as s_payload'])
+    .where('m.id', 'in', ids)
+    .execute();
+}
+
+export async function countUnsentMessages(db: Executor): Promise<number> {
+  const row = await db
+    .selectFrom('email_messages')
+    .select((eb) => eb.fn.countAll<string | number>().as('n'))
+    .where('state', 'in', ['pending', 'sending'])
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Instances other than `instance` that hold claims (messages in sending). */
+export async function listClaimants(db: Executor, instance: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('email_messages')
+    .select('claimed_by')
+    .distinct()
+    .where('state', '=', 'sending')
+    .where('claimed_by', '<>', instance)
+    .execute();
+  return rows.map((r) => r.claimed_by).filter((c): c is string => c !== null);
+}
+
+/**
+ * Puts claims back to pending: those of the given (dead) instances, or those of any instance but
+ * `except` made before `claimedBefore`. Such a message was never confirmed by the server.
+ */
+export async function releaseClaims(
+  db: Executor,
+  which: { claimants: string[] } | { except: string; claimedBefore: string },
+): Promise<number> {
+  if ('claimants' in which && which.claimants.length === 0) return 0;
+  let query = db
+    .updateTable('email_messages')
+    .set({ state: 'pending', claimed_at: null, claimed_by: null })
+    .where('state', '=', 'sending');
+  query =
+    'claimants' in which
+      ? query.where('claimed_by', 'in', which.claimants)
+      : query.where('claimed_by', '<>', which.except).where('claimed_at', '<', which.claimedBefore);
+  const result = await query.executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+export async function recordAttempt(
+  trx: Executor,
+  attempt: { id: string; messageId: string; attemptedAt: string; outcome: string; reply: string },
+  message: { state: string; attempts: number; nextAttemptAt: string },
+): Promise<void> {
+  await trx
+    .insertInto('email_attempts')
+    .values({ id: attempt.id, message_id: attempt.messageId, attempted_at: attempt.attemptedAt, outcome: attempt.outcome, reply: attempt.reply })
+    .execute();
+  await trx
+    .updateTable('email_messages')
+    .set({ state: message.state, attempts: message.attempts, next_attempt_at: message.nextAttemptAt, claimed_at: null, claimed_by: null })
+    .where('id', '=', attempt.messageId)
+    .execute();
+}
+
+export async function setMessageState(trx: Executor, id: string, state: string): Promise<void> {
+  await trx.updateTable('email_messages').set({ state, claimed_at: null, claimed_by: null }).where('id', '=', id).execute();
+}
+
+export interface EmailLogRow {
+  message: EmailMessageRow;
+  attempts: EmailAttemptRow[];
+}
+
+/** The form's newest messages, each with its attempts in order. */
+export async function listEmailLogRows(db: Executor, formId: string, limit: number): Promise<EmailLogRow[]> {
+  const messages = await db
+    .selectFrom('email_messages')
+    .selectAll()
+    .where('form_id', '=', formId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+  if (messages.length === 0) return [];
+  const attempts = await db
+    .selectFrom('email_attempts')
+    .selectAll()
+    .where('message_id', 'in', messages.map((m) => m.id))
+    .orderBy('attempted_at')
+    .orderBy('id')
+    .execute();
+  return messages.map((message) => ({ message, attempts: attempts.filter((a) => a.message_id === message.id) }));
+}
+
+// ---- digests ----
+
+export async function countDigestSubmissions(db: Executor, formId: string, start: string, end: string): Promise<number> {
+  const row = await db
+    .selectFrom('submissions')
+    .select((eb) => eb.fn.countAll<string | number>().as('n'))
+    .where('form_id', '=', formId)
+    .where('is_spam', '=', 0)
+    .where('created_at', '>=', start)
+    .where('created_at', '<', end)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export async function listDigestSubmissionRows(db: Executor, formId: string, start: string, end: string, limit: number) {
+  return db
+    .selectFrom('submissions')
+    .select(['id', 'created_at', 'country', 'payload'])
+    .where('form_id', '=', formId)
+    .where('is_spam', '=', 0)
+    .where('created_at', '>=', start)
+    .where('created_at', '<', end)
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+}
+
+// ---- password resets ----
+
+export async function insertPasswordReset(
+  db: Executor,
+  row: { token_hash: string; account_id: string; created_at: string; expires_at: string },
+): Promise<void> {
+  await db.insertInto('password_resets').values({ ...row, used_at: null }).execute();
+}
+
+/** Marks a live, unused token used and returns its account; undefined when there is none. */
+export async function consumePasswordReset(trx: Executor, tokenHash: string, now: string): Promise<string | undefined> {
+  const row = await trx
+    .updateTable('password_resets')
+    .set({ used_at: now })
+    .where('token_hash', '=', tokenHash)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .returning('account_id')
+    .executeTakeFirst();
+  return row?.account_id;
+}
+
+export async function findLivePasswordReset(db: Executor, tokenHash: string, now: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('password_resets')
+    .select('account_id')
+    .where('token_hash', '=', tokenHash)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+  return row?.account_id;
+}

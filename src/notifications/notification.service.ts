@@ -1,0 +1,237 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import type { Config } from '../config.js';
+import type { DatabaseHandle, Executor } from '../db/database.js';
+import type { EmailRecipientRow } from '../db/schema.js';
+import { AppError, validationFailed } from '../errors.js';
+import type { FormService } from '../forms/form.service.js';
+import { newId } from '../lib/ids.js';
+import { nowIso } from '../lib/time.js';
+import { composeTestEmail, composeVerificationEmail, type ComposedEmail } from './compose.js';
+import {
+  deleteRecipientRows,
+  findExistingMessageIds,
+  findRecipientRowByTokenHash,
+  insertMessageRows,
+  insertRecipientRow,
+  listDigestRecipients,
+  listEmailLogRows,
+  listRecipientRows,
+  countDigestSubmissions,
+  updateRecipientRow,
+} from './email.repository.js';
+import type { SmtpMailer } from './mailer.js';
+import { MAX_RECIPIENTS, type EmailLogEntry, type Recipient, type RecipientState } from './notification.types.js';
+
+export const VERIFICATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+const HOUR_MS = 60 * 60 * 1000;
+const DAY_MS = 24 * HOUR_MS;
+
+const address = z.email().max(254);
+
+export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+function recipientRowToRecipient(row: EmailRecipientRow): Recipient {
+  return { id: row.id, address: row.address, state: row.state as RecipientState, verifiedAt: row.verified_at, bouncedAt: row.bounced_at };
+}
+
+/** Checks and normalises a recipient list: at most 5 valid addresses, duplicates dropped. */
+export function parseRecipientList(addresses: string[]): string[] {
+  const list = [...new Set(addresses.map((a) => a.trim().toLowerCase()).filter((a) => a !== ''))];
+  const bad = list.find((a) => !address.safeParse(a).success);
+  if (bad !== undefined) throw validationFailed('A notification address is not valid.', { notify: `"${bad}" is not an email address` });
+  if (list.length > MAX_RECIPIENTS) throw validationFailed('Too many notification addresses.', { notify: `at most ${MAX_RECIPIENTS}` });
+  return list;
+}
+
+/**
+ * Email notifications of forms (contract section 8): recipients and their verification, test
+ * messages, digests and the email log. Every message is queued in the email_messages table and
+ * sent by the outbox dispatcher's email channel. With SMTP_URL unset nothing here sends.
+ */
+export class NotificationService {
+  constructor(
+    private readonly handle: DatabaseHandle,
+    private readonly config: Config,
+    private readonly forms: FormService,
+    /** The outbox dispatcher's wake-up, after a commit that queued messages. */
+    private readonly wakeOutbox: () => void,
+    /** Present only with SMTP_URL set. */
+    private readonly mailer: SmtpMailer | undefined,
+  ) {}
+
+  get emailEnabled(): boolean {
+    return this.config.smtpUrl !== undefined;
+  }
+
+  async listRecipients(formId: string): Promise<Recipient[]> {
+    return (await listRecipientRows(this.handle.db, formId)).map(recipientRowToRecipient);
+  }
+
+  /**
+   * Replaces the form's recipient list. With `verified` (the CLI: the operator set them) every
+   * address counts as verified, a bounced one included; otherwise a new address is pending and
+   * receives a verification email, queued in the same transaction, and nothing else until its
+   * link is opened. Addresses kept from the old list keep their state.
+   */
+  async setRecipients(formId: string, addresses: string[], options: { verified: boolean; accountId?: string }): Promise<Recipient[]> {
+    const form = options.accountId ? await this.forms.getFormOfAccount(options.accountId, formId) : await this.forms.getForm(formId);
+    const list = parseRecipientList(addresses);
+    const queued = await this.handle.db.transaction().execute(async (trx) => {
+      const existing = await listRecipientRows(trx, form.id);
+      await deleteRecipientRows(trx, existing.filter((r) => !list.includes(r.address)).map((r) => r.id));
+      let messages = 0;
+      const now = nowIso();
+      for (const addr of list) {
+        const row = existing.find((r) => r.address === addr);
+        if (options.verified) {
+          if (row && row.state !== 'verified') await updateRecipientRow(trx, row.id, { state: 'verified', verified_at: now, token_hash: null, token_expires_at: null });
+          if (!row) await insertRecipientRow(trx, { id: newId('rcp'), form_id: form.id, address: addr, state: 'verified', token_hash: null, token_expires_at: null, created_at: now, verified_at: now, bounced_at: null });
+        } else if (!row) {
+          const id = newId('rcp');
+          await insertRecipientRow(trx, { id, form_id: form.id, address: addr, state: 'pending', token_hash: null, token_expires_at: null, created_at: now, verified_at: null, bounced_at: null });
+          messages += await this.queueVerification(trx, { id, formId: form.id, address: addr }, form.name);
+        }
+      }
+      return messages;
+    });
+    if (queued > 0) this.wakeOutbox();
+    return this.listRecipients(form.id);
+  }
+
+  /** Sends a new verification link to a pending or bounced address of the owner's form. */
+  async resendVerification(accountId: string, formId: string, recipientId: string): Promise<void> {
+    const form = await this.forms.getFormOfAccount(accountId, formId);
+    const row = (await listRecipientRows(this.handle.db, form.id)).find((r) => r.id === recipientId);
+    if (!row) throw new AppError('not_found', 'Recipient not found.');
+    if (row.state === 'verified') return;
+    await this.handle.db.transaction().execute((trx) => this.queueVerification(trx, { id: row.id, formId: form.id, address: row.address }, form.name));
+    this.wakeOutbox();
+  }
+
+  private async queueVerification(trx: Executor, recipient: { id: string; formId: string; address: string }, formName: string): Promise<number> {
+    const token = randomBytes(32).toString('base64url');
+    const now = nowIso();
+    await updateRecipientRow(trx, recipient.id, { token_hash: hashToken(token), token_expires_at: new Date(Date.now() + VERIFICATION_TTL_MS).toISOString() });
+    const content = composeVerificationEmail(formName, `${this.config.baseUrl}/dashboard/verify-email/${token}`);
+    return this.queueMessage(trx, { kind: 'verification', formId: recipient.formId, recipientId: recipient.id, to: recipient.address, content, now });
+  }
+
+  /** Opens a verification link: the address becomes verified (a bounced one too). Single use. */
+  async verifyRecipient(token: string): Promise<Recipient | undefined> {
+    if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return undefined;
+    const row = await findRecipientRowByTokenHash(this.handle.db, hashToken(token));
+    if (!row || row.token_expires_at === null || row.token_expires_at < nowIso()) return undefined;
+    const now = nowIso();
+    await updateRecipientRow(this.handle.db, row.id, { state: 'verified', verified_at: now, bounced_at: null, token_hash: null, token_expires_at: null });
+    return recipientRowToRecipient({ ...row, state: 'verified', verified_at: now, bounced_at: null });
+  }
+
+  /** The dashboard's button: one test message to each verified recipient, through the queue. */
+  async queueTestEmails(accountId: string, formId: string): Promise<string[]> {
+    const form = await this.forms.getFormOfAccount(accountId, formId);
+    const verified = (await listRecipientRows(this.handle.db, form.id)).filter((r) => r.state === 'verified');
+    const now = nowIso();
+    await this.handle.db.transaction().execute(async (trx) => {
+      for (const r of verified) {
+        await this.queueMessage(trx, { kind: 'test', formId: form.id, recipientId: r.id, to: r.address, content: composeTestEmail(`form "${form.name}"`), now });
+      }
+    });
+    if (verified.length > 0) this.wakeOutbox();
+    return verified.map((r) => r.address);
+  }
+
+  /** `formgate mail test <to>`: one message straight through SMTP_URL; throws when it is not accepted. */
+  async sendTestEmailNow(to: string): Promise<{ sent: true }> {
+    if (!this.mailer) throw validationFailed('Email is off: SMTP_URL is not set.', { SMTP_URL: 'not set' });
+    const [recipient] = parseRecipientList([to]);
+    if (!recipient) throw validationFailed('Give an address to send the test to.', { to: 'required' });
+    const content = composeTestEmail('formgate mail test');
+    const result = await this.mailer.send({ toHeader: [recipient], envelopeTo: recipient, ...content });
+    if (result.outcome !== 'sent') throw new Error(`the SMTP server did not accept the message: ${result.reply}`);
+    return { sent: true };
+  }
+
+  /** Queues a message composed now (verification, reset, test); returns 1, or 0 when email is off. */
+  async queueMessage(
+    trx: Executor,
+    m: { kind: string; formId: string | null; recipientId: string | null; to: string; content: ComposedEmail; now: string },
+  ): Promise<number> {
+    if (!this.emailEnabled) return 0;
+    return insertMessageRows(trx, [
+      {
+        id: newId('eml'),
+        kind: m.kind,
+        form_id: m.formId,
+        submission_id: null,
+        recipient_id: m.recipientId,
+        to_address: m.to,
+        period_start: null,
+        period_end: null,
+        content: JSON.stringify(m.content),
+        state: 'pending',
+        attempts: 0,
+        next_attempt_at: m.now,
+        created_at: m.now,
+      },
+    ]);
+  }
+
+  /**
+   * Queues the digest of the last complete period (UTC hour or day) for every verified recipient
+   * of a form in hourly or daily mode that had non-spam submissions in it; once per period (the
+   * message ID names it). Returns how many were queued.
+   */
+  async queueDueDigests(now = new Date()): Promise<number> {
+    if (!this.emailEnabled) return 0;
+    const db = this.handle.db;
+    const targets = await listDigestRecipients(db);
+    // The period comes from `now`; the message is due at once, whatever clock `now` was read from.
+    const queuedAt = nowIso();
+    let queued = 0;
+    const counts = new Map<string, number>();
+    for (const t of targets) {
+      const span = t.mode === 'hourly' ? HOUR_MS : DAY_MS;
+      const end = Math.floor(now.getTime() / span) * span;
+      const period = { start: new Date(end - span).toISOString(), end: new Date(end).toISOString() };
+      const id = `dg.${t.formId}.${period.start}.${t.recipientId}`;
+      if ((await findExistingMessageIds(db, [id])).size > 0) continue;
+      const key = `${t.formId}.${period.start}.${span}`;
+      if (!counts.has(key)) counts.set(key, await countDigestSubmissions(db, t.formId, period.start, period.end));
+      if (counts.get(key) === 0) continue;
+      queued += await insertMessageRows(db, [
+        {
+          id,
+          kind: 'digest',
+          form_id: t.formId,
+          submission_id: null,
+          recipient_id: t.recipientId,
+          to_address: t.address,
+          period_start: period.start,
+          period_end: period.end,
+          content: null,
+          state: 'pending',
+          attempts: 0,
+          next_attempt_at: queuedAt,
+          created_at: queuedAt,
+        },
+      ]);
+    }
+    if (queued > 0) this.wakeOutbox();
+    return queued;
+  }
+
+  /** The form's email log: newest messages first, each with every attempt. */
+  async emailLog(accountId: string, formId: string, limit = 100): Promise<EmailLogEntry[]> {
+    const form = await this.forms.getFormOfAccount(accountId, formId);
+    return (await listEmailLogRows(this.handle.db, form.id, limit)).map(({ message, attempts }) => ({
+      id: message.id,
+      kind: message.kind,
+      to: message.to_address,
+      state: message.state,
+      createdAt: message.created_at,
+      submissionId: message.submission_id,
+      attempts: attempts.map((a) => ({ attemptedAt: a.attempted_at, outcome: a.outcome, reply: a.reply })),
+    }));
+  }
+}

@@ -1,0 +1,246 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { sql } from 'kysely';
+import type pg from 'pg';
+import type { DatabaseHandle, Executor } from '../db/database.js';
+import type { OutboxChannel } from './outbox.channel.js';
+import { countOutboxRows, deleteOutboxRows, lockOutboxBatch, queueOutboundWork } from './outbox.repository.js';
+
+const CHANNEL = 'formgate_outbox';
+const POLL_INTERVAL_MS = 2000;
+/** Submissions expanded per transaction: fills the send slots with few transactions. */
+const EXPAND_BATCH = 16;
+
+/**
+ * The one place that owns queued outbound work. The submit transaction writes one outbox row per
+ * submission with work to do; this dispatcher expands a batch of them into each channel's items
+ * (hook deliveries, email messages) once the items already created are all claimed, so a backlog
+ * stays compact outbox rows. Woken at once after a commit that queued work (and, on PostgreSQL,
+ * by NOTIFY from any instance), with a poll as a fallback. Channels claim their items so that
+ * each is sent by exactly one dispatcher; what a crash left queued is picked up at the next start.
+ */
+export class OutboxDispatcher {
+  private readonly inFlight = new Map<string, Set<Promise<void>>>();
+  private started = false;
+  private stopping = false;
+  private pumping: Promise<void> | undefined;
+  private wakeAgain = false;
+  private pollTimer: NodeJS.Timeout | undefined;
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private listener: pg.PoolClient | undefined;
+  private releaseListener: ((broken: boolean) => void) | undefined;
+  private stopped: Promise<void> | undefined;
+  private ready: Promise<void> = Promise.resolve();
+  private readonly emailEnabled: boolean;
+  /**
+   * Channels whose last claim found nothing due. They are asked again after an expansion or any
+   * outside wake-up (a commit, NOTIFY, the poll, a scheduled retry), not after each finished
+   * send of another channel: a busy email channel does not make the hook channel query for
+   * nothing after every message.
+   */
+  private readonly idle = new Set<string>();
+
+  constructor(
+    private readonly handle: DatabaseHandle,
+    private readonly logger: FastifyBaseLogger,
+    private readonly channels: OutboxChannel[],
+  ) {
+    this.emailEnabled = channels.some((channel) => channel.name === 'email');
+    for (const channel of channels) this.inFlight.set(channel.name, new Set());
+  }
+
+  start(): void {
+    if (this.started) return;
+    this.started = true;
+    this.ready = Promise.all(
+      this.channels.map((channel) =>
+        channel.start?.({ wakeAfter: (ms) => this.wakeAfter(ms) }).catch((err: unknown) => {
+          this.logger.warn({ err, channel: channel.name }, 'starting an outbox channel failed');
+        }),
+      ),
+    ).then(() => undefined);
+    this.pollTimer = setInterval(() => {
+      if (this.handle.pgPool && !this.listener) void this.listen();
+      this.wake();
+    }, POLL_INTERVAL_MS);
+    this.pollTimer.unref();
+    if (this.handle.pgPool) void this.listen();
+    this.wake();
+  }
+
+  /** Called after a commit that queued work (and by the poll, NOTIFY and scheduled retries). */
+  wake(): void {
+    this.idle.clear();
+    this.pumpSoon();
+  }
+
+  private pumpSoon(): void {
+    if (!this.started || this.stopping) return;
+    if (this.pumping) {
+      this.wakeAgain = true;
+      return;
+    }
+    this.pumping = this.pump().finally(() => {
+      this.pumping = undefined;
+    });
+  }
+
+  /**
+   * THE way to queue a submission's outbound work (new submissions, and any later path that must
+   * send one as if new): inside the caller's transaction, one outbox row per submission whose form
+   * has a hook or, with email on, a verified per-submission recipient; a submission already queued
+   * is not queued twice. Other instances hear of it when the transaction commits; call wake()
+   * after the commit. `releasedAt` (default: the submission's arrival) decides which hooks receive
+   * it: those subscribed by then. Returns how many submissions were queued.
+   */
+  async queueInTransaction(trx: Executor, submissionIds: string[], options: { releasedAt?: string } = {}): Promise<number> {
+    const queued = await queueOutboundWork(trx, submissionIds, { email: this.emailEnabled, releasedAt: options.releasedAt });
+    if (queued > 0 && this.handle.dialect === 'postgres') await sql`select pg_notify(${CHANNEL}, '')`.execute(trx);
+    return queued;
+  }
+
+  /**
+   * Outbound work not yet done: submissions still to expand (one each, however many items they
+   * will make) plus every channel's queued and in-flight items.
+   */
+  async countPending(): Promise<number> {
+    const counts = await Promise.all([countOutboxRows(this.handle.db), ...this.channels.map((channel) => channel.countPending())]);
+    return counts.reduce((sum, n) => sum + n, 0);
+  }
+
+  /** Resolves once nothing is being sent (tests, shutdown). */
+  async settle(): Promise<void> {
+    await this.pumping;
+    for (const sends of this.inFlight.values()) await Promise.all(sends);
+  }
+
+  stop(): Promise<void> {
+    this.stopped ??= this.shutdown();
+    return this.stopped;
+  }
+
+  private wakeAfter(delayMs: number): void {
+    if (this.stopping) return;
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      this.wake();
+    }, delayMs);
+    timer.unref();
+    this.timers.add(timer);
+  }
+
+  private async shutdown(): Promise<void> {
+    this.stopping = true;
+    if (this.pollTimer) clearInterval(this.pollTimer);
+    for (const timer of this.timers) clearTimeout(timer);
+    this.releaseListener?.(false);
+    this.releaseListener = undefined;
+    await this.settle();
+    for (const channel of this.channels) await channel.close();
+  }
+
+  private freeSlots(channel: OutboxChannel): number {
+    return channel.maxInFlight - this.inFlight.get(channel.name)!.size;
+  }
+
+  private async pump(): Promise<void> {
+    await this.ready;
+    do {
+      this.wakeAgain = false;
+      while (!this.stopping) {
+        let claimed = 0;
+        let full = false;
+        for (const channel of this.channels) {
+          const free = this.freeSlots(channel);
+          if (free <= 0) {
+            full = true;
+            continue;
+          }
+          if (this.idle.has(channel.name)) continue;
+          let sends;
+          try {
+            sends = await channel.claim(free);
+          } catch (err) {
+            this.logger.warn({ err, channel: channel.name }, 'claiming outbound work failed; retrying at the next poll');
+            continue;
+          }
+          claimed += sends.length;
+          if (sends.length === 0) this.idle.add(channel.name);
+          if (sends.length === free) full = true;
+          for (const send of sends) this.track(channel, send());
+        }
+        // Expand more only when every created item is out: a backlog stays compact outbox rows.
+        // A full channel may still have items waiting; a finished send wakes the pump again.
+        if (full || claimed > 0) {
+          if (full) break;
+          continue;
+        }
+        if ((await this.expand()) === 0) break;
+      }
+    } while (this.wakeAgain && !this.stopping);
+  }
+
+  /** Creates the work of the oldest queued submissions in every channel; returns how many submissions. */
+  private async expand(): Promise<number> {
+    try {
+      return await this.handle.db.transaction().execute(async (trx) => {
+        const ids = await lockOutboxBatch(trx, this.handle.dialect, EXPAND_BATCH);
+        if (ids.length === 0) return 0;
+        for (const channel of this.channels) await channel.expand(trx, ids);
+        await deleteOutboxRows(trx, ids);
+        return ids.length;
+      }).then((expanded) => {
+        if (expanded > 0) this.idle.clear();
+        return expanded;
+      });
+    } catch (err) {
+      this.logger.warn({ err }, 'expanding the outbox failed; retrying at the next poll');
+      return 0;
+    }
+  }
+
+  private track(channel: OutboxChannel, sending: Promise<void>): void {
+    const sends = this.inFlight.get(channel.name)!;
+    const tracked = sending.catch((err: unknown) => this.logger.error({ err, channel: channel.name }, 'an outbound send failed unexpectedly'));
+    sends.add(tracked);
+    void tracked.finally(() => {
+      sends.delete(tracked);
+      // A slot is free: there may be more waiting.
+      this.pumpSoon();
+    });
+  }
+
+  private async listen(): Promise<void> {
+    const pool = this.handle.pgPool;
+    if (!pool || this.listener || this.stopping) return;
+    let client: pg.PoolClient;
+    try {
+      client = await pool.connect();
+    } catch (err) {
+      this.logger.warn({ err }, 'LISTEN for outbound work failed; polling instead');
+      return;
+    }
+    // Released exactly once, whichever comes first: a failed LISTEN, a connection error, stop().
+    let released = false;
+    const release = (broken: boolean) => {
+      if (this.listener === client) this.listener = undefined;
+      if (released) return;
+      released = true;
+      client.release(broken);
+    };
+    client.on('notification', () => this.wake());
+    client.on('error', () => release(true));
+    try {
+      await client.query(`listen ${CHANNEL}`);
+    } catch (err) {
+      this.logger.warn({ err }, 'LISTEN for outbound work failed; polling instead');
+      release(true);
+      return;
+    }
+    if (released) return;
+    if (this.stopping) release(false);
+    else {
+      this.listener = client;
+      this.releaseListener = release;
+    }
+  }
+}
