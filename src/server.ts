@@ -105,7 +105,7 @@ export async function startServer(config: Config): Promise<FastifyInstance> {
     listenUrl: `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`,
     metricsUrl: metricsServer ? `http://${config.host}:${metricsServer.port}/metrics` : undefined,
     redisReachable,
-    emailOn: (config as Config & { smtpUrl?: string }).smtpUrl !== undefined,
+    emailOn: config.smtpUrl !== undefined,
   });
   // Operators starting it by hand want these lines even with LOG_LEVEL=warn.
   if (logsInfo) for (const line of rest) app.log.info(line);
