@@ -21,8 +21,8 @@ export const MAX_DELETE_BATCH = 1000;
  * purging, against 4× with 100 rows); PostgreSQL deletes off the event loop and row locks do not block inserts.
  */
 export const SQLITE_DELETE_BATCH = 25;
-/** After a batch that took d ms, wait PAUSE_FACTOR × d: deletions use at most a fifth of the time. */
-const PAUSE_FACTOR = 4;
+/** After a batch that took d ms, wait PAUSE_FACTOR × d: deletions use at most a tenth of the time. */
+const PAUSE_FACTOR = 9;
 const DAY_MS = 24 * 60 * 60 * 1000;
 const SCAN_PAGE = 500;
 
@@ -44,7 +44,7 @@ export interface LifecycleOptions {
   purgeIntervalMs?: number;
   /** Rows per transaction, 1–1000 (default: 25 on SQLite, 1000 on PostgreSQL). */
   batchSize?: number;
-  /** Pause after each batch, as a multiple of its duration (default 4; 0 only yields a turn). */
+  /** Pause after each batch, as a multiple of its duration (default 9; 0 only yields a turn). */
   pauseFactor?: number;
 }
 
