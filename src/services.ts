@@ -76,7 +76,11 @@ export function createServices(
   const wakeOutbox = () => outbox?.wake();
   const mailer = config.smtpUrl ? new SmtpMailer(config.smtpUrl, config.mailFrom, options.mailTransport) : undefined;
   const notifications = new NotificationService(handle, config, forms, wakeOutbox, mailer);
-  const hookChannel = new HookDeliveryChannel(handle, config, logger, options.hookTransport, metrics);
+  // The hook service is built after its channel (it sends test deliveries through it); a 410
+  // reaches it through this.
+  let hooks: HookService | undefined;
+  const unsubscribeGoneHook = async (hookId: string) => hooks?.unsubscribeGoneHook(hookId);
+  const hookChannel = new HookDeliveryChannel(handle, config, logger, options.hookTransport, metrics, unsubscribeGoneHook);
   const channels: OutboxChannel[] = [hookChannel];
   const onEmailAttempt: EmailAttemptListener = (outcome) => {
     metrics.emails.inc({ outcome });
@@ -84,6 +88,7 @@ export function createServices(
   };
   if (mailer) channels.push(new EmailChannel(handle, config, mailer, logger, () => notifications.queueDueDigests(), onEmailAttempt));
   outbox = new OutboxDispatcher(handle, logger, channels);
+  hooks = new HookService(handle.db, config, forms, accounts, hookChannel);
   const dispatcher = outbox;
   metrics.setOutboxPendingSource(() => dispatcher.countPending());
   return {
@@ -97,7 +102,7 @@ export function createServices(
     triage: new SubmissionTriageService(handle, outbox),
     lifecycle: new SubmissionLifecycleService(handle, forms, logger, { purgeIntervalMs: config.retentionPurgeIntervalMs }),
     submissionBrowser: new SubmissionBrowseService(handle.db, handle.dialect, forms),
-    hooks: new HookService(handle.db, config, forms, accounts, hookChannel),
+    hooks,
     outbox,
     sessions,
     notifications,

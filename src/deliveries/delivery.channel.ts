@@ -1,7 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
 import type { DatabaseHandle, Executor } from '../db/database.js';
-import { deleteHookRow } from '../hooks/hook.repository.js';
 import { isoMinus, nowIso } from '../lib/time.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { OutboxChannel, OutboxSend } from '../outbox/outbox.channel.js';
@@ -24,6 +23,8 @@ export class HookDeliveryChannel implements OutboxChannel {
     private readonly logger: FastifyBaseLogger,
     transport: HookTransportOptions = {},
     private readonly metrics?: Metrics,
+    /** Ends a subscription whose target answered 410 (the hooks feature owns subscriptions). */
+    private readonly unsubscribe: (hookId: string) => Promise<void> = async () => {},
   ) {
     this.sender = new DeliverySender(config.hookTimeoutMs, config.hookAllowPrivateTargets, transport);
   }
@@ -102,7 +103,7 @@ export class HookDeliveryChannel implements OutboxChannel {
       if (result.status === 410) {
         // The target asked to be unsubscribed (Zapier's REST-hook convention).
         this.metrics?.hookDeliveries.inc({ outcome: 'gone' });
-        await deleteHookRow(this.handle.db, delivery.hookId);
+        await this.unsubscribe(delivery.hookId);
         this.logger.info({ hookId: delivery.hookId }, 'hook target answered 410 Gone; subscription removed');
         return;
       }

@@ -37,13 +37,11 @@ export async function findHookRowOfAccount(db: Executor, accountId: string, id: 
   return db.selectFrom('hooks').selectAll().where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
 }
 
-/** Deleting a hook deletes its delivery records with it. */
-export async function deleteHookRow(db: Executor, id: string): Promise<boolean> {
-  return db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('hook_deliveries').where('hook_id', '=', id).execute();
-    const result = await trx.deleteFrom('hooks').where('id', '=', id).executeTakeFirst();
-    return Number(result.numDeletedRows) > 0;
-  });
+/** Deletes a hook and its delivery records; run it inside the caller's transaction. */
+export async function deleteHookRow(trx: Executor, id: string): Promise<boolean> {
+  await trx.deleteFrom('hook_deliveries').where('hook_id', '=', id).execute();
+  const result = await trx.deleteFrom('hooks').where('id', '=', id).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
 }
 
 export async function listDeliveryRowsOfHook(db: Executor, hookId: string, limit: number): Promise<HookDeliveryRow[]> {

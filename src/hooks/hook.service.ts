@@ -65,7 +65,12 @@ export class HookService {
   async deleteHook(accountId: string, hookId: string): Promise<void> {
     const row = await findHookRowOfAccount(this.db, accountId, hookId);
     if (!row) throw notFound('Hook');
-    await deleteHookRow(this.db, row.id);
+    await this.db.transaction().execute((trx) => deleteHookRow(trx, row.id));
+  }
+
+  /** The target answered 410 Gone to a delivery: the subscription ends (Zapier's convention). */
+  async unsubscribeGoneHook(hookId: string): Promise<void> {
+    await this.db.transaction().execute((trx) => deleteHookRow(trx, hookId));
   }
 
   async listRecentDeliveries(accountId: string, hookId: string, limit: number): Promise<DeliveryAttempt[]> {
