@@ -100,7 +100,7 @@ export function createServices(
     submissions: new SubmissionService(handle, config, forms, outbox, logger),
     submissionQueries: new SubmissionQueryService(handle.db, forms, new SubmissionCursors(instanceSecrets)),
     triage: new SubmissionTriageService(handle, outbox),
-    lifecycle: new SubmissionLifecycleService(handle, forms, logger, { purgeIntervalMs: config.retentionPurgeIntervalMs }),
+    lifecycle: new SubmissionLifecycleService(handle, forms, outbox, logger, { purgeIntervalMs: config.retentionPurgeIntervalMs }),
     submissionBrowser: new SubmissionBrowseService(handle.db, handle.dialect, forms),
     hooks,
     outbox,

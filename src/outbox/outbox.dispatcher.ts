@@ -85,6 +85,16 @@ export class OutboxDispatcher {
   }
 
   /**
+   * Drops the queued rows of submissions about to be deleted, inside the deleting transaction and
+   * before the submissions themselves: the row locks are then taken in the dispatcher's order
+   * (outbox row, then submission), so a deletion waits for an expansion in progress instead of
+   * deadlocking with it on PostgreSQL.
+   */
+  async dropQueuedWork(trx: Executor, submissionIds: string[]): Promise<void> {
+    if (submissionIds.length > 0) await deleteOutboxRows(trx, submissionIds);
+  }
+
+  /**
    * THE way to queue a submission's outbound work (new submissions, and any later path that must
    * send one as if new): inside the caller's transaction, one outbox row per submission whose form
    * has a hook or, with email on, a verified per-submission recipient; a submission already queued

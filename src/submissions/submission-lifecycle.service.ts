@@ -11,6 +11,7 @@ import {
   selectSubmissionIdsOfForm,
 } from './submission-lifecycle.repository.js';
 import { parsePayload, type FieldValue } from './submission.types.js';
+import type { OutboxDispatcher } from '../outbox/outbox.dispatcher.js';
 
 /** The contract's cap on rows deleted in one transaction. */
 export const MAX_DELETE_BATCH = 1000;
@@ -71,6 +72,7 @@ export class SubmissionLifecycleService {
   constructor(
     private readonly handle: DatabaseHandle,
     private readonly forms: FormService,
+    private readonly outbox: Pick<OutboxDispatcher, 'dropQueuedWork'>,
     private readonly logger: FastifyBaseLogger,
     options: LifecycleOptions = {},
   ) {
@@ -170,7 +172,9 @@ export class SubmissionLifecycleService {
       const started = performance.now();
       const result = await this.handle.db.transaction().execute(async (trx) => {
         const ids = await nextIds(trx, this.batchSize);
-        return ids.length === 0 ? undefined : deleteSubmissionRowsByIds(trx, ids);
+        if (ids.length === 0) return undefined;
+        await this.outbox.dropQueuedWork(trx, ids);
+        return deleteSubmissionRowsByIds(trx, ids);
       });
       if (result === undefined) return;
       report.deleted += result;
