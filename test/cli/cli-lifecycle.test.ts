@@ -1,12 +1,11 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../src/db/database.js';
-import { migrateToLatest } from '../../src/db/migrate.js';
 import { isoMinus, nowIso } from '../../src/lib/time.js';
 import type { Services } from '../../src/services.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
-import { createOwner, insertSubmissions, servicesFor } from '../helpers/factories.js';
+import type { TestDatabase } from '../helpers/database.js';
+import { createOwner, insertSubmissions, useMigratedDatabase } from '../helpers/factories.js';
 import { operatorEnv } from '../helpers/server-process.js';
 
 const run = promisify(execFile);
@@ -35,16 +34,7 @@ async function ok<T = any>(args: string[], env: Record<string, string> = {}): Pr
   return JSON.parse(result.stdout) as T;
 }
 
-beforeAll(async () => {
-  database = await createTestDatabase();
-  handle = database.open();
-  await migrateToLatest(handle);
-  services = servicesFor(handle);
-});
-afterAll(async () => {
-  await handle?.close();
-  await database?.drop();
-});
+useMigratedDatabase((opened) => ({ database, handle, services } = opened));
 
 describe('formgate CLI: spam rules and data lifecycle', () => {
   it('forms create/update take every new option; a repeated option replaces its list and "" clears it', async () => {

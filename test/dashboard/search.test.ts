@@ -1,23 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../src/db/database.js';
-import { migrateToLatest } from '../../src/db/migrate.js';
 import type { Services } from '../../src/services.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
-import { createForm, createOwner, insertSubmissions, servicesFor } from '../helpers/factories.js';
+import type { TestDatabase } from '../helpers/database.js';
+import { createForm, createOwner, insertSubmissions, useMigratedDatabase } from '../helpers/factories.js';
 
 let database: TestDatabase;
 let handle: DatabaseHandle;
 let services: Services;
-beforeAll(async () => {
-  database = await createTestDatabase();
-  handle = database.open();
-  await migrateToLatest(handle);
-  services = servicesFor(handle);
-});
-afterAll(async () => {
-  await handle?.close();
-  await database?.drop();
-});
+useMigratedDatabase((opened) => ({ database, handle, services } = opened));
 
 const at = (day: number, ms = 0) => new Date(Date.UTC(2026, 0, day, 12, 0, 0, ms)).toISOString();
 

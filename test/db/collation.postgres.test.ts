@@ -4,24 +4,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase, type DatabaseHandle } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { randomBase62 } from '../../src/lib/ids.js';
-import { createTestDatabase, postgresAdminUrl, type TestDatabase } from '../helpers/database.js';
+import { postgresAdminUrl } from '../helpers/database.js';
+import { useMigratedDatabase } from '../helpers/factories.js';
 import { checkOrdering } from '../helpers/ordering.js';
 
 // PostgreSQL only (the sqlite project leaves out *.postgres.test.ts): SQLite compares text
 // bytewise whatever happens, PostgreSQL only where the columns say COLLATE "C".
 
 describe('ordering columns on PostgreSQL', () => {
-  let database: TestDatabase;
   let handle: DatabaseHandle;
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    handle = database.open();
-    await migrateToLatest(handle);
-  });
-  afterAll(async () => {
-    await handle?.close();
-    await database?.drop();
-  });
+  useMigratedDatabase((opened) => ({ handle } = opened));
 
   it('the ordering columns are COLLATE "C" on PostgreSQL', async () => {
     const { rows } = await sql<{ table_name: string; column_name: string; collation_name: string | null }>`

@@ -1,7 +1,10 @@
 import { pino } from 'pino';
+import { afterAll, beforeAll } from 'vitest';
 import type { Account } from '../../src/accounts/account.types.js';
 import { parseConfig } from '../../src/config.js';
 import type { DatabaseHandle } from '../../src/db/database.js';
+import { migrateToLatest } from '../../src/db/migrate.js';
+import { createTestDatabase, type TestDatabase } from './database.js';
 import type { NewSubmissionRow } from '../../src/db/schema.js';
 import type { FormSettingsInput } from '../../src/forms/form.service.js';
 import type { Form } from '../../src/forms/form.types.js';
@@ -96,4 +99,29 @@ export async function setCreatedAt(
   createdAt: string,
 ): Promise<void> {
   await services.handle.db.updateTable(table).set({ created_at: createdAt }).where('id', '=', id).execute();
+}
+
+export interface MigratedDatabase {
+  database: TestDatabase;
+  handle: DatabaseHandle;
+  services: Services;
+}
+
+/**
+ * A private migrated database for the calling test file, with the domain services over it
+ * (nothing started): opened before its tests, handed to `opened`, closed and dropped after them.
+ */
+export function useMigratedDatabase(opened: (db: MigratedDatabase) => void): void {
+  let current: MigratedDatabase | undefined;
+  beforeAll(async () => {
+    const database = await createTestDatabase();
+    const handle = database.open();
+    await migrateToLatest(handle);
+    current = { database, handle, services: servicesFor(handle) };
+    opened(current);
+  });
+  afterAll(async () => {
+    await current?.handle.close();
+    await current?.database.drop();
+  });
 }
