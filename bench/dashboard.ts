@@ -8,18 +8,8 @@ import { SessionService } from '../src/dashboard/session.service.js';
 import { createDatabase } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { FormService } from '../src/forms/form.service.js';
-import { freshDatabase, startChild, type BenchDialect } from './lib.js';
+import { freshDatabase, startChild, type BenchDialect, type BenchRow } from './lib.js';
 
-export interface DashboardRow {
-  db: BenchDialect;
-  scenario: string;
-  metric: string;
-  value: string;
-  reference: string;
-  ratio: string;
-  target?: string;
-  pass?: boolean;
-}
 
 const SERVER = 'dist/src/server.js';
 const DAY_MS = 86_400_000;
@@ -130,8 +120,8 @@ async function insertCost(db: BenchDialect, batch: number): Promise<{ withTrigge
   return { withTriggers: await measure(false), without: await measure(true) };
 }
 
-export async function searchScenario(db: BenchDialect, rowsCount: number, serverEnv: (url: string) => Record<string, string>): Promise<DashboardRow[]> {
-  const out: DashboardRow[] = [];
+export async function searchScenario(db: BenchDialect, rowsCount: number, serverEnv: (url: string) => Record<string, string>): Promise<BenchRow[]> {
+  const out: BenchRow[] = [];
   // One row per transaction (an idle server) and 50 (the group-commit writer under load).
   for (const batch of [1, 50]) {
     const cost = await insertCost(db, batch);
@@ -160,7 +150,7 @@ export async function searchScenario(db: BenchDialect, rowsCount: number, server
   return out;
 }
 
-export async function formsListScenario(db: BenchDialect, serverEnv: (url: string) => Record<string, string>): Promise<DashboardRow[]> {
+export async function formsListScenario(db: BenchDialect, serverEnv: (url: string) => Record<string, string>): Promise<BenchRow[]> {
   const database = await freshDatabase(db);
   try {
     const { formIds, cookie } = await owner(database.url, 100);

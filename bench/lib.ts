@@ -10,6 +10,18 @@ import { randomBase62 } from '../src/lib/ids.js';
 
 export type BenchDialect = 'sqlite' | 'postgres';
 
+/** One line of BENCHMARKS.md's table: a figure beside its reference, and the target it answers. */
+export interface BenchRow {
+  db: BenchDialect;
+  scenario: string;
+  metric: string;
+  value: string;
+  reference: string;
+  ratio: string;
+  target?: string;
+  pass?: boolean;
+}
+
 export const PG_ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/formgate_test';
 
 export interface BenchDatabase {

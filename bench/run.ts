@@ -13,7 +13,7 @@ import { FormService } from '../src/forms/form.service.js';
 import { newId } from '../src/lib/ids.js';
 import { InstanceSecretService } from '../src/secrets/instance-secret.service.js';
 import { SubmissionCursors } from '../src/submissions/submission-cursor.js';
-import { freshDatabase, load, median, memoryOf, startChild, timeRequests, type BenchDialect, type LoadResult } from './lib.js';
+import { freshDatabase, load, median, memoryOf, startChild, timeRequests, type BenchDialect, type BenchRow, type LoadResult } from './lib.js';
 import { formsListScenario, searchScenario } from './dashboard.js';
 import { startReceiver } from './receiver.js';
 import { startSmtpSink } from './smtp-sink.js';
@@ -37,16 +37,7 @@ const REFERENCE = 'dist/bench/reference-server.js';
 const JSON_BODY = JSON.stringify({ name: 'Ada Lovelace', email: 'ada@example.com', message: 'Hello from the benchmark', topics: ['a', 'b'] });
 const FORM_BODY = 'name=Ada+Lovelace&email=ada%40example.com&message=Hello+from+the+benchmark&topics=a&topics=b';
 
-interface Row {
-  scenario: string;
-  metric: string;
-  value: string;
-  reference: string;
-  ratio: string;
-  target?: string;
-  pass?: boolean;
-}
-const rows: Array<Row & { db: BenchDialect }> = [];
+const rows: BenchRow[] = [];
 const medianBy = (results: LoadResult[], key: 'rps' | 'p99') => [...results].sort((a, b) => a[key] - b[key])[Math.floor(results.length / 2)]!;
 /** Formgate's server, run as `npm start` runs it. */
 const startFormgate = (env: Record<string, string>) => startChild(SERVER, env, SERVER_NODE_FLAGS);

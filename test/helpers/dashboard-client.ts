@@ -41,17 +41,7 @@ export class DashboardClient {
   ): Promise<{ res: Response; html: string }> {
     const body = new URLSearchParams(fields);
     if (options.csrf !== false) body.set('_csrf', this.csrf);
-    const res = await fetch(`${this.baseUrl}${path}`, {
-      method: 'POST',
-      headers: { ...options.headers, cookie: this.cookieHeader(), 'content-type': 'application/x-www-form-urlencoded' },
-      body,
-      redirect: 'manual',
-    });
-    this.remember(res);
-    const html = await res.text();
-    const token = /name="_csrf" value="([^"]+)"/.exec(html);
-    if (token) this.csrf = token[1]!;
-    return { res, html };
+    return this.send(path, body.toString(), 'application/x-www-form-urlencoded', options.headers);
   }
 
   /** Posts fields as given, repeats and order kept (a crafted request, or several checkboxes). */
@@ -66,10 +56,10 @@ export class DashboardClient {
     return this.send(path, JSON.stringify({ ...value, _csrf: this.csrf }), 'application/json');
   }
 
-  private async send(path: string, body: string, contentType: string): Promise<{ res: Response; html: string }> {
+  private async send(path: string, body: string, contentType: string, headers: Record<string, string> = {}): Promise<{ res: Response; html: string }> {
     const res = await fetch(`${this.baseUrl}${path}`, {
       method: 'POST',
-      headers: { cookie: this.cookieHeader(), 'content-type': contentType },
+      headers: { ...headers, cookie: this.cookieHeader(), 'content-type': contentType },
       body,
       redirect: 'manual',
     });

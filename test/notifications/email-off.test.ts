@@ -3,9 +3,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../src/db/database.js';
-import { migrateToLatest } from '../../src/db/migrate.js';
-import { createTestDatabase, testDialect, type TestDatabase } from '../helpers/database.js';
-import { createOwner, servicesFor } from '../helpers/factories.js';
+import { testDialect, type TestDatabase } from '../helpers/database.js';
+import { createOwner, servicesFor, useMigratedDatabase } from '../helpers/factories.js';
 import { spawnServer } from '../helpers/server-process.js';
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp-sink.js';
 import { waitFor } from '../helpers/wait.js';
@@ -16,10 +15,9 @@ let sink: SmtpSink;
 let formId: string;
 const dir = mkdtempSync(join(tmpdir(), 'formgate-imports-'));
 
+useMigratedDatabase((opened) => ({ database, handle } = opened));
+
 beforeAll(async () => {
-  database = await createTestDatabase();
-  handle = database.open();
-  await migrateToLatest(handle);
   sink = await startSmtpSink();
   const services = servicesFor(handle);
   ({ form: { id: formId } } = await createOwner(services));
@@ -28,8 +26,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await sink?.close();
-  await handle?.close();
-  await database?.drop();
   rmSync(dir, { recursive: true, force: true });
 });
 
