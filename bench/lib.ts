@@ -10,6 +10,18 @@ import { randomBase62 } from '../src/lib/ids.js';
 
 export type BenchDialect = 'sqlite' | 'postgres';
 
+/**
+ * After rows were seeded straight into SQLite's submissions table: the per-form and per-day
+ * counters, which the app's insert keeps on SQLite (migration 0007), recomputed from the rows.
+ */
+export function recountSqliteForms(sqlite: { exec(sql: string): unknown }): void {
+  sqlite.exec(`begin immediate; delete from form_daily_counts; delete from form_counts;
+    insert into form_daily_counts (form_id, day, shard, inbox, spam)
+      select form_id, substr(created_at, 1, 10), 0, sum(1 - is_spam), sum(is_spam) from submissions group by form_id, substr(created_at, 1, 10);
+    insert into form_counts (form_id, shard, inbox, spam)
+      select form_id, 0, sum(1 - is_spam), sum(is_spam) from submissions group by form_id; commit;`);
+}
+
 /** One line of BENCHMARKS.md's table: a figure beside its reference, and the target it answers. */
 export interface BenchRow {
   db: BenchDialect;

@@ -1,4 +1,4 @@
-import type { Submission } from '../submissions/submission.types.js';
+import type { ExportedSubmission } from '../submissions/submission.types.js';
 
 const FIXED_COLUMNS = ['id', 'createdAt', 'isSpam', 'spamReason', 'country'] as const;
 
@@ -29,13 +29,13 @@ export function csvHeader(fieldNames: string[]): string {
 }
 
 /** One CSV row in the column order of csvHeader: fixed columns, then the fields in the given order. */
-export function csvRow(submission: Submission, fieldNames: string[]): string {
+export function csvRow(submission: ExportedSubmission, fieldNames: string[]): string {
   const fixed = [submission.id, submission.createdAt, submission.isSpam ? 1 : 0, submission.spamReason ?? '', submission.country];
   const fields = fieldNames.map((name) => (Object.hasOwn(submission.payload, name) ? submission.payload[name] : ''));
   return `${[...fixed, ...fields].map(csvCell).join(',')}\r\n`;
 }
 
-export function ndjsonRow(submission: Submission): string {
+export function ndjsonRow(submission: ExportedSubmission): string {
   return `${JSON.stringify({
     id: submission.id,
     createdAt: submission.createdAt,

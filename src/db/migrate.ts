@@ -6,6 +6,7 @@ import * as m0003 from './migrations/0003_collation_and_secrets.js';
 import * as m0004 from './migrations/0004_spam_and_lifecycle.js';
 import * as m0005 from './migrations/0005_email_notifications.js';
 import * as m0006 from './migrations/0006_dashboard_search.js';
+import * as m0007 from './migrations/0007_counters_per_batch.js';
 
 // Listed statically so the compiled package needs no file-system scan to find migrations.
 const migrations: Record<string, Migration> = {
@@ -15,6 +16,7 @@ const migrations: Record<string, Migration> = {
   '0004_spam_and_lifecycle': m0004,
   '0005_email_notifications': m0005,
   '0006_dashboard_search': m0006,
+  '0007_counters_per_batch': m0007,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import type SqliteDatabase from 'better-sqlite3';
 
@@ -15,12 +16,52 @@ export interface SqliteCheckpointer {
   stop(): Promise<void>;
 }
 
-/** Moves the WAL checkpoints of a file database off the event loop (see sqlite-checkpoint.worker.js). */
+/** How often the WAL is looked at until the first write: the worker starts only then. */
+const FIRST_WRITE_POLL_MS = 500;
+
+/**
+ * Moves the WAL checkpoints of a file database off the event loop (see
+ * sqlite-checkpoint.worker.js). The worker thread (an isolate of its own, ~10 MB resident) starts
+ * at the first write the WAL shows, not at start-up: an idle server does not pay for it. Until
+ * then SQLite's own automatic checkpoint stays on.
+ */
 export function startSqliteCheckpointer(
   sqlite: SqliteDatabase.Database,
   path: string,
   onError: (error: Error) => void,
 ): SqliteCheckpointer {
+  const walFile = `${path}-wal`;
+  const walSize = () => {
+    try {
+      return statSync(walFile).size;
+    } catch {
+      return 0;
+    }
+  };
+  const sizeAtStart = walSize();
+  let worker: RunningWorker | undefined;
+  let stopped = false;
+  const poll = setInterval(() => {
+    if (walSize() === sizeAtStart) return;
+    clearInterval(poll);
+    worker = startWorker(sqlite, path, onError);
+  }, FIRST_WRITE_POLL_MS);
+  poll.unref();
+  return {
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      clearInterval(poll);
+      await worker?.stop();
+    },
+  };
+}
+
+interface RunningWorker {
+  stop(): Promise<void>;
+}
+
+function startWorker(sqlite: SqliteDatabase.Database, path: string, onError: (error: Error) => void): RunningWorker {
   sqlite.pragma(`wal_autocheckpoint = ${SAFETY_NET_PAGES}`);
   const worker = new Worker(new URL('./sqlite-checkpoint.worker.js', import.meta.url), {
     workerData: { path, intervalMs: CHECKPOINT_INTERVAL_MS },

@@ -1,5 +1,6 @@
-import { Agent, request } from 'undici';
+import type { Agent } from 'undici';
 import { Webhook } from 'standardwebhooks';
+import { loadUndici } from '../lib/undici.js';
 import { ipLiteralOf, isPublicAddress } from '../hooks/target-url.js';
 import { createSafeLookup, systemResolver, type Resolver } from './safe-lookup.js';
 
@@ -35,22 +36,26 @@ export function signDelivery(secret: string, id: string, timestamp: Date, body: 
  * Connects only to addresses that pass the SSRF rules, checked at connect time.
  */
 export class DeliverySender {
-  private readonly agent: Agent;
+  /** Created with the first delivery (undici is loaded only then). */
+  private agentInstance: Agent | undefined;
 
   constructor(
     private readonly timeoutMs: number,
     private readonly allowPrivate: boolean,
-    transport: HookTransportOptions = {},
-  ) {
-    this.agent = new Agent({
+    private readonly transport: HookTransportOptions = {},
+  ) {}
+
+  private get agent(): Agent {
+    this.agentInstance ??= new (loadUndici().Agent)({
       connect: {
-        lookup: createSafeLookup(transport.resolve ?? systemResolver, allowPrivate),
-        ...(transport.ca ? { ca: transport.ca } : {}),
-        timeout: timeoutMs,
+        lookup: createSafeLookup(this.transport.resolve ?? systemResolver, this.allowPrivate),
+        ...(this.transport.ca ? { ca: this.transport.ca } : {}),
+        timeout: this.timeoutMs,
       },
-      headersTimeout: timeoutMs,
-      bodyTimeout: timeoutMs,
+      headersTimeout: this.timeoutMs,
+      bodyTimeout: this.timeoutMs,
     });
+    return this.agentInstance;
   }
 
   async send(delivery: DeliveryRequest): Promise<DeliveryResult> {
@@ -68,7 +73,7 @@ export class DeliverySender {
     }
     const now = new Date();
     try {
-      const response = await request(url, {
+      const response = await loadUndici().request(url, {
         dispatcher: this.agent,
         method: 'POST',
         headers: {
@@ -89,7 +94,7 @@ export class DeliverySender {
   }
 
   async close(): Promise<void> {
-    await this.agent.close();
+    await this.agentInstance?.close();
   }
 }
 

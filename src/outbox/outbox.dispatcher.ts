@@ -3,9 +3,17 @@ import { sql } from 'kysely';
 import type pg from 'pg';
 import type { DatabaseHandle, Executor } from '../db/database.js';
 import type { OutboxChannel } from './outbox.channel.js';
-import { countOutboxRows, deleteOutboxRows, lockOutboxBatch, queueOutboundWork } from './outbox.repository.js';
+import {
+  OUTBOX_NOTIFY_CHANNEL,
+  countOutboxRows,
+  deleteOutboxRows,
+  findFormsWithOutboundWork,
+  insertOutboxRows,
+  lockOutboxBatch,
+  queueOutboundWork,
+  queueOutboundWorkStatementSql,
+} from './outbox.repository.js';
 
-const CHANNEL = 'formgate_outbox';
 const POLL_INTERVAL_MS = 2000;
 /** Submissions expanded per transaction: fills the send slots with few transactions. */
 const EXPAND_BATCH = 16;
@@ -30,7 +38,8 @@ export class OutboxDispatcher {
   private releaseListener: ((broken: boolean) => void) | undefined;
   private stopped: Promise<void> | undefined;
   private ready: Promise<void> = Promise.resolve();
-  private readonly emailEnabled: boolean;
+  /** Email recipients count as outbound work (the email channel is on). */
+  readonly emailEnabled: boolean;
   /**
    * Channels whose last claim found nothing due. They are asked again after an expansion or any
    * outside wake-up (a commit, NOTIFY, the poll, a scheduled retry), not after each finished
@@ -104,9 +113,33 @@ export class OutboxDispatcher {
    */
   async queueInTransaction(trx: Executor, submissionIds: string[], options: { releasedAt?: string } = {}): Promise<number> {
     const queued = await queueOutboundWork(trx, submissionIds, { email: this.emailEnabled, releasedAt: options.releasedAt });
-    if (queued > 0 && this.handle.dialect === 'postgres') await sql`select pg_notify(${CHANNEL}, '')`.execute(trx);
+    if (queued > 0 && this.handle.dialect === 'postgres') await sql`select pg_notify(${OUTBOX_NOTIFY_CHANNEL}, '')`.execute(trx);
     return queued;
   }
+
+  /**
+   * The same queueing for submissions inserted by the caller's transaction, whose forms the caller
+   * knows: one query finds which of their forms have outbound work (usually none, or one form),
+   * instead of a lookup per submission. Same result as queueInTransaction for new submissions.
+   */
+  async queueNewSubmissions(trx: Executor, submissions: Array<{ id: string; formId: string; createdAt: string }>): Promise<number> {
+    if (submissions.length === 0) return 0;
+    const forms = await findFormsWithOutboundWork(trx, [...new Set(submissions.map((s) => s.formId))], this.emailEnabled);
+    if (forms.size === 0) return 0;
+    const queued = await insertOutboxRows(trx, submissions.filter((s) => forms.has(s.formId)));
+    if (queued > 0 && this.handle.dialect === 'postgres') await sql`select pg_notify(${OUTBOX_NOTIFY_CHANNEL}, '')`.execute(trx);
+    return queued;
+  }
+
+  /**
+   * The same queueing for a statement that inserts submissions and queues them at once
+   * (PostgreSQL's one-statement submit batch): SQL over a relation of the inserted submissions,
+   * and the channel to NOTIFY when it queued any. Call wake() after it ran.
+   */
+  readonly queueStatement = {
+    queueSql: (source: string) => queueOutboundWorkStatementSql(source, this.emailEnabled),
+    notifyChannel: OUTBOX_NOTIFY_CHANNEL,
+  };
 
   /**
    * Outbound work not yet done: submissions still to expand (one each, however many items they
@@ -240,7 +273,7 @@ export class OutboxDispatcher {
     client.on('notification', () => this.wake());
     client.on('error', () => release(true));
     try {
-      await client.query(`listen ${CHANNEL}`);
+      await client.query(`listen ${OUTBOX_NOTIFY_CHANNEL}`);
     } catch (err) {
       this.logger.warn({ err }, 'LISTEN for outbound work failed; polling instead');
       release(true);

@@ -1,13 +1,58 @@
+import { createHash } from 'node:crypto';
+import { SqliteAdapter } from 'kysely';
+import type pg from 'pg';
 import type { Executor } from '../db/database.js';
 import type { IdempotencyKeyRow, NewSubmissionRow } from '../db/schema.js';
 
 // Keeps each multi-row INSERT well under SQLite's and PostgreSQL's bind-parameter limits.
 const ROWS_PER_INSERT = 200;
 
+/**
+ * Inserts submission rows (in the caller's transaction). On SQLite it also adds them to the
+ * per-form and per-day counters, one upsert per form and day (migration 0007); PostgreSQL's
+ * statement-level trigger does that there.
+ */
 export async function insertSubmissionRows(trx: Executor, rows: NewSubmissionRow[]): Promise<void> {
   for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
     await trx.insertInto('submissions').values(rows.slice(i, i + ROWS_PER_INSERT)).execute();
   }
+  if (rows.length > 0 && trx.getExecutor().adapter instanceof SqliteAdapter) await addToFormCounters(trx, rows);
+}
+
+async function addToFormCounters(trx: Executor, rows: NewSubmissionRow[]): Promise<void> {
+  const days = new Map<string, { form_id: string; day: string; shard: number; inbox: number; spam: number }>();
+  const forms = new Map<string, { form_id: string; shard: number; inbox: number; spam: number }>();
+  for (const row of rows) {
+    const day = row.created_at.slice(0, 10);
+    const daily = days.get(`${row.form_id} ${day}`) ?? { form_id: row.form_id, day, shard: 0, inbox: 0, spam: 0 };
+    const total = forms.get(row.form_id) ?? { form_id: row.form_id, shard: 0, inbox: 0, spam: 0 };
+    for (const counter of [daily, total]) {
+      if (row.is_spam) counter.spam++;
+      else counter.inbox++;
+    }
+    days.set(`${row.form_id} ${day}`, daily);
+    forms.set(row.form_id, total);
+  }
+  await trx
+    .insertInto('form_daily_counts')
+    .values([...days.values()])
+    .onConflict((oc) =>
+      oc.columns(['form_id', 'day', 'shard']).doUpdateSet((eb) => ({
+        inbox: eb('form_daily_counts.inbox', '+', eb.ref('excluded.inbox')),
+        spam: eb('form_daily_counts.spam', '+', eb.ref('excluded.spam')),
+      })),
+    )
+    .execute();
+  await trx
+    .insertInto('form_counts')
+    .values([...forms.values()])
+    .onConflict((oc) =>
+      oc.columns(['form_id', 'shard']).doUpdateSet((eb) => ({
+        inbox: eb('form_counts.inbox', '+', eb.ref('excluded.inbox')),
+        spam: eb('form_counts.spam', '+', eb.ref('excluded.spam')),
+      })),
+    )
+    .execute();
 }
 
 export interface IdempotencyRecordInput {
@@ -71,4 +116,87 @@ export async function findLiveIdempotencyRecord(
 export async function deleteExpiredIdempotencyRecords(db: Executor, expiredBefore: string): Promise<number> {
   const result = await db.deleteFrom('idempotency_keys').where('created_at', '<', expiredBefore).executeTakeFirst();
   return Number(result.numDeletedRows);
+}
+
+/** One submission of a PostgreSQL batch: its row, its idempotency claim, whether to queue it. */
+export interface BatchedSubmission {
+  row: NewSubmissionRow;
+  idempotency?: IdempotencyRecordInput | undefined;
+  queueOutbound: boolean;
+}
+
+/**
+ * PostgreSQL's submit batch as ONE autocommitted statement: the idempotency claims, the
+ * submission rows and their outbox rows are CTEs over the batch passed as column arrays. One
+ * round trip instead of five (BEGIN, claims, insert, outbox, COMMIT); as a named prepared
+ * statement its text is parsed and planned once per connection whatever the batch size. The
+ * statement is atomic like the transaction it replaces; a claim blocked by another instance's
+ * uncommitted claim of the same key waits for it as before. Keys repeated within the batch must
+ * be removed by the caller (a statement cannot update one row twice). Returns the ids whose
+ * claim won (submissions without a key are always stored) and how many were queued.
+ */
+export async function storeSubmissionBatchInOneStatement(
+  pool: pg.Pool,
+  batch: BatchedSubmission[],
+  options: { expiredBefore: string; outbox: OutboxStatement },
+): Promise<{ claimedIds: Set<string>; queued: number }> {
+  const columns: unknown[][] = Array.from({ length: 16 }, () => []);
+  for (const { row, idempotency, queueOutbound } of batch) {
+    const values = [
+      row.id, row.form_id, row.created_at, row.status, row.is_spam, row.payload, row.ip, row.country, row.user_agent, row.referer,
+      row.spam_reason ?? null, row.outbound_released ?? 0, idempotency?.key ?? null, idempotency?.result ?? null, idempotency?.createdAt ?? null, queueOutbound,
+    ];
+    values.forEach((value, i) => columns[i]!.push(value));
+  }
+  const statement = submitBatchStatement(options.outbox);
+  const result = await pool.query<{ claimed: string[]; queued: number }>({ ...statement, values: [...columns, options.expiredBefore] });
+  const { claimed, queued } = result.rows[0]!;
+  return { claimedIds: new Set(claimed), queued };
+}
+
+/** What the outbox adds to the statement (OutboxDispatcher.queueStatement). */
+export interface OutboxStatement {
+  /** A data-modifying statement queueing the submissions of relation `source`, returning their ids. */
+  queueSql(source: string): string;
+  notifyChannel: string;
+}
+
+const submitBatchStatements = new WeakMap<OutboxStatement, { name: string; text: string }>();
+
+/** The statement's text, and a name that changes with it (prepared statements are named per connection). */
+function submitBatchStatement(outbox: OutboxStatement): { name: string; text: string } {
+  let statement = submitBatchStatements.get(outbox);
+  if (!statement) {
+    const text = submitBatchSql(outbox);
+    statement = { name: `formgate_submit_${createHash('sha256').update(text).digest('hex').slice(0, 16)}`, text };
+    submitBatchStatements.set(outbox, statement);
+  }
+  return statement;
+}
+
+function submitBatchSql(outbox: OutboxStatement): string {
+  return `with input as (
+    select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int[], $6::text[], $7::text[], $8::text[],
+        $9::text[], $10::text[], $11::text[], $12::int[], $13::text[], $14::text[], $15::text[], $16::bool[])
+      as t(id, form_id, created_at, status, is_spam, payload, ip, country, user_agent, referer,
+        spam_reason, outbound_released, idempotency_key, idempotency_result, idempotency_created_at, queue_outbound)
+  ), claimed as (
+    insert into idempotency_keys as k (form_id, idempotency_key, submission_id, result, created_at)
+    select form_id, idempotency_key, id, idempotency_result, idempotency_created_at from input where idempotency_key is not null
+    on conflict (form_id, idempotency_key) do update
+      set submission_id = excluded.submission_id, result = excluded.result, created_at = excluded.created_at
+      where k.created_at < $17
+    returning submission_id
+  ), stored as (
+    insert into submissions (id, form_id, created_at, status, is_spam, payload, ip, country, user_agent, referer, spam_reason, outbound_released)
+    select id, form_id, created_at, status, is_spam, payload, ip, country, user_agent, referer, spam_reason, outbound_released
+    from input where idempotency_key is null or id in (select submission_id from claimed)
+    returning id, form_id, created_at
+  ), released as (
+    select s.id, s.form_id, s.created_at from stored s inner join input i on i.id = s.id where i.queue_outbound
+  ), queued as (
+    ${outbox.queueSql('released')}
+  )
+  select array(select submission_id from claimed) as claimed, (select count(*) from queued)::int as queued,
+    (select pg_notify('${outbox.notifyChannel}', '') where exists (select 1 from queued)) as notified`;
 }

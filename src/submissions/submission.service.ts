@@ -14,7 +14,7 @@ import { successDestination } from './redirects.js';
 import { matchSpamRule, originAllowed } from './spam-rules.js';
 import type { SpamReason } from './submission.types.js';
 import { deleteExpiredIdempotencyRecords, findLiveIdempotencyRecord } from './submission.repository.js';
-import { POSTGRES_CONCURRENT_BATCHES, SubmissionWriter, type PendingWrite, type WriteResult, type WriterStats } from './submission.writer.js';
+import { POSTGRES_CONCURRENT_BATCHES, SubmissionWriter, batchStoreFor, type PendingWrite, type WriteResult, type WriterStats } from './submission.writer.js';
 import type { PostedFields } from './submit-fields.js';
 import { verifyTurnstileToken } from './turnstile.js';
 
@@ -89,8 +89,7 @@ export class SubmissionService {
     private readonly logger: FastifyBaseLogger,
   ) {
     this.writer = new SubmissionWriter(
-      handle.db,
-      () => this.idempotencyCutoff(),
+      batchStoreFor(handle, () => this.idempotencyCutoff(), outbox),
       outbox,
       handle.dialect === 'postgres' ? POSTGRES_CONCURRENT_BATCHES : 1,
     );

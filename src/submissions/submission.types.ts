@@ -31,6 +31,9 @@ export interface Submission {
   referer: string;
 }
 
+/** What an export writes of a submission. */
+export type ExportedSubmission = Pick<Submission, 'id' | 'createdAt' | 'isSpam' | 'spamReason' | 'country' | 'payload'>;
+
 /** The specification's Submission resource (management view). */
 export interface ApiSubmission {
   id: string;

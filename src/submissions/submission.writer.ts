@@ -1,7 +1,14 @@
 import type { Kysely } from 'kysely';
+import type pg from 'pg';
 import type { Database, NewSubmissionRow } from '../db/schema.js';
-import { isConnectionFault, type Executor } from '../db/database.js';
-import { claimIdempotencyKey, insertSubmissionRows, type IdempotencyRecordInput } from './submission.repository.js';
+import { isConnectionFault, type DatabaseHandle, type Executor } from '../db/database.js';
+import {
+  claimIdempotencyKey,
+  insertSubmissionRows,
+  storeSubmissionBatchInOneStatement,
+  type IdempotencyRecordInput,
+  type OutboxStatement,
+} from './submission.repository.js';
 
 export interface PendingWrite {
   row: NewSubmissionRow;
@@ -13,8 +20,10 @@ export interface PendingWrite {
 
 /** The outbox as the writer uses it (OutboxDispatcher). */
 export interface OutboxSignal {
-  /** Queues the submissions' outbound work inside the transaction; returns how many were queued. */
-  queueInTransaction(trx: Executor, submissionIds: string[]): Promise<number>;
+  /** Queues the new submissions' outbound work inside the transaction; returns how many were queued. */
+  queueNewSubmissions(trx: Executor, submissions: Array<{ id: string; formId: string; createdAt: string }>): Promise<number>;
+  /** The same queueing as part of one statement (PostgreSQL). */
+  readonly queueStatement: OutboxStatement;
   /** After the commit, for this process's dispatcher. */
   wake(): void;
 }
@@ -28,6 +37,61 @@ export interface WriterStats {
 }
 
 export type WriteResult = { stored: true } | { stored: false; reason: 'idempotency_conflict' };
+
+/** Stores one batch atomically: one result per write, in order, and how many were queued for outbound work. */
+export type BatchStore = (batch: PendingWrite[]) => Promise<{ results: WriteResult[]; queued: number }>;
+
+/** One transaction per batch through the query builder: the idempotency claims one by one, then the rows and the outbox. */
+export function transactionBatchStore(db: Kysely<Database>, expiredBefore: () => string, outbox: OutboxSignal): BatchStore {
+  return (batch) =>
+    db.transaction().execute(async (trx) => {
+      let cutoff: string | undefined;
+      const results: WriteResult[] = [];
+      const rows: NewSubmissionRow[] = [];
+      const outbound: Array<{ id: string; formId: string; createdAt: string }> = [];
+      for (const write of batch) {
+        if (write.idempotency && !(await claimIdempotencyKey(trx, write.idempotency, (cutoff ??= expiredBefore())))) {
+          results.push({ stored: false, reason: 'idempotency_conflict' });
+          continue;
+        }
+        results.push({ stored: true });
+        rows.push(write.row);
+        if (write.queueOutbound) outbound.push({ id: write.row.id, formId: write.row.form_id, createdAt: write.row.created_at });
+      }
+      await insertSubmissionRows(trx, rows);
+      const queued = await outbox.queueNewSubmissions(trx, outbound);
+      return { results, queued };
+    });
+}
+
+/**
+ * PostgreSQL: the whole batch in one autocommitted statement (one round trip). A key repeated
+ * within the batch is claimed by its first write only; the others conflict, as they would
+ * one after another in a transaction.
+ */
+export function oneStatementBatchStore(pool: pg.Pool, expiredBefore: () => string, outbox: OutboxSignal): BatchStore {
+  return async (batch) => {
+    const seenKeys = new Set<string>();
+    const repeated = batch.map((write) => {
+      if (!write.idempotency) return false;
+      const key = `${write.idempotency.formId}\u0000${write.idempotency.key}`;
+      if (seenKeys.has(key)) return true;
+      seenKeys.add(key);
+      return false;
+    });
+    const sent = batch.filter((_, i) => !repeated[i]);
+    const { claimedIds, queued } = await storeSubmissionBatchInOneStatement(pool, sent, { expiredBefore: expiredBefore(), outbox: outbox.queueStatement });
+    const results = batch.map((write, i): WriteResult =>
+      repeated[i] || (write.idempotency && !claimedIds.has(write.row.id)) ? { stored: false, reason: 'idempotency_conflict' } : { stored: true },
+    );
+    return { results, queued };
+  };
+}
+
+/** The writer's store for this database. */
+export function batchStoreFor(handle: DatabaseHandle, expiredBefore: () => string, outbox: OutboxSignal): BatchStore {
+  return handle.pgPool ? oneStatementBatchStore(handle.pgPool, expiredBefore, outbox) : transactionBatchStore(handle.db, expiredBefore, outbox);
+}
 
 interface Queued {
   write: PendingWrite;
@@ -58,9 +122,8 @@ export class SubmissionWriter {
   private readonly totals: WriterStats = { transactions: 0, submissions: 0 };
 
   constructor(
-    private readonly db: Kysely<Database>,
-    private readonly expiredBefore: () => string,
-    private readonly outbox: OutboxSignal,
+    private readonly store: BatchStore,
+    private readonly outbox: Pick<OutboxSignal, 'wake'>,
     private readonly maxConcurrentBatches = 1,
   ) {}
 
@@ -118,31 +181,12 @@ export class SubmissionWriter {
     }
   }
 
-  /** One transaction for the batch; its callers are answered after the commit. */
+  /** One atomic write for the batch; its callers are answered after the commit. */
   private async commit(batch: Queued[]): Promise<void> {
-    const { results, queued } = await this.db.transaction().execute((trx) => this.writeBatch(trx, batch));
+    const { results, queued } = await this.store(batch.map((item) => item.write));
     this.totals.transactions++;
     this.totals.submissions += results.filter((r) => r.stored).length;
     batch.forEach((item, i) => item.resolve(results[i]!));
     if (queued > 0) this.outbox.wake();
-  }
-
-  private async writeBatch(trx: Executor, batch: Queued[]): Promise<{ results: WriteResult[]; queued: number }> {
-    let expiredBefore: string | undefined;
-    const results: WriteResult[] = [];
-    const rows: NewSubmissionRow[] = [];
-    const outboundIds: string[] = [];
-    for (const { write } of batch) {
-      if (write.idempotency && !(await claimIdempotencyKey(trx, write.idempotency, (expiredBefore ??= this.expiredBefore())))) {
-        results.push({ stored: false, reason: 'idempotency_conflict' });
-        continue;
-      }
-      results.push({ stored: true });
-      rows.push(write.row);
-      if (write.queueOutbound) outboundIds.push(write.row.id);
-    }
-    await insertSubmissionRows(trx, rows);
-    const queued = outboundIds.length > 0 ? await this.outbox.queueInTransaction(trx, outboundIds) : 0;
-    return { results, queued };
   }
 }

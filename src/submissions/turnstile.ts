@@ -1,4 +1,4 @@
-import { request } from 'undici';
+import { loadUndici } from '../lib/undici.js';
 
 export const MAX_TURNSTILE_TOKEN_LENGTH = 2048;
 const VERIFY_TIMEOUT_MS = 5000;
@@ -17,7 +17,7 @@ export async function verifyTurnstileToken(options: {
   const { verifyUrl, secret, token, remoteIp } = options;
   if (!secret || !token || token.length > MAX_TURNSTILE_TOKEN_LENGTH) return false;
   try {
-    const response = await request(verifyUrl, {
+    const response = await loadUndici().request(verifyUrl, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({ secret, response: token, remoteip: remoteIp }).toString(),

@@ -86,7 +86,7 @@ describe('searching a form', () => {
   });
 });
 
-describe('counters kept by the database', () => {
+describe('counters kept on every write (SQLite: by the insert, PostgreSQL: by a statement trigger; deletes and spam changes: triggers)', () => {
   it('count inbox and spam per form and day through inserts, spam changes, deletes and form deletion', async () => {
     const { account, form } = await createOwner(services);
     const today = new Date();

@@ -22,13 +22,18 @@ describe('SQLite background checkpoints', () => {
     return join(dir, 'formgate.db');
   }
 
-  it('a worker copies the WAL into the database file while the server connection only writes', async () => {
+  const autocheckpoint = async (handle: ReturnType<typeof createDatabase>) =>
+    (await sql<{ wal_autocheckpoint: number }>`pragma wal_autocheckpoint`.execute(handle.db)).rows[0]!.wal_autocheckpoint;
+
+  it('a worker, started at the first write, copies the WAL into the database file while the server connection only writes', async () => {
     const path = tempPath();
     const handle = createDatabase(`sqlite:${path}`, { checkpointInBackground: true });
     try {
-      const pragma = await sql<{ wal_autocheckpoint: number }>`pragma wal_autocheckpoint`.execute(handle.db);
-      expect(pragma.rows[0]!.wal_autocheckpoint).toBe(10_000);
+      // Idle: no worker yet, SQLite checkpoints by itself (its default threshold).
+      expect(await autocheckpoint(handle)).toBe(1000);
       await migrateToLatest(handle);
+      // The migration wrote to the WAL: the worker takes over and the connection's own threshold is raised.
+      await waitFor(async () => (await autocheckpoint(handle)) === 10_000, 10_000, 'the worker to start after the first write');
       const sizeBefore = statSync(path).size;
       // About 2 MB of rows: far below the connection's own checkpoint threshold of ~40 MB.
       const payload = JSON.stringify({ text: 'x'.repeat(2000) });
@@ -46,8 +51,8 @@ describe('SQLite background checkpoints', () => {
   it('is off unless asked for: the CLI and tests keep SQLite checkpointing by itself', async () => {
     const handle = createDatabase(`sqlite:${tempPath()}`);
     try {
-      const { rows } = await sql<{ wal_autocheckpoint: number }>`pragma wal_autocheckpoint`.execute(handle.db);
-      expect(rows[0]!.wal_autocheckpoint).toBe(1000);
+      await migrateToLatest(handle);
+      expect(await autocheckpoint(handle)).toBe(1000);
     } finally {
       await handle.close();
     }

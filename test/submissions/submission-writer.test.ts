@@ -2,8 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../src/db/database.js';
 import type { NewSubmissionRow } from '../../src/db/schema.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
-import { queueOutboundWork } from '../../src/outbox/outbox.repository.js';
-import { SubmissionWriter, type OutboxSignal } from '../../src/submissions/submission.writer.js';
+import pino from 'pino';
+import { OutboxDispatcher } from '../../src/outbox/outbox.dispatcher.js';
+import { SubmissionWriter, batchStoreFor, type BatchStore, type OutboxSignal } from '../../src/submissions/submission.writer.js';
 import { createOwner, newSubmissionRow, servicesFor } from '../helpers/factories.js';
 import { createTestDatabase, testDialect, type TestDatabase } from '../helpers/database.js';
 import { waitFor } from '../helpers/wait.js';
@@ -18,6 +19,7 @@ beforeAll(async () => {
   await migrateToLatest(handle);
   const { account, form } = await createOwner(servicesFor(handle));
   hookedFormId = form.id;
+  outbox = new OutboxDispatcher(handle, pino({ level: 'silent' }), []);
   // A hook row makes every transaction call queueInTransaction, where the test holds it open.
   await handle.db
     .insertInto('hooks')
@@ -29,27 +31,29 @@ afterAll(async () => {
   await database.drop();
 });
 
-/** A delivery signal that holds each transaction open until released, counting how many are open. */
-function gatedSignal() {
+const noCutoff = () => '1970-01-01T00:00:00.000Z';
+// The real dispatcher, never started: only its queueing is used here.
+let outbox: OutboxSignal;
+/** The store the server uses on this database. */
+const store = () => batchStoreFor(handle, noCutoff, outbox);
+
+/** The database's store, holding each batch until released and counting how many are open. */
+function gatedStore() {
   let release!: () => void;
   const gate = new Promise<void>((resolve) => (release = resolve));
   const state = { open: 0, peak: 0, entered: 0 };
-  const signal: OutboxSignal = {
-    async queueInTransaction(trx, ids) {
-      const queued = await queueOutboundWork(trx, ids, { email: false });
-      state.entered++;
-      state.open++;
-      state.peak = Math.max(state.peak, state.open);
-      await gate;
-      state.open--;
-      return queued;
-    },
-    wake() {},
+  const inner = store();
+  const gated: BatchStore = async (batch) => {
+    state.entered++;
+    state.open++;
+    state.peak = Math.max(state.peak, state.open);
+    await gate;
+    state.open--;
+    return inner(batch);
   };
-  return { signal, state, release };
+  return { gated, state, release };
 }
 
-const noCutoff = () => '1970-01-01T00:00:00.000Z';
 const storedCount = async (ids: string[]) =>
   (await handle.db.selectFrom('submissions').select('id').where('id', 'in', ids).execute()).length;
 
@@ -58,8 +62,8 @@ describe(`submission writer on ${testDialect}`, () => {
   const concurrency = testDialect === 'postgres' ? 2 : 1;
 
   it(`runs at most ${concurrency} transaction(s) at once, and drain waits for all of them`, async () => {
-    const { signal, state, release } = gatedSignal();
-    const writer = new SubmissionWriter(handle.db, noCutoff, signal, concurrency);
+    const { gated, state, release } = gatedStore();
+    const writer = new SubmissionWriter(gated, outbox, concurrency);
     const rows: NewSubmissionRow[] = [];
     const write = () => {
       const r = newSubmissionRow(hookedFormId);
@@ -75,13 +79,9 @@ describe(`submission writer on ${testDialect}`, () => {
     let drained = false;
     const drain = writer.drain().then(() => (drained = true));
     // Nothing more may start while the slots are full, and nothing is answered before its commit.
-    // (Two turns of the event loop: the writer starts batches in the check phase. No query here:
-    // on SQLite the open transaction holds the only connection.)
+    // (Two turns of the event loop: the writer starts batches in the check phase.)
     for (let turn = 0; turn < 2; turn++) await new Promise((resolve) => setImmediate(resolve));
     expect(state.entered).toBe(concurrency);
-    // A third batch would have taken a pool client at its start, before reaching the gate.
-    const pool = handle.pgPool;
-    if (pool) expect(pool.totalCount - pool.idleCount).toBe(concurrency);
     expect(drained).toBe(false);
 
     release();
@@ -94,7 +94,7 @@ describe(`submission writer on ${testDialect}`, () => {
   });
 
   it('retries a failed batch one write at a time, so one bad row fails only its own request', async () => {
-    const writer = new SubmissionWriter(handle.db, noCutoff, { queueInTransaction: (trx, ids) => queueOutboundWork(trx, ids, { email: false }), wake() {} }, concurrency);
+    const writer = new SubmissionWriter(store(), outbox, concurrency);
     const good = [newSubmissionRow(hookedFormId), newSubmissionRow(hookedFormId)];
     const bad = newSubmissionRow('frm_does_not_exist'); // the foreign key refuses it
     const results = await Promise.allSettled([writer.write({ row: good[0]!, queueOutbound: false }), writer.write({ row: bad, queueOutbound: false }), writer.write({ row: good[1]!, queueOutbound: false })]);
@@ -105,7 +105,51 @@ describe(`submission writer on ${testDialect}`, () => {
   });
 
   it('drain resolves at once when nothing is queued', async () => {
-    const writer = new SubmissionWriter(handle.db, noCutoff, { queueInTransaction: (trx, ids) => queueOutboundWork(trx, ids, { email: false }), wake() {} }, concurrency);
+    const writer = new SubmissionWriter(store(), outbox, concurrency);
     await expect(writer.drain()).resolves.toBeUndefined();
+  });
+
+  describe('the batch store', () => {
+    const keyed = (formId: string, key: string, createdAt = new Date().toISOString()) => {
+      const row = newSubmissionRow(formId);
+      return { row, queueOutbound: false, idempotency: { formId, key, submissionId: row.id, result: JSON.stringify({ submissionId: row.id }), createdAt } };
+    };
+
+    it('claims a key repeated within one batch once: the first write is stored, the repeat conflicts', async () => {
+      const [first, repeat, other] = [keyed(hookedFormId, 'key-batch-1'), keyed(hookedFormId, 'key-batch-1'), keyed(hookedFormId, 'key-batch-2')];
+      const { results } = await store()([first, repeat, other]);
+      expect(results).toEqual([{ stored: true }, { stored: false, reason: 'idempotency_conflict' }, { stored: true }]);
+      expect(await storedCount([first.row.id, repeat.row.id, other.row.id])).toBe(2);
+      const claim = await handle.db.selectFrom('idempotency_keys').select('submission_id').where('idempotency_key', '=', 'key-batch-1').executeTakeFirstOrThrow();
+      expect(claim.submission_id).toBe(first.row.id);
+    });
+
+    it('a live claim from an earlier batch wins; an expired one is taken over', async () => {
+      const live = keyed(hookedFormId, 'key-live');
+      const expired = keyed(hookedFormId, 'key-expired', '2001-01-01T00:00:00.000Z');
+      await store()([live, expired]);
+      const cutoff = '2010-01-01T00:00:00.000Z';
+      const again = [keyed(hookedFormId, 'key-live'), keyed(hookedFormId, 'key-expired')];
+      const { results } = await batchStoreFor(handle, () => cutoff, outbox)(again);
+      expect(results).toEqual([{ stored: false, reason: 'idempotency_conflict' }, { stored: true }]);
+      expect(await storedCount(again.map((w) => w.row.id))).toBe(1);
+      const claim = await handle.db.selectFrom('idempotency_keys').select('submission_id').where('idempotency_key', '=', 'key-expired').executeTakeFirstOrThrow();
+      expect(claim.submission_id).toBe(again[1]!.row.id);
+    });
+
+    it('queues outbound work only for the writes that ask for it on a form with a hook, and counts them', async () => {
+      const { account } = await createOwner(servicesFor(handle));
+      const quiet = await servicesFor(handle).forms.createForm(account.id, { name: 'No hooks' });
+      const writes = [
+        { row: newSubmissionRow(hookedFormId), queueOutbound: true },
+        { row: newSubmissionRow(hookedFormId), queueOutbound: false }, // spam held back
+        { row: newSubmissionRow(quiet.id), queueOutbound: true }, // nothing to send to
+      ];
+      const { results, queued } = await store()(writes);
+      expect(results).toEqual([{ stored: true }, { stored: true }, { stored: true }]);
+      expect(queued).toBe(1);
+      const rows = await handle.db.selectFrom('outbox').select('submission_id').where('submission_id', 'in', writes.map((w) => w.row.id)).execute();
+      expect(rows.map((r) => r.submission_id)).toEqual([writes[0]!.row.id]);
+    });
   });
 });
