@@ -9,7 +9,7 @@ import { createDatabase } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { FormService } from '../src/forms/form.service.js';
 import { insertSubmissionRows } from '../src/submissions/submission.repository.js';
-import { freshDatabase, recountSqliteForms, startChild, type BenchDialect, type BenchRow } from './lib.js';
+import { SERVER_NODE_FLAGS, freshDatabase, recountSqliteForms, startChild, type BenchDialect, type BenchRow } from './lib.js';
 
 
 const SERVER = 'dist/src/server.js';
@@ -133,7 +133,7 @@ export async function searchScenario(db: BenchDialect, rowsCount: number, server
   try {
     const { formIds, cookie } = await owner(database.url, 1);
     const seconds = await seed(db, database.url, formIds, rowsCount);
-    const server = await startChild(SERVER, serverEnv(database.url), ['--max-semi-space-size=8']);
+    const server = await startChild(SERVER, serverEnv(database.url), SERVER_NODE_FLAGS);
     try {
       const base = `${server.url}/dashboard/forms/${formIds[0]}/submissions`;
       const plain = await timeGets(base, cookie, 100);
@@ -157,7 +157,7 @@ export async function formsListScenario(db: BenchDialect, serverEnv: (url: strin
   try {
     const { formIds, cookie } = await owner(database.url, 100);
     const seconds = await seed(db, database.url, formIds, 10_000);
-    const server = await startChild(SERVER, serverEnv(database.url), ['--max-semi-space-size=8']);
+    const server = await startChild(SERVER, serverEnv(database.url), SERVER_NODE_FLAGS);
     try {
       const list = await timeGets(`${server.url}/dashboard/forms`, cookie, 200);
       const chart = await timeGets(`${server.url}/dashboard/forms/${formIds[0]}/submissions`, cookie, 100);

@@ -10,6 +10,9 @@ import { randomBase62 } from '../src/lib/ids.js';
 
 export type BenchDialect = 'sqlite' | 'postgres';
 
+/** Node flags of the server under test: those of `npm start` and the `formgate` bin. */
+export const SERVER_NODE_FLAGS = ['--max-semi-space-size=8', '--heap-growing-percent=50'];
+
 /**
  * After rows were seeded straight into SQLite's submissions table: the per-form and per-day
  * counters, which the app's insert keeps on SQLite (migration 0007), recomputed from the rows.

@@ -13,7 +13,7 @@ import { FormService } from '../src/forms/form.service.js';
 import { newId } from '../src/lib/ids.js';
 import { InstanceSecretService } from '../src/secrets/instance-secret.service.js';
 import { SubmissionCursors } from '../src/submissions/submission-cursor.js';
-import { freshDatabase, load, recountSqliteForms, median, memoryOf, startChild, timeRequests, type BenchDialect, type BenchRow, type LoadResult } from './lib.js';
+import { SERVER_NODE_FLAGS, freshDatabase, load, recountSqliteForms, median, memoryOf, startChild, timeRequests, type BenchDialect, type BenchRow, type LoadResult } from './lib.js';
 import { formsListScenario, searchScenario } from './dashboard.js';
 import { exportScenario } from './export.js';
 import { startReceiver } from './receiver.js';
@@ -34,8 +34,6 @@ const EXPORT_ROWS = Number(option('export-rows', '1000000'));
 
 const SERVER = 'dist/src/server.js';
 const IDLE_SETTLE_MS = 15_000;
-// As in package.json's start script.
-const SERVER_NODE_FLAGS = ['--max-semi-space-size=8'];
 const REFERENCE = 'dist/bench/reference-server.js';
 const JSON_BODY = JSON.stringify({ name: 'Ada Lovelace', email: 'ada@example.com', message: 'Hello from the benchmark', topics: ['a', 'b'] });
 const FORM_BODY = 'name=Ada+Lovelace&email=ada%40example.com&message=Hello+from+the+benchmark&topics=a&topics=b';
