@@ -18,7 +18,7 @@ import type { ExportedSubmission, Submission } from './submission.types.js';
 export const DEFAULT_PAGE_SIZE = 25;
 export const MAX_PAGE_SIZE = 100;
 /** Rows per query of an export: ~1–2 ms of work per page, few enough round trips. */
-const EXPORT_PAGE_SIZE = 500;
+const EXPORT_PAGE_SIZE = 250;
 
 export interface SubmissionPage {
   submissions: Submission[];
