@@ -35,21 +35,11 @@ export interface Form {
 export type StoreIp = 'full' | 'none';
 
 /** Every setting of a form as the CLI prints it; secrets appear only as "set". */
-export interface FormSettingsView {
-  accessKey: 'set' | null;
-  requireBotCheck: boolean;
-  turnstileSecret: 'set' | null;
-  turnstileSiteKey: string | null;
-  successUrl: string | null;
-  errorUrl: string | null;
-  allowedRedirectHosts: string[];
-  blockedTerms: string[];
-  blockedEmails: string[];
-  allowedOrigins: string[];
-  maxLinks: number | null;
-  retentionDays: number | null;
-  storeIp: StoreIp;
-}
+export type FormSettingsView = Pick<
+  Form,
+  | 'requireBotCheck' | 'turnstileSiteKey' | 'successUrl' | 'errorUrl' | 'allowedRedirectHosts' | 'blockedTerms'
+  | 'blockedEmails' | 'allowedOrigins' | 'maxLinks' | 'retentionDays' | 'storeIp'
+> & { accessKey: 'set' | null; turnstileSecret: 'set' | null };
 
 export function formToSettingsView(form: Form): FormSettingsView {
   return {

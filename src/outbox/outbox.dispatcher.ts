@@ -113,7 +113,7 @@ export class OutboxDispatcher {
    */
   async queueInTransaction(trx: Executor, submissionIds: string[], options: { releasedAt?: string } = {}): Promise<number> {
     const queued = await queueOutboundWork(trx, submissionIds, { email: this.emailEnabled, releasedAt: options.releasedAt });
-    if (queued > 0 && this.handle.dialect === 'postgres') await sql`select pg_notify(${OUTBOX_NOTIFY_CHANNEL}, '')`.execute(trx);
+    await this.notifyOtherInstances(trx, queued);
     return queued;
   }
 
@@ -127,8 +127,13 @@ export class OutboxDispatcher {
     const forms = await findFormsWithOutboundWork(trx, [...new Set(submissions.map((s) => s.formId))], this.emailEnabled);
     if (forms.size === 0) return 0;
     const queued = await insertOutboxRows(trx, submissions.filter((s) => forms.has(s.formId)));
-    if (queued > 0 && this.handle.dialect === 'postgres') await sql`select pg_notify(${OUTBOX_NOTIFY_CHANNEL}, '')`.execute(trx);
+    await this.notifyOtherInstances(trx, queued);
     return queued;
+  }
+
+  /** PostgreSQL: other instances' dispatchers hear of queued work when the transaction commits. */
+  private async notifyOtherInstances(trx: Executor, queued: number): Promise<void> {
+    if (queued > 0 && this.handle.dialect === 'postgres') await sql`select pg_notify(${OUTBOX_NOTIFY_CHANNEL}, '')`.execute(trx);
   }
 
   /**

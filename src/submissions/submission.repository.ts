@@ -133,7 +133,9 @@ export interface BatchedSubmission {
  * statement is atomic like the transaction it replaces; a claim blocked by another instance's
  * uncommitted claim of the same key waits for it as before. Keys repeated within the batch must
  * be removed by the caller (a statement cannot update one row twice). Returns the ids whose
- * claim won (submissions without a key are always stored) and how many were queued.
+ * claim won (submissions without a key are always stored) and how many were queued. Sent with
+ * pool.query, which destroys a connection whose query failed instead of reusing it (as the
+ * query builder's pool wrapper does), so a broken backend never takes the next batch.
  */
 export async function storeSubmissionBatchInOneStatement(
   pool: pg.Pool,
