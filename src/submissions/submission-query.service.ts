@@ -1,5 +1,6 @@
 import type { Executor } from '../db/database.js';
 import { notFound, validationFailed } from '../errors.js';
+import { yieldToWaitingWork } from '../lib/yield.js';
 import type { FormService } from '../forms/form.service.js';
 import {
   countSubmissionRowsOfForm,
@@ -66,22 +67,34 @@ export class SubmissionQueryService {
 
   /**
    * Every submission of an owned form, newest first, in pages of `pageSize` for an export. The
-   * form is checked once and pages follow each other by position (no cursors to sign). Between
-   * two pages the event loop runs what is waiting (setImmediate): on SQLite each page is read
-   * synchronously, so an export of a million rows never holds the loop longer than one page.
+   * form is checked once and pages follow each other by position (no cursors to sign). The next
+   * page is asked for as soon as a page arrives, so on PostgreSQL its query runs while this page
+   * is formatted and sent. Between two pages the event loop runs what is waiting, and under load
+   * sits out more turns (yieldToWaitingWork): on SQLite each page is read synchronously, and an
+   * export of a million rows must not take the loop from the submissions.
    */
   async *exportPages(accountId: string, formId: string, pageSize = EXPORT_PAGE_SIZE): AsyncGenerator<ExportedSubmission[]> {
     await this.forms.getFormOfAccount(accountId, formId);
-    let after: SubmissionPosition | undefined;
-    for (;;) {
-      const rows = await listExportRowsOfForm(this.db, formId, { limit: pageSize, ...(after ? { after } : {}) });
-      if (rows.length === 0) return;
-      yield rows.map(exportRowToExportedSubmission);
-      if (rows.length < pageSize) return;
-      const last = rows[rows.length - 1]!;
-      after = { createdAt: last.created_at, id: last.id };
-      await new Promise((resolve) => setImmediate(resolve));
+    let next = this.readExportPage(formId, pageSize, undefined);
+    try {
+      for (;;) {
+        const rows = await next;
+        if (rows.length === 0) return;
+        const last = rows[rows.length - 1]!;
+        const more = rows.length === pageSize;
+        if (more) next = this.readExportPage(formId, pageSize, { createdAt: last.created_at, id: last.id });
+        yield rows.map(exportRowToExportedSubmission);
+        if (!more) return;
+        await yieldToWaitingWork();
+      }
+    } finally {
+      // A download cut short leaves the read ahead unawaited: its failure is of no interest.
+      next.catch(() => {});
     }
+  }
+
+  private readExportPage(formId: string, limit: number, after: SubmissionPosition | undefined) {
+    return listExportRowsOfForm(this.db, formId, { limit, ...(after ? { after } : {}) });
   }
 
   async getSubmission(accountId: string, submissionId: string): Promise<Submission> {
