@@ -33,7 +33,7 @@ const PURGE_ROWS = Number(option('purge-rows', '100000'));
 const EXPORT_ROWS = Number(option('export-rows', '1000000'));
 
 const SERVER = 'dist/src/server.js';
-const IDLE_SETTLE_MS = 15_000;
+const IDLE_SETTLE_MS = 30_000;
 const REFERENCE = 'dist/bench/reference-server.js';
 const JSON_BODY = JSON.stringify({ name: 'Ada Lovelace', email: 'ada@example.com', message: 'Hello from the benchmark', topics: ['a', 'b'] });
 const FORM_BODY = 'name=Ada+Lovelace&email=ada%40example.com&message=Hello+from+the+benchmark&topics=a&topics=b';
@@ -71,8 +71,10 @@ async function submitScenario(db: BenchDialect): Promise<void> {
   const { handle, form } = await fixtures(database.url);
   await handle.close();
   const server = await startFormgate(serverEnv(database.url));
-  // Idle memory: as the listening line is printed, and once settled (no request yet; V8 gives the
-  // start-up garbage's pages back after a few idle seconds).
+  // Idle memory: as the listening line is printed, and once settled (no request yet). V8's memory
+  // reducer gives the start-up garbage's pages back ~8 s after the last full collection; on
+  // PostgreSQL the first background queries cause one 2–15 s after start (traced with
+  // --trace-gc), so the pages come back 10–25 s after start: 15 s read either side of it.
   const atListen = memoryOf(server.process.pid!).rssMb;
   await new Promise((resolve) => setTimeout(resolve, IDLE_SETTLE_MS));
   const settled = memoryOf(server.process.pid!).rssMb;

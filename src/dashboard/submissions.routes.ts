@@ -209,9 +209,7 @@ export async function submissionPages(app: FastifyInstance): Promise<void> {
   app.get<{ Params: { id: string } }>('/dashboard/forms/:id/export.csv', { schema: { hide: true } }, async (request, reply) => {
     const accountId = request.owner!.id;
     const form = await app.services.forms.getFormOfAccount(accountId, request.params.id);
-    const names = new Set<string>();
-    for await (const page of queries.exportPages(accountId, form.id)) for (const s of page) for (const name of Object.keys(s.payload)) names.add(name);
-    const columns = [...names];
+    const columns = await queries.exportFieldNames(accountId, form.id);
     async function* rows() {
       yield CSV_BOM + csvHeader(columns);
       for await (const page of queries.exportPages(accountId, form.id)) yield page.map((s) => csvRow(s, columns)).join('');

@@ -33,12 +33,25 @@ export function exportRowToExportedSubmission(row: ExportRow): ExportedSubmissio
 
 /** A page of an export, newest first: only the columns it writes (half the bytes to read and parse). */
 export async function listExportRowsOfForm(db: Executor, formId: string, query: { limit: number; after?: SubmissionPosition }): Promise<ExportRow[]> {
-  let q = db.selectFrom('submissions').select(['id', 'created_at', 'is_spam', 'spam_reason', 'country', 'payload']).where('form_id', '=', formId);
+  return exportPageQuery(db, formId, query).select(['id', 'created_at', 'is_spam', 'spam_reason', 'country', 'payload']).execute();
+}
+
+/** The same page with only the payload (and the position): what the CSV's first pass, which collects field names, reads. */
+export async function listExportPayloadsOfForm(
+  db: Executor,
+  formId: string,
+  query: { limit: number; after?: SubmissionPosition },
+): Promise<Array<Pick<SubmissionRow, 'id' | 'created_at' | 'payload'>>> {
+  return exportPageQuery(db, formId, query).select(['id', 'created_at', 'payload']).execute();
+}
+
+function exportPageQuery(db: Executor, formId: string, query: { limit: number; after?: SubmissionPosition }) {
+  let q = db.selectFrom('submissions').where('form_id', '=', formId);
   if (query.after) {
     const { createdAt, id } = query.after;
     q = q.where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(createdAt, id)));
   }
-  return q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(query.limit).execute();
+  return q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(query.limit);
 }
 
 /** Position in "newest first" order: the (createdAt, id) of the last row of the previous page. */

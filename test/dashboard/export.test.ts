@@ -3,7 +3,7 @@ import { csvHeader, csvRow, neutraliseFormula } from '../../src/dashboard/export
 import type { Submission } from '../../src/submissions/submission.types.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { DashboardClient } from '../helpers/dashboard-client.js';
-import { setCreatedAt } from '../helpers/factories.js';
+import { createOwner, insertSubmissions, setCreatedAt } from '../helpers/factories.js';
 import { submit } from '../helpers/submit.js';
 
 const submission = (payload: Submission['payload']): Submission => ({
@@ -84,5 +84,46 @@ describe('exports over HTTP', () => {
     const other = new DashboardClient(t.url);
     await other.signUp('other-export@example.com');
     expect((await other.get(`/dashboard/forms/${formId}/export.csv`)).res.status).toBe(404);
+  });
+});
+
+describe('export paging', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(async () => t?.close());
+
+  it('reads every row once, newest first, across pages read ahead; field names in order of first appearance', async () => {
+    const { account, form } = await createOwner(t.services);
+    const base = Date.parse('2026-03-01T00:00:00.000Z');
+    // 23 rows in pages of 5 (the last page short); some share a millisecond, so the position's id breaks ties.
+    const items = Array.from({ length: 23 }, (_, i) => ({
+      createdAt: new Date(base + Math.floor(i / 2)).toISOString(),
+      payload: i === 3 ? { old: 'x', name: `n${i}` } : i === 20 ? { name: `n${i}`, newest: 'y' } : { name: `n${i}` },
+    }));
+    const ids = await insertSubmissions(t.services, form.id, items);
+    const expected = ids.map((id, i) => ({ id, createdAt: items[i]!.createdAt })).sort((a, b) => (a.createdAt === b.createdAt ? (a.id < b.id ? 1 : -1) : a.createdAt < b.createdAt ? 1 : -1));
+
+    const pages: string[][] = [];
+    for await (const page of t.services.submissionQueries.exportPages(account.id, form.id, 5)) pages.push(page.map((s) => s.id));
+    expect(pages.map((p) => p.length)).toEqual([5, 5, 5, 5, 3]);
+    expect(pages.flat()).toEqual(expected.map((e) => e.id));
+
+    // Row 20 is among the newest, row 3 among the oldest: name, newest, then old.
+    expect(await t.services.submissionQueries.exportFieldNames(account.id, form.id, 5)).toEqual(['name', 'newest', 'old']);
+
+    // A download cut short after one page: the page read ahead is left behind without an unhandled rejection.
+    for await (const page of t.services.submissionQueries.exportPages(account.id, form.id, 5)) {
+      expect(page).toHaveLength(5);
+      break;
+    }
+  });
+
+  it("exports of another account's form are not_found", async () => {
+    const { form } = await createOwner(t.services);
+    const { account: other } = await createOwner(t.services);
+    await expect(t.services.submissionQueries.exportFieldNames(other.id, form.id)).rejects.toMatchObject({ code: 'not_found' });
+    await expect(t.services.submissionQueries.exportPages(other.id, form.id).next()).rejects.toMatchObject({ code: 'not_found' });
   });
 });
