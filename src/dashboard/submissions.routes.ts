@@ -65,7 +65,6 @@ function preview(submission: Submission): string {
 export async function submissionPages(app: FastifyInstance): Promise<void> {
   const queries = app.services.submissionQueries;
 
-  /** Every submission of a form, oldest page last, read page by page (never all at once). */
   const secure = app.config.baseUrl.startsWith('https:');
   const browser = app.services.submissionBrowser;
 

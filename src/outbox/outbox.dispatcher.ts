@@ -39,7 +39,7 @@ export class OutboxDispatcher {
   private stopped: Promise<void> | undefined;
   private ready: Promise<void> = Promise.resolve();
   /** Email recipients count as outbound work (the email channel is on). */
-  readonly emailEnabled: boolean;
+  private readonly emailEnabled: boolean;
   /**
    * Channels whose last claim found nothing due. They are asked again after an expansion or any
    * outside wake-up (a commit, NOTIFY, the poll, a scheduled retry), not after each finished

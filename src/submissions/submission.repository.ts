@@ -139,10 +139,12 @@ export async function deleteExpiredIdempotencyRecords(db: Executor, expiredBefor
   return Number(result.numDeletedRows);
 }
 
-/** One submission of a PostgreSQL batch: its row, its idempotency claim, whether to queue it. */
+/** One submission of a group-commit batch: its row, its idempotency claim, whether to queue it. */
 export interface BatchedSubmission {
   row: NewSubmissionRow;
+  /** Present when the request carried an Idempotency-Key. */
   idempotency?: IdempotencyRecordInput | undefined;
+  /** Non-spam submissions are sent to the form's hooks and email recipients. */
   queueOutbound: boolean;
 }
 

@@ -6,17 +6,12 @@ import {
   claimIdempotencyKey,
   insertSubmissionRows,
   storeSubmissionBatchInOneStatement,
-  type IdempotencyRecordInput,
+  type BatchedSubmission,
   type OutboxStatement,
 } from './submission.repository.js';
 
-export interface PendingWrite {
-  row: NewSubmissionRow;
-  /** Present when the request carried an Idempotency-Key. */
-  idempotency?: IdempotencyRecordInput;
-  /** Non-spam submissions are sent to the form's hooks and email recipients. */
-  queueOutbound: boolean;
-}
+/** One submission handed to the writer: what a batch stores (the repository's BatchedSubmission). */
+export type PendingWrite = BatchedSubmission;
 
 /** The outbox as the writer uses it (OutboxDispatcher). */
 export interface OutboxSignal {

@@ -40,7 +40,7 @@ describe('CSV writer', () => {
   });
 });
 
-describe('exports over HTTP', () => {
+describe('exports', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp();
@@ -85,14 +85,6 @@ describe('exports over HTTP', () => {
     await other.signUp('other-export@example.com');
     expect((await other.get(`/dashboard/forms/${formId}/export.csv`)).res.status).toBe(404);
   });
-});
-
-describe('export paging', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp();
-  });
-  afterAll(async () => t?.close());
 
   it('reads every row once, newest first, across pages read ahead; field names in order of first appearance', async () => {
     const { account, form } = await createOwner(t.services);
