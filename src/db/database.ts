@@ -2,7 +2,7 @@ import { mkdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import type SqliteDatabase from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, type CompiledQuery, type KyselyConfig } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, type CompiledQuery, type KyselyConfig, type Transaction } from 'kysely';
 import type pg from 'pg';
 import type { Database } from './schema.js';
 import { startSqliteCheckpointer } from './sqlite-checkpointer.js';
@@ -11,6 +11,12 @@ export type Dialect = 'sqlite' | 'postgres';
 
 /** A Kysely instance or an open transaction on it: repositories accept either. */
 export type Executor = Kysely<Database>;
+
+/**
+ * An open transaction. A function that must run inside its caller's transaction takes this, not
+ * Executor, so passing the plain database is a compile error.
+ */
+export type Trx = Transaction<Database>;
 
 export interface DatabaseHandle {
   readonly db: Kysely<Database>;
