@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { normalizeEmail } from '../accounts/account.service.js';
-import { AppError } from '../errors.js';
+import { AppError, rethrowUnlessValidation } from '../errors.js';
 import { clientKey, rateLimited } from '../http/rate-limits.js';
 import type { Counter } from '../lib/rate-limiter.js';
 import { SESSION_TTL_MS } from './session.service.js';
@@ -87,7 +87,7 @@ export async function authPages(app: FastifyInstance): Promise<void> {
       });
       return await logIn(reply, account.id, request.cookies[SESSION_COOKIE]);
     } catch (err) {
-      if (!(err instanceof AppError) || err.code !== 'validation_failed') throw err;
+      rethrowUnlessValidation(err);
       const detail = Object.entries(err.fieldErrors ?? {}).map(([f, m]) => `${f}: ${m}`).join('; ');
       const page = { ...pageContext(request, reply, 'Sign up'), error: `${err.message} ${detail}` };
       return sendPage(reply, 'auth', page, { heading: 'Sign up', action: '/dashboard/signup', signup: true, email: request.body.email, displayName: request.body.displayName, other: toLogin }, 400);

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError } from '../errors.js';
+import { rethrowUnlessValidation } from '../errors.js';
 import type { FormSettingsInput } from '../forms/form.service.js';
 import type { Form } from '../forms/form.types.js';
 import { pageContext, sendPage, setFlash } from './page.js';
@@ -159,7 +159,7 @@ export async function formPages(app: FastifyInstance): Promise<void> {
       const updated = await app.services.forms.updateForm(form.id, input, request.owner!.id);
       return await renderSettings(request, reply, updated, { notice: 'Settings saved.' });
     } catch (err) {
-      if (!(err instanceof AppError) || err.code !== 'validation_failed') throw err;
+      rethrowUnlessValidation(err);
       const errors = Object.fromEntries(Object.entries(err.fieldErrors ?? {}).map(([f, m]) => [f, fieldMessages[f] ? `${fieldMessages[f]} (${m})` : m]));
       return refuse(errors, err.message);
     }

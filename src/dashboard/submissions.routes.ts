@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { Submission } from '../submissions/submission.types.js';
-import { AppError } from '../errors.js';
+import { AppError, rethrowUnlessValidation } from '../errors.js';
 import { BROWSE_PAGE_SIZE, type BrowsePage } from '../submissions/submission-browse.service.js';
 import { pageContext, sendPage, setFlash } from './page.js';
 import { CSV_BOM, csvHeader, csvRow, ndjsonRow } from './export.js';
@@ -90,7 +90,7 @@ export async function submissionPages(app: FastifyInstance): Promise<void> {
       try {
         page = await browser.browse(accountId, form.id, { ...filters, spam, direction, ...(query.cursor ? { cursor: query.cursor } : {}) });
       } catch (err) {
-        if (!(err instanceof AppError) || err.code !== 'validation_failed') throw err;
+        rethrowUnlessValidation(err);
         fieldErrors = err.fieldErrors ?? {};
         error = fieldErrors.cursor ? `${err.message} ${fieldErrors.cursor}.` : err.message;
       }
