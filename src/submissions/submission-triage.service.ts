@@ -1,4 +1,4 @@
-import type { DatabaseHandle, Executor } from '../db/database.js';
+import type { DatabaseHandle, Trx } from '../db/database.js';
 import { notFound, validationFailed } from '../errors.js';
 import { nowIso } from '../lib/time.js';
 import {
@@ -6,12 +6,12 @@ import {
   filterSubmissionIdsOfAccount,
   markSubmissionRowsSpam,
   releaseSpamSubmissionRows,
-} from './submission-lifecycle.repository.js';
+} from './submission-triage.repository.js';
 
 /** The outbound queue as triage uses it: the outbox of every channel. */
 export interface OutboundQueue {
   /** Queues the submissions' outbound work inside the transaction; returns how many were queued. */
-  queueInTransaction(trx: Executor, submissionIds: string[], options?: { releasedAt?: string }): Promise<number>;
+  queueInTransaction(trx: Trx, submissionIds: string[], options?: { releasedAt?: string }): Promise<number>;
   /** After the commit. */
   wake(): void;
 }

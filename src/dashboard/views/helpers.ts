@@ -1,4 +1,4 @@
-import type { DailyCount } from '../../submissions/submission-search.repository.js';
+import type { DailyCount } from '../../submissions/submission-browse.repository.js';
 
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
