@@ -12,7 +12,7 @@ type SubmissionsQuery = SelectQueryBuilder<Database, 'submissions', {}>;
  */
 export type BrowsePosition = { createdAt: string; id: string } | { rowid: number };
 
-export interface BrowseFilter {
+interface BrowseFilter {
   formId: string;
   /** Words that must all occur in the field values; empty = every submission. */
   words: string[];
@@ -22,7 +22,7 @@ export interface BrowseFilter {
   to?: string;
 }
 
-export interface BrowseQuery extends BrowseFilter, BrowseFilterDays {
+interface BrowseQuery extends BrowseFilter, BrowseFilterDays {
   limit: number;
   /** 'older': rows after `position` in newest-first order; 'newer': rows before it. */
   direction: 'older' | 'newer';
@@ -31,7 +31,7 @@ export interface BrowseQuery extends BrowseFilter, BrowseFilterDays {
 
 export type BrowseRow = SubmissionRow & { search_rowid?: number };
 
-export interface BrowseFilterDays {
+interface BrowseFilterDays {
   /** Inclusive UTC days (YYYY-MM-DD) of the date filter, when there is one. */
   fromDay?: string;
   toDay?: string;
@@ -188,7 +188,7 @@ async function searchPostgres(
   return [...found, ...rest];
 }
 
-export interface FormOverviewRow {
+interface FormOverviewRow {
   formId: string;
   inbox: number;
   spam: number;

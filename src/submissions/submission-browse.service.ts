@@ -22,7 +22,7 @@ const MAX_WORDS = 8;
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
-export interface BrowseInput {
+interface BrowseInput {
   q?: string;
   spam?: boolean;
   /** YYYY-MM-DD, UTC days, both inclusive. */
@@ -41,7 +41,7 @@ export interface BrowsePage {
   words: string[];
 }
 
-export interface FormSummary {
+interface FormSummary {
   inbox: number;
   spam: number;
   lastSubmissionAt: string | null;
@@ -68,7 +68,7 @@ function decodePosition(cursor: string): BrowsePosition | undefined {
 }
 
 /** Words a search must find: letters or digits in each, at most MAX_WORDS. */
-export function searchWords(q: string | undefined): string[] {
+function searchWords(q: string | undefined): string[] {
   return (q ?? '')
     .split(/\s+/)
     .filter((w) => /[\p{L}\p{N}]/u.test(w))

@@ -15,22 +15,22 @@ import { parsePayload, type FieldValue } from './submission.types.js';
 import type { OutboxDispatcher } from '../outbox/outbox.dispatcher.js';
 
 /** The contract's cap on rows deleted in one transaction. */
-export const MAX_DELETE_BATCH = 1000;
+const MAX_DELETE_BATCH = 1000;
 /**
  * better-sqlite3 is synchronous: a delete blocks the event loop (and the one connection) for its
  * whole duration: 20–40 µs a row with its indexes and cascades, more with the dashboard's search
  * and counter triggers. 25 rows keep that to a millisecond or two (measured: submit p99 1.08× while
  * purging, against 4× with 100 rows); PostgreSQL deletes off the event loop and row locks do not block inserts.
  */
-export const SQLITE_DELETE_BATCH = 25;
+const SQLITE_DELETE_BATCH = 25;
 /** The most submissions the dashboard deletes in one request (a page of its list and then some). */
-export const MAX_BULK_IDS = 100;
+const MAX_BULK_IDS = 100;
 /** After a batch that took d ms, wait PAUSE_FACTOR × d: deletions use at most a tenth of the time. */
 const PAUSE_FACTOR = 9;
 const DAY_MS = 24 * 60 * 60 * 1000;
 const SCAN_PAGE = 500;
 
-export interface DeletionReport {
+interface DeletionReport {
   deleted: number;
   /** Rows deleted by each transaction, in order (each at most the batch size). */
   batches: number[];
@@ -43,7 +43,7 @@ function valueEquals(value: FieldValue, lowered: string): boolean {
   return typeof value === 'string' && value.trim().toLowerCase() === lowered;
 }
 
-export interface LifecycleOptions {
+interface LifecycleOptions {
   /** How often the background purge runs (RETENTION_PURGE_INTERVAL_MS; default hourly). */
   purgeIntervalMs?: number;
   /** Rows per transaction, 1–1000 (default: 25 on SQLite, 1000 on PostgreSQL). */

@@ -8,12 +8,12 @@ import { submissionRowToSubmission, type Submission, type SubmissionPosition } f
 export const DEFAULT_PAGE_SIZE = 25;
 export const MAX_PAGE_SIZE = 100;
 
-export interface SubmissionPage {
+interface SubmissionPage {
   submissions: Submission[];
   nextCursor: string | null;
 }
 
-export interface ListOptions {
+interface ListOptions {
   limit?: number;
   cursor?: string;
   /** Only spam (true) or only non-spam (false); both when absent. */

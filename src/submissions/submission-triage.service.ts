@@ -9,7 +9,7 @@ import {
 } from './submission-triage.repository.js';
 
 /** The outbound queue as triage uses it: the outbox of every channel. */
-export interface OutboundQueue {
+interface OutboundQueue {
   /** Queues the submissions' outbound work inside the transaction; returns how many were queued. */
   queueInTransaction(trx: Trx, submissionIds: string[], options?: { releasedAt?: string }): Promise<number>;
   /** After the commit. */
@@ -17,7 +17,7 @@ export interface OutboundQueue {
 }
 
 /** At most this many submissions in one bulk action (one page of the dashboard list and then some). */
-export const MAX_MARK_BATCH = 200;
+const MAX_MARK_BATCH = 200;
 
 /**
  * The owner's spam triage (contract section 9). Marked spam: `isSpam` 1, reason `marked`. Marked

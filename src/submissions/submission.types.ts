@@ -9,7 +9,7 @@ export type FieldValue = FieldScalar | FieldScalar[];
  */
 export type SubmissionPayload = Record<string, FieldValue>;
 
-export type SubmissionStatus = 'delivered';
+type SubmissionStatus = 'delivered';
 
 /** Why a submission is spam (contract section 9); `marked` is the owner's decision. */
 export const SPAM_REASONS = ['honeypot', 'bot_check', 'blocked_term', 'blocked_email', 'too_many_links', 'marked'] as const;
@@ -37,7 +37,7 @@ export interface Submission {
 export type ExportedSubmission = Pick<Submission, 'id' | 'createdAt' | 'isSpam' | 'spamReason' | 'country' | 'payload'>;
 
 /** The specification's Submission resource (management view). */
-export interface ApiSubmission {
+interface ApiSubmission {
   id: string;
   createdAt: string;
   status: SubmissionStatus;
