@@ -120,7 +120,7 @@ describe(`dashboard deletes racing submissions with hooks and email queued, on $
     expect(deleteAnswers).toHaveLength(ROUNDS * DELETERS);
     expect(deleteAnswers.filter((a) => a.status !== 303 || a.location !== `/dashboard/forms/${form.id}/submissions`)).toEqual([]);
     expect(submitStatuses.every((s) => s === 200), JSON.stringify(submitStatuses.filter((s) => s !== 200))).toBe(true);
-    expect(submitStatuses.length).toBeGreaterThan(ROUNDS * PER_ROUND);
+    expect(submitStatuses.length).toBeGreaterThanOrEqual(ROUNDS * PER_ROUND);
     // The deletes met outbound work still queued or in flight: the race took place.
     expect(withQueuedWork).toBeGreaterThan(0);
 
