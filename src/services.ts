@@ -31,13 +31,13 @@ export interface Services {
   readonly apiKeys: ApiKeyService;
   readonly forms: FormService;
   readonly submissions: SubmissionService;
-  /** Reading stored submissions (API and dashboard). */
+  /** Reading stored submissions (management API and CLI). */
   readonly submissionQueries: SubmissionQueryService;
   /** Marking submissions spam / not spam. */
   readonly triage: SubmissionTriageService;
-  /** Retention purge, erasure and form deletion. */
+  /** Every deletion of submissions: the dashboard's, retention purge, erasure and form deletion. */
   readonly lifecycle: SubmissionLifecycleService;
-  /** The dashboard's search, paging both ways, counters and bulk actions. */
+  /** The dashboard's search, paging both ways, counters and export. */
   readonly submissionBrowser: SubmissionBrowseService;
   readonly hooks: HookService;
   /** Queued outbound work of every channel (hook deliveries, email) and its dispatcher. */

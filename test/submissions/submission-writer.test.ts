@@ -89,8 +89,8 @@ describe(`submission writer on ${testDialect}`, () => {
     await drain;
     expect(state.peak).toBe(concurrency);
     expect(await storedCount(rows.map((r) => r.id))).toBe(rows.length);
-    const fanouts = await handle.db.selectFrom('outbox').select('submission_id').where('submission_id', 'in', rows.map((r) => r.id)).execute();
-    expect(fanouts).toHaveLength(rows.length);
+    const outboxRows = await handle.db.selectFrom('outbox').select('submission_id').where('submission_id', 'in', rows.map((r) => r.id)).execute();
+    expect(outboxRows).toHaveLength(rows.length);
   });
 
   it('retries a failed batch one write at a time, so one bad row fails only its own request', async () => {
