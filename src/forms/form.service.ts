@@ -15,8 +15,7 @@ import {
   listFormRowsWithRetention,
   updateFormRow,
 } from './form.repository.js';
-import type { Form } from './form.types.js';
-import { notifyModes } from '../notifications/notification.types.js';
+import { notifyModes, type Form } from './form.types.js';
 
 const httpUrl = z
   .string()

@@ -7,7 +7,7 @@ import { AppError, validationFailed } from '../errors.js';
 import type { FormService } from '../forms/form.service.js';
 import { newId } from '../lib/ids.js';
 import { nowIso } from '../lib/time.js';
-import { composeTestEmail, composeVerificationEmail, type ComposedEmail } from './compose.js';
+import { composePasswordResetEmail, composeTestEmail, composeVerificationEmail, type ComposedEmail } from './compose.js';
 import {
   deleteRecipientRows,
   findExistingMessageIds,
@@ -150,6 +150,11 @@ export class NotificationService {
     const result = await this.mailer.send({ toHeader: [recipient], envelopeTo: recipient, ...content });
     if (result.outcome !== 'sent') throw new Error(`the SMTP server did not accept the message: ${result.reply}`);
     return { sent: true };
+  }
+
+  /** Queues the "forgot password" email with its single-use link, inside the caller's transaction. */
+  async queuePasswordResetEmail(trx: Executor, to: string, link: string, now: string): Promise<number> {
+    return this.queueMessage(trx, { kind: 'password_reset', formId: null, recipientId: null, to, content: composePasswordResetEmail(link), now });
   }
 
   /** Queues a message composed now (verification, reset, test); returns 1, or 0 when email is off. */
