@@ -151,3 +151,8 @@ export async function countUnsentDeliveries(db: Executor): Promise<number> {
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
+
+/** SQL over a form id column: the form has a hook, so its submissions have deliveries to make. */
+export function formHasHookSql(formIdColumn: string): string {
+  return `exists (select 1 from hooks where hooks.form_id = ${formIdColumn})`;
+}

@@ -260,3 +260,33 @@ export async function listDigestSubmissionRows(db: Executor, formId: string, sta
     .limit(limit)
     .execute();
 }
+
+/**
+ * SQL over a form id column: the form emails each submission (per-submission mode) to at least
+ * one verified recipient. Digests are queued by their own timer, not through the outbox.
+ */
+export function formHasPerSubmissionRecipientSql(formIdColumn: string): string {
+  return `exists (select 1 from email_recipients r inner join forms f on f.id = r.form_id
+    where r.form_id = ${formIdColumn} and r.state = 'verified' and f.notify_mode = 'each')`;
+}
+
+// ---- liveness of email senders (PostgreSQL, on a dedicated connection) ----
+
+/** Advisory-lock class of live email dispatchers on PostgreSQL ("Form"). */
+const LIVENESS_LOCK_CLASS = 0x466f726d;
+
+/** Takes this instance's session-level liveness lock (held until the connection ends). */
+export async function lockLiveness(db: Executor, instance: string): Promise<void> {
+  await sql`select pg_advisory_lock(${LIVENESS_LOCK_CLASS}, ${Number(instance)})`.execute(db);
+}
+
+/**
+ * Whether the instance that made `claimant`'s claims is gone (its liveness lock is free). The
+ * probe takes the lock only to test it and gives it back at once.
+ */
+export async function isClaimantGone(db: Executor, claimant: string): Promise<boolean> {
+  const { rows } = await sql<{ free: boolean }>`select pg_try_advisory_lock(${LIVENESS_LOCK_CLASS}, ${Number(claimant)}) as free`.execute(db);
+  if (!rows[0]?.free) return false;
+  await sql`select pg_advisory_unlock(${LIVENESS_LOCK_CLASS}, ${Number(claimant)})`.execute(db);
+  return true;
+}
