@@ -41,7 +41,7 @@ export interface BuildAppOptions {
   handle?: DatabaseHandle;
   /**
    * Close the database with the app (default: only when the app opened it). It is closed last,
-   * after the hook dispatcher stopped, since a pool cannot end while its LISTEN client is held.
+   * after the outbox dispatcher stopped, since a pool cannot end while its LISTEN client is held.
    */
   closeDatabase?: boolean;
   /** Pino options or a logger instance; tests pass `false` or a capturing stream. */

@@ -8,7 +8,7 @@ import { hashToken, type NotificationService } from '../notifications/notificati
 import { consumePasswordReset, findLivePasswordReset, insertPasswordReset } from './password-reset.repository.js';
 import type { SessionService } from './session.service.js';
 
-export const PASSWORD_RESET_TTL_MS = 60 * 60 * 1000;
+const PASSWORD_RESET_TTL_MS = 60 * 60 * 1000;
 
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{20,100}$/;
 

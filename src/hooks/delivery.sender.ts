@@ -4,7 +4,7 @@ import { loadUndici } from '../lib/undici.js';
 import { ipLiteralOf, isPublicAddress } from '../lib/addresses.js';
 import { createSafeLookup, systemResolver, type Resolver } from '../lib/safe-lookup.js';
 
-export const MAX_RESPONSE_BYTES = 64 * 1024;
+const MAX_RESPONSE_BYTES = 64 * 1024;
 
 /** Test seams: trust a local CA, resolve names through a fake DNS. Production passes nothing. */
 export interface HookTransportOptions {

@@ -10,9 +10,9 @@ declare module 'fastify' {
   }
 }
 
-export const API_RATE_LIMIT_PER_MINUTE = 120;
+const API_RATE_LIMIT_PER_MINUTE = 120;
 /** Requests without a valid key, per client IP: a mistyped key is fine, a key search is not. */
-export const API_AUTH_FAILURES_PER_MINUTE = 30;
+const API_AUTH_FAILURES_PER_MINUTE = 30;
 
 const unauthorized = (message: string): AppError =>
   new AppError('unauthorized', message, { headers: { 'WWW-Authenticate': 'Bearer' } });

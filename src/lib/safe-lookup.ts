@@ -7,7 +7,7 @@ export type Resolver = (hostname: string) => Promise<LookupAddress[]>;
 
 export const systemResolver: Resolver = (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
 
-export class RefusedAddressError extends Error {
+class RefusedAddressError extends Error {
   readonly code = 'FORMGATE_REFUSED_ADDRESS';
 }
 

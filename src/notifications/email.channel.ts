@@ -26,7 +26,7 @@ import {
 } from './email.repository.js';
 import type { SendResult, SmtpMailer } from './mailer.js';
 
-export const MAX_ATTEMPTS = 5;
+const MAX_ATTEMPTS = 5;
 const RECLAIM_CHECK_MS = 5_000;
 /** Longer than any send can take (three 30 s SMTP timeouts, with room). */
 const SQLITE_STALE_CLAIM_MS = 10 * 60_000;
