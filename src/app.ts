@@ -14,11 +14,15 @@ import { echoRequestId, requestIdFor } from './http/request-id.js';
 import { createMetrics } from './metrics/metrics.js';
 import { createRedis } from './lib/redis.js';
 import { RateLimiter } from './lib/rate-limiter.js';
-import type { HookTransportOptions } from './deliveries/delivery.sender.js';
+import type { HookTransportOptions } from './hooks/delivery.sender.js';
 import type { MailTransportOptions } from './notifications/mailer.js';
 import { createServices, type Services } from './services.js';
 import type { Redis } from 'ioredis';
 import { submitRoutes } from './submissions/submission.routes.js';
+import { accountRoutes } from './accounts/account.routes.js';
+import { formRoutes } from './forms/form.routes.js';
+import { hookRoutes } from './hooks/hook.routes.js';
+import { submissionApiRoutes } from './submissions/submission-api.routes.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -37,7 +41,7 @@ export interface BuildAppOptions {
   handle?: DatabaseHandle;
   /**
    * Close the database with the app (default: only when the app opened it). It is closed last,
-   * after the hook dispatcher stopped, since a pool cannot end while its LISTEN client is held.
+   * after the outbox dispatcher stopped, since a pool cannot end while its LISTEN client is held.
    */
   closeDatabase?: boolean;
   /** Pino options or a logger instance; tests pass `false` or a capturing stream. */
@@ -146,7 +150,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(openApiPlugin);
   await app.register(healthRoutes);
   await app.register(submitRoutes);
-  await app.register(managementApi, { prefix: '/v1/api' });
+  await app.register(managementApi, { prefix: '/v1/api', routes: [accountRoutes, formRoutes, submissionApiRoutes, hookRoutes] });
   await app.register(dashboardPlugin);
   // Someone opening the bare address in a browser wants the dashboard, not a JSON 404.
   app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/dashboard', 302));

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import type geoipModule from 'geoip-country';
-import { isPublicAddress } from '../hooks/target-url.js';
+import { isPublicAddress } from '../lib/addresses.js';
 
 const UNKNOWN_COUNTRY = 'XX';
 
