@@ -12,7 +12,7 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
         summary: 'The account that owns the API key',
         security: [{ bearerAuth: [] }],
         response: {
-          200: { type: 'object', required: ['user'], properties: { user: accountJsonSchema } },
+          200: { description: 'The account', type: 'object', required: ['user'], properties: { user: accountJsonSchema } },
           ...errorResponses(MANAGEMENT),
         },
       },

@@ -13,7 +13,7 @@ export async function formRoutes(app: FastifyInstance): Promise<void> {
         summary: "The account's forms, newest first",
         security: [{ bearerAuth: [] }],
         response: {
-          200: { type: 'object', required: ['forms'], properties: { forms: { type: 'array', items: formJsonSchema } } },
+          200: { description: 'Every form of the account', type: 'object', required: ['forms'], properties: { forms: { type: 'array', items: formJsonSchema } } },
           ...errorResponses(MANAGEMENT),
         },
       },

@@ -27,6 +27,7 @@ export async function hookRoutes(app: FastifyInstance): Promise<void> {
         },
         response: {
           201: {
+            description: 'Subscribed; the secret is shown only here',
             type: 'object',
             required: ['hook'],
             properties: {
@@ -59,7 +60,7 @@ export async function hookRoutes(app: FastifyInstance): Promise<void> {
         summary: "The account's subscriptions, newest first",
         security: [{ bearerAuth: [] }],
         response: {
-          200: { type: 'object', required: ['hooks'], properties: { hooks: { type: 'array', items: hookSchema } } },
+          200: { description: 'Every subscription of the account', type: 'object', required: ['hooks'], properties: { hooks: { type: 'array', items: hookSchema } } },
           ...errorResponses(MANAGEMENT),
         },
       },

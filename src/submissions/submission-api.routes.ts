@@ -25,6 +25,7 @@ export async function submissionApiRoutes(app: FastifyInstance): Promise<void> {
         },
         response: {
           200: {
+            description: 'One page of submissions',
             type: 'object',
             required: ['submissions', 'nextCursor'],
             properties: {
@@ -55,7 +56,7 @@ export async function submissionApiRoutes(app: FastifyInstance): Promise<void> {
         security: [{ bearerAuth: [] }],
         params: { type: 'object', required: ['id'], properties: { id: { type: 'string', description: 'Submission ID' } } },
         response: {
-          200: { type: 'object', required: ['submission'], properties: { submission: submissionJsonSchema } },
+          200: { description: 'The submission', type: 'object', required: ['submission'], properties: { submission: submissionJsonSchema } },
           ...errors,
         },
       },

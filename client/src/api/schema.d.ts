@@ -417,7 +417,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The account */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -509,7 +509,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Every form of the account */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -609,7 +609,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description One page of submissions */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -731,7 +731,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The submission */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -848,7 +848,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Every subscription of the account */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -948,7 +948,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Subscribed; the secret is shown only here */
             201: {
                 headers: {
                     [name: string]: unknown;
