@@ -15,7 +15,7 @@ export interface paths {
         put?: never;
         /**
          * Submit a form (public; any origin)
-         * @description Accepts application/x-www-form-urlencoded, multipart/form-data (file parts ignored) or a flat application/json object. Answers JSON (200) or a 303 redirect; see the specification for the response modes. A form with allowedOrigins refuses a request whose Origin host (or, without Origin, Referer host) is not listed: 403 origin_not_allowed, nothing stored. Spam (honeypot, the form's blocked terms, blocked emails and link limit, then the bot check) is stored and answered with filtered: "spam".
+         * @description Accepts application/x-www-form-urlencoded, multipart/form-data (file parts ignored) or a flat application/json object. Answers JSON (200) or a 303 redirect; see the specification for the response modes. A form with allowedOrigins refuses a request whose Origin host (or, without Origin, Referer host) is not listed: 403 origin_not_allowed, nothing stored. Spam (honeypot, the form's blocked terms, blocked emails and link limit, then the bot check) is stored and answered with filtered: "spam". Any other method on a submit URL answers 405 method_not_allowed with Allow: POST, OPTIONS.
          */
         post: operations["submitForm"];
         delete?: never;
