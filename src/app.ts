@@ -51,6 +51,11 @@ export interface BuildAppOptions {
   hookTransport?: HookTransportOptions;
   /** Test seam for SMTP (a local CA for STARTTLS). */
   mailTransport?: MailTransportOptions;
+  /**
+   * Test seam: runs on the bare instance, before any hook or route, so what it adds reaches every
+   * route (the test suite checks every API answer against the OpenAPI document this way).
+   */
+  instrument?: (app: FastifyInstance) => void;
 }
 
 /** Secrets that must never reach a log line. */
@@ -112,6 +117,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // Unknown body properties are an error to report, not something to drop silently.
     ajv: { customOptions: { removeAdditional: false } },
   });
+
+  options.instrument?.(app);
 
   const services = createServices(handle, config, app.log, {
     ...(options.hookTransport ? { hookTransport: options.hookTransport } : {}),
