@@ -27,20 +27,20 @@ const models: Record<string, new (data: never) => { validate(): void }> = {
   'v1/Service': Service,
 };
 
-interface Manifest {
-  file: string;
+interface KubernetesObject {
   apiVersion: string;
   kind: string;
   metadata: { name: string };
   [key: string]: unknown;
 }
+type Manifest = KubernetesObject & { file: string };
 
 function loadManifests(): Manifest[] {
   const manifests: Manifest[] = [];
   for (const file of readdirSync(dir).filter((f) => f.endsWith('.yaml') && f !== 'kustomization.yaml')) {
     for (const doc of parseAllDocuments(readFileSync(join(dir, file), 'utf8'))) {
       expect(doc.errors, file).toEqual([]);
-      manifests.push({ ...(doc.toJS() as Omit<Manifest, 'file'>), file });
+      manifests.push({ ...(doc.toJS() as KubernetesObject), file });
     }
   }
   return manifests;
