@@ -191,11 +191,15 @@ read_back() {
 }
 read_back | grep -q 'kept across restarts' || fail "the management API does not return the submission: $(read_back)"
 
-step "restarting $sqlite_c: the submission is still there"
+step "formgate backup through podman exec, into the volume (docs/deploy.md: Backups)"
+cli "$sqlite_c" backup /data/backup.db --json | grep -q '"bytes":[1-9]' || fail "formgate backup wrote nothing"
+
+step "restarting $sqlite_c: the submission and the backup are still there"
 pm stop -t 30 "$sqlite_c" >/dev/null 2>&1
 pm start "$sqlite_c" >/dev/null 2>&1
 wait_healthy "$sqlite_c"
 read_back | grep -q 'kept across restarts' || fail "the submission is gone after a restart: $(read_back)"
+pm exec "$sqlite_c" test -s /data/backup.db || fail "the backup in the volume is gone after a restart"
 
 step "SIGTERM: the server stops cleanly within SHUTDOWN_TIMEOUT_MS ($SHUTDOWN_TIMEOUT_MS ms)"
 stop_started=$(date +%s%N)

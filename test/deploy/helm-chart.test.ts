@@ -87,6 +87,14 @@ describe('deploy/helm/formgate', () => {
     expect(templates['migrate-job.yaml']).toContain('command: ["formgate", "migrate"]');
   });
 
+  it('the Secret the migration hook reads exists before it: a hook of lower weight', () => {
+    const hookWeight = (text: string) => Number(/helm\.sh\/hook-weight: "(-?\d+)"/.exec(text)?.[1]);
+    const secret = templates['secret.yaml']!;
+    const job = templates['migrate-job.yaml']!;
+    expect(secret).toContain('helm.sh/hook: pre-install,pre-upgrade');
+    expect(hookWeight(secret)).toBeLessThan(hookWeight(job));
+  });
+
   it('template actions are balanced (an unclosed if or range would fail helm install)', () => {
     for (const [file, text] of Object.entries(templates)) {
       const opened = (text.match(/\{\{-?\s*(if|range|with|define)\b/g) ?? []).length;
