@@ -77,5 +77,7 @@ EXPOSE 3000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/readyz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # Exec form: the server is PID 1 (env execs node) and handles SIGTERM itself: it stops accepting,
-# lets requests in progress finish (SHUTDOWN_TIMEOUT_MS), closes the database and exits 0.
+# lets requests in progress finish (SHUTDOWN_TIMEOUT_MS), closes the database and exits 0. No
+# entrypoint script of the base image in between (the official one has docker-entrypoint.sh).
+ENTRYPOINT []
 CMD ["formgate", "serve"]

@@ -156,6 +156,7 @@ user=$(podman image inspect -f '{{.Config.User}}' "$IMAGE")
 [ "$user" = "10001:10001" ] || fail "the image runs as '$user', not the non-root 10001:10001"
 podman image inspect -f '{{json .Config.Healthcheck}}' "$IMAGE" | grep -q '/readyz' || fail "the image has no HEALTHCHECK on /readyz"
 podman image inspect -f '{{json .Config.Cmd}}' "$IMAGE" | grep -qx '\["formgate","serve"\]' || fail "CMD is not the exec form of formgate serve"
+case "$(podman image inspect -f '{{json .Config.Entrypoint}}' "$IMAGE")" in null | '[]') ;; *) fail "the image has an entrypoint before formgate" ;; esac
 podman image inspect -f '{{json .Config.Volumes}}' "$IMAGE" | grep -q '"/data"' || fail "/data is not a volume"
 env_json=$(podman image inspect -f '{{json .Config.Env}}' "$IMAGE")
 grep -q 'DATABASE_URL=sqlite:/data/formgate.db' <<<"$env_json" || fail "DATABASE_URL is not sqlite:/data/formgate.db"
