@@ -209,16 +209,32 @@ wait_healthy "$sqlite_c"
 read_back | grep -q 'kept across restarts' || fail "the submission is gone after a restart: $(read_back)"
 pm exec "$sqlite_c" test -s /data/backup.db || fail "the backup in the volume is gone after a restart"
 
-step "SIGTERM: the server stops cleanly within SHUTDOWN_TIMEOUT_MS ($SHUTDOWN_TIMEOUT_MS ms)"
+step "SIGTERM during a slow upload: the request finishes, then the server exits within SHUTDOWN_TIMEOUT_MS ($SHUTDOWN_TIMEOUT_MS ms)"
+submits_logged() { podman logs "$sqlite_c" 2>&1 | grep -c '"method":"POST","url":"/v1/submit/' || true; }
+submits_before=$(submits_logged)
+# 2 KB at 1 KB/s: the request is still arriving when SIGTERM comes.
+node -e 'process.stdout.write(JSON.stringify({ email: "slow@example.test", message: "in flight at SIGTERM " + "x".repeat(2000) }))' >"$work/slow.json"
+curl -sS --limit-rate 1000 -H 'content-type: application/json' -H 'accept: application/json' \
+  --data-binary @"$work/slow.json" "$base/v1/submit/$form_id" >"$work/slow-answer.json" 2>&1 &
+slow_pid=$!
+for _ in $(seq 1 100); do [ "$(submits_logged)" -gt "$submits_before" ] && break; sleep 0.1; done
+[ "$(submits_logged)" -gt "$submits_before" ] || fail "the slow submission never reached the server"
 stop_started=$(date +%s%N)
 pm stop -t 30 "$sqlite_c" >/dev/null 2>&1
 stop_ms=$((($(date +%s%N) - stop_started) / 1000000))
+wait "$slow_pid" || fail "the submission in progress at SIGTERM failed: $(cat "$work/slow-answer.json")"
+slow_id=$(jget submissionId <"$work/slow-answer.json") || fail "the submission in progress at SIGTERM answered $(cat "$work/slow-answer.json")"
 code=$(podman inspect -f '{{.State.ExitCode}}' "$sqlite_c")
 # The server's SIGTERM handler exits 0 once it has closed; without it the signal's default
 # action would end it with 143, and podman's SIGKILL after -t with 137.
 [ "$code" = 0 ] || fail "exit code after SIGTERM is $code, not 0"
 [ "$stop_ms" -lt "$SHUTDOWN_TIMEOUT_MS" ] || fail "stopping took $stop_ms ms"
-step "stopped in $stop_ms ms with exit code 0"
+step "stopped in $stop_ms ms with exit code 0, after answering the upload in progress"
+pm start "$sqlite_c" >/dev/null 2>&1
+wait_healthy "$sqlite_c"
+curl -sS -H "authorization: Bearer $api_key" "$base/v1/api/submissions/$slow_id" | grep -q 'in flight at SIGTERM' ||
+  fail "the submission answered during shutdown is not stored"
+pm stop -t 30 "$sqlite_c" >/dev/null 2>&1
 
 # --- two containers on PostgreSQL and Redis ------------------------------------------------------
 database="formgate_ci_$$"
