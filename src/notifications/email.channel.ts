@@ -191,12 +191,12 @@ export class EmailChannel implements OutboxChannel {
     const state = outcome === 'retry' ? 'pending' : outcome;
     try {
       await this.handle.db.transaction().execute(async (trx) => {
-        await recordAttempt(
+        const recorded = await recordAttempt(
           trx,
           { id: newId('att'), messageId: row.id, attemptedAt: now, outcome, reply: result.reply },
           { state, attempts, nextAttemptAt: outcome === 'retry' ? new Date(Date.parse(now) + delay).toISOString() : row.next_attempt_at },
         );
-        if (outcome === 'bounced' && row.recipient_id) {
+        if (recorded && outcome === 'bounced' && row.recipient_id) {
           await updateRecipientRow(trx, row.recipient_id, { state: 'bounced', bounced_at: now });
         }
       });

@@ -183,20 +183,26 @@ export async function releaseClaims(
   return Number(result.numUpdatedRows);
 }
 
+/**
+ * Records one attempt on a claimed message. False when the message is gone: it was deleted with
+ * its submission (or form) while it was being sent, and there is nothing left to record against.
+ */
 export async function recordAttempt(
   trx: Trx,
   attempt: { id: string; messageId: string; attemptedAt: string; outcome: string; reply: string },
   message: { state: string; attempts: number; nextAttemptAt: string },
-): Promise<void> {
+): Promise<boolean> {
+  const updated = await trx
+    .updateTable('email_messages')
+    .set({ state: message.state, attempts: message.attempts, next_attempt_at: message.nextAttemptAt, claimed_at: null, claimed_by: null })
+    .where('id', '=', attempt.messageId)
+    .executeTakeFirst();
+  if (Number(updated.numUpdatedRows) === 0) return false;
   await trx
     .insertInto('email_attempts')
     .values({ id: attempt.id, message_id: attempt.messageId, attempted_at: attempt.attemptedAt, outcome: attempt.outcome, reply: attempt.reply })
     .execute();
-  await trx
-    .updateTable('email_messages')
-    .set({ state: message.state, attempts: message.attempts, next_attempt_at: message.nextAttemptAt, claimed_at: null, claimed_by: null })
-    .where('id', '=', attempt.messageId)
-    .execute();
+  return true;
 }
 
 export async function setMessageState(db: Executor, id: string, state: string): Promise<void> {
