@@ -68,7 +68,11 @@ export function createServices(
 ): Services {
   const metrics = options.metrics ?? createMetrics();
   const forms = new FormService(handle.db, config.turnstileSecretKey);
-  const accounts = new AccountService(handle.db, config);
+  // Deleting an account deletes its forms through the lifecycle service first (built below).
+  let lifecycle: SubmissionLifecycleService | undefined;
+  const accounts = new AccountService(handle.db, config, async (accountId) => {
+    await lifecycle?.deleteFormsOfAccount(accountId);
+  });
   const instanceSecrets = new InstanceSecretService(handle.db);
   const sessions = new SessionService(handle.db);
   // The dispatcher is built after the services that queue work; they reach it through this.
@@ -89,6 +93,7 @@ export function createServices(
   if (mailer) channels.push(new EmailChannel(handle, config, mailer, logger, () => notifications.queueDueDigests(), onEmailAttempt));
   outbox = new OutboxDispatcher(handle, logger, channels);
   hooks = new HookService(handle.db, config, forms, accounts, hookChannel);
+  lifecycle = new SubmissionLifecycleService(handle, forms, outbox, logger, { purgeIntervalMs: config.retentionPurgeIntervalMs });
   const dispatcher = outbox;
   metrics.setOutboxPendingSource(() => dispatcher.countPending());
   return {
@@ -100,7 +105,7 @@ export function createServices(
     submissions: new SubmissionService(handle, config, forms, outbox, logger),
     submissionQueries: new SubmissionQueryService(handle.db, forms, new SubmissionCursors(instanceSecrets)),
     triage: new SubmissionTriageService(handle, outbox),
-    lifecycle: new SubmissionLifecycleService(handle, forms, outbox, logger, { purgeIntervalMs: config.retentionPurgeIntervalMs }),
+    lifecycle,
     submissionBrowser: new SubmissionBrowseService(handle.db, handle.dialect, forms),
     hooks,
     outbox,

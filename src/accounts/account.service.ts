@@ -41,10 +41,14 @@ function dummyPasswordHash(): Promise<string> {
 
 export type NewAccountInput = z.input<typeof newAccountSchema>;
 
+/** Deletes what an account owns before the account row goes (its forms, through their lifecycle). */
+export type OwnedDataEraser = (accountId: string) => Promise<void>;
+
 export class AccountService {
   constructor(
     private readonly db: Executor,
     private readonly config: Pick<Config, 'defaultPlan'>,
+    private readonly eraseOwnedData: OwnedDataEraser = async () => {},
   ) {}
 
   async createAccount(input: NewAccountInput): Promise<Account> {
@@ -171,6 +175,7 @@ export class AccountService {
       throw validationFailed('Type the account\'s email to confirm.', { confirmEmail: `Type ${account.email} to confirm` });
     }
     await this.checkCurrentPassword(id, currentPassword, 'deletePassword');
+    await this.eraseOwnedData(id);
     await deleteAccountRow(this.db, id);
   }
 }

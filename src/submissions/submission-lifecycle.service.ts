@@ -189,6 +189,20 @@ export class SubmissionLifecycleService {
   }
 
   /**
+   * Deletes every form of an account the way `deleteForm` does, so that deleting the account
+   * afterwards cascades over no submission: a cascade would lock rows out of the dispatcher's order.
+   */
+  async deleteFormsOfAccount(accountId: string): Promise<DeletionReport> {
+    const report: DeletionReport = { deleted: 0, batches: [] };
+    for (const form of await this.forms.listForms(accountId)) {
+      const one = await this.deleteForm(form.id, accountId);
+      report.deleted += one.deleted;
+      report.batches.push(...one.batches);
+    }
+    return report;
+  }
+
+  /**
    * Deletes the IDs `nextIds` hands out, one transaction per call, until it hands out fewer than a
    * batch. Each transaction drops the submissions' queued work before the submissions: row locks
    * are then taken in the dispatcher's order (outbox row, then submission), so a deletion waits

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isoMinus, nowIso } from '../../src/lib/time.js';
 import { SubmissionLifecycleService } from '../../src/submissions/submission-lifecycle.service.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
-import { createForm, createOwner, insertSubmissions } from '../helpers/factories.js';
+import { createAccount, createForm, createOwner, insertSubmissions } from '../helpers/factories.js';
 import { startHttpsReceiver, type HttpsReceiver } from '../helpers/https-receiver.js';
 import { countStored, JSON_ACCEPT, storedSubmission, submit } from '../helpers/submit.js';
 import { waitFor } from '../helpers/wait.js';
@@ -187,6 +187,32 @@ describe('deleting a form', () => {
     expect(await countStored(t, sibling.id)).toBe(1);
     expect(await db.selectFrom('idempotency_keys').select('form_id').where('form_id', '=', sibling.id).execute()).toHaveLength(1);
     expect((await submit(t, owner.form.id, { json: { late: 1 } }, JSON_ACCEPT)).status).toBe(404);
+  });
+});
+
+describe('deleting an account', () => {
+  it('deletes its forms through the lifecycle first: submissions, queued work and hooks go, other accounts keep theirs', async () => {
+    const account = await createAccount(t.services, { planId: 'pro', password: 'correct horse battery' });
+    const first = await createForm(t.services, account.id);
+    const second = await createForm(t.services, account.id);
+    const hook = await t.services.hooks.createHook(account.id, { formId: first.id, targetUrl: `${receiver.url}/account-gone` });
+    const queued = await insertSubmissions(t.services, first.id, [{ createdAt: nowIso() }, { createdAt: nowIso() }]);
+    await insertSubmissions(t.services, second.id, [{ createdAt: nowIso() }]);
+    await t.handle.db.insertInto('outbox').values(queued.map((id) => ({ submission_id: id, created_at: nowIso() }))).execute();
+    const other = await createOwner(t.services);
+    await insertSubmissions(t.services, other.form.id, [{ createdAt: nowIso() }]);
+
+    await t.services.accounts.deleteAccount(account.id, account.email, 'correct horse battery');
+
+    const db = t.handle.db;
+    expect(await t.services.accounts.findAccount(account.id)).toBeUndefined();
+    expect(await t.services.forms.findForm(first.id)).toBeUndefined();
+    expect(await t.services.forms.findForm(second.id)).toBeUndefined();
+    expect(await countStored(t, first.id)).toBe(0);
+    expect(await countStored(t, second.id)).toBe(0);
+    expect(await db.selectFrom('outbox').select('submission_id').where('submission_id', 'in', queued).execute()).toEqual([]);
+    expect(await db.selectFrom('hooks').select('id').where('id', '=', hook.hook.id).execute()).toEqual([]);
+    expect(await countStored(t, other.form.id)).toBe(1);
   });
 });
 
