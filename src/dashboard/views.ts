@@ -114,8 +114,18 @@ const templates: Record<string, string> = {
 <section class="card">
 <h2>HTML snippet</h2>
 <p class="muted">Paste this into your page. Submit URL: <code><%= it.submitUrl %></code></p>
+<h3>Plain HTML</h3>
+<p class="muted">Posts the page to Formgate, which redirects to your success page or its thank-you page.</p>
 <pre id="snippet"><%= it.snippet %></pre>
 <button type="button" class="copy" data-copy="snippet">Copy snippet</button><span class="copy-status" role="status"></span>
+<h3>With Formgate's script</h3>
+<p class="muted">The same form submits in place: field errors next to the fields, no double submissions, clear messages when offline or rate limited. Without JavaScript it posts as above.</p>
+<pre id="snippet-script"><%= it.scriptSnippet %></pre>
+<button type="button" class="copy" data-copy="snippet-script">Copy snippet</button><span class="copy-status" role="status"></span>
+<h3>React</h3>
+<p class="muted">With <code>npm install formgate-client</code>.</p>
+<pre id="snippet-react"><%= it.reactSnippet %></pre>
+<button type="button" class="copy" data-copy="snippet-react">Copy snippet</button><span class="copy-status" role="status"></span>
 </section>
 <%~ include('@notifySettings', it) %>
 <section class="card">
