@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// `npm start` in a checkout: compile only when a source file is newer than the last build.
+// `npm start` in a checkout: compile only when a source file is newer than the last build (the
+// browser client first, then the server).
 // tsc's own incremental mode (dist/.tsbuildinfo) would also skip unchanged files, but it still
 // loads the compiler and every source file, which takes seconds; comparing times takes
 // milliseconds.
@@ -19,6 +20,9 @@ function newestMtime(path) {
   for (const entry of readdirSync(path)) newest = Math.max(newest, newestMtime(join(path, entry)));
   return newest;
 }
+
+// The browser script the server serves first (client/dist/formgate.min.js).
+execFileSync(process.execPath, [join(root, 'scripts', 'build-client-if-stale.mjs')], { stdio: 'inherit', cwd: root });
 
 const inputs = ['src', 'bench', 'tsconfig.json', 'tsconfig.build.json', 'package.json'].map((p) => join(root, p)).filter(existsSync);
 const sourcesChanged = Math.max(...inputs.map(newestMtime));

@@ -1,5 +1,7 @@
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Config } from './config.js';
+import { clientScriptRoutes } from './client-script/client-script.routes.js';
+import { loadClientScript, type ClientScript } from './client-script/client-script.js';
 import { createDatabase, type DatabaseHandle } from './db/database.js';
 import { AppError } from './errors.js';
 import { dashboardPlugin } from './dashboard/dashboard.plugin.js';
@@ -32,6 +34,8 @@ declare module 'fastify' {
     redis: Redis | undefined;
     /** Rate-limit counters of submit, the management API and log-in (Redis, else in-process). */
     limiter: RateLimiter;
+    /** The browser script (client/), its hash and Subresource Integrity value, read at start. */
+    clientScript: ClientScript;
   }
 }
 
@@ -92,6 +96,8 @@ function trustProxyOption(trust: Config['trustProxy']): FastifyServerOptions['tr
 /** Builds the whole service. Never listens: server.ts and tests decide that. */
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config } = options;
+  // First: a missing build stops the start before anything is opened.
+  const clientScript = loadClientScript();
   const handle = options.handle ?? createDatabase(config.databaseUrl);
   const app = Fastify({
     ...(options.loggerInstance
@@ -139,6 +145,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     redisWarned = false;
   });
   app.decorate('limiter', limiter);
+  app.decorate('clientScript', clientScript);
 
   echoRequestId(app);
   // Every answer, of every route and error: browsers must never guess a type (a JSON error or a
@@ -157,6 +164,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(openApiPlugin);
   await app.register(healthRoutes);
   await app.register(submitRoutes);
+  await app.register(clientScriptRoutes(clientScript));
   await app.register(managementApi, { prefix: '/v1/api', routes: [accountRoutes, formRoutes, submissionApiRoutes, hookRoutes] });
   await app.register(dashboardPlugin);
   // Someone opening the bare address in a browser wants the dashboard, not a JSON 404.

@@ -3,7 +3,7 @@ import { rethrowUnlessValidation } from '../errors.js';
 import type { FormSettingsInput } from '../forms/form.service.js';
 import type { Form } from '../forms/form.types.js';
 import { pageContext, sendPage, setFlash } from './page.js';
-import { formSnippet } from './views/settings.views.js';
+import { formSnippet, reactSnippet } from './views/snippets.js';
 
 type SettingsBody = Record<string, unknown>;
 
@@ -111,6 +111,11 @@ export async function formPages(app: FastifyInstance): Promise<void> {
       form,
       submitUrl,
       snippet: formSnippet(form, submitUrl),
+      scriptSnippet: formSnippet(form, submitUrl, {
+        url: `${app.config.baseUrl}${app.clientScript.versionedPath}`,
+        integrity: app.clientScript.integrity,
+      }),
+      reactSnippet: reactSnippet(form, app.config.baseUrl),
       baseUrl: app.config.baseUrl,
       hasDefaultSecret: app.config.turnstileSecretKey !== undefined,
       values: values ?? {},

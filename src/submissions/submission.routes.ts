@@ -122,6 +122,8 @@ export async function submitRoutes(app: FastifyInstance): Promise<void> {
       const origin = request.headers.origin;
       reply.header('access-control-allow-origin', origin ?? '*');
       if (origin) reply.header('vary', 'Origin');
+      // Cross-origin scripts (client/) read the wait of a 429 to tell the visitor how long.
+      reply.header('access-control-expose-headers', 'Retry-After');
       // Counted before anything else is checked: a refused request counts like an accepted one.
       if (limitPerMinute > 0 && request.method === 'POST') await limitSubmit(app, request, reply, limitPerMinute);
       const declared = Number(request.headers['content-length']);

@@ -53,7 +53,7 @@ describe('the dashboard in Chromium', () => {
 
   it('the copied snippet works on a real page, and the submission shows up in the dashboard', async () => {
     const snippet = (await page.textContent('#snippet'))!;
-    expect(await page.locator('button.copy').count()).toBe(1);
+    expect(await page.locator('button.copy').count()).toBe(3);
     const site = await servePage(`<!doctype html><html><body><h1>Our site</h1>${snippet}</body></html>`);
     try {
       const visitor = await browser.newPage();
@@ -69,6 +69,30 @@ describe('the dashboard in Chromium', () => {
     await page.goto(`${t.url}/dashboard/forms/${formId}/submissions`);
     expect(await page.textContent('table')).toContain('Hello from the snippet');
     await page.screenshot({ path: `/tmp/dashboard-submissions-${testDialect}.png`, fullPage: true });
+  });
+
+  it("the snippet with Formgate's script (versioned URL, SRI) submits in place on another origin", async () => {
+    await page.goto(`${t.url}/dashboard/forms/${formId}/settings`);
+    const snippet = (await page.textContent('#snippet-script'))!;
+    const { versionedPath, integrity } = t.app.clientScript;
+    expect(snippet).toContain(`<form action="${t.url}/v1/submit/${formId}" method="POST" data-formgate>`);
+    expect(snippet).toContain(`<script src="${t.url}${versionedPath}" integrity="${integrity}" crossorigin="anonymous" defer></script>`);
+    expect(await page.textContent('#snippet-react')).toContain(`useFormgate("${formId}", { baseUrl: "${t.url}" })`);
+    const site = await servePage(`<!doctype html><html><body><h1>Our site</h1>${snippet}</body></html>`);
+    try {
+      const visitor = await browser.newPage();
+      await visitor.goto(site.url);
+      await visitor.fill('input[name=email]', 'script@example.com');
+      await visitor.fill('textarea[name=message]', 'Hello from the script snippet');
+      await visitor.click('button[type=submit]');
+      await visitor.getByRole('status').filter({ hasText: 'Thank you! Your message has been sent.' }).waitFor();
+      expect(visitor.url()).toBe(site.url);
+      await visitor.close();
+    } finally {
+      await site.close();
+    }
+    await page.goto(`${t.url}/dashboard/forms/${formId}/submissions`);
+    expect(await page.textContent('table')).toContain('Hello from the script snippet');
   });
 
   it('exports the submissions as CSV from the page', async () => {

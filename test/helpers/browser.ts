@@ -20,10 +20,15 @@ export function launchChromium(): Promise<Browser> {
   });
 }
 
-/** Serves one HTML page on loopback, like a customer's website embedding a form. */
-export async function servePage(html: string): Promise<{ url: string; close(): Promise<void> }> {
-  const server: Server = createServer((_req, res) => {
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html);
+/**
+ * Serves one HTML page on loopback, like a customer's website embedding a form; `files` adds
+ * other paths (path → JavaScript), e.g. a bundled test app.
+ */
+export async function servePage(html: string, files: Record<string, string> = {}): Promise<{ url: string; close(): Promise<void> }> {
+  const server: Server = createServer((req, res) => {
+    const file = files[(req.url ?? '/').split('?')[0]!];
+    if (file !== undefined) res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8' }).end(file);
+    else res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html);
   });
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');

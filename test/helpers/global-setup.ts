@@ -1,11 +1,14 @@
+import { execFileSync } from 'node:child_process';
 import { connect } from 'node:net';
 import pg from 'pg';
 
 /**
  * Runs once before the suite: PostgreSQL and Redis must answer (else one line says what to
- * start, and the run stops), and the test database is created when it is missing.
+ * start, and the run stops), the test database is created when it is missing, and the browser
+ * client is rebuilt when its sources changed (every app serves client/dist/formgate.min.js).
  */
 export default async function setup(): Promise<void> {
+  execFileSync(process.execPath, [new URL('../../scripts/build-client-if-stale.mjs', import.meta.url).pathname], { stdio: 'inherit' });
   const postgresUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/formgate_test';
   const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
   const problems = [await ensurePostgres(postgresUrl), await checkRedis(redisUrl)].filter((p): p is string => p !== undefined);

@@ -20,7 +20,7 @@ echo "packing formgate $version"
 tarball=$(npm pack --silent --pack-destination "$work" 2>/dev/null | tail -1)
 [ -f "$work/$tarball" ] || fail "npm pack produced no tarball"
 contents=$(tar -tzf "$work/$tarball")
-for required in package/bin/formgate.js package/dist/src/cli/index.js package/dist/src/server.js package/LICENSE package/.env.example package/CHANGELOG.md; do
+for required in package/bin/formgate.js package/dist/src/cli/index.js package/dist/src/server.js package/client/dist/formgate.min.js package/LICENSE package/.env.example package/CHANGELOG.md; do
   grep -qx "$required" <<<"$contents" || fail "$required is missing from the tarball"
 done
 if grep -q '^package/\(src\|test\|bench\)/' <<<"$contents"; then fail "sources or tests are in the tarball"; fi
@@ -58,6 +58,8 @@ env -u DATABASE_URL "$formgate" accounts create --email owner@example.com --json
 form_id=$(env -u DATABASE_URL "$formgate" forms create owner@example.com --name Contact --json | node -pe 'JSON.parse(require("fs").readFileSync(0, "utf8")).form.id')
 answer=$(curl -sS -H 'content-type: application/json' -H 'accept: application/json' -d '{"email":"a@example.com"}' "$url/v1/submit/$form_id")
 grep -q '"ok":true' <<<"$answer" || fail "submit answered $answer"
+script=$(curl -sS -o /dev/null -w '%{http_code} %{content_type}' "$url/v1/client.js")
+[ "$script" = "200 text/javascript; charset=utf-8" ] || fail "/v1/client.js answered '$script'"
 location=$(curl -sS -o /dev/null -w '%{redirect_url}' "$url/")
 [ "$location" = "$url/dashboard" ] || fail "/ redirected to '$location'"
 

@@ -1,6 +1,3 @@
-import type { Form } from '../../forms/form.types.js';
-import { escapeHtml } from '../../lib/html.js';
-
 /** A form's settings page (with its HTML snippet) and the delete-form confirmation. */
 export const settingsViews: Record<string, string> = {
   settings: `<%~ include('@formNav', it) %>
@@ -50,8 +47,18 @@ export const settingsViews: Record<string, string> = {
 <section class="card">
 <h2>HTML snippet</h2>
 <p class="muted">Paste this into your page. Submit URL: <code><%= it.submitUrl %></code></p>
+<h3>Plain HTML</h3>
+<p class="muted">Posts the page to Formgate, which redirects to your success page or its thank-you page.</p>
 <pre id="snippet"><%= it.snippet %></pre>
 <button type="button" class="copy" data-copy="snippet">Copy snippet</button><span class="copy-status" role="status"></span>
+<h3>With Formgate's script</h3>
+<p class="muted">The same form submits in place: field errors next to the fields, no double submissions, clear messages when offline or rate limited. Without JavaScript it posts as above.</p>
+<pre id="snippet-script"><%= it.scriptSnippet %></pre>
+<button type="button" class="copy" data-copy="snippet-script">Copy snippet</button><span class="copy-status" role="status"></span>
+<h3>React</h3>
+<p class="muted">With <code>npm install formgate-client</code>.</p>
+<pre id="snippet-react"><%= it.reactSnippet %></pre>
+<button type="button" class="copy" data-copy="snippet-react">Copy snippet</button><span class="copy-status" role="status"></span>
 </section>
 <%~ include('@notifySettings', it) %>
 <section class="card">
@@ -71,22 +78,3 @@ export const settingsViews: Record<string, string> = {
 </form>
 </section>`,
 };
-
-/** A copy-ready form posting to the submit URL, with the honeypot (and Turnstile when enabled). */
-export function formSnippet(form: Form, submitUrl: string): string {
-  const lines = [
-    `<form action="${submitUrl}" method="POST">`,
-    '  <label>Email <input type="email" name="email" required></label>',
-    '  <label>Message <textarea name="message" required></textarea></label>',
-    '  <!-- Honeypot: leave it empty and hidden; bots fill it in. -->',
-    '  <input type="text" name="_honey" style="display:none" tabindex="-1" autocomplete="off">',
-  ];
-  if (form.accessKey) lines.push(`  <input type="hidden" name="access_key" value="${escapeHtml(form.accessKey)}">`);
-  if (form.requireBotCheck) {
-    // The site key is limited to [A-Za-z0-9_-] by the form settings; escaped all the same.
-    lines.push(`  <div class="cf-turnstile" data-sitekey="${escapeHtml(form.turnstileSiteKey ?? 'YOUR_TURNSTILE_SITE_KEY')}"></div>`);
-  }
-  lines.push('  <button type="submit">Send</button>', '</form>');
-  if (form.requireBotCheck) lines.push('<script src="https://challenges.cloudflare.com/turnstile/v0/api.js" async defer></script>');
-  return lines.join('\n');
-}

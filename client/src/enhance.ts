@@ -1,0 +1,194 @@
+import { messages } from './messages.js';
+import { formBody, newIdempotencyKey, postSubmission, resetBotCheck, type SubmitError, type SubmitOutcome } from './submit.js';
+
+interface FormState {
+  sending: boolean;
+  /** Kept until a success: a retry after a lost answer replays the attempt instead of storing it twice. */
+  key: string | undefined;
+  /** What to undo before the next try: error elements and the fields' original ARIA attributes. */
+  undo: Array<() => void>;
+}
+
+const states = new WeakMap<HTMLFormElement, FormState>();
+const enhanced = new WeakSet<Document>();
+let errorIds = 0;
+
+function stateOf(form: HTMLFormElement): FormState {
+  let state = states.get(form);
+  if (!state) states.set(form, (state = { sending: false, key: undefined, undo: [] }));
+  return state;
+}
+
+/**
+ * Makes every `<form data-formgate>` of the document (now and added later) submit in place.
+ * Without this (no JavaScript, script blocked) the same forms post natively and get the 303.
+ */
+export function enhance(doc: Document = document): void {
+  if (enhanced.has(doc)) return;
+  enhanced.add(doc);
+  doc.addEventListener('submit', (event) => {
+    const form = event.target;
+    if (!(form instanceof HTMLFormElement) || !form.hasAttribute('data-formgate') || event.defaultPrevented) return;
+    event.preventDefault();
+    void send(form, (event as Event & { submitter?: HTMLElement | null }).submitter ?? null);
+  });
+  if (doc.readyState === 'loading') doc.addEventListener('DOMContentLoaded', () => loadBotCheck(doc));
+  else loadBotCheck(doc);
+}
+
+/** Loads Turnstile's script when a Formgate form holds a widget and the page did not load it. */
+function loadBotCheck(doc: Document): void {
+  if (!doc.querySelector('form[data-formgate] .cf-turnstile') || (window as { turnstile?: unknown }).turnstile) return;
+  if (doc.querySelector('script[src*="challenges.cloudflare.com/turnstile"]')) return;
+  const script = doc.createElement('script');
+  script.src = 'https://challenges.cloudflare.com/turnstile/v0/api.js';
+  script.async = script.defer = true;
+  doc.head.appendChild(script);
+}
+
+/** Submits one form in place; a second submit while one is in flight is ignored (double click). */
+export async function send(form: HTMLFormElement, submitter: HTMLElement | null = null): Promise<SubmitOutcome | undefined> {
+  const state = stateOf(form);
+  if (state.sending) return undefined;
+  state.sending = true;
+  const status = statusRegion(form);
+  clearErrors(state);
+  const restoreButtons = disableButtons(form);
+  form.setAttribute('aria-busy', 'true');
+  show(status, 'sending', messages.sending);
+
+  const data = new FormData(form);
+  const button = submitter as HTMLButtonElement | null;
+  if (button && button.name) data.append(button.name, button.value);
+  const multipart = (form.getAttribute('enctype') || '').toLowerCase() === 'multipart/form-data';
+  // getAttribute, not form.action: a field named "action" would shadow the property.
+  const url = new URL(form.getAttribute('action') || '', form.ownerDocument.baseURI).href;
+  const key = state.key || (state.key = newIdempotencyKey());
+  let outcome: SubmitOutcome;
+  try {
+    outcome = await postSubmission(url, formBody(data, multipart), key);
+  } finally {
+    state.sending = false;
+    restoreButtons();
+    form.removeAttribute('aria-busy');
+    resetBotCheck(form);
+  }
+
+  if (outcome.ok) {
+    state.key = undefined;
+    form.dispatchEvent(new CustomEvent('formgate:success', { detail: outcome }));
+    const next = successUrl(form);
+    if (next) {
+      window.location.assign(next);
+      return outcome;
+    }
+    HTMLFormElement.prototype.reset.call(form);
+    form.setAttribute('hidden', '');
+    show(status, 'success', form.getAttribute('data-formgate-success') || messages.success);
+  } else {
+    showError(form, state, status, outcome.error);
+    form.dispatchEvent(new CustomEvent('formgate:error', { detail: outcome }));
+  }
+  return outcome;
+}
+
+/** `data-formgate-redirect`: where to go after success (JSON answers do not name the form's success URL). */
+function successUrl(form: HTMLFormElement): string | undefined {
+  const value = form.getAttribute('data-formgate-redirect');
+  if (!value) return undefined;
+  const url = new URL(value, form.ownerDocument.baseURI);
+  return url.protocol === 'https:' || url.protocol === 'http:' ? url.href : undefined;
+}
+
+/** The page's own `[data-formgate-status]` inside the form, else one made just above the form. */
+function statusRegion(form: HTMLFormElement): HTMLElement {
+  const own = form.querySelector<HTMLElement>('[data-formgate-status]');
+  const previous = form.previousElementSibling as HTMLElement | null;
+  if (own) return own;
+  if (previous && previous.hasAttribute('data-formgate-status')) return previous;
+  const region = form.ownerDocument.createElement('div');
+  region.setAttribute('data-formgate-status', '');
+  region.className = 'formgate-status';
+  region.setAttribute('role', 'status');
+  region.setAttribute('aria-live', 'polite');
+  region.setAttribute('aria-atomic', 'true');
+  form.parentNode!.insertBefore(region, form);
+  return region;
+}
+
+function show(region: HTMLElement, kind: 'sending' | 'success' | 'error', text: string): void {
+  region.setAttribute('data-state', kind);
+  region.textContent = text;
+}
+
+function disableButtons(form: HTMLFormElement): () => void {
+  const buttons = Array.prototype.filter.call(
+    form.querySelectorAll('button, input[type=submit], input[type=image]'),
+    (b: HTMLButtonElement) => b.type === 'submit' && !b.disabled,
+  ) as HTMLButtonElement[];
+  for (const b of buttons) b.disabled = true;
+  return () => {
+    for (const b of buttons) b.disabled = false;
+  };
+}
+
+function clearErrors(state: FormState): void {
+  for (const undo of state.undo.splice(0)) undo();
+}
+
+/**
+ * The field a server error names. Over-long names come back cut to 64 characters plus "…"
+ * (contract section 4), so such a key matches the field it is the start of.
+ */
+function fieldNamed(form: HTMLFormElement, name: string): HTMLElement[] {
+  let item = form.elements.namedItem(name);
+  if (!item && name.length > 1 && name.charAt(name.length - 1) === '…') {
+    const start = name.slice(0, -1);
+    const found = Array.prototype.find.call(form.elements, (el: HTMLInputElement) => el.name && el.name.indexOf(start) === 0) as HTMLInputElement | undefined;
+    item = found ? form.elements.namedItem(found.name) : null;
+  }
+  if (!item) return [];
+  return item instanceof Element ? [item as HTMLElement] : (Array.prototype.slice.call(item) as HTMLElement[]);
+}
+
+function showError(form: HTMLFormElement, state: FormState, status: HTMLElement, error: SubmitError): void {
+  const doc = form.ownerDocument;
+  const unplaced: string[] = [];
+  let first: HTMLElement | undefined;
+  for (const name of Object.keys(error.fieldErrors)) {
+    const text = error.fieldErrors[name]!;
+    const fields = fieldNamed(form, name);
+    if (fields.length === 0 || fields[0]!.getAttribute('type') === 'hidden') {
+      unplaced.push(`${name}: ${text}`);
+      continue;
+    }
+    const note = doc.createElement('p');
+    note.id = `formgate-error-${++errorIds}`;
+    note.className = 'formgate-field-error';
+    note.textContent = text;
+    // After the field's label when it wraps the field: a <p> inside a <label> is not allowed.
+    const last = fields[fields.length - 1]!;
+    const anchor = (last.closest('label') as HTMLElement | null) || last;
+    anchor.parentNode!.insertBefore(note, anchor.nextSibling);
+    state.undo.push(() => note.parentNode && note.parentNode.removeChild(note));
+    for (const field of fields) {
+      const invalid = field.getAttribute('aria-invalid');
+      const described = field.getAttribute('aria-describedby');
+      field.setAttribute('aria-invalid', 'true');
+      field.setAttribute('aria-describedby', described ? `${described} ${note.id}` : note.id);
+      state.undo.push(() => {
+        restore(field, 'aria-invalid', invalid);
+        restore(field, 'aria-describedby', described);
+      });
+    }
+    first = first || fields[0];
+  }
+  const text = unplaced.length > 0 ? `${error.message} ${unplaced.join('; ')}` : error.message;
+  show(status, 'error', text);
+  if (first) first.focus();
+}
+
+function restore(el: Element, name: string, value: string | null): void {
+  if (value === null) el.removeAttribute(name);
+  else el.setAttribute(name, value);
+}

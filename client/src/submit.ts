@@ -1,0 +1,134 @@
+import { messages } from './messages.js';
+
+/** A submit error: the server's code (contract section 3) or `network_error` / `offline`. */
+export interface SubmitError {
+  code: string;
+  /** Text for the person filling in the form. */
+  message: string;
+  /** Field name → message, as the server sent them (empty when none). */
+  fieldErrors: Record<string, string>;
+  /** The HTTP status, when the server answered. */
+  status?: number;
+  /** Seconds from the server's Retry-After, on `rate_limited`. */
+  retryAfterSeconds?: number;
+}
+
+export type SubmitOutcome =
+  | { ok: true; submissionId: string; cached: boolean }
+  | { ok: false; error: SubmitError };
+
+/** A flat JSON body: the values the submit endpoint stores as given. */
+export type JsonFields = Record<string, string | number | boolean | null | Array<string | number | boolean | null>>;
+
+export type SubmitBody = FormData | URLSearchParams | JsonFields;
+
+/** A new random key (128 bits); getRandomValues works on plain-http pages too, unlike randomUUID. */
+export function newIdempotencyKey(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  let key = 'fg_';
+  for (let i = 0; i < bytes.length; i++) key += (bytes[i]! + 256).toString(16).slice(1);
+  return key;
+}
+
+/**
+ * What the browser itself would send: multipart when the form says so or holds a chosen file,
+ * else urlencoded (file inputs then send their file name, as a native post does).
+ */
+export function formBody(data: FormData, multipart = false): FormData | URLSearchParams {
+  const params = new URLSearchParams();
+  let hasFile = false;
+  data.forEach((value, name) => {
+    if (typeof value === 'string') params.append(name, value);
+    else {
+      if (value.size > 0 || value.name) hasFile = true;
+      params.append(name, value.name);
+    }
+  });
+  return multipart || hasFile ? data : params;
+}
+
+const failure = (code: string, message: string, extra: Partial<SubmitError> = {}): SubmitOutcome => ({
+  ok: false,
+  error: { code, message, fieldErrors: {}, ...extra },
+});
+
+const offline = () => typeof navigator !== 'undefined' && navigator.onLine === false;
+
+/**
+ * One POST to a submit URL in JSON mode. Never throws: every way it can end (an answer, a
+ * refused connection, no network at all) comes back as an outcome with a text to show.
+ */
+export async function postSubmission(
+  url: string,
+  body: SubmitBody,
+  idempotencyKey: string,
+  signal?: AbortSignal,
+): Promise<SubmitOutcome> {
+  if (offline()) return failure('offline', messages.offline);
+  const headers: Record<string, string> = { Accept: 'application/json', 'Idempotency-Key': idempotencyKey };
+  const isJson = !(body instanceof FormData) && !(body instanceof URLSearchParams);
+  if (isJson) headers['Content-Type'] = 'application/json';
+  let response: Response;
+  let answer: { ok?: unknown; submissionId?: unknown; cached?: unknown; message?: unknown; fieldErrors?: unknown } | undefined;
+  try {
+    response = await fetch(url, {
+      method: 'POST',
+      headers,
+      body: isJson ? JSON.stringify(body) : (body as FormData | URLSearchParams),
+      credentials: 'omit',
+      signal,
+    });
+    // A body cut off after a 200 is as unknown as no answer: the retry replays the same key.
+    answer = await response.json().catch((err: unknown) => {
+      if (response.ok) throw err;
+      return undefined;
+    });
+  } catch (err) {
+    if ((err as Error | undefined)?.name === 'AbortError') throw err;
+    return offline() ? failure('offline', messages.offline) : failure('network_error', messages.network);
+  }
+  const status = response.status;
+  if (response.ok && answer?.ok === true && typeof answer.submissionId === 'string') {
+    return { ok: true, submissionId: answer.submissionId, cached: answer.cached === true };
+  }
+  const code = typeof (answer as { error?: unknown } | undefined)?.error === 'string' ? (answer as { error: string }).error : 'internal_error';
+  if (status === 429) {
+    const seconds = retryAfterSeconds(response.headers.get('retry-after'));
+    const text = seconds === undefined ? messages.rateLimitedSoon : messages.rateLimited.replace('{seconds}', String(seconds));
+    return failure('rate_limited', text, { status, ...(seconds === undefined ? {} : { retryAfterSeconds: seconds }) });
+  }
+  if (status === 413) return failure('payload_too_large', messages.tooLarge, { status });
+  if (status >= 500 || typeof answer?.message !== 'string') return failure(code, messages.server, { status });
+  const fieldErrors: Record<string, string> = {};
+  if (answer.fieldErrors && typeof answer.fieldErrors === 'object') {
+    for (const [name, text] of Object.entries(answer.fieldErrors)) if (typeof text === 'string') fieldErrors[name] = text;
+  }
+  return failure(code, answer.message, { status, fieldErrors });
+}
+
+/** Retry-After is seconds or an HTTP date (RFC 9110); either becomes whole seconds from now. */
+function retryAfterSeconds(value: string | null): number | undefined {
+  if (!value) return undefined;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim());
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - Date.now()) / 1000));
+}
+
+interface TurnstileApi {
+  reset(widget?: string | Element): void;
+}
+
+/**
+ * Bot-check tokens are single-use: after every try, sent or not, the form's widget gets a fresh
+ * one (a replay of the same Idempotency-Key never spends a token, so the retry needs the new one).
+ */
+export function resetBotCheck(form: Element): void {
+  const widget = form.querySelector('.cf-turnstile');
+  const turnstile = (window as { turnstile?: TurnstileApi }).turnstile;
+  if (!widget || !turnstile || typeof turnstile.reset !== 'function') return;
+  try {
+    turnstile.reset(widget);
+  } catch {
+    // A widget that is not rendered (yet) has nothing to reset.
+  }
+}

@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import type { Form } from '../../src/forms/form.types.js';
+import { formSnippet, reactSnippet } from '../../src/dashboard/views/snippets.js';
+
+const form = {
+  id: 'frm_abc',
+  accessKey: `k"<&'`,
+  requireBotCheck: true,
+  turnstileSiteKey: '0x4AAA',
+  successUrl: 'https://shop.example/thanks?a=1&b="2"',
+} as unknown as Form;
+
+describe('dashboard snippets', () => {
+  it("with the script: data-formgate, the success URL for the script to follow, the script tag with SRI, all escaped", () => {
+    const html = formSnippet(form, 'https://forms.example/v1/submit/frm_abc', { url: 'https://forms.example/v1/client.0123.js', integrity: 'sha384-AbC+/=' });
+    expect(html).toContain('<form action="https://forms.example/v1/submit/frm_abc" method="POST" data-formgate data-formgate-redirect="https://shop.example/thanks?a=1&amp;b=&quot;2&quot;">');
+    expect(html).toContain('<input type="hidden" name="access_key" value="k&quot;&lt;&amp;&#39;">');
+    expect(html.split('\n').at(-1)).toBe('<script src="https://forms.example/v1/client.0123.js" integrity="sha384-AbC+/=" crossorigin="anonymous" defer></script>');
+    expect(formSnippet(form, 'https://forms.example/v1/submit/frm_abc')).not.toContain('data-formgate');
+  });
+
+  it('React: the form ID, base URL and access key as JavaScript string literals', () => {
+    const jsx = reactSnippet(form, 'https://forms.example');
+    expect(jsx).toContain(`useFormgate("frm_abc", { baseUrl: "https://forms.example" })`);
+    expect(jsx).toContain(`<input type="hidden" name="access_key" value={"k\\"<&'"} />`);
+    expect(jsx).toContain('data-sitekey={"0x4AAA"}');
+  });
+});
