@@ -32,6 +32,22 @@ export function signDelivery(secret: string, id: string, timestamp: Date, body: 
 }
 
 /**
+ * The undici dispatcher of every outbound call to an owner-chosen target (hooks, integrations):
+ * it connects only to addresses that pass the SSRF rules, checked at connect time, within a deadline.
+ */
+export function createSafeAgent(timeoutMs: number, allowPrivate: boolean, transport: HookTransportOptions = {}): Agent {
+  return new (loadUndici().Agent)({
+    connect: {
+      lookup: createSafeLookup(transport.resolve ?? systemResolver, allowPrivate),
+      ...(transport.ca ? { ca: transport.ca } : {}),
+      timeout: timeoutMs,
+    },
+    headersTimeout: timeoutMs,
+    bodyTimeout: timeoutMs,
+  });
+}
+
+/**
  * One POST, no retries, no redirects followed, a deadline, and at most 64 KiB of the answer read.
  * Connects only to addresses that pass the SSRF rules, checked at connect time.
  */
@@ -46,15 +62,7 @@ export class DeliverySender {
   ) {}
 
   private get agent(): Agent {
-    this.agentInstance ??= new (loadUndici().Agent)({
-      connect: {
-        lookup: createSafeLookup(this.transport.resolve ?? systemResolver, this.allowPrivate),
-        ...(this.transport.ca ? { ca: this.transport.ca } : {}),
-        timeout: this.timeoutMs,
-      },
-      headersTimeout: this.timeoutMs,
-      bodyTimeout: this.timeoutMs,
-    });
+    this.agentInstance ??= createSafeAgent(this.timeoutMs, this.allowPrivate, this.transport);
     return this.agentInstance;
   }
 
@@ -99,7 +107,7 @@ export class DeliverySender {
 }
 
 /** Reads at most MAX_RESPONSE_BYTES of a response, then drops the connection. */
-async function discardBody(body: AsyncIterable<Buffer> & { destroy(): void }): Promise<void> {
+export async function discardBody(body: AsyncIterable<Buffer> & { destroy(): void }): Promise<void> {
   let read = 0;
   try {
     for await (const chunk of body) {
@@ -114,7 +122,7 @@ async function discardBody(body: AsyncIterable<Buffer> & { destroy(): void }): P
   }
 }
 
-function describeError(err: unknown): string {
+export function describeError(err: unknown): string {
   const e = err as { name?: string; code?: string; message?: string; cause?: { code?: string; message?: string } };
   if (e.name === 'TimeoutError' || e.code === 'UND_ERR_HEADERS_TIMEOUT' || e.code === 'UND_ERR_CONNECT_TIMEOUT') return 'timeout';
   const cause = e.cause ?? e;
