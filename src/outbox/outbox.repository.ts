@@ -5,12 +5,13 @@ import type { Dialect, Executor } from '../db/database.js';
 export const OUTBOX_NOTIFY_CHANNEL = 'formgate_outbox';
 
 /**
- * The one definition of "this form has outbound work": a hook, or (with email on) a verified
- * recipient in per-submission mode. SQL text over `formIdColumn`, shared by the query-builder
+ * The one definition of "this form has outbound work": a hook, an enabled integration, or (with
+ * email on) a verified recipient in per-submission mode. SQL text over `formIdColumn`, shared by the query-builder
  * queue below and PostgreSQL's one-statement submit batch.
  */
 export function hasOutboundWorkSql(formIdColumn: string, email: boolean): string {
-  const hasHook = `exists (select 1 from hooks where hooks.form_id = ${formIdColumn})`;
+  const hasHook = `(exists (select 1 from hooks where hooks.form_id = ${formIdColumn})
+    or exists (select 1 from integrations where integrations.form_id = ${formIdColumn} and integrations.enabled = 1))`;
   if (!email) return hasHook;
   return `(${hasHook} or exists (select 1 from email_recipients r inner join forms f on f.id = r.form_id
     where r.form_id = ${formIdColumn} and r.state = 'verified' and f.notify_mode = 'each'))`;
