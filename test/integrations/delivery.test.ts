@@ -262,4 +262,29 @@ describe(`integrations over HTTPS on ${testDialect}`, () => {
     expect(await t.handle.db.selectFrom('integration_messages').select('id').where('integration_id', 'in', ids).execute()).toEqual([]);
     expect(await t.handle.db.selectFrom('integration_attempts').select('id').where('integration_id', 'in', ids).execute()).toEqual([]);
   });
+
+  it(`two instances on one ${testDialect} database deliver each message once`, async () => {
+    const b = await startTestApp({ database: t.database, env: { HOOK_ALLOW_PRIVATE_TARGETS: 'true', MAIL_RETRY_BASE_MS: '25' }, hookTransport: { ca: receiver.ca } });
+    try {
+      const form = await newForm();
+      const path = `/${form.id}/pair`;
+      await add(form.id, 'slack', { url: `${receiver.url}${path}` });
+      const responses = await Promise.all(Array.from({ length: 100 }, (_, i) => submit(i % 2 ? b : t, form.id, { json: { i } }, JSON_ACCEPT)));
+      expect(responses.every((r) => r.status === 200)).toBe(true);
+      const ids = await Promise.all(responses.map(async (r) => ((await r.json()) as { submissionId: string }).submissionId));
+      await waitFor(() => to(path).length >= 100, 60_000, '100 deliveries');
+      t.services.outbox.wake();
+      b.services.outbox.wake();
+      await waitFor(async () => {
+        const rows = await t.handle.db.selectFrom('integration_messages').select('state').where('submission_id', 'in', ids).execute();
+        return rows.length === 100 && rows.every((r) => r.state === 'sent');
+      }, 15_000, 'all recorded as sent');
+      await Promise.all([t.services.outbox.settle(), b.services.outbox.settle()]);
+      const delivered = to(path).map((r) => /submissions\/(sub_\w+)/.exec(JSON.parse(r.body).text)![1]);
+      expect(delivered).toHaveLength(100);
+      expect(new Set(delivered)).toEqual(new Set(ids));
+    } finally {
+      await b.close();
+    }
+  });
 });
