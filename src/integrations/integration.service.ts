@@ -1,9 +1,10 @@
 import type { Config } from '../config.js';
-import type { Executor } from '../db/database.js';
+import type { Executor, Trx } from '../db/database.js';
 import { notFound, validationFailed } from '../errors.js';
 import type { FormService } from '../forms/form.service.js';
 import { targetUrlProblem } from '../hooks/target-url.js';
 import { newId } from '../lib/ids.js';
+import { canBeKey, isStorableText } from '../lib/text.js';
 import { nowIso } from '../lib/time.js';
 import { formatRequest } from './formats/index.js';
 import {
@@ -67,10 +68,10 @@ export class IntegrationService {
   }
 
   private async getRow(id: string, accountId: string | undefined) {
-    const row = await findIntegrationRow(this.db, id);
+    const row = canBeKey(id) ? await findIntegrationRow(this.db, id) : undefined;
     if (!row) throw notFound('Integration');
-    // A form of another account is not found either.
-    if (accountId !== undefined) await this.forms.getFormOfAccount(accountId, row.form_id).catch(() => Promise.reject(notFound('Integration')));
+    // An integration of another account's form is as unknown as a missing one.
+    if (accountId !== undefined && (await this.forms.findForm(row.form_id))?.accountId !== accountId) throw notFound('Integration');
     return row;
   }
 
@@ -85,6 +86,10 @@ export class IntegrationService {
     const chatId = clean(input.chatId);
     const name = clean(input.name) ?? KIND_LABELS[kind];
     const problems: Record<string, string> = {};
+    for (const [field, value] of Object.entries({ name, url, token, chatId })) {
+      if (value !== undefined && !isStorableText(value)) problems[field] = 'must be text without NUL characters';
+    }
+    if (Object.keys(problems).length > 0) throw validationFailed('The integration is not valid.', problems);
     if (name.length > 100) problems.name = 'must be at most 100 characters';
     if (kind === 'telegram') {
       if (!token) problems.token = 'required: the bot token from @BotFather';
@@ -145,7 +150,7 @@ export class IntegrationService {
   }
 
   /** The platform refused the target (401/403/404/410): off, with the reason shown, nothing more queued for it. */
-  async disableForRefusal(trx: Executor, id: string, reason: string): Promise<void> {
+  async disableForRefusal(trx: Trx, id: string, reason: string): Promise<void> {
     await setIntegrationEnabled(trx, id, false, reason);
     await skipPendingMessagesOf(trx, id);
   }

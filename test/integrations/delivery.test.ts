@@ -237,6 +237,8 @@ describe(`integrations over HTTPS on ${testDialect}`, () => {
     await expect(add(form.id, 'slack', { url: 'http://hooks.example.com/x' })).rejects.toMatchObject({ code: 'validation_failed', fieldErrors: { url: 'must be an https: URL' } });
     await expect(add(form.id, 'telegram', { token: 'nope', chatId: 'x' })).rejects.toMatchObject({ code: 'validation_failed' });
     await expect(t.services.integrations.addIntegration(form.id, { kind: 'irc', url: 'https://x.example' })).rejects.toMatchObject({ code: 'validation_failed' });
+    await expect(t.services.integrations.addIntegration(form.id, { kind: 'slack', name: 'a\u0000b', url: `${receiver.url}/x` })).rejects.toMatchObject({ fieldErrors: { name: 'must be text without NUL characters' } });
+    await expect(t.services.integrations.sendTest('int_\u0000\ud800')).rejects.toMatchObject({ code: 'not_found' });
     const path = `/${form.id}/held`;
     for (let i = 0; i < 10; i++) await add(form.id, 'discord', { url: `${receiver.url}${path}/${i}` });
     await expect(add(form.id, 'discord', { url: `${receiver.url}${path}/10` })).rejects.toMatchObject({ code: 'validation_failed' });
