@@ -1,5 +1,5 @@
-import type { HookDeliveryChannel } from '../deliveries/delivery.channel.js';
-import type { DeliveryResult } from '../deliveries/delivery.sender.js';
+import type { HookDeliveryChannel } from './delivery.channel.js';
+import type { DeliveryResult } from './delivery.sender.js';
 import { randomBytes } from 'node:crypto';
 import type { AccountService } from '../accounts/account.service.js';
 import { planAllowsHooks } from '../accounts/account.types.js';
@@ -19,7 +19,7 @@ import {
   listHookRowsOfAccount,
 } from './hook.repository.js';
 import type { DeliveryAttempt, Hook } from './hook.types.js';
-import { targetUrlProblem } from './target-url.js';
+import { targetUrlProblem } from '../lib/target-url.js';
 
 export interface NewHookInput {
   formId: string;

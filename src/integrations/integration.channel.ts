@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
-import type { DatabaseHandle, Executor } from '../db/database.js';
+import type { DatabaseHandle, Trx } from '../db/database.js';
 import { newId } from '../lib/ids.js';
 import { isoMinus, nowIso } from '../lib/time.js';
 import type { Metrics } from '../metrics/metrics.js';
@@ -10,6 +10,7 @@ import { formatRequest } from './formats/index.js';
 import {
   claimDueMessages,
   countUnsentIntegrationMessages,
+  formHasEnabledIntegrationSql,
   insertMessagesForQueued,
   recordMessageAttempt,
   releaseClaimsBefore,
@@ -60,7 +61,11 @@ export class IntegrationChannel implements OutboxChannel {
     }
   }
 
-  async expand(trx: Executor, submissionIds: string[]): Promise<void> {
+  formHasWorkSql(formIdColumn: string): string {
+    return formHasEnabledIntegrationSql(formIdColumn);
+  }
+
+  async expand(trx: Trx, submissionIds: string[]): Promise<void> {
     await insertMessagesForQueued(trx, submissionIds, nowIso());
   }
 

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Dialect, Executor } from '../db/database.js';
+import type { Dialect, Executor, Trx } from '../db/database.js';
 import type { IntegrationAttemptRow, IntegrationRow } from '../db/schema.js';
 import type { Integration, IntegrationAttempt, IntegrationKind } from './integration.types.js';
 
@@ -57,7 +57,7 @@ export async function findFormsWithDisabledIntegrations(db: Executor, formIds: s
 }
 
 /** Deletes an integration; its queued messages and attempts go with it (foreign keys cascade). */
-export async function deleteIntegrationRow(trx: Executor, id: string): Promise<boolean> {
+export async function deleteIntegrationRow(trx: Trx, id: string): Promise<boolean> {
   await trx.deleteFrom('integration_attempts').where('integration_id', '=', id).execute();
   await trx.deleteFrom('integration_messages').where('integration_id', '=', id).execute();
   const result = await trx.deleteFrom('integrations').where('id', '=', id).executeTakeFirst();
@@ -89,7 +89,7 @@ export async function insertAttempt(db: Executor, row: IntegrationAttemptRow): P
 }
 
 /** SQL over `formIdColumn`: the form has an enabled integration (outbound work for this channel). */
-export const hasEnabledIntegrationSql = (formIdColumn: string) =>
+export const formHasEnabledIntegrationSql = (formIdColumn: string) =>
   `exists (select 1 from integrations where integrations.form_id = ${formIdColumn} and integrations.enabled = 1)`;
 
 /**
@@ -97,7 +97,7 @@ export const hasEnabledIntegrationSql = (formIdColumn: string) =>
  * submission was released (the outbox row's time), inside the dispatcher's expanding transaction.
  * A submission released again (not spam after spam) finds its messages already there: once.
  */
-export async function insertMessagesForQueued(trx: Executor, submissionIds: string[], now: string): Promise<void> {
+export async function insertMessagesForQueued(trx: Trx, submissionIds: string[], now: string): Promise<void> {
   if (submissionIds.length === 0) return;
   await trx
     .insertInto('integration_messages')
@@ -147,7 +147,7 @@ export interface ClaimedIntegrationMessage {
  * mid-send). On PostgreSQL SKIP LOCKED keeps concurrent dispatchers off each other's rows.
  */
 export async function claimDueMessages(
-  trx: Executor,
+  trx: Trx,
   dialect: Dialect,
   options: { limit: number; now: string; instance: string; staleBefore: string },
 ): Promise<ClaimedIntegrationMessage[]> {
@@ -215,7 +215,7 @@ export async function countUnsentIntegrationMessages(db: Executor): Promise<numb
 
 /** The message's state after an attempt, with the attempt itself, in the caller's transaction. */
 export async function recordMessageAttempt(
-  trx: Executor,
+  trx: Trx,
   attempt: IntegrationAttemptRow,
   message: { state: 'pending' | 'sent' | 'failed' | 'skipped'; attempts: number; nextAttemptAt: string | undefined },
 ): Promise<void> {

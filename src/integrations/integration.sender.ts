@@ -1,6 +1,6 @@
 import type { Agent } from 'undici';
-import { createSafeAgent, describeError, discardBody, type HookTransportOptions } from '../deliveries/delivery.sender.js';
-import { ipLiteralOf, isPublicAddress } from '../hooks/target-url.js';
+import { ipLiteralOf, isPublicAddress } from '../lib/addresses.js';
+import { createSafeAgent, describeSendError, discardBody, type SafeTransportOptions } from '../lib/safe-agent.js';
 import { loadUndici } from '../lib/undici.js';
 import type { PlatformRequest } from './integration.types.js';
 import type { HttpAnswer } from './outcome.js';
@@ -10,7 +10,7 @@ export interface PostResult extends HttpAnswer {
 }
 
 /**
- * POSTs a platform request through the hook delivery's SSRF-safe dispatcher: no redirects
+ * POSTs a platform request through the SSRF-safe dispatcher hook deliveries use: no redirects
  * followed, a deadline, at most 64 KiB of the answer read, and only public addresses contacted
  * (unless HOOK_ALLOW_PRIVATE_TARGETS), checked at connect time.
  */
@@ -20,7 +20,7 @@ export class IntegrationSender {
   constructor(
     private readonly timeoutMs: number,
     private readonly allowPrivate: boolean,
-    private readonly transport: HookTransportOptions = {},
+    private readonly transport: SafeTransportOptions = {},
   ) {}
 
   private get agent(): Agent {
@@ -54,7 +54,7 @@ export class IntegrationSender {
       const retryAfter = response.headers['retry-after'];
       return done({ status: response.statusCode, error: null, retryAfter: Array.isArray(retryAfter) ? retryAfter[0] : retryAfter });
     } catch (err) {
-      return done({ status: null, error: describeError(err) });
+      return done({ status: null, error: describeSendError(err) });
     }
   }
 

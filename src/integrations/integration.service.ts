@@ -2,7 +2,7 @@ import type { Config } from '../config.js';
 import type { Executor, Trx } from '../db/database.js';
 import { notFound, validationFailed } from '../errors.js';
 import type { FormService } from '../forms/form.service.js';
-import { targetUrlProblem } from '../hooks/target-url.js';
+import { targetUrlProblem } from '../lib/target-url.js';
 import { newId } from '../lib/ids.js';
 import { canBeKey, isStorableText } from '../lib/text.js';
 import { nowIso } from '../lib/time.js';

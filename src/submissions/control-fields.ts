@@ -1,11 +1,11 @@
 import type { FieldValue, SubmissionPayload } from './submission.types.js';
 import type { PostedFields } from './submit-fields.js';
 
-export const HONEYPOT_FIELDS = ['_honey', '_gotcha', 'botfield', 'url', 'website'] as const;
-export const TURNSTILE_FIELD = 'cf-turnstile-response';
+const HONEYPOT_FIELDS = ['_honey', '_gotcha', 'botfield', 'url', 'website'] as const;
+const TURNSTILE_FIELD = 'cf-turnstile-response';
 export const CONTROL_FIELDS: ReadonlySet<string> = new Set([...HONEYPOT_FIELDS, TURNSTILE_FIELD, 'access_key', 'redirect']);
 
-export interface ControlValues {
+interface ControlValues {
   honeypotFilled: boolean;
   turnstileToken: string | undefined;
   accessKey: string | undefined;

@@ -1,3 +1,5 @@
+import type { SubmissionRow } from '../db/schema.js';
+
 /** A stored field value: JSON bodies keep their types; urlencoded and multipart give strings. */
 export type FieldScalar = string | number | boolean | null;
 export type FieldValue = FieldScalar | FieldScalar[];
@@ -7,7 +9,7 @@ export type FieldValue = FieldScalar | FieldScalar[];
  */
 export type SubmissionPayload = Record<string, FieldValue>;
 
-export type SubmissionStatus = 'delivered';
+type SubmissionStatus = 'delivered';
 
 /** Why a submission is spam (contract section 9); `marked` is the owner's decision. */
 export const SPAM_REASONS = ['honeypot', 'bot_check', 'blocked_term', 'blocked_email', 'too_many_links', 'marked'] as const;
@@ -35,7 +37,7 @@ export interface Submission {
 export type ExportedSubmission = Pick<Submission, 'id' | 'createdAt' | 'isSpam' | 'spamReason' | 'country' | 'payload'>;
 
 /** The specification's Submission resource (management view). */
-export interface ApiSubmission {
+interface ApiSubmission {
   id: string;
   createdAt: string;
   status: SubmissionStatus;
@@ -60,4 +62,26 @@ export function submissionToApiSubmission(s: Submission): ApiSubmission {
 /** JSON.parse defines `__proto__` as an own data property, so stored payloads round-trip safely. */
 export function parsePayload(json: string): SubmissionPayload {
   return JSON.parse(json) as SubmissionPayload;
+}
+
+export function submissionRowToSubmission(row: SubmissionRow): Submission {
+  return {
+    id: row.id,
+    formId: row.form_id,
+    createdAt: row.created_at,
+    status: row.status as SubmissionStatus,
+    isSpam: row.is_spam === 1,
+    spamReason: row.is_spam === 1 ? toSpamReason(row.spam_reason) : null,
+    payload: parsePayload(row.payload),
+    ip: row.ip,
+    country: row.country,
+    userAgent: row.user_agent,
+    referer: row.referer,
+  };
+}
+
+/** Position in "newest first" order: the (createdAt, id) of the last row of the previous page. */
+export interface SubmissionPosition {
+  createdAt: string;
+  id: string;
 }

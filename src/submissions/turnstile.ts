@@ -1,6 +1,6 @@
 import { loadUndici } from '../lib/undici.js';
 
-export const MAX_TURNSTILE_TOKEN_LENGTH = 2048;
+const MAX_TURNSTILE_TOKEN_LENGTH = 2048;
 const VERIFY_TIMEOUT_MS = 5000;
 
 /**
