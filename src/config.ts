@@ -76,6 +76,7 @@ const envSchema = z.object({
   SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
   MAIL_FROM: z.string().trim().min(3).max(320).refine((v) => !/[\r\n]/.test(v), 'must be one line').optional(),
   MAIL_RETRY_BASE_MS: z.coerce.number().int().min(1).max(86_400_000).default(60_000),
+  TELEGRAM_API_URL: z.url({ protocol: /^https$/ }).default('https://api.telegram.org'),
 });
 
 export type Plan = 'free' | 'pro' | 'business';
@@ -107,6 +108,8 @@ export interface Config {
   readonly smtpUrl: string | undefined;
   readonly mailFrom: string;
   readonly mailRetryBaseMs: number;
+  /** Bot API base of Telegram integrations (a self-hosted Bot API server, or a test stand-in). */
+  readonly telegramApiUrl: string;
 }
 
 export class ConfigError extends Error {}
@@ -146,6 +149,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM ?? `Formgate <formgate@${new URL(baseUrl).hostname}>`,
     mailRetryBaseMs: e.MAIL_RETRY_BASE_MS,
+    telegramApiUrl: e.TELEGRAM_API_URL.replace(/\/+$/, ''),
   });
 }
 

@@ -13,6 +13,9 @@ import { PasswordResetService } from './accounts/password-reset.service.js';
 import type { OutboxChannel } from './outbox/outbox.channel.js';
 import { OutboxDispatcher } from './outbox/outbox.dispatcher.js';
 import { HookService } from './hooks/hook.service.js';
+import { IntegrationChannel } from './integrations/integration.channel.js';
+import { IntegrationSender } from './integrations/integration.sender.js';
+import { IntegrationService } from './integrations/integration.service.js';
 import { createMetrics, type Metrics } from './metrics/metrics.js';
 import { SubmissionBrowseService } from './submissions/submission-browse.service.js';
 import { InstanceSecretService } from './secrets/instance-secret.service.js';
@@ -40,6 +43,8 @@ export interface Services {
   /** The dashboard's search, paging both ways, counters and export. */
   readonly submissionBrowser: SubmissionBrowseService;
   readonly hooks: HookService;
+  /** Chat and push destinations of a form (Slack, Discord, Telegram, Teams, ntfy). */
+  readonly integrations: IntegrationService;
   /** Queued outbound work of every channel (hook deliveries, email) and its dispatcher. */
   readonly outbox: OutboxDispatcher;
   readonly sessions: SessionService;
@@ -85,7 +90,9 @@ export function createServices(
   let hooks: HookService | undefined;
   const unsubscribeGoneHook = async (hookId: string) => hooks?.unsubscribeGoneHook(hookId);
   const hookChannel = new HookDeliveryChannel(handle, config, logger, options.hookTransport, metrics, unsubscribeGoneHook);
-  const channels: OutboxChannel[] = [hookChannel];
+  const integrationSender = new IntegrationSender(config.hookTimeoutMs, config.hookAllowPrivateTargets, options.hookTransport);
+  const integrations = new IntegrationService(handle.db, config, forms, integrationSender);
+  const channels: OutboxChannel[] = [hookChannel, new IntegrationChannel(handle, config, logger, integrationSender, integrations, metrics)];
   const onEmailAttempt: EmailAttemptListener = (outcome) => {
     metrics.emails.inc({ outcome });
     options.onEmailAttempt?.(outcome);
@@ -108,6 +115,7 @@ export function createServices(
     lifecycle,
     submissionBrowser: new SubmissionBrowseService(handle.db, handle.dialect, forms),
     hooks,
+    integrations,
     outbox,
     sessions,
     notifications,

@@ -4,6 +4,7 @@ import { VERSION } from '../version.js';
 import { registerAccounts } from './commands/accounts.js';
 import { registerBackup } from './commands/backup.js';
 import { registerForms } from './commands/forms.js';
+import { registerIntegrations } from './commands/integrations.js';
 import { registerKeys } from './commands/keys.js';
 import { registerMail } from './commands/mail.js';
 import { registerMigrate } from './commands/migrate.js';
@@ -26,6 +27,7 @@ registerBackup(program);
 registerSubmissions(program);
 registerPurge(program);
 registerMail(program);
+registerIntegrations(program);
 
 try {
   await program.parseAsync(process.argv);

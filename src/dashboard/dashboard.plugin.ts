@@ -11,6 +11,7 @@ import { authPages } from './auth.routes.js';
 import { emailPages, emailPublicPages } from './email.routes.js';
 import { formPages } from './forms.routes.js';
 import { hookPages } from './hooks.routes.js';
+import { integrationPages } from './integrations.routes.js';
 import { keyPages } from './keys.routes.js';
 import { submissionPages } from './submissions.routes.js';
 import { SESSION_COOKIE, sendPage } from './page.js';
@@ -99,6 +100,7 @@ export async function dashboardPlugin(app: FastifyInstance): Promise<void> {
       await owned.register(hookPages);
       await owned.register(accountPages);
       await owned.register(emailPages);
+      await owned.register(integrationPages);
       // Lowest priority in the router: any other dashboard address is a 404 page in the layout.
       owned.get('/dashboard/*', { schema: { hide: true } }, async (request) => {
         throw new AppError('not_found', `There is no page at ${request.url.split('?')[0]!.slice(0, 200)}.`);

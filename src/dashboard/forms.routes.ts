@@ -83,8 +83,16 @@ export async function formPages(app: FastifyInstance): Promise<void> {
   const renderForms = async (request: FastifyRequest, reply: FastifyReply, extra: { values?: Record<string, string>; fieldErrors?: Record<string, string>; error?: string } = {}, status = 200) => {
     const accountId = request.owner!.id;
     const forms = await app.services.forms.listForms(accountId);
-    const summaries = await app.services.submissionBrowser.summariseForms(accountId, forms.map((f) => f.id));
-    const rows = forms.map((f) => ({ ...f, ...(summaries.get(f.id) ?? { inbox: 0, spam: 0, lastSubmissionAt: null }) }));
+    const formIds = forms.map((f) => f.id);
+    const [summaries, disabledIntegrations] = await Promise.all([
+      app.services.submissionBrowser.summariseForms(accountId, formIds),
+      app.services.integrations.formsWithDisabledIntegrations(formIds),
+    ]);
+    const rows = forms.map((f) => ({
+      ...f,
+      ...(summaries.get(f.id) ?? { inbox: 0, spam: 0, lastSubmissionAt: null }),
+      integrationDisabled: disabledIntegrations.has(f.id),
+    }));
     const ctx = { ...pageContext(request, reply, 'Forms'), ...(extra.error ? { error: extra.error } : {}) };
     return sendPage(reply, 'forms', ctx, { forms: rows, values: extra.values ?? {}, fieldErrors: extra.fieldErrors ?? {} }, status);
   };

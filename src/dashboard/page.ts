@@ -7,7 +7,7 @@ const FLASH_COOKIE = 'fg_flash';
 /** What a POST tells the page it redirects to (post/redirect/get), shown once. */
 export interface Flash {
   notice?: string;
-  /** A secret shown once (a new API key or hook secret) and what it is. */
+  /** A secret shown once (a new API key, hook secret or integration URL, up to 2048 characters) and what it is. */
   secret?: string;
   secretLabel?: string;
 }
@@ -41,7 +41,7 @@ function takeFlash(request: FastifyRequest, reply: FastifyReply): Flash {
     const { notice, secret, secretLabel } = value as Record<string, unknown>;
     return {
       ...(typeof notice === 'string' ? { notice: notice.slice(0, 300) } : {}),
-      ...(typeof secret === 'string' ? { secret: secret.slice(0, 300) } : {}),
+      ...(typeof secret === 'string' ? { secret: secret.slice(0, 2100) } : {}),
       ...(typeof secretLabel === 'string' ? { secretLabel: secretLabel.slice(0, 100) } : {}),
     };
   } catch {

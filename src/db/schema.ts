@@ -201,6 +201,49 @@ export interface InstanceSecretTable {
   created_at: string;
 }
 
+export interface IntegrationTable {
+  id: string;
+  form_id: string;
+  /** slack | discord | telegram | teams | ntfy */
+  kind: string;
+  name: string;
+  enabled: number;
+  /** Why the platform's answer turned it off (401/403/404/410), or null. */
+  disabled_reason: string | null;
+  /** Secret: the webhook or topic URL. */
+  url: string | null;
+  /** Secret: the bot or access token. */
+  token: string | null;
+  chat_id: string | null;
+  created_at: string;
+}
+
+export interface IntegrationMessageTable {
+  id: string;
+  integration_id: string;
+  submission_id: string;
+  /** pending → sending → sent | failed | skipped */
+  state: string;
+  attempts: number;
+  next_attempt_at: string;
+  claimed_at: string | null;
+  claimed_by: string | null;
+  created_at: string;
+}
+
+export interface IntegrationAttemptTable {
+  id: string;
+  integration_id: string;
+  /** null for a test message. */
+  message_id: string | null;
+  attempted_at: string;
+  /** sent | retry | failed | disabled */
+  outcome: string;
+  status: number | null;
+  error: string | null;
+  duration_ms: number;
+}
+
 export interface Database {
   accounts: AccountTable;
   api_keys: ApiKeyTable;
@@ -213,6 +256,9 @@ export interface Database {
   email_recipients: EmailRecipientTable;
   email_messages: EmailMessageTable;
   email_attempts: EmailAttemptTable;
+  integrations: IntegrationTable;
+  integration_messages: IntegrationMessageTable;
+  integration_attempts: IntegrationAttemptTable;
   password_resets: PasswordResetTable;
   sessions: SessionTable;
   form_daily_counts: FormDailyCountTable;
@@ -238,3 +284,5 @@ export type EmailMessageRow = Selectable<EmailMessageTable>;
 export type NewEmailMessageRow = Insertable<EmailMessageTable>;
 export type EmailAttemptRow = Selectable<EmailAttemptTable>;
 export type InstanceSecretRow = Selectable<InstanceSecretTable>;
+export type IntegrationRow = Selectable<IntegrationTable>;
+export type IntegrationAttemptRow = Selectable<IntegrationAttemptTable>;

@@ -2,15 +2,10 @@ import type { Agent } from 'undici';
 import { Webhook } from 'standardwebhooks';
 import { loadUndici } from '../lib/undici.js';
 import { ipLiteralOf, isPublicAddress } from '../lib/addresses.js';
-import { createSafeLookup, systemResolver, type Resolver } from '../lib/safe-lookup.js';
-
-const MAX_RESPONSE_BYTES = 64 * 1024;
+import { createSafeAgent, describeSendError, discardBody, type SafeTransportOptions } from '../lib/safe-agent.js';
 
 /** Test seams: trust a local CA, resolve names through a fake DNS. Production passes nothing. */
-export interface HookTransportOptions {
-  ca?: string;
-  resolve?: Resolver;
-}
+export type HookTransportOptions = SafeTransportOptions;
 
 export interface DeliveryRequest {
   /** The Standard Webhooks message ID: `${submissionId}.${hookId}`. */
@@ -46,15 +41,7 @@ export class DeliverySender {
   ) {}
 
   private get agent(): Agent {
-    this.agentInstance ??= new (loadUndici().Agent)({
-      connect: {
-        lookup: createSafeLookup(this.transport.resolve ?? systemResolver, this.allowPrivate),
-        ...(this.transport.ca ? { ca: this.transport.ca } : {}),
-        timeout: this.timeoutMs,
-      },
-      headersTimeout: this.timeoutMs,
-      bodyTimeout: this.timeoutMs,
-    });
+    this.agentInstance ??= createSafeAgent(this.timeoutMs, this.allowPrivate, this.transport);
     return this.agentInstance;
   }
 
@@ -89,37 +76,11 @@ export class DeliverySender {
       await discardBody(response.body);
       return done(response.statusCode, null);
     } catch (err) {
-      return done(null, describeError(err));
+      return done(null, describeSendError(err));
     }
   }
 
   async close(): Promise<void> {
     await this.agentInstance?.close();
   }
-}
-
-/** Reads at most MAX_RESPONSE_BYTES of a response, then drops the connection. */
-async function discardBody(body: AsyncIterable<Buffer> & { destroy(): void }): Promise<void> {
-  let read = 0;
-  try {
-    for await (const chunk of body) {
-      read += chunk.length;
-      if (read >= MAX_RESPONSE_BYTES) {
-        body.destroy();
-        return;
-      }
-    }
-  } catch {
-    // The status is what counts; a body that breaks off is no failure of the delivery.
-  }
-}
-
-function describeError(err: unknown): string {
-  const e = err as { name?: string; code?: string; message?: string; cause?: { code?: string; message?: string } };
-  if (e.name === 'TimeoutError' || e.code === 'UND_ERR_HEADERS_TIMEOUT' || e.code === 'UND_ERR_CONNECT_TIMEOUT') return 'timeout';
-  const cause = e.cause ?? e;
-  if (cause.code === 'FORMGATE_REFUSED_ADDRESS' || e.code === 'FORMGATE_REFUSED_ADDRESS') {
-    return `refused: ${cause.message ?? e.message}`;
-  }
-  return (cause.code ?? e.code ?? cause.message ?? e.message ?? 'delivery failed').slice(0, 200);
 }

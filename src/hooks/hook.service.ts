@@ -19,7 +19,7 @@ import {
   listHookRowsOfAccount,
 } from './hook.repository.js';
 import type { DeliveryAttempt, Hook } from './hook.types.js';
-import { targetUrlProblem } from './target-url.js';
+import { targetUrlProblem } from '../lib/target-url.js';
 
 export interface NewHookInput {
   formId: string;

@@ -7,6 +7,9 @@ export type HookDeliveryOutcome = 'sent' | 'failed' | 'gone';
 /** `sent`; `retry`: a temporary failure, tried again later; `failed`: given up. */
 export type EmailOutcome = 'sent' | 'retry' | 'bounced' | 'failed';
 
+/** `sent`; `retry`: tried again later; `failed`: given up; `disabled`: the platform refused the target (401/403/404/410). */
+export type IntegrationOutcome = 'sent' | 'retry' | 'failed' | 'disabled';
+
 export interface OutcomeCounter<Outcome extends string> {
   inc(labels: { outcome: Outcome }, value?: number): void;
 }
@@ -24,6 +27,7 @@ export interface Metrics {
   readonly submitDuration: { observe(seconds: number): void };
   readonly hookDeliveries: OutcomeCounter<HookDeliveryOutcome>;
   readonly emails: OutcomeCounter<EmailOutcome>;
+  readonly integrationDeliveries: { inc(labels: { kind: string; outcome: IntegrationOutcome }, value?: number): void };
   /** Tells the outbox gauge how to count what is queued (set once the services exist). */
   setOutboxPendingSource(count: () => Promise<number>): void;
 }
@@ -42,7 +46,7 @@ const ignore = { inc: () => {}, observe: () => {} };
 
 export function createMetrics(options: MetricsOptions = {}): Metrics {
   if (!options.enabled) {
-    return { registry: undefined, submissions: ignore, submitDuration: ignore, hookDeliveries: ignore, emails: ignore, setOutboxPendingSource: () => {} };
+    return { registry: undefined, submissions: ignore, submitDuration: ignore, hookDeliveries: ignore, emails: ignore, integrationDeliveries: ignore, setOutboxPendingSource: () => {} };
   }
   const { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } = createRequire(import.meta.url)('prom-client') as typeof import('prom-client');
   const registry = new Registry();
@@ -73,6 +77,12 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     labelNames: ['outcome'] as const,
     registers: [registry],
   });
+  const integrationDeliveries = new Counter({
+    name: 'formgate_integration_deliveries_total',
+    help: 'Integration message attempts, by kind and outcome: sent, retry (tried again later), failed (given up) or disabled (401/403/404/410).',
+    labelNames: ['kind', 'outcome'] as const,
+    registers: [registry],
+  });
   new Gauge({
     name: 'formgate_outbox_pending',
     help: 'Outbound work not yet done: outbox rows not yet expanded, plus hook deliveries and emails queued or in flight.',
@@ -85,6 +95,9 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
   for (const outcome of ['accepted', 'spam', 'rejected'] satisfies SubmitOutcome[]) submissions.inc({ outcome }, 0);
   for (const outcome of ['sent', 'failed', 'gone'] satisfies HookDeliveryOutcome[]) hookDeliveries.inc({ outcome }, 0);
   for (const outcome of ['sent', 'retry', 'bounced', 'failed'] satisfies EmailOutcome[]) emails.inc({ outcome }, 0);
+  for (const kind of ['slack', 'discord', 'telegram', 'teams', 'ntfy']) {
+    for (const outcome of ['sent', 'retry', 'failed', 'disabled'] satisfies IntegrationOutcome[]) integrationDeliveries.inc({ kind, outcome }, 0);
+  }
 
   return {
     registry,
@@ -92,6 +105,7 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     submitDuration,
     hookDeliveries,
     emails,
+    integrationDeliveries,
     setOutboxPendingSource: (count) => {
       countOutboxPending = count;
     },

@@ -8,6 +8,8 @@ import { tmpdir } from 'node:os';
 import selfsigned from 'selfsigned';
 
 export interface ReceivedHook {
+  /** The request's path and query. */
+  url: string;
   headers: IncomingMessage['headers'];
   body: string;
 }
@@ -51,7 +53,7 @@ export async function startHttpsReceiver(): Promise<HttpsReceiver> {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const body = Buffer.concat(chunks).toString('utf8');
-      received.push({ headers: req.headers, body });
+      received.push({ url: req.url ?? '', headers: req.headers, body });
       handler(req, res, body);
     });
   });

@@ -83,6 +83,28 @@ describe('Prometheus metrics', () => {
     expect(after).toContain('nodejs_eventloop_lag_seconds');
   });
 
+  it('count integration attempts by kind and outcome', async () => {
+    const owner = await createOwner(t.services);
+    const before = await scrape();
+    expect(sample(before, 'formgate_integration_deliveries_total{kind="ntfy",outcome="retry"}')).toBe(0);
+    receiver.respond((req, res) => res.writeHead(req.url === '/m-gone' ? 404 : 200).end('x'));
+    try {
+      await t.services.integrations.addIntegration(owner.form.id, { kind: 'slack', url: `${receiver.url}/m-ok` });
+      await t.services.integrations.addIntegration(owner.form.id, { kind: 'teams', url: `${receiver.url}/m-gone` });
+      expect((await submit(t, owner.form.id, { json: { n: 1 } }, JSON_ACCEPT)).status).toBe(200);
+      let after = '';
+      const delta = (series: string) => sample(after, series) - sample(before, series);
+      await waitFor(async () => {
+        after = await scrape();
+        return delta('formgate_integration_deliveries_total{kind="slack",outcome="sent"}') === 1 && delta('formgate_integration_deliveries_total{kind="teams",outcome="disabled"}') === 1;
+      }, 15_000, 'both attempts counted');
+      expect(delta('formgate_integration_deliveries_total{kind="slack",outcome="failed"}')).toBe(0);
+      expect(delta('formgate_integration_deliveries_total{kind="teams",outcome="sent"}')).toBe(0);
+    } finally {
+      receiver.respond((_req, res) => res.writeHead(200).end('ok'));
+    }
+  });
+
   it('counts failed deliveries and reads the outbox size from the database when scraped', async () => {
     const owner = await createOwner(t.services, { planId: 'pro' });
     const held: Array<() => void> = [];

@@ -12,7 +12,7 @@ export const formViews: Record<string, string> = {
 <td data-label="Submissions" class="num inbox-count"><%= f.inbox.toLocaleString('en') %></td>
 <td data-label="Spam" class="num spam-count"><%= f.spam.toLocaleString('en') %></td>
 <td data-label="Last submission"><%~ it.h.timeTag(f.lastSubmissionAt, 'none yet') %></td>
-<td data-label="Status"><span class="badge <%= f.isActive ? 'ok' : 'off' %>"><%= f.isActive ? 'Active' : 'Inactive' %></span></td>
+<td data-label="Status"><span class="badge <%= f.isActive ? 'ok' : 'off' %>"><%= f.isActive ? 'Active' : 'Inactive' %></span><% if (f.integrationDisabled) { %> <a class="badge off integration-warning" href="/dashboard/forms/<%= f.id %>/integrations" title="A chat or push integration was turned off; see why on its page">integration disabled</a><% } %></td>
 <td data-label="ID"><code><%= f.id %></code></td></tr>
 <% }) %>
 </tbody></table>

@@ -35,6 +35,7 @@ export const layoutViews: Record<string, string> = {
   formNav: `<p class="crumbs"><a href="/dashboard/forms">Forms</a> › <strong><%= it.form.name %></strong> ·
 <a href="/dashboard/forms/<%= it.form.id %>/submissions">Submissions</a> ·
 <a href="/dashboard/forms/<%= it.form.id %>/settings">Settings &amp; snippet</a> ·
+<a href="/dashboard/forms/<%= it.form.id %>/integrations">Integrations</a> ·
 <a href="/dashboard/forms/<%= it.form.id %>/email-log">Email log</a></p>`,
 
   message: `<section class="card narrow"><h1><%= it.heading %></h1><p><%= it.text %></p><p><a href="/dashboard">Back to the dashboard</a></p></section>`,

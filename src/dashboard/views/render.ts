@@ -5,6 +5,7 @@ import { emailViews } from './email.views.js';
 import { formViews } from './forms.views.js';
 import { viewHelpers } from './helpers.js';
 import { hookViews } from './hooks.views.js';
+import { integrationViews } from './integrations.views.js';
 import { keyViews } from './keys.views.js';
 import { layoutViews } from './layout.views.js';
 import { settingsViews } from './settings.views.js';
@@ -25,6 +26,7 @@ const templates: Record<string, string> = {
   ...emailViews,
   ...submissionViews,
   ...hookViews,
+  ...integrationViews,
   ...keyViews,
   ...accountViews,
 };

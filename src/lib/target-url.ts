@@ -1,4 +1,4 @@
-import { ipLiteralOf, isLocalhostName, isPublicAddress } from '../lib/addresses.js';
+import { ipLiteralOf, isLocalhostName, isPublicAddress } from './addresses.js';
 
 /**
  * Why a hook target is refused, or undefined when it is a public HTTPS URL. WHATWG parsing has

@@ -1,0 +1,234 @@
+import { sql } from 'kysely';
+import type { Dialect, Executor, Trx } from '../db/database.js';
+import type { IntegrationAttemptRow, IntegrationRow } from '../db/schema.js';
+import type { Integration, IntegrationAttempt, IntegrationKind } from './integration.types.js';
+
+export function integrationRowToIntegration(row: IntegrationRow): Integration {
+  return {
+    id: row.id,
+    formId: row.form_id,
+    kind: row.kind as IntegrationKind,
+    name: row.name,
+    enabled: row.enabled === 1,
+    disabledReason: row.disabled_reason,
+    createdAt: row.created_at,
+    url: row.url === null ? null : 'set',
+    token: row.token === null ? null : 'set',
+    chatId: row.chat_id,
+  };
+}
+
+export function attemptRowToAttempt(row: IntegrationAttemptRow): IntegrationAttempt {
+  return {
+    id: row.id,
+    attemptedAt: row.attempted_at,
+    outcome: row.outcome as IntegrationAttempt['outcome'],
+    status: row.status,
+    error: row.error,
+  };
+}
+
+export async function insertIntegration(db: Executor, row: IntegrationRow): Promise<void> {
+  await db.insertInto('integrations').values(row).execute();
+}
+
+export async function countIntegrationsOfForm(db: Executor, formId: string): Promise<number> {
+  const row = await db
+    .selectFrom('integrations')
+    .select((eb) => eb.fn.countAll<string | number>().as('n'))
+    .where('form_id', '=', formId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export async function listIntegrationRowsOfForm(db: Executor, formId: string): Promise<IntegrationRow[]> {
+  return db.selectFrom('integrations').selectAll().where('form_id', '=', formId).orderBy('created_at').orderBy('id').execute();
+}
+
+export async function findIntegrationRow(db: Executor, id: string): Promise<IntegrationRow | undefined> {
+  return db.selectFrom('integrations').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** The forms among `formIds` with at least one disabled integration (the forms list's warning). */
+export async function findFormsWithDisabledIntegrations(db: Executor, formIds: string[]): Promise<Set<string>> {
+  if (formIds.length === 0) return new Set();
+  const rows = await db.selectFrom('integrations').select('form_id').distinct().where('form_id', 'in', formIds).where('enabled', '=', 0).execute();
+  return new Set(rows.map((r) => r.form_id));
+}
+
+/** Deletes an integration; its queued messages and attempts go with it (foreign keys cascade). */
+export async function deleteIntegrationRow(trx: Trx, id: string): Promise<boolean> {
+  await trx.deleteFrom('integration_attempts').where('integration_id', '=', id).execute();
+  await trx.deleteFrom('integration_messages').where('integration_id', '=', id).execute();
+  const result = await trx.deleteFrom('integrations').where('id', '=', id).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+export async function setIntegrationEnabled(db: Executor, id: string, enabled: boolean, reason: string | null): Promise<void> {
+  await db.updateTable('integrations').set({ enabled: enabled ? 1 : 0, disabled_reason: enabled ? null : reason }).where('id', '=', id).execute();
+}
+
+/** Messages still queued for a disabled integration will not be sent. */
+export async function skipPendingMessagesOf(db: Executor, integrationId: string): Promise<void> {
+  await db.updateTable('integration_messages').set({ state: 'skipped' }).where('integration_id', '=', integrationId).where('state', '=', 'pending').execute();
+}
+
+export async function listAttemptRowsOfIntegration(db: Executor, integrationId: string, limit: number): Promise<IntegrationAttemptRow[]> {
+  return db
+    .selectFrom('integration_attempts')
+    .selectAll()
+    .where('integration_id', '=', integrationId)
+    .orderBy('attempted_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+export async function insertAttempt(db: Executor, row: IntegrationAttemptRow): Promise<void> {
+  await db.insertInto('integration_attempts').values(row).execute();
+}
+
+/** SQL over `formIdColumn`: the form has an enabled integration (outbound work for this channel). */
+export const formHasEnabledIntegrationSql = (formIdColumn: string) =>
+  `exists (select 1 from integrations where integrations.form_id = ${formIdColumn} and integrations.enabled = 1)`;
+
+/**
+ * One message per enabled integration of each queued submission's form that existed when the
+ * submission was released (the outbox row's time), inside the dispatcher's expanding transaction.
+ * A submission released again (not spam after spam) finds its messages already there: once.
+ */
+export async function insertMessagesForQueued(trx: Trx, submissionIds: string[], now: string): Promise<void> {
+  if (submissionIds.length === 0) return;
+  await trx
+    .insertInto('integration_messages')
+    .columns(['id', 'integration_id', 'submission_id', 'state', 'attempts', 'next_attempt_at', 'created_at'])
+    .expression(
+      trx
+        .selectFrom('outbox as o')
+        .innerJoin('submissions as s', 's.id', 'o.submission_id')
+        .innerJoin('integrations as i', 'i.form_id', 's.form_id')
+        .select([
+          sql<string>`'im.' || i.id || '.' || s.id`.as('id'),
+          'i.id as integration_id',
+          's.id as submission_id',
+          sql<string>`'pending'`.as('state'),
+          sql<number>`0`.as('attempts'),
+          sql<string>`${now}`.as('next_attempt_at'),
+          sql<string>`${now}`.as('created_at'),
+        ])
+        .where('o.submission_id', 'in', submissionIds)
+        .where('i.enabled', '=', 1)
+        .whereRef('i.created_at', '<=', 'o.created_at'),
+    )
+    .onConflict((oc) => oc.columns(['integration_id', 'submission_id']).doNothing())
+    .execute();
+}
+
+/** A claimed message with what formatting and sending it needs. */
+export interface ClaimedIntegrationMessage {
+  id: string;
+  integration_id: string;
+  submission_id: string;
+  attempts: number;
+  kind: string;
+  url: string | null;
+  token: string | null;
+  chat_id: string | null;
+  enabled: number;
+  form_name: string;
+  s_created_at: string;
+  s_country: string;
+  s_payload: string;
+}
+
+/**
+ * Moves up to `limit` due messages to sending, claimed by `instance`, and returns them: pending
+ * ones whose time has come, and first any claim older than `staleBefore` (its process died
+ * mid-send). On PostgreSQL SKIP LOCKED keeps concurrent dispatchers off each other's rows.
+ */
+export async function claimDueMessages(
+  trx: Trx,
+  dialect: Dialect,
+  options: { limit: number; now: string; instance: string; staleBefore: string },
+): Promise<ClaimedIntegrationMessage[]> {
+  const due = async (state: 'pending' | 'sending', limit: number) => {
+    let query = trx.selectFrom('integration_messages').select('id').where('state', '=', state).limit(limit);
+    query =
+      state === 'pending'
+        ? query.where('next_attempt_at', '<=', options.now).orderBy('next_attempt_at')
+        : query.where('claimed_at', '<', options.staleBefore).orderBy('claimed_at');
+    if (dialect === 'postgres') query = query.forUpdate().skipLocked();
+    return (await query.execute()).map((r) => r.id);
+  };
+  const stale = await due('sending', options.limit);
+  const ids = [...stale, ...(stale.length < options.limit ? await due('pending', options.limit - stale.length) : [])];
+  if (ids.length === 0) return [];
+  await trx
+    .updateTable('integration_messages')
+    .set({ state: 'sending', claimed_at: options.now, claimed_by: options.instance })
+    .where('id', 'in', ids)
+    .execute();
+  return trx
+    .selectFrom('integration_messages as m')
+    .innerJoin('integrations as i', 'i.id', 'm.integration_id')
+    .innerJoin('submissions as s', 's.id', 'm.submission_id')
+    .innerJoin('forms as f', 'f.id', 'i.form_id')
+    .select([
+      'm.id',
+      'm.integration_id',
+      'm.submission_id',
+      'm.attempts',
+      'i.kind',
+      'i.url',
+      'i.token',
+      'i.chat_id',
+      'i.enabled',
+      'f.name as form_name',
+      's.created_at as s_created_at',
+      's.country as s_country',
+      's.payload as s_payload',
+    ])
+    .where('m.id', 'in', ids)
+    .execute();
+}
+
+/** Claims made before `claimedBefore` by any other instance go back to pending (SQLite start). */
+export async function releaseClaimsBefore(db: Executor, claimedBefore: string, except: string): Promise<number> {
+  const result = await db
+    .updateTable('integration_messages')
+    .set({ state: 'pending', claimed_at: null, claimed_by: null })
+    .where('state', '=', 'sending')
+    .where('claimed_by', '<>', except)
+    .where('claimed_at', '<', claimedBefore)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+export async function countUnsentIntegrationMessages(db: Executor): Promise<number> {
+  const row = await db
+    .selectFrom('integration_messages')
+    .select((eb) => eb.fn.countAll<string | number>().as('n'))
+    .where('state', 'in', ['pending', 'sending'])
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** The message's state after an attempt, with the attempt itself, in the caller's transaction. */
+export async function recordMessageAttempt(
+  trx: Trx,
+  attempt: IntegrationAttemptRow,
+  message: { state: 'pending' | 'sent' | 'failed' | 'skipped'; attempts: number; nextAttemptAt: string | undefined },
+): Promise<void> {
+  await trx.insertInto('integration_attempts').values(attempt).execute();
+  await trx
+    .updateTable('integration_messages')
+    .set({
+      state: message.state,
+      attempts: message.attempts,
+      claimed_at: null,
+      claimed_by: null,
+      ...(message.nextAttemptAt ? { next_attempt_at: message.nextAttemptAt } : {}),
+    })
+    .where('id', '=', attempt.message_id!)
+    .execute();
+}

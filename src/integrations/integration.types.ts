@@ -1,0 +1,45 @@
+export const INTEGRATION_KINDS = ['slack', 'discord', 'telegram', 'teams', 'ntfy'] as const;
+export type IntegrationKind = (typeof INTEGRATION_KINDS)[number];
+
+/** Per form (contract section 13). */
+export const MAX_INTEGRATIONS_PER_FORM = 10;
+
+/** What the owner sees of an integration; its secrets only as whether they are set. */
+export interface Integration {
+  id: string;
+  formId: string;
+  kind: IntegrationKind;
+  name: string;
+  enabled: boolean;
+  /** Why it was turned off automatically (the platform refused it), or null. */
+  disabledReason: string | null;
+  createdAt: string;
+  /** `set` or null, never the value (webhook URLs and tokens are secrets). */
+  url: 'set' | null;
+  token: 'set' | null;
+  /** A Telegram chat ID is not a secret. */
+  chatId: string | null;
+}
+
+/** The secret-bearing target of one integration, as a sender needs it. */
+export interface IntegrationTarget {
+  kind: IntegrationKind;
+  url: string | null;
+  token: string | null;
+  chatId: string | null;
+}
+
+export interface IntegrationAttempt {
+  id: string;
+  attemptedAt: string;
+  outcome: 'sent' | 'retry' | 'failed' | 'disabled';
+  status: number | null;
+  error: string | null;
+}
+
+/** One outbound HTTP request, ready to send. */
+export interface PlatformRequest {
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+}

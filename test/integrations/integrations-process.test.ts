@@ -1,0 +1,124 @@
+import type { ServerResponse } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DatabaseHandle } from '../../src/db/database.js';
+import { migrateToLatest } from '../../src/db/migrate.js';
+import { createOwner, servicesFor } from '../helpers/factories.js';
+import { createTestDatabase, testDialect, type TestDatabase } from '../helpers/database.js';
+import { startHttpsReceiver, type HttpsReceiver } from '../helpers/https-receiver.js';
+import { runToExit, spawnServer, type ServerProcess } from '../helpers/server-process.js';
+import { waitFor } from '../helpers/wait.js';
+
+let database: TestDatabase;
+let handle: DatabaseHandle;
+let receiver: HttpsReceiver;
+let formId: string;
+const servers: ServerProcess[] = [];
+
+const env = () => ({
+  DATABASE_URL: database.url,
+  HOOK_ALLOW_PRIVATE_TARGETS: 'true',
+  HOOK_TIMEOUT_MS: '2000',
+  MAIL_RETRY_BASE_MS: '100',
+  SUBMIT_RATE_LIMIT_PER_MINUTE: '0',
+  TELEGRAM_API_URL: `${receiver.url}/tg`,
+  // The receiver's self-signed certificate, trusted as an operator would trust a private CA.
+  NODE_EXTRA_CA_CERTS: receiver.caFile,
+});
+
+async function formgate(args: string[]) {
+  const result = await runToExit(['bin/formgate.js', ...args, '--json'], env());
+  return { ...result, json: result.code === 0 ? JSON.parse(result.stdout) : undefined };
+}
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  handle = database.open();
+  await migrateToLatest(handle);
+  receiver = await startHttpsReceiver();
+  ({ form: { id: formId } } = await createOwner(servicesFor(handle)));
+});
+
+afterAll(async () => {
+  for (const s of servers) if (s.child.exitCode === null && s.child.signalCode === null) s.child.kill('SIGKILL');
+  await receiver?.close();
+  await handle?.close();
+  await database?.drop();
+});
+
+describe(`integrations as an operator runs them, on ${testDialect}`, () => {
+  it('formgate integrations add, list, test and remove print the documented JSON', async () => {
+    const added = await formgate(['integrations', 'add', formId, '--kind', 'discord', '--url', `${receiver.url}/cli/discord`, '--name', 'Team chat']);
+    expect(added.stderr).toBe('');
+    expect(added.json).toEqual({
+      integration: { id: expect.stringMatching(/^int_/), formId, kind: 'discord', name: 'Team chat', enabled: true, createdAt: expect.stringMatching(/\.\d{3}Z$/) },
+    });
+    const id = added.json.integration.id as string;
+    const telegram = await formgate(['integrations', 'add', formId, '--kind', 'telegram', '--token', '42:BBBBBBBBBBBBBBBBBBBBBBBBBBBBBB', '--chat-id', '7']);
+    expect(telegram.json.integration).toMatchObject({ kind: 'telegram', name: 'Telegram', enabled: true });
+
+    expect((await formgate(['integrations', 'list', formId])).json).toEqual({ integrations: [added.json.integration, telegram.json.integration] });
+
+    expect((await formgate(['integrations', 'test', id])).json).toEqual({ sent: true });
+    expect(receiver.received.filter((r) => r.url === '/cli/discord')).toHaveLength(1);
+    expect((await formgate(['integrations', 'test', telegram.json.integration.id])).json).toEqual({ sent: true });
+    expect(receiver.received.filter((r) => r.url === '/tg/bot42:BBBBBBBBBBBBBBBBBBBBBBBBBBBBBB/sendMessage')).toHaveLength(1);
+
+    const bad = await formgate(['integrations', 'add', formId, '--kind', 'slack', '--url', 'http://plain.example/x']);
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toContain('url: must be an https: URL');
+    const missing = await formgate(['integrations', 'remove', 'int_nothere']);
+    expect(missing.code).not.toBe(0);
+    expect(missing.stderr).toContain('Integration not found.');
+
+    expect((await formgate(['integrations', 'remove', id])).json).toEqual({ deleted: true });
+    expect((await formgate(['integrations', 'remove', telegram.json.integration.id])).json).toEqual({ deleted: true });
+    expect((await formgate(['integrations', 'list', formId])).json).toEqual({ integrations: [] });
+  });
+
+  it('SIGKILL after the 200 and before the platform answered: each message is delivered once after the restart', async () => {
+    expect((await formgate(['integrations', 'add', formId, '--kind', 'slack', '--url', `${receiver.url}/crash`])).code).toBe(0);
+    // The platform reads each request and never answers: messages are claimed and in flight, none
+    // delivered, when the process dies.
+    const held: ServerResponse[] = [];
+    const answered: string[] = [];
+    let holding = true;
+    receiver.respond((req, res, body) => {
+      if (req.url !== '/crash') return void res.writeHead(200).end('ok');
+      if (holding) held.push(res);
+      else {
+        answered.push(body);
+        res.writeHead(200).end('ok');
+      }
+    });
+    const first = await spawnServer(env());
+    servers.push(first);
+    const ids: string[] = [];
+    for (let i = 0; i < 8; i++) {
+      const res = await fetch(`${first.url}/v1/submit/${formId}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body: JSON.stringify({ message: `crash ${i}` }),
+      });
+      expect(res.status).toBe(200);
+      ids.push(((await res.json()) as { submissionId: string }).submissionId);
+    }
+    await waitFor(() => held.length >= 1, 30_000, 'a request held by the platform');
+    first.child.kill('SIGKILL');
+    expect(await first.exited).toBe('SIGKILL');
+    expect(answered).toEqual([]);
+
+    holding = false;
+    const second = await spawnServer(env());
+    servers.push(second);
+    const delivered = () => answered.map((body) => /submissions\/(sub_\w+)/.exec(JSON.parse(body).text)?.[1]);
+    await waitFor(() => ids.every((id) => delivered().includes(id)), 60_000, 'every message after the restart');
+    await waitFor(async () => {
+      const rows = await handle.db.selectFrom('integration_messages').select('state').where('submission_id', 'in', ids).execute();
+      return rows.length === ids.length && rows.every((r) => r.state === 'sent');
+    }, 15_000, 'every message recorded as sent');
+    expect(delivered().sort()).toEqual([...ids].sort());
+
+    second.child.kill('SIGTERM');
+    expect(await second.exited).toBe(0);
+  });
+});
