@@ -213,14 +213,13 @@ export async function countUnsentIntegrationMessages(db: Executor): Promise<numb
   return Number(row.n);
 }
 
-/** The message's state after an attempt, with the attempt itself, in the caller's transaction. */
+/** The message's state after an attempt, with the attempt itself, in the caller's transaction; false when the message is gone. */
 export async function recordMessageAttempt(
   trx: Trx,
   attempt: IntegrationAttemptRow,
   message: { state: 'pending' | 'sent' | 'failed' | 'skipped'; attempts: number; nextAttemptAt: string | undefined },
-): Promise<void> {
-  await trx.insertInto('integration_attempts').values(attempt).execute();
-  await trx
+): Promise<boolean> {
+  const updated = await trx
     .updateTable('integration_messages')
     .set({
       state: message.state,
@@ -230,5 +229,9 @@ export async function recordMessageAttempt(
       ...(message.nextAttemptAt ? { next_attempt_at: message.nextAttemptAt } : {}),
     })
     .where('id', '=', attempt.message_id!)
-    .execute();
+    .executeTakeFirst();
+  // The message went with its submission while it was being sent: nothing to record against.
+  if (Number(updated.numUpdatedRows) === 0) return false;
+  await trx.insertInto('integration_attempts').values(attempt).execute();
+  return true;
 }

@@ -53,18 +53,19 @@ afterAll(async () => {
   await sink?.close();
 });
 
-async function queuedWorkOf(ids: string[]): Promise<{ outbox: number; deliveries: number; emails: number }> {
-  if (ids.length === 0) return { outbox: 0, deliveries: 0, emails: 0 };
+async function queuedWorkOf(ids: string[]): Promise<{ outbox: number; deliveries: number; emails: number; chats: number }> {
+  if (ids.length === 0) return { outbox: 0, deliveries: 0, emails: 0, chats: 0 };
   const db = t.handle.db;
-  const [outbox, deliveries, emails] = await Promise.all([
+  const [outbox, deliveries, emails, chats] = await Promise.all([
     db.selectFrom('outbox').select('submission_id').where('submission_id', 'in', ids).execute(),
     db.selectFrom('hook_deliveries').select('id').where('submission_id', 'in', ids).execute(),
     db.selectFrom('email_messages').select('id').where('submission_id', 'in', ids).execute(),
+    db.selectFrom('integration_messages').select('id').where('submission_id', 'in', ids).execute(),
   ]);
-  return { outbox: outbox.length, deliveries: deliveries.length, emails: emails.length };
+  return { outbox: outbox.length, deliveries: deliveries.length, emails: emails.length, chats: chats.length };
 }
 
-describe(`dashboard deletes racing submissions with hooks and email queued, on ${testDialect}`, () => {
+describe(`dashboard deletes racing submissions with hooks, email and a chat integration queued, on ${testDialect}`, () => {
   it('answers every delete and every submit, and leaves nothing queued for a deleted submission', { timeout: 120_000 }, async () => {
     const client = new DashboardClient(t.url);
     const email = 'racer@example.com';
@@ -74,6 +75,7 @@ describe(`dashboard deletes racing submissions with hooks and email queued, on $
     const form = await t.services.forms.createForm(account.id, { name: 'Busy' });
     await t.services.hooks.createHook(account.id, { formId: form.id, targetUrl: `${receiver.url}/in` });
     await t.services.notifications.setRecipients(form.id, ['inbox@example.net'], { verified: true });
+    await t.services.integrations.addIntegration(form.id, { kind: 'slack', url: `${receiver.url}/slack` });
     await client.get(`/dashboard/forms/${form.id}/submissions`);
     expect(client.csrf).not.toBe('');
 
@@ -99,7 +101,7 @@ describe(`dashboard deletes racing submissions with hooks and email queued, on $
         await waitFor(() => accepted.filter((id) => !deleted.has(id)).length >= PER_ROUND, 30_000, `${PER_ROUND} new submissions`);
         const newest = accepted.filter((id) => !deleted.has(id)).slice(-PER_ROUND);
         const queued = await queuedWorkOf(newest);
-        withQueuedWork += queued.outbox + queued.deliveries + queued.emails;
+        withQueuedWork += queued.outbox + queued.deliveries + queued.emails + queued.chats;
         // Overlapping selections: each deleter takes half the round's rows, so two of them
         // delete some of the same submissions at the same moment, as two open tabs would.
         const half = PER_ROUND / 2;
@@ -127,15 +129,15 @@ describe(`dashboard deletes racing submissions with hooks and email queued, on $
     const gone = [...deleted];
     expect(gone.length).toBeGreaterThanOrEqual(ROUNDS * PER_ROUND);
     expect(await t.handle.db.selectFrom('submissions').select('id').where('id', 'in', gone).execute()).toEqual([]);
-    expect(await queuedWorkOf(gone)).toEqual({ outbox: 0, deliveries: 0, emails: 0 });
+    expect(await queuedWorkOf(gone)).toEqual({ outbox: 0, deliveries: 0, emails: 0, chats: 0 });
 
     // Every submission that was kept gets its hook delivery and its email: nothing accepted is lost.
     const kept = accepted.filter((id) => !deleted.has(id));
     await waitFor(async () => Number((await t.handle.db.selectFrom('outbox').select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow()).n) === 0, 30_000, 'the outbox to drain');
     const work = await queuedWorkOf(kept);
-    expect(work).toEqual({ outbox: 0, deliveries: kept.length, emails: kept.length });
-    // No deadlock, no failed expansion or claim, and an email whose submission went while it was
-    // being sent is no error either: there is nothing left to record its attempt against.
+    expect(work).toEqual({ outbox: 0, deliveries: kept.length, emails: kept.length, chats: kept.length });
+    // No deadlock, no failed expansion or claim, and an email or chat message whose submission went
+    // while it was being sent is no error either: there is nothing left to record its attempt against.
     const unexpected = warnings.filter((w) => w.level >= 40);
     expect(unexpected, JSON.stringify(unexpected.slice(0, 3))).toEqual([]);
   });
