@@ -19,6 +19,7 @@ import type { MailTransportOptions } from './notifications/mailer.js';
 import { createServices, type Services } from './services.js';
 import type { Redis } from 'ioredis';
 import { submitRoutes } from './submissions/submission.routes.js';
+import { botCheckRoutes } from './bot-checks/bot-check.routes.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -146,6 +147,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(openApiPlugin);
   await app.register(healthRoutes);
   await app.register(submitRoutes);
+  await app.register(botCheckRoutes);
   await app.register(managementApi, { prefix: '/v1/api' });
   await app.register(dashboardPlugin);
   // Someone opening the bare address in a browser wants the dashboard, not a JSON 404.
@@ -162,6 +164,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await services.lifecycle.close();
     await services.outbox.stop();
     await services.submissions.close();
+    await services.spamFilter.close();
     limiter.close();
     if (redis) await redis.quit().catch(() => redis.disconnect());
     if (options.closeDatabase ?? !options.handle) await handle.close();

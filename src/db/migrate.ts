@@ -7,6 +7,7 @@ import * as m0004 from './migrations/0004_spam_and_lifecycle.js';
 import * as m0005 from './migrations/0005_email_notifications.js';
 import * as m0006 from './migrations/0006_dashboard_search.js';
 import * as m0007 from './migrations/0007_counters_per_batch.js';
+import * as m0010 from './migrations/0010_bot_checks_and_spam_filter.js';
 
 // Listed statically so the compiled package needs no file-system scan to find migrations.
 const migrations: Record<string, Migration> = {
@@ -17,6 +18,7 @@ const migrations: Record<string, Migration> = {
   '0005_email_notifications': m0005,
   '0006_dashboard_search': m0006,
   '0007_counters_per_batch': m0007,
+  '0010_bot_checks_and_spam_filter': m0010,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
@@ -29,7 +31,14 @@ export async function migrateToLatest(handle: DatabaseHandle): Promise<string[]>
     handle.dialect === 'postgres'
       ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(handle.db)).rows[0]?.schema
       : undefined;
-  const migrator = new Migrator({ db: handle.db, provider, ...(schema ? { migrationTableSchema: schema } : {}) });
+  const migrator = new Migrator({
+    db: handle.db,
+    provider,
+    // Numbers are reserved per feature: a database that ran 0010 before 0008 existed must still
+    // accept 0008 later instead of refusing to start.
+    allowUnorderedMigrations: true,
+    ...(schema ? { migrationTableSchema: schema } : {}),
+  });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);

@@ -9,8 +9,12 @@ export type SubmissionPayload = Record<string, FieldValue>;
 
 export type SubmissionStatus = 'delivered';
 
-/** Why a submission is spam (contract section 9); `marked` is the owner's decision. */
-export const SPAM_REASONS = ['honeypot', 'bot_check', 'blocked_term', 'blocked_email', 'too_many_links', 'marked'] as const;
+/**
+ * Why a submission is spam (contract sections 9 and 14); `marked` is the owner's decision,
+ * `too_fast` an ALTCHA solution sent sooner than the form's minimum fill time, `classifier` the
+ * learning filter's.
+ */
+export const SPAM_REASONS = ['honeypot', 'bot_check', 'blocked_term', 'blocked_email', 'too_many_links', 'marked', 'too_fast', 'classifier'] as const;
 export type SpamReason = (typeof SPAM_REASONS)[number];
 
 export function toSpamReason(value: string | null): SpamReason | null {

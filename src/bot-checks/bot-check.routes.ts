@@ -1,0 +1,105 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { notFound } from '../errors.js';
+import { clientKey, rateLimited, setRateLimitHeaders } from '../http/rate-limits.js';
+
+const CHALLENGE_URL = '/v1/challenge/:formId';
+export const ALTCHA_ASSET_URL = '/v1/assets/altcha.js';
+
+/** The `altcha` package's dist folder (its exports name no package.json, so found through its main entry). */
+const widgetDist = () => dirname(createRequire(import.meta.url).resolve('altcha'));
+
+let widgetVersion: string | undefined;
+/** The widget's version, added to the asset URL in snippets so the long cache never serves an old widget after an upgrade. */
+export function altchaWidgetVersion(): string {
+  return (widgetVersion ??= (JSON.parse(readFileSync(join(widgetDist(), '..', 'package.json'), 'utf8')) as { version: string }).version);
+}
+
+let widgetScript: Buffer | undefined;
+/** The `altcha` package's ES module build, read once on first use. */
+function altchaWidgetScript(): Buffer {
+  return (widgetScript ??= readFileSync(join(widgetDist(), 'altcha.js')));
+}
+
+const paramsSchema = {
+  type: 'object',
+  required: ['formId'],
+  properties: { formId: { type: 'string', description: 'The form ID' } },
+} as const;
+
+const challengeSchema = {
+  type: 'object',
+  required: ['algorithm', 'challenge', 'maxnumber', 'salt', 'signature'],
+  properties: {
+    algorithm: { type: 'string', const: 'SHA-256' },
+    challenge: { type: 'string' },
+    maxnumber: { type: 'integer' },
+    salt: { type: 'string', description: 'Carries the form, the issue time and the expiry (signed)' },
+    signature: { type: 'string' },
+  },
+} as const;
+
+/** Open to any origin, like submit: the form's page on any site fetches its challenge. */
+function allowAnyOrigin(request: FastifyRequest, reply: FastifyReply): void {
+  const origin = request.headers.origin;
+  reply.header('access-control-allow-origin', origin ?? '*');
+  if (origin) reply.header('vary', 'Origin');
+}
+
+/** ALTCHA's challenge endpoint and widget script (contract section 14): nothing is loaded from another host. */
+export async function botCheckRoutes(app: FastifyInstance): Promise<void> {
+  const limitPerMinute = app.config.submitRateLimitPerMinute;
+
+  app.get<{ Params: { formId: string } }>(
+    CHALLENGE_URL,
+    {
+      schema: {
+        tags: ['submit'],
+        summary: "An ALTCHA proof-of-work challenge for the form's widget (public; any origin)",
+        description:
+          'Signed by this Formgate, valid for 10 minutes, for this form only; its work follows the form\'s altchaComplexity. ' +
+          'Rate-limited per client IP and form like submit.',
+        params: paramsSchema,
+        response: { 200: challengeSchema, 404: { $ref: 'ErrorBody#' }, 429: { $ref: 'ErrorBody#' } },
+      },
+    },
+    async (request, reply) => {
+      allowAnyOrigin(request, reply);
+      const form = await app.services.forms.findFormCached(request.params.formId);
+      if (limitPerMinute > 0) {
+        // Unknown IDs share one counter per client, as on submit: inventing IDs makes no new counters.
+        const [count] = await app.limiter.hit({ key: `challenge:${clientKey(request.ip)}|${form ? form.id : '?'}`, windowMs: 60_000 });
+        setRateLimitHeaders(reply, limitPerMinute, count!);
+        if (count!.count > limitPerMinute) throw rateLimited('Too many challenges from this address; try again later.', count!.resetMs);
+      }
+      if (!form) throw notFound('Form');
+      reply.header('cache-control', 'no-store');
+      return app.services.botChecks.altcha.issueChallenge(form);
+    },
+  );
+
+  app.options(
+    CHALLENGE_URL,
+    { schema: { tags: ['submit'], summary: 'CORS preflight', params: paramsSchema, response: { 204: { type: 'null' } } } },
+    async (request, reply) => {
+      allowAnyOrigin(request, reply);
+      return reply
+        .code(204)
+        .header('access-control-allow-methods', 'GET, OPTIONS')
+        .header('access-control-allow-headers', 'Content-Type, Accept')
+        .header('access-control-max-age', '86400')
+        .send();
+    },
+  );
+
+  app.get(ALTCHA_ASSET_URL, { schema: { hide: true } }, async (_request, reply) =>
+    reply
+      .type('text/javascript; charset=utf-8')
+      // A module script from another origin needs CORS; the URL in snippets carries the version.
+      .header('access-control-allow-origin', '*')
+      .header('cache-control', 'public, max-age=31536000, immutable')
+      .send(altchaWidgetScript()),
+  );
+}

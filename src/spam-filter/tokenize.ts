@@ -1,0 +1,80 @@
+import type { SubmissionPayload } from '../submissions/submission.types.js';
+
+/** Tokens kept per submission: enough for any message a person writes into a form. */
+export const MAX_TOKENS = 400;
+const MAX_WORD_LENGTH = 40;
+const MAX_TEXT_LENGTH = 20_000;
+
+const URL = /\b(?:https?:\/\/|www\.)[^\s<>"'()]+/giu;
+const EMAIL = /[^\s@<>"',;()[\]]+@((?:[\p{L}\p{N}-]+\.)+[\p{L}]{2,})/giu;
+const BARE_DOMAIN = /\b((?:[\p{L}\p{N}-]+\.)+(?:com|net|org|info|biz|io|co|ru|cn|xyz|top|online|site|shop|club|me|us|uk|de|fr|in|br|app|dev|link|click|live|store|tk|ml|ga|cf|gq|pw|su))\b/giu;
+const SYMBOLS = /[$€£¥₹₽%!?*+@#]/gu;
+
+// ICU's word segmentation: spaces for most scripts, dictionaries for Chinese, Japanese, Thai,
+// Khmer, Lao and Burmese, where words are not separated by spaces. Built into Node (full ICU).
+const segmenter = new Intl.Segmenter(undefined, { granularity: 'word' });
+
+/** example.co.uk → co.uk is wrong, but the last two labels are what spammers rotate least; good enough for counting. */
+const siteOf = (host: string) => host.split('.').slice(-2).join('.');
+
+function hostTokens(raw: string, into: Set<string>): void {
+  let host: string;
+  try {
+    host = new globalThis.URL(/^https?:\/\//i.test(raw) ? raw : `http://${raw}`).hostname.toLowerCase();
+  } catch {
+    return;
+  }
+  into.add('link');
+  into.add(`host:${host}`);
+  into.add(`site:${siteOf(host)}`);
+  if (/^[\d.]+$/.test(host) || host.includes(':')) into.add('link:ip');
+}
+
+function textTokens(text: string, into: Set<string>): void {
+  let rest = text.replace(URL, (url) => {
+    hostTokens(url, into);
+    return ' ';
+  });
+  rest = rest.replace(EMAIL, (_address, domain: string) => {
+    into.add('email');
+    into.add(`email-site:${siteOf(domain.toLowerCase())}`);
+    return ' ';
+  });
+  rest = rest.replace(BARE_DOMAIN, (domain: string) => {
+    hostTokens(domain, into);
+    return ' ';
+  });
+  for (const symbol of rest.match(SYMBOLS) ?? []) into.add(`sym:${symbol}`);
+  const letters = rest.replace(/[^\p{L}]/gu, '');
+  if (letters.length >= 20 && letters.replace(/[^\p{Lu}]/gu, '').length / letters.length > 0.5) into.add('shape:shouting');
+  for (const { segment, isWordLike } of segmenter.segment(rest)) {
+    if (!isWordLike) continue;
+    const word = segment.toLowerCase();
+    // A number's digits say little; how long it is (a price, a phone number, a year) says more.
+    if (/^\p{N}+$/u.test(word)) into.add(`num:${Math.min(word.length, 12)}`);
+    else if (word.length <= MAX_WORD_LENGTH) into.add(word);
+    if (into.size >= MAX_TOKENS) return;
+  }
+}
+
+/**
+ * The distinct tokens of a submission's values: words (any script, lower-cased, NFKC so
+ * look-alike full-width letters count as the letters they imitate), the hosts and sites of
+ * links and email addresses, symbols, number lengths, and a rough length class. Field names are
+ * left out: they are the same for every submission of a form, spam or not.
+ */
+export function tokenize(payload: SubmissionPayload): string[] {
+  const into = new Set<string>();
+  let length = 0;
+  for (const value of Object.values(payload)) {
+    for (const scalar of Array.isArray(value) ? value : [value]) {
+      if (typeof scalar !== 'string' || scalar === '') continue;
+      const text = scalar.slice(0, MAX_TEXT_LENGTH).normalize('NFKC');
+      length += text.length;
+      textTokens(text, into);
+      if (into.size >= MAX_TOKENS) break;
+    }
+  }
+  into.add(`len:${length === 0 ? 0 : Math.min(Math.ceil(Math.log2(length)), 14)}`);
+  return [...into];
+}
