@@ -27,6 +27,8 @@ describe('/v1/openapi.json', () => {
       [
         'POST /v1/submit/{formId}',
         'OPTIONS /v1/submit/{formId}',
+        'GET /v1/challenge/{formId}',
+        'OPTIONS /v1/challenge/{formId}',
         'GET /v1/api/me',
         'GET /v1/api/forms',
         'GET /v1/api/forms/{id}/submissions',
@@ -53,7 +55,7 @@ describe('/v1/openapi.json', () => {
     const text = JSON.stringify(doc);
     const single = (doc.paths['/v1/api/submissions/{id}'] as any).get.responses['200'].content['application/json'].schema;
     const spamReason = single.properties.submission.properties.spamReason;
-    expect(spamReason.enum).toEqual(['honeypot', 'bot_check', 'blocked_term', 'blocked_email', 'too_many_links', 'marked', null]);
+    expect(spamReason.enum).toEqual(['honeypot', 'bot_check', 'blocked_term', 'blocked_email', 'too_many_links', 'marked', 'too_fast', 'classifier', null]);
     expect(single.properties.submission.required).toContain('spamReason');
     expect(text).toContain('origin_not_allowed');
   });
