@@ -66,10 +66,8 @@ function textTokens(text: string, into: Set<string>): void {
     });
   }
   for (const symbol of rest.match(SYMBOLS) ?? []) into.add(`sym:${symbol}`);
-  if (rest.length >= 20) {
-    const letters = rest.replace(/[^\p{L}]/gu, '');
-    if (letters.length >= 20 && letters.replace(/[^\p{Lu}]/gu, '').length / letters.length > 0.5) into.add('shape:shouting');
-  }
+  // A long value in capitals only; the test stops at the first lower-case letter, so it costs nothing for the rest.
+  if (rest.length >= 20 && !/\p{Ll}/u.test(rest) && /\p{Lu}/u.test(rest)) into.add('shape:shouting');
   for (const segment of words(rest)) {
     const word = segment.toLowerCase();
     // A number's digits say little; how long it is (a price, a phone number, a year) says more.
