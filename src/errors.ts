@@ -62,6 +62,14 @@ export const notFound = (what = 'Resource'): AppError => new AppError('not_found
 export const validationFailed = (message: string, fieldErrors?: FieldErrors): AppError =>
   new AppError('validation_failed', message, fieldErrors ? { fieldErrors } : {});
 
+/**
+ * For a `catch` that handles only bad input (to show it next to the form): any other error is
+ * thrown on unchanged, and after the call `err` is known to be the validation error.
+ */
+export function rethrowUnlessValidation(err: unknown): asserts err is AppError & { code: 'validation_failed' } {
+  if (!(err instanceof AppError) || err.code !== 'validation_failed') throw err;
+}
+
 /** The envelope's JSON schema, shared by every route's response schemas and the OpenAPI document. */
 export const errorBodySchema = {
   $id: 'ErrorBody',

@@ -1,8 +1,9 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import type { Executor } from '../db/database.js';
 import { notFound, validationFailed } from '../errors.js';
 import { newId, randomBase62 } from '../lib/ids.js';
 import { nowIso } from '../lib/time.js';
+import { hashToken } from '../lib/token-hash.js';
 import {
   apiKeyRowToApiKey,
   findApiKeyRowByHash,
@@ -16,14 +17,6 @@ import type { ApiKey } from './api-key.types.js';
 
 export const API_KEY_PATTERN = /^fgk_[0-9A-Za-z]{32,128}$/;
 const LAST_USED_RESOLUTION_MS = 60_000;
-
-/**
- * Keys carry ~190 bits of randomness, so a fast hash is enough (no password stretching needed);
- * only the hash is stored.
- */
-export function hashApiKey(apiKey: string): string {
-  return createHash('sha256').update(apiKey).digest('hex');
-}
 
 export interface CreatedApiKey {
   key: ApiKey;
@@ -47,7 +40,7 @@ export class ApiKeyService {
       id: newId('key'),
       account_id: accountId,
       name: trimmed,
-      key_hash: hashApiKey(apiKey),
+      key_hash: hashToken(apiKey),
       key_prefix: apiKey.slice(0, 10),
       created_at: nowIso(),
       last_used_at: null,
@@ -73,7 +66,7 @@ export class ApiKeyService {
   /** The owning account's ID for a live key, or undefined for a malformed, unknown or revoked one. */
   async authenticate(presented: string): Promise<{ accountId: string; keyId: string } | undefined> {
     if (!API_KEY_PATTERN.test(presented)) return undefined;
-    const hash = hashApiKey(presented);
+    const hash = hashToken(presented);
     const row = await findApiKeyRowByHash(this.db, hash);
     // The lookup is by hash already; the constant-time compare keeps the final check free of
     // early-exit timing on the stored value.

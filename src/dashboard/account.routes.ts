@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError } from '../errors.js';
+import { rethrowUnlessValidation } from '../errors.js';
 import { SESSION_COOKIE, pageContext, sendPage, setFlash } from './page.js';
 
 type Values = Record<string, string>;
@@ -29,7 +29,7 @@ export async function accountPages(app: FastifyInstance): Promise<void> {
     try {
       await action();
     } catch (err) {
-      if (!(err instanceof AppError) || err.code !== 'validation_failed') throw err;
+      rethrowUnlessValidation(err);
       return renderAccount(request, reply, { values: withoutPasswords(request.body ?? {}), fieldErrors: err.fieldErrors ?? {}, error: err.message }, 400);
     }
     setFlash(reply, { notice }, secure);
@@ -75,7 +75,7 @@ export async function accountPages(app: FastifyInstance): Promise<void> {
     try {
       ({ deleted } = await app.services.lifecycle.eraseByEmail(request.owner!.id, email));
     } catch (err) {
-      if (!(err instanceof AppError) || err.code !== 'validation_failed') throw err;
+      rethrowUnlessValidation(err);
       return renderAccount(request, reply, { values: withoutPasswords(request.body ?? {}), fieldErrors: err.fieldErrors ?? {}, error: err.message }, 400);
     }
     setFlash(reply, { notice: `${deleted} submission(s) with ${email.trim()} erased.` }, secure);
@@ -86,7 +86,7 @@ export async function accountPages(app: FastifyInstance): Promise<void> {
     try {
       await app.services.accounts.deleteAccount(request.owner!.id, request.body.confirmEmail ?? '', request.body.currentPassword ?? '');
     } catch (err) {
-      if (!(err instanceof AppError) || err.code !== 'validation_failed') throw err;
+      rethrowUnlessValidation(err);
       return renderAccount(request, reply, { values: withoutPasswords(request.body ?? {}), fieldErrors: err.fieldErrors ?? {}, error: err.message }, 400);
     }
     reply.clearCookie(SESSION_COOKIE, { path: '/dashboard' });

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { normalizeEmail } from '../accounts/account.service.js';
-import { AppError } from '../errors.js';
+import { AppError, rethrowUnlessValidation } from '../errors.js';
 import { clientKey, rateLimited } from '../http/rate-limits.js';
 import type { Counter } from '../lib/rate-limiter.js';
 import { SESSION_TTL_MS } from './session.service.js';
@@ -29,9 +29,6 @@ const loginCounters = (request: FastifyRequest, email: string): [Counter, Counte
   { key: `login-ip:${clientKey(request.ip)}`, windowMs: 60_000 },
   { key: `login-email:${normalizeEmail(email)}`, windowMs: 15 * 60_000 },
 ];
-
-const toSignup = '<a href="/dashboard/signup">Create an account</a>';
-const toLogin = 'Already have an account? <a href="/dashboard/login">Log in</a>';
 
 export async function authPages(app: FastifyInstance): Promise<void> {
   const signupOpen = app.config.dashboardSignup === 'open';
@@ -69,7 +66,7 @@ export async function authPages(app: FastifyInstance): Promise<void> {
     const account = await app.services.accounts.verifyCredentials(request.body.email, request.body.password);
     if (!account) {
       const page = { ...pageContext(request, reply, 'Log in'), error: 'Wrong email or password.' };
-      return sendPage(reply, 'auth', page, { heading: 'Log in', action: '/dashboard/login', email: request.body.email, other: signupOpen ? toSignup : '' }, 401);
+      return sendPage(reply, 'auth', page, { heading: 'Log in', action: '/dashboard/login', email: request.body.email, signupOpen }, 401);
     }
     await app.limiter.unhit(...counters);
     return logIn(reply, account.id, request.cookies[SESSION_COOKIE]);
@@ -87,20 +84,20 @@ export async function authPages(app: FastifyInstance): Promise<void> {
       });
       return await logIn(reply, account.id, request.cookies[SESSION_COOKIE]);
     } catch (err) {
-      if (!(err instanceof AppError) || err.code !== 'validation_failed') throw err;
+      rethrowUnlessValidation(err);
       const detail = Object.entries(err.fieldErrors ?? {}).map(([f, m]) => `${f}: ${m}`).join('; ');
       const page = { ...pageContext(request, reply, 'Sign up'), error: `${err.message} ${detail}` };
-      return sendPage(reply, 'auth', page, { heading: 'Sign up', action: '/dashboard/signup', signup: true, email: request.body.email, displayName: request.body.displayName, other: toLogin }, 400);
+      return sendPage(reply, 'auth', page, { heading: 'Sign up', action: '/dashboard/signup', signup: true, email: request.body.email, displayName: request.body.displayName }, 400);
     }
   });
 
   app.get('/dashboard/login', { schema: { hide: true } }, async (request, reply) =>
-    sendPage(reply, 'auth', pageContext(request, reply, 'Log in'), { heading: 'Log in', action: '/dashboard/login', other: signupOpen ? toSignup : '' }),
+    sendPage(reply, 'auth', pageContext(request, reply, 'Log in'), { heading: 'Log in', action: '/dashboard/login', signupOpen }),
   );
 
   app.get('/dashboard/signup', { schema: { hide: true } }, async (request, reply) => {
     if (!signupOpen) throw new AppError('not_found', 'Sign-up is closed on this server; ask its operator for an account.');
-    return sendPage(reply, 'auth', pageContext(request, reply, 'Sign up'), { heading: 'Sign up', action: '/dashboard/signup', signup: true, other: toLogin });
+    return sendPage(reply, 'auth', pageContext(request, reply, 'Sign up'), { heading: 'Sign up', action: '/dashboard/signup', signup: true });
   });
 
   app.post('/dashboard/logout', { schema: { hide: true } }, async (request, reply) => {

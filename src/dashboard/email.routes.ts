@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { AppError } from '../errors.js';
+import { AppError, rethrowUnlessValidation } from '../errors.js';
 import { clientKey, rateLimited } from '../http/rate-limits.js';
 import type { NotifyMode } from '../notifications/notification.types.js';
 import { pageContext, sendPage } from './page.js';
@@ -96,7 +96,7 @@ export async function emailPages(app: FastifyInstance): Promise<void> {
         await notifications.setRecipients(form.id, addresses, { verified: false, accountId });
         if (body.notifyMode !== undefined) await app.services.forms.updateForm(form.id, { notifyMode: body.notifyMode as NotifyMode }, accountId);
       } catch (err) {
-        if (!(err instanceof AppError) || err.code !== 'validation_failed') throw err;
+        rethrowUnlessValidation(err);
         const detail = Object.values(err.fieldErrors ?? {}).join('; ');
         return sendPage(reply, 'message', pageContext(request, reply, 'Not saved'), { heading: 'Not saved', text: `${err.message} ${detail}` }, 400);
       }

@@ -1,8 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError } from '../errors.js';
+import { rethrowUnlessValidation } from '../errors.js';
 import type { FormSettingsInput } from '../forms/form.service.js';
 import type { Form } from '../forms/form.types.js';
 import { pageContext, sendPage, setFlash } from './page.js';
+import { formSnippet } from './views/settings.views.js';
 
 type SettingsBody = Record<string, unknown>;
 
@@ -77,28 +78,6 @@ const wholeNumberOrNull = (value: string | undefined) => {
   return text === '' ? null : /^\d+$/.test(text) ? Number(text) : (text as unknown as number);
 };
 
-const escapeAttribute = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-
-/** A copy-ready form posting to the submit URL, with the honeypot (and Turnstile when enabled). */
-export function formSnippet(form: Form, submitUrl: string): string {
-  const lines = [
-    `<form action="${submitUrl}" method="POST">`,
-    '  <label>Email <input type="email" name="email" required></label>',
-    '  <label>Message <textarea name="message" required></textarea></label>',
-    '  <!-- Honeypot: leave it empty and hidden; bots fill it in. -->',
-    '  <input type="text" name="_honey" style="display:none" tabindex="-1" autocomplete="off">',
-  ];
-  if (form.accessKey) lines.push(`  <input type="hidden" name="access_key" value="${escapeAttribute(form.accessKey)}">`);
-  if (form.requireBotCheck) {
-    // The site key is limited to [A-Za-z0-9_-] by the form settings; escaped all the same.
-    lines.push(`  <div class="cf-turnstile" data-sitekey="${escapeAttribute(form.turnstileSiteKey ?? 'YOUR_TURNSTILE_SITE_KEY')}"></div>`);
-  }
-  lines.push('  <button type="submit">Send</button>', '</form>');
-  if (form.requireBotCheck) lines.push('<script src="https://challenges.cloudflare.com/turnstile/v0/api.js" async defer></script>');
-  return lines.join('\n');
-}
-
 export async function formPages(app: FastifyInstance): Promise<void> {
   // The notification settings on the settings page post to email.routes.ts.
   const renderForms = async (request: FastifyRequest, reply: FastifyReply, extra: { values?: Record<string, string>; fieldErrors?: Record<string, string>; error?: string } = {}, status = 200) => {
@@ -159,7 +138,7 @@ export async function formPages(app: FastifyInstance): Promise<void> {
       const updated = await app.services.forms.updateForm(form.id, input, request.owner!.id);
       return await renderSettings(request, reply, updated, { notice: 'Settings saved.' });
     } catch (err) {
-      if (!(err instanceof AppError) || err.code !== 'validation_failed') throw err;
+      rethrowUnlessValidation(err);
       const errors = Object.fromEntries(Object.entries(err.fieldErrors ?? {}).map(([f, m]) => [f, fieldMessages[f] ? `${fieldMessages[f]} (${m})` : m]));
       return refuse(errors, err.message);
     }

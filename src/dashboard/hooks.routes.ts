@@ -1,21 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { planAllowsHooks } from '../accounts/account.types.js';
 import { AppError } from '../errors.js';
 import { pageContext, sendPage, setFlash } from './page.js';
+import { hooksPageModel, readableDeliveryError } from './views/hooks.model.js';
 
 const RECENT_ATTEMPTS = 10;
-
-/** A delivery outcome in words an owner can act on. */
-export function readableDeliveryError(error: string | null, status: number | null): string {
-  if (error === null) return status !== null && (status < 200 || status >= 300) ? `The target answered HTTP ${status} (2xx expected).` : '';
-  if (error === 'timeout') return 'No answer in time: the target took longer than the hook timeout.';
-  if (error.startsWith('refused:')) return `Not sent: ${error.slice('refused:'.length).trim()} (private and local addresses are refused).`;
-  if (error === 'ECONNREFUSED') return 'Connection refused: nothing is listening at that address.';
-  if (error === 'ENOTFOUND' || error === 'EAI_AGAIN') return 'The host name could not be resolved (DNS).';
-  if (error === 'ECONNRESET' || error === 'UND_ERR_SOCKET') return 'The connection was closed by the target before it answered.';
-  if (/CERT|SELF_SIGNED|TLS|SSL/i.test(error)) return `The target's TLS certificate was not accepted (${error}).`;
-  return `Delivery failed: ${error}`;
-}
 
 interface HookBody {
   formId?: string;
@@ -32,26 +20,9 @@ export async function hookPages(app: FastifyInstance): Promise<void> {
   const renderHooks = async (request: FastifyRequest, reply: FastifyReply, extra: { values?: HookBody; fieldErrors?: Record<string, string>; error?: string } = {}, status = 200) => {
     const account = request.owner!;
     const [hooks, forms] = await Promise.all([app.services.hooks.listHooks(account.id), app.services.forms.listForms(account.id)]);
-    const formNames = new Map(forms.map((f) => [f.id, f.name]));
-    const withAttempts = await Promise.all(
-      hooks.map(async (hook) => ({
-        ...hook,
-        formName: formNames.get(hook.formId) ?? hook.formId,
-        attempts: (await app.services.hooks.listRecentDeliveries(account.id, hook.id, RECENT_ATTEMPTS)).map((a) => ({
-          ...a,
-          readableError: readableDeliveryError(a.error, a.responseStatus),
-        })),
-      })),
-    );
+    const attempts = await Promise.all(hooks.map((hook) => app.services.hooks.listRecentDeliveries(account.id, hook.id, RECENT_ATTEMPTS)));
     const ctx = { ...pageContext(request, reply, 'Hooks'), ...(extra.error ? { error: extra.error } : {}) };
-    return sendPage(reply, 'hooks', ctx, {
-      hooks: withAttempts,
-      forms,
-      planId: account.planId,
-      planAllowsHooks: planAllowsHooks(account.planId),
-      values: extra.values ?? {},
-      fieldErrors: extra.fieldErrors ?? {},
-    }, status);
+    return sendPage(reply, 'hooks', ctx, hooksPageModel({ planId: account.planId, hooks, attempts, forms, values: extra.values ?? {}, fieldErrors: extra.fieldErrors ?? {} }), status);
   };
 
   app.get('/dashboard/hooks', { schema: { hide: true } }, async (request, reply) => renderHooks(request, reply));

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { renderPage, type PageContext } from './views.js';
+import { renderPage, type PageContext } from './views/render.js';
 
 export const SESSION_COOKIE = 'fg_session';
 const FLASH_COOKIE = 'fg_flash';

@@ -1,4 +1,5 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { hashToken } from '../lib/token-hash.js';
 import type { Executor } from '../db/database.js';
 import { nowIso } from '../lib/time.js';
 import { notFound } from '../errors.js';
@@ -21,8 +22,6 @@ export interface SessionSummary {
 }
 
 export const SESSION_TTL_MS = 14 * 24 * 60 * 60 * 1000;
-
-const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
 /**
  * Dashboard sessions. The token lives only in the owner's cookie; the database keeps its hash,

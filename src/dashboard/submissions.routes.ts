@@ -1,22 +1,20 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import type { Submission } from '../submissions/submission.types.js';
-import { AppError } from '../errors.js';
-import { BROWSE_PAGE_SIZE, type BrowsePage } from '../submissions/submission-browse.service.js';
+import { AppError, rethrowUnlessValidation } from '../errors.js';
 import { pageContext, sendPage, setFlash } from './page.js';
 import { CSV_BOM, csvHeader, csvRow, ndjsonRow } from './export.js';
+import {
+  confirmDeleteModel,
+  countedNotice,
+  EMPTY_BROWSE_PAGE,
+  readSubmissionListQuery,
+  submissionFields,
+  submissionListModel,
+  type SubmissionListQuery,
+} from './views/submissions.model.js';
 
 const CHART_DAYS = 30;
 
-interface ListQuery {
-  spam?: string;
-  q?: string;
-  from?: string;
-  to?: string;
-  cursor?: string;
-  dir?: string;
-  at?: string;
-}
 const listQuerySchema = {
   type: 'object',
   properties: {
@@ -53,90 +51,44 @@ function spamChoice(value: unknown): boolean {
   throw new AppError('validation_failed', 'Choose spam or not spam.', { fieldErrors: { spam: 'must be 1 or 0' } });
 }
 
-const describeValue = (value: unknown) => (Array.isArray(value) ? value.join(', ') : value === null ? '' : String(value));
-
-function preview(submission: Submission): string {
-  return Object.entries(submission.payload)
-    .map(([name, value]) => `${name}: ${describeValue(value)}`)
-    .join(' · ')
-    .slice(0, 200);
-}
-
 export async function submissionPages(app: FastifyInstance): Promise<void> {
   const queries = app.services.submissionQueries;
 
   const secure = app.config.baseUrl.startsWith('https:');
   const browser = app.services.submissionBrowser;
 
-  app.get<{ Params: { id: string }; Querystring: ListQuery }>(
+  app.get<{ Params: { id: string }; Querystring: SubmissionListQuery }>(
     '/dashboard/forms/:id/submissions',
     { schema: { hide: true, querystring: listQuerySchema } },
     async (request, reply) => {
       const accountId = request.owner!.id;
       const form = await app.services.forms.getFormOfAccount(accountId, request.params.id);
-      const query = request.query;
-      const spam = query.spam === '1';
-      const at = Math.max(0, Math.min(1e9, Number.parseInt(query.at ?? '0', 10) || 0));
-      const direction = query.dir === 'newer' ? 'newer' : 'older';
+      const list = readSubmissionListQuery(request.query);
       const [summary, days] = await Promise.all([
         browser.summariseForms(accountId, [form.id]),
         browser.dailyCounts(accountId, form.id, CHART_DAYS),
       ]);
-      const counts = summary.get(form.id) ?? { inbox: 0, spam: 0 };
-      const filters = { q: query.q ?? '', from: query.from ?? '', to: query.to ?? '' };
-      let page: BrowsePage = { submissions: [], olderCursor: null, newerCursor: null, words: [] };
+      let page = EMPTY_BROWSE_PAGE;
       let fieldErrors: Record<string, string> = {};
       let error: string | undefined;
       try {
-        page = await browser.browse(accountId, form.id, { ...filters, spam, direction, ...(query.cursor ? { cursor: query.cursor } : {}) });
+        page = await browser.browse(accountId, form.id, { ...list.filters, spam: list.spam, direction: list.direction, ...(list.cursor ? { cursor: list.cursor } : {}) });
       } catch (err) {
-        if (!(err instanceof AppError) || err.code !== 'validation_failed') throw err;
+        rethrowUnlessValidation(err);
         fieldErrors = err.fieldErrors ?? {};
         error = fieldErrors.cursor ? `${err.message} ${fieldErrors.cursor}.` : err.message;
       }
-      const filtered = page.words.length > 0 || filters.from !== '' || filters.to !== '';
-      const keep = new URLSearchParams();
-      if (spam) keep.set('spam', '1');
-      for (const [k, v] of Object.entries(filters)) if (v) keep.set(k, v);
-      const link = (cursor: string, dir: 'older' | 'newer', position: number) => {
-        const params = new URLSearchParams(keep);
-        params.set('cursor', cursor);
-        if (dir === 'newer') params.set('dir', 'newer');
-        params.set('at', String(Math.max(0, position)));
-        return `?${params.toString()}`;
-      };
-      const shown = page.submissions.length;
-      const total = spam ? counts.spam : counts.inbox;
-      const position = shown === 0 ? '' : `Showing ${(at + 1).toLocaleString('en')}–${(at + shown).toLocaleString('en')}${filtered ? ' of the matches' : ` of ${total.toLocaleString('en')}`}`;
-      const tabParams = new URLSearchParams();
-      for (const [k, v] of Object.entries(filters)) if (v) tabParams.set(k, v);
+      const counts = summary.get(form.id) ?? { inbox: 0, spam: 0 };
       const ctx = { ...pageContext(request, reply, `${form.name}: submissions`), ...(error ? { error } : {}) };
-      return sendPage(reply, 'submissions', ctx, {
-        form,
-        spam,
-        ...filters,
-        filtered,
-        fieldErrors,
-        tabQuery: tabParams.toString(),
-        inboxCount: counts.inbox,
-        spamCount: counts.spam,
-        days,
-        daysInbox: days.reduce((n, d) => n + d.inbox, 0),
-        daysSpam: days.reduce((n, d) => n + d.spam, 0),
-        position,
-        back: `/dashboard/forms/${form.id}/submissions${request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : ''}`,
-        olderHref: page.olderCursor ? link(page.olderCursor, 'older', at + shown) : null,
-        newerHref: page.newerCursor ? link(page.newerCursor, 'newer', at - BROWSE_PAGE_SIZE) : null,
-        submissions: page.submissions.map((s) => ({ id: s.id, createdAt: s.createdAt, country: s.country, spamReason: s.spamReason, preview: preview(s) })),
-      }, error ? 400 : 200);
+      const model = submissionListModel({ form, request: list, counts, days, page, fieldErrors, url: request.url });
+      return sendPage(reply, 'submissions', ctx, model, error ? 400 : 200);
     },
   );
 
   app.get<{ Params: { id: string } }>('/dashboard/submissions/:id', { schema: { hide: true } }, async (request, reply) => {
     const submission = await queries.getSubmission(request.owner!.id, request.params.id);
     const form = await app.services.forms.getFormOfAccount(request.owner!.id, submission.formId);
-    const fields = Object.entries(submission.payload).map(([name, value]) => ({ name, value: describeValue(value) }));
-    return sendPage(reply, 'submission', pageContext(request, reply, 'Submission'), { form, submission, fields });
+    return sendPage(reply, 'submission', pageContext(request, reply, 'Submission'), { form, submission, fields: submissionFields(submission) });
   });
 
   app.post<{ Params: { id: string }; Body: { spam?: unknown } }>('/dashboard/submissions/:id/mark', { schema: { hide: true } }, async (request, reply) => {
@@ -151,11 +103,7 @@ export async function submissionPages(app: FastifyInstance): Promise<void> {
     const form = await app.services.forms.getFormOfAccount(request.owner!.id, submission.formId);
     const listUrl = `/dashboard/forms/${form.id}/submissions`;
     if (request.body?.confirm !== '1') {
-      return sendPage(reply, 'confirmBulk', pageContext(request, reply, 'Confirm'), {
-        form, ids: [submission.id], back: listUrl, action: 'delete', heading: 'Delete this submission?',
-        question: `The submission of ${form.name} will be deleted for good, with its pending hook deliveries. This cannot be undone.`,
-        confirmLabel: 'Delete submission',
-      });
+      return sendPage(reply, 'confirmBulk', pageContext(request, reply, 'Confirm'), confirmDeleteModel(form, [submission.id], listUrl));
     }
     await browser.deleteSubmissions(request.owner!.id, form.id, [submission.id]);
     setFlash(reply, { notice: 'Deleted 1 submission.' }, secure);
@@ -180,24 +128,14 @@ export async function submissionPages(app: FastifyInstance): Promise<void> {
       if (request.body.action !== 'delete') {
         // Mark spam / not spam: nothing is lost, so no confirmation; not spam releases to the hooks once.
         const { marked } = await app.services.triage.markSubmissions(ids, request.body.action === 'spam', accountId);
-        const n = marked.length;
-        setFlash(reply, { notice: `Marked ${n} submission${n === 1 ? '' : 's'} ${request.body.action === 'spam' ? 'spam' : 'not spam'}.` }, secure);
+        setFlash(reply, { notice: countedNotice('Marked', marked.length, request.body.action === 'spam' ? ' spam' : ' not spam') }, secure);
         return reply.redirect(back, 303);
       }
       if (request.body.confirm !== '1') {
-        const n = ids.length;
-        return sendPage(reply, 'confirmBulk', pageContext(request, reply, 'Confirm'), {
-          form,
-          ids,
-          back,
-          action: 'delete',
-          heading: n === 1 ? 'Delete this submission?' : `Delete ${n} submissions?`,
-          question: `${n === 1 ? 'The submission' : `The ${n} selected submissions`} of ${form.name} will be deleted for good, with their pending hook deliveries. This cannot be undone.`,
-          confirmLabel: n === 1 ? 'Delete submission' : `Delete ${n} submissions`,
-        });
+        return sendPage(reply, 'confirmBulk', pageContext(request, reply, 'Confirm'), confirmDeleteModel(form, ids, back));
       }
       const deleted = await browser.deleteSubmissions(accountId, form.id, ids);
-      setFlash(reply, { notice: `Deleted ${deleted} submission${deleted === 1 ? '' : 's'}.` }, secure);
+      setFlash(reply, { notice: countedNotice('Deleted', deleted) }, secure);
       return reply.redirect(back, 303);
     },
   );

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { escapeHtml } from '../lib/html.js';
 
 export interface ComposedEmail {
   subject: string;
@@ -14,9 +15,6 @@ export interface SubmissionForEmail {
 }
 
 const singleAddress = z.email().max(254);
-
-const escapeHtml = (value: string) =>
-  value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** A header value from data the owner or a visitor wrote: line breaks become spaces. */
 export const oneLine = (value: string) => value.replace(/\r\n|[\r\n]/g, ' ');

@@ -1,4 +1,5 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { hashToken } from '../lib/token-hash.js';
 import { z } from 'zod';
 import type { Config } from '../config.js';
 import type { DatabaseHandle, Executor } from '../db/database.js';
@@ -28,8 +29,6 @@ const HOUR_MS = 60 * 60 * 1000;
 const DAY_MS = 24 * HOUR_MS;
 
 const address = z.email().max(254);
-
-export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
 function recipientRowToRecipient(row: EmailRecipientRow): Recipient {
   return { id: row.id, address: row.address, state: row.state as RecipientState, verifiedAt: row.verified_at, bouncedAt: row.bounced_at };

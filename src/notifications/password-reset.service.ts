@@ -5,9 +5,10 @@ import type { DatabaseHandle } from '../db/database.js';
 import { validationFailed } from '../errors.js';
 import type { SessionService } from '../dashboard/session.service.js';
 import { nowIso } from '../lib/time.js';
+import { hashToken } from '../lib/token-hash.js';
 import { composePasswordResetEmail } from './compose.js';
 import { consumePasswordReset, findLivePasswordReset, insertPasswordReset } from './email.repository.js';
-import { hashToken, type NotificationService } from './notification.service.js';
+import type { NotificationService } from './notification.service.js';
 
 export const PASSWORD_RESET_TTL_MS = 60 * 60 * 1000;
 

@@ -1,8 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ErrorCode } from '../errors.js';
-
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+import { escapeHtml } from '../lib/html.js';
 
 const explanations: Partial<Record<ErrorCode, string>> = {
   validation_failed: 'Some of the information you sent could not be read. Please go back, check the form and try again.',

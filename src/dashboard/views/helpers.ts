@@ -1,7 +1,5 @@
+import { escapeHtml } from '../../lib/html.js';
 import type { DailyCount } from '../../submissions/submission-search.repository.js';
-
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /**
  * A timestamp as UTC text inside <time datetime>: app.js rewrites it into the viewer's time zone

@@ -1,72 +1,8 @@
-import { Eta } from 'eta';
-import { emailTemplates } from './email.views.js';
-import { accountViews } from './views/account.views.js';
-import { formViews } from './views/forms.views.js';
-import { viewHelpers } from './views/helpers.js';
-import { hookViews } from './views/hooks.views.js';
-import { submissionViews } from './views/submissions.views.js';
+import type { Form } from '../../forms/form.types.js';
+import { escapeHtml } from '../../lib/html.js';
 
-/**
- * Server-rendered pages. Eta escapes every `<%= %>` by default; `<%~ %>` (unescaped) is used only
- * for the layout's body, which is itself rendered escaped. Submission data is attacker-controlled.
- */
-const eta = new Eta({ autoEscape: true, autoTrim: false, cache: true });
-
-const templates: Record<string, string> = {
-  ...formViews,
-  ...submissionViews,
-  ...hookViews,
-  ...accountViews,
-  layout: `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title><%= it.title %> · Formgate</title>
-<link rel="stylesheet" href="/dashboard/assets/app.css">
-<script src="/dashboard/assets/app.js" defer></script>
-</head>
-<body>
-<header class="top">
-  <a class="brand" href="/dashboard">Formgate</a>
-  <% if (it.account) { %>
-  <nav>
-    <span class="who">Signed in as <strong><%= it.account.email %></strong></span>
-    <a href="/dashboard/forms">Forms</a>
-    <a href="/dashboard/keys">API keys</a>
-    <a href="/dashboard/hooks">Hooks</a>
-    <a href="/dashboard/account">Account</a>
-    <form method="post" action="/dashboard/logout" class="inline"><input type="hidden" name="_csrf" value="<%= it.csrf %>"><button class="link">Log out</button></form>
-  </nav>
-  <% } %>
-</header>
-<main>
-<% if (it.notice) { %><p class="notice"><%= it.notice %></p><% } %>
-<% if (it.error) { %><p class="error" role="alert"><%= it.error %></p><% } %>
-<%~ it.body %>
-</main>
-<footer class="foot muted">Times are shown in <span id="tz">UTC</span>.</footer>
-</body>
-</html>`,
-
-  auth: `<section class="card narrow">
-<h1><%= it.heading %></h1>
-<form method="post" action="<%= it.action %>">
-  <input type="hidden" name="_csrf" value="<%= it.csrf %>">
-  <label>Email <input type="email" name="email" required value="<%= it.email || '' %>" autocomplete="email"></label>
-  <% if (it.signup) { %><label>Name <input name="displayName" required maxlength="200" value="<%= it.displayName || '' %>"></label><% } %>
-  <label>Password <input type="password" name="password" required minlength="8" autocomplete="<%= it.signup ? 'new-password' : 'current-password' %>"></label>
-  <button class="primary"><%= it.heading %></button>
-</form>
-<% if (it.action === '/dashboard/login') { %><p><a href="/dashboard/forgot-password">Forgot password?</a></p><% } %>
-<p class="muted"><%~ it.other %></p>
-</section>`,
-
-  formNav: `<p class="crumbs"><a href="/dashboard/forms">Forms</a> › <strong><%= it.form.name %></strong> ·
-<a href="/dashboard/forms/<%= it.form.id %>/submissions">Submissions</a> ·
-<a href="/dashboard/forms/<%= it.form.id %>/settings">Settings &amp; snippet</a> ·
-<a href="/dashboard/forms/<%= it.form.id %>/email-log">Email log</a></p>`,
-
+/** A form's settings page (with its HTML snippet) and the delete-form confirmation. */
+export const settingsViews: Record<string, string> = {
   settings: `<%~ include('@formNav', it) %>
 <% var v = it.values, has = function (k) { return v[k] !== undefined; }, err = function (k) { return it.fieldErrors[k]; }; %>
 <section class="card">
@@ -134,54 +70,23 @@ const templates: Record<string, string> = {
   <button class="danger">Delete “<%= it.form.name %>” for good</button>
 </form>
 </section>`,
-
-  keys: `<section class="card">
-<h1>API keys</h1>
-<% if (it.secret) { %>
-<div class="secret"><p><strong>Your new key.</strong> Copy it now: it is shown only once.</p>
-<pre id="new-key"><%= it.secret %></pre><button type="button" class="copy" data-copy="new-key">Copy key</button><span class="copy-status" role="status"></span></div>
-<% } %>
-<% if (it.keys.length === 0) { %><p class="muted">No keys yet.</p><% } else { %>
-<table class="stacked">
-<thead><tr><th>Name</th><th>Key</th><th>Created</th><th>Last used</th><th></th></tr></thead>
-<tbody>
-<% it.keys.forEach(function (k) { %>
-<tr><td data-label="Name"><%= k.name %></td><td data-label="Key"><code><%= k.prefix %>…</code></td><td data-label="Created"><%~ it.h.timeTag(k.createdAt) %></td>
-<td data-label="Last used"><%~ it.h.timeTag(k.lastUsedAt, 'never') %></td>
-<td><% if (k.revokedAt) { %><span class="badge off">Revoked</span><% } else { %>
-<form method="post" action="/dashboard/keys/<%= k.id %>/revoke" class="inline"><input type="hidden" name="_csrf" value="<%= it.csrf %>"><button class="danger small">Revoke</button></form><% } %></td></tr>
-<% }) %>
-</tbody></table>
-<% } %>
-</section>
-<section class="card">
-<h2>New key</h2>
-<form method="post" action="/dashboard/keys" class="row" novalidate>
-  <input type="hidden" name="_csrf" value="<%= it.csrf %>">
-  <label class="grow">Key name <input name="name" placeholder="e.g. Zapier" maxlength="100" value="<%= (it.values && it.values.name) || '' %>" aria-describedby="name-error"></label>
-  <button class="primary">Create key</button>
-</form>
-<% if (it.fieldErrors && it.fieldErrors.name) { %><p class="field-error" id="name-error"><%= it.fieldErrors.name %></p><% } %>
-</section>`,
-
-  message: `<section class="card narrow"><h1><%= it.heading %></h1><p><%= it.text %></p><p><a href="/dashboard">Back to the dashboard</a></p></section>`,
 };
 
-for (const [name, template] of Object.entries({ ...templates, ...emailTemplates })) eta.loadTemplate(`@${name}`, template);
-
-export interface PageContext {
-  title: string;
-  account?: { id: string } | undefined;
-  csrf?: string;
-  notice?: string;
-  error?: string;
-  /** A secret shown once (flash of the last POST). */
-  secret?: string;
-  secretLabel?: string;
-}
-
-/** Renders a page into the layout. */
-export function renderPage(view: string, page: PageContext, data: Record<string, unknown> = {}): string {
-  const body = eta.render(`@${view}`, { ...page, h: viewHelpers, fieldErrors: {}, values: {}, ...data });
-  return eta.render('@layout', { ...page, body });
+/** A copy-ready form posting to the submit URL, with the honeypot (and Turnstile when enabled). */
+export function formSnippet(form: Form, submitUrl: string): string {
+  const lines = [
+    `<form action="${submitUrl}" method="POST">`,
+    '  <label>Email <input type="email" name="email" required></label>',
+    '  <label>Message <textarea name="message" required></textarea></label>',
+    '  <!-- Honeypot: leave it empty and hidden; bots fill it in. -->',
+    '  <input type="text" name="_honey" style="display:none" tabindex="-1" autocomplete="off">',
+  ];
+  if (form.accessKey) lines.push(`  <input type="hidden" name="access_key" value="${escapeHtml(form.accessKey)}">`);
+  if (form.requireBotCheck) {
+    // The site key is limited to [A-Za-z0-9_-] by the form settings; escaped all the same.
+    lines.push(`  <div class="cf-turnstile" data-sitekey="${escapeHtml(form.turnstileSiteKey ?? 'YOUR_TURNSTILE_SITE_KEY')}"></div>`);
+  }
+  lines.push('  <button type="submit">Send</button>', '</form>');
+  if (form.requireBotCheck) lines.push('<script src="https://challenges.cloudflare.com/turnstile/v0/api.js" async defer></script>');
+  return lines.join('\n');
 }

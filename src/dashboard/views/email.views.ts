@@ -1,8 +1,8 @@
 /**
- * Templates of the email-notification pages, merged into the dashboard's template set by views.ts.
+ * The email notification settings (part of the settings page) and a form's email log.
  * Everything owner- or visitor-written is printed with `<%= %>` (escaped).
  */
-export const emailTemplates: Record<string, string> = {
+export const emailViews: Record<string, string> = {
   notifySettings: `<section class="card" id="notifications">
 <h2>Email notifications</h2>
 <% if (!it.notifications.enabled) { %>
@@ -51,28 +51,5 @@ export const emailTemplates: Record<string, string> = {
 <% }) %>
 </tbody></table>
 <% } %>
-</section>`,
-
-  forgotPassword: `<section class="card narrow">
-<h1>Forgot password?</h1>
-<% if (!it.enabled) { %>
-<p>This server cannot send email (its operator has not set <code>SMTP_URL</code>). Ask the operator to reset your password.</p>
-<% } else { %>
-<form method="post" action="/dashboard/forgot-password">
-  <input type="hidden" name="_csrf" value="<%= it.csrf %>">
-  <label>Email <input type="email" name="email" required maxlength="254" autocomplete="email"></label>
-  <button class="primary">Send me a reset link</button>
-</form>
-<% } %>
-<p class="muted"><a href="/dashboard/login">Back to log in</a></p>
-</section>`,
-
-  resetPassword: `<section class="card narrow">
-<h1>Choose a new password</h1>
-<form method="post" action="/dashboard/reset-password/<%= it.token %>">
-  <input type="hidden" name="_csrf" value="<%= it.csrf %>">
-  <label>New password <input type="password" name="password" required minlength="8" maxlength="1024" autocomplete="new-password"></label>
-  <button class="primary">Set password</button>
-</form>
 </section>`,
 };

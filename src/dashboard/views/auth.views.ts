@@ -1,0 +1,38 @@
+/** Log in, sign up and the password-reset pages (reachable without a session). */
+export const authViews: Record<string, string> = {
+  auth: `<section class="card narrow">
+<h1><%= it.heading %></h1>
+<form method="post" action="<%= it.action %>">
+  <input type="hidden" name="_csrf" value="<%= it.csrf %>">
+  <label>Email <input type="email" name="email" required value="<%= it.email || '' %>" autocomplete="email"></label>
+  <% if (it.signup) { %><label>Name <input name="displayName" required maxlength="200" value="<%= it.displayName || '' %>"></label><% } %>
+  <label>Password <input type="password" name="password" required minlength="8" autocomplete="<%= it.signup ? 'new-password' : 'current-password' %>"></label>
+  <button class="primary"><%= it.heading %></button>
+</form>
+<% if (it.action === '/dashboard/login') { %><p><a href="/dashboard/forgot-password">Forgot password?</a></p><% } %>
+<p class="muted"><% if (it.signup) { %>Already have an account? <a href="/dashboard/login">Log in</a><% } else if (it.signupOpen) { %><a href="/dashboard/signup">Create an account</a><% } %></p>
+</section>`,
+
+  forgotPassword: `<section class="card narrow">
+<h1>Forgot password?</h1>
+<% if (!it.enabled) { %>
+<p>This server cannot send email (its operator has not set <code>SMTP_URL</code>). Ask the operator to reset your password.</p>
+<% } else { %>
+<form method="post" action="/dashboard/forgot-password">
+  <input type="hidden" name="_csrf" value="<%= it.csrf %>">
+  <label>Email <input type="email" name="email" required maxlength="254" autocomplete="email"></label>
+  <button class="primary">Send me a reset link</button>
+</form>
+<% } %>
+<p class="muted"><a href="/dashboard/login">Back to log in</a></p>
+</section>`,
+
+  resetPassword: `<section class="card narrow">
+<h1>Choose a new password</h1>
+<form method="post" action="/dashboard/reset-password/<%= it.token %>">
+  <input type="hidden" name="_csrf" value="<%= it.csrf %>">
+  <label>New password <input type="password" name="password" required minlength="8" maxlength="1024" autocomplete="new-password"></label>
+  <button class="primary">Set password</button>
+</form>
+</section>`,
+};

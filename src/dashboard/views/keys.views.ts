@@ -1,0 +1,31 @@
+/** The API keys page: the list, a new key shown once, and the form for another. */
+export const keyViews: Record<string, string> = {
+  keys: `<section class="card">
+<h1>API keys</h1>
+<% if (it.secret) { %>
+<div class="secret"><p><strong>Your new key.</strong> Copy it now: it is shown only once.</p>
+<pre id="new-key"><%= it.secret %></pre><button type="button" class="copy" data-copy="new-key">Copy key</button><span class="copy-status" role="status"></span></div>
+<% } %>
+<% if (it.keys.length === 0) { %><p class="muted">No keys yet.</p><% } else { %>
+<table class="stacked">
+<thead><tr><th>Name</th><th>Key</th><th>Created</th><th>Last used</th><th></th></tr></thead>
+<tbody>
+<% it.keys.forEach(function (k) { %>
+<tr><td data-label="Name"><%= k.name %></td><td data-label="Key"><code><%= k.prefix %>…</code></td><td data-label="Created"><%~ it.h.timeTag(k.createdAt) %></td>
+<td data-label="Last used"><%~ it.h.timeTag(k.lastUsedAt, 'never') %></td>
+<td><% if (k.revokedAt) { %><span class="badge off">Revoked</span><% } else { %>
+<form method="post" action="/dashboard/keys/<%= k.id %>/revoke" class="inline"><input type="hidden" name="_csrf" value="<%= it.csrf %>"><button class="danger small">Revoke</button></form><% } %></td></tr>
+<% }) %>
+</tbody></table>
+<% } %>
+</section>
+<section class="card">
+<h2>New key</h2>
+<form method="post" action="/dashboard/keys" class="row" novalidate>
+  <input type="hidden" name="_csrf" value="<%= it.csrf %>">
+  <label class="grow">Key name <input name="name" placeholder="e.g. Zapier" maxlength="100" value="<%= (it.values && it.values.name) || '' %>" aria-describedby="name-error"></label>
+  <button class="primary">Create key</button>
+</form>
+<% if (it.fieldErrors && it.fieldErrors.name) { %><p class="field-error" id="name-error"><%= it.fieldErrors.name %></p><% } %>
+</section>`,
+};

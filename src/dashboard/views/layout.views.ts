@@ -1,0 +1,41 @@
+/** The frame of every page, the form navigation and a plain message page. */
+export const layoutViews: Record<string, string> = {
+  layout: `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title><%= it.title %> · Formgate</title>
+<link rel="stylesheet" href="/dashboard/assets/app.css">
+<script src="/dashboard/assets/app.js" defer></script>
+</head>
+<body>
+<header class="top">
+  <a class="brand" href="/dashboard">Formgate</a>
+  <% if (it.account) { %>
+  <nav>
+    <span class="who">Signed in as <strong><%= it.account.email %></strong></span>
+    <a href="/dashboard/forms">Forms</a>
+    <a href="/dashboard/keys">API keys</a>
+    <a href="/dashboard/hooks">Hooks</a>
+    <a href="/dashboard/account">Account</a>
+    <form method="post" action="/dashboard/logout" class="inline"><input type="hidden" name="_csrf" value="<%= it.csrf %>"><button class="link">Log out</button></form>
+  </nav>
+  <% } %>
+</header>
+<main>
+<% if (it.notice) { %><p class="notice"><%= it.notice %></p><% } %>
+<% if (it.error) { %><p class="error" role="alert"><%= it.error %></p><% } %>
+<%~ it.body %>
+</main>
+<footer class="foot muted">Times are shown in <span id="tz">UTC</span>.</footer>
+</body>
+</html>`,
+
+  formNav: `<p class="crumbs"><a href="/dashboard/forms">Forms</a> › <strong><%= it.form.name %></strong> ·
+<a href="/dashboard/forms/<%= it.form.id %>/submissions">Submissions</a> ·
+<a href="/dashboard/forms/<%= it.form.id %>/settings">Settings &amp; snippet</a> ·
+<a href="/dashboard/forms/<%= it.form.id %>/email-log">Email log</a></p>`,
+
+  message: `<section class="card narrow"><h1><%= it.heading %></h1><p><%= it.text %></p><p><a href="/dashboard">Back to the dashboard</a></p></section>`,
+};
