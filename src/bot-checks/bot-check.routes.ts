@@ -1,27 +1,9 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { notFound } from '../errors.js';
 import { clientKey, rateLimited, setRateLimitHeaders } from '../http/rate-limits.js';
+import { ALTCHA_ASSET_PATH, altchaWidgetScript } from './altcha-widget.js';
 
 const CHALLENGE_URL = '/v1/challenge/:formId';
-export const ALTCHA_ASSET_URL = '/v1/assets/altcha.js';
-
-/** The `altcha` package's dist folder (its exports name no package.json, so found through its main entry). */
-const widgetDist = () => dirname(createRequire(import.meta.url).resolve('altcha'));
-
-let widgetVersion: string | undefined;
-/** The widget's version, added to the asset URL in snippets so the long cache never serves an old widget after an upgrade. */
-export function altchaWidgetVersion(): string {
-  return (widgetVersion ??= (JSON.parse(readFileSync(join(widgetDist(), '..', 'package.json'), 'utf8')) as { version: string }).version);
-}
-
-let widgetScript: Buffer | undefined;
-/** The `altcha` package's ES module build, read once on first use. */
-function altchaWidgetScript(): Buffer {
-  return (widgetScript ??= readFileSync(join(widgetDist(), 'altcha.js')));
-}
 
 const paramsSchema = {
   type: 'object',
@@ -94,7 +76,7 @@ export async function botCheckRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  app.get(ALTCHA_ASSET_URL, { schema: { hide: true } }, async (_request, reply) =>
+  app.get(ALTCHA_ASSET_PATH, { schema: { hide: true } }, async (_request, reply) =>
     reply
       .type('text/javascript; charset=utf-8')
       // A module script from another origin needs CORS; the URL in snippets carries the version.

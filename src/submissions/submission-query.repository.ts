@@ -10,6 +10,7 @@ export function submissionRowToSubmission(row: SubmissionRow): Submission {
     status: row.status as SubmissionStatus,
     isSpam: row.is_spam === 1,
     spamReason: row.is_spam === 1 ? toSpamReason(row.spam_reason) : null,
+    spamScore: row.is_spam === 1 && row.spam_reason === 'classifier' && row.spam_score != null ? Number(row.spam_score) : null,
     payload: parsePayload(row.payload),
     ip: row.ip,
     country: row.country,

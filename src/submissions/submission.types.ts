@@ -28,6 +28,8 @@ export interface Submission {
   status: SubmissionStatus;
   isSpam: boolean;
   spamReason: SpamReason | null;
+  /** The learning filter's spam probability when it filed the submission (`classifier`); null otherwise. */
+  spamScore: number | null;
   payload: SubmissionPayload;
   ip: string;
   country: string;
