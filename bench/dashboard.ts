@@ -4,7 +4,7 @@ import SqliteDatabase from 'better-sqlite3';
 import { sql } from 'kysely';
 import { AccountService } from '../src/accounts/account.service.js';
 import { parseConfig } from '../src/config.js';
-import { SessionService } from '../src/dashboard/session.service.js';
+import { SessionService } from '../src/accounts/session.service.js';
 import { createDatabase } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { FormService } from '../src/forms/form.service.js';

@@ -53,7 +53,7 @@ export async function spamChecksScenario(
         id: newTimeOrderedId('sub'), form_id: plain.id, created_at: nowIso(), status: 'delivered', is_spam: 0,
         payload: JSON.stringify(m.payload), ip: '', country: 'XX', user_agent: '', referer: '', outbound_released: 1,
       }));
-      await insertSubmissionRows(handle.db, submissionRows);
+      await handle.db.transaction().execute((trx) => insertSubmissionRows(trx, submissionRows));
       const ids = submissionRows.map((r) => r.id);
       await services.triage.markSubmissions(ids.filter((_, j) => chunk[j]!.spam), true);
       await services.triage.markSubmissions(ids.filter((_, j) => !chunk[j]!.spam), false);

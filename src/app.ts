@@ -14,11 +14,15 @@ import { echoRequestId, requestIdFor } from './http/request-id.js';
 import { createMetrics } from './metrics/metrics.js';
 import { createRedis } from './lib/redis.js';
 import { RateLimiter } from './lib/rate-limiter.js';
-import type { HookTransportOptions } from './deliveries/delivery.sender.js';
+import type { HookTransportOptions } from './hooks/delivery.sender.js';
 import type { MailTransportOptions } from './notifications/mailer.js';
 import { createServices, type Services } from './services.js';
 import type { Redis } from 'ioredis';
 import { submitRoutes } from './submissions/submission.routes.js';
+import { accountRoutes } from './accounts/account.routes.js';
+import { formRoutes } from './forms/form.routes.js';
+import { hookRoutes } from './hooks/hook.routes.js';
+import { submissionApiRoutes } from './submissions/submission-api.routes.js';
 import { botCheckRoutes } from './bot-checks/bot-check.routes.js';
 
 declare module 'fastify' {
@@ -38,7 +42,7 @@ export interface BuildAppOptions {
   handle?: DatabaseHandle;
   /**
    * Close the database with the app (default: only when the app opened it). It is closed last,
-   * after the hook dispatcher stopped, since a pool cannot end while its LISTEN client is held.
+   * after the outbox dispatcher stopped, since a pool cannot end while its LISTEN client is held.
    */
   closeDatabase?: boolean;
   /** Pino options or a logger instance; tests pass `false` or a capturing stream. */
@@ -48,6 +52,11 @@ export interface BuildAppOptions {
   hookTransport?: HookTransportOptions;
   /** Test seam for SMTP (a local CA for STARTTLS). */
   mailTransport?: MailTransportOptions;
+  /**
+   * Test seam: runs on the bare instance, before any hook or route, so what it adds reaches every
+   * route (the test suite checks every API answer against the OpenAPI document this way).
+   */
+  instrument?: (app: FastifyInstance) => void;
 }
 
 /** Secrets that must never reach a log line. */
@@ -110,6 +119,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     ajv: { customOptions: { removeAdditional: false } },
   });
 
+  options.instrument?.(app);
+
   const services = createServices(handle, config, app.log, {
     ...(options.hookTransport ? { hookTransport: options.hookTransport } : {}),
     ...(options.mailTransport ? { mailTransport: options.mailTransport } : {}),
@@ -148,7 +159,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(healthRoutes);
   await app.register(submitRoutes);
   await app.register(botCheckRoutes);
-  await app.register(managementApi, { prefix: '/v1/api' });
+  await app.register(managementApi, { prefix: '/v1/api', routes: [accountRoutes, formRoutes, submissionApiRoutes, hookRoutes] });
   await app.register(dashboardPlugin);
   // Someone opening the bare address in a browser wants the dashboard, not a JSON 404.
   app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/dashboard', 302));

@@ -3,13 +3,13 @@ import { AccountService } from './accounts/account.service.js';
 import { ApiKeyService } from './api-keys/api-key.service.js';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/database.js';
-import { HookDeliveryChannel } from './deliveries/delivery.channel.js';
-import type { HookTransportOptions } from './deliveries/delivery.sender.js';
+import { HookDeliveryChannel } from './hooks/delivery.channel.js';
+import type { HookTransportOptions } from './hooks/delivery.sender.js';
 import { FormService } from './forms/form.service.js';
 import { EmailChannel, type EmailAttemptListener } from './notifications/email.channel.js';
 import { SmtpMailer, type MailTransportOptions } from './notifications/mailer.js';
 import { NotificationService } from './notifications/notification.service.js';
-import { PasswordResetService } from './notifications/password-reset.service.js';
+import { PasswordResetService } from './accounts/password-reset.service.js';
 import type { OutboxChannel } from './outbox/outbox.channel.js';
 import { OutboxDispatcher } from './outbox/outbox.dispatcher.js';
 import { HookService } from './hooks/hook.service.js';
@@ -21,7 +21,7 @@ import { SubmissionQueryService } from './submissions/submission-query.service.j
 import { SubmissionService } from './submissions/submission.service.js';
 import { SubmissionLifecycleService } from './submissions/submission-lifecycle.service.js';
 import { SubmissionTriageService } from './submissions/submission-triage.service.js';
-import { SessionService } from './dashboard/session.service.js';
+import { SessionService } from './accounts/session.service.js';
 import { BotCheckService } from './bot-checks/bot-check.service.js';
 import { SpamFilterService } from './spam-filter/spam-filter.service.js';
 
@@ -33,13 +33,13 @@ export interface Services {
   readonly apiKeys: ApiKeyService;
   readonly forms: FormService;
   readonly submissions: SubmissionService;
-  /** Reading stored submissions (API and dashboard). */
+  /** Reading stored submissions (management API and CLI). */
   readonly submissionQueries: SubmissionQueryService;
   /** Marking submissions spam / not spam. */
   readonly triage: SubmissionTriageService;
-  /** Retention purge, erasure and form deletion. */
+  /** Every deletion of submissions: the dashboard's, retention purge, erasure and form deletion. */
   readonly lifecycle: SubmissionLifecycleService;
-  /** The dashboard's search, paging both ways, counters and bulk actions. */
+  /** The dashboard's search, paging both ways, counters and export. */
   readonly submissionBrowser: SubmissionBrowseService;
   readonly hooks: HookService;
   /** Queued outbound work of every channel (hook deliveries, email) and its dispatcher. */

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { MANAGEMENT, errorResponses } from '../http/error-responses.js';
 import { accountJsonSchema } from './account.schemas.js';
 
 export async function accountRoutes(app: FastifyInstance): Promise<void> {
@@ -7,11 +8,12 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
     {
       schema: {
         tags: ['account'],
+        operationId: 'getMe',
         summary: 'The account that owns the API key',
         security: [{ bearerAuth: [] }],
         response: {
-          200: { type: 'object', required: ['user'], properties: { user: accountJsonSchema } },
-          401: { $ref: 'ErrorBody#' },
+          200: { description: 'The account', type: 'object', required: ['user'], properties: { user: accountJsonSchema } },
+          ...errorResponses(MANAGEMENT),
         },
       },
     },

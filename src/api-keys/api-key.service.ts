@@ -15,7 +15,7 @@ import {
 } from './api-key.repository.js';
 import type { ApiKey } from './api-key.types.js';
 
-export const API_KEY_PATTERN = /^fgk_[0-9A-Za-z]{32,128}$/;
+const API_KEY_PATTERN = /^fgk_[0-9A-Za-z]{32,128}$/;
 const LAST_USED_RESOLUTION_MS = 60_000;
 
 export interface CreatedApiKey {

@@ -3,7 +3,7 @@ import { normalizeEmail } from '../accounts/account.service.js';
 import { AppError, rethrowUnlessValidation } from '../errors.js';
 import { clientKey, rateLimited } from '../http/rate-limits.js';
 import type { Counter } from '../lib/rate-limiter.js';
-import { SESSION_TTL_MS } from './session.service.js';
+import { SESSION_TTL_MS } from '../accounts/session.service.js';
 import { SESSION_COOKIE, pageContext, sendPage } from './page.js';
 
 const credentialsSchema = {

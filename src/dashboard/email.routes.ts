@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { AppError, rethrowUnlessValidation } from '../errors.js';
 import { clientKey, rateLimited } from '../http/rate-limits.js';
-import type { NotifyMode } from '../notifications/notification.types.js';
+import type { NotifyMode } from '../forms/form.types.js';
 import { pageContext, sendPage } from './page.js';
 
 /** "Forgot password?" requests per client address per minute: nobody can mail-bomb an account. */

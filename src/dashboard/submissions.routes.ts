@@ -105,7 +105,7 @@ export async function submissionPages(app: FastifyInstance): Promise<void> {
     if (request.body?.confirm !== '1') {
       return sendPage(reply, 'confirmBulk', pageContext(request, reply, 'Confirm'), confirmDeleteModel(form, [submission.id], listUrl));
     }
-    await browser.deleteSubmissions(request.owner!.id, form.id, [submission.id]);
+    await app.services.lifecycle.deleteSubmissions(request.owner!.id, form.id, [submission.id]);
     setFlash(reply, { notice: 'Deleted 1 submission.' }, secure);
     return reply.redirect(listUrl, 303);
   });
@@ -134,7 +134,7 @@ export async function submissionPages(app: FastifyInstance): Promise<void> {
       if (request.body.confirm !== '1') {
         return sendPage(reply, 'confirmBulk', pageContext(request, reply, 'Confirm'), confirmDeleteModel(form, ids, back));
       }
-      const deleted = await browser.deleteSubmissions(accountId, form.id, ids);
+      const deleted = await app.services.lifecycle.deleteSubmissions(accountId, form.id, ids);
       setFlash(reply, { notice: countedNotice('Deleted', deleted) }, secure);
       return reply.redirect(back, 303);
     },
@@ -146,10 +146,10 @@ export async function submissionPages(app: FastifyInstance): Promise<void> {
   app.get<{ Params: { id: string } }>('/dashboard/forms/:id/export.csv', { schema: { hide: true } }, async (request, reply) => {
     const accountId = request.owner!.id;
     const form = await app.services.forms.getFormOfAccount(accountId, request.params.id);
-    const columns = await queries.exportFieldNames(accountId, form.id);
+    const columns = await browser.exportFieldNames(accountId, form.id);
     async function* rows() {
       yield CSV_BOM + csvHeader(columns);
-      for await (const page of queries.exportPages(accountId, form.id)) yield page.map((s) => csvRow(s, columns)).join('');
+      for await (const page of browser.exportPages(accountId, form.id)) yield page.map((s) => csvRow(s, columns)).join('');
     }
     return reply
       .type('text/csv; charset=utf-8')
@@ -161,7 +161,7 @@ export async function submissionPages(app: FastifyInstance): Promise<void> {
     const accountId = request.owner!.id;
     const form = await app.services.forms.getFormOfAccount(accountId, request.params.id);
     async function* rows() {
-      for await (const page of queries.exportPages(accountId, form.id)) yield page.map(ndjsonRow).join('');
+      for await (const page of browser.exportPages(accountId, form.id)) yield page.map(ndjsonRow).join('');
     }
     return reply
       .type('application/x-ndjson; charset=utf-8')

@@ -1,7 +1,6 @@
 import type { Executor } from '../db/database.js';
 import type { FormRow, FormRowUpdate, NewFormRow } from '../db/schema.js';
-import type { NotifyMode } from '../notifications/notification.types.js';
-import { toAltchaComplexity, toBotCheckVendor, toSpamFilterMode, type Form } from './form.types.js';
+import { toAltchaComplexity, toBotCheckVendor, toSpamFilterMode, type Form, type NotifyMode } from './form.types.js';
 
 export function formRowToForm(row: FormRow): Form {
   return {

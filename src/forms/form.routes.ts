@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { MANAGEMENT, errorResponses } from '../http/error-responses.js';
 import { formJsonSchema } from './form.schemas.js';
 import { formToApiForm } from './form.types.js';
 
@@ -8,11 +9,12 @@ export async function formRoutes(app: FastifyInstance): Promise<void> {
     {
       schema: {
         tags: ['forms'],
+        operationId: 'listForms',
         summary: "The account's forms, newest first",
         security: [{ bearerAuth: [] }],
         response: {
-          200: { type: 'object', required: ['forms'], properties: { forms: { type: 'array', items: formJsonSchema } } },
-          401: { $ref: 'ErrorBody#' },
+          200: { description: 'Every form of the account', type: 'object', required: ['forms'], properties: { forms: { type: 'array', items: formJsonSchema } } },
+          ...errorResponses(MANAGEMENT),
         },
       },
     },

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Executor } from '../db/database.js';
+import type { Executor, Trx } from '../db/database.js';
 import { notFound, validationFailed } from '../errors.js';
 import { newId } from '../lib/ids.js';
 import { canBeKey } from '../lib/text.js';
@@ -15,8 +15,7 @@ import {
   listFormRowsWithRetention,
   updateFormRow,
 } from './form.repository.js';
-import { ALTCHA_COMPLEXITIES, BOT_CHECK_VENDORS, SPAM_FILTER_MODES, type BotCheckVendor, type Form } from './form.types.js';
-import { notifyModes } from '../notifications/notification.types.js';
+import { ALTCHA_COMPLEXITIES, BOT_CHECK_VENDORS, SPAM_FILTER_MODES, notifyModes, type BotCheckVendor, type Form } from './form.types.js';
 
 const httpUrl = z
   .string()
@@ -173,7 +172,7 @@ function settingsToRow(s: FormSettingsInput): FormRowUpdate {
 }
 
 /** How long the submit path may use a form it read, before reading it again. */
-export const FORM_CACHE_TTL_MS = 1000;
+const FORM_CACHE_TTL_MS = 1000;
 
 export class FormService {
   /** Forms the submit path read recently; updates through this process drop their entry. */
@@ -288,7 +287,7 @@ export class FormService {
   }
 
   /** Deletes the form row inside the caller's transaction; its rows in other tables cascade. */
-  async deleteFormInTransaction(trx: Executor, formId: string): Promise<boolean> {
+  async deleteFormInTransaction(trx: Trx, formId: string): Promise<boolean> {
     const deleted = await deleteFormRow(trx, formId);
     this.recent.delete(formId);
     return deleted;

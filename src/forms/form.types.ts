@@ -1,4 +1,6 @@
-import type { NotifyMode } from '../notifications/notification.types.js';
+/** How a form's email recipients hear of submissions: one per submission, or an hourly or daily digest. */
+export const notifyModes = ['each', 'hourly', 'daily'] as const;
+export type NotifyMode = (typeof notifyModes)[number];
 
 export interface Form {
   id: string;

@@ -1,4 +1,4 @@
-import type { Executor } from '../db/database.js';
+import type { Executor, Trx } from '../db/database.js';
 import type { HookDeliveryRow, HookRow, NewHookRow } from '../db/schema.js';
 import type { DeliveryAttempt, DeliveryState, Hook } from './hook.types.js';
 
@@ -38,7 +38,7 @@ export async function findHookRowOfAccount(db: Executor, accountId: string, id: 
 }
 
 /** Deletes a hook and its delivery records; run it inside the caller's transaction. */
-export async function deleteHookRow(trx: Executor, id: string): Promise<boolean> {
+export async function deleteHookRow(trx: Trx, id: string): Promise<boolean> {
   await trx.deleteFrom('hook_deliveries').where('hook_id', '=', id).execute();
   const result = await trx.deleteFrom('hooks').where('id', '=', id).executeTakeFirst();
   return Number(result.numDeletedRows) > 0;

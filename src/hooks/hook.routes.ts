@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { MANAGEMENT, errorResponses } from '../http/error-responses.js';
 
 const hookProperties = {
   id: { type: 'string' },
@@ -9,14 +10,13 @@ const hookProperties = {
 
 const hookSchema = { type: 'object', required: ['id', 'formId', 'targetUrl', 'createdAt'], properties: hookProperties } as const;
 
-const errors = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, { $ref: 'ErrorBody#' }]));
-
 export async function hookRoutes(app: FastifyInstance): Promise<void> {
   app.post<{ Body: { formId: string; targetUrl: string } }>(
     '/hooks',
     {
       schema: {
         tags: ['hooks'],
+        operationId: 'createHook',
         summary: 'Subscribe a public HTTPS URL to new submissions of a form (Pro or higher)',
         security: [{ bearerAuth: [] }],
         body: {
@@ -27,6 +27,7 @@ export async function hookRoutes(app: FastifyInstance): Promise<void> {
         },
         response: {
           201: {
+            description: 'Subscribed; the secret is shown only here',
             type: 'object',
             required: ['hook'],
             properties: {
@@ -40,7 +41,7 @@ export async function hookRoutes(app: FastifyInstance): Promise<void> {
               },
             },
           },
-          ...errors(400, 401, 403, 404, 429),
+          ...errorResponses([...MANAGEMENT, 403, 404, 413]),
         },
       },
     },
@@ -55,11 +56,12 @@ export async function hookRoutes(app: FastifyInstance): Promise<void> {
     {
       schema: {
         tags: ['hooks'],
+        operationId: 'listHooks',
         summary: "The account's subscriptions, newest first",
         security: [{ bearerAuth: [] }],
         response: {
-          200: { type: 'object', required: ['hooks'], properties: { hooks: { type: 'array', items: hookSchema } } },
-          ...errors(401, 429),
+          200: { description: 'Every subscription of the account', type: 'object', required: ['hooks'], properties: { hooks: { type: 'array', items: hookSchema } } },
+          ...errorResponses(MANAGEMENT),
         },
       },
     },
@@ -71,10 +73,11 @@ export async function hookRoutes(app: FastifyInstance): Promise<void> {
     {
       schema: {
         tags: ['hooks'],
+        operationId: 'deleteHook',
         summary: 'Remove a subscription',
         security: [{ bearerAuth: [] }],
         params: { type: 'object', required: ['id'], properties: { id: { type: 'string' } } },
-        response: { 204: { type: 'null', description: 'Removed' }, ...errors(401, 404, 429) },
+        response: { 204: { type: 'null', description: 'Removed' }, ...errorResponses([...MANAGEMENT, 404]) },
       },
     },
     async (request, reply) => {

@@ -1,5 +1,5 @@
-import type { HookDeliveryChannel } from '../deliveries/delivery.channel.js';
-import type { DeliveryResult } from '../deliveries/delivery.sender.js';
+import type { HookDeliveryChannel } from './delivery.channel.js';
+import type { DeliveryResult } from './delivery.sender.js';
 import { randomBytes } from 'node:crypto';
 import type { AccountService } from '../accounts/account.service.js';
 import { planAllowsHooks } from '../accounts/account.types.js';

@@ -40,7 +40,7 @@ export function httpServerFactory(config: Config) {
  * so it and everything left of it are dropped before anything reads the header: the address
  * is then the right-most valid entry past the trusted proxies, or the proxy itself.
  */
-export function dropUnparsableForwardedFor(req: IncomingMessage): void {
+function dropUnparsableForwardedFor(req: IncomingMessage): void {
   const header = req.headers['x-forwarded-for'];
   if (header === undefined) return;
   const entries = (Array.isArray(header) ? header.join(',') : header).split(',').map((entry) => entry.trim());

@@ -1,9 +1,5 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { AppError } from '../errors.js';
-import { accountRoutes } from '../accounts/account.routes.js';
-import { formRoutes } from '../forms/form.routes.js';
-import { hookRoutes } from '../hooks/hook.routes.js';
-import { submissionApiRoutes } from '../submissions/submission-api.routes.js';
 import { clientKey, rateLimited, setRateLimitHeaders } from './rate-limits.js';
 
 declare module 'fastify' {
@@ -14,15 +10,20 @@ declare module 'fastify' {
   }
 }
 
-export const API_RATE_LIMIT_PER_MINUTE = 120;
+const API_RATE_LIMIT_PER_MINUTE = 120;
 /** Requests without a valid key, per client IP: a mistyped key is fine, a key search is not. */
-export const API_AUTH_FAILURES_PER_MINUTE = 30;
+const API_AUTH_FAILURES_PER_MINUTE = 30;
 
 const unauthorized = (message: string): AppError =>
   new AppError('unauthorized', message, { headers: { 'WWW-Authenticate': 'Bearer' } });
 
-/** Everything under /v1/api: Bearer key auth on every route, then the read-only resources and hooks. */
-export async function managementApi(app: FastifyInstance): Promise<void> {
+export interface ManagementApiOptions {
+  /** The features' route plugins (the composition root names them: http/ imports no feature). */
+  routes: FastifyPluginAsync[];
+}
+
+/** Everything under /v1/api: Bearer key auth on every route, then the features' resources. */
+export async function managementApi(app: FastifyInstance, options: ManagementApiOptions): Promise<void> {
   app.decorateRequest('accountId', '');
   app.decorateRequest('apiKeyId', '');
 
@@ -53,8 +54,5 @@ export async function managementApi(app: FastifyInstance): Promise<void> {
     throw unauthorized('The API key is malformed, unknown or revoked.');
   });
 
-  await app.register(accountRoutes);
-  await app.register(formRoutes);
-  await app.register(submissionApiRoutes);
-  await app.register(hookRoutes);
+  for (const routes of options.routes) await app.register(routes);
 }

@@ -8,9 +8,18 @@ import { VERSION } from '../version.js';
 export const openApiPlugin = fp(async (app: FastifyInstance) => {
   app.addSchema(errorBodySchema);
   await app.register(swagger, {
+    // Shared schemas keep their $id as their component name (ErrorBody, not def-0): generated
+    // clients name their types after it.
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
     openapi: {
       openapi: '3.1.0',
-      info: { title: 'Formgate', version: VERSION, description: 'Form submission and management service.' },
+      info: {
+        title: 'Formgate',
+        version: VERSION,
+        description: 'Form submission and management service.',
+        license: { name: 'MIT', identifier: 'MIT' },
+      },
+      // The operator's public address (BASE_URL), as every link the service builds.
       servers: [{ url: app.config.baseUrl }],
       components: {
         securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'API key (fgk_…)' } },

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 
-export const REQUEST_ID_HEADER = 'x-request-id';
+const REQUEST_ID_HEADER = 'x-request-id';
 
 /** 1 to 128 printable ASCII characters: anything else could forge or break log lines. */
 const CLIENT_REQUEST_ID = /^[\x20-\x7e]{1,128}$/;

@@ -21,8 +21,8 @@ const REDIS_RETRY_AFTER_MS = 1000;
 const REDIS_COMMAND_TIMEOUT_MS = 500;
 const SWEEP_INTERVAL_MS = 30_000;
 
-// One round trip for any number of counters: INCR (ARGV 'i'), a read ('r') or taking a hit back
-// ('u') per key, each with its window; returns count and remaining time per key.
+// One round trip for any number of counters: INCR (ARGV 'i') or taking a hit back ('u') per key,
+// each with its window; returns count and remaining time per key.
 const COUNT_SCRIPT = `
 local out = {}
 for i, key in ipairs(KEYS) do
@@ -44,7 +44,7 @@ end
 return out
 `;
 
-type Mode = 'i' | 'r' | 'u';
+type Mode = 'i' | 'u';
 
 type RedisWithScript = Redis & {
   formgateCount(...args: Array<string | number>): Promise<number[]>;
@@ -79,11 +79,6 @@ export class RateLimiter {
   /** Counts one hit on every counter given. */
   hit(...counters: Counter[]): Promise<Count[]> {
     return this.run('i', counters);
-  }
-
-  /** Reads counters without counting. */
-  peek(...counters: Counter[]): Promise<Count[]> {
-    return this.run('r', counters);
   }
 
   /** Takes back one hit (an attempt that turned out not to count, such as a good password). */

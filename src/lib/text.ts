@@ -11,7 +11,7 @@ export function isStorableText(value: string): boolean {
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** Longest identifier any row can have: every ID is a short prefix plus at most 24 characters. */
-export const MAX_KEY_LENGTH = 100;
+const MAX_KEY_LENGTH = 100;
 
 /** Whether a string could be the key of some row; anything else is unknown without a query. */
 export function canBeKey(value: string): boolean {

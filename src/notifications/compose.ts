@@ -17,7 +17,7 @@ export interface SubmissionForEmail {
 const singleAddress = z.email().max(254);
 
 /** A header value from data the owner or a visitor wrote: line breaks become spaces. */
-export const oneLine = (value: string) => value.replace(/\r\n|[\r\n]/g, ' ');
+const oneLine = (value: string) => value.replace(/\r\n|[\r\n]/g, ' ');
 
 /** The submission's `email` field when it is exactly one valid address (no CR/LF, no list). */
 export function replyToOf(payload: Record<string, unknown>): string | undefined {
@@ -37,7 +37,7 @@ function fieldLines(payload: Record<string, unknown>): Array<[string, string]> {
   return Object.entries(payload).map(([name, value]) => [name, fieldText(value)]);
 }
 
-export const submissionLink = (baseUrl: string, submissionId: string) => `${baseUrl}/dashboard/submissions/${submissionId}`;
+const submissionLink = (baseUrl: string, submissionId: string) => `${baseUrl}/dashboard/submissions/${submissionId}`;
 
 function submissionText(s: SubmissionForEmail, baseUrl: string): string {
   const lines = fieldLines(s.payload).map(([name, value]) => `${name}: ${value}`);

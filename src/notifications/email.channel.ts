@@ -1,8 +1,8 @@
 import { randomInt } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import type pg from 'pg';
 import type { Config } from '../config.js';
-import type { DatabaseHandle, Executor } from '../db/database.js';
+import type { DatabaseHandle, Trx } from '../db/database.js';
+import { openDedicatedConnection, type DedicatedConnection } from '../db/dedicated-connection.js';
 import { newId } from '../lib/ids.js';
 import { nowIso } from '../lib/time.js';
 import type { ChannelContext, OutboxChannel, OutboxSend } from '../outbox/outbox.channel.js';
@@ -11,10 +11,13 @@ import {
   claimDueMessageRows,
   countDigestSubmissions,
   countUnsentMessages,
+  formHasPerSubmissionRecipientSql,
   insertSubmissionMessages,
+  isClaimantGone,
   listClaimants,
   listDigestSubmissionRows,
   listVerifiedAddresses,
+  lockLiveness,
   recordAttempt,
   releaseClaims,
   setMessageState,
@@ -23,12 +26,10 @@ import {
 } from './email.repository.js';
 import type { SendResult, SmtpMailer } from './mailer.js';
 
-export const MAX_ATTEMPTS = 5;
+const MAX_ATTEMPTS = 5;
 const RECLAIM_CHECK_MS = 5_000;
 /** Longer than any send can take (three 30 s SMTP timeouts, with room). */
 const SQLITE_STALE_CLAIM_MS = 10 * 60_000;
-/** Advisory-lock class of live email dispatchers on PostgreSQL ("Form"). */
-const LIVENESS_LOCK_CLASS = 0x466f726d;
 
 /** Hooks of the attempt outcome, for metrics. */
 export type EmailAttemptListener = (outcome: SendResult['outcome']) => void;
@@ -55,8 +56,8 @@ export class EmailChannel implements OutboxChannel {
   private readonly verifiedCache = new Map<string, { addresses: Promise<string[]>; until: number }>();
   private readonly instance = String(randomInt(1, 2 ** 31 - 1));
   private context: ChannelContext | undefined;
-  private livenessClient: pg.PoolClient | undefined;
-  private releaseLiveness: ((broken: boolean) => void) | undefined;
+  /** PostgreSQL: the connection holding this instance's liveness lock. */
+  private liveness: DedicatedConnection | undefined;
   private lastReclaimCheck = 0;
   private readonly startedAt = Date.now();
   private digestTimer: NodeJS.Timeout | undefined;
@@ -84,12 +85,16 @@ export class EmailChannel implements OutboxChannel {
     this.digestTimer.unref();
   }
 
-  async expand(trx: Executor, submissionIds: string[]): Promise<void> {
+  formHasWorkSql(formIdColumn: string): string {
+    return formHasPerSubmissionRecipientSql(formIdColumn);
+  }
+
+  async expand(trx: Trx, submissionIds: string[]): Promise<void> {
     await insertSubmissionMessages(trx, submissionIds, nowIso());
   }
 
   async claim(limit: number): Promise<OutboxSend[]> {
-    if (this.handle.dialect === 'postgres' && !this.livenessClient && !(await this.holdLivenessLock())) return [];
+    if (this.handle.dialect === 'postgres' && !this.liveness?.held && !(await this.holdLivenessLock())) return [];
     if (Date.now() - this.lastReclaimCheck > RECLAIM_CHECK_MS) await this.reclaimFromDeadInstances();
     const rows = await this.handle.db
       .transaction()
@@ -104,8 +109,8 @@ export class EmailChannel implements OutboxChannel {
   async close(): Promise<void> {
     if (this.digestTimer) clearInterval(this.digestTimer);
     await this.mailer.close();
-    this.releaseLiveness?.(false);
-    this.releaseLiveness = undefined;
+    this.liveness?.release();
+    this.liveness = undefined;
   }
 
   private async deliver(row: ClaimedMessageRow): Promise<void> {
@@ -207,33 +212,18 @@ export class EmailChannel implements OutboxChannel {
   private async holdLivenessLock(): Promise<boolean> {
     const pool = this.handle.pgPool;
     if (!pool) return true;
-    if (this.livenessClient) return true;
-    let client: pg.PoolClient;
+    if (this.liveness?.held) return true;
+    let connection: DedicatedConnection | undefined;
     try {
-      client = await pool.connect();
+      connection = await openDedicatedConnection(pool);
+      await lockLiveness(connection.db, this.instance);
     } catch (err) {
+      connection?.release();
       this.logger.warn({ err }, 'taking the email liveness lock failed; not sending email until it is held');
       return false;
     }
-    // Released exactly once, whichever comes first: a failed lock, a connection error, close().
-    let released = false;
-    const release = (broken: boolean) => {
-      if (this.livenessClient === client) this.livenessClient = undefined;
-      if (released) return;
-      released = true;
-      client.release(broken);
-    };
-    client.on('error', () => release(true));
-    try {
-      await client.query('select pg_advisory_lock($1, $2)', [LIVENESS_LOCK_CLASS, Number(this.instance)]);
-    } catch (err) {
-      this.logger.warn({ err }, 'taking the email liveness lock failed; not sending email until it is held');
-      release(true);
-      return false;
-    }
-    if (released) return false;
-    this.livenessClient = client;
-    this.releaseLiveness = release;
+    if (!connection.held) return false;
+    this.liveness = connection;
     return true;
   }
 
@@ -241,15 +231,11 @@ export class EmailChannel implements OutboxChannel {
     this.lastReclaimCheck = Date.now();
     let released: number;
     if (this.handle.dialect === 'postgres') {
-      const client = this.livenessClient;
-      if (!client) return;
+      const liveness = this.liveness;
+      if (!liveness?.held) return;
       const dead: string[] = [];
       for (const claimant of await listClaimants(this.handle.db, this.instance)) {
-        const { rows } = await client.query<{ free: boolean }>('select pg_try_advisory_lock($1, $2) as free', [LIVENESS_LOCK_CLASS, Number(claimant)]);
-        if (rows[0]?.free) {
-          dead.push(claimant);
-          await client.query('select pg_advisory_unlock($1, $2)', [LIVENESS_LOCK_CLASS, Number(claimant)]);
-        }
+        if (await isClaimantGone(liveness.db, claimant)) dead.push(claimant);
       }
       released = await releaseClaims(this.handle.db, { claimants: dead });
     } else {

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Dialect, Executor } from '../db/database.js';
+import type { Dialect, Executor, Trx } from '../db/database.js';
 import type { EmailAttemptRow, EmailMessageRow, EmailRecipientRow, EmailRecipientTable, NewEmailMessageRow } from '../db/schema.js';
 
 // ---- recipients ----
@@ -8,24 +8,20 @@ export async function listRecipientRows(db: Executor, formId: string): Promise<E
   return db.selectFrom('email_recipients').selectAll().where('form_id', '=', formId).orderBy('address').execute();
 }
 
-export async function insertRecipientRow(trx: Executor, row: EmailRecipientTable): Promise<void> {
+export async function insertRecipientRow(trx: Trx, row: EmailRecipientTable): Promise<void> {
   await trx.insertInto('email_recipients').values(row).execute();
 }
 
-export async function deleteRecipientRows(trx: Executor, ids: string[]): Promise<void> {
+export async function deleteRecipientRows(trx: Trx, ids: string[]): Promise<void> {
   if (ids.length > 0) await trx.deleteFrom('email_recipients').where('id', 'in', ids).execute();
 }
 
-export async function updateRecipientRow(trx: Executor, id: string, changes: Partial<EmailRecipientTable>): Promise<void> {
-  await trx.updateTable('email_recipients').set(changes).where('id', '=', id).execute();
+export async function updateRecipientRow(db: Executor, id: string, changes: Partial<EmailRecipientTable>): Promise<void> {
+  await db.updateTable('email_recipients').set(changes).where('id', '=', id).execute();
 }
 
 export async function findRecipientRowByTokenHash(db: Executor, tokenHash: string): Promise<EmailRecipientRow | undefined> {
   return db.selectFrom('email_recipients').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
-}
-
-export async function findRecipientRowById(db: Executor, id: string): Promise<EmailRecipientRow | undefined> {
-  return db.selectFrom('email_recipients').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
 export async function listVerifiedAddresses(db: Executor, formId: string): Promise<string[]> {
@@ -55,9 +51,9 @@ export async function listDigestRecipients(
 
 // ---- messages ----
 
-export async function insertMessageRows(trx: Executor, rows: NewEmailMessageRow[]): Promise<number> {
+export async function insertMessageRows(db: Executor, rows: NewEmailMessageRow[]): Promise<number> {
   if (rows.length === 0) return 0;
-  const result = await trx.insertInto('email_messages').values(rows).onConflict((oc) => oc.column('id').doNothing()).executeTakeFirst();
+  const result = await db.insertInto('email_messages').values(rows).onConflict((oc) => oc.column('id').doNothing()).executeTakeFirst();
   return Number(result.numInsertedOrUpdatedRows ?? 0);
 }
 
@@ -72,7 +68,7 @@ export async function findExistingMessageIds(db: Executor, ids: string[]): Promi
  * form in per-submission mode, in one INSERT … SELECT. The ID (submission and recipient) makes
  * expanding twice harmless.
  */
-export async function insertSubmissionMessages(trx: Executor, submissionIds: string[], now: string): Promise<void> {
+export async function insertSubmissionMessages(trx: Trx, submissionIds: string[], now: string): Promise<void> {
   await trx
     .insertInto('email_messages')
     .columns(['id', 'kind', 'form_id', 'submission_id', 'recipient_id', 'to_address', 'state', 'attempts', 'next_attempt_at', 'created_at'])
@@ -115,7 +111,7 @@ export interface ClaimedMessageRow extends EmailMessageRow {
  * On PostgreSQL SKIP LOCKED keeps concurrent dispatchers off each other's rows.
  */
 export async function claimDueMessageRows(
-  trx: Executor,
+  trx: Trx,
   dialect: Dialect,
   options: { limit: number; now: string; instance: string },
 ): Promise<ClaimedMessageRow[]> {
@@ -188,7 +184,7 @@ export async function releaseClaims(
 }
 
 export async function recordAttempt(
-  trx: Executor,
+  trx: Trx,
   attempt: { id: string; messageId: string; attemptedAt: string; outcome: string; reply: string },
   message: { state: string; attempts: number; nextAttemptAt: string },
 ): Promise<void> {
@@ -203,8 +199,8 @@ export async function recordAttempt(
     .execute();
 }
 
-export async function setMessageState(trx: Executor, id: string, state: string): Promise<void> {
-  await trx.updateTable('email_messages').set({ state, claimed_at: null, claimed_by: null }).where('id', '=', id).execute();
+export async function setMessageState(db: Executor, id: string, state: string): Promise<void> {
+  await db.updateTable('email_messages').set({ state, claimed_at: null, claimed_by: null }).where('id', '=', id).execute();
 }
 
 export interface EmailLogRow {
@@ -261,35 +257,32 @@ export async function listDigestSubmissionRows(db: Executor, formId: string, sta
     .execute();
 }
 
-// ---- password resets ----
-
-export async function insertPasswordReset(
-  db: Executor,
-  row: { token_hash: string; account_id: string; created_at: string; expires_at: string },
-): Promise<void> {
-  await db.insertInto('password_resets').values({ ...row, used_at: null }).execute();
+/**
+ * SQL over a form id column: the form emails each submission (per-submission mode) to at least
+ * one verified recipient. Digests are queued by their own timer, not through the outbox.
+ */
+export function formHasPerSubmissionRecipientSql(formIdColumn: string): string {
+  return `exists (select 1 from email_recipients r inner join forms f on f.id = r.form_id
+    where r.form_id = ${formIdColumn} and r.state = 'verified' and f.notify_mode = 'each')`;
 }
 
-/** Marks a live, unused token used and returns its account; undefined when there is none. */
-export async function consumePasswordReset(trx: Executor, tokenHash: string, now: string): Promise<string | undefined> {
-  const row = await trx
-    .updateTable('password_resets')
-    .set({ used_at: now })
-    .where('token_hash', '=', tokenHash)
-    .where('used_at', 'is', null)
-    .where('expires_at', '>', now)
-    .returning('account_id')
-    .executeTakeFirst();
-  return row?.account_id;
+// ---- liveness of email senders (PostgreSQL, on a dedicated connection) ----
+
+/** Advisory-lock class of live email dispatchers on PostgreSQL ("Form"). */
+const LIVENESS_LOCK_CLASS = 0x466f726d;
+
+/** Takes this instance's session-level liveness lock (held until the connection ends). */
+export async function lockLiveness(db: Executor, instance: string): Promise<void> {
+  await sql`select pg_advisory_lock(${LIVENESS_LOCK_CLASS}, ${Number(instance)})`.execute(db);
 }
 
-export async function findLivePasswordReset(db: Executor, tokenHash: string, now: string): Promise<string | undefined> {
-  const row = await db
-    .selectFrom('password_resets')
-    .select('account_id')
-    .where('token_hash', '=', tokenHash)
-    .where('used_at', 'is', null)
-    .where('expires_at', '>', now)
-    .executeTakeFirst();
-  return row?.account_id;
+/**
+ * Whether the instance that made `claimant`'s claims is gone (its liveness lock is free). The
+ * probe takes the lock only to test it and gives it back at once.
+ */
+export async function isClaimantGone(db: Executor, claimant: string): Promise<boolean> {
+  const { rows } = await sql<{ free: boolean }>`select pg_try_advisory_lock(${LIVENESS_LOCK_CLASS}, ${Number(claimant)}) as free`.execute(db);
+  if (!rows[0]?.free) return false;
+  await sql`select pg_advisory_unlock(${LIVENESS_LOCK_CLASS}, ${Number(claimant)})`.execute(db);
+  return true;
 }

@@ -95,7 +95,7 @@ export class SmtpMailer {
  * message is about the recipient: bounced. Any other 5xx (authentication, a refused sender) is a
  * configuration problem, not the address's: failed, without blaming the address.
  */
-export function classifySmtpError(err: unknown): SendResult {
+function classifySmtpError(err: unknown): SendResult {
   const e = err as { code?: string; responseCode?: number; response?: string; message?: string };
   const reply = (e.response ?? e.message ?? String(err)).replace(/\s+/g, ' ').slice(0, 500);
   const code = e.responseCode;

@@ -2,13 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { hashToken } from '../lib/token-hash.js';
 import { z } from 'zod';
 import type { Config } from '../config.js';
-import type { DatabaseHandle, Executor } from '../db/database.js';
+import type { DatabaseHandle, Executor, Trx } from '../db/database.js';
 import type { EmailRecipientRow } from '../db/schema.js';
 import { AppError, validationFailed } from '../errors.js';
 import type { FormService } from '../forms/form.service.js';
 import { newId } from '../lib/ids.js';
 import { nowIso } from '../lib/time.js';
-import { composeTestEmail, composeVerificationEmail, type ComposedEmail } from './compose.js';
+import { composePasswordResetEmail, composeTestEmail, composeVerificationEmail, type ComposedEmail } from './compose.js';
 import {
   deleteRecipientRows,
   findExistingMessageIds,
@@ -24,7 +24,7 @@ import {
 import type { SmtpMailer } from './mailer.js';
 import { MAX_RECIPIENTS, type EmailLogEntry, type Recipient, type RecipientState } from './notification.types.js';
 
-export const VERIFICATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+const VERIFICATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 const HOUR_MS = 60 * 60 * 1000;
 const DAY_MS = 24 * HOUR_MS;
 
@@ -108,7 +108,7 @@ export class NotificationService {
     this.wakeOutbox();
   }
 
-  private async queueVerification(trx: Executor, recipient: { id: string; formId: string; address: string }, formName: string): Promise<number> {
+  private async queueVerification(trx: Trx, recipient: { id: string; formId: string; address: string }, formName: string): Promise<number> {
     const token = randomBytes(32).toString('base64url');
     const now = nowIso();
     await updateRecipientRow(trx, recipient.id, { token_hash: hashToken(token), token_expires_at: new Date(Date.now() + VERIFICATION_TTL_MS).toISOString() });
@@ -151,9 +151,14 @@ export class NotificationService {
     return { sent: true };
   }
 
+  /** Queues the "forgot password" email with its single-use link, inside the caller's transaction. */
+  async queuePasswordResetEmail(trx: Trx, to: string, link: string, now: string): Promise<number> {
+    return this.queueMessage(trx, { kind: 'password_reset', formId: null, recipientId: null, to, content: composePasswordResetEmail(link), now });
+  }
+
   /** Queues a message composed now (verification, reset, test); returns 1, or 0 when email is off. */
   async queueMessage(
-    trx: Executor,
+    trx: Trx,
     m: { kind: string; formId: string | null; recipientId: string | null; to: string; content: ComposedEmail; now: string },
   ): Promise<number> {
     if (!this.emailEnabled) return 0;

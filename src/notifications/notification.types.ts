@@ -1,6 +1,3 @@
-export const notifyModes = ['each', 'hourly', 'daily'] as const;
-export type NotifyMode = (typeof notifyModes)[number];
-
 export const MAX_RECIPIENTS = 5;
 
 export type RecipientState = 'pending' | 'verified' | 'bounced';

@@ -1,4 +1,4 @@
-import type { Executor } from '../db/database.js';
+import type { Trx } from '../db/database.js';
 
 /** One send the dispatcher runs; it records its own outcome. */
 export type OutboxSend = () => Promise<void>;
@@ -9,19 +9,28 @@ export interface ChannelContext {
 }
 
 /**
- * A way outbound work leaves Formgate (hook deliveries, email). The outbox dispatcher owns the
- * queue, the wake-ups and the concurrency; a channel knows how to turn a queued submission into
- * its own work items, how to claim the ones that are due, and how to send one.
+ * A way outbound work leaves Formgate (hook deliveries, email, …). The outbox dispatcher owns the
+ * queue, the wake-ups and the concurrency; a channel knows which forms have work for it, how to
+ * turn a queued submission into its own work items, how to claim the ones that are due, and how
+ * to send one. A channel is a feature folder plugged in from src/services.ts; the outbox names none.
  */
 export interface OutboxChannel {
   readonly name: string;
   /** At most this many of the channel's sends run at once. */
   readonly maxInFlight: number;
   /**
+   * SQL text of a boolean expression that holds when the form whose id is `formIdColumn` has work
+   * for this channel (e.g. it has a hook): a submission is queued when any channel's holds. It is
+   * run in the submit transaction and in PostgreSQL's one-statement submit batch, so it must be
+   * plain SQL valid on both databases, over tables the channel owns. `formIdColumn` is a column
+   * reference written by the outbox, never input.
+   */
+  formHasWorkSql(formIdColumn: string): string;
+  /**
    * Inside the dispatcher's transaction that takes the submissions off the outbox; their rows are
    * still in the `outbox` table (its created_at is when each was released) and deleted after.
    */
-  expand(trx: Executor, submissionIds: string[]): Promise<void>;
+  expand(trx: Trx, submissionIds: string[]): Promise<void>;
   /** Claims up to `limit` due items (so no other dispatcher sends them) and returns their sends. */
   claim(limit: number): Promise<OutboxSend[]>;
   /** Items queued or in flight (for the outbox-pending gauge). */

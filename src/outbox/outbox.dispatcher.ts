@@ -1,7 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { sql } from 'kysely';
-import type pg from 'pg';
-import type { DatabaseHandle, Executor } from '../db/database.js';
+import type { DatabaseHandle, Trx } from '../db/database.js';
+import { openDedicatedConnection, type DedicatedConnection } from '../db/dedicated-connection.js';
 import type { OutboxChannel } from './outbox.channel.js';
 import {
   OUTBOX_NOTIFY_CHANNEL,
@@ -9,7 +8,9 @@ import {
   deleteOutboxRows,
   findFormsWithOutboundWork,
   insertOutboxRows,
+  listenForQueuedWork,
   lockOutboxBatch,
+  notifyQueuedWork,
   queueOutboundWork,
   queueOutboundWorkStatementSql,
 } from './outbox.repository.js';
@@ -20,8 +21,8 @@ const EXPAND_BATCH = 16;
 
 /**
  * The one place that owns queued outbound work. The submit transaction writes one outbox row per
- * submission with work to do; this dispatcher expands a batch of them into each channel's items
- * (hook deliveries, email messages) once the items already created are all claimed, so a backlog
+ * submission whose form has work for some channel; this dispatcher expands a batch of them into
+ * each channel's items once the items already created are all claimed, so a backlog
  * stays compact outbox rows. Woken at once after a commit that queued work (and, on PostgreSQL,
  * by NOTIFY from any instance), with a poll as a fallback. Channels claim their items so that
  * each is sent by exactly one dispatcher; what a crash left queued is picked up at the next start.
@@ -34,12 +35,13 @@ export class OutboxDispatcher {
   private wakeAgain = false;
   private pollTimer: NodeJS.Timeout | undefined;
   private readonly timers = new Set<NodeJS.Timeout>();
-  private listener: pg.PoolClient | undefined;
-  private releaseListener: ((broken: boolean) => void) | undefined;
+  /** PostgreSQL: the connection that LISTENs for work queued by any instance. */
+  private listener: DedicatedConnection | undefined;
+  private listening = false;
   private stopped: Promise<void> | undefined;
   private ready: Promise<void> = Promise.resolve();
-  /** Email recipients count as outbound work (the email channel is on). */
-  private readonly emailEnabled: boolean;
+  /** SQL text per form id column: the form has work for some channel (each channel owns its part). */
+  private readonly hasWorkSqlByColumn = new Map<string, string>();
   /**
    * Channels whose last claim found nothing due. They are asked again after an expansion or any
    * outside wake-up (a commit, NOTIFY, the poll, a scheduled retry), not after each finished
@@ -53,7 +55,6 @@ export class OutboxDispatcher {
     private readonly logger: FastifyBaseLogger,
     private readonly channels: OutboxChannel[],
   ) {
-    this.emailEnabled = channels.some((channel) => channel.name === 'email');
     for (const channel of channels) this.inFlight.set(channel.name, new Set());
   }
 
@@ -68,7 +69,7 @@ export class OutboxDispatcher {
       ),
     ).then(() => undefined);
     this.pollTimer = setInterval(() => {
-      if (this.handle.pgPool && !this.listener) void this.listen();
+      if (this.handle.pgPool && !this.listener?.held) void this.listen();
       this.wake();
     }, POLL_INTERVAL_MS);
     this.pollTimer.unref();
@@ -99,20 +100,20 @@ export class OutboxDispatcher {
    * (outbox row, then submission), so a deletion waits for an expansion in progress instead of
    * deadlocking with it on PostgreSQL.
    */
-  async dropQueuedWork(trx: Executor, submissionIds: string[]): Promise<void> {
+  async dropQueuedWork(trx: Trx, submissionIds: string[]): Promise<void> {
     if (submissionIds.length > 0) await deleteOutboxRows(trx, submissionIds);
   }
 
   /**
    * THE way to queue a submission's outbound work (new submissions, and any later path that must
    * send one as if new): inside the caller's transaction, one outbox row per submission whose form
-   * has a hook or, with email on, a verified per-submission recipient; a submission already queued
+   * has work for some channel (OutboxChannel.formHasWorkSql); a submission already queued
    * is not queued twice. Other instances hear of it when the transaction commits; call wake()
    * after the commit. `releasedAt` (default: the submission's arrival) decides which hooks receive
    * it: those subscribed by then. Returns how many submissions were queued.
    */
-  async queueInTransaction(trx: Executor, submissionIds: string[], options: { releasedAt?: string } = {}): Promise<number> {
-    const queued = await queueOutboundWork(trx, submissionIds, { email: this.emailEnabled, releasedAt: options.releasedAt });
+  async queueInTransaction(trx: Trx, submissionIds: string[], options: { releasedAt?: string } = {}): Promise<number> {
+    const queued = await queueOutboundWork(trx, submissionIds, { hasWork: this.formHasWorkSql, releasedAt: options.releasedAt });
     await this.notifyOtherInstances(trx, queued);
     return queued;
   }
@@ -122,9 +123,9 @@ export class OutboxDispatcher {
    * knows: one query finds which of their forms have outbound work (usually none, or one form),
    * instead of a lookup per submission. Same result as queueInTransaction for new submissions.
    */
-  async queueNewSubmissions(trx: Executor, submissions: Array<{ id: string; formId: string; createdAt: string }>): Promise<number> {
+  async queueNewSubmissions(trx: Trx, submissions: Array<{ id: string; formId: string; createdAt: string }>): Promise<number> {
     if (submissions.length === 0) return 0;
-    const forms = await findFormsWithOutboundWork(trx, [...new Set(submissions.map((s) => s.formId))], this.emailEnabled);
+    const forms = await findFormsWithOutboundWork(trx, [...new Set(submissions.map((s) => s.formId))], this.formHasWorkSql);
     if (forms.size === 0) return 0;
     const queued = await insertOutboxRows(trx, submissions.filter((s) => forms.has(s.formId)));
     await this.notifyOtherInstances(trx, queued);
@@ -132,9 +133,19 @@ export class OutboxDispatcher {
   }
 
   /** PostgreSQL: other instances' dispatchers hear of queued work when the transaction commits. */
-  private async notifyOtherInstances(trx: Executor, queued: number): Promise<void> {
-    if (queued > 0 && this.handle.dialect === 'postgres') await sql`select pg_notify(${OUTBOX_NOTIFY_CHANNEL}, '')`.execute(trx);
+  private async notifyOtherInstances(trx: Trx, queued: number): Promise<void> {
+    if (queued > 0 && this.handle.dialect === 'postgres') await notifyQueuedWork(trx);
   }
+
+  /** Every channel's condition, or'ed; built once per column (it runs on every submit). */
+  private readonly formHasWorkSql = (formIdColumn: string): string => {
+    let text = this.hasWorkSqlByColumn.get(formIdColumn);
+    if (text === undefined) {
+      text = this.channels.map((channel) => `(${channel.formHasWorkSql(formIdColumn)})`).join(' or ') || 'false';
+      this.hasWorkSqlByColumn.set(formIdColumn, text);
+    }
+    return text;
+  };
 
   /**
    * The same queueing for a statement that inserts submissions and queues them at once
@@ -142,7 +153,7 @@ export class OutboxDispatcher {
    * and the channel to NOTIFY when it queued any. Call wake() after it ran.
    */
   readonly queueStatement = {
-    queueSql: (source: string) => queueOutboundWorkStatementSql(source, this.emailEnabled),
+    queueSql: (source: string) => queueOutboundWorkStatementSql(source, this.formHasWorkSql),
     notifyChannel: OUTBOX_NOTIFY_CHANNEL,
   };
 
@@ -180,8 +191,8 @@ export class OutboxDispatcher {
     this.stopping = true;
     if (this.pollTimer) clearInterval(this.pollTimer);
     for (const timer of this.timers) clearTimeout(timer);
-    this.releaseListener?.(false);
-    this.releaseListener = undefined;
+    this.listener?.release();
+    this.listener = undefined;
     await this.settle();
     for (const channel of this.channels) await channel.close();
   }
@@ -259,36 +270,20 @@ export class OutboxDispatcher {
 
   private async listen(): Promise<void> {
     const pool = this.handle.pgPool;
-    if (!pool || this.listener || this.stopping) return;
-    let client: pg.PoolClient;
+    if (!pool || this.listener?.held || this.listening || this.stopping) return;
+    this.listening = true;
+    let connection: DedicatedConnection | undefined;
     try {
-      client = await pool.connect();
+      connection = await openDedicatedConnection(pool, { onNotification: () => this.wake() });
+      await listenForQueuedWork(connection.db);
+      // Stopped meanwhile: nothing may keep the connection.
+      if (this.stopping) connection.release();
+      else if (connection.held) this.listener = connection;
     } catch (err) {
+      connection?.release();
       this.logger.warn({ err }, 'LISTEN for outbound work failed; polling instead');
-      return;
-    }
-    // Released exactly once, whichever comes first: a failed LISTEN, a connection error, stop().
-    let released = false;
-    const release = (broken: boolean) => {
-      if (this.listener === client) this.listener = undefined;
-      if (released) return;
-      released = true;
-      client.release(broken);
-    };
-    client.on('notification', () => this.wake());
-    client.on('error', () => release(true));
-    try {
-      await client.query(`listen ${OUTBOX_NOTIFY_CHANNEL}`);
-    } catch (err) {
-      this.logger.warn({ err }, 'LISTEN for outbound work failed; polling instead');
-      release(true);
-      return;
-    }
-    if (released) return;
-    if (this.stopping) release(false);
-    else {
-      this.listener = client;
-      this.releaseListener = release;
+    } finally {
+      this.listening = false;
     }
   }
 }

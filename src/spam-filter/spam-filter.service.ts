@@ -1,7 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Executor, Trx } from '../db/database.js';
 import { nowIso } from '../lib/time.js';
-import type { SubmissionPayload } from '../submissions/submission.types.js';
 import { NaiveBayesModel } from './naive-bayes.js';
 import {
   addToSpamFilterTokens,
@@ -13,7 +12,7 @@ import {
   upsertLessons,
   type LessonLabel,
 } from './spam-filter.repository.js';
-import { tokenize } from './tokenize.js';
+import { tokenize, type FieldsToLearn } from './tokenize.js';
 
 /**
  * A submission scoring at least this is filed as spam (`classifier`). Chosen on the SpamAssassin
@@ -40,7 +39,7 @@ interface CachedModel {
 export interface Lesson {
   submissionId: string;
   accountId: string;
-  payload: SubmissionPayload;
+  payload: FieldsToLearn;
   label: LessonLabel;
 }
 
@@ -67,14 +66,14 @@ export class SpamFilterService {
    * The spam probability of a payload for the account, or undefined while the model has fewer
    * than MIN_EXAMPLES_PER_LABEL examples of spam or of not spam.
    */
-  async score(accountId: string, payload: SubmissionPayload): Promise<number | undefined> {
+  async score(accountId: string, payload: FieldsToLearn): Promise<number | undefined> {
     const { model } = await this.modelOf(accountId);
     if (model.spamExamples < MIN_EXAMPLES_PER_LABEL || model.hamExamples < MIN_EXAMPLES_PER_LABEL) return undefined;
     return model.spamProbability(tokenize(payload));
   }
 
   /** The score when it says spam with high confidence; undefined otherwise. */
-  async judge(accountId: string, payload: SubmissionPayload): Promise<number | undefined> {
+  async judge(accountId: string, payload: FieldsToLearn): Promise<number | undefined> {
     const score = await this.score(accountId, payload);
     return score !== undefined && score >= SPAM_THRESHOLD ? score : undefined;
   }
@@ -95,7 +94,7 @@ export class SpamFilterService {
     const label: LessonLabel = spam ? 'spam' : 'ham';
     await this.learnInTransaction(
       trx,
-      rows.map((r) => ({ submissionId: r.id, accountId: r.account_id, payload: JSON.parse(r.payload) as SubmissionPayload, label })),
+      rows.map((r) => ({ submissionId: r.id, accountId: r.account_id, payload: JSON.parse(r.payload) as FieldsToLearn, label })),
     );
   }
 

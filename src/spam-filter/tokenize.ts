@@ -1,4 +1,5 @@
-import type { SubmissionPayload } from '../submissions/submission.types.js';
+/** A submission's fields as stored: names to values or arrays of values (only strings carry words). */
+export type FieldsToLearn = Readonly<Record<string, unknown>>;
 
 /** Tokens kept per submission: enough for any message a person writes into a form. */
 export const MAX_TOKENS = 400;
@@ -83,11 +84,11 @@ function textTokens(text: string, into: Set<string>): void {
  * links and email addresses, symbols, number lengths, and a rough length class. Field names are
  * left out: they are the same for every submission of a form, spam or not.
  */
-export function tokenize(payload: SubmissionPayload): string[] {
+export function tokenize(payload: FieldsToLearn): string[] {
   const into = new Set<string>();
   let length = 0;
   for (const value of Object.values(payload)) {
-    for (const scalar of Array.isArray(value) ? value : [value]) {
+    for (const scalar of Array.isArray(value) ? (value as unknown[]) : [value]) {
       if (typeof scalar !== 'string' || scalar === '') continue;
       const text = scalar.slice(0, MAX_TEXT_LENGTH).normalize('NFKC');
       length += text.length;

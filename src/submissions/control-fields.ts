@@ -2,18 +2,17 @@ import type { BotCheckVendor } from '../forms/form.types.js';
 import type { FieldValue, SubmissionPayload } from './submission.types.js';
 import type { PostedFields } from './submit-fields.js';
 
-export const HONEYPOT_FIELDS = ['_honey', '_gotcha', 'botfield', 'url', 'website'] as const;
-export const TURNSTILE_FIELD = 'cf-turnstile-response';
+const HONEYPOT_FIELDS = ['_honey', '_gotcha', 'botfield', 'url', 'website'] as const;
 /** The field each bot-check vendor's widget posts its response in (contract sections 4 and 14). */
-export const BOT_CHECK_FIELDS: Readonly<Record<Exclude<BotCheckVendor, 'none'>, string>> = {
-  turnstile: TURNSTILE_FIELD,
+const BOT_CHECK_FIELDS: Readonly<Record<Exclude<BotCheckVendor, 'none'>, string>> = {
+  turnstile: 'cf-turnstile-response',
   hcaptcha: 'h-captcha-response',
   recaptcha: 'g-recaptcha-response',
   altcha: 'altcha',
 };
 export const CONTROL_FIELDS: ReadonlySet<string> = new Set([...HONEYPOT_FIELDS, ...Object.values(BOT_CHECK_FIELDS), 'access_key', 'redirect']);
 
-export interface ControlValues {
+interface ControlValues {
   honeypotFilled: boolean;
   /** The response in the field of the form's bot-check vendor; undefined when absent or the form has none. */
   botCheckResponse: string | undefined;

@@ -1,8 +1,8 @@
 import { createRequire } from 'node:module';
 import type geoipModule from 'geoip-country';
-import { isPublicAddress } from '../hooks/target-url.js';
+import { isPublicAddress } from '../lib/addresses.js';
 
-export const UNKNOWN_COUNTRY = 'XX';
+const UNKNOWN_COUNTRY = 'XX';
 
 type GeoIp = typeof geoipModule;
 let geoip: GeoIp | undefined;

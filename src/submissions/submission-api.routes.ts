@@ -1,9 +1,10 @@
 import type { FastifyInstance } from 'fastify';
+import { MANAGEMENT, errorResponses } from '../http/error-responses.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './submission-query.service.js';
 import { submissionJsonSchema } from './submission.schemas.js';
 import { submissionToApiSubmission } from './submission.types.js';
 
-const errors = { 400: { $ref: 'ErrorBody#' }, 401: { $ref: 'ErrorBody#' }, 404: { $ref: 'ErrorBody#' }, 429: { $ref: 'ErrorBody#' } };
+const errors = errorResponses([...MANAGEMENT, 404]);
 
 export async function submissionApiRoutes(app: FastifyInstance): Promise<void> {
   app.get<{ Params: { id: string }; Querystring: { limit?: number; cursor?: string } }>(
@@ -11,6 +12,7 @@ export async function submissionApiRoutes(app: FastifyInstance): Promise<void> {
     {
       schema: {
         tags: ['submissions'],
+        operationId: 'listFormSubmissions',
         summary: "A form's submissions, newest first, with cursor paging",
         security: [{ bearerAuth: [] }],
         params: { type: 'object', required: ['id'], properties: { id: { type: 'string', description: 'Form ID' } } },
@@ -23,6 +25,7 @@ export async function submissionApiRoutes(app: FastifyInstance): Promise<void> {
         },
         response: {
           200: {
+            description: 'One page of submissions',
             type: 'object',
             required: ['submissions', 'nextCursor'],
             properties: {
@@ -48,11 +51,12 @@ export async function submissionApiRoutes(app: FastifyInstance): Promise<void> {
     {
       schema: {
         tags: ['submissions'],
+        operationId: 'getSubmission',
         summary: 'One submission with its payload',
         security: [{ bearerAuth: [] }],
         params: { type: 'object', required: ['id'], properties: { id: { type: 'string', description: 'Submission ID' } } },
         response: {
-          200: { type: 'object', required: ['submission'], properties: { submission: submissionJsonSchema } },
+          200: { description: 'The submission', type: 'object', required: ['submission'], properties: { submission: submissionJsonSchema } },
           ...errors,
         },
       },

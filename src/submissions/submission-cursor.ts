@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { InstanceSecretService } from '../secrets/instance-secret.service.js';
-import type { SubmissionPosition } from './submission-query.repository.js';
+import type { SubmissionPosition } from './submission.types.js';
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const MAC_BYTES = 16;

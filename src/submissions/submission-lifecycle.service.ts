@@ -1,12 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
-import type { DatabaseHandle, Executor } from '../db/database.js';
+import type { DatabaseHandle, Trx } from '../db/database.js';
 import { validationFailed } from '../errors.js';
 import type { FormService } from '../forms/form.service.js';
 import { isoMinus, nowIso } from '../lib/time.js';
 import {
   deleteIdempotencyRecordsOfForm,
   deleteSubmissionRowsByIds,
+  filterSubmissionIdsOfForm,
   scanSubmissionsOfAccount,
   selectSubmissionIdsOfForm,
 } from './submission-lifecycle.repository.js';
@@ -14,20 +15,22 @@ import { parsePayload, type FieldValue } from './submission.types.js';
 import type { OutboxDispatcher } from '../outbox/outbox.dispatcher.js';
 
 /** The contract's cap on rows deleted in one transaction. */
-export const MAX_DELETE_BATCH = 1000;
+const MAX_DELETE_BATCH = 1000;
 /**
  * better-sqlite3 is synchronous: a delete blocks the event loop (and the one connection) for its
  * whole duration: 20–40 µs a row with its indexes and cascades, more with the dashboard's search
  * and counter triggers. 25 rows keep that to a millisecond or two (measured: submit p99 1.08× while
  * purging, against 4× with 100 rows); PostgreSQL deletes off the event loop and row locks do not block inserts.
  */
-export const SQLITE_DELETE_BATCH = 25;
+const SQLITE_DELETE_BATCH = 25;
+/** The most submissions the dashboard deletes in one request (a page of its list and then some). */
+const MAX_BULK_IDS = 100;
 /** After a batch that took d ms, wait PAUSE_FACTOR × d: deletions use at most a tenth of the time. */
 const PAUSE_FACTOR = 9;
 const DAY_MS = 24 * 60 * 60 * 1000;
 const SCAN_PAGE = 500;
 
-export interface DeletionReport {
+interface DeletionReport {
   deleted: number;
   /** Rows deleted by each transaction, in order (each at most the batch size). */
   batches: number[];
@@ -40,7 +43,7 @@ function valueEquals(value: FieldValue, lowered: string): boolean {
   return typeof value === 'string' && value.trim().toLowerCase() === lowered;
 }
 
-export interface LifecycleOptions {
+interface LifecycleOptions {
   /** How often the background purge runs (RETENTION_PURGE_INTERVAL_MS; default hourly). */
   purgeIntervalMs?: number;
   /** Rows per transaction, 1–1000 (default: 25 on SQLite, 1000 on PostgreSQL). */
@@ -50,9 +53,10 @@ export interface LifecycleOptions {
 }
 
 /**
- * The life of stored data (contract section 10): the retention purge (background, at least
- * hourly, and on demand), erasure by email address, and deleting a form with everything it
- * holds. Deletions run in transactions of at most `batchSize` rows and pause between them in
+ * The one place submissions are deleted (contract section 10): the owner's delete from the
+ * dashboard, the retention purge (background, at least hourly, and on demand), erasure by email
+ * address, and deleting a form with everything it holds. Every deletion drops the submissions'
+ * queued work first, in the dispatcher's lock order (deleteInBatches). Deletions run in transactions of at most `batchSize` rows and pause between them in
  * proportion to how long each took, so submissions keep being written at nearly full speed
  * while a large purge runs (measured in the benchmark).
  */
@@ -140,12 +144,28 @@ export class SubmissionLifecycleService {
       if (page.length < SCAN_PAGE) break;
       afterId = page[page.length - 1]!.id;
     }
+    return this.deleteListed(matching);
+  }
+
+  /**
+   * The owner's delete from the dashboard: the chosen submissions of one form (IDs of other forms
+   * are left alone). Returns how many were deleted.
+   */
+  async deleteSubmissions(accountId: string, formId: string, ids: string[]): Promise<number> {
+    await this.forms.getFormOfAccount(accountId, formId);
+    if (ids.length === 0) throw validationFailed('Select at least one submission.', { ids: 'Select at least one submission' });
+    if (ids.length > MAX_BULK_IDS) throw validationFailed(`Select at most ${MAX_BULK_IDS} submissions at once.`, { ids: `at most ${MAX_BULK_IDS}` });
+    const ofForm = await filterSubmissionIdsOfForm(this.handle.db, formId, [...new Set(ids)]);
+    return (await this.deleteListed(ofForm)).deleted;
+  }
+
+  private async deleteListed(ids: string[]): Promise<DeletionReport> {
     const report: DeletionReport = { deleted: 0, batches: [] };
     let offset = 0;
     await this.deleteInBatches(report, async (_trx, limit) => {
-      const ids = matching.slice(offset, offset + limit);
-      offset += ids.length;
-      return ids;
+      const batch = ids.slice(offset, offset + limit);
+      offset += batch.length;
+      return batch;
     });
     return report;
   }
@@ -159,26 +179,35 @@ export class SubmissionLifecycleService {
     const report: DeletionReport = { deleted: 0, batches: [] };
     await this.deleteInBatches(report, (trx, limit) => selectSubmissionIdsOfForm(trx, form.id, limit));
     await this.handle.db.transaction().execute(async (trx) => {
+      // Submissions that arrived meanwhile go with the form (cascade); their queued work is
+      // dropped first, in the dispatcher's lock order, as in every batch.
+      await this.outbox.dropQueuedWork(trx, await selectSubmissionIdsOfForm(trx, form.id, MAX_DELETE_BATCH));
       await deleteIdempotencyRecordsOfForm(trx, form.id);
-      // Submissions that arrived meanwhile go with the form (cascade).
       await this.forms.deleteFormInTransaction(trx, form.id);
     });
     return report;
   }
 
-  /** Deletes the IDs `nextIds` hands out, one transaction per call, until it hands out none. */
-  private async deleteInBatches(report: DeletionReport, nextIds: (trx: Executor, limit: number) => Promise<string[]>): Promise<void> {
+  /**
+   * Deletes the IDs `nextIds` hands out, one transaction per call, until it hands out fewer than a
+   * batch. Each transaction drops the submissions' queued work before the submissions: row locks
+   * are then taken in the dispatcher's order (outbox row, then submission), so a deletion waits
+   * for an expansion in progress instead of deadlocking with it on PostgreSQL.
+   */
+  private async deleteInBatches(report: DeletionReport, nextIds: (trx: Trx, limit: number) => Promise<string[]>): Promise<void> {
     for (;;) {
       const started = performance.now();
-      const result = await this.handle.db.transaction().execute(async (trx) => {
+      const { taken, deleted } = await this.handle.db.transaction().execute(async (trx) => {
         const ids = await nextIds(trx, this.batchSize);
-        if (ids.length === 0) return undefined;
+        if (ids.length === 0) return { taken: 0, deleted: 0 };
         await this.outbox.dropQueuedWork(trx, ids);
-        return deleteSubmissionRowsByIds(trx, ids);
+        return { taken: ids.length, deleted: await deleteSubmissionRowsByIds(trx, ids) };
       });
-      if (result === undefined) return;
-      report.deleted += result;
-      report.batches.push(result);
+      if (taken === 0) return;
+      report.deleted += deleted;
+      report.batches.push(deleted);
+      // A short batch was the last: no pause (the dashboard answers at once), no empty transaction.
+      if (taken < this.batchSize) return;
       if (this.closing) continue;
       await sleep(Math.min(1000, (performance.now() - started) * this.pauseFactor), undefined, { signal: this.closed.signal }).catch(() => undefined);
     }

@@ -1,4 +1,4 @@
-import type { DatabaseHandle, Executor, Trx } from '../db/database.js';
+import type { DatabaseHandle, Trx } from '../db/database.js';
 import { notFound, validationFailed } from '../errors.js';
 import { nowIso } from '../lib/time.js';
 import {
@@ -6,12 +6,12 @@ import {
   filterSubmissionIdsOfAccount,
   markSubmissionRowsSpam,
   releaseSpamSubmissionRows,
-} from './submission-lifecycle.repository.js';
+} from './submission-triage.repository.js';
 
 /** The outbound queue as triage uses it: the outbox of every channel. */
-export interface OutboundQueue {
+interface OutboundQueue {
   /** Queues the submissions' outbound work inside the transaction; returns how many were queued. */
-  queueInTransaction(trx: Executor, submissionIds: string[], options?: { releasedAt?: string }): Promise<number>;
+  queueInTransaction(trx: Trx, submissionIds: string[], options?: { releasedAt?: string }): Promise<number>;
   /** After the commit. */
   wake(): void;
 }
@@ -22,7 +22,7 @@ export interface MarkLearner {
 }
 
 /** At most this many submissions in one bulk action (one page of the dashboard list and then some). */
-export const MAX_MARK_BATCH = 200;
+const MAX_MARK_BATCH = 200;
 
 /**
  * The owner's spam triage (contract section 9). Marked spam: `isSpam` 1, reason `marked`. Marked

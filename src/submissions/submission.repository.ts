@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { CompiledQuery, SqliteAdapter } from 'kysely';
 import type pg from 'pg';
-import type { Executor } from '../db/database.js';
+import type { Executor, Trx } from '../db/database.js';
 import type { IdempotencyKeyRow, NewSubmissionRow } from '../db/schema.js';
 
 // Keeps each multi-row INSERT well under SQLite's and PostgreSQL's bind-parameter limits.
@@ -12,7 +12,7 @@ const ROWS_PER_INSERT = 200;
  * per-form and per-day counters, one upsert per form and day (migration 0007); PostgreSQL's
  * statement-level trigger does that there.
  */
-export async function insertSubmissionRows(trx: Executor, rows: NewSubmissionRow[]): Promise<void> {
+export async function insertSubmissionRows(trx: Trx, rows: NewSubmissionRow[]): Promise<void> {
   if (rows.length === 0) return;
   if (trx.getExecutor().adapter instanceof SqliteAdapter) {
     await insertSqliteSubmissionRows(trx, rows);
@@ -37,7 +37,7 @@ const sqliteInsertTexts = new Map<number, string>();
  * (at most 128: 1,536 parameters), so eight fixed texts, each prepared once and kept by the
  * statement cache, serve every batch size.
  */
-async function insertSqliteSubmissionRows(trx: Executor, rows: NewSubmissionRow[]): Promise<void> {
+async function insertSqliteSubmissionRows(trx: Trx, rows: NewSubmissionRow[]): Promise<void> {
   let offset = 0;
   for (let size = 128; size >= 1; size >>= 1) {
     for (; rows.length - offset >= size; offset += size) {
@@ -54,7 +54,7 @@ const SQLITE_ADD_TO_FORM_COUNTS = `insert into form_counts (form_id, shard, inbo
   on conflict (form_id, shard) do update set inbox = form_counts.inbox + excluded.inbox, spam = form_counts.spam + excluded.spam`;
 
 /** SQLite: the new rows added to the dashboard's counters, one upsert per form and day (a batch usually has one of each). */
-async function addToFormCounters(trx: Executor, rows: NewSubmissionRow[]): Promise<void> {
+async function addToFormCounters(trx: Trx, rows: NewSubmissionRow[]): Promise<void> {
   const days = new Map<string, { formId: string; day: string; inbox: number; spam: number }>();
   const forms = new Map<string, { inbox: number; spam: number }>();
   for (const row of rows) {
@@ -76,7 +76,7 @@ async function addToFormCounters(trx: Executor, rows: NewSubmissionRow[]): Promi
   }
 }
 
-export interface IdempotencyRecordInput {
+interface IdempotencyRecordInput {
   formId: string;
   key: string;
   submissionId: string;
@@ -91,7 +91,7 @@ export interface IdempotencyRecordInput {
  * so two instances never both succeed.
  */
 export async function claimIdempotencyKey(
-  trx: Executor,
+  trx: Trx,
   record: IdempotencyRecordInput,
   expiredBefore: string,
 ): Promise<boolean> {

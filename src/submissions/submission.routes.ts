@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors.js';
 import type { Form } from '../forms/form.types.js';
 import { sendAppError, toAppError } from '../http/error-handler.js';
+import { ALWAYS, errorResponses } from '../http/error-responses.js';
 import { clientKey, rateLimited, setRateLimitHeaders } from '../http/rate-limits.js';
 import { HOSTED_PAGE_CSP, errorPage, thanksPage } from './pages.js';
 import { errorDestination } from './redirects.js';
@@ -9,6 +10,7 @@ import { respondsWithJson } from './response-mode.js';
 import { checkIdempotencyKey } from './submission.service.js';
 import { parseMultipartFields } from './submit-multipart.js';
 import { decodeUtf8, parseJsonFields, parseUrlencodedFields, type PostedFields } from './submit-fields.js';
+import { submitBodySchema, submitHeadersSchema } from './submit.schemas.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -39,9 +41,23 @@ const successSchema = {
   },
 } as const;
 
-const errorResponses = Object.fromEntries(
-  ([400, 403, 404, 405, 413, 429] as const).map((status) => [status, { $ref: 'ErrorBody#' }]),
-);
+/** JSON in JSON mode, a hosted page otherwise (redirect mode answers 303 to the error URL). */
+const submitErrors = errorResponses([...ALWAYS, 403, 404, 413, 429], { html: true });
+const preflightErrors = errorResponses([...ALWAYS, 404, 413], { html: true });
+
+const redirect = {
+  type: 'null',
+  description: 'Redirect mode: to the success URL, the redirect field or /thanks; on an error, to the error URL with ?error=<code>',
+  headers: { Location: { type: 'string', format: 'uri-reference', description: 'Where the browser goes next' } },
+} as const;
+
+/**
+ * The content-type parsers are the submit body's validation (they answer the contract's field
+ * errors); body and headers are declared for the OpenAPI document only. Schema validation would
+ * also coerce types (a JSON number stored as a string), so this route's validators accept
+ * everything: the only parameter, formId, is a path segment and always a string.
+ */
+const documentedOnly = () => () => true;
 
 /** The public submit endpoint (any origin, no credential) and the hosted thank-you page. */
 export async function submitRoutes(app: FastifyInstance): Promise<void> {
@@ -131,15 +147,25 @@ export async function submitRoutes(app: FastifyInstance): Promise<void> {
       {
         schema: {
           tags: ['submit'],
+          operationId: 'submitForm',
           summary: 'Submit a form (public; any origin)',
+          security: [],
           description:
             'Accepts application/x-www-form-urlencoded, multipart/form-data (file parts ignored) or a flat application/json object. ' +
             'Answers JSON (200) or a 303 redirect; see the specification for the response modes. ' +
             'A form with allowedOrigins refuses a request whose Origin host (or, without Origin, Referer host) is not listed: 403 origin_not_allowed, nothing stored. ' +
-            "Spam (honeypot, the form's blocked terms, blocked emails and link limit, then the bot check) is stored and answered with filtered: \"spam\".",
+            "Spam (honeypot, the form's blocked terms, blocked emails and link limit, then the bot check) is stored and answered with filtered: \"spam\". " +
+            'Any other method on a submit URL answers 405 method_not_allowed with Allow: POST, OPTIONS.',
           params: paramsSchema,
-          response: { 200: successSchema, 303: { type: 'null', description: 'Redirect to the success URL, the redirect field or /thanks' }, ...errorResponses },
+          headers: submitHeadersSchema,
+          body: submitBodySchema,
+          response: {
+            200: { description: 'JSON mode: the submission was stored (or filtered as spam, or replayed)', ...successSchema },
+            303: redirect,
+            ...submitErrors,
+          },
         },
+        validatorCompiler: documentedOnly,
         config: { bodyIsPayload: true },
       },
       async (request, reply) => {
@@ -176,7 +202,16 @@ export async function submitRoutes(app: FastifyInstance): Promise<void> {
 
     submit.options(
       SUBMIT_URL,
-      { schema: { tags: ['submit'], summary: 'CORS preflight', params: paramsSchema, response: { 204: { type: 'null' } } } },
+      {
+        schema: {
+          tags: ['submit'],
+          operationId: 'submitFormPreflight',
+          summary: 'CORS preflight',
+          security: [],
+          params: paramsSchema,
+          response: { 204: { type: 'null', description: 'The CORS headers: any origin may POST' }, ...preflightErrors },
+        },
+      },
       async (_request, reply) =>
         reply
           .code(204)

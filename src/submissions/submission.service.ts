@@ -13,18 +13,18 @@ import { resolveCountry } from './country.js';
 import { successDestination } from './redirects.js';
 import { matchSpamRule, originAllowed } from './spam-rules.js';
 import type { SpamReason } from './submission.types.js';
-import { deleteExpiredIdempotencyRecords, findLiveIdempotencyRecord } from './submission.repository.js';
-import { POSTGRES_CONCURRENT_BATCHES, SubmissionWriter, batchStoreFor, type PendingWrite, type WriteResult, type WriterStats } from './submission.writer.js';
+import { deleteExpiredIdempotencyRecords, findLiveIdempotencyRecord, type BatchedSubmission } from './submission.repository.js';
+import { POSTGRES_CONCURRENT_BATCHES, SubmissionWriter, batchStoreFor, type WriteResult, type WriterStats } from './submission.writer.js';
 import type { PostedFields } from './submit-fields.js';
 import type { BotCheckService } from '../bot-checks/bot-check.service.js';
 import type { SpamFilterService } from '../spam-filter/spam-filter.service.js';
 import { setSubmissionSpamScore } from './submission-score.repository.js';
 
-export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
+const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 const PURGE_INTERVAL_MS = 60 * 60 * 1000;
 const IDEMPOTENCY_KEY_PATTERN = /^[\x20-\x7e]{1,255}$/;
 
-export interface SubmitRequest {
+interface SubmitRequest {
   formId: string;
   fields: PostedFields;
   idempotencyKey: string | undefined;
@@ -37,7 +37,7 @@ export interface SubmitRequest {
 }
 
 /** What the first successful attempt answered; replays answer the same. */
-export interface SubmitResult {
+interface SubmitResult {
   submissionId: string;
   spam: boolean;
   /** The redirect-mode destination. */
@@ -273,7 +273,7 @@ export class SubmissionService {
   }
 
   /** The writer's write; a form deleted meanwhile (by another instance, within the form cache's second) is not_found. */
-  private async writeSubmission(write: PendingWrite): Promise<WriteResult> {
+  private async writeSubmission(write: BatchedSubmission): Promise<WriteResult> {
     try {
       return await this.writer.write(write);
     } catch (err) {

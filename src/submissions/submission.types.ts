@@ -1,3 +1,5 @@
+import type { SubmissionRow } from '../db/schema.js';
+
 /** A stored field value: JSON bodies keep their types; urlencoded and multipart give strings. */
 export type FieldScalar = string | number | boolean | null;
 export type FieldValue = FieldScalar | FieldScalar[];
@@ -7,7 +9,7 @@ export type FieldValue = FieldScalar | FieldScalar[];
  */
 export type SubmissionPayload = Record<string, FieldValue>;
 
-export type SubmissionStatus = 'delivered';
+type SubmissionStatus = 'delivered';
 
 /**
  * Why a submission is spam (contract sections 9 and 14); `marked` is the owner's decision,
@@ -41,7 +43,7 @@ export interface Submission {
 export type ExportedSubmission = Pick<Submission, 'id' | 'createdAt' | 'isSpam' | 'spamReason' | 'country' | 'payload'>;
 
 /** The specification's Submission resource (management view). */
-export interface ApiSubmission {
+interface ApiSubmission {
   id: string;
   createdAt: string;
   status: SubmissionStatus;
@@ -66,4 +68,27 @@ export function submissionToApiSubmission(s: Submission): ApiSubmission {
 /** JSON.parse defines `__proto__` as an own data property, so stored payloads round-trip safely. */
 export function parsePayload(json: string): SubmissionPayload {
   return JSON.parse(json) as SubmissionPayload;
+}
+
+export function submissionRowToSubmission(row: SubmissionRow): Submission {
+  return {
+    id: row.id,
+    formId: row.form_id,
+    createdAt: row.created_at,
+    status: row.status as SubmissionStatus,
+    isSpam: row.is_spam === 1,
+    spamReason: row.is_spam === 1 ? toSpamReason(row.spam_reason) : null,
+    spamScore: row.is_spam === 1 && row.spam_reason === 'classifier' && row.spam_score != null ? Number(row.spam_score) : null,
+    payload: parsePayload(row.payload),
+    ip: row.ip,
+    country: row.country,
+    userAgent: row.user_agent,
+    referer: row.referer,
+  };
+}
+
+/** Position in "newest first" order: the (createdAt, id) of the last row of the previous page. */
+export interface SubmissionPosition {
+  createdAt: string;
+  id: string;
 }

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type pg from 'pg';
 import type { Database, NewSubmissionRow } from '../db/schema.js';
-import { isConnectionFault, type DatabaseHandle, type Executor } from '../db/database.js';
+import { isConnectionFault, type DatabaseHandle, type Trx } from '../db/database.js';
 import {
   claimIdempotencyKey,
   insertSubmissionRows,
@@ -10,13 +10,10 @@ import {
   type OutboxStatement,
 } from './submission.repository.js';
 
-/** One submission handed to the writer: what a batch stores (the repository's BatchedSubmission). */
-export type PendingWrite = BatchedSubmission;
-
 /** The outbox as the writer uses it (OutboxDispatcher). */
 export interface OutboxSignal {
   /** Queues the new submissions' outbound work inside the transaction; returns how many were queued. */
-  queueNewSubmissions(trx: Executor, submissions: Array<{ id: string; formId: string; createdAt: string }>): Promise<number>;
+  queueNewSubmissions(trx: Trx, submissions: Array<{ id: string; formId: string; createdAt: string }>): Promise<number>;
   /** The same queueing as part of one statement (PostgreSQL). */
   readonly queueStatement: OutboxStatement;
   /** After the commit, for this process's dispatcher. */
@@ -34,10 +31,10 @@ export interface WriterStats {
 export type WriteResult = { stored: true } | { stored: false; reason: 'idempotency_conflict' };
 
 /** Stores one batch atomically: one result per write, in order, and how many were queued for outbound work. */
-export type BatchStore = (batch: PendingWrite[]) => Promise<{ results: WriteResult[]; queued: number }>;
+export type BatchStore = (batch: BatchedSubmission[]) => Promise<{ results: WriteResult[]; queued: number }>;
 
 /** One transaction per batch through the query builder: the idempotency claims one by one, then the rows and the outbox. */
-export function transactionBatchStore(db: Kysely<Database>, expiredBefore: () => string, outbox: OutboxSignal): BatchStore {
+function transactionBatchStore(db: Kysely<Database>, expiredBefore: () => string, outbox: OutboxSignal): BatchStore {
   return (batch) =>
     db.transaction().execute(async (trx) => {
       let cutoff: string | undefined;
@@ -64,7 +61,7 @@ export function transactionBatchStore(db: Kysely<Database>, expiredBefore: () =>
  * within the batch is claimed by its first write only; the others conflict, as they would
  * one after another in a transaction.
  */
-export function oneStatementBatchStore(pool: pg.Pool, expiredBefore: () => string, outbox: OutboxSignal): BatchStore {
+function oneStatementBatchStore(pool: pg.Pool, expiredBefore: () => string, outbox: OutboxSignal): BatchStore {
   return async (batch) => {
     const seenKeys = new Set<string>();
     const repeated = batch.map((write) => {
@@ -89,7 +86,7 @@ export function batchStoreFor(handle: DatabaseHandle, expiredBefore: () => strin
 }
 
 interface Queued {
-  write: PendingWrite;
+  write: BatchedSubmission;
   resolve(result: WriteResult): void;
   reject(error: unknown): void;
 }
@@ -122,7 +119,7 @@ export class SubmissionWriter {
     private readonly maxConcurrentBatches = 1,
   ) {}
 
-  write(write: PendingWrite): Promise<WriteResult> {
+  write(write: BatchedSubmission): Promise<WriteResult> {
     return new Promise((resolve, reject) => {
       this.queue.push({ write, resolve, reject });
       this.schedule();

@@ -1,12 +1,27 @@
+import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 
 let t: TestApp;
-let doc: { openapi: string; paths: Record<string, Record<string, { security?: unknown; responses: Record<string, unknown> }>> };
+interface Operation {
+  operationId?: string;
+  security?: unknown;
+  requestBody?: { content: Record<string, unknown> };
+  responses: Record<string, { headers?: Record<string, unknown>; content?: Record<string, { schema: unknown }> }>;
+}
+let doc: {
+  openapi: string;
+  info: { license?: unknown };
+  servers: Array<{ url: string }>;
+  paths: Record<string, Record<string, Operation>>;
+};
+const BASE_URL = 'https://forms.acme.test';
+const operations = () =>
+  Object.entries(doc.paths).flatMap(([path, ops]) => Object.entries(ops).map(([method, op]) => ({ name: `${method.toUpperCase()} ${path}`, op })));
 
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await startTestApp({ env: { BASE_URL } });
   const res = await fetch(`${t.url}/v1/openapi.json`);
   expect(res.status).toBe(200);
   doc = await res.json();
@@ -19,6 +34,56 @@ describe('/v1/openapi.json', () => {
     const result = await new Validator().validate(doc as never);
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);
+  });
+
+  it("passes Redocly's recommended lint with no error and no warning", async () => {
+    const config = await createConfig({ extends: ['recommended'] });
+    const problems = await lintFromString({ source: JSON.stringify(doc), absoluteRef: 'openapi.json', config });
+    expect(problems.map((p) => `${p.severity} ${p.ruleId}: ${p.message} at ${p.location[0]?.pointer}`)).toEqual([]);
+  });
+
+  it('names every operation, licenses the API as package.json does and serves it at BASE_URL', () => {
+    expect(Object.fromEntries(operations().map(({ name, op }) => [name, op.operationId]))).toEqual({
+      'POST /v1/submit/{formId}': 'submitForm',
+      'OPTIONS /v1/submit/{formId}': 'submitFormPreflight',
+      'GET /v1/api/me': 'getMe',
+      'GET /v1/api/forms': 'listForms',
+      'GET /v1/api/forms/{id}/submissions': 'listFormSubmissions',
+      'GET /v1/api/submissions/{id}': 'getSubmission',
+      'GET /v1/api/hooks': 'listHooks',
+      'POST /v1/api/hooks': 'createHook',
+      'DELETE /v1/api/hooks/{id}': 'deleteHook',
+    });
+    expect(doc.info.license).toEqual({ name: 'MIT', identifier: 'MIT' });
+    expect(doc.servers).toEqual([{ url: BASE_URL }]);
+  });
+
+  it('declares security on every operation: none on submit, the Bearer key on the management API', () => {
+    for (const { name, op } of operations()) {
+      expect(op.security, name).toEqual(name.includes('/v1/submit/') ? [] : [{ bearerAuth: [] }]);
+    }
+  });
+
+  it('answers every error in the envelope, with Retry-After on 429, and at least one 4xx everywhere', () => {
+    for (const { name, op } of operations()) {
+      const errors = Object.entries(op.responses).filter(([status]) => Number(status) >= 400);
+      expect(errors.some(([status]) => status.startsWith('4')), name).toBe(true);
+      expect(Object.keys(op.responses), name).toEqual(expect.arrayContaining(['400', '408', '500']));
+      for (const [status, response] of errors) {
+        expect(response.content?.['application/json']?.schema, `${name} ${status}`).toEqual({ $ref: '#/components/schemas/ErrorBody' });
+      }
+      if (op.responses['429']) expect(Object.keys(op.responses['429'].headers ?? {})).toContain('Retry-After');
+    }
+    const list = doc.paths['/v1/api/forms/{id}/submissions']!.get!;
+    expect(Object.keys(list.responses)).toEqual(expect.arrayContaining(['400', '401', '404', '429']));
+  });
+
+  it('takes a submission as JSON, urlencoded or multipart', () => {
+    const submit = doc.paths['/v1/submit/{formId}']!.post!;
+    expect(Object.keys(submit.requestBody?.content ?? {}).sort()).toEqual(
+      ['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data'],
+    );
+    expect(Object.keys(submit.responses['400']!.content!).sort()).toEqual(['application/json', 'text/html']);
   });
 
   it('lists the submit endpoint and every management route', () => {
@@ -40,14 +105,9 @@ describe('/v1/openapi.json', () => {
     );
   });
 
-  it('marks management routes as Bearer-protected and documents their errors', () => {
-    for (const [path, ops] of Object.entries(doc.paths)) {
-      for (const op of Object.values(ops)) {
-        if (path.startsWith('/v1/api/')) {
-          expect(op.security).toEqual([{ bearerAuth: [] }]);
-          expect(op.responses['401']).toBeDefined();
-        }
-      }
+  it('documents 401 on every management route', () => {
+    for (const { name, op } of operations()) {
+      if (name.includes('/v1/api/')) expect(op.responses['401'], name).toBeDefined();
     }
   });
 

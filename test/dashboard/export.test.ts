@@ -99,15 +99,15 @@ describe('exports', () => {
     const expected = ids.map((id, i) => ({ id, createdAt: items[i]!.createdAt })).sort((a, b) => (a.createdAt === b.createdAt ? (a.id < b.id ? 1 : -1) : a.createdAt < b.createdAt ? 1 : -1));
 
     const pages: string[][] = [];
-    for await (const page of t.services.submissionQueries.exportPages(account.id, form.id, 5)) pages.push(page.map((s) => s.id));
+    for await (const page of t.services.submissionBrowser.exportPages(account.id, form.id, 5)) pages.push(page.map((s) => s.id));
     expect(pages.map((p) => p.length)).toEqual([5, 5, 5, 5, 3]);
     expect(pages.flat()).toEqual(expected.map((e) => e.id));
 
     // Row 20 is among the newest, row 3 among the oldest: name, newest, then old.
-    expect(await t.services.submissionQueries.exportFieldNames(account.id, form.id, 5)).toEqual(['name', 'newest', 'old']);
+    expect(await t.services.submissionBrowser.exportFieldNames(account.id, form.id, 5)).toEqual(['name', 'newest', 'old']);
 
     // A download cut short after one page: the page read ahead is left behind without an unhandled rejection.
-    for await (const page of t.services.submissionQueries.exportPages(account.id, form.id, 5)) {
+    for await (const page of t.services.submissionBrowser.exportPages(account.id, form.id, 5)) {
       expect(page).toHaveLength(5);
       break;
     }
@@ -116,7 +116,7 @@ describe('exports', () => {
   it("exports of another account's form are not_found", async () => {
     const { form } = await createOwner(t.services);
     const { account: other } = await createOwner(t.services);
-    await expect(t.services.submissionQueries.exportFieldNames(other.id, form.id)).rejects.toMatchObject({ code: 'not_found' });
-    await expect(t.services.submissionQueries.exportPages(other.id, form.id).next()).rejects.toMatchObject({ code: 'not_found' });
+    await expect(t.services.submissionBrowser.exportFieldNames(other.id, form.id)).rejects.toMatchObject({ code: 'not_found' });
+    await expect(t.services.submissionBrowser.exportPages(other.id, form.id).next()).rejects.toMatchObject({ code: 'not_found' });
   });
 });

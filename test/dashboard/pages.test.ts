@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { expectCsrfRefused } from '../helpers/csrf.js';
 import { DashboardClient } from '../helpers/dashboard-client.js';
-import { insertSubmissions } from '../helpers/factories.js';
+import { createAccount, insertSubmissions } from '../helpers/factories.js';
 import { submit } from '../helpers/submit.js';
 
 let t: TestApp;
@@ -127,7 +127,10 @@ describe('navigation and details', () => {
     const back = await client.get(`/dashboard/forms/${form.id}/submissions${newer}`);
     expect(back.html).toContain('Showing 1–50 of 115');
     expect(back.html).toContain('row 119');
-    expect(account.id).toBeTruthy();
+    // The page shows the account's counters, which no other account can read.
+    expect((await t.services.submissionBrowser.summariseForms(account.id, [form.id])).get(form.id)).toEqual({ inbox: 115, spam: 5, lastSubmissionAt: new Date(base + 119_000).toISOString() });
+    const stranger = await createAccount(t.services);
+    expect((await t.services.submissionBrowser.summariseForms(stranger.id, [form.id])).size).toBe(0);
   });
 });
 

@@ -109,7 +109,7 @@ describe('counters kept on every write (SQLite: by the insert, PostgreSQL: by a 
     // Marking spam (a plain UPDATE, as the triage code does) moves the count.
     await handle.db.updateTable('submissions').set({ is_spam: 1 }).where('id', '=', ids[2]!).execute();
     expect(await summary()).toMatchObject({ inbox: 3, spam: 2 });
-    expect(await services.submissionBrowser.deleteSubmissions(account.id, form.id, [ids[0]!, ids[1]!, 'sub_unknown'])).toBe(2);
+    expect(await services.lifecycle.deleteSubmissions(account.id, form.id, [ids[0]!, ids[1]!, 'sub_unknown'])).toBe(2);
     expect(await summary()).toMatchObject({ inbox: 2, spam: 1 });
     // Deleted rows are gone from the search index too.
     expect((await services.submissionBrowser.browse(account.id, form.id, { q: 'a' })).submissions).toEqual([]);
@@ -126,16 +126,16 @@ describe('counters kept on every write (SQLite: by the insert, PostgreSQL: by a 
     const { account, form } = await createOwner(services);
     const other = await createForm(services, account.id, { name: 'Other' });
     const [theirs] = await insertSubmissions(services, other.id, [{ createdAt: at(1) }]);
-    await expect(services.submissionBrowser.deleteSubmissions(account.id, form.id, [])).rejects.toMatchObject({ code: 'validation_failed' });
-    await expect(services.submissionBrowser.deleteSubmissions(account.id, form.id, Array.from({ length: 101 }, (_, i) => `sub_${i}`))).rejects.toMatchObject({ code: 'validation_failed' });
-    expect(await services.submissionBrowser.deleteSubmissions(account.id, form.id, [theirs!])).toBe(0);
+    await expect(services.lifecycle.deleteSubmissions(account.id, form.id, [])).rejects.toMatchObject({ code: 'validation_failed' });
+    await expect(services.lifecycle.deleteSubmissions(account.id, form.id, Array.from({ length: 101 }, (_, i) => `sub_${i}`))).rejects.toMatchObject({ code: 'validation_failed' });
+    expect(await services.lifecycle.deleteSubmissions(account.id, form.id, [theirs!])).toBe(0);
     expect(await services.submissionQueries.getSubmission(account.id, theirs!)).toMatchObject({ id: theirs });
   });
 });
 
 describe('date ranges as index words (SQLite search)', () => {
   it('covers a range with the fewest day, month and year words', async () => {
-    const { dateRangeWords } = await import('../../src/submissions/submission-search.repository.js');
+    const { dateRangeWords } = await import('../../src/submissions/submission-browse.repository.js');
     expect(dateRangeWords('2026-01-30', '2026-03-02')).toEqual(['d20260130', 'd20260131', 'm202602', 'd20260301', 'd20260302']);
     expect(dateRangeWords('2025-12-31', '2027-01-01')).toEqual(['d20251231', 'y2026', 'd20270101']);
     expect(dateRangeWords('2026-03-05', '2026-03-04')).toEqual([]);
@@ -154,7 +154,7 @@ describe('date ranges as index words (SQLite search)', () => {
 
 describe('search beyond the newest rows', () => {
   it('finds words only in old rows, and pages across the recent window in order', async () => {
-    const { RECENT_WINDOW } = await import('../../src/submissions/submission-search.repository.js');
+    const { RECENT_WINDOW } = await import('../../src/submissions/submission-browse.repository.js');
     const { account, form } = await createOwner(services);
     const total = RECENT_WINDOW + 150;
     // "rare" only in the 3 oldest rows; "edge" every 40th row, straddling the window boundary.
@@ -188,6 +188,6 @@ describe('a damaged stored payload', () => {
     await handle.db.updateTable('submissions').set({ payload: '{broken' }).where('id', '=', bad!).execute();
     await handle.db.updateTable('submissions').set({ is_spam: 1 }).where('id', '=', bad!).execute();
     expect((await services.submissionBrowser.browse(account.id, form.id, { q: 'fine' })).submissions.map((s) => s.id)).toEqual([good]);
-    expect(await services.submissionBrowser.deleteSubmissions(account.id, form.id, [bad!])).toBe(1);
+    expect(await services.lifecycle.deleteSubmissions(account.id, form.id, [bad!])).toBe(1);
   });
 });

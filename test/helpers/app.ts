@@ -7,6 +7,7 @@ import type { DatabaseHandle } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import type { Services } from '../../src/services.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
+import { OpenApiResponseChecker, recordTally } from './openapi-responses.js';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -16,6 +17,9 @@ export interface TestApp {
   services: Services;
   database: TestDatabase;
   handle: DatabaseHandle;
+  /** Every submit and management API answer checked against /v1/openapi.json. */
+  responseChecker: OpenApiResponseChecker;
+  /** Closes everything, then fails if any answer did not match the document. */
   close(): Promise<void>;
 }
 
@@ -59,9 +63,14 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     ...env,
     DATABASE_URL: database.url,
   });
+  let responseChecker: OpenApiResponseChecker | undefined;
   const app = await buildApp({
     config,
     handle,
+    instrument: (bare) => {
+      responseChecker = new OpenApiResponseChecker(bare);
+      responseChecker.install(bare);
+    },
     ...(options.hookTransport ? { hookTransport: options.hookTransport } : {}),
     ...(options.mailTransport ? { mailTransport: options.mailTransport } : {}),
     ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : { logger: options.logger ?? false }),
@@ -76,10 +85,13 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     services: app.services,
     database,
     handle,
+    responseChecker: responseChecker!,
     close: async () => {
       await app.close();
       await handle.close();
       if (!options.database) await database.drop();
+      recordTally(responseChecker!);
+      responseChecker!.assertNoMismatch();
     },
   };
 }

@@ -67,7 +67,7 @@ export async function insertSubmissions(
   const rows = items.map((item) =>
     newSubmissionRow(formId, { created_at: item.createdAt, is_spam: item.isSpam ? 1 : 0, payload: JSON.stringify(item.payload ?? {}) }),
   );
-  await insertSubmissionRows(services.handle.db, rows);
+  await services.handle.db.transaction().execute((trx) => insertSubmissionRows(trx, rows));
   return rows.map((r) => r.id);
 }
 

@@ -33,7 +33,8 @@ export async function checkOrdering(handle: DatabaseHandle): Promise<void> {
     { id: 'sub_Q', createdAt: '2026-05-01T00:00:00.001Z' },
     { id: 'sub_q', createdAt: '2026-04-30T23:59:59.999Z' },
   ];
-  await insertSubmissionRows(handle.db, caseRows.map((r) => newSubmissionRow(paged.id, { id: r.id, created_at: r.createdAt })));
+  const caseSubmissionRows = caseRows.map((r) => newSubmissionRow(paged.id, { id: r.id, created_at: r.createdAt }));
+  await handle.db.transaction().execute((trx) => insertSubmissionRows(trx, caseSubmissionRows));
   const walked: string[] = [];
   let cursor: string | undefined;
   do {
@@ -46,7 +47,8 @@ export async function checkOrdering(handle: DatabaseHandle): Promise<void> {
 
   // Punctuation: one page.
   const punctuated = await services.forms.createForm(owner.account.id, { name: 'punctuation' });
-  await insertSubmissionRows(handle.db, punctuationIds.map((id) => newSubmissionRow(punctuated.id, { id, created_at: SAME_MS })));
+  const punctuatedRows = punctuationIds.map((id) => newSubmissionRow(punctuated.id, { id, created_at: SAME_MS }));
+  await handle.db.transaction().execute((trx) => insertSubmissionRows(trx, punctuatedRows));
   const page = await services.submissionQueries.listSubmissions(owner.account.id, punctuated.id, { limit: 100 });
   expect(page.submissions.map((s) => s.id)).toEqual(expectedOrder(punctuationIds.map((id) => ({ id, createdAt: SAME_MS }))));
 }

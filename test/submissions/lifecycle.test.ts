@@ -133,7 +133,7 @@ describe('erasure by email', () => {
       { createdAt: now, payload: { n: 5 } },
     ]);
     const theirs = await insertSubmissions(t.services, stranger.form.id, [{ createdAt: now, payload: { email: 'ada@example.com' } }]);
-    // A pending delivery and a fan-out row for erased submissions.
+    // A pending delivery and an outbox row for erased submissions.
     await t.handle.db.insertInto('hook_deliveries').values({ id: `${m1}.${hook.hook.id}`, hook_id: hook.hook.id, submission_id: m1!, state: 'pending', created_at: now }).execute();
     await t.handle.db.insertInto('outbox').values({ submission_id: m2!, created_at: now }).execute();
 

@@ -3,6 +3,7 @@ import type { DatabaseHandle } from '../../src/db/database.js';
 import type { NewSubmissionRow } from '../../src/db/schema.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import pino from 'pino';
+import { HookDeliveryChannel } from '../../src/hooks/delivery.channel.js';
 import { OutboxDispatcher } from '../../src/outbox/outbox.dispatcher.js';
 import { SubmissionWriter, batchStoreFor, type BatchStore, type OutboxSignal } from '../../src/submissions/submission.writer.js';
 import { createOwner, newSubmissionRow, servicesFor } from '../helpers/factories.js';
@@ -17,9 +18,12 @@ beforeAll(async () => {
   database = await createTestDatabase();
   handle = database.open();
   await migrateToLatest(handle);
-  const { account, form } = await createOwner(servicesFor(handle));
+  const services = servicesFor(handle);
+  const { account, form } = await createOwner(services);
   hookedFormId = form.id;
-  outbox = new OutboxDispatcher(handle, pino({ level: 'silent' }), []);
+  const logger = pino({ level: 'silent' });
+  // The hook channel decides which forms have work; the dispatcher is never started.
+  outbox = new OutboxDispatcher(handle, logger, [new HookDeliveryChannel(handle, services.config, logger)]);
   // A hook row makes every transaction call queueInTransaction, where the test holds it open.
   await handle.db
     .insertInto('hooks')
@@ -89,8 +93,8 @@ describe(`submission writer on ${testDialect}`, () => {
     await drain;
     expect(state.peak).toBe(concurrency);
     expect(await storedCount(rows.map((r) => r.id))).toBe(rows.length);
-    const fanouts = await handle.db.selectFrom('outbox').select('submission_id').where('submission_id', 'in', rows.map((r) => r.id)).execute();
-    expect(fanouts).toHaveLength(rows.length);
+    const outboxRows = await handle.db.selectFrom('outbox').select('submission_id').where('submission_id', 'in', rows.map((r) => r.id)).execute();
+    expect(outboxRows).toHaveLength(rows.length);
   });
 
   it('retries a failed batch one write at a time, so one bad row fails only its own request', async () => {

@@ -33,13 +33,13 @@ async function post(fields: Record<string, unknown>): Promise<string> {
   return ((await res.json()) as { submissionId: string }).submissionId;
 }
 
-/** Everything queued or being sent has settled: no fan-out row and no pending or sending delivery. */
+/** Everything queued or being sent has settled: no outbox row and no pending or sending delivery. */
 async function outboxSettled(): Promise<void> {
   await waitFor(
     async () => {
-      const fanouts = await t.handle.db.selectFrom('outbox').select('submission_id').execute();
+      const outboxRows = await t.handle.db.selectFrom('outbox').select('submission_id').execute();
       const open = await t.handle.db.selectFrom('hook_deliveries').select('id').where('state', 'in', ['pending', 'sending']).execute();
-      return fanouts.length === 0 && open.length === 0;
+      return outboxRows.length === 0 && open.length === 0;
     },
     15_000,
     'the outbox to drain',

@@ -1,5 +1,5 @@
 import { escapeHtml } from '../../lib/html.js';
-import type { DailyCount } from '../../submissions/submission-search.repository.js';
+import type { DailyCount } from '../../submissions/submission-browse.repository.js';
 
 /**
  * A timestamp as UTC text inside <time datetime>: app.js rewrites it into the viewer's time zone

@@ -1,13 +1,13 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import type { LookupAddress } from 'node:dns';
-import { isPublicAddress } from '../hooks/target-url.js';
+import { isPublicAddress } from './addresses.js';
 
 /** Resolves a host name to its addresses (injectable so tests can play a rebinding DNS). */
 export type Resolver = (hostname: string) => Promise<LookupAddress[]>;
 
 export const systemResolver: Resolver = (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
 
-export class RefusedAddressError extends Error {
+class RefusedAddressError extends Error {
   readonly code = 'FORMGATE_REFUSED_ADDRESS';
 }
 

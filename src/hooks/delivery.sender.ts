@@ -1,10 +1,10 @@
 import type { Agent } from 'undici';
 import { Webhook } from 'standardwebhooks';
 import { loadUndici } from '../lib/undici.js';
-import { ipLiteralOf, isPublicAddress } from '../hooks/target-url.js';
-import { createSafeLookup, systemResolver, type Resolver } from './safe-lookup.js';
+import { ipLiteralOf, isPublicAddress } from '../lib/addresses.js';
+import { createSafeLookup, systemResolver, type Resolver } from '../lib/safe-lookup.js';
 
-export const MAX_RESPONSE_BYTES = 64 * 1024;
+const MAX_RESPONSE_BYTES = 64 * 1024;
 
 /** Test seams: trust a local CA, resolve names through a fake DNS. Production passes nothing. */
 export interface HookTransportOptions {

@@ -1,10 +1,17 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
-import type { DatabaseHandle, Executor } from '../db/database.js';
+import type { DatabaseHandle, Trx } from '../db/database.js';
 import { isoMinus, nowIso } from '../lib/time.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { OutboxChannel, OutboxSend } from '../outbox/outbox.channel.js';
-import { claimPendingDeliveries, countUnsentDeliveries, insertHookDeliveries, recordDeliveryAttempt, type ClaimedDelivery } from './delivery.repository.js';
+import {
+  claimPendingDeliveries,
+  countUnsentDeliveries,
+  formHasHookSql,
+  insertHookDeliveries,
+  recordDeliveryAttempt,
+  type ClaimedDelivery,
+} from './delivery.repository.js';
 import { DeliverySender, type DeliveryResult, type HookTransportOptions } from './delivery.sender.js';
 
 /**
@@ -46,7 +53,11 @@ export class HookDeliveryChannel implements OutboxChannel {
     return this.sender.send({ id: `test_${Date.now()}.${hook.id}`, targetUrl: hook.targetUrl, secret: hook.secret, body });
   }
 
-  async expand(trx: Executor, submissionIds: string[]): Promise<void> {
+  formHasWorkSql(formIdColumn: string): string {
+    return formHasHookSql(formIdColumn);
+  }
+
+  async expand(trx: Trx, submissionIds: string[]): Promise<void> {
     await insertHookDeliveries(trx, submissionIds);
   }
 

@@ -1,16 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import type { AccountService } from '../accounts/account.service.js';
+import type { AccountService } from './account.service.js';
 import type { Config } from '../config.js';
 import type { DatabaseHandle } from '../db/database.js';
 import { validationFailed } from '../errors.js';
-import type { SessionService } from '../dashboard/session.service.js';
 import { nowIso } from '../lib/time.js';
 import { hashToken } from '../lib/token-hash.js';
-import { composePasswordResetEmail } from './compose.js';
-import { consumePasswordReset, findLivePasswordReset, insertPasswordReset } from './email.repository.js';
-import type { NotificationService } from './notification.service.js';
+import type { NotificationService } from '../notifications/notification.service.js';
+import { consumePasswordReset, findLivePasswordReset, insertPasswordReset } from './password-reset.repository.js';
+import type { SessionService } from './session.service.js';
 
-export const PASSWORD_RESET_TTL_MS = 60 * 60 * 1000;
+const PASSWORD_RESET_TTL_MS = 60 * 60 * 1000;
 
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{20,100}$/;
 
@@ -42,14 +41,7 @@ export class PasswordResetService {
         created_at: now,
         expires_at: new Date(Date.parse(now) + PASSWORD_RESET_TTL_MS).toISOString(),
       });
-      await this.notifications.queueMessage(trx, {
-        kind: 'password_reset',
-        formId: null,
-        recipientId: null,
-        to: account.email,
-        content: composePasswordResetEmail(`${this.config.baseUrl}/dashboard/reset-password/${token}`),
-        now,
-      });
+      await this.notifications.queuePasswordResetEmail(trx, account.email, `${this.config.baseUrl}/dashboard/reset-password/${token}`, now);
     });
     this.wakeOutbox();
   }

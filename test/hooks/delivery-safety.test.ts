@@ -72,7 +72,7 @@ describe('outbox', () => {
     // Stop the dispatcher first, as a crash would: what is queued now stays pending.
     await first.services.outbox.stop();
     const { submissionId } = (await (await submit(first, owner.form.id, { json: { a: 1 } })).json()) as { submissionId: string };
-    // Queued as one fan-out row in the submit transaction; no delivery exists yet.
+    // Queued as one outbox row in the submit transaction; no delivery exists yet.
     const queued = await first.handle.db.selectFrom('outbox').select('submission_id').execute();
     expect(queued).toEqual([{ submission_id: submissionId }]);
     expect(await first.services.outbox.countPending()).toBe(1);

@@ -1,12 +1,13 @@
+import { sql } from 'kysely';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HookDeliveryChannel } from '../../src/deliveries/delivery.channel.js';
+import { HookDeliveryChannel } from '../../src/hooks/delivery.channel.js';
 import { OutboxDispatcher } from '../../src/outbox/outbox.dispatcher.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { createOwner } from '../helpers/factories.js';
 import { startHttpsReceiver, type HttpsReceiver } from '../helpers/https-receiver.js';
 import { JSON_ACCEPT, submit } from '../helpers/submit.js';
-import { testDialect } from '../helpers/database.js';
+import type { DedicatedConnection } from '../../src/db/dedicated-connection.js';
 import { waitFor } from '../helpers/wait.js';
 
 let receiver: HttpsReceiver;
@@ -33,7 +34,8 @@ const newDispatcher = () => {
   return new OutboxDispatcher(t.handle, logger, [new HookDeliveryChannel(t.handle, t.config, logger, { ca: receiver.ca })]);
 };
 
-describe('hook dispatcher under faults', () => {
+// PostgreSQL only: the LISTEN connection and the pool exist only there.
+describe('outbox dispatcher under faults', () => {
   it('a stored payload that does not parse is recorded as a failed delivery, never an unhandled rejection', async () => {
     const owner = await createOwner(t.services, { planId: 'pro' });
     const created = await fetch(`${t.url}/v1/api/hooks`, {
@@ -62,18 +64,24 @@ describe('hook dispatcher under faults', () => {
   it('releases its connections on every path: LISTEN connection killed, then stopped', async () => {
     const dispatcher = newDispatcher();
     dispatcher.start();
-    const pool = t.handle.pgPool;
-    if (testDialect === 'postgres') {
-      // The LISTEN connection's backend is terminated; the dispatcher listens again on a new one.
-      const listenerPid = () => (dispatcher as unknown as { listener?: { processID: number } }).listener?.processID;
-      await waitFor(() => listenerPid() !== undefined, 5000, 'the LISTEN connection');
-      const first = listenerPid()!;
-      await t.handle.db.selectNoFrom((eb) => eb.fn<boolean>('pg_terminate_backend', [eb.val(first)]).as('t')).execute();
-      await waitFor(() => listenerPid() !== undefined && listenerPid() !== first, 10_000, 'a new LISTEN connection');
-    }
+    const pool = t.handle.pgPool!;
+    // The LISTEN connection's backend is terminated; the dispatcher listens again on a new one.
+    const listenerPid = async (): Promise<number | undefined> => {
+      const listener = (dispatcher as unknown as { listener?: DedicatedConnection }).listener;
+      if (!listener?.held) return undefined;
+      const { rows } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(listener.db).catch(() => ({ rows: [] }));
+      return rows[0]?.pid;
+    };
+    await waitFor(async () => (await listenerPid()) !== undefined, 5000, 'the LISTEN connection');
+    const first = (await listenerPid())!;
+    await t.handle.db.selectNoFrom((eb) => eb.fn<boolean>('pg_terminate_backend', [eb.val(first)]).as('t')).execute();
+    await waitFor(async () => {
+      const pid = await listenerPid();
+      return pid !== undefined && pid !== first;
+    }, 10_000, 'a new LISTEN connection');
     await dispatcher.stop();
     // Nothing is left checked out of the pool.
-    if (pool) expect(pool.totalCount - pool.idleCount).toBe(0);
+    expect(pool.totalCount - pool.idleCount).toBe(0);
     expect(unhandled).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Dialect, Executor } from '../db/database.js';
+import type { Dialect, Executor, Trx } from '../db/database.js';
 
 /**
  * The hook part of expanding the outbox: one pending delivery per hook of the submission's form
@@ -8,7 +8,7 @@ import type { Dialect, Executor } from '../db/database.js';
  * INSERT … SELECT. The delivery ID is the submission ID joined with the hook ID, which is also
  * the Standard Webhooks `webhook-id`; expanding twice is harmless.
  */
-export async function insertHookDeliveries(trx: Executor, submissionIds: string[]): Promise<void> {
+export async function insertHookDeliveries(trx: Trx, submissionIds: string[]): Promise<void> {
   await trx
     .insertInto('hook_deliveries')
     .columns(['id', 'hook_id', 'submission_id', 'state', 'created_at'])
@@ -57,7 +57,7 @@ export interface ClaimedDelivery {
  * row; SQLite has a single writer, so the UPDATE alone is atomic. Runs in the caller's transaction.
  */
 export async function claimPendingDeliveries(
-  trx: Executor,
+  trx: Trx,
   dialect: Dialect,
   options: { limit: number; now: string; staleBefore: string },
 ): Promise<ClaimedDelivery[]> {
@@ -112,7 +112,7 @@ export async function claimPendingDeliveries(
 }
 
 async function claimableIds(
-  trx: Executor,
+  trx: Trx,
   dialect: Dialect,
   state: 'pending' | 'sending',
   limit: number,
@@ -150,4 +150,9 @@ export async function countUnsentDeliveries(db: Executor): Promise<number> {
     .where('state', 'in', ['pending', 'sending'])
     .executeTakeFirstOrThrow();
   return Number(row.n);
+}
+
+/** SQL over a form id column: the form has a hook, so its submissions have deliveries to make. */
+export function formHasHookSql(formIdColumn: string): string {
+  return `exists (select 1 from hooks where hooks.form_id = ${formIdColumn})`;
 }

@@ -1,0 +1,76 @@
+import { fileURLToPath } from 'node:url';
+import { cruise, type ICruiseResult } from 'dependency-cruiser';
+import extractDepcruiseOptions from 'dependency-cruiser/config-utl/extract-depcruise-options';
+import extractTSConfig from 'dependency-cruiser/config-utl/extract-ts-config';
+import { describe, expect, it } from 'vitest';
+
+// The layer rule of docs/architecture.md ("Layers"): the rules live in .dependency-cruiser.cjs;
+// cycles between folders are found here on the folder graph, which the tool does not validate.
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const fixture = fileURLToPath(new URL('./fixture/', import.meta.url));
+
+async function cruiseSrc(baseDir: string): Promise<ICruiseResult> {
+  const options = await extractDepcruiseOptions(`${root}.dependency-cruiser.cjs`);
+  const tsConfig = extractTSConfig(`${root}tsconfig.json`);
+  const output = await cruise(['src'], { ...options, baseDir, validate: true, outputType: 'json' }, {}, { tsConfig });
+  return typeof output.output === 'string' ? (JSON.parse(output.output) as ICruiseResult) : output.output;
+}
+
+const folderOf = (path: string): string => /^src\/([^/]+)\//.exec(path)?.[1] ?? path;
+
+/** Folders that reach each other through imports (strongly connected components of size > 1). */
+function folderCycles(result: ICruiseResult): string[][] {
+  const edges = new Map<string, Set<string>>();
+  for (const module of result.modules) {
+    if (!module.source.startsWith('src/')) continue;
+    const from = folderOf(module.source);
+    for (const dependency of module.dependencies) {
+      const to = folderOf(dependency.resolved);
+      if (!dependency.resolved.startsWith('src/') || to === from) continue;
+      if (!edges.has(from)) edges.set(from, new Set());
+      edges.get(from)!.add(to);
+    }
+  }
+  const reaches = (from: string, target: string): boolean => {
+    const seen = new Set<string>();
+    const stack = [from];
+    while (stack.length > 0) {
+      const next = stack.pop()!;
+      if (next === target) return true;
+      if (seen.has(next)) continue;
+      seen.add(next);
+      stack.push(...(edges.get(next) ?? []));
+    }
+    return false;
+  };
+  const cycles = new Map<string, string[]>();
+  for (const [from, tos] of edges) {
+    for (const to of tos) {
+      if (!reaches(to, from)) continue;
+      const pair = [from, to].sort();
+      cycles.set(pair.join('|'), pair);
+    }
+  }
+  return [...cycles.values()];
+}
+
+const violations = (result: ICruiseResult) =>
+  result.summary.violations.map((v) => `${v.rule.name}: ${v.from} → ${v.to}`);
+
+describe('layers', () => {
+  it('no import runs up a layer and no folders import each other', async () => {
+    const result = await cruiseSrc(root);
+    expect(result.summary.totalCruised).toBeGreaterThan(100);
+    expect(violations(result)).toEqual([]);
+    expect(folderCycles(result)).toEqual([]);
+  });
+
+  it('reports a lower layer importing a feature, a feature importing the dashboard, and a folder cycle', async () => {
+    const result = await cruiseSrc(fixture);
+    expect(violations(result).sort()).toEqual([
+      'feature-imports-ui-or-cli: src/forms/form.ts → src/dashboard/page.ts',
+      'lower-layer-imports-feature: src/lib/bad.ts → src/forms/form.ts',
+    ]);
+    expect(folderCycles(result)).toEqual([['alpha', 'beta']]);
+  });
+});
