@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { notFound } from '../errors.js';
+import { ALWAYS, errorResponses } from '../http/error-responses.js';
 import { clientKey, rateLimited, setRateLimitHeaders } from '../http/rate-limits.js';
 import { ALTCHA_ASSET_PATH, altchaWidgetScript } from './altcha-widget.js';
 
@@ -13,6 +14,7 @@ const paramsSchema = {
 
 const challengeSchema = {
   type: 'object',
+  description: 'An ALTCHA challenge: the widget finds the number whose SHA-256 with the salt is the challenge',
   required: ['algorithm', 'challenge', 'maxnumber', 'salt', 'signature'],
   properties: {
     algorithm: { type: 'string', const: 'SHA-256' },
@@ -39,12 +41,14 @@ export async function botCheckRoutes(app: FastifyInstance): Promise<void> {
     {
       schema: {
         tags: ['submit'],
+        operationId: 'getAltchaChallenge',
         summary: "An ALTCHA proof-of-work challenge for the form's widget (public; any origin)",
+        security: [],
         description:
           'Signed by this Formgate, valid for 10 minutes, for this form only; its work follows the form\'s altchaComplexity. ' +
           'Rate-limited per client IP and form like submit.',
         params: paramsSchema,
-        response: { 200: challengeSchema, 404: { $ref: 'ErrorBody#' }, 429: { $ref: 'ErrorBody#' } },
+        response: { 200: challengeSchema, ...errorResponses([...ALWAYS, 404, 429]) },
       },
     },
     async (request, reply) => {
@@ -64,7 +68,16 @@ export async function botCheckRoutes(app: FastifyInstance): Promise<void> {
 
   app.options(
     CHALLENGE_URL,
-    { schema: { tags: ['submit'], summary: 'CORS preflight', params: paramsSchema, response: { 204: { type: 'null' } } } },
+    {
+      schema: {
+        tags: ['submit'],
+        operationId: 'getAltchaChallengePreflight',
+        summary: 'CORS preflight of the challenge URL',
+        security: [],
+        params: paramsSchema,
+        response: { 204: { type: 'null', description: 'The CORS headers: any origin may GET' }, ...errorResponses(ALWAYS) },
+      },
+    },
     async (request, reply) => {
       allowAnyOrigin(request, reply);
       return reply

@@ -46,6 +46,8 @@ describe('/v1/openapi.json', () => {
     expect(Object.fromEntries(operations().map(({ name, op }) => [name, op.operationId]))).toEqual({
       'POST /v1/submit/{formId}': 'submitForm',
       'OPTIONS /v1/submit/{formId}': 'submitFormPreflight',
+      'GET /v1/challenge/{formId}': 'getAltchaChallenge',
+      'OPTIONS /v1/challenge/{formId}': 'getAltchaChallengePreflight',
       'GET /v1/api/me': 'getMe',
       'GET /v1/api/forms': 'listForms',
       'GET /v1/api/forms/{id}/submissions': 'listFormSubmissions',
@@ -58,9 +60,9 @@ describe('/v1/openapi.json', () => {
     expect(doc.servers).toEqual([{ url: BASE_URL }]);
   });
 
-  it('declares security on every operation: none on submit, the Bearer key on the management API', () => {
+  it('declares security on every operation: none on submit and the ALTCHA challenge, the Bearer key on the management API', () => {
     for (const { name, op } of operations()) {
-      expect(op.security, name).toEqual(name.includes('/v1/submit/') ? [] : [{ bearerAuth: [] }]);
+      expect(op.security, name).toEqual(name.includes('/v1/submit/') || name.includes('/v1/challenge/') ? [] : [{ bearerAuth: [] }]);
     }
   });
 
