@@ -2,6 +2,10 @@
 // learning filter is on with a trained model (every submission scored) beside a form with it off,
 // same server, interleaved rounds; and ALTCHA challenges issued and solutions verified per second.
 import { createHash } from 'node:crypto';
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { chromium } from 'playwright-core';
 import { pino } from 'pino';
 import { parseConfig } from '../src/config.js';
 import { createDatabase } from '../src/db/database.js';
@@ -109,6 +113,7 @@ export async function spamChecksScenario(
     const off = medianBy(results.map((r) => r[1]));
     if (learn.errors > 0 || off.errors > 0) throw new Error('submit errors');
     const r = learn.rps / off.rps;
+    rows.push(...(await altchaSolveTimes(db, server.url, database.url)));
     rows.push(
       { db, scenario: 'learning filter', metric: 'submit req/s, filter on with the trained model vs off (same server)', value: String(learn.rps), reference: String(off.rps), ratio: r.toFixed(2), target: '≥ 0.90', pass: r >= 0.9 },
       { db, scenario: 'learning filter', metric: 'submit p50 / p99 ms, on vs off', value: `${learn.p50} / ${learn.p99}`, reference: `${off.p50} / ${off.p99}`, ratio: (learn.p99 / off.p99).toFixed(2) },
@@ -116,6 +121,50 @@ export async function spamChecksScenario(
   } finally {
     await server.stop();
     await database.drop();
+  }
+  return rows;
+}
+
+/** Solve time in Chromium at each complexity: from the page's load to the widget's solution in the form (median of 5). */
+async function altchaSolveTimes(db: BenchDialect, formgateUrl: string, databaseUrl: string): Promise<BenchRow[]> {
+  const h = createDatabase(databaseUrl, { poolSize: 1 });
+  const formIds: Record<string, string> = {};
+  try {
+    const services = createServices(h, parseConfig({ LOG_LEVEL: 'silent' }), pino({ level: 'silent' }));
+    const accountId = (await h.db.selectFrom('accounts').select('id').executeTakeFirstOrThrow()).id;
+    for (const complexity of ['low', 'medium', 'high'] as const) {
+      formIds[complexity] = (await services.forms.createForm(accountId, { name: `Altcha ${complexity}`, botCheck: 'altcha', altchaComplexity: complexity })).id;
+    }
+  } finally {
+    await h.close();
+  }
+  let formId = '';
+  const page = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><script type="module" src="${formgateUrl}/v1/assets/altcha.js"></script>
+      <form><altcha-widget challengeurl="${formgateUrl}/v1/challenge/${formId}" auto="onload"></altcha-widget></form>`);
+  });
+  page.listen(0, '127.0.0.1');
+  await once(page, 'listening');
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', headless: true, args: ['--no-sandbox', '--disable-gpu'] });
+  const rows: BenchRow[] = [];
+  try {
+    for (const complexity of ['low', 'medium', 'high'] as const) {
+      formId = formIds[complexity]!;
+      const times: number[] = [];
+      for (let i = 0; i < 5; i++) {
+        const tab = await browser.newPage();
+        const start = performance.now();
+        await tab.goto(`http://127.0.0.1:${(page.address() as AddressInfo).port}/`);
+        await tab.waitForFunction(() => (document.querySelector('input[name=altcha]') as HTMLInputElement | null)?.value, undefined, { timeout: 120_000 });
+        times.push(performance.now() - start);
+        await tab.close();
+      }
+      times.sort((a, b) => a - b);
+      rows.push({ db, scenario: 'ALTCHA', metric: `solve time in headless Chromium at ${complexity} (page load to solution, ms, median of 5)`, value: times[2]!.toFixed(0), reference: '—', ratio: '—' });
+    }
+  } finally {
+    await browser.close();
+    page.close();
   }
   return rows;
 }

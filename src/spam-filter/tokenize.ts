@@ -69,8 +69,7 @@ function textTokens(text: string, into: Set<string>): void {
   for (const symbol of rest.match(SYMBOLS) ?? []) into.add(`sym:${symbol}`);
   // A long value in capitals only; the test stops at the first lower-case letter, so it costs nothing for the rest.
   if (rest.length >= 20 && !/\p{Ll}/u.test(rest) && /\p{Lu}/u.test(rest)) into.add('shape:shouting');
-  for (const segment of words(rest)) {
-    const word = segment.toLowerCase();
+  for (const word of words(rest.toLowerCase())) {
     // A number's digits say little; how long it is (a price, a phone number, a year) says more.
     if (/^\p{N}+$/u.test(word)) into.add(`num:${Math.min(word.length, 12)}`);
     else if (word.length <= MAX_WORD_LENGTH) into.add(word);
@@ -85,17 +84,19 @@ function textTokens(text: string, into: Set<string>): void {
  * left out: they are the same for every submission of a form, spam or not.
  */
 export function tokenize(payload: FieldsToLearn): string[] {
-  const into = new Set<string>();
+  // One pass over all values joined by line breaks (no token spans a line break): the scans cost
+  // per call, and a contact form has several short fields.
+  const texts: string[] = [];
   let length = 0;
   for (const value of Object.values(payload)) {
     for (const scalar of Array.isArray(value) ? (value as unknown[]) : [value]) {
-      if (typeof scalar !== 'string' || scalar === '') continue;
-      const text = scalar.slice(0, MAX_TEXT_LENGTH).normalize('NFKC');
-      length += text.length;
-      textTokens(text, into);
-      if (into.size >= MAX_TOKENS) break;
+      if (typeof scalar !== 'string' || scalar === '' || length >= MAX_TEXT_LENGTH) continue;
+      texts.push(scalar);
+      length += scalar.length;
     }
   }
+  const into = new Set<string>();
+  if (texts.length > 0) textTokens(texts.join('\n').slice(0, MAX_TEXT_LENGTH).normalize('NFKC'), into);
   into.add(`len:${length === 0 ? 0 : Math.min(Math.ceil(Math.log2(length)), 14)}`);
   return [...into];
 }
