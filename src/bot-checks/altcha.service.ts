@@ -12,11 +12,11 @@ export const ALTCHA_CHALLENGE_TTL_MS = 10 * 60 * 1000;
 
 /**
  * The upper bound of the secret number per complexity. The widget tries numbers from 0 up, one
- * SHA-256 each, so the expected work is half of it: about 25 000 hashes at low (well under a
- * second on a phone), 100 000 at medium (the library's own examples), 500 000 at high (a few
- * seconds on a slow phone, minutes of CPU for a bot sending thousands).
+ * SHA-256 each, so the expected work is half of it: 10 000 hashes at low, 50 000 at medium
+ * (the library's example bound is 100 000), 250 000 at high. Measured solve times in headless
+ * Chromium are in BENCHMARKS.md; a bot posting thousands pays that CPU for each.
  */
-export const ALTCHA_MAX_NUMBER: Record<AltchaComplexity, number> = { low: 50_000, medium: 200_000, high: 1_000_000 };
+export const ALTCHA_MAX_NUMBER: Record<AltchaComplexity, number> = { low: 20_000, medium: 100_000, high: 500_000 };
 
 /** A widget payload is about 300 characters of base64; anything far longer is not one. */
 const MAX_PAYLOAD_LENGTH = 4096;
