@@ -1,4 +1,4 @@
-// `npm run bench [-- --only submit,paging,hooks,search,forms-list,purge,email,export,integrations --db sqlite,postgres]`: runs each scenario beside
+// `npm run bench [-- --only submit,paging,hooks,search,forms-list,purge,email,export,integrations,spam-checks --db sqlite,postgres]`: runs each scenario beside
 // its reference in the same invocation and rewrites BENCHMARKS.md with figures and ratios.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
@@ -17,6 +17,7 @@ import { SERVER_NODE_FLAGS, freshDatabase, load, recountSqliteForms, median, mem
 import { formsListScenario, searchScenario } from './dashboard.js';
 import { exportScenario } from './export.js';
 import { integrationsScenario } from './integrations.js';
+import { spamChecksScenario } from './spam-checks.js';
 import { startReceiver } from './receiver.js';
 import { startSmtpSink } from './smtp-sink.js';
 
@@ -25,7 +26,7 @@ const option = (name: string, fallback: string) => {
   const i = args.indexOf(`--${name}`);
   return (i >= 0 ? args[i + 1] : undefined) ?? fallback;
 };
-const only = new Set(option('only', 'submit,paging,hooks,search,forms-list,purge,email,export,integrations').split(','));
+const only = new Set(option('only', 'submit,paging,hooks,search,forms-list,purge,email,export,integrations,spam-checks').split(','));
 const dialects = option('db', 'sqlite,postgres').split(',') as BenchDialect[];
 const SECONDS = Number(option('seconds', '3'));
 const ROUNDS = Number(option('rounds', '3'));
@@ -379,6 +380,7 @@ function writeReport(): void {
 for (const db of dialects) {
   if (only.has('submit')) await submitScenario(db);
   if (only.has('paging')) await pagingScenario(db);
+  if (only.has('spam-checks')) rows.push(...(await spamChecksScenario(db, serverEnv, SECONDS, ROUNDS)));
   if (only.has('hooks')) await hooksScenario(db);
   if (only.has('search')) rows.push(...(await searchScenario(db, PAGING_ROWS, serverEnv)));
   if (only.has('forms-list')) rows.push(...(await formsListScenario(db, serverEnv)));

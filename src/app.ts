@@ -25,6 +25,7 @@ import { accountRoutes } from './accounts/account.routes.js';
 import { formRoutes } from './forms/form.routes.js';
 import { hookRoutes } from './hooks/hook.routes.js';
 import { submissionApiRoutes } from './submissions/submission-api.routes.js';
+import { botCheckRoutes } from './bot-checks/bot-check.routes.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -165,6 +166,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(healthRoutes);
   await app.register(submitRoutes);
   await app.register(clientScriptRoutes(clientScript));
+  await app.register(botCheckRoutes);
   await app.register(managementApi, { prefix: '/v1/api', routes: [accountRoutes, formRoutes, submissionApiRoutes, hookRoutes] });
   await app.register(dashboardPlugin);
   // Someone opening the bare address in a browser wants the dashboard, not a JSON 404.
@@ -181,6 +183,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await services.lifecycle.close();
     await services.outbox.stop();
     await services.submissions.close();
+    await services.spamFilter.close();
     limiter.close();
     if (redis) await redis.quit().catch(() => redis.disconnect());
     if (options.closeDatabase ?? !options.handle) await handle.close();

@@ -56,6 +56,10 @@ const envSchema = z.object({
   TURNSTILE_VERIFY_URL: z
     .url({ protocol: /^https?$/ })
     .default('https://challenges.cloudflare.com/turnstile/v0/siteverify'),
+  HCAPTCHA_SECRET_KEY: z.string().min(1).optional(),
+  HCAPTCHA_VERIFY_URL: z.url({ protocol: /^https?$/ }).default('https://api.hcaptcha.com/siteverify'),
+  RECAPTCHA_SECRET_KEY: z.string().min(1).optional(),
+  RECAPTCHA_VERIFY_URL: z.url({ protocol: /^https?$/ }).default('https://www.google.com/recaptcha/api/siteverify'),
   HOOK_TIMEOUT_MS: z.coerce.number().int().min(1).max(600_000).default(10_000),
   HOOK_ALLOW_PRIVATE_TARGETS: booleanString.default(false),
   SUBMIT_MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
@@ -90,6 +94,12 @@ export interface Config {
   readonly defaultPlan: Plan;
   readonly turnstileSecretKey: string | undefined;
   readonly turnstileVerifyUrl: string;
+  /** Default hCaptcha secret (a form's own secret wins). */
+  readonly hcaptchaSecretKey: string | undefined;
+  readonly hcaptchaVerifyUrl: string;
+  /** Default reCAPTCHA secret (a form's own secret wins). */
+  readonly recaptchaSecretKey: string | undefined;
+  readonly recaptchaVerifyUrl: string;
   readonly hookTimeoutMs: number;
   readonly hookAllowPrivateTargets: boolean;
   readonly submitMaxBodyBytes: number;
@@ -134,6 +144,10 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     defaultPlan: e.DEFAULT_PLAN,
     turnstileSecretKey: e.TURNSTILE_SECRET_KEY,
     turnstileVerifyUrl: e.TURNSTILE_VERIFY_URL,
+    hcaptchaSecretKey: e.HCAPTCHA_SECRET_KEY,
+    hcaptchaVerifyUrl: e.HCAPTCHA_VERIFY_URL,
+    recaptchaSecretKey: e.RECAPTCHA_SECRET_KEY,
+    recaptchaVerifyUrl: e.RECAPTCHA_VERIFY_URL,
     hookTimeoutMs: e.HOOK_TIMEOUT_MS,
     hookAllowPrivateTargets: e.HOOK_ALLOW_PRIVATE_TARGETS,
     submitMaxBodyBytes: e.SUBMIT_MAX_BODY_BYTES,

@@ -25,6 +25,8 @@ import { SubmissionService } from './submissions/submission.service.js';
 import { SubmissionLifecycleService } from './submissions/submission-lifecycle.service.js';
 import { SubmissionTriageService } from './submissions/submission-triage.service.js';
 import { SessionService } from './accounts/session.service.js';
+import { BotCheckService } from './bot-checks/bot-check.service.js';
+import { SpamFilterService } from './spam-filter/spam-filter.service.js';
 
 /** Every domain service, built once per process (or per test app) and shared by HTTP and CLI. */
 export interface Services {
@@ -54,6 +56,10 @@ export interface Services {
   readonly passwordResets: PasswordResetService;
   /** Secrets shared by every instance on the database (the cursor signing key). */
   readonly instanceSecrets: InstanceSecretService;
+  /** Turnstile, hCaptcha, reCAPTCHA and ALTCHA (contract section 14). */
+  readonly botChecks: BotCheckService;
+  /** The learning filter, one model per account. */
+  readonly spamFilter: SpamFilterService;
 }
 
 /** Test seams and observers; production passes nothing. */
@@ -72,7 +78,11 @@ export function createServices(
   options: ServiceOptions = {},
 ): Services {
   const metrics = options.metrics ?? createMetrics();
-  const forms = new FormService(handle.db, config.turnstileSecretKey);
+  const forms = new FormService(handle.db, {
+    turnstile: config.turnstileSecretKey,
+    hcaptcha: config.hcaptchaSecretKey,
+    recaptcha: config.recaptchaSecretKey,
+  });
   // Deleting an account deletes its forms through the lifecycle service first (built below).
   let lifecycle: SubmissionLifecycleService | undefined;
   const accounts = new AccountService(handle.db, config, async (accountId) => {
@@ -101,6 +111,8 @@ export function createServices(
   outbox = new OutboxDispatcher(handle, logger, channels);
   hooks = new HookService(handle.db, config, forms, accounts, hookChannel);
   lifecycle = new SubmissionLifecycleService(handle, forms, outbox, logger, { purgeIntervalMs: config.retentionPurgeIntervalMs });
+  const botChecks = new BotCheckService(handle.db, config, instanceSecrets);
+  const spamFilter = new SpamFilterService(handle.db, logger);
   const dispatcher = outbox;
   metrics.setOutboxPendingSource(() => dispatcher.countPending());
   return {
@@ -109,9 +121,9 @@ export function createServices(
     accounts,
     apiKeys: new ApiKeyService(handle.db),
     forms,
-    submissions: new SubmissionService(handle, config, forms, outbox, logger),
+    submissions: new SubmissionService(handle, config, forms, outbox, logger, { botChecks, spamFilter }),
     submissionQueries: new SubmissionQueryService(handle.db, forms, new SubmissionCursors(instanceSecrets)),
-    triage: new SubmissionTriageService(handle, outbox),
+    triage: new SubmissionTriageService(handle, outbox, spamFilter),
     lifecycle,
     submissionBrowser: new SubmissionBrowseService(handle.db, handle.dialect, forms),
     hooks,
@@ -122,5 +134,7 @@ export function createServices(
     passwordResets: new PasswordResetService(handle, config, accounts, sessions, notifications, wakeOutbox),
     metrics,
     instanceSecrets,
+    botChecks,
+    spamFilter,
   };
 }

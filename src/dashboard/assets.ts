@@ -43,6 +43,7 @@ select{display:block;width:100%;padding:.45rem .6rem;border:1px solid #cfd4dc;bo
 .search{display:flex;gap:.5rem;align-items:flex-end;flex-wrap:wrap;margin:.75rem 0}.search label{margin:0}.search .grow{min-width:14rem}
 .chart-box{margin:.75rem 0}.chart{width:100%;height:140px;display:block}.chart-axis{display:flex;justify-content:space-between;font-size:.8rem}.legend.inbox{color:#2453d4}.legend.spam{color:#e0a030}
 .bulk-bar{margin:.5rem 0}.pager{margin-top:.75rem}.num{text-align:right;font-variant-numeric:tabular-nums}
+fieldset{border:1px solid #eceef2;border-radius:8px;margin:.75rem 0;padding:.4rem 1rem .6rem}legend{font-weight:600;color:#4a5266;padding:0 .3rem}
 .sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
 .table-wrap{overflow-x:auto;max-width:100%}
 .copy-status{margin-left:.5rem;font-size:.85rem;color:#69718a}

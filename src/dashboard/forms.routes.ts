@@ -3,6 +3,7 @@ import { rethrowUnlessValidation } from '../errors.js';
 import type { FormSettingsInput } from '../forms/form.service.js';
 import type { Form } from '../forms/form.types.js';
 import { pageContext, sendPage, setFlash } from './page.js';
+import { altchaUrls } from '../bot-checks/altcha-widget.js';
 import { formSnippet, reactSnippet } from './views/snippets.js';
 
 type SettingsBody = Record<string, unknown>;
@@ -10,8 +11,10 @@ type SettingsBody = Record<string, unknown>;
 const TEXT_FIELDS = [
   'name', 'accessKey', 'turnstileSecret', 'successUrl', 'errorUrl', 'allowedRedirectHosts',
   'turnstileSiteKey', 'blockedTerms', 'blockedEmails', 'allowedOrigins', 'maxLinks', 'retentionDays', 'storeIp',
+  'botCheck', 'hcaptchaSecret', 'hcaptchaSiteKey', 'recaptchaSecret', 'recaptchaSiteKey', 'recaptchaMinScore',
+  'altchaComplexity', 'minFillSeconds', 'spamFilter',
 ] as const;
-const CHECKBOXES = ['isActive', 'requireAccessKey', 'requireBotCheck'] as const;
+const CHECKBOXES = ['isActive', 'requireAccessKey'] as const;
 
 const blankToNull = (value: string | undefined) => (value === undefined || value.trim() === '' ? null : value.trim());
 
@@ -23,6 +26,10 @@ const fieldMessages: Record<string, string> = {
   errorUrl: 'Enter a full address starting with https:// or http://',
   allowedRedirectHosts: 'Enter host names separated by commas, like shop.example.com',
   turnstileSecret: 'Enter the Turnstile secret (or set TURNSTILE_SECRET_KEY)',
+  hcaptchaSecret: 'Enter the hCaptcha secret (or set HCAPTCHA_SECRET_KEY)',
+  recaptchaSecret: 'Enter the reCAPTCHA secret (or set RECAPTCHA_SECRET_KEY)',
+  recaptchaMinScore: 'Enter a number from 0 to 1, like 0.5',
+  minFillSeconds: 'Enter a whole number of seconds from 0 to 60',
 };
 
 /**
@@ -54,8 +61,17 @@ function settingsFromBody(body: SettingsBody): { input: FormSettingsInput; text:
       name: text.name ?? '',
       isActive: checked('isActive'),
       accessKey,
-      requireBotCheck: checked('requireBotCheck'),
+      botCheck: (text.botCheck ?? 'none') as FormSettingsInput['botCheck'],
       turnstileSecret: blankToNull(text.turnstileSecret),
+      hcaptchaSecret: blankToNull(text.hcaptchaSecret),
+      hcaptchaSiteKey: blankToNull(text.hcaptchaSiteKey),
+      recaptchaSecret: blankToNull(text.recaptchaSecret),
+      recaptchaSiteKey: blankToNull(text.recaptchaSiteKey),
+      // Empty keeps what is set; anything that is not a number is passed on for the service to name the field.
+      ...((text.recaptchaMinScore ?? '').trim() === '' ? {} : { recaptchaMinScore: decimal(text.recaptchaMinScore!) }),
+      altchaComplexity: (text.altchaComplexity ?? 'medium') as FormSettingsInput['altchaComplexity'],
+      minFillSeconds: wholeNumberOrNull(text.minFillSeconds) ?? 0,
+      spamFilter: (text.spamFilter ?? 'off') as FormSettingsInput['spamFilter'],
       successUrl: blankToNull(text.successUrl),
       errorUrl: blankToNull(text.errorUrl),
       allowedRedirectHosts: (text.allowedRedirectHosts ?? '').split(/[\s,]+/).filter(Boolean),
@@ -70,6 +86,7 @@ function settingsFromBody(body: SettingsBody): { input: FormSettingsInput; text:
   };
 }
 
+const decimal = (value: string) => (/^\d+(\.\d+)?$/.test(value.trim()) ? Number(value) : (value as unknown as number));
 /** One entry per non-empty line. */
 const lines = (value: string | undefined) => (value ?? '').split(/\r?\n/).map((line) => line.trim()).filter(Boolean);
 /** Empty means "none"; anything else that is not digits is passed on for the service to name the field. */
@@ -112,20 +129,34 @@ export async function formPages(app: FastifyInstance): Promise<void> {
     },
   );
 
+  const defaultSecrets = {
+    turnstile: app.config.turnstileSecretKey !== undefined,
+    hcaptcha: app.config.hcaptchaSecretKey !== undefined,
+    recaptcha: app.config.recaptchaSecretKey !== undefined,
+  };
+  /** A vendor chosen with no secret anywhere (an older row, or the variable removed since): every submission is spam. */
+  const missingSecret = (form: Form) =>
+    (form.botCheck === 'turnstile' && !form.turnstileSecret && !defaultSecrets.turnstile) ||
+    (form.botCheck === 'hcaptcha' && !form.hcaptchaSecret && !defaultSecrets.hcaptcha) ||
+    (form.botCheck === 'recaptcha' && !form.recaptchaSecret && !defaultSecrets.recaptcha);
+
   const renderSettings = async (request: FastifyRequest, reply: FastifyReply, form: Form, extra: { notice?: string; error?: string; values?: Record<string, string>; fieldErrors?: Record<string, string> } = {}, status = 200) => {
     const submitUrl = `${app.config.baseUrl}/v1/submit/${form.id}`;
+    const altcha = altchaUrls(app.config.baseUrl, form.id);
     const { values, fieldErrors, ...messages } = extra;
     return sendPage(reply, 'settings', { ...pageContext(request, reply, form.name), ...messages }, {
       form,
       submitUrl,
-      snippet: formSnippet(form, submitUrl),
-      scriptSnippet: formSnippet(form, submitUrl, {
+      snippet: formSnippet(form, submitUrl, altcha),
+      scriptSnippet: formSnippet(form, submitUrl, altcha, {
         url: `${app.config.baseUrl}${app.clientScript.versionedPath}`,
         integrity: app.clientScript.integrity,
       }),
       reactSnippet: reactSnippet(form, app.config.baseUrl),
       baseUrl: app.config.baseUrl,
-      hasDefaultSecret: app.config.turnstileSecretKey !== undefined,
+      defaultSecrets,
+      missingSecret: missingSecret(form),
+      spamFilterExamples: await app.services.spamFilter.countExamples(form.accountId),
       values: values ?? {},
       fieldErrors: fieldErrors ?? {},
       notifications: {

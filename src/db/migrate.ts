@@ -8,6 +8,7 @@ import * as m0005 from './migrations/0005_email_notifications.js';
 import * as m0006 from './migrations/0006_dashboard_search.js';
 import * as m0007 from './migrations/0007_counters_per_batch.js';
 import * as m0009 from './migrations/0009_integrations.js';
+import * as m0010 from './migrations/0010_bot_checks_and_spam_filter.js';
 
 // Listed statically so the compiled package needs no file-system scan to find migrations.
 const migrations: Record<string, Migration> = {
@@ -20,6 +21,7 @@ const migrations: Record<string, Migration> = {
   '0007_counters_per_batch': m0007,
   // 0008 is reserved for another branch.
   '0009_integrations': m0009,
+  '0010_bot_checks_and_spam_filter': m0010,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
@@ -32,7 +34,14 @@ export async function migrateToLatest(handle: DatabaseHandle): Promise<string[]>
     handle.dialect === 'postgres'
       ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(handle.db)).rows[0]?.schema
       : undefined;
-  const migrator = new Migrator({ db: handle.db, provider, ...(schema ? { migrationTableSchema: schema } : {}) });
+  const migrator = new Migrator({
+    db: handle.db,
+    provider,
+    // Numbers are reserved per feature: a database that ran 0010 before 0008 existed must still
+    // accept 0008 later instead of refusing to start.
+    allowUnorderedMigrations: true,
+    ...(schema ? { migrationTableSchema: schema } : {}),
+  });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);

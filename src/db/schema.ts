@@ -54,6 +54,18 @@ export interface FormTable {
   turnstile_site_key: string | null;
   /** each | hourly | daily (email notifications). */
   notify_mode: Generated<string>;
+  /** none | turnstile | hcaptcha | recaptcha | altcha (migration 0010); require_bot_check mirrors `turnstile`. */
+  bot_check: Generated<string>;
+  hcaptcha_secret: string | null;
+  hcaptcha_site_key: string | null;
+  recaptcha_secret: string | null;
+  recaptcha_site_key: string | null;
+  recaptcha_min_score: Generated<number>;
+  /** low | medium | high */
+  altcha_complexity: Generated<string>;
+  min_fill_seconds: Generated<number>;
+  /** off | learn */
+  spam_filter: Generated<string>;
 }
 
 export interface SubmissionTable {
@@ -72,6 +84,8 @@ export interface SubmissionTable {
   spam_reason: string | null;
   /** 1 once its hooks (and notifications) were queued: set at most once, so nothing is sent twice. */
   outbound_released: Generated<number>;
+  /** The learning filter's spam probability when it filed the submission as spam (`classifier`). */
+  spam_score?: number | null;
 }
 
 export interface IdempotencyKeyTable {
@@ -244,6 +258,41 @@ export interface IntegrationAttemptTable {
   duration_ms: number;
 }
 
+/** An ALTCHA solution already accepted: a second use of the same challenge is a replay. */
+export interface AltchaSpentSolutionTable {
+  /** The challenge hash (unique per issued challenge). */
+  challenge: string;
+  form_id: string;
+  /** When the challenge expires; the row is purged after that. */
+  expires_at: string;
+}
+
+/** One account's learning filter: how many examples it learned, and a counter bumped by every lesson. */
+export interface SpamFilterModelTable {
+  account_id: string;
+  spam_examples: number;
+  ham_examples: number;
+  version: number;
+}
+
+/** In how many spam and non-spam examples of the account a token occurred. */
+export interface SpamFilterTokenTable {
+  account_id: string;
+  token: string;
+  spam_count: number;
+  ham_count: number;
+  /** The model version that last changed this row (instances reload rows newer than theirs). */
+  version: number;
+}
+
+/** The lesson learned from a submission (spam | ham), replaced when the owner marks it otherwise. */
+export interface SpamFilterLessonTable {
+  submission_id: string;
+  account_id: string;
+  label: string;
+  created_at: string;
+}
+
 export interface Database {
   accounts: AccountTable;
   api_keys: ApiKeyTable;
@@ -264,6 +313,10 @@ export interface Database {
   form_daily_counts: FormDailyCountTable;
   form_counts: FormCountTable;
   instance_secrets: InstanceSecretTable;
+  altcha_spent_solutions: AltchaSpentSolutionTable;
+  spam_filter_models: SpamFilterModelTable;
+  spam_filter_tokens: SpamFilterTokenTable;
+  spam_filter_lessons: SpamFilterLessonTable;
 }
 
 export type AccountRow = Selectable<AccountTable>;

@@ -1,6 +1,6 @@
 import type { Executor } from '../db/database.js';
 import type { FormRow, FormRowUpdate, NewFormRow } from '../db/schema.js';
-import type { Form, NotifyMode } from './form.types.js';
+import { toAltchaComplexity, toBotCheckVendor, toSpamFilterMode, type Form, type NotifyMode } from './form.types.js';
 
 export function formRowToForm(row: FormRow): Form {
   return {
@@ -9,7 +9,7 @@ export function formRowToForm(row: FormRow): Form {
     name: row.name,
     isActive: row.is_active === 1,
     accessKey: row.access_key,
-    requireBotCheck: row.require_bot_check === 1,
+    requireBotCheck: row.bot_check === 'turnstile',
     turnstileSecret: row.turnstile_secret,
     successUrl: row.success_url,
     errorUrl: row.error_url,
@@ -24,6 +24,15 @@ export function formRowToForm(row: FormRow): Form {
     maxLinks: row.max_links,
     retentionDays: row.retention_days,
     storeIp: row.store_ip === 'none' ? 'none' : 'full',
+    botCheck: toBotCheckVendor(row.bot_check),
+    hcaptchaSecret: row.hcaptcha_secret,
+    hcaptchaSiteKey: row.hcaptcha_site_key,
+    recaptchaSecret: row.recaptcha_secret,
+    recaptchaSiteKey: row.recaptcha_site_key,
+    recaptchaMinScore: Number(row.recaptcha_min_score),
+    altchaComplexity: toAltchaComplexity(row.altcha_complexity),
+    minFillSeconds: Number(row.min_fill_seconds),
+    spamFilter: toSpamFilterMode(row.spam_filter),
   };
 }
 

@@ -15,7 +15,7 @@ import {
   listFormRowsWithRetention,
   updateFormRow,
 } from './form.repository.js';
-import { notifyModes, type Form } from './form.types.js';
+import { ALTCHA_COMPLEXITIES, BOT_CHECK_VENDORS, SPAM_FILTER_MODES, notifyModes, type BotCheckVendor, type Form } from './form.types.js';
 
 const httpUrl = z
   .string()
@@ -63,6 +63,10 @@ const wholeNumber = (min: number, max: number) => {
   return z.number({ error: message }).int(message).min(min, message).max(max, message);
 };
 
+// Site keys are public; restricting the characters keeps the snippet plain text.
+const siteKey = (what: string) =>
+  z.string().trim().regex(/^[A-Za-z0-9_-]{1,256}$/, `must be ${what} (letters, digits, _ and -)`);
+
 /** Every per-form setting; null clears a setting, undefined leaves it as it is. */
 const formSettingsSchema = z.object({
   name: z.string().trim().min(1).max(200),
@@ -82,6 +86,15 @@ const formSettingsSchema = z.object({
   retentionDays: wholeNumber(1, 3650).nullable(),
   storeIp: z.enum(['full', 'none'], { error: 'must be full or none' }),
   notifyMode: z.enum(notifyModes),
+  botCheck: z.enum(BOT_CHECK_VENDORS, { error: `must be one of ${BOT_CHECK_VENDORS.join(', ')}` }),
+  hcaptchaSecret: z.string().trim().min(1).max(512).nullable(),
+  hcaptchaSiteKey: siteKey('an hCaptcha site key').nullable(),
+  recaptchaSecret: z.string().trim().min(1).max(512).nullable(),
+  recaptchaSiteKey: siteKey('a reCAPTCHA site key').nullable(),
+  recaptchaMinScore: z.number({ error: 'must be a number from 0 to 1' }).min(0, 'must be a number from 0 to 1').max(1, 'must be a number from 0 to 1'),
+  altchaComplexity: z.enum(ALTCHA_COMPLEXITIES, { error: 'must be low, medium or high' }),
+  minFillSeconds: wholeNumber(0, 60),
+  spamFilter: z.enum(SPAM_FILTER_MODES, { error: 'must be off or learn' }),
 });
 
 export type FormSettings = z.infer<typeof formSettingsSchema>;
@@ -102,12 +115,35 @@ function parseSettings(input: FormSettingsInput, requireName: boolean): FormSett
   return parsed.data;
 }
 
+/**
+ * `requireBotCheck` predates the vendors and means Turnstile: true selects it; false turns the
+ * check off only when it was Turnstile. An explicit `botCheck` wins.
+ */
+function withBotCheck(settings: FormSettingsInput, current?: Form): FormSettingsInput {
+  if (settings.botCheck !== undefined || settings.requireBotCheck === undefined) return settings;
+  const previous: BotCheckVendor = current?.botCheck ?? 'none';
+  return { ...settings, botCheck: settings.requireBotCheck ? 'turnstile' : previous === 'turnstile' ? 'none' : previous };
+}
+
+/** The secret each vendor needs, the form's setting that holds it, and the variable that may stand in for it. */
+const VENDOR_SECRETS = {
+  turnstile: { field: 'turnstileSecret', variable: 'TURNSTILE_SECRET_KEY', name: 'a Turnstile' },
+  hcaptcha: { field: 'hcaptchaSecret', variable: 'HCAPTCHA_SECRET_KEY', name: 'an hCaptcha' },
+  recaptcha: { field: 'recaptchaSecret', variable: 'RECAPTCHA_SECRET_KEY', name: 'a reCAPTCHA' },
+} as const;
+
+/** Secrets from the configuration that stand in for a form's own. */
+export interface DefaultBotCheckSecrets {
+  turnstile?: string | undefined;
+  hcaptcha?: string | undefined;
+  recaptcha?: string | undefined;
+}
+
 function settingsToRow(s: FormSettingsInput): FormRowUpdate {
   const row: FormRowUpdate = {};
   if (s.name !== undefined) row.name = s.name;
   if (s.isActive !== undefined) row.is_active = s.isActive ? 1 : 0;
   if (s.accessKey !== undefined) row.access_key = s.accessKey;
-  if (s.requireBotCheck !== undefined) row.require_bot_check = s.requireBotCheck ? 1 : 0;
   if (s.turnstileSecret !== undefined) row.turnstile_secret = s.turnstileSecret;
   if (s.successUrl !== undefined) row.success_url = s.successUrl;
   if (s.errorUrl !== undefined) row.error_url = s.errorUrl;
@@ -120,6 +156,18 @@ function settingsToRow(s: FormSettingsInput): FormRowUpdate {
   if (s.retentionDays !== undefined) row.retention_days = s.retentionDays;
   if (s.storeIp !== undefined) row.store_ip = s.storeIp;
   if (s.notifyMode !== undefined) row.notify_mode = s.notifyMode;
+  if (s.botCheck !== undefined) {
+    row.bot_check = s.botCheck;
+    row.require_bot_check = s.botCheck === 'turnstile' ? 1 : 0;
+  }
+  if (s.hcaptchaSecret !== undefined) row.hcaptcha_secret = s.hcaptchaSecret;
+  if (s.hcaptchaSiteKey !== undefined) row.hcaptcha_site_key = s.hcaptchaSiteKey;
+  if (s.recaptchaSecret !== undefined) row.recaptcha_secret = s.recaptchaSecret;
+  if (s.recaptchaSiteKey !== undefined) row.recaptcha_site_key = s.recaptchaSiteKey;
+  if (s.recaptchaMinScore !== undefined) row.recaptcha_min_score = s.recaptchaMinScore;
+  if (s.altchaComplexity !== undefined) row.altcha_complexity = s.altchaComplexity;
+  if (s.minFillSeconds !== undefined) row.min_fill_seconds = s.minFillSeconds;
+  if (s.spamFilter !== undefined) row.spam_filter = s.spamFilter;
   return row;
 }
 
@@ -132,20 +180,23 @@ export class FormService {
 
   constructor(
     private readonly db: Executor,
-    /** TURNSTILE_SECRET_KEY: a form may require the bot check without a secret of its own only when it is set. */
-    private readonly defaultTurnstileSecret?: string,
+    /** TURNSTILE_SECRET_KEY and the others: a form may use a vendor without a secret of its own only when its variable is set. */
+    private readonly defaultSecrets: DefaultBotCheckSecrets = {},
   ) {}
 
   /**
-   * Requiring the bot check with no secret anywhere would silently file every submission as spam
-   * (contract section 9): refused here, so the CLI and the dashboard both get the error.
+   * Requiring a bot check with no secret anywhere would silently file every submission as spam
+   * (contract sections 9 and 14): refused here, so the CLI and the dashboard both get the error.
+   * ALTCHA needs none: Formgate signs its own challenges.
    */
   private checkBotCheckSecret(settings: FormSettingsInput, current?: Form): void {
-    const required = settings.requireBotCheck ?? current?.requireBotCheck ?? false;
-    const secret = settings.turnstileSecret !== undefined ? settings.turnstileSecret : (current?.turnstileSecret ?? null);
-    if (required && secret === null && this.defaultTurnstileSecret === undefined) {
-      throw validationFailed('The bot check needs a Turnstile secret: set one for this form, or TURNSTILE_SECRET_KEY for all forms.', {
-        turnstileSecret: 'required when the bot check is required and TURNSTILE_SECRET_KEY is not set',
+    const vendor = settings.botCheck ?? current?.botCheck ?? 'none';
+    if (vendor === 'none' || vendor === 'altcha') return;
+    const { field, variable, name } = VENDOR_SECRETS[vendor];
+    const secret = settings[field] !== undefined ? settings[field] : (current?.[field] ?? null);
+    if (secret === null && this.defaultSecrets[vendor] === undefined) {
+      throw validationFailed(`The bot check needs ${name} secret: set one for this form, or ${variable} for all forms.`, {
+        [field]: `required when the bot check is ${vendor} and ${variable} is not set`,
       });
     }
   }
@@ -167,7 +218,7 @@ export class FormService {
   }
 
   async createForm(accountId: string, input: FormSettingsInput & { name: string }): Promise<Form> {
-    const settings = parseSettings(input, true);
+    const settings = withBotCheck(parseSettings(input, true));
     this.checkBotCheckSecret(settings);
     const now = nowIso();
     const row = {
@@ -189,6 +240,15 @@ export class FormService {
       store_ip: 'full',
       turnstile_site_key: null,
       notify_mode: 'each',
+      bot_check: 'none',
+      hcaptcha_secret: null,
+      hcaptcha_site_key: null,
+      recaptcha_secret: null,
+      recaptcha_site_key: null,
+      recaptcha_min_score: 0.5,
+      altcha_complexity: 'medium',
+      min_fill_seconds: 0,
+      spam_filter: 'off',
       created_at: now,
       updated_at: now,
       ...settingsToRow(settings),
@@ -199,8 +259,8 @@ export class FormService {
 
   /** Updates a form; with accountId, only a form of that account. */
   async updateForm(formId: string, input: FormSettingsInput, accountId?: string): Promise<Form> {
-    const settings = parseSettings(input, false);
     const form = accountId ? await this.getFormOfAccount(accountId, formId) : await this.getForm(formId);
+    const settings = withBotCheck(parseSettings(input, false), form);
     this.checkBotCheckSecret(settings, form);
     await updateFormRow(this.db, form.id, { ...settingsToRow(settings), updated_at: nowIso() });
     this.recent.delete(form.id);

@@ -32,16 +32,41 @@ export interface Form {
   /** Submissions older than this many days are purged; null keeps them. */
   retentionDays: number | null;
   storeIp: StoreIp;
+  /** Which bot check submissions must pass (contract section 14); `requireBotCheck` is `turnstile`. */
+  botCheck: BotCheckVendor;
+  hcaptchaSecret: string | null;
+  hcaptchaSiteKey: string | null;
+  recaptchaSecret: string | null;
+  recaptchaSiteKey: string | null;
+  /** reCAPTCHA v3 tokens scoring below this fail. */
+  recaptchaMinScore: number;
+  altchaComplexity: AltchaComplexity;
+  /** An ALTCHA solution sent sooner than this after its challenge was issued is spam (`too_fast`); 0 = off. */
+  minFillSeconds: number;
+  spamFilter: SpamFilterMode;
 }
 
 export type StoreIp = 'full' | 'none';
+export const BOT_CHECK_VENDORS = ['none', 'turnstile', 'hcaptcha', 'recaptcha', 'altcha'] as const;
+export type BotCheckVendor = (typeof BOT_CHECK_VENDORS)[number];
+export const ALTCHA_COMPLEXITIES = ['low', 'medium', 'high'] as const;
+export type AltchaComplexity = (typeof ALTCHA_COMPLEXITIES)[number];
+export const SPAM_FILTER_MODES = ['off', 'learn'] as const;
+export type SpamFilterMode = (typeof SPAM_FILTER_MODES)[number];
+
+const oneOf = <T extends string>(values: readonly T[], value: string, fallback: T): T =>
+  (values as readonly string[]).includes(value) ? (value as T) : fallback;
+export const toBotCheckVendor = (value: string): BotCheckVendor => oneOf(BOT_CHECK_VENDORS, value, 'none');
+export const toAltchaComplexity = (value: string): AltchaComplexity => oneOf(ALTCHA_COMPLEXITIES, value, 'medium');
+export const toSpamFilterMode = (value: string): SpamFilterMode => oneOf(SPAM_FILTER_MODES, value, 'off');
 
 /** Every setting of a form as the CLI prints it; secrets appear only as "set". */
 export type FormSettingsView = Pick<
   Form,
   | 'requireBotCheck' | 'turnstileSiteKey' | 'successUrl' | 'errorUrl' | 'allowedRedirectHosts' | 'blockedTerms'
-  | 'blockedEmails' | 'allowedOrigins' | 'maxLinks' | 'retentionDays' | 'storeIp'
-> & { accessKey: 'set' | null; turnstileSecret: 'set' | null };
+  | 'blockedEmails' | 'allowedOrigins' | 'maxLinks' | 'retentionDays' | 'storeIp' | 'botCheck' | 'hcaptchaSiteKey'
+  | 'recaptchaSiteKey' | 'recaptchaMinScore' | 'altchaComplexity' | 'minFillSeconds' | 'spamFilter'
+> & { accessKey: 'set' | null; turnstileSecret: 'set' | null; hcaptchaSecret: 'set' | null; recaptchaSecret: 'set' | null };
 
 export function formToSettingsView(form: Form): FormSettingsView {
   return {
@@ -58,6 +83,15 @@ export function formToSettingsView(form: Form): FormSettingsView {
     maxLinks: form.maxLinks,
     retentionDays: form.retentionDays,
     storeIp: form.storeIp,
+    botCheck: form.botCheck,
+    hcaptchaSecret: form.hcaptchaSecret === null ? null : 'set',
+    hcaptchaSiteKey: form.hcaptchaSiteKey,
+    recaptchaSecret: form.recaptchaSecret === null ? null : 'set',
+    recaptchaSiteKey: form.recaptchaSiteKey,
+    recaptchaMinScore: form.recaptchaMinScore,
+    altchaComplexity: form.altchaComplexity,
+    minFillSeconds: form.minFillSeconds,
+    spamFilter: form.spamFilter,
   };
 }
 

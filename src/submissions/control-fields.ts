@@ -1,13 +1,21 @@
+import type { BotCheckVendor } from '../forms/form.types.js';
 import type { FieldValue, SubmissionPayload } from './submission.types.js';
 import type { PostedFields } from './submit-fields.js';
 
 const HONEYPOT_FIELDS = ['_honey', '_gotcha', 'botfield', 'url', 'website'] as const;
-const TURNSTILE_FIELD = 'cf-turnstile-response';
-export const CONTROL_FIELDS: ReadonlySet<string> = new Set([...HONEYPOT_FIELDS, TURNSTILE_FIELD, 'access_key', 'redirect']);
+/** The field each bot-check vendor's widget posts its response in (contract sections 4 and 14). */
+const BOT_CHECK_FIELDS: Readonly<Record<Exclude<BotCheckVendor, 'none'>, string>> = {
+  turnstile: 'cf-turnstile-response',
+  hcaptcha: 'h-captcha-response',
+  recaptcha: 'g-recaptcha-response',
+  altcha: 'altcha',
+};
+export const CONTROL_FIELDS: ReadonlySet<string> = new Set([...HONEYPOT_FIELDS, ...Object.values(BOT_CHECK_FIELDS), 'access_key', 'redirect']);
 
 interface ControlValues {
   honeypotFilled: boolean;
-  turnstileToken: string | undefined;
+  /** The response in the field of the form's bot-check vendor; undefined when absent or the form has none. */
+  botCheckResponse: string | undefined;
   accessKey: string | undefined;
   redirect: string | undefined;
 }
@@ -21,8 +29,17 @@ const firstString = (value: FieldValue | undefined): string | undefined => {
   return typeof first === 'string' ? first : undefined;
 };
 
+function botCheckResponse(posted: PostedFields, botCheck: BotCheckVendor): string | undefined {
+  if (botCheck === 'none') return undefined;
+  const field = BOT_CHECK_FIELDS[botCheck];
+  return Object.hasOwn(posted, field) ? firstString(posted[field]) : undefined;
+}
+
 /** Splits what was posted into the control values and the payload to store. */
-export function separateControlFields(posted: PostedFields): { control: ControlValues; payload: SubmissionPayload } {
+export function separateControlFields(
+  posted: PostedFields,
+  botCheck: BotCheckVendor = 'none',
+): { control: ControlValues; payload: SubmissionPayload } {
   const payload = Object.create(null) as SubmissionPayload;
   for (const name of Object.keys(posted)) {
     if (!CONTROL_FIELDS.has(name)) {
@@ -32,7 +49,7 @@ export function separateControlFields(posted: PostedFields): { control: ControlV
   return {
     control: {
       honeypotFilled: HONEYPOT_FIELDS.some((name) => Object.hasOwn(posted, name) && isFilled(posted[name])),
-      turnstileToken: Object.hasOwn(posted, TURNSTILE_FIELD) ? firstString(posted[TURNSTILE_FIELD]) : undefined,
+      botCheckResponse: botCheckResponse(posted, botCheck),
       accessKey: Object.hasOwn(posted, 'access_key') ? firstString(posted.access_key) : undefined,
       redirect: Object.hasOwn(posted, 'redirect') ? firstString(posted.redirect) : undefined,
     },

@@ -16,6 +16,11 @@ interface OutboundQueue {
   wake(): void;
 }
 
+/** Whoever learns from the owner's marks (the learning filter), inside the marking transaction. */
+export interface MarkLearner {
+  learnFromMarks(trx: Trx, submissionIds: string[], spam: boolean): Promise<void>;
+}
+
 /** At most this many submissions in one bulk action (one page of the dashboard list and then some). */
 const MAX_MARK_BATCH = 200;
 
@@ -29,6 +34,7 @@ export class SubmissionTriageService {
   constructor(
     private readonly handle: DatabaseHandle,
     private readonly outbound: OutboundQueue,
+    private readonly learner?: MarkLearner,
   ) {}
 
   /**
@@ -44,6 +50,8 @@ export class SubmissionTriageService {
     const owned = await filterSubmissionIdsOfAccount(this.handle.db, unique, accountId);
     if (owned.length === 0) return { marked: [], released: [] };
     const { released, queued } = await this.handle.db.transaction().execute(async (trx) => {
+      // Every mark is a lesson, "not spam" on a submission that was not spam included (section 14).
+      await this.learner?.learnFromMarks(trx, owned, spam);
       if (spam) {
         await markSubmissionRowsSpam(trx, owned);
         return { released: [] as string[], queued: 0 };

@@ -16,7 +16,9 @@ import type { SpamReason } from './submission.types.js';
 import { deleteExpiredIdempotencyRecords, findLiveIdempotencyRecord, type BatchedSubmission } from './submission.repository.js';
 import { POSTGRES_CONCURRENT_BATCHES, SubmissionWriter, batchStoreFor, type WriteResult, type WriterStats } from './submission.writer.js';
 import type { PostedFields } from './submit-fields.js';
-import { verifyTurnstileToken } from './turnstile.js';
+import type { BotCheckService } from '../bot-checks/bot-check.service.js';
+import type { SpamFilterService } from '../spam-filter/spam-filter.service.js';
+import { setSubmissionSpamScore } from './submission-score.repository.js';
 
 const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 const PURGE_INTERVAL_MS = 60 * 60 * 1000;
@@ -87,6 +89,7 @@ export class SubmissionService {
     private readonly forms: FormService,
     outbox: OutboxDispatcher,
     private readonly logger: FastifyBaseLogger,
+    private readonly spamChecks: { botChecks: BotCheckService; spamFilter: SpamFilterService },
   ) {
     this.writer = new SubmissionWriter(
       batchStoreFor(handle, () => this.idempotencyCutoff(), outbox),
@@ -130,7 +133,7 @@ export class SubmissionService {
     if (!originAllowed(target.allowedOrigins, request.origin, request.referer)) {
       throw new AppError('origin_not_allowed', 'This form does not accept submissions from this website.');
     }
-    const { control, payload } = separateControlFields(request.fields);
+    const { control, payload } = separateControlFields(request.fields, target.botCheck);
     if (target.accessKey !== null && !accessKeyMatches(control.accessKey, target.accessKey)) {
       throw new AppError('access_denied', 'A valid access_key is required to submit to this form.');
     }
@@ -184,7 +187,7 @@ export class SubmissionService {
     control: ReturnType<typeof separateControlFields>['control'],
     idempotencyKey: string | undefined,
   ): Promise<StoreOutcome> {
-    const spamReason = await this.spamReason(request, form, payload, control);
+    const { reason: spamReason, score } = await this.spamReason(request, form, payload, control);
     const spam = spamReason !== null;
     const createdAt = nowIso();
     const result: SubmitResult = {
@@ -221,7 +224,10 @@ export class SubmissionService {
         : {}),
       queueOutbound: !spam,
     });
-    if (written.stored) return { result, replayed: false };
+    if (written.stored) {
+      if (spam) await this.afterSpamStored(form, result.submissionId, payload, spamReason, score);
+      return { result, replayed: false };
+    }
     // Another instance stored this key first: answer with its result.
     const winner = await this.findReplay(form.id, idempotencyKey!);
     if (!winner) throw new AppError('internal_error', 'The idempotency record vanished.');
@@ -230,30 +236,40 @@ export class SubmissionService {
 
   /**
    * Why the submission is spam, or null: the honeypot, then the form's rules (terms, emails,
-   * links), then the bot check, the first match deciding. The bot check comes last so a token
-   * is not spent on a submission already known to be spam.
+   * links), then the bot check (`bot_check`, or `too_fast` for an ALTCHA solution sent too
+   * soon), then the learning filter, the first match deciding. The bot check comes after the
+   * cheap checks so a token is not spent on a submission already known to be spam.
    */
   private async spamReason(
     request: SubmitRequest,
     form: Form,
     payload: PostedFields,
     control: ReturnType<typeof separateControlFields>['control'],
-  ): Promise<SpamReason | null> {
-    if (control.honeypotFilled) return 'honeypot';
+  ): Promise<{ reason: SpamReason | null; score?: number }> {
+    if (control.honeypotFilled) return { reason: 'honeypot' };
     const rule = matchSpamRule(form, payload);
-    if (rule) return rule;
-    if (
-      form.requireBotCheck &&
-      !(await verifyTurnstileToken({
-        verifyUrl: this.config.turnstileVerifyUrl,
-        secret: form.turnstileSecret ?? this.config.turnstileSecretKey,
-        token: control.turnstileToken,
-        remoteIp: request.ip,
-      }))
-    ) {
-      return 'bot_check';
+    if (rule) return { reason: rule };
+    const verdict = await this.spamChecks.botChecks.verify(form, control.botCheckResponse, request.ip);
+    if (verdict !== 'passed') return { reason: verdict };
+    if (form.spamFilter === 'learn') {
+      const score = await this.spamChecks.spamFilter.judge(form.accountId, payload);
+      if (score !== undefined) return { reason: 'classifier', score };
     }
-    return null;
+    return { reason: null };
+  }
+
+  /**
+   * The learning filter's score is kept beside its verdict (one small update, only for what it
+   * filed); what the traps caught teaches the filter of a form that uses it, after the answer.
+   */
+  private async afterSpamStored(form: Form, submissionId: string, payload: PostedFields, reason: SpamReason | null, score: number | undefined) {
+    if (reason === 'classifier' && score !== undefined) {
+      await setSubmissionSpamScore(this.handle.db, submissionId, score).catch((err: unknown) =>
+        this.logger.warn({ err, submissionId }, 'spam score not kept'),
+      );
+    } else if (form.spamFilter === 'learn' && reason !== 'classifier') {
+      this.spamChecks.spamFilter.learnCaughtLater({ submissionId, accountId: form.accountId, payload });
+    }
   }
 
   /** The writer's write; a form deleted meanwhile (by another instance, within the form cache's second) is not_found. */

@@ -11,8 +11,12 @@ export type SubmissionPayload = Record<string, FieldValue>;
 
 type SubmissionStatus = 'delivered';
 
-/** Why a submission is spam (contract section 9); `marked` is the owner's decision. */
-export const SPAM_REASONS = ['honeypot', 'bot_check', 'blocked_term', 'blocked_email', 'too_many_links', 'marked'] as const;
+/**
+ * Why a submission is spam (contract sections 9 and 14); `marked` is the owner's decision,
+ * `too_fast` an ALTCHA solution sent sooner than the form's minimum fill time, `classifier` the
+ * learning filter's.
+ */
+export const SPAM_REASONS = ['honeypot', 'bot_check', 'blocked_term', 'blocked_email', 'too_many_links', 'marked', 'too_fast', 'classifier'] as const;
 export type SpamReason = (typeof SPAM_REASONS)[number];
 
 export function toSpamReason(value: string | null): SpamReason | null {
@@ -26,6 +30,8 @@ export interface Submission {
   status: SubmissionStatus;
   isSpam: boolean;
   spamReason: SpamReason | null;
+  /** The learning filter's spam probability when it filed the submission (`classifier`); null otherwise. */
+  spamScore: number | null;
   payload: SubmissionPayload;
   ip: string;
   country: string;
@@ -72,6 +78,7 @@ export function submissionRowToSubmission(row: SubmissionRow): Submission {
     status: row.status as SubmissionStatus,
     isSpam: row.is_spam === 1,
     spamReason: row.is_spam === 1 ? toSpamReason(row.spam_reason) : null,
+    spamScore: row.is_spam === 1 && row.spam_reason === 'classifier' && row.spam_score != null ? Number(row.spam_score) : null,
     payload: parsePayload(row.payload),
     ip: row.ip,
     country: row.country,

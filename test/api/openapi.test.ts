@@ -46,6 +46,8 @@ describe('/v1/openapi.json', () => {
     expect(Object.fromEntries(operations().map(({ name, op }) => [name, op.operationId]))).toEqual({
       'POST /v1/submit/{formId}': 'submitForm',
       'OPTIONS /v1/submit/{formId}': 'submitFormPreflight',
+      'GET /v1/challenge/{formId}': 'getAltchaChallenge',
+      'OPTIONS /v1/challenge/{formId}': 'getAltchaChallengePreflight',
       'GET /v1/api/me': 'getMe',
       'GET /v1/api/forms': 'listForms',
       'GET /v1/api/forms/{id}/submissions': 'listFormSubmissions',
@@ -58,9 +60,9 @@ describe('/v1/openapi.json', () => {
     expect(doc.servers).toEqual([{ url: BASE_URL }]);
   });
 
-  it('declares security on every operation: none on submit, the Bearer key on the management API', () => {
+  it('declares security on every operation: none on submit and the ALTCHA challenge, the Bearer key on the management API', () => {
     for (const { name, op } of operations()) {
-      expect(op.security, name).toEqual(name.includes('/v1/submit/') ? [] : [{ bearerAuth: [] }]);
+      expect(op.security, name).toEqual(name.includes('/v1/submit/') || name.includes('/v1/challenge/') ? [] : [{ bearerAuth: [] }]);
     }
   });
 
@@ -92,6 +94,8 @@ describe('/v1/openapi.json', () => {
       [
         'POST /v1/submit/{formId}',
         'OPTIONS /v1/submit/{formId}',
+        'GET /v1/challenge/{formId}',
+        'OPTIONS /v1/challenge/{formId}',
         'GET /v1/api/me',
         'GET /v1/api/forms',
         'GET /v1/api/forms/{id}/submissions',
@@ -113,7 +117,7 @@ describe('/v1/openapi.json', () => {
     const text = JSON.stringify(doc);
     const single = (doc.paths['/v1/api/submissions/{id}'] as any).get.responses['200'].content['application/json'].schema;
     const spamReason = single.properties.submission.properties.spamReason;
-    expect(spamReason.enum).toEqual(['honeypot', 'bot_check', 'blocked_term', 'blocked_email', 'too_many_links', 'marked', null]);
+    expect(spamReason.enum).toEqual(['honeypot', 'bot_check', 'blocked_term', 'blocked_email', 'too_many_links', 'marked', 'too_fast', 'classifier', null]);
     expect(single.properties.submission.required).toContain('spamReason');
     expect(text).toContain('origin_not_allowed');
   });

@@ -12,6 +12,7 @@ const submission = (payload: Submission['payload']): Submission => ({
   createdAt: '2026-01-01T00:00:00.000Z',
   status: 'delivered',
   isSpam: false,
+  spamScore: null,
   spamReason: null,
   payload,
   ip: '',

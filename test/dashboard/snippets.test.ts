@@ -6,17 +6,20 @@ const form = {
   id: 'frm_abc',
   accessKey: `k"<&'`,
   requireBotCheck: true,
+  botCheck: 'turnstile',
   turnstileSiteKey: '0x4AAA',
   successUrl: 'https://shop.example/thanks?a=1&b="2"',
 } as unknown as Form;
 
+const altcha = { script: 'https://forms.example/v1/assets/altcha.js?v=2', challenge: 'https://forms.example/v1/challenge/frm_abc' };
+
 describe('dashboard snippets', () => {
   it("with the script: data-formgate, the success URL for the script to follow, the script tag with SRI, all escaped", () => {
-    const html = formSnippet(form, 'https://forms.example/v1/submit/frm_abc', { url: 'https://forms.example/v1/client.0123.js', integrity: 'sha384-AbC+/=' });
+    const html = formSnippet(form, 'https://forms.example/v1/submit/frm_abc', altcha, { url: 'https://forms.example/v1/client.0123.js', integrity: 'sha384-AbC+/=' });
     expect(html).toContain('<form action="https://forms.example/v1/submit/frm_abc" method="POST" data-formgate data-formgate-redirect="https://shop.example/thanks?a=1&amp;b=&quot;2&quot;">');
     expect(html).toContain('<input type="hidden" name="access_key" value="k&quot;&lt;&amp;&#39;">');
     expect(html.split('\n').at(-1)).toBe('<script src="https://forms.example/v1/client.0123.js" integrity="sha384-AbC+/=" crossorigin="anonymous" defer></script>');
-    expect(formSnippet(form, 'https://forms.example/v1/submit/frm_abc')).not.toContain('data-formgate');
+    expect(formSnippet(form, 'https://forms.example/v1/submit/frm_abc', altcha)).not.toContain('data-formgate');
   });
 
   it('React: the form ID, base URL and access key as JavaScript string literals', () => {
@@ -24,5 +27,15 @@ describe('dashboard snippets', () => {
     expect(jsx).toContain(`useFormgate("frm_abc", { baseUrl: "https://forms.example" })`);
     expect(jsx).toContain(`<input type="hidden" name="access_key" value={"k\\"<&'"} />`);
     expect(jsx).toContain('data-sitekey={"0x4AAA"}');
+  });
+
+  it("each bot check's widget; ALTCHA loads only from this Formgate", () => {
+    const of = (botCheck: string) => formSnippet({ ...form, botCheck } as Form, 'https://forms.example/v1/submit/frm_abc', altcha);
+    expect(of('altcha')).toContain('<altcha-widget challengeurl="https://forms.example/v1/challenge/frm_abc"></altcha-widget>');
+    expect(of('altcha')).toContain('<script type="module" src="https://forms.example/v1/assets/altcha.js?v=2" async defer></script>');
+    expect(of('altcha')).not.toMatch(/https:\/\/(?!forms\.example)/);
+    expect(of('hcaptcha')).toContain('class="h-captcha"');
+    expect(of('recaptcha')).toContain('class="g-recaptcha"');
+    expect(of('none')).not.toContain('<script');
   });
 });

@@ -47,13 +47,13 @@ describe('spam rules, triage and data lifecycle in Chromium', () => {
 
     expect(await page.textContent('#turnstile-keys')).toContain('Cloudflare dashboard');
     // The bot-check trap: no secret anywhere is refused with the field named, nothing saved.
-    await page.check('input[name=requireBotCheck]');
+    await page.selectOption('select[name=botCheck]', 'turnstile');
     await page.click('text=Save settings');
     expect(await page.textContent('#turnstileSecret-error')).toContain('TURNSTILE_SECRET_KEY');
     expect((await t.services.forms.getForm(formId)).requireBotCheck).toBe(false);
 
     await page.goto(`${t.url}/dashboard/forms/${formId}/settings`);
-    await page.check('input[name=requireBotCheck]');
+    await page.selectOption('select[name=botCheck]', 'turnstile');
     await page.fill('input[name=turnstileSecret]', 'my-secret');
     await page.fill('input[name=turnstileSiteKey]', '0x4AAAAAAABkMYinukE8nzY');
     await page.fill('textarea[name=blockedTerms]', 'casino\nCheap Pills');

@@ -25,6 +25,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/challenge/{formId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An ALTCHA proof-of-work challenge for the form's widget (public; any origin)
+         * @description Signed by this Formgate, valid for 10 minutes, for this form only; its work follows the form's altchaComplexity. Rate-limited per client IP and form like submit.
+         */
+        get: operations["getAltchaChallenge"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        /** CORS preflight of the challenge URL */
+        options: operations["getAltchaChallengePreflight"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/api/me": {
         parameters: {
             query?: never;
@@ -408,6 +429,156 @@ export interface operations {
             };
         };
     };
+    getAltchaChallenge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The form ID */
+                formId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An ALTCHA challenge: the widget finds the number whose SHA-256 with the salt is the challenge */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        algorithm: "SHA-256";
+                        challenge: string;
+                        maxnumber: number;
+                        /** @description Carries the form, the issue time and the expiry (signed) */
+                        salt: string;
+                        signature: string;
+                    };
+                };
+            };
+            /** @description validation_failed: a malformed request, a field failing validation (fieldErrors names it), a bad limit or cursor */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not_found: no such resource for this account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description request_timeout: the request was not fully received in time */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited: too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until the limit resets */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal_error: something unexpected; requestId names the log lines */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal_error: the server is shutting down; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getAltchaChallengePreflight: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The form ID */
+                formId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CORS headers: any origin may GET */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description validation_failed: a malformed request, a field failing validation (fieldErrors names it), a bad limit or cursor */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description request_timeout: the request was not fully received in time */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal_error: something unexpected; requestId names the log lines */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal_error: the server is shutting down; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     getMe: {
         parameters: {
             query?: never;
@@ -631,7 +802,7 @@ export interface operations {
                              * @description Why the submission is spam: honeypot, bot_check, blocked_term, blocked_email, too_many_links, or marked (by the owner); null when it is not spam
                              * @enum {string|null}
                              */
-                            spamReason: "honeypot" | "bot_check" | "blocked_term" | "blocked_email" | "too_many_links" | "marked" | null;
+                            spamReason: "honeypot" | "bot_check" | "blocked_term" | "blocked_email" | "too_many_links" | "marked" | "too_fast" | "classifier" | null;
                             /** @description Two-letter country code; XX when unknown */
                             country: string;
                             /** @description Field name to value (string, number, boolean, null or an array of those); control fields are not in it */
@@ -753,7 +924,7 @@ export interface operations {
                              * @description Why the submission is spam: honeypot, bot_check, blocked_term, blocked_email, too_many_links, or marked (by the owner); null when it is not spam
                              * @enum {string|null}
                              */
-                            spamReason: "honeypot" | "bot_check" | "blocked_term" | "blocked_email" | "too_many_links" | "marked" | null;
+                            spamReason: "honeypot" | "bot_check" | "blocked_term" | "blocked_email" | "too_many_links" | "marked" | "too_fast" | "classifier" | null;
                             /** @description Two-letter country code; XX when unknown */
                             country: string;
                             /** @description Field name to value (string, number, boolean, null or an array of those); control fields are not in it */

@@ -1,6 +1,13 @@
 import { Option, type Command } from 'commander';
 import type { FormSettingsInput } from '../../forms/form.service.js';
-import { formToApiForm, formToSettingsView, type Form } from '../../forms/form.types.js';
+import {
+  ALTCHA_COMPLEXITIES,
+  BOT_CHECK_VENDORS,
+  SPAM_FILTER_MODES,
+  formToApiForm,
+  formToSettingsView,
+  type Form,
+} from '../../forms/form.types.js';
 import { parseRecipientList } from '../../notifications/notification.service.js';
 import type { Services } from '../../services.js';
 import { withServices } from '../context.js';
@@ -24,6 +31,15 @@ interface FormOptions {
   active?: boolean;
   notify?: string[];
   notifyMode?: string;
+  botCheck?: string;
+  hcaptchaSecret?: string;
+  hcaptchaSiteKey?: string;
+  recaptchaSecret?: string;
+  recaptchaSiteKey?: string;
+  recaptchaMinScore?: string;
+  altchaComplexity?: string;
+  minFillSeconds?: string;
+  spamFilter?: string;
   json?: boolean;
 }
 
@@ -48,6 +64,15 @@ function withFormOptions(command: Command): Command {
     .option('--inactive', 'refuse submissions (form_inactive)')
     .option('--notify <email>', 'email each submission to this address (repeatable, at most 5; replaces the list; "" clears it)', collect)
     .addOption(new Option('--notify-mode <mode>', 'one email per submission, or an hourly or daily digest').choices(['each', 'hourly', 'daily']))
+    .addOption(new Option('--bot-check <vendor>', 'the bot check submissions must pass (altcha: proof of work, no third party)').choices(BOT_CHECK_VENDORS))
+    .option('--hcaptcha-secret <secret>', 'hCaptcha secret for this form (default: HCAPTCHA_SECRET_KEY; "" to clear)')
+    .option('--hcaptcha-site-key <key>', 'hCaptcha site key, used in the dashboard snippet ("" to clear)')
+    .option('--recaptcha-secret <secret>', 'reCAPTCHA secret for this form (default: RECAPTCHA_SECRET_KEY; "" to clear)')
+    .option('--recaptcha-site-key <key>', 'reCAPTCHA site key, used in the dashboard snippet ("" to clear)')
+    .option('--recaptcha-min-score <n>', 'reCAPTCHA v3 tokens scoring below this (0-1, default 0.5) are spam')
+    .addOption(new Option('--altcha-complexity <level>', 'ALTCHA proof-of-work size (default medium)').choices(ALTCHA_COMPLEXITIES))
+    .option('--min-fill-seconds <n>', 'ALTCHA: a solution sent sooner than n seconds (0-60, 0 = off) after its challenge is spam (too_fast)')
+    .addOption(new Option('--spam-filter <mode>', "learn: file what the account's learning filter is sure is spam").choices(SPAM_FILTER_MODES))
     .option('--json', 'print JSON');
 }
 
@@ -56,6 +81,7 @@ const orNull = (value: string | undefined) => (value === undefined ? undefined :
 const list = (values: string[]) => values.filter((v) => v !== '');
 /** Numbers are checked by the form service (its field error names the setting). */
 const numberOrNull = (value: string) => (value.trim() === '' ? null : /^-?\d+$/.test(value.trim()) ? Number(value) : (value as unknown as number));
+const decimal = (value: string) => (/^-?\d+(\.\d+)?$/.test(value.trim()) ? Number(value) : (value as unknown as number));
 
 function toSettings(o: FormOptions): FormSettingsInput {
   const settings: FormSettingsInput = {};
@@ -76,6 +102,15 @@ function toSettings(o: FormOptions): FormSettingsInput {
   if (o.inactive) settings.isActive = false;
   if (o.active) settings.isActive = true;
   if (o.notifyMode !== undefined) settings.notifyMode = o.notifyMode as FormSettingsInput['notifyMode'];
+  if (o.botCheck !== undefined) settings.botCheck = o.botCheck as FormSettingsInput['botCheck'];
+  if (o.hcaptchaSecret !== undefined) settings.hcaptchaSecret = orNull(o.hcaptchaSecret);
+  if (o.hcaptchaSiteKey !== undefined) settings.hcaptchaSiteKey = orNull(o.hcaptchaSiteKey);
+  if (o.recaptchaSecret !== undefined) settings.recaptchaSecret = orNull(o.recaptchaSecret);
+  if (o.recaptchaSiteKey !== undefined) settings.recaptchaSiteKey = orNull(o.recaptchaSiteKey);
+  if (o.recaptchaMinScore !== undefined) settings.recaptchaMinScore = decimal(o.recaptchaMinScore);
+  if (o.altchaComplexity !== undefined) settings.altchaComplexity = o.altchaComplexity as FormSettingsInput['altchaComplexity'];
+  if (o.minFillSeconds !== undefined) settings.minFillSeconds = decimal(o.minFillSeconds);
+  if (o.spamFilter !== undefined) settings.spamFilter = o.spamFilter as FormSettingsInput['spamFilter'];
   return settings;
 }
 

@@ -12,13 +12,49 @@ export const settingsViews: Record<string, string> = {
   <label class="check"><input type="checkbox" name="requireAccessKey" value="1" <%= (has('requireAccessKey') ? v.requireAccessKey === '1' : it.form.accessKey) ? 'checked' : '' %>> Require an access key</label>
   <label>Access key <input name="accessKey" maxlength="256" value="<%= has('accessKey') ? v.accessKey : (it.form.accessKey || '') %>" aria-describedby="accessKey-error"></label>
   <% if (err('accessKey')) { %><p class="field-error" id="accessKey-error"><%= err('accessKey') %></p><% } %>
-  <label class="check"><input type="checkbox" name="requireBotCheck" value="1" <%= (has('requireBotCheck') ? v.requireBotCheck === '1' : it.form.requireBotCheck) ? 'checked' : '' %>> Require the Cloudflare Turnstile bot check</label>
-  <label>Turnstile secret <input name="turnstileSecret" maxlength="512" placeholder="<%= it.hasDefaultSecret ? 'default: TURNSTILE_SECRET_KEY' : '' %>" value="<%= has('turnstileSecret') ? v.turnstileSecret : (it.form.turnstileSecret || '') %>" aria-describedby="turnstileSecret-error"></label>
+  <h2>Bot check</h2>
+  <% var vendor = has('botCheck') ? v.botCheck : it.form.botCheck; %>
+  <label>Every submission must pass <select name="botCheck" aria-describedby="botCheck-error">
+    <% [['none', 'No bot check'], ['altcha', 'ALTCHA proof of work (served by Formgate, no third party)'], ['turnstile', 'Cloudflare Turnstile'], ['hcaptcha', 'hCaptcha'], ['recaptcha', 'Google reCAPTCHA']].forEach(function (o) { %><option value="<%= o[0] %>" <%= vendor === o[0] ? 'selected' : '' %>><%= o[1] %></option><% }) %>
+  </select></label>
+  <% if (err('botCheck')) { %><p class="field-error" id="botCheck-error"><%= err('botCheck') %></p><% } %>
+  <p class="muted">A failed check files the submission as spam; nothing is lost. ALTCHA keeps your visitors' data on this server; the others load the vendor's script in the visitor's browser (see docs/bot-checks.md).</p>
+  <fieldset><legend>ALTCHA</legend>
+  <% var complexity = has('altchaComplexity') ? v.altchaComplexity : it.form.altchaComplexity; %>
+  <label>Work per submission <select name="altchaComplexity" aria-describedby="altchaComplexity-error">
+    <% [['low', 'Low (fastest for visitors)'], ['medium', 'Medium'], ['high', 'High (slowest for bots and visitors)']].forEach(function (o) { %><option value="<%= o[0] %>" <%= complexity === o[0] ? 'selected' : '' %>><%= o[1] %></option><% }) %>
+  </select></label>
+  <% if (err('altchaComplexity')) { %><p class="field-error" id="altchaComplexity-error"><%= err('altchaComplexity') %></p><% } %>
+  <label>Minimum fill time (seconds, 0–60; sooner after the page loaded is spam; 0 is off) <input name="minFillSeconds" inputmode="numeric" value="<%= has('minFillSeconds') ? v.minFillSeconds : it.form.minFillSeconds %>" aria-describedby="minFillSeconds-error"></label>
+  <% if (err('minFillSeconds')) { %><p class="field-error" id="minFillSeconds-error"><%= err('minFillSeconds') %></p><% } %>
+  </fieldset>
+  <fieldset><legend>Cloudflare Turnstile</legend>
+  <label>Turnstile secret <input name="turnstileSecret" maxlength="512" placeholder="<%= it.defaultSecrets.turnstile ? 'default: TURNSTILE_SECRET_KEY' : '' %>" value="<%= has('turnstileSecret') ? v.turnstileSecret : (it.form.turnstileSecret || '') %>" aria-describedby="turnstileSecret-error"></label>
   <% if (err('turnstileSecret')) { %><p class="field-error" id="turnstileSecret-error"><%= err('turnstileSecret') %></p><% } %>
   <label>Turnstile site key <input name="turnstileSiteKey" maxlength="256" placeholder="0x4AAAAAAA…" value="<%= has('turnstileSiteKey') ? v.turnstileSiteKey : (it.form.turnstileSiteKey || '') %>" aria-describedby="turnstileSiteKey-error"></label>
   <% if (err('turnstileSiteKey')) { %><p class="field-error" id="turnstileSiteKey-error"><%= err('turnstileSiteKey') %></p><% } %>
-  <p class="muted" id="turnstile-keys">Both keys come from the Cloudflare dashboard, under <strong>Turnstile → Add widget</strong> (one widget for your site). The site key is public and goes into the snippet below; the secret stays here<%= it.hasDefaultSecret ? ', or TURNSTILE_SECRET_KEY on the server is used' : ' (or set TURNSTILE_SECRET_KEY on the server for every form)' %>. Without a secret, the bot check cannot be required.</p>
-  <% if (it.form.requireBotCheck && !it.form.turnstileSecret && !it.hasDefaultSecret) { %><p class="error" role="alert">The bot check is required but no secret is set: every submission is filed as spam. Enter the secret.</p><% } %>
+  <p class="muted" id="turnstile-keys">Both keys come from the Cloudflare dashboard, under <strong>Turnstile → Add widget</strong> (one widget for your site). The site key is public and goes into the snippet below; the secret stays here<%= it.defaultSecrets.turnstile ? ', or TURNSTILE_SECRET_KEY on the server is used' : ' (or set TURNSTILE_SECRET_KEY on the server for every form)' %>. Without a secret, the bot check cannot be required.</p>
+  </fieldset>
+  <fieldset><legend>hCaptcha</legend>
+  <label>hCaptcha secret <input name="hcaptchaSecret" maxlength="512" placeholder="<%= it.defaultSecrets.hcaptcha ? 'default: HCAPTCHA_SECRET_KEY' : '' %>" value="<%= has('hcaptchaSecret') ? v.hcaptchaSecret : (it.form.hcaptchaSecret || '') %>" aria-describedby="hcaptchaSecret-error"></label>
+  <% if (err('hcaptchaSecret')) { %><p class="field-error" id="hcaptchaSecret-error"><%= err('hcaptchaSecret') %></p><% } %>
+  <label>hCaptcha site key <input name="hcaptchaSiteKey" maxlength="256" value="<%= has('hcaptchaSiteKey') ? v.hcaptchaSiteKey : (it.form.hcaptchaSiteKey || '') %>" aria-describedby="hcaptchaSiteKey-error"></label>
+  <% if (err('hcaptchaSiteKey')) { %><p class="field-error" id="hcaptchaSiteKey-error"><%= err('hcaptchaSiteKey') %></p><% } %>
+  </fieldset>
+  <fieldset><legend>Google reCAPTCHA</legend>
+  <label>reCAPTCHA secret <input name="recaptchaSecret" maxlength="512" placeholder="<%= it.defaultSecrets.recaptcha ? 'default: RECAPTCHA_SECRET_KEY' : '' %>" value="<%= has('recaptchaSecret') ? v.recaptchaSecret : (it.form.recaptchaSecret || '') %>" aria-describedby="recaptchaSecret-error"></label>
+  <% if (err('recaptchaSecret')) { %><p class="field-error" id="recaptchaSecret-error"><%= err('recaptchaSecret') %></p><% } %>
+  <label>reCAPTCHA site key <input name="recaptchaSiteKey" maxlength="256" value="<%= has('recaptchaSiteKey') ? v.recaptchaSiteKey : (it.form.recaptchaSiteKey || '') %>" aria-describedby="recaptchaSiteKey-error"></label>
+  <% if (err('recaptchaSiteKey')) { %><p class="field-error" id="recaptchaSiteKey-error"><%= err('recaptchaSiteKey') %></p><% } %>
+  <label>Lowest v3 score accepted (0–1; v2 tokens have none) <input name="recaptchaMinScore" inputmode="decimal" value="<%= has('recaptchaMinScore') ? v.recaptchaMinScore : it.form.recaptchaMinScore %>" aria-describedby="recaptchaMinScore-error"></label>
+  <% if (err('recaptchaMinScore')) { %><p class="field-error" id="recaptchaMinScore-error"><%= err('recaptchaMinScore') %></p><% } %>
+  </fieldset>
+  <% if (it.missingSecret) { %><p class="error" role="alert">The bot check needs a secret and none is set: every submission is filed as spam. Enter the secret.</p><% } %>
+  <h2>Learning spam filter</h2>
+  <% var filter = has('spamFilter') ? v.spamFilter : it.form.spamFilter; %>
+  <label>Filter <select name="spamFilter" aria-describedby="spamFilter-error"><option value="off" <%= filter === 'learn' ? '' : 'selected' %>>Off</option><option value="learn" <%= filter === 'learn' ? 'selected' : '' %>>Learn from my marks and file what it is sure is spam</option></select></label>
+  <% if (err('spamFilter')) { %><p class="field-error" id="spamFilter-error"><%= err('spamFilter') %></p><% } %>
+  <p class="muted" id="spam-filter-examples">Learned from <%= it.spamFilterExamples %> example<%= it.spamFilterExamples === 1 ? '' : 's' %> (your "Spam" and "Not spam" marks on every form of this account, and what the traps catch on forms using it). It files nothing before it has seen 10 of each kind, never loses a submission, and never sends your data anywhere.</p>
   <label>Success URL <input name="successUrl" type="url" maxlength="2048" placeholder="<%= it.baseUrl %>/thanks" value="<%= has('successUrl') ? v.successUrl : (it.form.successUrl || '') %>" aria-describedby="successUrl-error"></label>
   <% if (err('successUrl')) { %><p class="field-error" id="successUrl-error"><%= err('successUrl') %></p><% } %>
   <label>Error URL <input name="errorUrl" type="url" maxlength="2048" value="<%= has('errorUrl') ? v.errorUrl : (it.form.errorUrl || '') %>" aria-describedby="errorUrl-error"></label>

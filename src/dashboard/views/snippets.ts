@@ -7,12 +7,46 @@ export interface ScriptTag {
   integrity: string;
 }
 
+/** Where a form's ALTCHA widget loads from and asks for challenges: Formgate itself. */
+export interface AltchaUrls {
+  script: string;
+  challenge: string;
+}
+
+/** The element and script of the form's bot-check widget; site keys are limited to [A-Za-z0-9_-] by the settings, escaped all the same. */
+function botCheckWidget(form: Form, altcha: AltchaUrls): { element: string; script: string } | undefined {
+  switch (form.botCheck) {
+    case 'altcha':
+      return {
+        element: `<altcha-widget challengeurl="${escapeAttribute(altcha.challenge)}"></altcha-widget>`,
+        script: `<script type="module" src="${escapeAttribute(altcha.script)}" async defer></script>`,
+      };
+    case 'turnstile':
+      return {
+        element: `<div class="cf-turnstile" data-sitekey="${escapeAttribute(form.turnstileSiteKey ?? 'YOUR_TURNSTILE_SITE_KEY')}"></div>`,
+        script: '<script src="https://challenges.cloudflare.com/turnstile/v0/api.js" async defer></script>',
+      };
+    case 'hcaptcha':
+      return {
+        element: `<div class="h-captcha" data-sitekey="${escapeAttribute(form.hcaptchaSiteKey ?? 'YOUR_HCAPTCHA_SITE_KEY')}"></div>`,
+        script: '<script src="https://js.hcaptcha.com/1/api.js" async defer></script>',
+      };
+    case 'recaptcha':
+      return {
+        element: `<div class="g-recaptcha" data-sitekey="${escapeAttribute(form.recaptchaSiteKey ?? 'YOUR_RECAPTCHA_SITE_KEY')}"></div>`,
+        script: '<script src="https://www.google.com/recaptcha/api.js" async defer></script>',
+      };
+    default:
+      return undefined;
+  }
+}
+
 /**
- * A copy-ready form posting to the submit URL, with the honeypot (and Turnstile when enabled).
- * With `script`, the same form marked `data-formgate` plus Formgate's script: it submits in place,
- * and still posts natively (303) where JavaScript does not run.
+ * A copy-ready form posting to the submit URL, with the honeypot and the widget of the form's bot
+ * check. With `script`, the same form marked `data-formgate` plus Formgate's script: it submits in
+ * place, and still posts natively (303) where JavaScript does not run.
  */
-export function formSnippet(form: Form, submitUrl: string, script?: ScriptTag): string {
+export function formSnippet(form: Form, submitUrl: string, altcha: AltchaUrls, script?: ScriptTag): string {
   // JSON answers do not name the success URL, so the script is told where to go.
   const enhanced = script ? ` data-formgate${form.successUrl ? ` data-formgate-redirect="${escapeAttribute(form.successUrl)}"` : ''}` : '';
   const lines = [
@@ -23,12 +57,10 @@ export function formSnippet(form: Form, submitUrl: string, script?: ScriptTag): 
     '  <input type="text" name="_honey" style="display:none" tabindex="-1" autocomplete="off">',
   ];
   if (form.accessKey) lines.push(`  <input type="hidden" name="access_key" value="${escapeAttribute(form.accessKey)}">`);
-  if (form.requireBotCheck) {
-    // The site key is limited to [A-Za-z0-9_-] by the form settings; escaped all the same.
-    lines.push(`  <div class="cf-turnstile" data-sitekey="${escapeAttribute(form.turnstileSiteKey ?? 'YOUR_TURNSTILE_SITE_KEY')}"></div>`);
-  }
+  const widget = botCheckWidget(form, altcha);
+  if (widget) lines.push(`  ${widget.element}`);
   lines.push('  <button type="submit">Send</button>', '</form>');
-  if (form.requireBotCheck) lines.push('<script src="https://challenges.cloudflare.com/turnstile/v0/api.js" async defer></script>');
+  if (widget) lines.push(widget.script);
   if (script) {
     lines.push(`<script src="${escapeAttribute(script.url)}" integrity="${escapeAttribute(script.integrity)}" crossorigin="anonymous" defer></script>`);
   }
@@ -54,7 +86,7 @@ export function reactSnippet(form: Form, baseUrl: string): string {
     "      <input type=\"text\" name=\"_honey\" style={{ display: 'none' }} tabIndex={-1} autoComplete=\"off\" />",
   ];
   if (form.accessKey) lines.push(`      <input type="hidden" name="access_key" value={${JSON.stringify(form.accessKey)}} />`);
-  if (form.requireBotCheck) {
+  if (form.botCheck === 'turnstile') {
     lines.push(
       "      {/* Turnstile: load https://challenges.cloudflare.com/turnstile/v0/api.js on the page */}",
       `      <div className="cf-turnstile" data-sitekey={${JSON.stringify(form.turnstileSiteKey ?? 'YOUR_TURNSTILE_SITE_KEY')}} />`,

@@ -96,7 +96,7 @@ export function submissionListModel(input: {
     back: `/dashboard/forms/${form.id}/submissions${input.url.includes('?') ? input.url.slice(input.url.indexOf('?')) : ''}`,
     olderHref: page.olderCursor ? link(page.olderCursor, 'older', at + shown) : null,
     newerHref: page.newerCursor ? link(page.newerCursor, 'newer', at - BROWSE_PAGE_SIZE) : null,
-    submissions: page.submissions.map((s) => ({ id: s.id, createdAt: s.createdAt, country: s.country, spamReason: s.spamReason, preview: preview(s) })),
+    submissions: page.submissions.map((s) => ({ id: s.id, createdAt: s.createdAt, country: s.country, spamReason: s.spamReason, spamScore: s.spamScore, preview: preview(s) })),
   };
 }
 

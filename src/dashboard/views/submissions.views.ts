@@ -43,7 +43,7 @@ export const submissionViews: Record<string, string> = {
 <% it.submissions.forEach(function (s) { %>
 <tr><td data-label="Select"><input type="checkbox" name="ids" value="<%= s.id %>" aria-label="Select submission <%= s.id %>"></td>
 <td data-label="Received"><a href="/dashboard/submissions/<%= s.id %>"><%~ it.h.timeTag(s.createdAt) %></a></td><td data-label="Country"><%~ it.h.countryTag(s.country) %></td>
-<% if (it.spam) { %><td data-label="Reason" class="reason"><%= s.spamReason || '' %></td><% } %>
+<% if (it.spam) { %><td data-label="Reason" class="reason"><%= s.spamReason || '' %><% if (s.spamScore !== null) { %> <span class="muted score">(score <%= (Math.floor(s.spamScore * 1e4) / 1e4).toFixed(4) %>)</span><% } %></td><% } %>
 <td data-label="Fields" class="preview"><%= s.preview %></td></tr>
 <% }) %>
 </tbody></table>
@@ -59,7 +59,7 @@ export const submissionViews: Record<string, string> = {
   submission: `<%~ include('@formNav', it) %>
 <section class="card">
 <h1>Submission <code><%= it.submission.id %></code></h1>
-<p class="muted">Received <%~ it.h.timeTag(it.submission.createdAt) %> · <%~ it.h.countryTag(it.submission.country) %> · <span id="spam-state"><%= it.submission.isSpam ? 'Spam (' + (it.submission.spamReason || 'no reason recorded') + ')' : 'Inbox' %></span></p>
+<p class="muted">Received <%~ it.h.timeTag(it.submission.createdAt) %> · <%~ it.h.countryTag(it.submission.country) %> · <span id="spam-state"><%= it.submission.isSpam ? 'Spam (' + (it.submission.spamReason || 'no reason recorded') + (it.submission.spamScore !== null ? ', score ' + (Math.floor(it.submission.spamScore * 1e4) / 1e4).toFixed(4) : '') + ')' : 'Inbox' %></span></p>
 <form method="post" action="/dashboard/submissions/<%= it.submission.id %>/mark" class="inline">
   <input type="hidden" name="_csrf" value="<%= it.csrf %>">
   <% if (it.submission.isSpam) { %><button name="spam" value="0">Not spam</button><% } else { %><button name="spam" value="1">Mark as spam</button><% } %>

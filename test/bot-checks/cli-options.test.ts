@@ -1,0 +1,58 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import type { Services } from '../../src/services.js';
+import type { TestDatabase } from '../helpers/database.js';
+import { createOwner, useMigratedDatabase } from '../helpers/factories.js';
+import { operatorEnv } from '../helpers/server-process.js';
+
+const run = promisify(execFile);
+
+let database: TestDatabase;
+let services: Services;
+
+async function formgate(args: string[], env: Record<string, string> = {}) {
+  try {
+    const { stdout, stderr } = await run('node', ['bin/formgate.js', ...args, '--json'], { env: { ...operatorEnv(), DATABASE_URL: database.url, ...env } });
+    return { code: 0, stdout, stderr };
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+useMigratedDatabase((opened) => ({ database, services } = opened));
+
+describe('formgate forms create/update: bot checks and the learning filter', () => {
+  it('take every option, show secrets only as "set", and refuse bad values naming the setting', async () => {
+    const { account } = await createOwner(services);
+    const created = await formgate([
+      'forms', 'create', account.id, '--name', 'Checked', '--bot-check', 'recaptcha', '--recaptcha-secret', 'r-very-secret',
+      '--recaptcha-site-key', '6LcTest', '--recaptcha-min-score', '0.7', '--hcaptcha-secret', 'h-very-secret',
+      '--altcha-complexity', 'high', '--min-fill-seconds', '5', '--spam-filter', 'learn',
+    ]);
+    expect(created.stderr).toBe('');
+    const settings = JSON.parse(created.stdout).form.settings;
+    expect(settings).toMatchObject({
+      botCheck: 'recaptcha', recaptchaSecret: 'set', recaptchaSiteKey: '6LcTest', recaptchaMinScore: 0.7, hcaptchaSecret: 'set',
+      altchaComplexity: 'high', minFillSeconds: 5, spamFilter: 'learn', requireBotCheck: false,
+    });
+    expect(created.stdout).not.toContain('very-secret');
+    const id = JSON.parse(created.stdout).form.id as string;
+
+    const altcha = JSON.parse((await formgate(['forms', 'update', id, '--bot-check', 'altcha', '--spam-filter', 'off'])).stdout).form.settings;
+    expect(altcha).toMatchObject({ botCheck: 'altcha', spamFilter: 'off' });
+    // --require-bot-check keeps meaning Turnstile.
+    const turnstile = JSON.parse((await formgate(['forms', 'update', id, '--require-bot-check'], { TURNSTILE_SECRET_KEY: 'global' })).stdout).form.settings;
+    expect(turnstile).toMatchObject({ botCheck: 'turnstile', requireBotCheck: true });
+
+    const badScore = await formgate(['forms', 'update', id, '--recaptcha-min-score', 'high']);
+    expect(badScore.code).not.toBe(0);
+    expect(badScore.stderr).toContain('recaptchaMinScore');
+    const badVendor = await formgate(['forms', 'update', id, '--bot-check', 'captcha9000']);
+    expect(badVendor.code).not.toBe(0);
+    const noSecret = await formgate(['forms', 'update', id, '--bot-check', 'hcaptcha', '--hcaptcha-secret', '']);
+    expect(noSecret.code).not.toBe(0);
+    expect(noSecret.stderr).toContain('hcaptchaSecret');
+  });
+});
