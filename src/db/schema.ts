@@ -54,6 +54,19 @@ export interface FormTable {
   turnstile_site_key: string | null;
   /** each | hourly | daily (email notifications). */
   notify_mode: Generated<string>;
+  /** Template of the owner notification's subject; null is the default. */
+  notify_subject: string | null;
+  auto_reply_enabled: Generated<number>;
+  /** The submission field holding the visitor's address. */
+  auto_reply_field: Generated<string>;
+  /** Templates of the confirmation; null is the language's default text. */
+  auto_reply_subject: string | null;
+  auto_reply_body: string | null;
+  auto_reply_daily_limit: Generated<number>;
+  thanks_title: string | null;
+  thanks_message: string | null;
+  /** auto | en | de | fr | es | pt */
+  language: Generated<string>;
 }
 
 export interface SubmissionTable {
@@ -154,6 +167,19 @@ export interface EmailMessageTable {
   claimed_at: string | null;
   claimed_by: string | null;
   created_at: string;
+  /** SHA-256 of the lower-cased address of a confirmation (the per-address guard). */
+  address_hash: string | null;
+  /** Why a confirmation was skipped: rate_limited | daily_cap | suppressed | too_late. */
+  skip_reason: string | null;
+}
+
+/** The instance's suppression list: addresses that get no confirmation email. */
+export interface EmailSuppressionTable {
+  /** SHA-256 of the lower-cased address. */
+  address_hash: string;
+  /** unsubscribe | bounce */
+  reason: string;
+  created_at: string;
 }
 
 export interface EmailAttemptTable {
@@ -213,6 +239,7 @@ export interface Database {
   email_recipients: EmailRecipientTable;
   email_messages: EmailMessageTable;
   email_attempts: EmailAttemptTable;
+  email_suppressions: EmailSuppressionTable;
   password_resets: PasswordResetTable;
   sessions: SessionTable;
   form_daily_counts: FormDailyCountTable;

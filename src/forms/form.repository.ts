@@ -1,6 +1,6 @@
 import type { Executor } from '../db/database.js';
 import type { FormRow, FormRowUpdate, NewFormRow } from '../db/schema.js';
-import type { Form, NotifyMode } from './form.types.js';
+import { DEFAULT_NOTIFY_SUBJECT, formLanguages, type Form, type FormLanguage, type NotifyMode } from './form.types.js';
 
 export function formRowToForm(row: FormRow): Form {
   return {
@@ -24,6 +24,17 @@ export function formRowToForm(row: FormRow): Form {
     maxLinks: row.max_links,
     retentionDays: row.retention_days,
     storeIp: row.store_ip === 'none' ? 'none' : 'full',
+    notifySubject: row.notify_subject ?? DEFAULT_NOTIFY_SUBJECT,
+    autoReply: {
+      enabled: row.auto_reply_enabled === 1,
+      field: row.auto_reply_field,
+      subject: row.auto_reply_subject,
+      body: row.auto_reply_body,
+    },
+    autoReplyDailyLimit: Number(row.auto_reply_daily_limit),
+    thanksTitle: row.thanks_title,
+    thanksMessage: row.thanks_message,
+    language: (formLanguages as readonly string[]).includes(row.language) ? (row.language as FormLanguage) : 'auto',
   };
 }
 

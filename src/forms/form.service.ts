@@ -3,6 +3,7 @@ import type { Executor, Trx } from '../db/database.js';
 import { notFound, validationFailed } from '../errors.js';
 import { newId } from '../lib/ids.js';
 import { canBeKey } from '../lib/text.js';
+import { templateProblem } from '../lib/template.js';
 import { nowIso } from '../lib/time.js';
 import type { FormRowUpdate } from '../db/schema.js';
 import {
@@ -15,7 +16,7 @@ import {
   listFormRowsWithRetention,
   updateFormRow,
 } from './form.repository.js';
-import { notifyModes, type Form } from './form.types.js';
+import { formLanguages, notifyModes, type Form } from './form.types.js';
 
 const httpUrl = z
   .string()
@@ -58,6 +59,31 @@ const originHost = z.preprocess((value) => {
   }
 }, hostName);
 
+/** An owner-written template (contract section 12): parses, and holds only plain variables. */
+const template = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .superRefine((value, ctx) => {
+      const problem = templateProblem(value);
+      if (problem) ctx.addIssue({ code: 'custom', message: `template ${problem}` });
+    });
+
+/** Plain text a visitor sees; control characters other than line breaks and tabs are refused. */
+const plainText = (max: number) =>
+  z
+    .string()
+    .max(max)
+    // eslint-disable-next-line no-control-regex
+    .refine((v) => !/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(v), 'must be plain text');
+
+const autoReplySchema = z.object({
+  enabled: z.boolean(),
+  field: z.string().trim().min(1).max(256),
+  subject: template(200).nullable(),
+  body: template(5000).nullable(),
+});
+
 const wholeNumber = (min: number, max: number) => {
   const message = `must be a whole number from ${min} to ${max}`;
   return z.number({ error: message }).int(message).min(min, message).max(max, message);
@@ -82,6 +108,12 @@ const formSettingsSchema = z.object({
   retentionDays: wholeNumber(1, 3650).nullable(),
   storeIp: z.enum(['full', 'none'], { error: 'must be full or none' }),
   notifyMode: z.enum(notifyModes),
+  notifySubject: template(200).nullable(),
+  autoReply: autoReplySchema.partial(),
+  autoReplyDailyLimit: wholeNumber(0, 100_000),
+  thanksTitle: plainText(120).nullable(),
+  thanksMessage: plainText(2000).nullable(),
+  language: z.enum(formLanguages, { error: `must be one of ${formLanguages.join(', ')}` }),
 });
 
 export type FormSettings = z.infer<typeof formSettingsSchema>;
@@ -93,7 +125,8 @@ function parseSettings(input: FormSettingsInput, requireName: boolean): FormSett
   if (!parsed.success) {
     const fieldErrors: Record<string, string> = {};
     for (const issue of parsed.error.issues) {
-      const field = String(issue.path[0]);
+      // A nested setting is named by its path: autoReply.subject.
+      const field = issue.path[0] === 'autoReply' && issue.path.length > 1 ? `autoReply.${String(issue.path[1])}` : String(issue.path[0]);
       // The first problem of a field; for a list, which entry it is.
       fieldErrors[field] ??= typeof issue.path[1] === 'number' ? `entry ${issue.path[1] + 1}: ${issue.message}` : issue.message;
     }
@@ -120,6 +153,15 @@ function settingsToRow(s: FormSettingsInput): FormRowUpdate {
   if (s.retentionDays !== undefined) row.retention_days = s.retentionDays;
   if (s.storeIp !== undefined) row.store_ip = s.storeIp;
   if (s.notifyMode !== undefined) row.notify_mode = s.notifyMode;
+  if (s.notifySubject !== undefined) row.notify_subject = s.notifySubject;
+  if (s.autoReply?.enabled !== undefined) row.auto_reply_enabled = s.autoReply.enabled ? 1 : 0;
+  if (s.autoReply?.field !== undefined) row.auto_reply_field = s.autoReply.field;
+  if (s.autoReply?.subject !== undefined) row.auto_reply_subject = s.autoReply.subject;
+  if (s.autoReply?.body !== undefined) row.auto_reply_body = s.autoReply.body;
+  if (s.autoReplyDailyLimit !== undefined) row.auto_reply_daily_limit = s.autoReplyDailyLimit;
+  if (s.thanksTitle !== undefined) row.thanks_title = s.thanksTitle === '' ? null : s.thanksTitle;
+  if (s.thanksMessage !== undefined) row.thanks_message = s.thanksMessage === '' ? null : s.thanksMessage;
+  if (s.language !== undefined) row.language = s.language;
   return row;
 }
 
@@ -189,6 +231,15 @@ export class FormService {
       store_ip: 'full',
       turnstile_site_key: null,
       notify_mode: 'each',
+      notify_subject: null,
+      auto_reply_enabled: 0,
+      auto_reply_field: 'email',
+      auto_reply_subject: null,
+      auto_reply_body: null,
+      auto_reply_daily_limit: 200,
+      thanks_title: null,
+      thanks_message: null,
+      language: 'auto',
       created_at: now,
       updated_at: now,
       ...settingsToRow(settings),

@@ -32,6 +32,29 @@ export interface Form {
   /** Submissions older than this many days are purged; null keeps them. */
   retentionDays: number | null;
   storeIp: StoreIp;
+  /** Template of the owner notification's subject (contract section 12). */
+  notifySubject: string;
+  autoReply: AutoReply;
+  /** Confirmations per form and UTC day; more are skipped as `daily_cap`. */
+  autoReplyDailyLimit: number;
+  /** Custom thank-you page; both null means the plain /thanks. */
+  thanksTitle: string | null;
+  thanksMessage: string | null;
+  language: FormLanguage;
+}
+
+export const DEFAULT_NOTIFY_SUBJECT = 'New submission: {{form.name}}';
+
+/** Languages of the public pages and default confirmation texts; `auto` follows Accept-Language. */
+export const formLanguages = ['auto', 'en', 'de', 'fr', 'es', 'pt'] as const;
+export type FormLanguage = (typeof formLanguages)[number];
+
+/** The confirmation email to the submitter; null subject or body means the language's default. */
+export interface AutoReply {
+  enabled: boolean;
+  field: string;
+  subject: string | null;
+  body: string | null;
 }
 
 export type StoreIp = 'full' | 'none';
@@ -40,7 +63,8 @@ export type StoreIp = 'full' | 'none';
 export type FormSettingsView = Pick<
   Form,
   | 'requireBotCheck' | 'turnstileSiteKey' | 'successUrl' | 'errorUrl' | 'allowedRedirectHosts' | 'blockedTerms'
-  | 'blockedEmails' | 'allowedOrigins' | 'maxLinks' | 'retentionDays' | 'storeIp'
+  | 'blockedEmails' | 'allowedOrigins' | 'maxLinks' | 'retentionDays' | 'storeIp' | 'notifySubject' | 'autoReply'
+  | 'autoReplyDailyLimit' | 'thanksTitle' | 'thanksMessage' | 'language'
 > & { accessKey: 'set' | null; turnstileSecret: 'set' | null };
 
 export function formToSettingsView(form: Form): FormSettingsView {
@@ -58,6 +82,12 @@ export function formToSettingsView(form: Form): FormSettingsView {
     maxLinks: form.maxLinks,
     retentionDays: form.retentionDays,
     storeIp: form.storeIp,
+    notifySubject: form.notifySubject,
+    autoReply: form.autoReply,
+    autoReplyDailyLimit: form.autoReplyDailyLimit,
+    thanksTitle: form.thanksTitle,
+    thanksMessage: form.thanksMessage,
+    language: form.language,
   };
 }
 

@@ -130,7 +130,8 @@ export class EmailChannel implements OutboxChannel {
       }
       if (row.kind === 'submission') {
         const payload = JSON.parse(row.s_payload ?? '{}') as Record<string, unknown>;
-        email = composeSubmissionEmail(row.form_name ?? '', { id: row.submission_id!, createdAt: row.s_created_at!, country: row.s_country!, payload }, this.config.baseUrl);
+        const submission = { id: row.submission_id!, createdAt: row.s_created_at!, country: row.s_country!, payload };
+        email = composeSubmissionEmail(row.form_name ?? '', row.form_notify_subject, submission, this.config.baseUrl);
         replyTo = replyToOf(payload);
       } else if (row.kind === 'digest') {
         email = await this.composeDigest(row);
