@@ -1,3 +1,4 @@
+import { unsubscribeRoutes } from './notifications/unsubscribe.routes.js';
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Config } from './config.js';
 import { createDatabase, type DatabaseHandle } from './db/database.js';
@@ -157,6 +158,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(openApiPlugin);
   await app.register(healthRoutes);
   await app.register(submitRoutes);
+  await app.register(unsubscribeRoutes);
   await app.register(managementApi, { prefix: '/v1/api', routes: [accountRoutes, formRoutes, submissionApiRoutes, hookRoutes] });
   await app.register(dashboardPlugin);
   // Someone opening the bare address in a browser wants the dashboard, not a JSON 404.

@@ -7,6 +7,7 @@ import { HookDeliveryChannel } from './hooks/delivery.channel.js';
 import type { HookTransportOptions } from './hooks/delivery.sender.js';
 import { FormService } from './forms/form.service.js';
 import { EmailChannel, type EmailAttemptListener } from './notifications/email.channel.js';
+import { SuppressionService } from './notifications/suppression.service.js';
 import { SmtpMailer, type MailTransportOptions } from './notifications/mailer.js';
 import { NotificationService } from './notifications/notification.service.js';
 import { PasswordResetService } from './accounts/password-reset.service.js';
@@ -49,6 +50,7 @@ export interface Services {
   readonly passwordResets: PasswordResetService;
   /** Secrets shared by every instance on the database (the cursor signing key). */
   readonly instanceSecrets: InstanceSecretService;
+  readonly suppressions: SuppressionService;
 }
 
 /** Test seams and observers; production passes nothing. */
@@ -86,7 +88,7 @@ export function createServices(
     metrics.emails.inc({ outcome });
     options.onEmailAttempt?.(outcome);
   };
-  if (mailer) channels.push(new EmailChannel(handle, config, mailer, logger, () => notifications.queueDueDigests(), onEmailAttempt));
+  if (mailer) channels.push(new EmailChannel(handle, config, mailer, logger, () => notifications.queueDueDigests(), instanceSecrets, onEmailAttempt));
   outbox = new OutboxDispatcher(handle, logger, channels);
   hooks = new HookService(handle.db, config, forms, accounts, hookChannel);
   const dispatcher = outbox;
@@ -109,5 +111,6 @@ export function createServices(
     passwordResets: new PasswordResetService(handle, config, accounts, sessions, notifications, wakeOutbox),
     metrics,
     instanceSecrets,
+    suppressions: new SuppressionService(handle.db, instanceSecrets),
   };
 }

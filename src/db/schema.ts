@@ -171,6 +171,8 @@ export interface EmailMessageTable {
   address_hash: string | null;
   /** Why a confirmation was skipped: rate_limited | daily_cap | suppressed | too_late. */
   skip_reason: string | null;
+  /** When a confirmation passed the guards; the hourly and daily limits count these. */
+  admitted_at: string | null;
 }
 
 /** The instance's suppression list: addresses that get no confirmation email. */

@@ -233,6 +233,7 @@ export class NotificationService {
       kind: message.kind,
       to: message.to_address,
       state: message.state,
+      skipReason: message.skip_reason,
       createdAt: message.created_at,
       submissionId: message.submission_id,
       attempts: attempts.map((a) => ({ attemptedAt: a.attempted_at, outcome: a.outcome, reply: a.reply })),

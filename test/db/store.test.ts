@@ -54,7 +54,7 @@ describe(`store on ${testDialect}`, () => {
       .sort();
     expect(tables).toEqual(
       [
-        'accounts', 'api_keys', 'email_attempts', 'email_messages', 'email_recipients', 'form_counts', 'form_daily_counts', 'forms',
+        'accounts', 'api_keys', 'email_attempts', 'email_messages', 'email_recipients', 'email_suppressions', 'form_counts', 'form_daily_counts', 'forms',
         'hook_deliveries', 'hooks', 'idempotency_keys', 'instance_secrets', 'outbox', 'password_resets', 'sessions', 'submissions',
       ].sort(),
     );

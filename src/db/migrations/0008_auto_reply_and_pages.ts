@@ -27,10 +27,12 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('email_messages').addColumn('address_hash', 'text').execute();
   // rate_limited | daily_cap | suppressed | too_late, when state is skipped
   await db.schema.alterTable('email_messages').addColumn('skip_reason', 'text').execute();
+  // When a confirmation passed the guards (claimed for its first send): what the limits count.
+  await db.schema.alterTable('email_messages').addColumn('admitted_at', 'text').execute();
   await db.schema
-    .createIndex('email_messages_confirmation_idx')
+    .createIndex('email_messages_admitted_idx')
     .on('email_messages')
-    .columns(['form_id', 'kind', 'address_hash', 'created_at'])
+    .columns(['form_id', 'admitted_at'])
     .execute();
 
   await db.schema
@@ -43,7 +45,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
 
   if (await isPostgres(db)) {
-    await sql`alter table email_messages alter column address_hash type text collate "C"`.execute(db);
+    await sql`alter table email_messages alter column address_hash type text collate "C", alter column admitted_at type text collate "C"`.execute(db);
     await sql`alter table email_suppressions alter column address_hash type text collate "C"`.execute(db);
   }
 }
@@ -60,7 +62,8 @@ async function isPostgres(db: Kysely<any>): Promise<boolean> {
 
 export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.dropTable('email_suppressions').ifExists().execute();
-  await db.schema.dropIndex('email_messages_confirmation_idx').ifExists().execute();
+  await db.schema.dropIndex('email_messages_admitted_idx').ifExists().execute();
+  await db.schema.alterTable('email_messages').dropColumn('admitted_at').execute();
   await db.schema.alterTable('email_messages').dropColumn('skip_reason').execute();
   await db.schema.alterTable('email_messages').dropColumn('address_hash').execute();
   for (const column of [
