@@ -8,6 +8,7 @@ import { registerKeys } from './commands/keys.js';
 import { registerMail } from './commands/mail.js';
 import { registerMigrate } from './commands/migrate.js';
 import { registerServe } from './commands/serve.js';
+import { registerSuppressions } from './commands/suppressions.js';
 import { registerPurge, registerSubmissions } from './commands/submissions.js';
 import { formatCliError } from './context.js';
 
@@ -26,6 +27,7 @@ registerBackup(program);
 registerSubmissions(program);
 registerPurge(program);
 registerMail(program);
+registerSuppressions(program);
 
 try {
   await program.parseAsync(process.argv);
