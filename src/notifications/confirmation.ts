@@ -1,6 +1,7 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import type { NewEmailMessageRow } from '../db/schema.js';
+import { chooseLanguage, messages } from '../i18n/i18n.js';
 import { escapeHtml } from '../lib/html.js';
 import { renderTemplate, submissionVariables } from '../lib/template.js';
 import type { ComposedEmail } from './compose.js';
@@ -93,12 +94,14 @@ export interface ConfirmationTexts {
   footer: string;
 }
 
-export const DEFAULT_CONFIRMATION_TEXTS: ConfirmationTexts = {
-  subject: 'We received your message: {{form.name}}',
-  body: 'Hello,\n\nthank you for your message. It has arrived and will be read soon.\n',
-  footer:
-    'You receive this email because this address was entered in the form "{form}" on {host}. If that was not you, or you want no more of these emails, unsubscribe: {url}',
-};
+/**
+ * The default texts and the footer in the form's language. `auto` is English here: the visitor's
+ * Accept-Language is not kept with the submission.
+ */
+export function confirmationTexts(formLanguage: string | null): ConfirmationTexts {
+  const m = messages(chooseLanguage(formLanguage ?? undefined, undefined));
+  return { subject: m['confirmation.subject'], body: m['confirmation.body'], footer: m['confirmation.footer'] };
+}
 
 const fill = (text: string, values: Record<string, string>) => text.replace(/\{(form|host|url)\}/g, (_m, k: string) => values[k] ?? '');
 

@@ -30,7 +30,7 @@ import {
   CONFIRMATION_ADDRESS_WINDOW_MS,
   composeConfirmationEmail,
   confirmationRows,
-  DEFAULT_CONFIRMATION_TEXTS,
+  confirmationTexts,
   unsubscribeToken,
   type ConfirmationSkipReason,
 } from './confirmation.js';
@@ -196,7 +196,7 @@ export class EmailChannel implements OutboxChannel {
           subjectTemplate: row.form_auto_reply_subject,
           bodyTemplate: row.form_auto_reply_body,
           submission: { id: row.submission_id!, createdAt: row.s_created_at!, payload },
-          texts: DEFAULT_CONFIRMATION_TEXTS,
+          texts: confirmationTexts(row.form_language),
           baseUrl: this.config.baseUrl,
           unsubscribeUrl: url,
         });

@@ -104,6 +104,7 @@ export interface ClaimedMessageRow extends EmailMessageRow {
   form_auto_reply_subject: string | null;
   form_auto_reply_body: string | null;
   form_auto_reply_daily_limit: number | null;
+  form_language: string | null;
   recipient_state: string | null;
   s_created_at: string | null;
   s_country: string | null;
@@ -144,6 +145,7 @@ export async function claimDueMessageRows(
       'f.auto_reply_subject as form_auto_reply_subject',
       'f.auto_reply_body as form_auto_reply_body',
       'f.auto_reply_daily_limit as form_auto_reply_daily_limit',
+      'f.language as form_language',
       'r.state as recipient_state', 's.created_at as s_created_at', 's.country as s_country', 's.payload as s_payload'])
     .where('m.id', 'in', ids)
     .execute();

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { messages, type Language } from '../../i18n/i18n.js';
 import { escapeHtml } from '../../lib/html.js';
 
 const PAGE_STYLE = `
@@ -16,9 +17,9 @@ export const UNSUBSCRIBE_PAGE_CSP = [
   "base-uri 'none'",
 ].join('; ');
 
-function page(heading: string, body: string): string {
+function page(language: Language, heading: string, body: string): string {
   return `<!doctype html>
-<html lang="en">
+<html lang="${language}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -31,17 +32,21 @@ function page(heading: string, body: string): string {
 }
 
 /** GET: nothing changes until the visitor presses the button (mail scanners open links). */
-export function unsubscribeConfirmPage(): string {
+export function unsubscribeConfirmPage(language: Language): string {
+  const m = messages(language);
   return page(
-    'Unsubscribe from confirmation emails',
-    '<p>Press the button to receive no more confirmation emails from forms on this site at this address.</p><form method="post"><button type="submit">Unsubscribe</button></form>',
+    language,
+    m['unsubscribe.confirm.heading'],
+    `<p>${escapeHtml(m['unsubscribe.confirm.text'])}</p><form method="post"><button type="submit">${escapeHtml(m['unsubscribe.button'])}</button></form>`,
   );
 }
 
-export function unsubscribedPage(): string {
-  return page('You are unsubscribed', '<p>This address will receive no more confirmation emails from forms on this site.</p>');
+export function unsubscribedPage(language: Language): string {
+  const m = messages(language);
+  return page(language, m['unsubscribe.done.heading'], `<p>${escapeHtml(m['unsubscribe.done.text'])}</p>`);
 }
 
-export function invalidUnsubscribeLinkPage(): string {
-  return page('This link is not valid', '<p>Please use the link from the email exactly as it was sent.</p>');
+export function invalidUnsubscribeLinkPage(language: Language): string {
+  const m = messages(language);
+  return page(language, m['unsubscribe.invalid.heading'], `<p>${escapeHtml(m['unsubscribe.invalid.text'])}</p>`);
 }
