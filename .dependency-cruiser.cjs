@@ -5,7 +5,7 @@
  * composition root and may import anything.
  */
 const LOWER = 'lib|db|http';
-const NOT_FEATURE = `${LOWER}|types|startup`;
+const NOT_FEATURE = `${LOWER}|types|startup|i18n`;
 const FEATURE = `^src/(?!(?:${NOT_FEATURE})/)[^/]+/`;
 
 /** @type {import('dependency-cruiser').IConfiguration} */

@@ -1,3 +1,4 @@
+import { unsubscribeRoutes } from './notifications/unsubscribe.routes.js';
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Config } from './config.js';
 import { clientScriptRoutes } from './client-script/client-script.routes.js';
@@ -167,6 +168,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(submitRoutes);
   await app.register(clientScriptRoutes(clientScript));
   await app.register(botCheckRoutes);
+  await app.register(unsubscribeRoutes);
   await app.register(managementApi, { prefix: '/v1/api', routes: [accountRoutes, formRoutes, submissionApiRoutes, hookRoutes] });
   await app.register(dashboardPlugin);
   // Someone opening the bare address in a browser wants the dashboard, not a JSON 404.

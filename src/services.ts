@@ -7,6 +7,7 @@ import { HookDeliveryChannel } from './hooks/delivery.channel.js';
 import type { HookTransportOptions } from './hooks/delivery.sender.js';
 import { FormService } from './forms/form.service.js';
 import { EmailChannel, type EmailAttemptListener } from './notifications/email.channel.js';
+import { SuppressionService } from './notifications/suppression.service.js';
 import { SmtpMailer, type MailTransportOptions } from './notifications/mailer.js';
 import { NotificationService } from './notifications/notification.service.js';
 import { PasswordResetService } from './accounts/password-reset.service.js';
@@ -60,6 +61,7 @@ export interface Services {
   readonly botChecks: BotCheckService;
   /** The learning filter, one model per account. */
   readonly spamFilter: SpamFilterService;
+  readonly suppressions: SuppressionService;
 }
 
 /** Test seams and observers; production passes nothing. */
@@ -107,7 +109,7 @@ export function createServices(
     metrics.emails.inc({ outcome });
     options.onEmailAttempt?.(outcome);
   };
-  if (mailer) channels.push(new EmailChannel(handle, config, mailer, logger, () => notifications.queueDueDigests(), onEmailAttempt));
+  if (mailer) channels.push(new EmailChannel(handle, config, mailer, logger, () => notifications.queueDueDigests(), instanceSecrets, onEmailAttempt));
   outbox = new OutboxDispatcher(handle, logger, channels);
   hooks = new HookService(handle.db, config, forms, accounts, hookChannel);
   lifecycle = new SubmissionLifecycleService(handle, forms, outbox, logger, { purgeIntervalMs: config.retentionPurgeIntervalMs });
@@ -136,5 +138,6 @@ export function createServices(
     instanceSecrets,
     botChecks,
     spamFilter,
+    suppressions: new SuppressionService(handle.db, instanceSecrets),
   };
 }

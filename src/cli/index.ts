@@ -9,6 +9,7 @@ import { registerKeys } from './commands/keys.js';
 import { registerMail } from './commands/mail.js';
 import { registerMigrate } from './commands/migrate.js';
 import { registerServe } from './commands/serve.js';
+import { registerSuppressions } from './commands/suppressions.js';
 import { registerPurge, registerSubmissions } from './commands/submissions.js';
 import { formatCliError } from './context.js';
 
@@ -28,6 +29,7 @@ registerSubmissions(program);
 registerPurge(program);
 registerMail(program);
 registerIntegrations(program);
+registerSuppressions(program);
 
 try {
   await program.parseAsync(process.argv);

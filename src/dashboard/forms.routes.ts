@@ -95,6 +95,44 @@ const wholeNumberOrNull = (value: string | undefined) => {
   return text === '' ? null : /^\d+$/.test(text) ? Number(text) : (text as unknown as number);
 };
 
+interface SubmitterEcho {
+  values: Record<string, string>;
+  fieldErrors: Record<string, string>;
+}
+
+const SUBMITTER_TEXT_FIELDS = ['autoReplyField', 'autoReplySubject', 'autoReplyBody', 'notifySubject', 'thanksTitle', 'thanksMessage', 'language'] as const;
+
+/** The submitter section's fields as settings; empty texts restore the defaults. */
+function submitterSettingsFromBody(body: SettingsBody): { input: FormSettingsInput; values: Record<string, string>; fieldErrors: Record<string, string> } {
+  const values: Record<string, string> = {};
+  const fieldErrors: Record<string, string> = {};
+  for (const field of SUBMITTER_TEXT_FIELDS) {
+    const value = body[field];
+    if (value === undefined) continue;
+    if (typeof value === 'string') values[field] = value;
+    else fieldErrors[field] = 'Enter one value only';
+  }
+  const enabled = body.autoReplyEnabled === '1' || body.autoReplyEnabled === 'on';
+  values.autoReplyEnabled = enabled ? '1' : '';
+  const emptyToNull = (value: string | undefined) => (value === undefined || value.trim() === '' ? null : value.replace(/\r\n/g, '\n'));
+  return {
+    values,
+    fieldErrors,
+    input: {
+      autoReply: {
+        enabled,
+        field: (values.autoReplyField ?? '').trim() || 'email',
+        subject: emptyToNull(values.autoReplySubject),
+        body: emptyToNull(values.autoReplyBody),
+      },
+      notifySubject: emptyToNull(values.notifySubject),
+      thanksTitle: emptyToNull(values.thanksTitle),
+      thanksMessage: emptyToNull(values.thanksMessage),
+      language: (values.language ?? 'auto') as FormSettingsInput['language'],
+    },
+  };
+}
+
 export async function formPages(app: FastifyInstance): Promise<void> {
   // The notification settings on the settings page post to email.routes.ts.
   const renderForms = async (request: FastifyRequest, reply: FastifyReply, extra: { values?: Record<string, string>; fieldErrors?: Record<string, string>; error?: string } = {}, status = 200) => {
@@ -140,10 +178,16 @@ export async function formPages(app: FastifyInstance): Promise<void> {
     (form.botCheck === 'hcaptcha' && !form.hcaptchaSecret && !defaultSecrets.hcaptcha) ||
     (form.botCheck === 'recaptcha' && !form.recaptchaSecret && !defaultSecrets.recaptcha);
 
-  const renderSettings = async (request: FastifyRequest, reply: FastifyReply, form: Form, extra: { notice?: string; error?: string; values?: Record<string, string>; fieldErrors?: Record<string, string> } = {}, status = 200) => {
+  const renderSettings = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    form: Form,
+    extra: { notice?: string; error?: string; values?: Record<string, string>; fieldErrors?: Record<string, string>; submitter?: SubmitterEcho } = {},
+    status = 200,
+  ) => {
     const submitUrl = `${app.config.baseUrl}/v1/submit/${form.id}`;
     const altcha = altchaUrls(app.config.baseUrl, form.id);
-    const { values, fieldErrors, ...messages } = extra;
+    const { values, fieldErrors, submitter, ...messages } = extra;
     return sendPage(reply, 'settings', { ...pageContext(request, reply, form.name), ...messages }, {
       form,
       submitUrl,
@@ -162,6 +206,12 @@ export async function formPages(app: FastifyInstance): Promise<void> {
       notifications: {
         enabled: app.services.notifications.emailEnabled,
         recipients: await app.services.notifications.listRecipients(form.id),
+      },
+      submitter: {
+        values: submitter?.values ?? {},
+        fieldErrors: submitter?.fieldErrors ?? {},
+        preview: app.services.notifications.previewConfirmation(form),
+        suppressionCount: await app.services.suppressions.count(),
       },
     }, status);
   };
@@ -185,6 +235,23 @@ export async function formPages(app: FastifyInstance): Promise<void> {
       rethrowUnlessValidation(err);
       const errors = Object.fromEntries(Object.entries(err.fieldErrors ?? {}).map(([f, m]) => [f, fieldMessages[f] ? `${fieldMessages[f]} (${m})` : m]));
       return refuse(errors, err.message);
+    }
+  });
+
+  // The confirmation email, templates, thank-you page and language: their own form on the page.
+  app.post<{ Params: { id: string }; Body: SettingsBody }>('/dashboard/forms/:id/submitter', { schema: { hide: true } }, async (request, reply) => {
+    const form = await app.services.forms.getFormOfAccount(request.owner!.id, request.params.id);
+    const body = request.body && typeof request.body === 'object' && !Array.isArray(request.body) ? request.body : {};
+    const { input, values, fieldErrors } = submitterSettingsFromBody(body);
+    const refuse = (errors: Record<string, string>, message: string) =>
+      renderSettings(request, reply, form, { error: message, submitter: { values, fieldErrors: errors } }, 400);
+    if (Object.keys(fieldErrors).length > 0) return refuse(fieldErrors, 'Some settings need another look: see the messages by the fields.');
+    try {
+      const updated = await app.services.forms.updateForm(form.id, input, request.owner!.id);
+      return await renderSettings(request, reply, updated, { notice: 'Settings saved.' });
+    } catch (err) {
+      rethrowUnlessValidation(err);
+      return refuse(err.fieldErrors ?? {}, err.message);
     }
   });
 

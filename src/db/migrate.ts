@@ -7,6 +7,7 @@ import * as m0004 from './migrations/0004_spam_and_lifecycle.js';
 import * as m0005 from './migrations/0005_email_notifications.js';
 import * as m0006 from './migrations/0006_dashboard_search.js';
 import * as m0007 from './migrations/0007_counters_per_batch.js';
+import * as m0008 from './migrations/0008_auto_reply_and_pages.js';
 import * as m0009 from './migrations/0009_integrations.js';
 import * as m0010 from './migrations/0010_bot_checks_and_spam_filter.js';
 
@@ -19,7 +20,7 @@ const migrations: Record<string, Migration> = {
   '0005_email_notifications': m0005,
   '0006_dashboard_search': m0006,
   '0007_counters_per_batch': m0007,
-  // 0008 is reserved for another branch.
+  '0008_auto_reply_and_pages': m0008,
   '0009_integrations': m0009,
   '0010_bot_checks_and_spam_filter': m0010,
 };

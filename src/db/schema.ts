@@ -66,6 +66,19 @@ export interface FormTable {
   min_fill_seconds: Generated<number>;
   /** off | learn */
   spam_filter: Generated<string>;
+  /** Template of the owner notification's subject; null is the default. */
+  notify_subject: string | null;
+  auto_reply_enabled: Generated<number>;
+  /** The submission field holding the visitor's address. */
+  auto_reply_field: Generated<string>;
+  /** Templates of the confirmation; null is the language's default text. */
+  auto_reply_subject: string | null;
+  auto_reply_body: string | null;
+  auto_reply_daily_limit: Generated<number>;
+  thanks_title: string | null;
+  thanks_message: string | null;
+  /** auto | en | de | fr | es | pt */
+  language: Generated<string>;
 }
 
 export interface SubmissionTable {
@@ -167,6 +180,21 @@ export interface EmailMessageTable {
   next_attempt_at: string;
   claimed_at: string | null;
   claimed_by: string | null;
+  created_at: string;
+  /** SHA-256 of the lower-cased address of a confirmation (the per-address guard). */
+  address_hash: string | null;
+  /** Why a confirmation was skipped: rate_limited | daily_cap | suppressed | too_late. */
+  skip_reason: string | null;
+  /** When a confirmation passed the guards; the hourly and daily limits count these. */
+  admitted_at: string | null;
+}
+
+/** The instance's suppression list: addresses that get no confirmation email. */
+export interface EmailSuppressionTable {
+  /** SHA-256 of the lower-cased address. */
+  address_hash: string;
+  /** unsubscribe | bounce */
+  reason: string;
   created_at: string;
 }
 
@@ -308,6 +336,7 @@ export interface Database {
   integrations: IntegrationTable;
   integration_messages: IntegrationMessageTable;
   integration_attempts: IntegrationAttemptTable;
+  email_suppressions: EmailSuppressionTable;
   password_resets: PasswordResetTable;
   sessions: SessionTable;
   form_daily_counts: FormDailyCountTable;

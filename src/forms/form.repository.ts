@@ -1,6 +1,6 @@
 import type { Executor } from '../db/database.js';
 import type { FormRow, FormRowUpdate, NewFormRow } from '../db/schema.js';
-import { toAltchaComplexity, toBotCheckVendor, toSpamFilterMode, type Form, type NotifyMode } from './form.types.js';
+import { DEFAULT_NOTIFY_SUBJECT, formLanguages, toAltchaComplexity, toBotCheckVendor, toSpamFilterMode, type Form, type FormLanguage, type NotifyMode } from './form.types.js';
 
 export function formRowToForm(row: FormRow): Form {
   return {
@@ -33,6 +33,17 @@ export function formRowToForm(row: FormRow): Form {
     altchaComplexity: toAltchaComplexity(row.altcha_complexity),
     minFillSeconds: Number(row.min_fill_seconds),
     spamFilter: toSpamFilterMode(row.spam_filter),
+    notifySubject: row.notify_subject ?? DEFAULT_NOTIFY_SUBJECT,
+    autoReply: {
+      enabled: row.auto_reply_enabled === 1,
+      field: row.auto_reply_field,
+      subject: row.auto_reply_subject,
+      body: row.auto_reply_body,
+    },
+    autoReplyDailyLimit: Number(row.auto_reply_daily_limit),
+    thanksTitle: row.thanks_title,
+    thanksMessage: row.thanks_message,
+    language: (formLanguages as readonly string[]).includes(row.language) ? (row.language as FormLanguage) : 'auto',
   };
 }
 

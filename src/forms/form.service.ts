@@ -3,6 +3,7 @@ import type { Executor, Trx } from '../db/database.js';
 import { notFound, validationFailed } from '../errors.js';
 import { newId } from '../lib/ids.js';
 import { canBeKey } from '../lib/text.js';
+import { templateProblem } from '../lib/template.js';
 import { nowIso } from '../lib/time.js';
 import type { FormRowUpdate } from '../db/schema.js';
 import {
@@ -15,7 +16,7 @@ import {
   listFormRowsWithRetention,
   updateFormRow,
 } from './form.repository.js';
-import { ALTCHA_COMPLEXITIES, BOT_CHECK_VENDORS, SPAM_FILTER_MODES, notifyModes, type BotCheckVendor, type Form } from './form.types.js';
+import { ALTCHA_COMPLEXITIES, BOT_CHECK_VENDORS, SPAM_FILTER_MODES, formLanguages, notifyModes, type BotCheckVendor, type Form } from './form.types.js';
 
 const httpUrl = z
   .string()
@@ -58,6 +59,31 @@ const originHost = z.preprocess((value) => {
   }
 }, hostName);
 
+/** An owner-written template (contract section 12): parses, and holds only plain variables. */
+const template = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .superRefine((value, ctx) => {
+      const problem = templateProblem(value);
+      if (problem) ctx.addIssue({ code: 'custom', message: `template ${problem}` });
+    });
+
+/** Plain text a visitor sees; control characters other than line breaks and tabs are refused. */
+const plainText = (max: number) =>
+  z
+    .string()
+    .max(max)
+    // eslint-disable-next-line no-control-regex
+    .refine((v) => !/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(v), 'must be plain text');
+
+const autoReplySchema = z.object({
+  enabled: z.boolean(),
+  field: z.string().trim().min(1).max(256),
+  subject: template(200).nullable(),
+  body: template(5000).nullable(),
+});
+
 const wholeNumber = (min: number, max: number) => {
   const message = `must be a whole number from ${min} to ${max}`;
   return z.number({ error: message }).int(message).min(min, message).max(max, message);
@@ -95,6 +121,12 @@ const formSettingsSchema = z.object({
   altchaComplexity: z.enum(ALTCHA_COMPLEXITIES, { error: 'must be low, medium or high' }),
   minFillSeconds: wholeNumber(0, 60),
   spamFilter: z.enum(SPAM_FILTER_MODES, { error: 'must be off or learn' }),
+  notifySubject: template(200).nullable(),
+  autoReply: autoReplySchema.partial(),
+  autoReplyDailyLimit: wholeNumber(0, 100_000),
+  thanksTitle: plainText(120).nullable(),
+  thanksMessage: plainText(2000).nullable(),
+  language: z.enum(formLanguages, { error: `must be one of ${formLanguages.join(', ')}` }),
 });
 
 export type FormSettings = z.infer<typeof formSettingsSchema>;
@@ -106,7 +138,8 @@ function parseSettings(input: FormSettingsInput, requireName: boolean): FormSett
   if (!parsed.success) {
     const fieldErrors: Record<string, string> = {};
     for (const issue of parsed.error.issues) {
-      const field = String(issue.path[0]);
+      // A nested setting is named by its path: autoReply.subject.
+      const field = issue.path[0] === 'autoReply' && issue.path.length > 1 ? `autoReply.${String(issue.path[1])}` : String(issue.path[0]);
       // The first problem of a field; for a list, which entry it is.
       fieldErrors[field] ??= typeof issue.path[1] === 'number' ? `entry ${issue.path[1] + 1}: ${issue.message}` : issue.message;
     }
@@ -168,6 +201,15 @@ function settingsToRow(s: FormSettingsInput): FormRowUpdate {
   if (s.altchaComplexity !== undefined) row.altcha_complexity = s.altchaComplexity;
   if (s.minFillSeconds !== undefined) row.min_fill_seconds = s.minFillSeconds;
   if (s.spamFilter !== undefined) row.spam_filter = s.spamFilter;
+  if (s.notifySubject !== undefined) row.notify_subject = s.notifySubject;
+  if (s.autoReply?.enabled !== undefined) row.auto_reply_enabled = s.autoReply.enabled ? 1 : 0;
+  if (s.autoReply?.field !== undefined) row.auto_reply_field = s.autoReply.field;
+  if (s.autoReply?.subject !== undefined) row.auto_reply_subject = s.autoReply.subject;
+  if (s.autoReply?.body !== undefined) row.auto_reply_body = s.autoReply.body;
+  if (s.autoReplyDailyLimit !== undefined) row.auto_reply_daily_limit = s.autoReplyDailyLimit;
+  if (s.thanksTitle !== undefined) row.thanks_title = s.thanksTitle === '' ? null : s.thanksTitle;
+  if (s.thanksMessage !== undefined) row.thanks_message = s.thanksMessage === '' ? null : s.thanksMessage;
+  if (s.language !== undefined) row.language = s.language;
   return row;
 }
 
@@ -249,6 +291,15 @@ export class FormService {
       altcha_complexity: 'medium',
       min_fill_seconds: 0,
       spam_filter: 'off',
+      notify_subject: null,
+      auto_reply_enabled: 0,
+      auto_reply_field: 'email',
+      auto_reply_subject: null,
+      auto_reply_body: null,
+      auto_reply_daily_limit: 200,
+      thanks_title: null,
+      thanks_message: null,
+      language: 'auto',
       created_at: now,
       updated_at: now,
       ...settingsToRow(settings),

@@ -44,6 +44,29 @@ export interface Form {
   /** An ALTCHA solution sent sooner than this after its challenge was issued is spam (`too_fast`); 0 = off. */
   minFillSeconds: number;
   spamFilter: SpamFilterMode;
+  /** Template of the owner notification's subject (contract section 12). */
+  notifySubject: string;
+  autoReply: AutoReply;
+  /** Confirmations per form and UTC day; more are skipped as `daily_cap`. */
+  autoReplyDailyLimit: number;
+  /** Custom thank-you page; both null means the plain /thanks. */
+  thanksTitle: string | null;
+  thanksMessage: string | null;
+  language: FormLanguage;
+}
+
+export const DEFAULT_NOTIFY_SUBJECT = 'New submission: {{form.name}}';
+
+/** Languages of the public pages and default confirmation texts; `auto` follows Accept-Language. */
+export const formLanguages = ['auto', 'en', 'de', 'fr', 'es', 'pt'] as const;
+export type FormLanguage = (typeof formLanguages)[number];
+
+/** The confirmation email to the submitter; null subject or body means the language's default. */
+export interface AutoReply {
+  enabled: boolean;
+  field: string;
+  subject: string | null;
+  body: string | null;
 }
 
 export type StoreIp = 'full' | 'none';
@@ -65,7 +88,8 @@ export type FormSettingsView = Pick<
   Form,
   | 'requireBotCheck' | 'turnstileSiteKey' | 'successUrl' | 'errorUrl' | 'allowedRedirectHosts' | 'blockedTerms'
   | 'blockedEmails' | 'allowedOrigins' | 'maxLinks' | 'retentionDays' | 'storeIp' | 'botCheck' | 'hcaptchaSiteKey'
-  | 'recaptchaSiteKey' | 'recaptchaMinScore' | 'altchaComplexity' | 'minFillSeconds' | 'spamFilter'
+  | 'recaptchaSiteKey' | 'recaptchaMinScore' | 'altchaComplexity' | 'minFillSeconds' | 'spamFilter' | 'notifySubject' | 'autoReply'
+  | 'autoReplyDailyLimit' | 'thanksTitle' | 'thanksMessage' | 'language'
 > & { accessKey: 'set' | null; turnstileSecret: 'set' | null; hcaptchaSecret: 'set' | null; recaptchaSecret: 'set' | null };
 
 export function formToSettingsView(form: Form): FormSettingsView {
@@ -92,6 +116,12 @@ export function formToSettingsView(form: Form): FormSettingsView {
     altchaComplexity: form.altchaComplexity,
     minFillSeconds: form.minFillSeconds,
     spamFilter: form.spamFilter,
+    notifySubject: form.notifySubject,
+    autoReply: form.autoReply,
+    autoReplyDailyLimit: form.autoReplyDailyLimit,
+    thanksTitle: form.thanksTitle,
+    thanksMessage: form.thanksMessage,
+    language: form.language,
   };
 }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { escapeHtml } from '../lib/html.js';
+import { oneLine, renderTemplate, submissionVariables, valueText } from '../lib/template.js';
 
 export interface ComposedEmail {
   subject: string;
@@ -16,9 +17,6 @@ export interface SubmissionForEmail {
 
 const singleAddress = z.email().max(254);
 
-/** A header value from data the owner or a visitor wrote: line breaks become spaces. */
-const oneLine = (value: string) => value.replace(/\r\n|[\r\n]/g, ' ');
-
 /** The submission's `email` field when it is exactly one valid address (no CR/LF, no list). */
 export function replyToOf(payload: Record<string, unknown>): string | undefined {
   const value = payload.email;
@@ -27,14 +25,8 @@ export function replyToOf(payload: Record<string, unknown>): string | undefined 
   return parsed.success ? parsed.data : undefined;
 }
 
-function fieldText(value: unknown): string {
-  if (Array.isArray(value)) return value.map(fieldText).join(', ');
-  if (value === null || value === undefined) return '';
-  return String(value);
-}
-
 function fieldLines(payload: Record<string, unknown>): Array<[string, string]> {
-  return Object.entries(payload).map(([name, value]) => [name, fieldText(value)]);
+  return Object.entries(payload).map(([name, value]) => [name, valueText(value)]);
 }
 
 const submissionLink = (baseUrl: string, submissionId: string) => `${baseUrl}/dashboard/submissions/${submissionId}`;
@@ -54,10 +46,12 @@ function submissionHtml(s: SubmissionForEmail, baseUrl: string): string {
 
 const page = (body: string) => `<!doctype html><html><body style="font-family:system-ui,sans-serif">${body}</body></html>`;
 
-/** Contract section 8's message for one submission. */
-export function composeSubmissionEmail(formName: string, s: SubmissionForEmail, baseUrl: string): ComposedEmail {
+export const DEFAULT_NOTIFY_SUBJECT_TEMPLATE = 'New submission: {{form.name}}';
+
+/** Contract section 8's message for one submission; the subject is the form's template (section 12). */
+export function composeSubmissionEmail(formName: string, subjectTemplate: string | null, s: SubmissionForEmail, baseUrl: string): ComposedEmail {
   return {
-    subject: `New submission: ${oneLine(formName)}`,
+    subject: renderTemplate(subjectTemplate ?? DEFAULT_NOTIFY_SUBJECT_TEMPLATE, submissionVariables(formName, s), 'subject'),
     text: `New submission to ${formName}\n\n${submissionText(s, baseUrl)}\n`,
     html: page(`<h2>New submission to ${escapeHtml(formName)}</h2>\n${submissionHtml(s, baseUrl)}`),
   };

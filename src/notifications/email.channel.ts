@@ -25,6 +25,26 @@ import {
   type ClaimedMessageRow,
 } from './email.repository.js';
 import type { SendResult, SmtpMailer } from './mailer.js';
+import type { InstanceSecretService } from '../secrets/instance-secret.service.js';
+import {
+  CONFIRMATION_ADDRESS_WINDOW_MS,
+  composeConfirmationEmail,
+  confirmationRows,
+  confirmationTexts,
+  unsubscribeToken,
+  type ConfirmationSkipReason,
+} from './confirmation.js';
+import {
+  admitConfirmation,
+  countAdmittedConfirmations,
+  formSendsConfirmationsSql,
+  insertConfirmationRows,
+  insertSuppression,
+  isSuppressed,
+  listConfirmationCandidates,
+  lockConfirmationGuards,
+  skipConfirmation,
+} from './confirmation.repository.js';
 
 const MAX_ATTEMPTS = 5;
 const RECLAIM_CHECK_MS = 5_000;
@@ -68,6 +88,7 @@ export class EmailChannel implements OutboxChannel {
     private readonly mailer: SmtpMailer,
     private readonly logger: FastifyBaseLogger,
     private readonly queueDigests: () => Promise<number>,
+    private readonly secrets: InstanceSecretService,
     private readonly onAttempt: EmailAttemptListener = () => {},
   ) {}
 
@@ -86,20 +107,53 @@ export class EmailChannel implements OutboxChannel {
   }
 
   formHasWorkSql(formIdColumn: string): string {
-    return formHasPerSubmissionRecipientSql(formIdColumn);
+    return `${formHasPerSubmissionRecipientSql(formIdColumn)} or ${formSendsConfirmationsSql(formIdColumn)}`;
   }
 
   async expand(trx: Trx, submissionIds: string[]): Promise<void> {
-    await insertSubmissionMessages(trx, submissionIds, nowIso());
+    const now = nowIso();
+    await insertSubmissionMessages(trx, submissionIds, now);
+    await insertConfirmationRows(trx, confirmationRows(await listConfirmationCandidates(trx, submissionIds), now));
   }
 
   async claim(limit: number): Promise<OutboxSend[]> {
     if (this.handle.dialect === 'postgres' && !this.liveness?.held && !(await this.holdLivenessLock())) return [];
     if (Date.now() - this.lastReclaimCheck > RECLAIM_CHECK_MS) await this.reclaimFromDeadInstances();
-    const rows = await this.handle.db
-      .transaction()
-      .execute((trx) => claimDueMessageRows(trx, this.handle.dialect, { limit, now: nowIso(), instance: this.instance }));
+    const rows = await this.handle.db.transaction().execute(async (trx) => {
+      const now = nowIso();
+      const claimed = await claimDueMessageRows(trx, this.handle.dialect, { limit, now, instance: this.instance });
+      return this.admitConfirmations(trx, claimed, now);
+    });
     return rows.map((row) => () => this.deliver(row));
+  }
+
+  /**
+   * The anti-relay guards of a confirmation (contract section 12), checked when it is first
+   * claimed, in the claiming transaction: the counts see every confirmation admitted before
+   * (SQLite serializes transactions; PostgreSQL takes a per-form advisory lock), so the limits
+   * hold exactly however many submissions arrive at once, and the submit path pays nothing.
+   * A skipped one stays on the email log with its reason.
+   */
+  private async admitConfirmations(trx: Trx, claimed: ClaimedMessageRow[], now: string): Promise<ClaimedMessageRow[]> {
+    const fresh = claimed.filter((r) => r.kind === 'confirmation' && r.admitted_at === null);
+    if (fresh.length === 0) return claimed;
+    await lockConfirmationGuards(trx, this.handle.dialect, [...new Set(fresh.map((r) => r.form_id!))]);
+    const dayStart = `${now.slice(0, 10)}T00:00:00.000Z`;
+    const hourAgo = new Date(Date.parse(now) - CONFIRMATION_ADDRESS_WINDOW_MS).toISOString();
+    const skipped = new Set<string>();
+    for (const row of fresh.sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.id < b.id ? -1 : 1))) {
+      let reason: ConfirmationSkipReason | undefined;
+      if (await isSuppressed(trx, row.address_hash!)) reason = 'suppressed';
+      else if ((await countAdmittedConfirmations(trx, { formId: row.form_id!, since: hourAgo, addressHash: row.address_hash! })) > 0) reason = 'rate_limited';
+      else if ((await countAdmittedConfirmations(trx, { formId: row.form_id!, since: dayStart })) >= (row.form_auto_reply_daily_limit ?? 0)) reason = 'daily_cap';
+      if (reason) {
+        await skipConfirmation(trx, row.id, reason);
+        skipped.add(row.id);
+      } else {
+        await admitConfirmation(trx, row.id, now);
+      }
+    }
+    return claimed.filter((r) => !skipped.has(r.id));
   }
 
   countPending(): Promise<number> {
@@ -123,6 +177,7 @@ export class EmailChannel implements OutboxChannel {
     let email: ComposedEmail;
     let replyTo: string | undefined;
     let toHeader = [row.to_address];
+    let headers: Record<string, string> | undefined = row.submission_id ? { 'X-Formgate-Submission-Id': row.submission_id } : undefined;
     try {
       if (perRecipient) {
         toHeader = [...(await this.verifiedAddresses(row.form_id!))];
@@ -130,8 +185,24 @@ export class EmailChannel implements OutboxChannel {
       }
       if (row.kind === 'submission') {
         const payload = JSON.parse(row.s_payload ?? '{}') as Record<string, unknown>;
-        email = composeSubmissionEmail(row.form_name ?? '', { id: row.submission_id!, createdAt: row.s_created_at!, country: row.s_country!, payload }, this.config.baseUrl);
+        const submission = { id: row.submission_id!, createdAt: row.s_created_at!, country: row.s_country!, payload };
+        email = composeSubmissionEmail(row.form_name ?? '', row.form_notify_subject, submission, this.config.baseUrl);
         replyTo = replyToOf(payload);
+      } else if (row.kind === 'confirmation') {
+        const payload = JSON.parse(row.s_payload ?? '{}') as Record<string, unknown>;
+        const url = `${this.config.baseUrl}/v1/unsubscribe/${unsubscribeToken(await this.secrets.getSecret('unsubscribe'), row.to_address)}`;
+        email = composeConfirmationEmail({
+          formName: row.form_name ?? '',
+          subjectTemplate: row.form_auto_reply_subject,
+          bodyTemplate: row.form_auto_reply_body,
+          submission: { id: row.submission_id!, createdAt: row.s_created_at!, payload },
+          texts: confirmationTexts(row.form_language),
+          baseUrl: this.config.baseUrl,
+          unsubscribeUrl: url,
+        });
+        // The visitor's answer goes to the owner.
+        replyTo = (await this.verifiedAddresses(row.form_id!))[0];
+        headers = { ...headers, 'List-Unsubscribe': `<${url}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' };
       } else if (row.kind === 'digest') {
         email = await this.composeDigest(row);
       } else {
@@ -149,7 +220,7 @@ export class EmailChannel implements OutboxChannel {
       subject: email.subject,
       text: email.text,
       html: email.html,
-      ...(row.submission_id ? { headers: { 'X-Formgate-Submission-Id': row.submission_id } } : {}),
+      ...(headers ? { headers } : {}),
     });
     await this.record(row, result);
   }
@@ -198,6 +269,10 @@ export class EmailChannel implements OutboxChannel {
         );
         if (recorded && outcome === 'bounced' && row.recipient_id) {
           await updateRecipientRow(trx, row.recipient_id, { state: 'bounced', bounced_at: now });
+        }
+        // A confirmation the server refused for good: that address gets no more of them.
+        if (outcome === 'bounced' && row.kind === 'confirmation' && row.address_hash) {
+          await insertSuppression(trx, { address_hash: row.address_hash, reason: 'bounce', created_at: now });
         }
       });
     } catch (err) {

@@ -100,6 +100,11 @@ export async function insertSubmissionMessages(trx: Trx, submissionIds: string[]
 /** A claimed message with what composing it needs. */
 export interface ClaimedMessageRow extends EmailMessageRow {
   form_name: string | null;
+  form_notify_subject: string | null;
+  form_auto_reply_subject: string | null;
+  form_auto_reply_body: string | null;
+  form_auto_reply_daily_limit: number | null;
+  form_language: string | null;
   recipient_state: string | null;
   s_created_at: string | null;
   s_country: string | null;
@@ -136,7 +141,12 @@ export async function claimDueMessageRows(
     .leftJoin('email_recipients as r', 'r.id', 'm.recipient_id')
     .leftJoin('submissions as s', 's.id', 'm.submission_id')
     .selectAll('m')
-    .select(['f.name as form_name', 'r.state as recipient_state', 's.created_at as s_created_at', 's.country as s_country', 's.payload as s_payload'])
+    .select(['f.name as form_name', 'f.notify_subject as form_notify_subject',
+      'f.auto_reply_subject as form_auto_reply_subject',
+      'f.auto_reply_body as form_auto_reply_body',
+      'f.auto_reply_daily_limit as form_auto_reply_daily_limit',
+      'f.language as form_language',
+      'r.state as recipient_state', 's.created_at as s_created_at', 's.country as s_country', 's.payload as s_payload'])
     .where('m.id', 'in', ids)
     .execute();
 }

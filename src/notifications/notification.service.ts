@@ -6,6 +6,7 @@ import type { DatabaseHandle, Executor, Trx } from '../db/database.js';
 import type { EmailRecipientRow } from '../db/schema.js';
 import { AppError, validationFailed } from '../errors.js';
 import type { FormService } from '../forms/form.service.js';
+import type { Form } from '../forms/form.types.js';
 import { newId } from '../lib/ids.js';
 import { nowIso } from '../lib/time.js';
 import { composePasswordResetEmail, composeTestEmail, composeVerificationEmail, type ComposedEmail } from './compose.js';
@@ -21,6 +22,7 @@ import {
   countDigestSubmissions,
   updateRecipientRow,
 } from './email.repository.js';
+import { composeConfirmationEmail, confirmationTexts } from './confirmation.js';
 import type { SmtpMailer } from './mailer.js';
 import { MAX_RECIPIENTS, type EmailLogEntry, type Recipient, type RecipientState } from './notification.types.js';
 
@@ -233,9 +235,31 @@ export class NotificationService {
       kind: message.kind,
       to: message.to_address,
       state: message.state,
+      skipReason: message.skip_reason,
       createdAt: message.created_at,
       submissionId: message.submission_id,
       attempts: attempts.map((a) => ({ attemptedAt: a.attempted_at, outcome: a.outcome, reply: a.reply })),
     }));
+  }
+
+  /**
+   * The confirmation this form would send, rendered from a sample submission (the dashboard's
+   * preview); the unsubscribe link is a placeholder, not a working token.
+   */
+  previewConfirmation(form: Form): ComposedEmail {
+    const submission = {
+      id: 'sub_SAMPLE',
+      createdAt: nowIso(),
+      payload: { [form.autoReply.field]: 'ada@example.org', name: 'Ada Lovelace', message: 'Hello! <b>Is this escaped?</b>' },
+    };
+    return composeConfirmationEmail({
+      formName: form.name,
+      subjectTemplate: form.autoReply.subject,
+      bodyTemplate: form.autoReply.body,
+      submission,
+      texts: confirmationTexts(form.language),
+      baseUrl: this.config.baseUrl,
+      unsubscribeUrl: `${this.config.baseUrl}/v1/unsubscribe/…`,
+    });
   }
 }

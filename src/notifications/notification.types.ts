@@ -15,6 +15,8 @@ export interface EmailLogEntry {
   kind: string;
   to: string;
   state: string;
+  /** Why a confirmation was not sent: rate_limited | daily_cap | suppressed | too_late. */
+  skipReason: string | null;
   createdAt: string;
   submissionId: string | null;
   attempts: Array<{ attemptedAt: string; outcome: string; reply: string }>;

@@ -7,7 +7,13 @@ import type { Form } from '../forms/form.types.js';
  */
 export function successDestination(form: Form, redirectField: string | undefined, baseUrl: string): string {
   const override = redirectField === undefined ? undefined : allowedOverride(form, redirectField);
-  return override ?? form.successUrl ?? `${baseUrl}/thanks`;
+  return override ?? form.successUrl ?? hostedThanksUrl(form, baseUrl);
+}
+
+/** The hosted thank-you page; with the form named when it has a title or message of its own. */
+function hostedThanksUrl(form: Form, baseUrl: string): string {
+  const custom = form.thanksTitle !== null || form.thanksMessage !== null;
+  return custom ? `${baseUrl}/thanks?form=${encodeURIComponent(form.id)}` : `${baseUrl}/thanks`;
 }
 
 function allowedOverride(form: Form, value: string): string | undefined {

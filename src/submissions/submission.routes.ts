@@ -4,7 +4,8 @@ import type { Form } from '../forms/form.types.js';
 import { sendAppError, toAppError } from '../http/error-handler.js';
 import { ALWAYS, errorResponses } from '../http/error-responses.js';
 import { clientKey, rateLimited, setRateLimitHeaders } from '../http/rate-limits.js';
-import { HOSTED_PAGE_CSP, errorPage, thanksPage } from './pages.js';
+import { chooseLanguage } from '../i18n/i18n.js';
+import { HOSTED_PAGE_CSP, errorPage, thanksPage } from './views/hosted-pages.js';
 import { errorDestination } from './redirects.js';
 import { respondsWithJson } from './response-mode.js';
 import { checkIdempotencyKey } from './submission.service.js';
@@ -59,6 +60,22 @@ const redirect = {
  */
 const documentedOnly = () => () => true;
 
+/**
+ * The page the visitor came from, for the thank-you page's "back to the site" link: the origin
+ * of this request's Referer (after the submit's redirect, the browser still names the page that
+ * held the form), and only an http(s) one. Derived when the page is shown, so no query parameter
+ * can point the link anywhere.
+ */
+function backOrigin(referer: string | undefined): string | undefined {
+  if (!referer) return undefined;
+  try {
+    const url = new URL(referer);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The public submit endpoint (any origin, no credential) and the hosted thank-you page. */
 export async function submitRoutes(app: FastifyInstance): Promise<void> {
   app.get(
@@ -66,14 +83,24 @@ export async function submitRoutes(app: FastifyInstance): Promise<void> {
     {
       schema: {
         hide: true,
-        querystring: { type: 'object', properties: { error: { type: 'string', maxLength: 64 } } },
+        querystring: {
+          type: 'object',
+          properties: { error: { type: 'string', maxLength: 64 }, form: { type: 'string', maxLength: 100 } },
+        },
       },
     },
-    async (request: FastifyRequest<{ Querystring: { error?: string } }>, reply) =>
-      reply
+    async (request: FastifyRequest<{ Querystring: { error?: string; form?: string } }>, reply) => {
+      const form = request.query.form ? await app.services.forms.findFormCached(request.query.form) : undefined;
+      const language = chooseLanguage(form?.language, request.headers['accept-language']);
+      const body = request.query.error
+        ? errorPage(language, request.query.error)
+        : thanksPage(language, form ? { title: form.thanksTitle, message: form.thanksMessage, backUrl: backOrigin(request.headers.referer) } : {});
+      return reply
         .header('content-security-policy', HOSTED_PAGE_CSP)
+        .header('content-language', language)
         .type('text/html; charset=utf-8')
-        .send(request.query.error ? errorPage(request.query.error) : thanksPage()),
+        .send(body);
+    },
   );
 
   await app.register(async (submit) => {
@@ -141,7 +168,13 @@ export async function submitRoutes(app: FastifyInstance): Promise<void> {
       }
       for (const [name, value] of Object.entries(appError.headers)) reply.header(name, value);
       if (form?.errorUrl) return reply.code(303).header('location', errorDestination(form.errorUrl, appError.code)).send();
-      return reply.code(appError.statusCode).header('content-security-policy', HOSTED_PAGE_CSP).type('text/html; charset=utf-8').send(errorPage(appError.code));
+      const language = chooseLanguage(form?.language, request.headers['accept-language']);
+      return reply
+        .code(appError.statusCode)
+        .header('content-security-policy', HOSTED_PAGE_CSP)
+        .header('content-language', language)
+        .type('text/html; charset=utf-8')
+        .send(errorPage(language, appError.code));
     });
 
     submit.post<{ Params: { formId: string }; Body: PostedFields | undefined }>(

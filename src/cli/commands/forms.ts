@@ -40,6 +40,15 @@ interface FormOptions {
   altchaComplexity?: string;
   minFillSeconds?: string;
   spamFilter?: string;
+  notifySubject?: string;
+  autoReply?: boolean;
+  autoReplyField?: string;
+  autoReplySubject?: string;
+  autoReplyBody?: string;
+  autoReplyDailyLimit?: string;
+  thanksTitle?: string;
+  thanksMessage?: string;
+  language?: string;
   json?: boolean;
 }
 
@@ -73,6 +82,16 @@ function withFormOptions(command: Command): Command {
     .addOption(new Option('--altcha-complexity <level>', 'ALTCHA proof-of-work size (default medium)').choices(ALTCHA_COMPLEXITIES))
     .option('--min-fill-seconds <n>', 'ALTCHA: a solution sent sooner than n seconds (0-60, 0 = off) after its challenge is spam (too_fast)')
     .addOption(new Option('--spam-filter <mode>', "learn: file what the account's learning filter is sure is spam").choices(SPAM_FILTER_MODES))
+    .option('--notify-subject <template>', 'subject of the notification email, e.g. "New: {{form.name}}" ("" restores the default)')
+    .option('--auto-reply', 'send a confirmation email to the address in the submission (see --auto-reply-field)')
+    .addOption(new Option('--no-auto-reply', 'stop sending confirmation emails'))
+    .option('--auto-reply-field <name>', 'the field holding the visitor\'s address (default: email)')
+    .option('--auto-reply-subject <template>', 'subject of the confirmation, with {{field}} variables ("" restores the default)')
+    .option('--auto-reply-body <template>', 'plain-text body of the confirmation, with {{field}} variables ("" restores the default)')
+    .option('--auto-reply-daily-limit <n>', 'at most n confirmations per UTC day (default 200)')
+    .option('--thanks-title <text>', 'title of the hosted thank-you page ("" restores the default)')
+    .option('--thanks-message <text>', 'message of the hosted thank-you page ("" restores the default)')
+    .addOption(new Option('--language <language>', 'language of the public pages and default confirmation texts').choices(['auto', 'en', 'de', 'fr', 'es', 'pt']))
     .option('--json', 'print JSON');
 }
 
@@ -111,6 +130,17 @@ function toSettings(o: FormOptions): FormSettingsInput {
   if (o.altchaComplexity !== undefined) settings.altchaComplexity = o.altchaComplexity as FormSettingsInput['altchaComplexity'];
   if (o.minFillSeconds !== undefined) settings.minFillSeconds = decimal(o.minFillSeconds);
   if (o.spamFilter !== undefined) settings.spamFilter = o.spamFilter as FormSettingsInput['spamFilter'];
+  if (o.notifySubject !== undefined) settings.notifySubject = orNull(o.notifySubject);
+  const autoReply: NonNullable<FormSettingsInput['autoReply']> = {};
+  if (o.autoReply !== undefined) autoReply.enabled = o.autoReply;
+  if (o.autoReplyField !== undefined) autoReply.field = o.autoReplyField;
+  if (o.autoReplySubject !== undefined) autoReply.subject = orNull(o.autoReplySubject);
+  if (o.autoReplyBody !== undefined) autoReply.body = orNull(o.autoReplyBody);
+  if (Object.keys(autoReply).length > 0) settings.autoReply = autoReply;
+  if (o.autoReplyDailyLimit !== undefined) settings.autoReplyDailyLimit = numberOrNull(o.autoReplyDailyLimit) ?? 200;
+  if (o.thanksTitle !== undefined) settings.thanksTitle = orNull(o.thanksTitle);
+  if (o.thanksMessage !== undefined) settings.thanksMessage = orNull(o.thanksMessage);
+  if (o.language !== undefined) settings.language = o.language as FormSettingsInput['language'];
   return settings;
 }
 

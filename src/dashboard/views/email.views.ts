@@ -46,7 +46,7 @@ export const emailViews: Record<string, string> = {
 <table class="attempts"><thead><tr><th>Queued</th><th>Kind</th><th>Recipient</th><th>Result</th><th>Attempts (time, result, SMTP reply)</th></tr></thead><tbody>
 <% it.entries.forEach(function (e) { %>
 <tr><td><%= e.createdAt.replace('T', ' ').slice(0, 19) %></td><td><%= e.kind %><% if (e.submissionId) { %><br><a href="/dashboard/submissions/<%= e.submissionId %>"><code><%= e.submissionId %></code></a><% } %></td>
-<td><%= e.to %></td><td><span class="badge <%= e.state === 'sent' ? 'ok' : 'off' %>"><%= e.state %></span></td>
+<td><%= e.to %></td><td><span class="badge <%= e.state === 'sent' ? 'ok' : 'off' %>"><%= e.state %></span><% if (e.skipReason) { %> <span class="muted">(<%= e.skipReason %>)</span><% } %></td>
 <td><% if (e.attempts.length === 0) { %><span class="muted">not tried yet</span><% } %><% e.attempts.forEach(function (a) { %><div class="attempt"><%= a.attemptedAt.replace('T', ' ').slice(0, 19) %> · <strong><%= a.outcome %></strong> · <code><%= a.reply %></code></div><% }) %></td></tr>
 <% }) %>
 </tbody></table>

@@ -10,6 +10,7 @@ import { keyViews } from './keys.views.js';
 import { layoutViews } from './layout.views.js';
 import { settingsViews } from './settings.views.js';
 import { submissionViews } from './submissions.views.js';
+import { submitterViews } from './submitter.views.js';
 
 /**
  * Server-rendered pages. Eta escapes every `<%= %>` by default; `<%~ %>` (unescaped) is used only
@@ -24,6 +25,7 @@ const templates: Record<string, string> = {
   ...formViews,
   ...settingsViews,
   ...emailViews,
+  ...submitterViews,
   ...submissionViews,
   ...hookViews,
   ...integrationViews,

@@ -97,6 +97,7 @@ export const settingsViews: Record<string, string> = {
 <button type="button" class="copy" data-copy="snippet-react">Copy snippet</button><span class="copy-status" role="status"></span>
 </section>
 <%~ include('@notifySettings', it) %>
+<%~ include('@submitterSettings', it) %>
 <section class="card">
 <h2>Delete this form</h2>
 <p class="muted">Deletes the form with all its submissions, hooks and queued deliveries.</p>

@@ -1,0 +1,103 @@
+import { sql } from 'kysely';
+import type { Dialect, Executor, Trx } from '../db/database.js';
+import type { NewEmailMessageRow } from '../db/schema.js';
+
+/** A queued submission of a form that sends confirmations, with what choosing the address needs. */
+export interface ConfirmationCandidateRow {
+  submission_id: string;
+  form_id: string;
+  s_created_at: string;
+  payload: string;
+  /** When the submission was released to the outbox (its arrival, or "not spam"). */
+  released_at: string;
+  auto_reply_field: string;
+}
+
+/** Inside the dispatcher's expand transaction: the outbox rows are still there. */
+export async function listConfirmationCandidates(trx: Trx, submissionIds: string[]): Promise<ConfirmationCandidateRow[]> {
+  return trx
+    .selectFrom('submissions as s')
+    .innerJoin('forms as f', 'f.id', 's.form_id')
+    .innerJoin('outbox as o', 'o.submission_id', 's.id')
+    .select(['s.id as submission_id', 's.form_id', 's.created_at as s_created_at', 's.payload', 'o.created_at as released_at', 'f.auto_reply_field'])
+    .where('s.id', 'in', submissionIds)
+    .where('s.is_spam', '=', 0)
+    .where('f.auto_reply_enabled', '=', 1)
+    .execute();
+}
+
+export async function insertConfirmationRows(trx: Trx, rows: NewEmailMessageRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  await trx.insertInto('email_messages').values(rows).onConflict((oc) => oc.column('id').doNothing()).execute();
+}
+
+/** Advisory-lock class of the confirmation guards on PostgreSQL ("Conf"). */
+const GUARD_LOCK_CLASS = 0x436f6e66;
+
+/**
+ * PostgreSQL: serializes the guard check of one form's confirmations across instances until the
+ * transaction ends, so two claimers cannot both count the same free place. SQLite transactions
+ * are already serialized.
+ */
+export async function lockConfirmationGuards(trx: Trx, dialect: Dialect, formIds: string[]): Promise<void> {
+  if (dialect !== 'postgres') return;
+  for (const formId of [...formIds].sort()) {
+    await sql`select pg_advisory_xact_lock(${GUARD_LOCK_CLASS}, hashtext(${formId}))`.execute(trx);
+  }
+}
+
+export async function countAdmittedConfirmations(
+  trx: Trx,
+  where: { formId: string; since: string; addressHash?: string },
+): Promise<number> {
+  let query = trx
+    .selectFrom('email_messages')
+    .select((eb) => eb.fn.countAll<string | number>().as('n'))
+    .where('form_id', '=', where.formId)
+    .where('kind', '=', 'confirmation')
+    .where('admitted_at', '>=', where.since);
+  if (where.addressHash !== undefined) query = query.where('address_hash', '=', where.addressHash);
+  const row = await query.executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export async function admitConfirmation(trx: Trx, id: string, at: string): Promise<void> {
+  await trx.updateTable('email_messages').set({ admitted_at: at }).where('id', '=', id).execute();
+}
+
+export async function skipConfirmation(trx: Trx, id: string, reason: string): Promise<void> {
+  await trx
+    .updateTable('email_messages')
+    .set({ state: 'skipped', skip_reason: reason, claimed_at: null, claimed_by: null })
+    .where('id', '=', id)
+    .execute();
+}
+
+// ---- suppression list ----
+
+export async function isSuppressed(db: Executor, addressHash: string): Promise<boolean> {
+  const row = await db.selectFrom('email_suppressions').select('address_hash').where('address_hash', '=', addressHash).executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function insertSuppression(db: Executor, row: { address_hash: string; reason: string; created_at: string }): Promise<void> {
+  await db.insertInto('email_suppressions').values(row).onConflict((oc) => oc.column('address_hash').doNothing()).execute();
+}
+
+export async function deleteSuppression(db: Executor, addressHash: string): Promise<boolean> {
+  const result = await db.deleteFrom('email_suppressions').where('address_hash', '=', addressHash).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+export async function countSuppressions(db: Executor): Promise<number> {
+  const row = await db
+    .selectFrom('email_suppressions')
+    .select((eb) => eb.fn.countAll<string | number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** SQL over a form id column: the form sends confirmation emails. */
+export function formSendsConfirmationsSql(formIdColumn: string): string {
+  return `exists (select 1 from forms fa where fa.id = ${formIdColumn} and fa.auto_reply_enabled = 1)`;
+}

@@ -1,0 +1,64 @@
+import { createHash } from 'node:crypto';
+import type { ErrorCode } from '../../errors.js';
+import { messages, type Language, type MessageKey } from '../../i18n/i18n.js';
+import { escapeHtml } from '../../lib/html.js';
+
+/** Error codes the hosted error page explains in the visitor's language. */
+const explainedCodes = new Set<ErrorCode>([
+  'validation_failed', 'access_denied', 'form_inactive', 'not_found', 'payload_too_large', 'rate_limited', 'method_not_allowed', 'internal_error',
+]);
+
+const PAGE_STYLE = `
+body{margin:0;min-height:100vh;display:grid;place-items:center;font:16px/1.5 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;background:#f6f7f9;color:#1d2330}
+main{max-width:32rem;margin:1rem;padding:2rem 2.5rem;background:#fff;border-radius:12px;box-shadow:0 1px 3px rgba(0,0,0,.08)}
+h1{margin:0 0 .5rem;font-size:1.5rem}p{margin:0 0 1rem;color:#4a5263;white-space:pre-line;overflow-wrap:anywhere}a{color:#2455d6}
+`;
+
+/**
+ * The hosted pages' policy: nothing loads, nothing runs; only their own inline style, allowed by
+ * its hash, so even an injected tag could do nothing.
+ */
+export const HOSTED_PAGE_CSP = [
+  "default-src 'none'",
+  `style-src 'sha256-${createHash('sha256').update(PAGE_STYLE).digest('base64')}'`,
+  "img-src 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+].join('; ');
+
+/** Every text arrives unescaped and is escaped here; `extra` is HTML this module built. */
+function page(language: Language, title: string, heading: string, text: string, extra = ''): string {
+  return `<!doctype html>
+<html lang="${language}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title>
+<style>${PAGE_STYLE}</style>
+</head>
+<body><main><h1>${escapeHtml(heading)}</h1><p>${escapeHtml(text)}</p>${extra}</main></body>
+</html>
+`;
+}
+
+export interface ThanksContent {
+  /** The form's own title and message (plain text; line breaks kept). */
+  title?: string | null;
+  message?: string | null;
+  /** An http(s) origin to link back to, already checked. */
+  backUrl?: string | undefined;
+}
+
+export function thanksPage(language: Language, content: ThanksContent = {}): string {
+  const m = messages(language);
+  const heading = content.title ?? m['thanks.heading'];
+  const back = content.backUrl ? `<p><a href="${escapeHtml(content.backUrl)}" rel="noopener">${escapeHtml(m['thanks.back'])}</a></p>` : '';
+  return page(language, content.title ?? m['thanks.title'], heading, content.message ?? m['thanks.text'], back);
+}
+
+export function errorPage(language: Language, code: string): string {
+  const m = messages(language);
+  const text = explainedCodes.has(code as ErrorCode) ? m[`error.${code}` as MessageKey] : m['error.default'];
+  return page(language, m['error.title'], m['error.heading'], text);
+}

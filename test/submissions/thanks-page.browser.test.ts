@@ -1,0 +1,69 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { catalogues, languages } from '../../src/i18n/i18n.js';
+import { startTestApp, type TestApp } from '../helpers/app.js';
+import { launchChromium, servePage } from '../helpers/browser.js';
+import { createOwner } from '../helpers/factories.js';
+
+let t: TestApp;
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launchChromium();
+  // BASE_URL must be where the browser reaches this server: /thanks is built from it.
+  t = await startTestApp({ baseUrlIsOwnAddress: true });
+});
+afterAll(async () => {
+  await browser?.close();
+  await t?.close();
+});
+
+const XSS_TITLE = `<script>window.__pwned = 1</script>Merci "<b>x</b>"`;
+const XSS_MESSAGE = `First line <img src=x onerror="window.__pwned = 2">\nSecond line </p><a href="javascript:window.__pwned=3">click</a>`;
+
+describe('the per-form thank-you page in a real browser (contract section 12)', () => {
+  for (const language of languages) {
+    it(`shows the form's title and message as text, in ${language}, with a link back to the site`, async () => {
+      const { form } = await createOwner(t.services, { form: { language, thanksTitle: XSS_TITLE, thanksMessage: XSS_MESSAGE } });
+      const site = await servePage(`<!doctype html><html><body>
+        <form method="post" action="${t.url}/v1/submit/${form.id}"><input name="name" value="Ada"><button type="submit">Send</button></form>
+        </body></html>`);
+      const context = await browser.newContext({ locale: language === 'en' ? 'de-DE' : 'en-US' });
+      try {
+        const tab = await context.newPage();
+        await tab.goto(site.url);
+        await Promise.all([tab.waitForURL(`${t.url}/thanks?form=${form.id}`), tab.click('button[type=submit]')]);
+        expect(await tab.getAttribute('html', 'lang')).toBe(language);
+        expect(await tab.textContent('h1')).toBe(XSS_TITLE);
+        expect(await tab.title()).toBe(XSS_TITLE);
+        expect(await tab.innerText('main p:first-of-type')).toBe(XSS_MESSAGE);
+        expect(await tab.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+        expect(await tab.locator('main script, main img, main b').count()).toBe(0);
+        const back = tab.locator('main a');
+        expect(await back.count()).toBe(1);
+        expect(await back.textContent()).toBe(catalogues[language]['thanks.back']);
+        expect(await back.getAttribute('href')).toBe(new URL(site.url).origin);
+      } finally {
+        await context.close();
+        await site.close();
+      }
+    });
+  }
+
+  it('a form without its own content still lands on the plain /thanks, in the Accept-Language', async () => {
+    const { form } = await createOwner(t.services);
+    const site = await servePage(`<!doctype html><html><body>
+      <form method="post" action="${t.url}/v1/submit/${form.id}"><input name="name" value="Ada"><button type="submit">Send</button></form></body></html>`);
+    const context = await browser.newContext({ locale: 'es-ES' });
+    try {
+      const tab = await context.newPage();
+      await tab.goto(site.url);
+      await Promise.all([tab.waitForURL(`${t.url}/thanks`), tab.click('button[type=submit]')]);
+      expect(await tab.textContent('h1')).toBe(catalogues.es['thanks.heading']);
+      expect(await tab.locator('main a').count()).toBe(0);
+    } finally {
+      await context.close();
+      await site.close();
+    }
+  });
+});
