@@ -114,21 +114,33 @@ function retryAfterSeconds(value: string | null): number | undefined {
   return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - Date.now()) / 1000));
 }
 
-interface TurnstileApi {
+interface WidgetApi {
   reset(widget?: string | Element): void;
+}
+
+/** Calls `reset` where it exists; a widget that is not rendered (yet) has nothing to reset. */
+function tryReset(reset: () => void): void {
+  try {
+    reset();
+  } catch {
+    // Nothing rendered, nothing to reset.
+  }
 }
 
 /**
  * Bot-check tokens are single-use: after every try, sent or not, the form's widget gets a fresh
  * one (a replay of the same Idempotency-Key never spends a token, so the retry needs the new one).
+ * Turnstile, hCaptcha and reCAPTCHA reset through their page globals; an ALTCHA widget is an
+ * element with its own `reset()`, and solves a new challenge on the next try.
  */
 export function resetBotCheck(form: Element): void {
-  const widget = form.querySelector('.cf-turnstile');
-  const turnstile = (window as { turnstile?: TurnstileApi }).turnstile;
-  if (!widget || !turnstile || typeof turnstile.reset !== 'function') return;
-  try {
-    turnstile.reset(widget);
-  } catch {
-    // A widget that is not rendered (yet) has nothing to reset.
-  }
+  const globals = window as { turnstile?: WidgetApi; hcaptcha?: WidgetApi; grecaptcha?: WidgetApi };
+  const turnstile = form.querySelector('.cf-turnstile');
+  if (turnstile && typeof globals.turnstile?.reset === 'function') tryReset(() => globals.turnstile!.reset(turnstile));
+  const hcaptcha = form.querySelector('.h-captcha');
+  const hcaptchaId = hcaptcha?.querySelector('iframe')?.getAttribute('data-hcaptcha-widget-id') ?? undefined;
+  if (hcaptcha && typeof globals.hcaptcha?.reset === 'function') tryReset(() => globals.hcaptcha!.reset(hcaptchaId));
+  if (form.querySelector('.g-recaptcha') && typeof globals.grecaptcha?.reset === 'function') tryReset(() => globals.grecaptcha!.reset());
+  const altcha = form.querySelector('altcha-widget') as (Element & { reset?: () => void }) | null;
+  if (altcha && typeof altcha.reset === 'function') tryReset(() => altcha.reset!());
 }

@@ -240,6 +240,24 @@ describe('the script on a plain HTML form (another origin)', () => {
     expect(await tab.locator('input[name=cf-turnstile-response]').inputValue()).toBe('token-1');
   });
 
+  it('resets the hCaptcha, reCAPTCHA and ALTCHA widgets of the form after each try', async () => {
+    const { form } = await createOwner(t.services);
+    // Stand-ins with the vendors' reset APIs: page globals for hCaptcha and reCAPTCHA, the element's own reset() for ALTCHA.
+    const stubs = `<script>
+      window.resets = [];
+      window.hcaptcha = { reset: function () { window.resets.push('hcaptcha'); } };
+      window.grecaptcha = { reset: function () { window.resets.push('recaptcha'); } };
+      customElements.define('altcha-widget', class extends HTMLElement { reset() { window.resets.push('altcha'); } });
+    </script>`;
+    const { tab } = await openPage(
+      stubs + formHtml(form, '', '<label>Name <input name="name" value="Ada"></label><div class="h-captcha"></div><div class="g-recaptcha"></div><altcha-widget></altcha-widget>'),
+    );
+    await tab.click('button');
+    await announced(tab, messages.success);
+    expect((await tab.evaluate(() => (window as unknown as { resets: string[] }).resets)).sort()).toEqual(['altcha', 'hcaptcha', 'recaptcha']);
+    expect(await countStored(t, form.id)).toBe(1);
+  });
+
   it('with JavaScript off the same page posts natively and lands on the thank-you page (303)', async () => {
     const { form, account } = await createOwner(t.services);
     const { tab } = await openPage(formHtml(form), { javaScriptEnabled: false });
