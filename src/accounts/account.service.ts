@@ -10,6 +10,7 @@ import {
   findAccountRowByEmail,
   findAccountRowById,
   insertAccount,
+  promoteFirstAccountIfNoAdmin,
   deleteAccountRow,
   updateAccountDisplayName,
   updateAccountEmail,
@@ -64,10 +65,14 @@ export class AccountService {
       plan_id: planId ?? this.config.defaultPlan,
       password_hash: password ? await hashPassword(password) : null,
       created_at: nowIso(),
+      is_admin: 0,
+      disabled_at: null,
     };
     if (!(await insertAccount(this.db, row))) {
       throw validationFailed('An account with this email already exists.', { email: 'already registered' });
     }
+    // The first account of an instance is its admin (issue 28); later ones are not.
+    if (await promoteFirstAccountIfNoAdmin(this.db)) return this.getAccount(row.id);
     return accountRowToAccount(row);
   }
 

@@ -40,6 +40,8 @@ export class SessionService {
       csrf_secret: randomBytes(16).toString('hex'),
       created_at: now,
       expires_at: new Date(Date.parse(now) + SESSION_TTL_MS).toISOString(),
+      user_agent: null,
+      ip: null,
     });
     return token;
   }

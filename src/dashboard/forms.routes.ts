@@ -10,6 +10,7 @@ type SettingsBody = Record<string, unknown>;
 const TEXT_FIELDS = [
   'name', 'accessKey', 'turnstileSecret', 'successUrl', 'errorUrl', 'allowedRedirectHosts',
   'turnstileSiteKey', 'blockedTerms', 'blockedEmails', 'allowedOrigins', 'maxLinks', 'retentionDays', 'storeIp',
+  'requiredFields',
 ] as const;
 const CHECKBOXES = ['isActive', 'requireAccessKey', 'requireBotCheck'] as const;
 
@@ -23,6 +24,7 @@ const fieldMessages: Record<string, string> = {
   errorUrl: 'Enter a full address starting with https:// or http://',
   allowedRedirectHosts: 'Enter host names separated by commas, like shop.example.com',
   turnstileSecret: 'Enter the Turnstile secret (or set TURNSTILE_SECRET_KEY)',
+  requiredFields: 'Enter field names separated by commas, like email, message (at most 50, each up to 256 characters)',
 };
 
 /**
@@ -66,6 +68,7 @@ function settingsFromBody(body: SettingsBody): { input: FormSettingsInput; text:
       maxLinks: wholeNumberOrNull(text.maxLinks),
       retentionDays: wholeNumberOrNull(text.retentionDays),
       storeIp: (text.storeIp ?? 'full') as 'full' | 'none',
+      requiredFields: (text.requiredFields ?? '').split(/[,\r\n]+/).map((name) => name.trim()).filter(Boolean),
     },
   };
 }

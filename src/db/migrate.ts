@@ -7,6 +7,7 @@ import * as m0004 from './migrations/0004_spam_and_lifecycle.js';
 import * as m0005 from './migrations/0005_email_notifications.js';
 import * as m0006 from './migrations/0006_dashboard_search.js';
 import * as m0007 from './migrations/0007_counters_per_batch.js';
+import * as m0011 from './migrations/0011_admin_and_sessions.js';
 
 // Listed statically so the compiled package needs no file-system scan to find migrations.
 const migrations: Record<string, Migration> = {
@@ -17,6 +18,7 @@ const migrations: Record<string, Migration> = {
   '0005_email_notifications': m0005,
   '0006_dashboard_search': m0006,
   '0007_counters_per_batch': m0007,
+  '0011_admin_and_sessions': m0011,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -12,6 +12,10 @@ export interface AccountTable {
   plan_id: string;
   password_hash: string | null;
   created_at: string;
+  /** 1: the instance's admin (the first account, or one marked with the CLI). */
+  is_admin: Generated<number>;
+  /** Set: the account cannot log in and its API keys answer 401. */
+  disabled_at: string | null;
 }
 
 export interface ApiKeyTable {
@@ -54,6 +58,8 @@ export interface FormTable {
   turnstile_site_key: string | null;
   /** each | hourly | daily (email notifications). */
   notify_mode: Generated<string>;
+  /** JSON array of field names each submission must hold a non-blank value in. */
+  required_fields: Generated<string>;
 }
 
 export interface SubmissionTable {
@@ -113,6 +119,17 @@ export interface SessionTable {
   csrf_secret: string;
   created_at: string;
   expires_at: string;
+  /** The User-Agent the session was opened with; shown to the owner only. */
+  user_agent: string | null;
+  /** The address the session was opened from; shown to the owner only. */
+  ip: string | null;
+}
+
+/** Instance-wide settings the admin changes on the dashboard (sign-up) and facts (last purge). */
+export interface InstanceSettingTable {
+  name: string;
+  value: string;
+  updated_at: string;
 }
 
 /** A submission whose outbound work (hook deliveries, email) the dispatcher is still to create. */
@@ -218,6 +235,7 @@ export interface Database {
   form_daily_counts: FormDailyCountTable;
   form_counts: FormCountTable;
   instance_secrets: InstanceSecretTable;
+  instance_settings: InstanceSettingTable;
 }
 
 export type AccountRow = Selectable<AccountTable>;

@@ -24,6 +24,7 @@ export function formRowToForm(row: FormRow): Form {
     maxLinks: row.max_links,
     retentionDays: row.retention_days,
     storeIp: row.store_ip === 'none' ? 'none' : 'full',
+    requiredFields: JSON.parse(row.required_fields) as string[],
   };
 }
 

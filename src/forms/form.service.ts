@@ -82,6 +82,8 @@ const formSettingsSchema = z.object({
   retentionDays: wholeNumber(1, 3650).nullable(),
   storeIp: z.enum(['full', 'none'], { error: 'must be full or none' }),
   notifyMode: z.enum(notifyModes),
+  // Names as the page's inputs carry them: any text up to the submit path's 256-character limit.
+  requiredFields: z.array(z.string().trim().min(1, 'must be a field name').max(256, 'must be at most 256 characters')).max(50),
 });
 
 export type FormSettings = z.infer<typeof formSettingsSchema>;
@@ -120,6 +122,7 @@ function settingsToRow(s: FormSettingsInput): FormRowUpdate {
   if (s.retentionDays !== undefined) row.retention_days = s.retentionDays;
   if (s.storeIp !== undefined) row.store_ip = s.storeIp;
   if (s.notifyMode !== undefined) row.notify_mode = s.notifyMode;
+  if (s.requiredFields !== undefined) row.required_fields = JSON.stringify([...new Set(s.requiredFields)]);
   return row;
 }
 
@@ -189,6 +192,7 @@ export class FormService {
       store_ip: 'full',
       turnstile_site_key: null,
       notify_mode: 'each',
+      required_fields: '[]',
       created_at: now,
       updated_at: now,
       ...settingsToRow(settings),

@@ -32,6 +32,8 @@ export interface Form {
   /** Submissions older than this many days are purged; null keeps them. */
   retentionDays: number | null;
   storeIp: StoreIp;
+  /** Field names every submission must hold a non-blank value in. */
+  requiredFields: string[];
 }
 
 export type StoreIp = 'full' | 'none';
@@ -40,7 +42,7 @@ export type StoreIp = 'full' | 'none';
 export type FormSettingsView = Pick<
   Form,
   | 'requireBotCheck' | 'turnstileSiteKey' | 'successUrl' | 'errorUrl' | 'allowedRedirectHosts' | 'blockedTerms'
-  | 'blockedEmails' | 'allowedOrigins' | 'maxLinks' | 'retentionDays' | 'storeIp'
+  | 'blockedEmails' | 'allowedOrigins' | 'maxLinks' | 'retentionDays' | 'storeIp' | 'requiredFields'
 > & { accessKey: 'set' | null; turnstileSecret: 'set' | null };
 
 export function formToSettingsView(form: Form): FormSettingsView {
@@ -58,6 +60,7 @@ export function formToSettingsView(form: Form): FormSettingsView {
     maxLinks: form.maxLinks,
     retentionDays: form.retentionDays,
     storeIp: form.storeIp,
+    requiredFields: form.requiredFields,
   };
 }
 

@@ -10,6 +10,7 @@ import { newTimeOrderedId } from '../lib/ids.js';
 import { isoMinus, nowIso } from '../lib/time.js';
 import { separateControlFields } from './control-fields.js';
 import { resolveCountry } from './country.js';
+import { checkSubmissionContent } from './required-fields.js';
 import { successDestination } from './redirects.js';
 import { matchSpamRule, originAllowed } from './spam-rules.js';
 import type { SpamReason } from './submission.types.js';
@@ -231,7 +232,8 @@ export class SubmissionService {
   /**
    * Why the submission is spam, or null: the honeypot, then the form's rules (terms, emails,
    * links), then the bot check, the first match deciding. The bot check comes last so a token
-   * is not spent on a submission already known to be spam.
+   * is not spent on a submission already known to be spam. An empty submission, or one missing a
+   * required field, is refused between the two: after the silent spam answers, before a token is spent.
    */
   private async spamReason(
     request: SubmitRequest,
@@ -242,6 +244,7 @@ export class SubmissionService {
     if (control.honeypotFilled) return 'honeypot';
     const rule = matchSpamRule(form, payload);
     if (rule) return rule;
+    checkSubmissionContent(payload, form.requiredFields);
     if (
       form.requireBotCheck &&
       !(await verifyTurnstileToken({

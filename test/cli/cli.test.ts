@@ -96,6 +96,7 @@ describe('formgate CLI', () => {
           maxLinks: null,
           retentionDays: null,
           storeIp: 'full',
+          requiredFields: [],
           notify: [],
           notifyMode: 'each',
         },

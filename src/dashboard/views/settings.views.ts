@@ -28,6 +28,8 @@ export const settingsViews: Record<string, string> = {
   <% if (err('errorUrl')) { %><p class="field-error" id="errorUrl-error"><%= err('errorUrl') %></p><% } %>
   <label>Allowed redirect hosts <input name="allowedRedirectHosts" placeholder="shop.example.com, app.example.com" value="<%= has('allowedRedirectHosts') ? v.allowedRedirectHosts : it.form.allowedRedirectHosts.join(', ') %>" aria-describedby="allowedRedirectHosts-error"></label>
   <% if (err('allowedRedirectHosts')) { %><p class="field-error" id="allowedRedirectHosts-error"><%= err('allowedRedirectHosts') %></p><% } %>
+  <label>Required fields (names separated by commas; a submission without a value in one is refused) <input name="requiredFields" placeholder="email, message" value="<%= has('requiredFields') ? v.requiredFields : it.form.requiredFields.join(', ') %>" aria-describedby="requiredFields-error"></label>
+  <% if (err('requiredFields')) { %><p class="field-error" id="requiredFields-error"><%= err('requiredFields') %></p><% } %>
   <h2>Spam rules</h2>
   <p class="muted">Checked after the honeypot and before the bot check; a match files the submission as spam.</p>
   <label>Blocked terms (one per line; a field containing one is spam) <textarea name="blockedTerms" rows="3" aria-describedby="blockedTerms-error"><%= has('blockedTerms') ? v.blockedTerms : it.form.blockedTerms.join('\\n') %></textarea></label>
