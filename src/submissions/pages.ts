@@ -3,11 +3,13 @@ import type { ErrorCode } from '../errors.js';
 import { escapeHtml } from '../lib/html.js';
 
 const explanations: Partial<Record<ErrorCode, string>> = {
-  validation_failed: 'Some of the information you sent could not be read. Please go back, check the form and try again.',
-  access_denied: 'This form only accepts submissions from its own website.',
+  validation_failed: 'Some of the information you sent is missing or could not be read. Please go back, check the form and try again.',
+  access_denied: 'This form needs a valid access key, and the one sent was missing or wrong. If you run this website, check the access_key field of the form.',
+  origin_not_allowed: 'This form only accepts submissions from its own website.',
   form_inactive: 'This form is not accepting submissions right now.',
   not_found: 'This form does not exist. Please check the link you followed.',
   payload_too_large: 'What you sent is too large. Please shorten it and try again.',
+  request_timeout: 'Your submission took too long to arrive. Please check your connection and try again.',
   rate_limited: 'Too many submissions came from your connection. Please wait a minute and try again.',
   method_not_allowed: 'Forms must be sent with POST.',
   internal_error: 'Something went wrong on our side. Please try again in a moment.',

@@ -15,6 +15,7 @@ export const settingsViews: Record<string, string> = {
   <label class="check"><input type="checkbox" name="requireAccessKey" value="1" <%= (has('requireAccessKey') ? v.requireAccessKey === '1' : it.form.accessKey) ? 'checked' : '' %>> Require an access key</label>
   <label>Access key <input name="accessKey" maxlength="256" value="<%= has('accessKey') ? v.accessKey : (it.form.accessKey || '') %>" aria-describedby="accessKey-error"></label>
   <% if (err('accessKey')) { %><p class="field-error" id="accessKey-error"><%= err('accessKey') %></p><% } %>
+  <p class="muted" id="access-key-note">The access key is visible in your page's source (the snippet below carries it): it keeps other pages from posting to this form by accident or in bulk, but it is a filter, not a secret.</p>
   <label class="check"><input type="checkbox" name="requireBotCheck" value="1" <%= (has('requireBotCheck') ? v.requireBotCheck === '1' : it.form.requireBotCheck) ? 'checked' : '' %>> Require the Cloudflare Turnstile bot check</label>
   <label>Turnstile secret <input name="turnstileSecret" maxlength="512" placeholder="<%= it.hasDefaultSecret ? 'default: TURNSTILE_SECRET_KEY' : '' %>" value="<%= has('turnstileSecret') ? v.turnstileSecret : (it.form.turnstileSecret || '') %>" aria-describedby="turnstileSecret-error"></label>
   <% if (err('turnstileSecret')) { %><p class="field-error" id="turnstileSecret-error"><%= err('turnstileSecret') %></p><% } %>
