@@ -10,9 +10,10 @@ const credentialsSchema = {
   type: 'object',
   required: ['email', 'password'],
   properties: {
-    email: { type: 'string', maxLength: 254 },
+    // Lengths are checked by the account service, so an over-long value gets a sentence by its field.
+    email: { type: 'string', maxLength: 10000 },
     password: { type: 'string', maxLength: 1024 },
-    displayName: { type: 'string', maxLength: 200 },
+    displayName: { type: 'string', maxLength: 10000 },
     _csrf: { type: 'string' },
   },
 } as const;
@@ -24,6 +25,13 @@ export const LOGIN_FAILURES_PER_ADDRESS = 10;
 export const LOGIN_FAILURES_PER_EMAIL = 10;
 /** Sign-up attempts per client address a minute. */
 export const SIGNUPS_PER_ADDRESS = 10;
+
+/** Sign-up's field errors as sentences (the account service's are terse validator text). */
+const signupMessages: Record<string, string> = {
+  email: 'Enter an email address like name@example.com.',
+  displayName: 'Enter your name, up to 200 characters.',
+  password: 'Use a password of 8 to 1024 characters.',
+};
 
 const loginCounters = (request: FastifyRequest, email: string): [Counter, Counter] => [
   { key: `login-ip:${clientKey(request.ip)}`, windowMs: 60_000 },
@@ -85,9 +93,10 @@ export async function authPages(app: FastifyInstance): Promise<void> {
       return await logIn(reply, account.id, request.cookies[SESSION_COOKIE]);
     } catch (err) {
       rethrowUnlessValidation(err);
-      const detail = Object.entries(err.fieldErrors ?? {}).map(([f, m]) => `${f}: ${m}`).join('; ');
-      const page = { ...pageContext(request, reply, 'Sign up'), error: `${err.message} ${detail}` };
-      return sendPage(reply, 'auth', page, { heading: 'Sign up', action: '/dashboard/signup', signup: true, email: request.body.email, displayName: request.body.displayName }, 400);
+      const fieldErrors = Object.fromEntries(Object.keys(err.fieldErrors ?? {}).map((field) => [field, signupMessages[field] ?? 'Check this field.']));
+      if (err.fieldErrors?.email === 'already registered') fieldErrors.email = 'An account with this email already exists. Log in, or use “Forgot password?”.';
+      const page = { ...pageContext(request, reply, 'Sign up'), error: 'The account was not created: see the messages by the fields.' };
+      return sendPage(reply, 'auth', page, { heading: 'Sign up', action: '/dashboard/signup', signup: true, email: request.body.email, displayName: request.body.displayName, fieldErrors }, 400);
     }
   });
 

@@ -11,8 +11,16 @@ interface HookBody {
 }
 const hookBodySchema = {
   type: 'object',
-  properties: { formId: { type: 'string', maxLength: 100 }, targetUrl: { type: 'string', maxLength: 2048 }, _csrf: { type: 'string' } },
+  properties: { formId: { type: 'string' }, targetUrl: { type: 'string' }, _csrf: { type: 'string' } },
 } as const;
+
+/** The hook service's reason for refusing a target, as a sentence for the owner. */
+function targetUrlSentence(problem: string): string {
+  if (/https/.test(problem)) return 'Use an https:// address: hooks are only sent over HTTPS.';
+  if (/credentials/.test(problem)) return 'Leave the user name and password out of the address.';
+  if (/public address/.test(problem)) return 'Use an address on the public internet: localhost and private network addresses are refused, so a hook cannot reach this server\'s own network.';
+  return 'Enter a full address starting with https://, like https://hooks.example.com/formgate.';
+}
 
 export async function hookPages(app: FastifyInstance): Promise<void> {
   const secure = app.config.baseUrl.startsWith('https:');
@@ -34,8 +42,9 @@ export async function hookPages(app: FastifyInstance): Promise<void> {
     const fieldErrors: Record<string, string> = {};
     if (!values.formId) fieldErrors.formId = 'Choose a form';
     if (!values.targetUrl) fieldErrors.targetUrl = 'Enter the https:// address that should receive submissions';
-    else if (!URL.canParse(values.targetUrl)) fieldErrors.targetUrl = 'Enter a full address starting with https://';
-    if (Object.keys(fieldErrors).length > 0) return renderHooks(request, reply, { values, fieldErrors, error: 'Check the highlighted fields.' }, 400);
+    else if (values.targetUrl.length > 2048) fieldErrors.targetUrl = `Use an address of at most 2048 characters (this one has ${values.targetUrl.length}).`;
+    else if (!URL.canParse(values.targetUrl)) fieldErrors.targetUrl = 'Enter a full address starting with https://, like https://hooks.example.com/formgate.';
+    if (Object.keys(fieldErrors).length > 0) return renderHooks(request, reply, { values: { ...values, targetUrl: values.targetUrl.slice(0, 4096) }, fieldErrors, error: 'The hook was not created: see the messages by the fields.' }, 400);
     try {
       const { secret } = await app.services.hooks.createHook(request.owner!.id, { formId: values.formId, targetUrl: values.targetUrl });
       setFlash(reply, { notice: 'Hook created.', secret, secretLabel: 'hook secret' }, secure);
@@ -44,8 +53,9 @@ export async function hookPages(app: FastifyInstance): Promise<void> {
       if (!(err instanceof AppError) || !['validation_failed', 'not_found', 'plan_required'].includes(err.code)) throw err;
       const problem = err.fieldErrors?.targetUrl;
       const errors: Record<string, string> =
-        err.code === 'not_found' ? { formId: 'Choose one of your forms' } : problem ? { targetUrl: `Not accepted: ${problem}` } : {};
-      return renderHooks(request, reply, { values, fieldErrors: errors, error: err.message }, err.statusCode);
+        err.code === 'not_found' ? { formId: 'Choose one of your forms.' } : problem ? { targetUrl: targetUrlSentence(problem) } : {};
+      const message = err.code === 'plan_required' ? err.message : 'The hook was not created: see the messages by the fields.';
+      return renderHooks(request, reply, { values, fieldErrors: errors, error: message }, err.statusCode);
     }
   });
 

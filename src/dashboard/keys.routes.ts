@@ -16,12 +16,12 @@ export async function keyPages(app: FastifyInstance): Promise<void> {
   // so it cannot be shown again), and refreshing that page creates nothing.
   app.post<{ Body: { name?: string } }>(
     '/dashboard/keys',
-    { schema: { hide: true, body: { type: 'object', properties: { name: { type: 'string', maxLength: 1000 }, _csrf: { type: 'string' } } } } },
+    { schema: { hide: true, body: { type: 'object', properties: { name: { type: 'string' }, _csrf: { type: 'string' } } } } },
     async (request, reply) => {
       const name = (request.body.name ?? '').trim();
       if (name === '' || name.length > 100) {
-        const message = name === '' ? 'Enter a name for the key, so you can tell it apart later' : 'Use at most 100 characters';
-        return renderKeys(request, reply, { values: { name: request.body.name ?? '' }, fieldErrors: { name: message }, error: 'The key needs a name.' }, 400);
+        const message = name === '' ? 'Enter a name for the key, so you can tell it apart later.' : `Use at most 100 characters (this name has ${name.length}).`;
+        return renderKeys(request, reply, { values: { name: request.body.name ?? '' }, fieldErrors: { name: message }, error: 'The key was not created: see the message by the name.' }, 400);
       }
       const { apiKey } = await app.services.apiKeys.createApiKey(request.owner!.id, name);
       setFlash(reply, { notice: 'Key created.', secret: apiKey, secretLabel: 'API key' }, secure);

@@ -16,6 +16,7 @@ import {
   updateFormRow,
 } from './form.repository.js';
 import { notifyModes, type Form } from './form.types.js';
+import { hostOfEntry } from './host-list.js';
 
 const httpUrl = z
   .string()
@@ -49,14 +50,7 @@ const blockedEmail = z
   .refine((v) => (v.startsWith('@') ? DOMAIN.test(v.slice(1)) : EMAIL_ADDRESS.test(v)), 'must be an email address or @domain');
 
 /** A host as an Origin header names it; a pasted URL (https://shop.example.com/page) is reduced to its host. */
-const originHost = z.preprocess((value) => {
-  if (typeof value !== 'string' || !value.includes('://')) return value;
-  try {
-    return new URL(value.trim()).host;
-  } catch {
-    return value;
-  }
-}, hostName);
+const listedHost = z.preprocess(hostOfEntry, hostName);
 
 const wholeNumber = (min: number, max: number) => {
   const message = `must be a whole number from ${min} to ${max}`;
@@ -72,12 +66,12 @@ const formSettingsSchema = z.object({
   turnstileSecret: z.string().trim().min(1).max(512).nullable(),
   successUrl: httpUrl.nullable(),
   errorUrl: httpUrl.nullable(),
-  allowedRedirectHosts: z.array(hostName).max(50),
+  allowedRedirectHosts: z.array(listedHost).max(50),
   // Site keys are public and look like 0x4AAAAAAA…: restricting the characters keeps the snippet plain text.
   turnstileSiteKey: z.string().trim().regex(/^[A-Za-z0-9_-]{1,256}$/, 'must be a Turnstile site key (letters, digits, _ and -)').nullable(),
   blockedTerms: z.array(z.string().trim().toLowerCase().min(1).max(200)).max(200),
   blockedEmails: z.array(blockedEmail).max(200),
-  allowedOrigins: z.array(originHost).max(50),
+  allowedOrigins: z.array(listedHost).max(50),
   maxLinks: wholeNumber(0, 1000).nullable(),
   retentionDays: wholeNumber(1, 3650).nullable(),
   storeIp: z.enum(['full', 'none'], { error: 'must be full or none' }),

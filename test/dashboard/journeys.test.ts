@@ -163,7 +163,7 @@ describe('everyday dashboard journeys in Chromium', () => {
     // A refused target: the message is by the field and the typed URL stays.
     await page.fill('input[name=targetUrl]', 'http://example.com/plain');
     await Promise.all([page.waitForLoadState('load'), page.click('text=Create hook')]);
-    expect(await page.textContent('#targetUrl-error')).toContain('Not accepted');
+    expect(await page.textContent('#targetUrl-error')).toContain('Use an https:// address');
     expect(await page.inputValue('input[name=targetUrl]')).toBe('http://example.com/plain');
     await page.fill('input[name=targetUrl]', `${receiver.url}/zap`);
     await Promise.all([page.waitForURL(`${t.url}/dashboard/hooks`), page.click('text=Create hook')]);

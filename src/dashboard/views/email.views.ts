@@ -13,13 +13,16 @@ export const emailViews: Record<string, string> = {
 <% }) %>
 <form method="post" action="/dashboard/forms/<%= it.form.id %>/notifications" class="stack">
   <input type="hidden" name="_csrf" value="<%= it.csrf %>">
+  <% var typed = it.values.recipients, mode = it.values.notifyMode !== undefined ? it.values.notifyMode : it.form.notifyMode; %>
   <label>Send submissions to (up to 5 addresses, comma or line separated)
-  <textarea name="recipients" rows="3"><%= it.notifications.recipients.map(function (r) { return r.address; }).join('\\n') %></textarea></label>
-  <label>When <select name="notifyMode">
-    <option value="each" <%= it.form.notifyMode === 'each' ? 'selected' : '' %>>One email per submission</option>
-    <option value="hourly" <%= it.form.notifyMode === 'hourly' ? 'selected' : '' %>>Hourly digest</option>
-    <option value="daily" <%= it.form.notifyMode === 'daily' ? 'selected' : '' %>>Daily digest</option>
+  <textarea name="recipients" rows="3" aria-describedby="recipients-error"><%= typed !== undefined ? typed : it.notifications.recipients.map(function (r) { return r.address; }).join('\\n') %></textarea></label>
+  <% if (it.fieldErrors.recipients) { %><p class="field-error" id="recipients-error"><%= it.fieldErrors.recipients %></p><% } %>
+  <label>When <select name="notifyMode" aria-describedby="notifyMode-error">
+    <option value="each" <%= mode === 'each' ? 'selected' : '' %>>One email per submission</option>
+    <option value="hourly" <%= mode === 'hourly' ? 'selected' : '' %>>Hourly digest</option>
+    <option value="daily" <%= mode === 'daily' ? 'selected' : '' %>>Daily digest</option>
   </select></label>
+  <% if (it.fieldErrors.notifyMode) { %><p class="field-error" id="notifyMode-error"><%= it.fieldErrors.notifyMode %></p><% } %>
   <p class="muted">A new address first gets a link to confirm it, and nothing else until it is opened.</p>
   <button class="primary">Save notifications</button>
 </form>
