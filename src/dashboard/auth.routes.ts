@@ -4,7 +4,7 @@ import { AppError, rethrowUnlessValidation } from '../errors.js';
 import { clientKey, rateLimited } from '../http/rate-limits.js';
 import type { Counter } from '../lib/rate-limiter.js';
 import { SESSION_TTL_MS } from '../accounts/session.service.js';
-import { SESSION_COOKIE, pageContext, sendPage } from './page.js';
+import { SESSION_COOKIE, pageContext, sendPage, setFlash } from './page.js';
 
 const credentialsSchema = {
   type: 'object',
@@ -112,6 +112,7 @@ export async function authPages(app: FastifyInstance): Promise<void> {
   app.post('/dashboard/logout', { schema: { hide: true } }, async (request, reply) => {
     await app.services.sessions.endSession(request.cookies[SESSION_COOKIE]);
     reply.clearCookie(SESSION_COOKIE, { path: '/dashboard' });
+    setFlash(reply, { notice: 'Logged out.' }, secure);
     return reply.redirect('/dashboard/login', 303);
   });
 }

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError } from '../errors.js';
+import { AppError, notFound } from '../errors.js';
+import type { ConfirmModel } from './views/confirm.views.js';
 import { pageContext, sendPage, setFlash } from './page.js';
 import { hooksPageModel, readableDeliveryError } from './views/hooks.model.js';
 
@@ -67,6 +68,19 @@ export async function hookPages(app: FastifyInstance): Promise<void> {
       : `Test delivery failed after ${result.durationMs} ms. ${readableDeliveryError(result.error, result.status)}`;
     setFlash(reply, { notice }, secure);
     return reply.redirect('/dashboard/hooks', 303);
+  });
+
+  app.get<{ Params: { id: string } }>('/dashboard/hooks/:id/delete', { schema: { hide: true } }, async (request, reply) => {
+    const hook = (await app.services.hooks.listHooks(request.owner!.id)).find((h) => h.id === request.params.id);
+    if (!hook) throw notFound('Hook');
+    const model: ConfirmModel = {
+      heading: 'Delete this hook?',
+      question: `Submissions will no longer be sent to ${hook.targetUrl}. Its delivery history goes with it. This cannot be undone.`,
+      action: `/dashboard/hooks/${hook.id}/delete`,
+      confirmLabel: 'Delete hook',
+      back: '/dashboard/hooks',
+    };
+    return sendPage(reply, 'confirm', pageContext(request, reply, 'Delete hook'), { ...model });
   });
 
   app.post<{ Params: { id: string } }>('/dashboard/hooks/:id/delete', { schema: { hide: true } }, async (request, reply) => {

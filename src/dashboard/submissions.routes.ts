@@ -94,6 +94,7 @@ export async function submissionPages(app: FastifyInstance): Promise<void> {
   app.post<{ Params: { id: string }; Body: { spam?: unknown } }>('/dashboard/submissions/:id/mark', { schema: { hide: true } }, async (request, reply) => {
     const spam = spamChoice(request.body?.spam);
     await app.services.triage.markSubmission(request.params.id, spam, request.owner!.id);
+    setFlash(reply, { notice: spam ? 'Marked spam.' : 'Marked not spam.' }, secure);
     return reply.redirect(`/dashboard/submissions/${request.params.id}`, 303);
   });
 

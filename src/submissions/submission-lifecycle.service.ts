@@ -130,6 +130,15 @@ export class SubmissionLifecycleService {
    * address (case-insensitive; array values count by element), with its queued work.
    */
   async eraseByEmail(accountId: string, email: string): Promise<DeletionReport> {
+    return this.deleteListed(await this.submissionIdsWithEmail(accountId, email));
+  }
+
+  /** How many submissions erasure would delete: the dashboard shows it before anything goes. */
+  async countByEmail(accountId: string, email: string): Promise<number> {
+    return (await this.submissionIdsWithEmail(accountId, email)).length;
+  }
+
+  private async submissionIdsWithEmail(accountId: string, email: string): Promise<string[]> {
     const address = email.trim().toLowerCase();
     if (!EMAIL.test(address) || address.length > 320) throw validationFailed('Enter an email address.', { email: 'must be an email address' });
     // The LIKE pre-filter is exact only for plain ASCII that JSON does not escape; otherwise scan.
@@ -144,7 +153,7 @@ export class SubmissionLifecycleService {
       if (page.length < SCAN_PAGE) break;
       afterId = page[page.length - 1]!.id;
     }
-    return this.deleteListed(matching);
+    return matching;
   }
 
   /**

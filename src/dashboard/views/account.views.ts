@@ -54,11 +54,12 @@ export const accountViews: Record<string, string> = {
 </section>
 <section class="card narrow">
 <h2>Erase a person's data</h2>
-<p class="muted">Deletes every submission of your forms with a field equal to this address (case-insensitive), and anything still queued for them.</p>
+<p class="muted">Deletes every submission of your forms with a field equal to this address (case-insensitive), and anything still queued for them. You see how many match before anything is deleted.</p>
 <form method="post" action="/dashboard/account/erase" class="stack" novalidate>
   <input type="hidden" name="_csrf" value="<%= it.csrf %>">
-  <label>Email address <input type="email" name="email" maxlength="320"></label>
-  <button class="danger">Erase submissions</button>
+  <label>Email address <input type="email" name="email" maxlength="320" value="<%= it.values.email || '' %>" aria-describedby="email-error"></label>
+  <% if (it.fieldErrors.email) { %><p class="field-error" id="email-error"><%= it.fieldErrors.email %></p><% } %>
+  <button class="danger">Find submissions to erase…</button>
 </form>
 </section>
 <section class="card narrow">

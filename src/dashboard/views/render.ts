@@ -1,6 +1,7 @@
 import { Eta } from 'eta';
 import { accountViews } from './account.views.js';
 import { authViews } from './auth.views.js';
+import { confirmViews } from './confirm.views.js';
 import { emailViews } from './email.views.js';
 import { formViews } from './forms.views.js';
 import { viewHelpers } from './helpers.js';
@@ -27,6 +28,7 @@ const templates: Record<string, string> = {
   ...hookViews,
   ...keyViews,
   ...accountViews,
+  ...confirmViews,
 };
 
 for (const [name, template] of Object.entries(templates)) eta.loadTemplate(`@${name}`, template);

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { launchChromium } from '../helpers/browser.js';
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp-sink.js';
-import { JSON_ACCEPT, submit } from '../helpers/submit.js';
+import { JSON_ACCEPT, storedSubmission, submit } from '../helpers/submit.js';
 
 // Issue 28 items 1, 5, 6 and 7 as an owner meets them in Chromium: every refusal is a sentence by
 // its field, with what was typed kept.
@@ -105,5 +105,52 @@ describe('walked by eye: settings and sign-up errors (issue 28)', () => {
     await page.fill('textarea[name=recipients]', 'a@b.example');
     await Promise.all([page.waitForURL(/\/settings#notifications$/), page.click('text=Save notifications')]);
     expect(await page.textContent('.notice')).toContain('Notification settings saved');
+  });
+});
+
+describe('safety nets and notices (issue 28 item 8)', () => {
+  it('revoking a key asks first, then says "Key revoked."', async () => {
+    await page.goto(`${t.url}/dashboard/keys`);
+    await page.fill('input[name=name]', 'Zapier');
+    await Promise.all([page.waitForURL(`${t.url}/dashboard/keys`), page.click('text=Create key')]);
+    await Promise.all([page.waitForURL(/\/revoke$/), page.click('a:has-text("Revoke…")')]);
+    expect(await page.textContent('h1')).toBe('Revoke “Zapier”?');
+    const account = await t.services.accounts.getAccountByIdOrEmail('walker@example.com');
+    expect((await t.services.apiKeys.listApiKeys(account.id))[0]!.revokedAt).toBeNull();
+    await Promise.all([page.waitForURL(`${t.url}/dashboard/keys`), page.click('button:has-text("Revoke key")')]);
+    expect(await page.textContent('.notice')).toBe('Key revoked.');
+    expect((await t.services.apiKeys.listApiKeys(account.id))[0]!.revokedAt).not.toBeNull();
+  });
+
+  it('marking a submission not spam says so', async () => {
+    const res = await submit(t, formId, { json: { email: 'a@example.com', message: 'hi', _honey: 'bot' } }, JSON_ACCEPT);
+    const { submissionId } = (await res.json()) as { submissionId: string };
+    await page.goto(`${t.url}/dashboard/submissions/${submissionId}`);
+    await Promise.all([page.waitForLoadState('load'), page.click('button:has-text("Not spam")')]);
+    expect(await page.textContent('.notice')).toBe('Marked not spam.');
+    expect(await page.textContent('#spam-state')).toBe('Inbox');
+  });
+
+  it('erasure previews the count and deletes only when confirmed', async () => {
+    const res = await submit(t, formId, { json: { email: 'Erase.Me@example.com', message: 'hi' } }, JSON_ACCEPT);
+    const { submissionId } = (await res.json()) as { submissionId: string };
+    await page.goto(`${t.url}/dashboard/account`);
+    await page.fill('form[action="/dashboard/account/erase"] input[name=email]', 'erase.me@example.com');
+    await Promise.all([page.waitForLoadState('load'), page.click('button:has-text("Find submissions to erase")')]);
+    expect(await page.textContent('h1')).toBe('Erase 1 submission?');
+    expect(await page.textContent('#confirm-question')).toContain('erase.me@example.com');
+    await Promise.all([page.waitForURL(`${t.url}/dashboard/account`), page.click('a:has-text("Cancel")')]);
+    expect(await storedSubmission(t, submissionId)).toBeDefined();
+    await page.fill('form[action="/dashboard/account/erase"] input[name=email]', 'erase.me@example.com');
+    await Promise.all([page.waitForLoadState('load'), page.click('button:has-text("Find submissions to erase")')]);
+    await Promise.all([page.waitForURL(`${t.url}/dashboard/account`), page.click('button:has-text("Erase 1 submission")')]);
+    expect(await page.textContent('.notice')).toContain('1 submission(s) with erase.me@example.com erased');
+    expect(await storedSubmission(t, submissionId)).toBeUndefined();
+  });
+
+  it('logging out says "Logged out."', async () => {
+    await page.goto(`${t.url}/dashboard/forms`);
+    await Promise.all([page.waitForURL(`${t.url}/dashboard/login`), page.click('button:has-text("Log out")')]);
+    expect(await page.textContent('.notice')).toBe('Logged out.');
   });
 });
