@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { AccountService } from './accounts/account.service.js';
+import { AdminService } from './admin/admin.service.js';
 import { ApiKeyService } from './api-keys/api-key.service.js';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/database.js';
@@ -49,6 +50,8 @@ export interface Services {
   readonly passwordResets: PasswordResetService;
   /** Secrets shared by every instance on the database (the cursor signing key). */
   readonly instanceSecrets: InstanceSecretService;
+  /** The instance admin's accounts overview and instance settings (sign-up, last purge). */
+  readonly admin: AdminService;
 }
 
 /** Test seams and observers; production passes nothing. */
@@ -91,16 +94,22 @@ export function createServices(
   hooks = new HookService(handle.db, config, forms, accounts, hookChannel);
   const dispatcher = outbox;
   metrics.setOutboxPendingSource(() => dispatcher.countPending());
+  const admin = new AdminService(handle.db, config, accounts);
   return {
     config,
     handle,
     accounts,
+    admin,
     apiKeys: new ApiKeyService(handle.db),
     forms,
     submissions: new SubmissionService(handle, config, forms, outbox, logger),
     submissionQueries: new SubmissionQueryService(handle.db, forms, new SubmissionCursors(instanceSecrets)),
     triage: new SubmissionTriageService(handle, outbox),
-    lifecycle: new SubmissionLifecycleService(handle, forms, outbox, logger, { purgeIntervalMs: config.retentionPurgeIntervalMs }),
+    lifecycle: new SubmissionLifecycleService(handle, forms, outbox, logger, {
+      purgeIntervalMs: config.retentionPurgeIntervalMs,
+      // The Admin page shows when the purge last ran, whichever instance ran it.
+      onPurged: (deleted) => admin.recordPurge(deleted),
+    }),
     submissionBrowser: new SubmissionBrowseService(handle.db, handle.dialect, forms),
     hooks,
     outbox,

@@ -50,6 +50,14 @@ export async function updateAccountPasswordHash(db: Executor, id: string, passwo
   await db.updateTable('accounts').set({ password_hash: passwordHash }).where('id', '=', id).execute();
 }
 
+export async function updateAccountDisabledAt(db: Executor, id: string, disabledAt: string | null): Promise<void> {
+  await db.updateTable('accounts').set({ disabled_at: disabledAt }).where('id', '=', id).execute();
+}
+
+export async function updateAccountIsAdmin(db: Executor, id: string, isAdmin: boolean): Promise<void> {
+  await db.updateTable('accounts').set({ is_admin: isAdmin ? 1 : 0 }).where('id', '=', id).execute();
+}
+
 /** Makes the oldest account the admin when there is none yet; true when it did. */
 export async function promoteFirstAccountIfNoAdmin(db: Executor): Promise<boolean> {
   const result = await db

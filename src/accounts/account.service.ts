@@ -12,7 +12,9 @@ import {
   insertAccount,
   promoteFirstAccountIfNoAdmin,
   deleteAccountRow,
+  updateAccountDisabledAt,
   updateAccountDisplayName,
+  updateAccountIsAdmin,
   updateAccountEmail,
   updateAccountPasswordHash,
   updateAccountPlan,
@@ -103,6 +105,26 @@ export class AccountService {
     const account = await this.getAccountByIdOrEmail(idOrEmail);
     await updateAccountPlan(this.db, account.id, plan as Plan);
     return { ...account, planId: plan as Plan };
+  }
+
+  /** Marks an account the instance's admin, or not (`formgate accounts set-admin`). */
+  async setAdmin(idOrEmail: string, isAdmin: boolean): Promise<Account> {
+    const account = await this.getAccountByIdOrEmail(idOrEmail);
+    await updateAccountIsAdmin(this.db, account.id, isAdmin);
+    return { ...account, isAdmin };
+  }
+
+  /** A disabled account cannot log in and its API keys answer 401; enabling gives both back. */
+  async setDisabled(id: string, disabled: boolean): Promise<Account> {
+    const account = await this.getAccount(id);
+    await updateAccountDisabledAt(this.db, account.id, disabled ? nowIso() : null);
+    return { ...account, disabled };
+  }
+
+  /** Deletes an account and everything it owns without its password: the instance admin's action. */
+  async deleteAccountByOperator(id: string): Promise<void> {
+    await this.getAccount(id);
+    await deleteAccountRow(this.db, id);
   }
 
   async setDisplayName(id: string, displayName: string): Promise<Account> {

@@ -39,7 +39,8 @@ const loginCounters = (request: FastifyRequest, email: string): [Counter, Counte
 ];
 
 export async function authPages(app: FastifyInstance): Promise<void> {
-  const signupOpen = app.config.dashboardSignup === 'open';
+  // The admin's choice in the database wins over DASHBOARD_SIGNUP, read at every request so every instance follows it.
+  const isSignupOpen = () => app.services.admin.signupOpen();
   const secure = app.config.baseUrl.startsWith('https:');
 
   async function logIn(reply: FastifyReply, accountId: string, previousToken: string | undefined): Promise<FastifyReply> {
@@ -74,7 +75,12 @@ export async function authPages(app: FastifyInstance): Promise<void> {
     const account = await app.services.accounts.verifyCredentials(request.body.email, request.body.password);
     if (!account) {
       const page = { ...pageContext(request, reply, 'Log in'), error: 'Wrong email or password.' };
-      return sendPage(reply, 'auth', page, { heading: 'Log in', action: '/dashboard/login', email: request.body.email, signupOpen }, 401);
+      return sendPage(reply, 'auth', page, { heading: 'Log in', action: '/dashboard/login', email: request.body.email, signupOpen: await isSignupOpen() }, 401);
+    }
+    if (account.disabled) {
+      await app.limiter.unhit(...counters);
+      const page = { ...pageContext(request, reply, 'Log in'), error: 'This account is disabled. Ask this instance\'s admin to enable it.' };
+      return sendPage(reply, 'auth', page, { heading: 'Log in', action: '/dashboard/login', email: request.body.email, signupOpen: await isSignupOpen() }, 403);
     }
     await app.limiter.unhit(...counters);
     return logIn(reply, account.id, request.cookies[SESSION_COOKIE]);
@@ -83,7 +89,7 @@ export async function authPages(app: FastifyInstance): Promise<void> {
   app.post<{ Body: Credentials }>('/dashboard/signup', { schema: { hide: true, body: credentialsSchema } }, async (request, reply) => {
     const [attempts] = await app.limiter.hit({ key: `signup-ip:${clientKey(request.ip)}`, windowMs: 60_000 });
     if (attempts!.count > SIGNUPS_PER_ADDRESS) throw rateLimited('Too many attempts. Wait a minute and try again.', attempts!.resetMs);
-    if (!signupOpen) throw new AppError('not_found', 'Sign-up is closed on this server; ask its operator for an account.');
+    if (!(await isSignupOpen())) throw new AppError('not_found', 'Sign-up is closed on this server; ask its operator for an account.');
     try {
       const account = await app.services.accounts.createAccount({
         email: request.body.email,
@@ -101,11 +107,11 @@ export async function authPages(app: FastifyInstance): Promise<void> {
   });
 
   app.get('/dashboard/login', { schema: { hide: true } }, async (request, reply) =>
-    sendPage(reply, 'auth', pageContext(request, reply, 'Log in'), { heading: 'Log in', action: '/dashboard/login', signupOpen }),
+    sendPage(reply, 'auth', pageContext(request, reply, 'Log in'), { heading: 'Log in', action: '/dashboard/login', signupOpen: await isSignupOpen() }),
   );
 
   app.get('/dashboard/signup', { schema: { hide: true } }, async (request, reply) => {
-    if (!signupOpen) throw new AppError('not_found', 'Sign-up is closed on this server; ask its operator for an account.');
+    if (!(await isSignupOpen())) throw new AppError('not_found', 'Sign-up is closed on this server; ask its operator for an account.');
     return sendPage(reply, 'auth', pageContext(request, reply, 'Sign up'), { heading: 'Sign up', action: '/dashboard/signup', signup: true });
   });
 

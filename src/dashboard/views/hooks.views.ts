@@ -26,7 +26,7 @@ export const hookViews: Record<string, string> = {
 </section>
 <section class="card">
 <h2>New hook</h2>
-<% if (!it.planAllowsHooks) { %><p class="muted">Hooks need the Pro plan or higher; this account is on <strong><%= it.planId %></strong>.</p><% } else if (it.forms.length === 0) { %><p class="muted">Create a form first.</p><% } else { %>
+<% if (!it.planAllowsHooks) { %><p class="muted" id="plan-note">Hooks need the Pro plan or higher; this account is on <strong><%= it.planId %></strong>. <% if (it.isAdmin) { %>As this instance's admin you can change plans on the <a href="/dashboard/admin">Admin</a> page.<% } else { %>Ask this instance's admin to change your plan.<% } %></p><% } else if (it.forms.length === 0) { %><p class="muted">Create a form first.</p><% } else { %>
 <form method="post" action="/dashboard/hooks" class="stack" novalidate>
   <input type="hidden" name="_csrf" value="<%= it.csrf %>">
   <label>Form

@@ -19,6 +19,7 @@ export const layoutViews: Record<string, string> = {
     <a href="/dashboard/keys">API keys</a>
     <a href="/dashboard/hooks">Hooks</a>
     <a href="/dashboard/account">Account</a>
+    <% if (it.account.isAdmin) { %><a href="/dashboard/admin">Admin</a><% } %>
     <form method="post" action="/dashboard/logout" class="inline"><input type="hidden" name="_csrf" value="<%= it.csrf %>"><button class="link">Log out</button></form>
   </nav>
   <% } %>

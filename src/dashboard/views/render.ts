@@ -1,5 +1,6 @@
 import { Eta } from 'eta';
 import { accountViews } from './account.views.js';
+import { adminViews } from './admin.views.js';
 import { authViews } from './auth.views.js';
 import { confirmViews } from './confirm.views.js';
 import { emailViews } from './email.views.js';
@@ -29,13 +30,14 @@ const templates: Record<string, string> = {
   ...keyViews,
   ...accountViews,
   ...confirmViews,
+  ...adminViews,
 };
 
 for (const [name, template] of Object.entries(templates)) eta.loadTemplate(`@${name}`, template);
 
 export interface PageContext {
   title: string;
-  account?: { id: string } | undefined;
+  account?: { id: string; email: string; isAdmin?: boolean } | undefined;
   csrf?: string;
   notice?: string;
   error?: string;
