@@ -43,10 +43,10 @@ export async function authPages(app: FastifyInstance): Promise<void> {
   const isSignupOpen = () => app.services.admin.signupOpen();
   const secure = app.config.baseUrl.startsWith('https:');
 
-  async function logIn(reply: FastifyReply, accountId: string, previousToken: string | undefined): Promise<FastifyReply> {
+  async function logIn(request: FastifyRequest, reply: FastifyReply, accountId: string): Promise<FastifyReply> {
     // A new session ID at every login: a planted cookie can never become an authenticated one.
-    await app.services.sessions.endSession(previousToken);
-    const token = await app.services.sessions.startSession(accountId);
+    await app.services.sessions.endSession(request.cookies[SESSION_COOKIE]);
+    const token = await app.services.sessions.startSession(accountId, { userAgent: request.headers['user-agent'], ip: request.ip });
     reply.setCookie(SESSION_COOKIE, token, {
       path: '/dashboard',
       httpOnly: true,
@@ -83,7 +83,7 @@ export async function authPages(app: FastifyInstance): Promise<void> {
       return sendPage(reply, 'auth', page, { heading: 'Log in', action: '/dashboard/login', email: request.body.email, signupOpen: await isSignupOpen() }, 403);
     }
     await app.limiter.unhit(...counters);
-    return logIn(reply, account.id, request.cookies[SESSION_COOKIE]);
+    return logIn(request, reply, account.id);
   });
 
   app.post<{ Body: Credentials }>('/dashboard/signup', { schema: { hide: true, body: credentialsSchema } }, async (request, reply) => {
@@ -96,7 +96,7 @@ export async function authPages(app: FastifyInstance): Promise<void> {
         displayName: request.body.displayName,
         password: request.body.password,
       });
-      return await logIn(reply, account.id, request.cookies[SESSION_COOKIE]);
+      return await logIn(request, reply, account.id);
     } catch (err) {
       rethrowUnlessValidation(err);
       const fieldErrors = Object.fromEntries(Object.keys(err.fieldErrors ?? {}).map((field) => [field, signupMessages[field] ?? 'Check this field.']));

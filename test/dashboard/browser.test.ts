@@ -101,7 +101,8 @@ describe('the dashboard in Chromium', () => {
     await page.goto(`${t.url}/dashboard/keys`);
     expect(await page.locator('#new-key').count()).toBe(0); // shown once only
     expect(await page.textContent('table')).toContain('Zapier');
-    await Promise.all([page.waitForURL(`${t.url}/dashboard/keys`), page.click('button:has-text("Revoke")')]);
+    await Promise.all([page.waitForURL(/\/revoke$/), page.click('a:has-text("Revoke…")')]);
+    await Promise.all([page.waitForURL(`${t.url}/dashboard/keys`), page.click('button:has-text("Revoke key")')]);
     expect(await page.textContent('table')).toContain('Revoked');
     expect((await fetch(`${t.url}/v1/api/me`, { headers: { authorization: `Bearer ${apiKey}` } })).status).toBe(401);
   });

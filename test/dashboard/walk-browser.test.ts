@@ -148,6 +148,15 @@ describe('safety nets and notices (issue 28 item 8)', () => {
     expect(await storedSubmission(t, submissionId)).toBeUndefined();
   });
 
+  it('sessions show the device and address, to the owner only (item 10)', async () => {
+    await page.goto(`${t.url}/dashboard/account`);
+    const device = (await page.textContent('#sessions .session-device'))!;
+    expect(device).toMatch(/Chrom/);
+    expect(device).toMatch(/ on Linux/);
+    expect(await page.textContent('#sessions .session-ip')).toBe('127.0.0.1');
+    expect(await page.$$eval('#sessions th', (ths) => ths.every((th) => th.textContent!.trim() !== ''))).toBe(true);
+  });
+
   it('logging out says "Logged out."', async () => {
     await page.goto(`${t.url}/dashboard/forms`);
     await Promise.all([page.waitForURL(`${t.url}/dashboard/login`), page.click('button:has-text("Log out")')]);

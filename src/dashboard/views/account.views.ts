@@ -35,15 +35,17 @@ export const accountViews: Record<string, string> = {
   <button class="primary">Change password</button>
 </form>
 </section>
-<section class="card narrow">
+<section class="card">
 <h2>Sessions</h2>
+<p class="muted">Only you see the device and address of your sessions; both are deleted with the session.</p>
 <div class="table-wrap">
 <table class="stacked" id="sessions">
-<thead><tr><th>Started</th><th>Expires</th><th></th></tr></thead>
+<thead><tr><th>Device</th><th>Address</th><th>Started</th><th>Expires</th><th><span class="sr">Actions</span></th></tr></thead>
 <tbody>
 <% it.sessions.forEach(function (s) { %>
-<tr><td data-label="Started"><%~ it.h.timeTag(s.createdAt) %></td><td data-label="Expires"><%~ it.h.timeTag(s.expiresAt) %></td>
-<td><% if (s.current) { %><span class="badge ok">This browser</span><% } else { %>
+<tr><td data-label="Device" class="session-device"><%= s.device %></td><td data-label="Address" class="session-ip"><%= s.ip || '—' %></td>
+<td data-label="Started"><%~ it.h.timeTag(s.createdAt) %></td><td data-label="Expires"><%~ it.h.timeTag(s.expiresAt) %></td>
+<td data-label="Actions"><% if (s.current) { %><span class="badge ok">This browser</span><% } else { %>
 <form method="post" action="/dashboard/account/sessions/<%= s.id %>/revoke" class="inline"><input type="hidden" name="_csrf" value="<%= it.csrf %>"><button class="danger small">Log out</button></form><% } %></td></tr>
 <% }) %>
 </tbody></table>
