@@ -25,6 +25,14 @@ afterAll(async () => {
   await smtp?.close();
 });
 
+/** Logs the shared page in again (a test before may have logged it out). */
+async function logIn(email: string): Promise<void> {
+  await page.goto(`${t.url}/dashboard/login`);
+  await page.fill('input[name=email]', email);
+  await page.fill('input[name=password]', 'long enough password');
+  await Promise.all([page.waitForURL(`${t.url}/dashboard/forms`), page.click('button.primary')]);
+}
+
 const settle = (click: Promise<unknown>) => Promise.all([page.waitForLoadState('load'), click]);
 
 describe('walked by eye: settings and sign-up errors (issue 28)', () => {
@@ -161,5 +169,29 @@ describe('safety nets and notices (issue 28 item 8)', () => {
     await page.goto(`${t.url}/dashboard/forms`);
     await Promise.all([page.waitForURL(`${t.url}/dashboard/login`), page.click('button:has-text("Log out")')]);
     expect(await page.textContent('.notice')).toBe('Logged out.');
+  });
+});
+
+describe('export what is shown (issue 28 item 4)', () => {
+  it('the Export buttons carry the search and tab, say so, and export only those rows, time first', async () => {
+    const account = await t.services.accounts.getAccountByIdOrEmail('walker@example.com');
+    await logIn(account.email);
+    const form = await t.services.forms.createForm(account.id, { name: 'Exports' });
+    for (const fields of [{ message: 'refund please', email: 'x@example.com' }, { message: 'other thing' }, { message: 'refund spam', _honey: 'bot' }]) {
+      expect((await submit(t, form.id, { json: fields }, JSON_ACCEPT)).status).toBe(200);
+    }
+    await page.goto(`${t.url}/dashboard/forms/${form.id}/submissions?q=refu`);
+    expect(await page.textContent('#export-csv')).toBe('Export CSV (inbox, this search)');
+    const inbox = await page.request.get((await page.getAttribute('#export-csv', 'href'))!.replace(/^\//, `${t.url}/`));
+    const lines = (await inbox.text()).replace(/^\uFEFF/, '').trimEnd().split('\r\n');
+    expect(lines[0]).toBe('createdAt,message,email,id,isSpam,spamReason,country');
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toContain('refund please');
+
+    await page.goto(`${t.url}/dashboard/forms/${form.id}/submissions?q=refu&spam=1`);
+    expect(await page.textContent('#export-ndjson')).toBe('Export NDJSON (spam, this search)');
+    const spam = await page.request.get((await page.getAttribute('#export-ndjson', 'href'))!.replace(/^\//, `${t.url}/`));
+    const rows = (await spam.text()).trimEnd().split('\n').map((l) => JSON.parse(l) as { payload: Record<string, string> });
+    expect(rows.map((r) => r.payload.message)).toEqual(['refund spam']);
   });
 });

@@ -9,8 +9,8 @@ export const submissionViews: Record<string, string> = {
     <a href="?<%= it.tabQuery ? it.tabQuery + '&' : '' %>spam=1" class="<%= it.spam ? 'active' : '' %>">Spam (<%= it.spamCount %>)</a>
   </nav>
   <span class="grow"></span>
-  <a class="button" href="/dashboard/forms/<%= it.form.id %>/export.csv">Export CSV</a>
-  <a class="button" href="/dashboard/forms/<%= it.form.id %>/export.ndjson">Export NDJSON</a>
+  <a class="button" id="export-csv" href="/dashboard/forms/<%= it.form.id %>/export.csv?<%= it.exportQuery %>">Export CSV (<%= it.exportLabel %>)</a>
+  <a class="button" id="export-ndjson" href="/dashboard/forms/<%= it.form.id %>/export.ndjson?<%= it.exportQuery %>">Export NDJSON (<%= it.exportLabel %>)</a>
 </div>
 <figure class="chart-box">
 <%~ it.h.dailyChartSvg(it.days) %>
