@@ -45,6 +45,7 @@ select{display:block;width:100%;padding:.45rem .6rem;border:1px solid #cfd4dc;bo
 .bulk-bar{margin:.5rem 0}.pager{margin-top:.75rem}.num{text-align:right;font-variant-numeric:tabular-nums}
 .sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
 .table-wrap{overflow-x:auto;max-width:100%}
+.submit-url,.wrap{overflow-wrap:anywhere;word-break:break-all}
 .copy-status{margin-left:.5rem;font-size:.85rem;color:#69718a}
 abbr[title]{text-decoration:underline dotted;cursor:help}
 @media (max-width:640px){.top{gap:.75rem;padding:.7rem 1rem}.fields th{width:auto}

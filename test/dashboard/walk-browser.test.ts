@@ -195,3 +195,29 @@ describe('export what is shown (issue 28 item 4)', () => {
     expect(rows.map((r) => r.payload.message)).toEqual(['refund spam']);
   });
 });
+
+describe('small things at 390 px (issue 28 item 12)', () => {
+  it('the snippet URL is not cut off, the email log is stacked, an empty chart says so', async () => {
+    const account = await t.services.accounts.getAccountByIdOrEmail('walker@example.com');
+    const phone = await (await browser.newContext({ viewport: { width: 390, height: 844 } })).newPage();
+    await phone.context().addCookies(await page.context().cookies());
+    const empty = await t.services.forms.createForm(account.id, { name: 'Empty' });
+    await phone.goto(`${t.url}/dashboard/forms/${empty.id}/submissions`);
+    expect(await phone.textContent('.chart-highest')).toBe('no submissions yet');
+
+    await phone.goto(`${t.url}/dashboard/forms/${formId}/settings`);
+    const url = await phone.$eval('#submit-url', (el) => {
+      const box = el.getBoundingClientRect();
+      return { right: box.right, width: document.documentElement.clientWidth, text: el.textContent };
+    });
+    expect(url.text).toBe(`${t.url}/v1/submit/${formId}`);
+    expect(url.right).toBeLessThanOrEqual(url.width);
+
+    await phone.goto(`${t.url}/dashboard/forms/${formId}/email-log`);
+    expect(await phone.$$eval('#email-log tbody tr', (rows) => rows.length)).toBeGreaterThan(0);
+    expect(await phone.$eval('#email-log thead', (el) => getComputedStyle(el).display)).toBe('none');
+    expect(await phone.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)).toBe(true);
+    expect(await phone.$eval('#email-log time', (el) => el.getAttribute('datetime'))).toMatch(/Z$/);
+    await phone.context().close();
+  });
+});

@@ -46,11 +46,11 @@ export const emailViews: Record<string, string> = {
 <h1>Email log</h1>
 <% if (!it.enabled) { %><p class="muted">Email is off on this server: its operator has not set <code>SMTP_URL</code>.</p><% } %>
 <% if (it.entries.length === 0) { %><p class="muted">No email yet.</p><% } else { %>
-<table class="attempts"><thead><tr><th>Queued</th><th>Kind</th><th>Recipient</th><th>Result</th><th>Attempts (time, result, SMTP reply)</th></tr></thead><tbody>
+<table class="attempts stacked" id="email-log"><thead><tr><th>Queued</th><th>Kind</th><th>Recipient</th><th>Result</th><th>Attempts (time, result, SMTP reply)</th></tr></thead><tbody>
 <% it.entries.forEach(function (e) { %>
-<tr><td><%= e.createdAt.replace('T', ' ').slice(0, 19) %></td><td><%= e.kind %><% if (e.submissionId) { %><br><a href="/dashboard/submissions/<%= e.submissionId %>"><code><%= e.submissionId %></code></a><% } %></td>
-<td><%= e.to %></td><td><span class="badge <%= e.state === 'sent' ? 'ok' : 'off' %>"><%= e.state %></span></td>
-<td><% if (e.attempts.length === 0) { %><span class="muted">not tried yet</span><% } %><% e.attempts.forEach(function (a) { %><div class="attempt"><%= a.attemptedAt.replace('T', ' ').slice(0, 19) %> · <strong><%= a.outcome %></strong> · <code><%= a.reply %></code></div><% }) %></td></tr>
+<tr><td data-label="Queued"><%~ it.h.timeTag(e.createdAt) %></td><td data-label="Kind"><%= e.kind %><% if (e.submissionId) { %><br><a href="/dashboard/submissions/<%= e.submissionId %>"><code><%= e.submissionId %></code></a><% } %></td>
+ <td data-label="Recipient" class="wrap"><%= e.to %></td><td data-label="Result"><span class="badge <%= e.state === 'sent' ? 'ok' : 'off' %>"><%= e.state %></span></td>
+<td data-label="Attempts"><% if (e.attempts.length === 0) { %><span class="muted">not tried yet</span><% } %><% e.attempts.forEach(function (a) { %><div class="attempt"><%~ it.h.timeTag(a.attemptedAt) %> · <strong><%= a.outcome %></strong> · <code><%= a.reply %></code></div><% }) %></td></tr>
 <% }) %>
 </tbody></table>
 <% } %>

@@ -52,7 +52,7 @@ export const settingsViews: Record<string, string> = {
 </section>
 <section class="card">
 <h2>HTML snippet</h2>
-<p class="muted">Paste this into your page. Submit URL: <code><%= it.submitUrl %></code></p>
+<p class="muted">Paste this into your page. Submit URL: <code class="submit-url" id="submit-url"><%= it.submitUrl %></code></p>
 <pre id="snippet"><%= it.snippet %></pre>
 <button type="button" class="copy" data-copy="snippet">Copy snippet</button><span class="copy-status" role="status"></span>
 </section>
