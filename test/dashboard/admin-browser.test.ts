@@ -1,6 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
+import { seriousViolations } from '../helpers/axe.js';
 import { launchChromium } from '../helpers/browser.js';
 import { testDialect } from '../helpers/database.js';
 import { createApiKey, createForm } from '../helpers/factories.js';
@@ -31,6 +32,8 @@ async function logIn(page: Page, email: string): Promise<number> {
   return response.status();
 }
 
+/** Every page the admin visited (issue 28 item 13): audited with axe-core at the end. */
+const visited = new Set<string>();
 const settle = (page: Page, click: Promise<unknown>) => Promise.all([page.waitForLoadState('load'), click]);
 const rowOf = (email: string) => `tr[data-account="${email}"]`;
 
@@ -38,6 +41,9 @@ beforeAll(async () => {
   t = await startTestApp({ baseUrlIsOwnAddress: true });
   browser = await launchChromium();
   adminPage = await (await browser.newContext()).newPage();
+  adminPage.on('framenavigated', (frame) => {
+    if (frame === adminPage.mainFrame()) visited.add(frame.url());
+  });
   userPage = await (await browser.newContext({ viewport: { width: 390, height: 844 } })).newPage();
   await signUp(adminPage, ADMIN);
   await signUp(userPage, USER);
@@ -137,5 +143,15 @@ describe('the instance admin (issue 28 item 9)', () => {
     expect((await t.services.accounts.getAccount(other.id)).isAdmin).toBe(true);
     await t.services.accounts.setAdmin(other.id, false);
     expect((await t.services.accounts.getAccount(other.id)).isAdmin).toBe(false);
+  });
+
+  it('every page the admin visited has no serious or critical axe-core violation (item 13)', async () => {
+    expect(visited.size).toBeGreaterThan(2);
+    const failing: string[] = [];
+    for (const url of visited) {
+      await adminPage.goto(url);
+      for (const violation of await seriousViolations(adminPage)) failing.push(`${new URL(url).pathname}: ${violation}`);
+    }
+    expect(failing).toEqual([]);
   });
 });

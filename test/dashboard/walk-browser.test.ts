@@ -1,6 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
+import { seriousViolations } from '../helpers/axe.js';
 import { launchChromium } from '../helpers/browser.js';
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp-sink.js';
 import { JSON_ACCEPT, storedSubmission, submit } from '../helpers/submit.js';
@@ -18,6 +19,9 @@ beforeAll(async () => {
   t = await startTestApp({ baseUrlIsOwnAddress: true, env: { SMTP_URL: smtp.url, MAIL_FROM: 'formgate@example.com' } });
   browser = await launchChromium();
   page = await (await browser.newContext()).newPage();
+  page.on('framenavigated', (frame) => {
+    if (frame === page.mainFrame()) visited.add(frame.url());
+  });
 });
 afterAll(async () => {
   await browser?.close();
@@ -32,6 +36,9 @@ async function logIn(email: string): Promise<void> {
   await page.fill('input[name=password]', 'long enough password');
   await Promise.all([page.waitForURL(`${t.url}/dashboard/forms`), page.click('button.primary')]);
 }
+
+/** Every page the walk visited (issue 28 item 13): audited with axe-core at the end. */
+const visited = new Set<string>();
 
 const settle = (click: Promise<unknown>) => Promise.all([page.waitForLoadState('load'), click]);
 
@@ -193,6 +200,18 @@ describe('export what is shown (issue 28 item 4)', () => {
     const spam = await page.request.get((await page.getAttribute('#export-ndjson', 'href'))!.replace(/^\//, `${t.url}/`));
     const rows = (await spam.text()).trimEnd().split('\n').map((l) => JSON.parse(l) as { payload: Record<string, string> });
     expect(rows.map((r) => r.payload.message)).toEqual(['refund spam']);
+  });
+});
+
+describe('accessibility (issue 28 item 13)', () => {
+  it('every page the walk visited has no serious or critical axe-core violation', async () => {
+    expect(visited.size).toBeGreaterThan(10);
+    const failing: string[] = [];
+    for (const url of visited) {
+      await page.goto(url);
+      for (const violation of await seriousViolations(page)) failing.push(`${new URL(url).pathname}: ${violation}`);
+    }
+    expect(failing).toEqual([]);
   });
 });
 

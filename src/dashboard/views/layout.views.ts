@@ -13,7 +13,7 @@ export const layoutViews: Record<string, string> = {
 <header class="top">
   <a class="brand" href="/dashboard">Formgate</a>
   <% if (it.account) { %>
-  <nav>
+  <nav aria-label="Main">
     <span class="who">Signed in as <strong><%= it.account.email %></strong></span>
     <a href="/dashboard/forms">Forms</a>
     <a href="/dashboard/keys">API keys</a>

@@ -4,7 +4,7 @@ export const submissionViews: Record<string, string> = {
 <section class="card">
 <div class="row">
   <h1>Submissions</h1>
-  <nav class="tabs">
+  <nav class="tabs" aria-label="Inbox or spam">
     <a href="?<%= it.tabQuery %>" class="<%= it.spam ? '' : 'active' %>">Inbox (<%= it.inboxCount %>)</a>
     <a href="?<%= it.tabQuery ? it.tabQuery + '&' : '' %>spam=1" class="<%= it.spam ? 'active' : '' %>">Spam (<%= it.spamCount %>)</a>
   </nav>
