@@ -75,7 +75,7 @@ describe('the dashboard in Chromium', () => {
     await page.goto(`${t.url}/dashboard/forms/${formId}/submissions`);
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('text=Export CSV')]);
     const csv = readFileSync((await download.path())!, 'utf8');
-    expect(csv.split('\r\n')[0]).toBe('\uFEFFid,createdAt,isSpam,spamReason,country,email,message');
+    expect(csv.split('\r\n')[0]).toBe('\uFEFFcreatedAt,email,message,id,isSpam,spamReason,country');
     expect(csv).toContain('visitor@example.com,Hello from the snippet');
   });
 
