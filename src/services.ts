@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { AccountService } from './accounts/account.service.js';
+import { AdminService } from './admin/admin.service.js';
 import { ApiKeyService } from './api-keys/api-key.service.js';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/database.js';
@@ -62,6 +63,8 @@ export interface Services {
   /** The learning filter, one model per account. */
   readonly spamFilter: SpamFilterService;
   readonly suppressions: SuppressionService;
+  /** The instance admin's accounts overview and instance settings (sign-up, last purge). */
+  readonly admin: AdminService;
 }
 
 /** Test seams and observers; production passes nothing. */
@@ -112,7 +115,12 @@ export function createServices(
   if (mailer) channels.push(new EmailChannel(handle, config, mailer, logger, () => notifications.queueDueDigests(), instanceSecrets, onEmailAttempt));
   outbox = new OutboxDispatcher(handle, logger, channels);
   hooks = new HookService(handle.db, config, forms, accounts, hookChannel);
-  lifecycle = new SubmissionLifecycleService(handle, forms, outbox, logger, { purgeIntervalMs: config.retentionPurgeIntervalMs });
+  const admin = new AdminService(handle.db, config, accounts);
+  lifecycle = new SubmissionLifecycleService(handle, forms, outbox, logger, {
+    purgeIntervalMs: config.retentionPurgeIntervalMs,
+    // The Admin page shows when the purge last ran, whichever instance ran it.
+    onPurged: (deleted) => admin.recordPurge(deleted),
+  });
   const botChecks = new BotCheckService(handle.db, config, instanceSecrets);
   const spamFilter = new SpamFilterService(handle.db, logger);
   const dispatcher = outbox;
@@ -121,6 +129,7 @@ export function createServices(
     config,
     handle,
     accounts,
+    admin,
     apiKeys: new ApiKeyService(handle.db),
     forms,
     submissions: new SubmissionService(handle, config, forms, outbox, logger, { botChecks, spamFilter }),

@@ -10,6 +10,8 @@ export function accountRowToAccount(row: AccountRow): Account {
     displayName: row.display_name,
     planId: row.plan_id as Plan,
     createdAt: row.created_at,
+    isAdmin: row.is_admin === 1,
+    disabled: row.disabled_at !== null,
   };
 }
 
@@ -46,6 +48,25 @@ export async function updateAccountEmail(db: Executor, id: string, email: string
 
 export async function updateAccountPasswordHash(db: Executor, id: string, passwordHash: string): Promise<void> {
   await db.updateTable('accounts').set({ password_hash: passwordHash }).where('id', '=', id).execute();
+}
+
+export async function updateAccountDisabledAt(db: Executor, id: string, disabledAt: string | null): Promise<void> {
+  await db.updateTable('accounts').set({ disabled_at: disabledAt }).where('id', '=', id).execute();
+}
+
+export async function updateAccountIsAdmin(db: Executor, id: string, isAdmin: boolean): Promise<void> {
+  await db.updateTable('accounts').set({ is_admin: isAdmin ? 1 : 0 }).where('id', '=', id).execute();
+}
+
+/** Makes the oldest account the admin when there is none yet; true when it did. */
+export async function promoteFirstAccountIfNoAdmin(db: Executor): Promise<boolean> {
+  const result = await db
+    .updateTable('accounts')
+    .set({ is_admin: 1 })
+    .where('id', '=', (eb) => eb.selectFrom('accounts').select('id').orderBy('created_at').orderBy('id').limit(1))
+    .where((eb) => eb.not(eb.exists(eb.selectFrom('accounts as admins').select('admins.id').where('admins.is_admin', '=', 1))))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
 }
 
 /** Forms, submissions, keys, hooks and sessions go with it (ON DELETE CASCADE). */

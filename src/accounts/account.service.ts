@@ -10,8 +10,11 @@ import {
   findAccountRowByEmail,
   findAccountRowById,
   insertAccount,
+  promoteFirstAccountIfNoAdmin,
   deleteAccountRow,
+  updateAccountDisabledAt,
   updateAccountDisplayName,
+  updateAccountIsAdmin,
   updateAccountEmail,
   updateAccountPasswordHash,
   updateAccountPlan,
@@ -68,10 +71,14 @@ export class AccountService {
       plan_id: planId ?? this.config.defaultPlan,
       password_hash: password ? await hashPassword(password) : null,
       created_at: nowIso(),
+      is_admin: 0,
+      disabled_at: null,
     };
     if (!(await insertAccount(this.db, row))) {
       throw validationFailed('An account with this email already exists.', { email: 'already registered' });
     }
+    // The first account of an instance is its admin (issue 28); later ones are not.
+    if (await promoteFirstAccountIfNoAdmin(this.db)) return this.getAccount(row.id);
     return accountRowToAccount(row);
   }
 
@@ -102,6 +109,27 @@ export class AccountService {
     const account = await this.getAccountByIdOrEmail(idOrEmail);
     await updateAccountPlan(this.db, account.id, plan as Plan);
     return { ...account, planId: plan as Plan };
+  }
+
+  /** Marks an account the instance's admin, or not (`formgate accounts set-admin`). */
+  async setAdmin(idOrEmail: string, isAdmin: boolean): Promise<Account> {
+    const account = await this.getAccountByIdOrEmail(idOrEmail);
+    await updateAccountIsAdmin(this.db, account.id, isAdmin);
+    return { ...account, isAdmin };
+  }
+
+  /** A disabled account cannot log in and its API keys answer 401; enabling gives both back. */
+  async setDisabled(id: string, disabled: boolean): Promise<Account> {
+    const account = await this.getAccount(id);
+    await updateAccountDisabledAt(this.db, account.id, disabled ? nowIso() : null);
+    return { ...account, disabled };
+  }
+
+  /** Deletes an account and everything it owns without its password: the instance admin's action. */
+  async deleteAccountByOperator(id: string): Promise<void> {
+    await this.getAccount(id);
+    await this.eraseOwnedData(id);
+    await deleteAccountRow(this.db, id);
   }
 
   async setDisplayName(id: string, displayName: string): Promise<Account> {

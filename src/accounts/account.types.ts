@@ -8,6 +8,10 @@ export interface Account {
   displayName: string;
   planId: Plan;
   createdAt: string;
+  /** The instance's admin: sees the Admin page (the first account, or one marked with the CLI). */
+  isAdmin: boolean;
+  /** A disabled account cannot log in and its API keys answer 401. */
+  disabled: boolean;
 }
 
 /** "Pro or higher" of the specification. */

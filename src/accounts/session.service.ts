@@ -3,6 +3,7 @@ import { hashToken } from '../lib/token-hash.js';
 import type { Executor } from '../db/database.js';
 import { nowIso } from '../lib/time.js';
 import { notFound } from '../errors.js';
+import { describeDevice } from './device.js';
 import {
   deleteExpiredSessions,
   deleteSession,
@@ -19,7 +20,19 @@ export interface SessionSummary {
   createdAt: string;
   expiresAt: string;
   current: boolean;
+  /** Browser and OS from the User-Agent the session started with. */
+  device: string;
+  /** The address the session started from; shown to the owner only, deleted with the session. */
+  ip: string | null;
 }
+
+/** Who opened a session: kept with it, so the owner can tell sessions apart. */
+export interface SessionClient {
+  userAgent?: string | undefined;
+  ip?: string | undefined;
+}
+
+const MAX_USER_AGENT = 512;
 
 export const SESSION_TTL_MS = 14 * 24 * 60 * 60 * 1000;
 
@@ -30,7 +43,7 @@ export const SESSION_TTL_MS = 14 * 24 * 60 * 60 * 1000;
 export class SessionService {
   constructor(private readonly db: Executor) {}
 
-  async startSession(accountId: string): Promise<string> {
+  async startSession(accountId: string, client: SessionClient = {}): Promise<string> {
     const token = randomBytes(32).toString('base64url');
     const now = nowIso();
     await deleteExpiredSessions(this.db, now);
@@ -40,6 +53,8 @@ export class SessionService {
       csrf_secret: randomBytes(16).toString('hex'),
       created_at: now,
       expires_at: new Date(Date.parse(now) + SESSION_TTL_MS).toISOString(),
+      user_agent: client.userAgent ? client.userAgent.slice(0, MAX_USER_AGENT) : null,
+      ip: client.ip ?? null,
     });
     return token;
   }
@@ -60,6 +75,8 @@ export class SessionService {
       createdAt: row.created_at,
       expiresAt: row.expires_at,
       current: row.id === current,
+      device: describeDevice(row.user_agent),
+      ip: row.ip,
     }));
   }
 

@@ -19,7 +19,15 @@ export async function insertApiKey(db: Executor, row: NewApiKeyRow): Promise<voi
 }
 
 export async function findApiKeyRowByHash(db: Executor, keyHash: string): Promise<ApiKeyRow | undefined> {
-  return db.selectFrom('api_keys').selectAll().where('key_hash', '=', keyHash).executeTakeFirst();
+  // A disabled account's keys are as unknown as revoked ones.
+  return db
+    .selectFrom('api_keys')
+    .selectAll()
+    .where('key_hash', '=', keyHash)
+    .where((eb) =>
+      eb.not(eb.exists(eb.selectFrom('accounts').select('accounts.id').whereRef('accounts.id', '=', 'api_keys.account_id').where('accounts.disabled_at', 'is not', null))),
+    )
+    .executeTakeFirst();
 }
 
 export async function findApiKeyRowById(db: Executor, id: string): Promise<ApiKeyRow | undefined> {

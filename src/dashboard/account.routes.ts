@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { rethrowUnlessValidation } from '../errors.js';
 import { SESSION_COOKIE, pageContext, sendPage, setFlash } from './page.js';
+import type { ConfirmModel } from './views/confirm.views.js';
 
 type Values = Record<string, string>;
 
@@ -69,14 +70,29 @@ export async function accountPages(app: FastifyInstance): Promise<void> {
   });
 
   // Erasure (contract section 10): every submission of the account's forms with a field equal to the address.
-  app.post<{ Body: Values }>('/dashboard/account/erase', { schema: { hide: true, body: bodySchema(['email']) } }, async (request, reply) => {
-    const email = request.body?.email ?? '';
+  // The first post previews how many submissions match; only the confirmed one deletes.
+  app.post<{ Body: Values }>('/dashboard/account/erase', { schema: { hide: true, body: bodySchema(['email', 'confirm']) } }, async (request, reply) => {
+    const email = (request.body?.email ?? '').trim();
     let deleted: number;
     try {
+      if (request.body?.confirm !== '1') {
+        const count = await app.services.lifecycle.countByEmail(request.owner!.id, email);
+        const model: ConfirmModel = count === 0
+          ? { heading: 'Nothing to erase', question: `No submission of your forms has a field equal to ${email}.`, action: '/dashboard/account', back: '/dashboard/account' }
+          : {
+              heading: `Erase ${count} submission${count === 1 ? '' : 's'}?`,
+              question: `${count} submission${count === 1 ? ' has' : 's have'} a field equal to ${email}. Erasing deletes ${count === 1 ? 'it' : 'them'} with anything still queued for ${count === 1 ? 'it' : 'them'}. This cannot be undone.`,
+              action: '/dashboard/account/erase',
+              confirmLabel: `Erase ${count} submission${count === 1 ? '' : 's'}`,
+              back: '/dashboard/account',
+              hidden: { email },
+            };
+        return sendPage(reply, 'confirm', pageContext(request, reply, 'Erase a person\'s data'), { ...model });
+      }
       ({ deleted } = await app.services.lifecycle.eraseByEmail(request.owner!.id, email));
     } catch (err) {
       rethrowUnlessValidation(err);
-      return renderAccount(request, reply, { values: withoutPasswords(request.body ?? {}), fieldErrors: err.fieldErrors ?? {}, error: err.message }, 400);
+      return renderAccount(request, reply, { values: withoutPasswords(request.body ?? {}), fieldErrors: { email: 'Enter an email address like name@example.com.' }, error: 'Nothing was erased: see the message by the field.' }, 400);
     }
     setFlash(reply, { notice: `${deleted} submission(s) with ${email.trim()} erased.` }, secure);
     return reply.redirect('/dashboard/account', 303);

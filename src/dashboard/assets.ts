@@ -31,7 +31,8 @@ button.link{background:none;border:0;color:#dfe6ff;padding:0}
 .tabs{display:flex;gap:.25rem}.tabs a{padding:.35rem .75rem;border-radius:6px;color:#4a5266}.tabs a.active{background:#e8eefc;color:#2453d4}
 .notice{background:#e3f6ea;color:#146c2e;padding:.6rem .9rem;border-radius:8px}
 .error{background:#fdecea;color:#b42318;padding:.6rem .9rem;border-radius:8px}
-.muted{color:#69718a}.crumbs{color:#69718a}
+.muted{color:#4f566a}.crumbs{color:#4f566a}
+p a,.muted a,td a{text-decoration:underline}
 pre{background:#f3f4f7;padding:.9rem;border-radius:8px;overflow-x:auto;white-space:pre-wrap;word-break:break-all}
 .secret{border:1px solid #f5d28b;background:#fff8e6;border-radius:8px;padding:.75rem 1rem;margin-bottom:1rem}
 .hook{border-top:1px solid #eceef2;padding:.75rem 0}
@@ -41,12 +42,13 @@ code{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.88em}
 .field-error{color:#b42318;margin:.1rem 0 .5rem;font-size:.9rem}.field-error::before{content:"⚠ "}
 select{display:block;width:100%;padding:.45rem .6rem;border:1px solid #cfd4dc;border-radius:6px;font:inherit;margin-top:.25rem;background:#fff}
 .search{display:flex;gap:.5rem;align-items:flex-end;flex-wrap:wrap;margin:.75rem 0}.search label{margin:0}.search .grow{min-width:14rem}
-.chart-box{margin:.75rem 0}.chart{width:100%;height:140px;display:block}.chart-axis{display:flex;justify-content:space-between;font-size:.8rem}.legend.inbox{color:#2453d4}.legend.spam{color:#e0a030}
+.chart-box{margin:.75rem 0}.chart{width:100%;height:140px;display:block}.chart-axis{display:flex;justify-content:space-between;font-size:.8rem}.legend.inbox{color:#2453d4}.legend.spam{color:#8a5300}
 .bulk-bar{margin:.5rem 0}.pager{margin-top:.75rem}.num{text-align:right;font-variant-numeric:tabular-nums}
 fieldset{border:1px solid #eceef2;border-radius:8px;margin:.75rem 0;padding:.4rem 1rem .6rem}legend{font-weight:600;color:#4a5266;padding:0 .3rem}
 .sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
 .table-wrap{overflow-x:auto;max-width:100%}
-.copy-status{margin-left:.5rem;font-size:.85rem;color:#69718a}
+.submit-url,.wrap{overflow-wrap:anywhere;word-break:break-all}
+.copy-status{margin-left:.5rem;font-size:.85rem;color:#4f566a}
 abbr[title]{text-decoration:underline dotted;cursor:help}
 @media (max-width:640px){.top{gap:.75rem;padding:.7rem 1rem}.fields th{width:auto}
 main{margin:1rem auto;padding:0 .5rem}.card{padding:1rem}

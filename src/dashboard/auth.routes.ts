@@ -4,15 +4,16 @@ import { AppError, rethrowUnlessValidation } from '../errors.js';
 import { clientKey, rateLimited } from '../http/rate-limits.js';
 import type { Counter } from '../lib/rate-limiter.js';
 import { SESSION_TTL_MS } from '../accounts/session.service.js';
-import { SESSION_COOKIE, pageContext, sendPage } from './page.js';
+import { SESSION_COOKIE, pageContext, sendPage, setFlash } from './page.js';
 
 const credentialsSchema = {
   type: 'object',
   required: ['email', 'password'],
   properties: {
-    email: { type: 'string', maxLength: 254 },
+    // Lengths are checked by the account service, so an over-long value gets a sentence by its field.
+    email: { type: 'string', maxLength: 10000 },
     password: { type: 'string', maxLength: 1024 },
-    displayName: { type: 'string', maxLength: 200 },
+    displayName: { type: 'string', maxLength: 10000 },
     _csrf: { type: 'string' },
   },
 } as const;
@@ -25,19 +26,27 @@ export const LOGIN_FAILURES_PER_EMAIL = 10;
 /** Sign-up attempts per client address a minute. */
 export const SIGNUPS_PER_ADDRESS = 10;
 
+/** Sign-up's field errors as sentences (the account service's are terse validator text). */
+const signupMessages: Record<string, string> = {
+  email: 'Enter an email address like name@example.com.',
+  displayName: 'Enter your name, up to 200 characters.',
+  password: 'Use a password of 8 to 1024 characters.',
+};
+
 const loginCounters = (request: FastifyRequest, email: string): [Counter, Counter] => [
   { key: `login-ip:${clientKey(request.ip)}`, windowMs: 60_000 },
   { key: `login-email:${normalizeEmail(email)}`, windowMs: 15 * 60_000 },
 ];
 
 export async function authPages(app: FastifyInstance): Promise<void> {
-  const signupOpen = app.config.dashboardSignup === 'open';
+  // The admin's choice in the database wins over DASHBOARD_SIGNUP, read at every request so every instance follows it.
+  const isSignupOpen = () => app.services.admin.signupOpen();
   const secure = app.config.baseUrl.startsWith('https:');
 
-  async function logIn(reply: FastifyReply, accountId: string, previousToken: string | undefined): Promise<FastifyReply> {
+  async function logIn(request: FastifyRequest, reply: FastifyReply, accountId: string): Promise<FastifyReply> {
     // A new session ID at every login: a planted cookie can never become an authenticated one.
-    await app.services.sessions.endSession(previousToken);
-    const token = await app.services.sessions.startSession(accountId);
+    await app.services.sessions.endSession(request.cookies[SESSION_COOKIE]);
+    const token = await app.services.sessions.startSession(accountId, { userAgent: request.headers['user-agent'], ip: request.ip });
     reply.setCookie(SESSION_COOKIE, token, {
       path: '/dashboard',
       httpOnly: true,
@@ -66,43 +75,50 @@ export async function authPages(app: FastifyInstance): Promise<void> {
     const account = await app.services.accounts.verifyCredentials(request.body.email, request.body.password);
     if (!account) {
       const page = { ...pageContext(request, reply, 'Log in'), error: 'Wrong email or password.' };
-      return sendPage(reply, 'auth', page, { heading: 'Log in', action: '/dashboard/login', email: request.body.email, signupOpen }, 401);
+      return sendPage(reply, 'auth', page, { heading: 'Log in', action: '/dashboard/login', email: request.body.email, signupOpen: await isSignupOpen() }, 401);
+    }
+    if (account.disabled) {
+      await app.limiter.unhit(...counters);
+      const page = { ...pageContext(request, reply, 'Log in'), error: 'This account is disabled. Ask this instance\'s admin to enable it.' };
+      return sendPage(reply, 'auth', page, { heading: 'Log in', action: '/dashboard/login', email: request.body.email, signupOpen: await isSignupOpen() }, 403);
     }
     await app.limiter.unhit(...counters);
-    return logIn(reply, account.id, request.cookies[SESSION_COOKIE]);
+    return logIn(request, reply, account.id);
   });
 
   app.post<{ Body: Credentials }>('/dashboard/signup', { schema: { hide: true, body: credentialsSchema } }, async (request, reply) => {
     const [attempts] = await app.limiter.hit({ key: `signup-ip:${clientKey(request.ip)}`, windowMs: 60_000 });
     if (attempts!.count > SIGNUPS_PER_ADDRESS) throw rateLimited('Too many attempts. Wait a minute and try again.', attempts!.resetMs);
-    if (!signupOpen) throw new AppError('not_found', 'Sign-up is closed on this server; ask its operator for an account.');
+    if (!(await isSignupOpen())) throw new AppError('not_found', 'Sign-up is closed on this server; ask its operator for an account.');
     try {
       const account = await app.services.accounts.createAccount({
         email: request.body.email,
         displayName: request.body.displayName,
         password: request.body.password,
       });
-      return await logIn(reply, account.id, request.cookies[SESSION_COOKIE]);
+      return await logIn(request, reply, account.id);
     } catch (err) {
       rethrowUnlessValidation(err);
-      const detail = Object.entries(err.fieldErrors ?? {}).map(([f, m]) => `${f}: ${m}`).join('; ');
-      const page = { ...pageContext(request, reply, 'Sign up'), error: `${err.message} ${detail}` };
-      return sendPage(reply, 'auth', page, { heading: 'Sign up', action: '/dashboard/signup', signup: true, email: request.body.email, displayName: request.body.displayName }, 400);
+      const fieldErrors = Object.fromEntries(Object.keys(err.fieldErrors ?? {}).map((field) => [field, signupMessages[field] ?? 'Check this field.']));
+      if (err.fieldErrors?.email === 'already registered') fieldErrors.email = 'An account with this email already exists. Log in, or use “Forgot password?”.';
+      const page = { ...pageContext(request, reply, 'Sign up'), error: 'The account was not created: see the messages by the fields.' };
+      return sendPage(reply, 'auth', page, { heading: 'Sign up', action: '/dashboard/signup', signup: true, email: request.body.email, displayName: request.body.displayName, fieldErrors }, 400);
     }
   });
 
   app.get('/dashboard/login', { schema: { hide: true } }, async (request, reply) =>
-    sendPage(reply, 'auth', pageContext(request, reply, 'Log in'), { heading: 'Log in', action: '/dashboard/login', signupOpen }),
+    sendPage(reply, 'auth', pageContext(request, reply, 'Log in'), { heading: 'Log in', action: '/dashboard/login', signupOpen: await isSignupOpen() }),
   );
 
   app.get('/dashboard/signup', { schema: { hide: true } }, async (request, reply) => {
-    if (!signupOpen) throw new AppError('not_found', 'Sign-up is closed on this server; ask its operator for an account.');
+    if (!(await isSignupOpen())) throw new AppError('not_found', 'Sign-up is closed on this server; ask its operator for an account.');
     return sendPage(reply, 'auth', pageContext(request, reply, 'Sign up'), { heading: 'Sign up', action: '/dashboard/signup', signup: true });
   });
 
   app.post('/dashboard/logout', { schema: { hide: true } }, async (request, reply) => {
     await app.services.sessions.endSession(request.cookies[SESSION_COOKIE]);
     reply.clearCookie(SESSION_COOKIE, { path: '/dashboard' });
+    setFlash(reply, { notice: 'Logged out.' }, secure);
     return reply.redirect('/dashboard/login', 303);
   });
 }

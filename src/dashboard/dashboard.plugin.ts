@@ -6,6 +6,7 @@ import type { Account } from '../accounts/account.types.js';
 import { AppError } from '../errors.js';
 import { toAppError } from '../http/error-handler.js';
 import { accountPages } from './account.routes.js';
+import { adminPages } from './admin.routes.js';
 import { appCss, appJs } from './assets.js';
 import { authPages } from './auth.routes.js';
 import { emailPages, emailPublicPages } from './email.routes.js';
@@ -51,7 +52,9 @@ export async function dashboardPlugin(app: FastifyInstance): Promise<void> {
       reply.header('referrer-policy', 'same-origin');
       reply.header('cache-control', 'no-store');
       const accountId = await app.services.sessions.findAccountIdOfSession(request.cookies[SESSION_COOKIE]);
-      request.owner = accountId ? await app.services.accounts.findAccount(accountId) : undefined;
+      const owner = accountId ? await app.services.accounts.findAccount(accountId) : undefined;
+      // A disabled account's sessions open nothing, even one started before it was disabled.
+      request.owner = owner && !owner.disabled ? owner : undefined;
     });
     // Every state-changing request must carry the CSRF token of the form it came from.
     dashboard.addHook('preHandler', async (request, reply) => {
@@ -101,6 +104,7 @@ export async function dashboardPlugin(app: FastifyInstance): Promise<void> {
       await owned.register(accountPages);
       await owned.register(emailPages);
       await owned.register(integrationPages);
+      await owned.register(adminPages);
       // Lowest priority in the router: any other dashboard address is a 404 page in the layout.
       owned.get('/dashboard/*', { schema: { hide: true } }, async (request) => {
         throw new AppError('not_found', `There is no page at ${request.url.split('?')[0]!.slice(0, 200)}.`);

@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import { AppError, rethrowUnlessValidation } from '../errors.js';
+import { AppError, rethrowUnlessValidation, validationFailed } from '../errors.js';
 import { clientKey, rateLimited } from '../http/rate-limits.js';
-import type { NotifyMode } from '../forms/form.types.js';
-import { pageContext, sendPage } from './page.js';
+import { notifyModes, type NotifyMode } from '../forms/form.types.js';
+import { renderSettingsPage } from './forms.routes.js';
+import { pageContext, sendPage, setFlash } from './page.js';
 
 /** "Forgot password?" requests per client address per minute: nobody can mail-bomb an account. */
 export const RESET_REQUESTS_PER_ADDRESS = 5;
@@ -76,6 +77,14 @@ export async function emailPublicPages(app: FastifyInstance): Promise<void> {
   });
 }
 
+/** The notification fields' errors as sentences. */
+function recipientMessage(field: string, text: string): string {
+  if (field !== 'notify') return text;
+  if (/^at most/.test(text)) return `Enter at most 5 addresses (${text.replace('at most ', '')} is the limit).`;
+  const bad = /^"(.*)" is not an email address$/.exec(text);
+  return bad ? `“${bad[1]}” is not an email address: enter addresses like name@example.com.` : text;
+}
+
 const formParams = { type: 'object', required: ['id'], properties: { id: { type: 'string', maxLength: 100 }, recipientId: { type: 'string', maxLength: 100 } } } as const;
 
 /** The owner's notification settings (posted from the form's settings page), test button and email log. */
@@ -91,15 +100,26 @@ export async function emailPages(app: FastifyInstance): Promise<void> {
       const form = await app.services.forms.getFormOfAccount(accountId, request.params.id);
       if (!notifications.emailEnabled) throw new AppError('validation_failed', 'Email is off on this server (SMTP_URL is not set).');
       const body = request.body ?? {};
+      const recipients = typeof body.recipients === 'string' ? body.recipients : '';
+      const notifyMode = typeof body.notifyMode === 'string' ? body.notifyMode : undefined;
       try {
-        const addresses = (body.recipients ?? '').split(/[\s,;]+/).filter(Boolean);
+        if (notifyMode !== undefined && !(notifyModes as readonly string[]).includes(notifyMode)) {
+          throw validationFailed('The notification settings are not valid.', { notifyMode: 'Choose one email per submission, an hourly or a daily digest' });
+        }
+        const addresses = recipients.split(/[\s,;]+/).filter(Boolean);
         await notifications.setRecipients(form.id, addresses, { verified: false, accountId });
-        if (body.notifyMode !== undefined) await app.services.forms.updateForm(form.id, { notifyMode: body.notifyMode as NotifyMode }, accountId);
+        if (notifyMode !== undefined) await app.services.forms.updateForm(form.id, { notifyMode: notifyMode as NotifyMode }, accountId);
       } catch (err) {
         rethrowUnlessValidation(err);
-        const detail = Object.values(err.fieldErrors ?? {}).join('; ');
-        return sendPage(reply, 'message', pageContext(request, reply, 'Not saved'), { heading: 'Not saved', text: `${err.message} ${detail}` }, 400);
+        // The settings page again, with what was typed and the message by the field.
+        const fieldErrors = Object.fromEntries(Object.entries(err.fieldErrors ?? {}).map(([field, text]) => [field === 'notify' ? 'recipients' : field, recipientMessage(field, text)]));
+        return renderSettingsPage(app, request, reply, form, {
+          error: 'The notification settings were not saved: see the message by the field.',
+          values: { recipients, ...(notifyMode !== undefined ? { notifyMode } : {}) },
+          fieldErrors,
+        }, 400);
       }
+      setFlash(reply, { notice: 'Notification settings saved.' }, app.config.baseUrl.startsWith('https:'));
       return reply.redirect(settingsUrl(form.id), 303);
     },
   );

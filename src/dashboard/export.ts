@@ -1,6 +1,7 @@
 import type { ExportedSubmission } from '../submissions/submission.types.js';
 
-const FIXED_COLUMNS = ['id', 'createdAt', 'isSpam', 'spamReason', 'country'] as const;
+/** Time first, then the fields, then the metadata: the order a person reads a submission in. */
+const METADATA_COLUMNS = ['id', 'isSpam', 'spamReason', 'country'] as const;
 
 /** Spreadsheets (Excel above all) read a UTF-8 file as UTF-8 only when it starts with this. */
 export const CSV_BOM = '\uFEFF';
@@ -25,14 +26,14 @@ function csvCell(value: unknown): string {
 }
 
 export function csvHeader(fieldNames: string[]): string {
-  return `${[...FIXED_COLUMNS, ...fieldNames].map(csvCell).join(',')}\r\n`;
+  return `${['createdAt', ...fieldNames, ...METADATA_COLUMNS].map(csvCell).join(',')}\r\n`;
 }
 
-/** One CSV row in the column order of csvHeader: fixed columns, then the fields in the given order. */
+/** One CSV row in the column order of csvHeader: the time, the fields in the given order, the metadata. */
 export function csvRow(submission: ExportedSubmission, fieldNames: string[]): string {
-  const fixed = [submission.id, submission.createdAt, submission.isSpam ? 1 : 0, submission.spamReason ?? '', submission.country];
+  const metadata = [submission.id, submission.isSpam ? 1 : 0, submission.spamReason ?? '', submission.country];
   const fields = fieldNames.map((name) => (Object.hasOwn(submission.payload, name) ? submission.payload[name] : ''));
-  return `${[...fixed, ...fields].map(csvCell).join(',')}\r\n`;
+  return `${[submission.createdAt, ...fields, ...metadata].map(csvCell).join(',')}\r\n`;
 }
 
 export function ndjsonRow(submission: ExportedSubmission): string {

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { rethrowUnlessValidation } from '../errors.js';
 import type { FormSettingsInput } from '../forms/form.service.js';
 import type { Form } from '../forms/form.types.js';
+import { splitHostList } from '../forms/host-list.js';
 import { pageContext, sendPage, setFlash } from './page.js';
 import { altchaUrls } from '../bot-checks/altcha-widget.js';
 import { formSnippet, reactSnippet } from './views/snippets.js';
@@ -13,6 +14,7 @@ const TEXT_FIELDS = [
   'turnstileSiteKey', 'blockedTerms', 'blockedEmails', 'allowedOrigins', 'maxLinks', 'retentionDays', 'storeIp',
   'botCheck', 'hcaptchaSecret', 'hcaptchaSiteKey', 'recaptchaSecret', 'recaptchaSiteKey', 'recaptchaMinScore',
   'altchaComplexity', 'minFillSeconds', 'spamFilter',
+  'requiredFields',
 ] as const;
 const CHECKBOXES = ['isActive', 'requireAccessKey'] as const;
 
@@ -20,17 +22,50 @@ const blankToNull = (value: string | undefined) => (value === undefined || value
 
 /** Words for the settings fields' errors, whatever the service called them. */
 const fieldMessages: Record<string, string> = {
-  name: 'Enter a name for the form (up to 200 characters)',
-  accessKey: 'Enter an access key',
-  successUrl: 'Enter a full address starting with https:// or http://',
-  errorUrl: 'Enter a full address starting with https:// or http://',
-  allowedRedirectHosts: 'Enter host names separated by commas, like shop.example.com',
-  turnstileSecret: 'Enter the Turnstile secret (or set TURNSTILE_SECRET_KEY)',
-  hcaptchaSecret: 'Enter the hCaptcha secret (or set HCAPTCHA_SECRET_KEY)',
-  recaptchaSecret: 'Enter the reCAPTCHA secret (or set RECAPTCHA_SECRET_KEY)',
-  recaptchaMinScore: 'Enter a number from 0 to 1, like 0.5',
-  minFillSeconds: 'Enter a whole number of seconds from 0 to 60',
+  name: 'Enter a name for the form, up to 200 characters.',
+  accessKey: 'Enter an access key of up to 256 characters.',
+  successUrl: 'Enter a full address starting with https:// or http://, like https://example.com/thanks.',
+  errorUrl: 'Enter a full address starting with https:// or http://, like https://example.com/oops.',
+  allowedRedirectHosts: 'Enter host names separated by commas, like shop.example.com (a pasted page address works too).',
+  allowedOrigins: 'Enter host names separated by commas, like www.example.com (a pasted page address works too).',
+  turnstileSecret: 'Enter the Turnstile secret from the Cloudflare dashboard (or set TURNSTILE_SECRET_KEY on the server).',
+  turnstileSiteKey: 'Enter the Turnstile site key as the Cloudflare dashboard shows it (letters, digits, _ and -).',
+  blockedTerms: 'Enter one term per line, each up to 200 characters (at most 200 terms).',
+  blockedEmails: 'Enter one address (name@example.com) or @domain per line (at most 200).',
+  maxLinks: 'Enter a whole number from 0 to 1000, or leave it empty for no limit.',
+  retentionDays: 'Enter a whole number of days from 1 to 3650, or leave it empty to keep submissions.',
+  storeIp: 'Choose whether to store IP addresses.',
+  requiredFields: 'Enter field names separated by commas, like email, message (at most 50, each up to 256 characters).',
+  hcaptchaSecret: 'Enter the hCaptcha secret (or set HCAPTCHA_SECRET_KEY on the server).',
+  recaptchaSecret: 'Enter the reCAPTCHA secret (or set RECAPTCHA_SECRET_KEY on the server).',
+  recaptchaMinScore: 'Enter a number from 0 to 1, like 0.5.',
+  minFillSeconds: 'Enter a whole number of seconds from 0 to 60.',
 };
+
+/** The list fields, as the page splits them, to name the entry a message is about. */
+const LIST_FIELDS: Record<string, (text: string) => string[]> = {
+  allowedRedirectHosts: splitHostList,
+  allowedOrigins: splitHostList,
+  blockedTerms: (text) => lines(text),
+  blockedEmails: (text) => lines(text).flatMap((line) => line.split(/[\s,;]+/)).filter(Boolean),
+  requiredFields: (text) => text.split(/[,\r\n]+/).map((name) => name.trim()).filter(Boolean),
+};
+
+/**
+ * A person's sentence for a settings error: the field's own words, naming the entry of a list
+ * that is wrong ("“exa mple.com” is not valid."). The service's terse text never reaches the page,
+ * except a rule it alone knows (the bot check's secret), which it words for people already.
+ */
+function settingsErrorMessage(field: string, serviceText: string, typed: Record<string, string>): string {
+  const human = fieldMessages[field];
+  if (!human) return serviceText;
+  const entry = /^entry (\d+):/.exec(serviceText);
+  if (entry && LIST_FIELDS[field]) {
+    const value = LIST_FIELDS[field](typed[field] ?? '')[Number(entry[1]) - 1];
+    if (value !== undefined) return `“${value.length > 80 ? `${value.slice(0, 80)}…` : value}” is not valid. ${human}`;
+  }
+  return human;
+}
 
 /**
  * Turns the settings page's fields into form settings (unchecked boxes are absent). A field sent
@@ -74,14 +109,15 @@ function settingsFromBody(body: SettingsBody): { input: FormSettingsInput; text:
       spamFilter: (text.spamFilter ?? 'off') as FormSettingsInput['spamFilter'],
       successUrl: blankToNull(text.successUrl),
       errorUrl: blankToNull(text.errorUrl),
-      allowedRedirectHosts: (text.allowedRedirectHosts ?? '').split(/[\s,]+/).filter(Boolean),
+      allowedRedirectHosts: splitHostList(text.allowedRedirectHosts ?? ''),
       turnstileSiteKey: blankToNull(text.turnstileSiteKey),
       blockedTerms: lines(text.blockedTerms),
       blockedEmails: lines(text.blockedEmails).flatMap((line) => line.split(/[\s,;]+/)).filter(Boolean),
-      allowedOrigins: (text.allowedOrigins ?? '').split(/[\s,]+/).filter(Boolean),
+      allowedOrigins: splitHostList(text.allowedOrigins ?? ''),
       maxLinks: wholeNumberOrNull(text.maxLinks),
       retentionDays: wholeNumberOrNull(text.retentionDays),
       storeIp: (text.storeIp ?? 'full') as 'full' | 'none',
+      requiredFields: (text.requiredFields ?? '').split(/[,\r\n]+/).map((name) => name.trim()).filter(Boolean),
     },
   };
 }
@@ -133,6 +169,58 @@ function submitterSettingsFromBody(body: SettingsBody): { input: FormSettingsInp
   };
 }
 
+/** Messages and typed values for a re-rendered settings page. */
+export interface SettingsExtra {
+  notice?: string;
+  error?: string;
+  values?: Record<string, string>;
+  fieldErrors?: Record<string, string>;
+  submitter?: SubmitterEcho;
+}
+
+/** The settings page, also re-rendered by the notification settings' POST with its errors. */
+export async function renderSettingsPage(app: FastifyInstance, request: FastifyRequest, reply: FastifyReply, form: Form, extra: SettingsExtra = {}, status = 200): Promise<FastifyReply> {
+  const defaultSecrets = {
+    turnstile: app.config.turnstileSecretKey !== undefined,
+    hcaptcha: app.config.hcaptchaSecretKey !== undefined,
+    recaptcha: app.config.recaptchaSecretKey !== undefined,
+  };
+  // A vendor chosen with no secret anywhere (an older row, or the variable removed since): every submission is spam.
+  const missingSecret =
+    (form.botCheck === 'turnstile' && !form.turnstileSecret && !defaultSecrets.turnstile) ||
+    (form.botCheck === 'hcaptcha' && !form.hcaptchaSecret && !defaultSecrets.hcaptcha) ||
+    (form.botCheck === 'recaptcha' && !form.recaptchaSecret && !defaultSecrets.recaptcha);
+  const submitUrl = `${app.config.baseUrl}/v1/submit/${form.id}`;
+  const altcha = altchaUrls(app.config.baseUrl, form.id);
+  const { values, fieldErrors, submitter, ...messages } = extra;
+  return sendPage(reply, 'settings', { ...pageContext(request, reply, form.name), ...messages }, {
+    form,
+    submitUrl,
+    snippet: formSnippet(form, submitUrl, altcha),
+    scriptSnippet: formSnippet(form, submitUrl, altcha, {
+      url: `${app.config.baseUrl}${app.clientScript.versionedPath}`,
+      integrity: app.clientScript.integrity,
+    }),
+    reactSnippet: reactSnippet(form, app.config.baseUrl),
+    baseUrl: app.config.baseUrl,
+    defaultSecrets,
+    missingSecret,
+    spamFilterExamples: await app.services.spamFilter.countExamples(form.accountId),
+    values: values ?? {},
+    fieldErrors: fieldErrors ?? {},
+    notifications: {
+      enabled: app.services.notifications.emailEnabled,
+      recipients: await app.services.notifications.listRecipients(form.id),
+    },
+    submitter: {
+      values: submitter?.values ?? {},
+      fieldErrors: submitter?.fieldErrors ?? {},
+      preview: app.services.notifications.previewConfirmation(form),
+      suppressionCount: await app.services.suppressions.count(),
+    },
+  }, status);
+}
+
 export async function formPages(app: FastifyInstance): Promise<void> {
   // The notification settings on the settings page post to email.routes.ts.
   const renderForms = async (request: FastifyRequest, reply: FastifyReply, extra: { values?: Record<string, string>; fieldErrors?: Record<string, string>; error?: string } = {}, status = 200) => {
@@ -156,65 +244,21 @@ export async function formPages(app: FastifyInstance): Promise<void> {
 
   app.post<{ Body: { name?: string } }>(
     '/dashboard/forms',
-    { schema: { hide: true, body: { type: 'object', properties: { name: { type: 'string', maxLength: 1000 }, _csrf: { type: 'string' } } } } },
+    { schema: { hide: true, body: { type: 'object', properties: { name: { type: 'string' }, _csrf: { type: 'string' } } } } },
     async (request, reply) => {
       const name = (request.body.name ?? '').trim();
       if (name === '' || name.length > 200) {
-        return renderForms(request, reply, { values: { name: request.body.name ?? '' }, fieldErrors: { name: name === '' ? 'Enter a name for the form' : 'Use at most 200 characters' }, error: 'The form needs a name.' }, 400);
+        const problem = name === '' ? 'Enter a name for the form.' : `Use at most 200 characters (this name has ${name.length}).`;
+        return renderForms(request, reply, { values: { name: request.body.name ?? '' }, fieldErrors: { name: problem }, error: 'The form was not created: see the message by the name.' }, 400);
       }
       const form = await app.services.forms.createForm(request.owner!.id, { name });
+      setFlash(reply, { notice: 'Form created.' }, app.config.baseUrl.startsWith('https:'));
       return reply.redirect(`/dashboard/forms/${form.id}/settings`, 303);
     },
   );
 
-  const defaultSecrets = {
-    turnstile: app.config.turnstileSecretKey !== undefined,
-    hcaptcha: app.config.hcaptchaSecretKey !== undefined,
-    recaptcha: app.config.recaptchaSecretKey !== undefined,
-  };
-  /** A vendor chosen with no secret anywhere (an older row, or the variable removed since): every submission is spam. */
-  const missingSecret = (form: Form) =>
-    (form.botCheck === 'turnstile' && !form.turnstileSecret && !defaultSecrets.turnstile) ||
-    (form.botCheck === 'hcaptcha' && !form.hcaptchaSecret && !defaultSecrets.hcaptcha) ||
-    (form.botCheck === 'recaptcha' && !form.recaptchaSecret && !defaultSecrets.recaptcha);
-
-  const renderSettings = async (
-    request: FastifyRequest,
-    reply: FastifyReply,
-    form: Form,
-    extra: { notice?: string; error?: string; values?: Record<string, string>; fieldErrors?: Record<string, string>; submitter?: SubmitterEcho } = {},
-    status = 200,
-  ) => {
-    const submitUrl = `${app.config.baseUrl}/v1/submit/${form.id}`;
-    const altcha = altchaUrls(app.config.baseUrl, form.id);
-    const { values, fieldErrors, submitter, ...messages } = extra;
-    return sendPage(reply, 'settings', { ...pageContext(request, reply, form.name), ...messages }, {
-      form,
-      submitUrl,
-      snippet: formSnippet(form, submitUrl, altcha),
-      scriptSnippet: formSnippet(form, submitUrl, altcha, {
-        url: `${app.config.baseUrl}${app.clientScript.versionedPath}`,
-        integrity: app.clientScript.integrity,
-      }),
-      reactSnippet: reactSnippet(form, app.config.baseUrl),
-      baseUrl: app.config.baseUrl,
-      defaultSecrets,
-      missingSecret: missingSecret(form),
-      spamFilterExamples: await app.services.spamFilter.countExamples(form.accountId),
-      values: values ?? {},
-      fieldErrors: fieldErrors ?? {},
-      notifications: {
-        enabled: app.services.notifications.emailEnabled,
-        recipients: await app.services.notifications.listRecipients(form.id),
-      },
-      submitter: {
-        values: submitter?.values ?? {},
-        fieldErrors: submitter?.fieldErrors ?? {},
-        preview: app.services.notifications.previewConfirmation(form),
-        suppressionCount: await app.services.suppressions.count(),
-      },
-    }, status);
-  };
+  const renderSettings = (request: FastifyRequest, reply: FastifyReply, form: Form, extra: SettingsExtra = {}, status = 200) =>
+    renderSettingsPage(app, request, reply, form, extra, status);
 
   app.get<{ Params: { id: string } }>('/dashboard/forms/:id/settings', { schema: { hide: true } }, async (request, reply) =>
     renderSettings(request, reply, await app.services.forms.getFormOfAccount(request.owner!.id, request.params.id)),
@@ -233,8 +277,8 @@ export async function formPages(app: FastifyInstance): Promise<void> {
       return await renderSettings(request, reply, updated, { notice: 'Settings saved.' });
     } catch (err) {
       rethrowUnlessValidation(err);
-      const errors = Object.fromEntries(Object.entries(err.fieldErrors ?? {}).map(([f, m]) => [f, fieldMessages[f] ? `${fieldMessages[f]} (${m})` : m]));
-      return refuse(errors, err.message);
+      const errors = Object.fromEntries(Object.entries(err.fieldErrors ?? {}).map(([f, m]) => [f, f === 'turnstileSecret' ? fieldMessages[f]! : settingsErrorMessage(f, m, text)]));
+      return refuse(errors, 'Some settings need another look: see the messages by the fields.');
     }
   });
 

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError } from '../errors.js';
+import { AppError, notFound } from '../errors.js';
+import type { ConfirmModel } from './views/confirm.views.js';
 import { pageContext, sendPage, setFlash } from './page.js';
 import { hooksPageModel, readableDeliveryError } from './views/hooks.model.js';
 
@@ -11,8 +12,16 @@ interface HookBody {
 }
 const hookBodySchema = {
   type: 'object',
-  properties: { formId: { type: 'string', maxLength: 100 }, targetUrl: { type: 'string', maxLength: 2048 }, _csrf: { type: 'string' } },
+  properties: { formId: { type: 'string' }, targetUrl: { type: 'string' }, _csrf: { type: 'string' } },
 } as const;
+
+/** The hook service's reason for refusing a target, as a sentence for the owner. */
+function targetUrlSentence(problem: string): string {
+  if (/https/.test(problem)) return 'Use an https:// address: hooks are only sent over HTTPS.';
+  if (/credentials/.test(problem)) return 'Leave the user name and password out of the address.';
+  if (/public address/.test(problem)) return 'Use an address on the public internet: localhost and private network addresses are refused, so a hook cannot reach this server\'s own network.';
+  return 'Enter a full address starting with https://, like https://hooks.example.com/formgate.';
+}
 
 export async function hookPages(app: FastifyInstance): Promise<void> {
   const secure = app.config.baseUrl.startsWith('https:');
@@ -22,7 +31,7 @@ export async function hookPages(app: FastifyInstance): Promise<void> {
     const [hooks, forms] = await Promise.all([app.services.hooks.listHooks(account.id), app.services.forms.listForms(account.id)]);
     const attempts = await Promise.all(hooks.map((hook) => app.services.hooks.listRecentDeliveries(account.id, hook.id, RECENT_ATTEMPTS)));
     const ctx = { ...pageContext(request, reply, 'Hooks'), ...(extra.error ? { error: extra.error } : {}) };
-    return sendPage(reply, 'hooks', ctx, hooksPageModel({ planId: account.planId, hooks, attempts, forms, values: extra.values ?? {}, fieldErrors: extra.fieldErrors ?? {} }), status);
+    return sendPage(reply, 'hooks', ctx, hooksPageModel({ planId: account.planId, isAdmin: account.isAdmin, hooks, attempts, forms, values: extra.values ?? {}, fieldErrors: extra.fieldErrors ?? {} }), status);
   };
 
   app.get('/dashboard/hooks', { schema: { hide: true } }, async (request, reply) => renderHooks(request, reply));
@@ -34,8 +43,9 @@ export async function hookPages(app: FastifyInstance): Promise<void> {
     const fieldErrors: Record<string, string> = {};
     if (!values.formId) fieldErrors.formId = 'Choose a form';
     if (!values.targetUrl) fieldErrors.targetUrl = 'Enter the https:// address that should receive submissions';
-    else if (!URL.canParse(values.targetUrl)) fieldErrors.targetUrl = 'Enter a full address starting with https://';
-    if (Object.keys(fieldErrors).length > 0) return renderHooks(request, reply, { values, fieldErrors, error: 'Check the highlighted fields.' }, 400);
+    else if (values.targetUrl.length > 2048) fieldErrors.targetUrl = `Use an address of at most 2048 characters (this one has ${values.targetUrl.length}).`;
+    else if (!URL.canParse(values.targetUrl)) fieldErrors.targetUrl = 'Enter a full address starting with https://, like https://hooks.example.com/formgate.';
+    if (Object.keys(fieldErrors).length > 0) return renderHooks(request, reply, { values: { ...values, targetUrl: values.targetUrl.slice(0, 4096) }, fieldErrors, error: 'The hook was not created: see the messages by the fields.' }, 400);
     try {
       const { secret } = await app.services.hooks.createHook(request.owner!.id, { formId: values.formId, targetUrl: values.targetUrl });
       setFlash(reply, { notice: 'Hook created.', secret, secretLabel: 'hook secret' }, secure);
@@ -44,8 +54,9 @@ export async function hookPages(app: FastifyInstance): Promise<void> {
       if (!(err instanceof AppError) || !['validation_failed', 'not_found', 'plan_required'].includes(err.code)) throw err;
       const problem = err.fieldErrors?.targetUrl;
       const errors: Record<string, string> =
-        err.code === 'not_found' ? { formId: 'Choose one of your forms' } : problem ? { targetUrl: `Not accepted: ${problem}` } : {};
-      return renderHooks(request, reply, { values, fieldErrors: errors, error: err.message }, err.statusCode);
+        err.code === 'not_found' ? { formId: 'Choose one of your forms.' } : problem ? { targetUrl: targetUrlSentence(problem) } : {};
+      const message = err.code === 'plan_required' ? err.message : 'The hook was not created: see the messages by the fields.';
+      return renderHooks(request, reply, { values, fieldErrors: errors, error: message }, err.statusCode);
     }
   });
 
@@ -57,6 +68,19 @@ export async function hookPages(app: FastifyInstance): Promise<void> {
       : `Test delivery failed after ${result.durationMs} ms. ${readableDeliveryError(result.error, result.status)}`;
     setFlash(reply, { notice }, secure);
     return reply.redirect('/dashboard/hooks', 303);
+  });
+
+  app.get<{ Params: { id: string } }>('/dashboard/hooks/:id/delete', { schema: { hide: true } }, async (request, reply) => {
+    const hook = (await app.services.hooks.listHooks(request.owner!.id)).find((h) => h.id === request.params.id);
+    if (!hook) throw notFound('Hook');
+    const model: ConfirmModel = {
+      heading: 'Delete this hook?',
+      question: `Submissions will no longer be sent to ${hook.targetUrl}. Its delivery history goes with it. This cannot be undone.`,
+      action: `/dashboard/hooks/${hook.id}/delete`,
+      confirmLabel: 'Delete hook',
+      back: '/dashboard/hooks',
+    };
+    return sendPage(reply, 'confirm', pageContext(request, reply, 'Delete hook'), { ...model });
   });
 
   app.post<{ Params: { id: string } }>('/dashboard/hooks/:id/delete', { schema: { hide: true } }, async (request, reply) => {

@@ -1,5 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { notFound } from '../errors.js';
 import { pageContext, sendPage, setFlash } from './page.js';
+import type { ConfirmModel } from './views/confirm.views.js';
 
 export async function keyPages(app: FastifyInstance): Promise<void> {
   const secure = app.config.baseUrl.startsWith('https:');
@@ -16,12 +18,12 @@ export async function keyPages(app: FastifyInstance): Promise<void> {
   // so it cannot be shown again), and refreshing that page creates nothing.
   app.post<{ Body: { name?: string } }>(
     '/dashboard/keys',
-    { schema: { hide: true, body: { type: 'object', properties: { name: { type: 'string', maxLength: 1000 }, _csrf: { type: 'string' } } } } },
+    { schema: { hide: true, body: { type: 'object', properties: { name: { type: 'string' }, _csrf: { type: 'string' } } } } },
     async (request, reply) => {
       const name = (request.body.name ?? '').trim();
       if (name === '' || name.length > 100) {
-        const message = name === '' ? 'Enter a name for the key, so you can tell it apart later' : 'Use at most 100 characters';
-        return renderKeys(request, reply, { values: { name: request.body.name ?? '' }, fieldErrors: { name: message }, error: 'The key needs a name.' }, 400);
+        const message = name === '' ? 'Enter a name for the key, so you can tell it apart later.' : `Use at most 100 characters (this name has ${name.length}).`;
+        return renderKeys(request, reply, { values: { name: request.body.name ?? '' }, fieldErrors: { name: message }, error: 'The key was not created: see the message by the name.' }, 400);
       }
       const { apiKey } = await app.services.apiKeys.createApiKey(request.owner!.id, name);
       setFlash(reply, { notice: 'Key created.', secret: apiKey, secretLabel: 'API key' }, secure);
@@ -29,8 +31,24 @@ export async function keyPages(app: FastifyInstance): Promise<void> {
     },
   );
 
+  app.get<{ Params: { id: string } }>('/dashboard/keys/:id/revoke', { schema: { hide: true } }, async (request, reply) => {
+    const key = (await app.services.apiKeys.listApiKeys(request.owner!.id)).find((k) => k.id === request.params.id);
+    if (!key) throw notFound('Key');
+    const model: ConfirmModel = key.revokedAt
+      ? { heading: 'Already revoked', question: `The key “${key.name}” is already revoked.`, action: '/dashboard/keys', back: '/dashboard/keys' }
+      : {
+          heading: `Revoke “${key.name}”?`,
+          question: `Anything using the key ${key.prefix}… stops working at its next request. This cannot be undone: you would create a new key.`,
+          action: `/dashboard/keys/${key.id}/revoke`,
+          confirmLabel: 'Revoke key',
+          back: '/dashboard/keys',
+        };
+    return sendPage(reply, 'confirm', pageContext(request, reply, 'Revoke key'), { ...model });
+  });
+
   app.post<{ Params: { id: string } }>('/dashboard/keys/:id/revoke', { schema: { hide: true } }, async (request, reply) => {
     await app.services.apiKeys.revokeApiKey(request.params.id, request.owner!.id);
+    setFlash(reply, { notice: 'Key revoked.' }, secure);
     return reply.redirect('/dashboard/keys', 303);
   });
 }

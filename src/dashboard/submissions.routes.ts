@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { AppError, rethrowUnlessValidation } from '../errors.js';
 import { pageContext, sendPage, setFlash } from './page.js';
 import { CSV_BOM, csvHeader, csvRow, ndjsonRow } from './export.js';
+import type { ExportFilter } from '../submissions/submission-browse.service.js';
 import {
   confirmDeleteModel,
   countedNotice,
@@ -51,6 +52,22 @@ function spamChoice(value: unknown): boolean {
   throw new AppError('validation_failed', 'Choose spam or not spam.', { fieldErrors: { spam: 'must be 1 or 0' } });
 }
 
+type ExportQuery = Partial<Record<'q' | 'spam' | 'from' | 'to', unknown>>;
+
+/**
+ * The list's filters on an export link (the page's Export buttons carry them); without any, the
+ * whole form, spam included, as before. Bad dates are refused like on the list.
+ */
+function exportFilter(query: ExportQuery | undefined): ExportFilter | undefined {
+  const text = (v: unknown) => (typeof v === 'string' ? v : undefined);
+  const q = text(query?.q);
+  const spam = text(query?.spam);
+  const from = text(query?.from);
+  const to = text(query?.to);
+  if (q === undefined && spam === undefined && from === undefined && to === undefined) return undefined;
+  return { ...(q ? { q } : {}), spam: spam === '1', ...(from ? { from } : {}), ...(to ? { to } : {}) };
+}
+
 export async function submissionPages(app: FastifyInstance): Promise<void> {
   const queries = app.services.submissionQueries;
 
@@ -94,6 +111,7 @@ export async function submissionPages(app: FastifyInstance): Promise<void> {
   app.post<{ Params: { id: string }; Body: { spam?: unknown } }>('/dashboard/submissions/:id/mark', { schema: { hide: true } }, async (request, reply) => {
     const spam = spamChoice(request.body?.spam);
     await app.services.triage.markSubmission(request.params.id, spam, request.owner!.id);
+    setFlash(reply, { notice: spam ? 'Marked spam.' : 'Marked not spam.' }, secure);
     return reply.redirect(`/dashboard/submissions/${request.params.id}`, 303);
   });
 
@@ -143,13 +161,14 @@ export async function submissionPages(app: FastifyInstance): Promise<void> {
   // CSV needs its columns up front: a first pass collects field names (in order of first
   // appearance, newest submission first), the second streams the rows. Both read page by page,
   // and each page goes out as one chunk (a write per row would cost more than the row).
-  app.get<{ Params: { id: string } }>('/dashboard/forms/:id/export.csv', { schema: { hide: true } }, async (request, reply) => {
+  app.get<{ Params: { id: string }; Querystring: ExportQuery }>('/dashboard/forms/:id/export.csv', { schema: { hide: true } }, async (request, reply) => {
     const accountId = request.owner!.id;
     const form = await app.services.forms.getFormOfAccount(accountId, request.params.id);
-    const columns = await browser.exportFieldNames(accountId, form.id);
+    const filter = exportFilter(request.query);
+    const columns = await browser.exportFieldNames(accountId, form.id, undefined, filter);
     async function* rows() {
       yield CSV_BOM + csvHeader(columns);
-      for await (const page of browser.exportPages(accountId, form.id)) yield page.map((s) => csvRow(s, columns)).join('');
+      for await (const page of browser.exportPages(accountId, form.id, undefined, filter)) yield page.map((s) => csvRow(s, columns)).join('');
     }
     return reply
       .type('text/csv; charset=utf-8')
@@ -157,11 +176,12 @@ export async function submissionPages(app: FastifyInstance): Promise<void> {
       .send(Readable.from(rows()));
   });
 
-  app.get<{ Params: { id: string } }>('/dashboard/forms/:id/export.ndjson', { schema: { hide: true } }, async (request, reply) => {
+  app.get<{ Params: { id: string }; Querystring: ExportQuery }>('/dashboard/forms/:id/export.ndjson', { schema: { hide: true } }, async (request, reply) => {
     const accountId = request.owner!.id;
     const form = await app.services.forms.getFormOfAccount(accountId, request.params.id);
+    const filter = exportFilter(request.query);
     async function* rows() {
-      for await (const page of browser.exportPages(accountId, form.id)) yield page.map(ndjsonRow).join('');
+      for await (const page of browser.exportPages(accountId, form.id, undefined, filter)) yield page.map(ndjsonRow).join('');
     }
     return reply
       .type('application/x-ndjson; charset=utf-8')

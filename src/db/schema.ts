@@ -12,6 +12,10 @@ export interface AccountTable {
   plan_id: string;
   password_hash: string | null;
   created_at: string;
+  /** 1: the instance's admin (the first account, or one marked with the CLI). */
+  is_admin: Generated<number>;
+  /** Set: the account cannot log in and its API keys answer 401. */
+  disabled_at: string | null;
 }
 
 export interface ApiKeyTable {
@@ -79,6 +83,8 @@ export interface FormTable {
   thanks_message: string | null;
   /** auto | en | de | fr | es | pt */
   language: Generated<string>;
+  /** JSON array of field names each submission must hold a non-blank value in. */
+  required_fields: Generated<string>;
 }
 
 export interface SubmissionTable {
@@ -140,6 +146,17 @@ export interface SessionTable {
   csrf_secret: string;
   created_at: string;
   expires_at: string;
+  /** The User-Agent the session was opened with; shown to the owner only. */
+  user_agent: string | null;
+  /** The address the session was opened from; shown to the owner only. */
+  ip: string | null;
+}
+
+/** Instance-wide settings the admin changes on the dashboard (sign-up) and facts (last purge). */
+export interface InstanceSettingTable {
+  name: string;
+  value: string;
+  updated_at: string;
 }
 
 /** A submission whose outbound work (hook deliveries, email) the dispatcher is still to create. */
@@ -346,6 +363,7 @@ export interface Database {
   spam_filter_models: SpamFilterModelTable;
   spam_filter_tokens: SpamFilterTokenTable;
   spam_filter_lessons: SpamFilterLessonTable;
+  instance_settings: InstanceSettingTable;
 }
 
 export type AccountRow = Selectable<AccountTable>;

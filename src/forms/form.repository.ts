@@ -44,6 +44,7 @@ export function formRowToForm(row: FormRow): Form {
     thanksTitle: row.thanks_title,
     thanksMessage: row.thanks_message,
     language: (formLanguages as readonly string[]).includes(row.language) ? (row.language as FormLanguage) : 'auto',
+    requiredFields: JSON.parse(row.required_fields) as string[],
   };
 }
 

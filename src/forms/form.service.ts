@@ -17,6 +17,7 @@ import {
   updateFormRow,
 } from './form.repository.js';
 import { ALTCHA_COMPLEXITIES, BOT_CHECK_VENDORS, SPAM_FILTER_MODES, formLanguages, notifyModes, type BotCheckVendor, type Form } from './form.types.js';
+import { hostOfEntry } from './host-list.js';
 
 const httpUrl = z
   .string()
@@ -50,14 +51,7 @@ const blockedEmail = z
   .refine((v) => (v.startsWith('@') ? DOMAIN.test(v.slice(1)) : EMAIL_ADDRESS.test(v)), 'must be an email address or @domain');
 
 /** A host as an Origin header names it; a pasted URL (https://shop.example.com/page) is reduced to its host. */
-const originHost = z.preprocess((value) => {
-  if (typeof value !== 'string' || !value.includes('://')) return value;
-  try {
-    return new URL(value.trim()).host;
-  } catch {
-    return value;
-  }
-}, hostName);
+const listedHost = z.preprocess(hostOfEntry, hostName);
 
 /** An owner-written template (contract section 12): parses, and holds only plain variables. */
 const template = (max: number) =>
@@ -102,12 +96,12 @@ const formSettingsSchema = z.object({
   turnstileSecret: z.string().trim().min(1).max(512).nullable(),
   successUrl: httpUrl.nullable(),
   errorUrl: httpUrl.nullable(),
-  allowedRedirectHosts: z.array(hostName).max(50),
+  allowedRedirectHosts: z.array(listedHost).max(50),
   // Site keys are public and look like 0x4AAAAAAA…: restricting the characters keeps the snippet plain text.
   turnstileSiteKey: z.string().trim().regex(/^[A-Za-z0-9_-]{1,256}$/, 'must be a Turnstile site key (letters, digits, _ and -)').nullable(),
   blockedTerms: z.array(z.string().trim().toLowerCase().min(1).max(200)).max(200),
   blockedEmails: z.array(blockedEmail).max(200),
-  allowedOrigins: z.array(originHost).max(50),
+  allowedOrigins: z.array(listedHost).max(50),
   maxLinks: wholeNumber(0, 1000).nullable(),
   retentionDays: wholeNumber(1, 3650).nullable(),
   storeIp: z.enum(['full', 'none'], { error: 'must be full or none' }),
@@ -127,6 +121,8 @@ const formSettingsSchema = z.object({
   thanksTitle: plainText(120).nullable(),
   thanksMessage: plainText(2000).nullable(),
   language: z.enum(formLanguages, { error: `must be one of ${formLanguages.join(', ')}` }),
+  // Names as the page's inputs carry them: any text up to the submit path's 256-character limit.
+  requiredFields: z.array(z.string().trim().min(1, 'must be a field name').max(256, 'must be at most 256 characters')).max(50),
 });
 
 export type FormSettings = z.infer<typeof formSettingsSchema>;
@@ -210,6 +206,7 @@ function settingsToRow(s: FormSettingsInput): FormRowUpdate {
   if (s.thanksTitle !== undefined) row.thanks_title = s.thanksTitle === '' ? null : s.thanksTitle;
   if (s.thanksMessage !== undefined) row.thanks_message = s.thanksMessage === '' ? null : s.thanksMessage;
   if (s.language !== undefined) row.language = s.language;
+  if (s.requiredFields !== undefined) row.required_fields = JSON.stringify([...new Set(s.requiredFields)]);
   return row;
 }
 
@@ -300,6 +297,7 @@ export class FormService {
       thanks_title: null,
       thanks_message: null,
       language: 'auto',
+      required_fields: '[]',
       created_at: now,
       updated_at: now,
       ...settingsToRow(settings),

@@ -32,6 +32,8 @@ export interface Form {
   /** Submissions older than this many days are purged; null keeps them. */
   retentionDays: number | null;
   storeIp: StoreIp;
+  /** Field names every submission must hold a non-blank value in. */
+  requiredFields: string[];
   /** Which bot check submissions must pass (contract section 14); `requireBotCheck` is `turnstile`. */
   botCheck: BotCheckVendor;
   hcaptchaSecret: string | null;
@@ -89,7 +91,7 @@ export type FormSettingsView = Pick<
   | 'requireBotCheck' | 'turnstileSiteKey' | 'successUrl' | 'errorUrl' | 'allowedRedirectHosts' | 'blockedTerms'
   | 'blockedEmails' | 'allowedOrigins' | 'maxLinks' | 'retentionDays' | 'storeIp' | 'botCheck' | 'hcaptchaSiteKey'
   | 'recaptchaSiteKey' | 'recaptchaMinScore' | 'altchaComplexity' | 'minFillSeconds' | 'spamFilter' | 'notifySubject' | 'autoReply'
-  | 'autoReplyDailyLimit' | 'thanksTitle' | 'thanksMessage' | 'language'
+  | 'autoReplyDailyLimit' | 'thanksTitle' | 'thanksMessage' | 'language' | 'requiredFields'
 > & { accessKey: 'set' | null; turnstileSecret: 'set' | null; hcaptchaSecret: 'set' | null; recaptchaSecret: 'set' | null };
 
 export function formToSettingsView(form: Form): FormSettingsView {
@@ -122,6 +124,7 @@ export function formToSettingsView(form: Form): FormSettingsView {
     thanksTitle: form.thanksTitle,
     thanksMessage: form.thanksMessage,
     language: form.language,
+    requiredFields: form.requiredFields,
   };
 }
 

@@ -79,7 +79,9 @@ function ftsMatchExpression(query: BrowseFilter & BrowseFilterDays): string {
     // An empty range (from after to) matches nothing; "form : ()" is not valid syntax.
     parts.push(words.length > 0 ? `form : (${words.join(' OR ')})` : 'form : "nothing_in_range"');
   }
-  return [...parts, ...query.words.map((w) => `body : ${phrase(w)}`)].join(' AND ');
+  // The last word is a prefix ("refu" finds "refund"): people type the start of what they remember.
+  const last = query.words.length - 1;
+  return [...parts, ...query.words.map((w, i) => `body : ${phrase(w)}${i === last ? ' *' : ''}`)].join(' AND ');
 }
 
 /**
@@ -129,8 +131,13 @@ export async function browseSubmissionRows(db: Executor, dialect: Dialect, query
 export const RECENT_WINDOW = 2000;
 
 // The same expression as submissions_search_idx (migration 0006), or the index is not used.
-const matches = (words: string[]) =>
-  sql<SqlBool>`formgate_search_vector(payload) @@ plainto_tsquery('simple'::regconfig, ${words.join(' ')})`;
+// The last word is a prefix (`'refu':*`), quoted so user text never becomes tsquery syntax.
+const prefixQuery = (word: string) => `'${word.replace(/\\/g, '\\\\').replace(/'/g, "''")}':*`;
+const matches = (words: string[]) => {
+  const last = sql`to_tsquery('simple'::regconfig, ${prefixQuery(words[words.length - 1] ?? '')})`;
+  const query = words.length > 1 ? sql`(plainto_tsquery('simple'::regconfig, ${words.slice(0, -1).join(' ')}) && ${last})` : last;
+  return sql<SqlBool>`formgate_search_vector(payload) @@ ${query}`;
+};
 
 /**
  * A cheap necessary condition checked before the tsvector (PostgreSQL runs cheaper quals first):

@@ -22,6 +22,12 @@ const MAX_WORDS = 8;
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
+/** An export of what the list shows: the same filters as the page. */
+export type ExportFilter = Pick<BrowseInput, 'q' | 'spam' | 'from' | 'to'>;
+
+/** Rows per search page of a filtered export (the search's own paging). */
+const FILTERED_EXPORT_PAGE = 100;
+
 interface BrowseInput {
   q?: string;
   spam?: boolean;
@@ -133,6 +139,21 @@ export class SubmissionBrowseService {
     };
   }
 
+  /**
+   * What the list shows (search, inbox or spam, dates), newest first, page by page through the
+   * same search as the page itself: an export of what the owner is looking at.
+   */
+  private async *filteredPages(accountId: string, formId: string, filter: ExportFilter): AsyncGenerator<ExportedSubmission[]> {
+    let cursor: string | undefined;
+    for (;;) {
+      const page = await this.browse(accountId, formId, { ...filter, limit: FILTERED_EXPORT_PAGE, ...(cursor ? { cursor } : {}) });
+      if (page.submissions.length > 0) yield page.submissions;
+      if (!page.olderCursor) return;
+      cursor = page.olderCursor;
+      await yieldToWaitingWork();
+    }
+  }
+
   /** Counts and last submission per form, for the forms list (counters, never a scan). */
   async summariseForms(accountId: string, formIds: string[]): Promise<Map<string, FormSummary>> {
     const rows = await listFormOverviewRows(this.db, accountId, formIds);
@@ -152,7 +173,11 @@ export class SubmissionBrowseService {
    * Every submission of an owned form, newest first, in pages of `pageSize` for an export. The
    * form is checked once and pages follow each other by position (no cursors to sign).
    */
-  async *exportPages(accountId: string, formId: string, pageSize = EXPORT_PAGE_SIZE): AsyncGenerator<ExportedSubmission[]> {
+  async *exportPages(accountId: string, formId: string, pageSize = EXPORT_PAGE_SIZE, filter?: ExportFilter): AsyncGenerator<ExportedSubmission[]> {
+    if (filter) {
+      yield* this.filteredPages(accountId, formId, filter);
+      return;
+    }
     await this.forms.getFormOfAccount(accountId, formId);
     const pages = pagesByPosition((after) => listExportRowsOfForm(this.db, formId, { limit: pageSize, ...(after ? { after } : {}) }), pageSize);
     for await (const rows of pages) yield rows.map(exportRowToExportedSubmission);
@@ -162,9 +187,13 @@ export class SubmissionBrowseService {
    * The field names of an owned form's submissions in order of first appearance, newest
    * submission first: a CSV export's columns. Reads only the payloads, page by page.
    */
-  async exportFieldNames(accountId: string, formId: string, pageSize = EXPORT_PAGE_SIZE): Promise<string[]> {
-    await this.forms.getFormOfAccount(accountId, formId);
+  async exportFieldNames(accountId: string, formId: string, pageSize = EXPORT_PAGE_SIZE, filter?: ExportFilter): Promise<string[]> {
     const names = new Set<string>();
+    if (filter) {
+      for await (const page of this.filteredPages(accountId, formId, filter)) for (const s of page) for (const name of Object.keys(s.payload)) names.add(name);
+      return [...names];
+    }
+    await this.forms.getFormOfAccount(accountId, formId);
     const pages = pagesByPosition((after) => listExportPayloadsOfForm(this.db, formId, { limit: pageSize, ...(after ? { after } : {}) }), pageSize);
     for await (const rows of pages) for (const row of rows) for (const name of Object.keys(parsePayload(row.payload))) names.add(name);
     return [...names];

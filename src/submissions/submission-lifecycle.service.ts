@@ -50,6 +50,8 @@ interface LifecycleOptions {
   batchSize?: number;
   /** Pause after each batch, as a multiple of its duration (default 9; 0 only yields a turn). */
   pauseFactor?: number;
+  /** Told after every completed purge (the Admin page's "last purge"); its failure is only logged. */
+  onPurged?: (deleted: number) => Promise<void>;
 }
 
 /**
@@ -72,6 +74,7 @@ export class SubmissionLifecycleService {
   readonly batchSize: number;
   private readonly pauseFactor: number;
   private readonly purgeIntervalMs: number;
+  private readonly onPurged: ((deleted: number) => Promise<void>) | undefined;
 
   constructor(
     private readonly handle: DatabaseHandle,
@@ -83,6 +86,7 @@ export class SubmissionLifecycleService {
     this.batchSize = options.batchSize ?? (handle.dialect === 'sqlite' ? SQLITE_DELETE_BATCH : MAX_DELETE_BATCH);
     this.pauseFactor = options.pauseFactor ?? PAUSE_FACTOR;
     this.purgeIntervalMs = options.purgeIntervalMs ?? 60 * 60 * 1000;
+    this.onPurged = options.onPurged;
     if (!Number.isInteger(this.batchSize) || this.batchSize < 1 || this.batchSize > MAX_DELETE_BATCH) {
       throw new Error(`batch size must be 1..${MAX_DELETE_BATCH}`);
     }
@@ -122,6 +126,7 @@ export class SubmissionLifecycleService {
       await this.deleteInBatches(report, (trx, limit) => (this.closing ? Promise.resolve([]) : selectSubmissionIdsOfForm(trx, formId, limit, before)));
     }
     if (report.deleted > 0) this.logger.info({ deleted: report.deleted, transactions: report.batches.length }, 'retention purge deleted submissions');
+    if (!this.closing) await this.onPurged?.(report.deleted).catch((err: unknown) => this.logger.warn({ err }, 'recording the purge failed'));
     return report;
   }
 
@@ -130,6 +135,15 @@ export class SubmissionLifecycleService {
    * address (case-insensitive; array values count by element), with its queued work.
    */
   async eraseByEmail(accountId: string, email: string): Promise<DeletionReport> {
+    return this.deleteListed(await this.submissionIdsWithEmail(accountId, email));
+  }
+
+  /** How many submissions erasure would delete: the dashboard shows it before anything goes. */
+  async countByEmail(accountId: string, email: string): Promise<number> {
+    return (await this.submissionIdsWithEmail(accountId, email)).length;
+  }
+
+  private async submissionIdsWithEmail(accountId: string, email: string): Promise<string[]> {
     const address = email.trim().toLowerCase();
     if (!EMAIL.test(address) || address.length > 320) throw validationFailed('Enter an email address.', { email: 'must be an email address' });
     // The LIKE pre-filter is exact only for plain ASCII that JSON does not escape; otherwise scan.
@@ -144,7 +158,7 @@ export class SubmissionLifecycleService {
       if (page.length < SCAN_PAGE) break;
       afterId = page[page.length - 1]!.id;
     }
-    return this.deleteListed(matching);
+    return matching;
   }
 
   /**

@@ -10,6 +10,7 @@ import { newTimeOrderedId } from '../lib/ids.js';
 import { isoMinus, nowIso } from '../lib/time.js';
 import { separateControlFields } from './control-fields.js';
 import { resolveCountry } from './country.js';
+import { checkSubmissionContent } from './required-fields.js';
 import { successDestination } from './redirects.js';
 import { matchSpamRule, originAllowed } from './spam-rules.js';
 import type { SpamReason } from './submission.types.js';
@@ -239,6 +240,8 @@ export class SubmissionService {
    * links), then the bot check (`bot_check`, or `too_fast` for an ALTCHA solution sent too
    * soon), then the learning filter, the first match deciding. The bot check comes after the
    * cheap checks so a token is not spent on a submission already known to be spam.
+   * An empty submission, or one missing a required field, is refused after the honeypot and
+   * rules (the silent spam answers) and before the bot check, so no token is spent on it.
    */
   private async spamReason(
     request: SubmitRequest,
@@ -249,6 +252,7 @@ export class SubmissionService {
     if (control.honeypotFilled) return { reason: 'honeypot' };
     const rule = matchSpamRule(form, payload);
     if (rule) return { reason: rule };
+    checkSubmissionContent(payload, form.requiredFields);
     const verdict = await this.spamChecks.botChecks.verify(form, control.botCheckResponse, request.ip);
     if (verdict !== 'passed') return { reason: verdict };
     if (form.spamFilter === 'learn') {

@@ -63,6 +63,17 @@ describe('formgate CLI', () => {
     });
   });
 
+  it('accounts set-admin marks an admin and --off takes it back (issue 28)', async () => {
+    expect((await formgateJson(['accounts', 'set-admin', 'a@example.com'])).account).toEqual({
+      id: accountId,
+      email: 'a@example.com',
+      displayName: 'Ada',
+      planId: 'pro',
+      isAdmin: true,
+    });
+    expect((await formgateJson(['accounts', 'set-admin', accountId, '--off'])).account.isAdmin).toBe(false);
+  });
+
   it('keys create and forms create print the documented documents', async () => {
     const key = await formgateJson(['keys', 'create', 'a@example.com', '--name', 'ci']);
     expect(key).toEqual({
@@ -111,6 +122,7 @@ describe('formgate CLI', () => {
           thanksTitle: null,
           thanksMessage: null,
           language: 'auto',
+          requiredFields: [],
           notify: [],
           notifyMode: 'each',
         },

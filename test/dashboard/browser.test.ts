@@ -99,7 +99,7 @@ describe('the dashboard in Chromium', () => {
     await page.goto(`${t.url}/dashboard/forms/${formId}/submissions`);
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('text=Export CSV')]);
     const csv = readFileSync((await download.path())!, 'utf8');
-    expect(csv.split('\r\n')[0]).toBe('\uFEFFid,createdAt,isSpam,spamReason,country,email,message');
+    expect(csv.split('\r\n')[0]).toBe('\uFEFFcreatedAt,email,message,id,isSpam,spamReason,country');
     expect(csv).toContain('visitor@example.com,Hello from the snippet');
   });
 
@@ -125,7 +125,8 @@ describe('the dashboard in Chromium', () => {
     await page.goto(`${t.url}/dashboard/keys`);
     expect(await page.locator('#new-key').count()).toBe(0); // shown once only
     expect(await page.textContent('table')).toContain('Zapier');
-    await Promise.all([page.waitForURL(`${t.url}/dashboard/keys`), page.click('button:has-text("Revoke")')]);
+    await Promise.all([page.waitForURL(/\/revoke$/), page.click('a:has-text("Revoke…")')]);
+    await Promise.all([page.waitForURL(`${t.url}/dashboard/keys`), page.click('button:has-text("Revoke key")')]);
     expect(await page.textContent('table')).toContain('Revoked');
     expect((await fetch(`${t.url}/v1/api/me`, { headers: { authorization: `Bearer ${apiKey}` } })).status).toBe(401);
   });

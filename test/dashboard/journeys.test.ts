@@ -163,7 +163,7 @@ describe('everyday dashboard journeys in Chromium', () => {
     // A refused target: the message is by the field and the typed URL stays.
     await page.fill('input[name=targetUrl]', 'http://example.com/plain');
     await Promise.all([page.waitForLoadState('load'), page.click('text=Create hook')]);
-    expect(await page.textContent('#targetUrl-error')).toContain('Not accepted');
+    expect(await page.textContent('#targetUrl-error')).toContain('Use an https:// address');
     expect(await page.inputValue('input[name=targetUrl]')).toBe('http://example.com/plain');
     await page.fill('input[name=targetUrl]', `${receiver.url}/zap`);
     await Promise.all([page.waitForURL(`${t.url}/dashboard/hooks`), page.click('text=Create hook')]);
@@ -189,7 +189,13 @@ describe('everyday dashboard journeys in Chromium', () => {
     expect(text).toContain('The target answered HTTP 500 (2xx expected).');
     await page.screenshot({ path: `/tmp/dashboard-hooks-manage-${testDialect}.png`, fullPage: true });
     receiver.respond((_req, res) => res.writeHead(200).end('ok'));
-    await Promise.all([page.waitForURL(`${t.url}/dashboard/hooks`), page.click('button:has-text("Delete")')]);
+    // Deleting asks first (issue 28 item 8); Cancel keeps the hook.
+    await Promise.all([page.waitForURL(/\/delete$/), page.click('a:has-text("Delete…")')]);
+    expect(await page.textContent('h1')).toBe('Delete this hook?');
+    await Promise.all([page.waitForURL(`${t.url}/dashboard/hooks`), page.click('a:has-text("Cancel")')]);
+    expect(await t.services.hooks.listHooks(accountId)).toHaveLength(1);
+    await Promise.all([page.waitForURL(/\/delete$/), page.click('a:has-text("Delete…")')]);
+    await Promise.all([page.waitForURL(`${t.url}/dashboard/hooks`), page.click('button:has-text("Delete hook")')]);
     expect(await page.textContent('.notice')).toBe('Hook deleted.');
     expect(await t.services.hooks.listHooks(accountId)).toHaveLength(0);
     expect(dialogs).toEqual([]);

@@ -29,6 +29,12 @@ describe('searching a form', () => {
     expect(await browse('billing')).toEqual([ids[2]]); // array values are searched too
     expect(await browse('42')).toEqual([ids[3]]); // numbers too
     expect(await browse('nothing-like-this')).toEqual([]);
+    // The last word is a prefix (issue 28 item 11); earlier words stay whole.
+    expect(await browse('refu')).toEqual([ids[2], ids[0]]);
+    expect(await browse('second REFU')).toEqual([ids[2]]);
+    expect(await browse('refu second')).toEqual([]);
+    expect(await browse("second \\ :* & refu'")).toEqual([ids[2]]); // quoting: no query syntax reaches the engine
+    expect(await browse("ref'")).toEqual([ids[2], ids[0]]);
     // Query syntax is never interpreted: quotes, operators and column filters are plain words.
     expect(await browse('"refund" OR body:pricing NEAR(')).toEqual([]);
     expect(await browse('*')).toHaveLength(4); // no word at all: the plain list

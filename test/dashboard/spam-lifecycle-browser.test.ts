@@ -130,7 +130,11 @@ describe('spam rules, triage and data lifecycle in Chromium', () => {
     const kept = await post({ message: 'hi', email: 'other@example.org' });
     await page.goto(`${t.url}/dashboard/account`);
     await page.fill('form[action="/dashboard/account/erase"] input[name=email]', 'person@example.org');
-    await Promise.all([page.waitForURL(`${t.url}/dashboard/account`), page.click('button:has-text("Erase submissions")')]);
+    // The first step only counts (issue 28 item 8): nothing is deleted before the confirmation.
+    await Promise.all([page.waitForLoadState('load'), page.click('button:has-text("Find submissions to erase")')]);
+    expect(await page.textContent('h1')).toBe('Erase 1 submission?');
+    expect(await storedSubmission(t, erased)).toBeDefined();
+    await Promise.all([page.waitForURL(`${t.url}/dashboard/account`), page.click('button:has-text("Erase 1 submission")')]);
     expect(await page.textContent('.notice')).toContain('1 submission(s) with person@example.org erased');
     expect(await storedSubmission(t, erased)).toBeUndefined();
     expect(await storedSubmission(t, kept)).toBeDefined();

@@ -61,7 +61,7 @@ describe('triage and lifecycle pages', () => {
     await client.get('/dashboard/account');
     const bad = await client.post('/dashboard/account/erase', { email: 'nobody' });
     expect(bad.res.status).toBe(400);
-    expect(bad.html).toContain('Enter an email address.');
+    expect(bad.html).toContain('id="email-error">Enter an email address like name@example.com.');
     await client.get(`/dashboard/forms/${formId}/delete`);
     expect((await client.post(`/dashboard/forms/${other.formId}/delete`, { confirmName: 'Pages' })).res.status).toBe(404);
     expect(await t.services.forms.findForm(other.formId)).toBeDefined();
@@ -73,7 +73,7 @@ describe('settings page: spam and privacy fields', () => {
     const { client, formId } = await ownerWithForm('settings-fields@example.com');
     await client.get(`/dashboard/forms/${formId}/settings`);
     const base = { name: 'Pages', isActive: '1', storeIp: 'full' };
-    const saved = await client.post(`/dashboard/forms/${formId}/settings`, { ...base, blockedTerms: 'Casino\r\n\r\nloans', blockedEmails: '@spam.example, x@y.example', allowedOrigins: 'https://www.example.com/contact example.com', maxLinks: '0', retentionDays: '365', turnstileSiteKey: '0x4AAA' });
+    const saved = await client.post(`/dashboard/forms/${formId}/settings`, { ...base, blockedTerms: 'Casino\r\n\r\nloans', blockedEmails: '@spam.example, x@y.example', allowedOrigins: 'https://www.example.com/contact, example.com', maxLinks: '0', retentionDays: '365', turnstileSiteKey: '0x4AAA' });
     expect(saved.res.status).toBe(200);
     expect(await t.services.forms.getForm(formId)).toMatchObject({
       blockedTerms: ['casino', 'loans'],

@@ -129,7 +129,7 @@ describe(`email for operators and owners on ${testDialect}`, () => {
     await waitFor(async () => (await t.services.notifications.emailLog((await t.services.accounts.findAccountByEmail(ownerEmail))!.id, formId)).every((e) => e.state === 'sent'), 5_000, 'attempts recorded');
     const log = await client.get(`/dashboard/forms/${formId}/email-log`);
     expect(log.res.status).toBe(200);
-    for (const kind of ['verification', 'test', 'submission']) expect(log.html).toContain(`<td>${kind}`);
+    for (const kind of ['verification', 'test', 'submission']) expect(log.html).toContain(`<td data-label="Kind">${kind}`);
     expect((log.html.match(/<strong>sent<\/strong> · <code>250 /g) ?? []).length).toBe(3);
 
     // A bounced address is flagged on the form's page.

@@ -32,6 +32,12 @@ const multipartName = fieldName.filter((name) => !/["\r\n]/.test(name));
 const multipartText = text.filter((value) => !/[\r\n]/.test(value));
 const multipartMap = fc.dictionary(multipartName, fc.oneof(multipartText, fc.array(multipartText, { minLength: 2, maxLength: 4 })), { maxKeys: 12 });
 
+/** Contract section 4: a submission with no non-blank text, number or boolean is refused as empty. */
+const hasContent = (fields: FieldMap) =>
+  Object.values(fields).some((value) =>
+    (Array.isArray(value) ? value : [value]).some((v) => (typeof v === 'string' ? v.trim() !== '' : v !== null)),
+  );
+
 function encode(kind: 'json' | 'urlencoded' | 'multipart', fields: FieldMap): { body: string | FormData | URLSearchParams; headers: Record<string, string> } {
   if (kind === 'json') return { body: JSON.stringify(fields), headers: { 'content-type': 'application/json' } };
   const pairs = Object.entries(fields).flatMap(([name, value]) =>
@@ -77,6 +83,11 @@ describe('a random flat field map survives submit → store → API → hook unc
             headers: { ...headers, accept: 'application/json' },
             body,
           });
+          if (!hasContent(fields)) {
+            expect(res.status).toBe(400);
+            expect(((await res.json()) as { message: string }).message).toBe('The submission is empty');
+            return;
+          }
           expect(res.status).toBe(200);
           const { submissionId, filtered } = (await res.json()) as { submissionId: string; filtered?: string };
           expect(filtered).toBeUndefined();

@@ -38,7 +38,7 @@ describe('Idempotency-Key', () => {
     const spamAgain = await (await submit(t, form.id, { json: {} }, { ...JSON_ACCEPT, 'idempotency-key': 'spam-1' })).json();
     expect(spamAgain).toEqual({ ok: true, submissionId: spam.submissionId, filtered: 'spam', cached: true });
 
-    const first = await submit(t, form.id, { form: { redirect: 'https://other.example/next' } }, { ...BROWSER_ACCEPT, 'idempotency-key': 'r-1' });
+    const first = await submit(t, form.id, { form: { message: 'hi', redirect: 'https://other.example/next' } }, { ...BROWSER_ACCEPT, 'idempotency-key': 'r-1' });
     expect(first.headers.get('location')).toBe('https://other.example/next');
     const again = await submit(t, form.id, { form: {} }, { ...BROWSER_ACCEPT, 'idempotency-key': 'r-1' });
     expect(again.status).toBe(303);

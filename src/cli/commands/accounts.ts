@@ -41,4 +41,21 @@ export function registerAccounts(program: Command): void {
     .action((account: string, plan: string, o: { json?: boolean }) =>
       withServices(o, async (s) => ({ account: accountJson(await s.accounts.setPlan(account, plan)) }), describe),
     );
+
+  accounts
+    .command('set-admin <account>')
+    .description('make an account (by ID or email) an instance admin, who sees the Admin page; --off takes it back')
+    .option('--off', 'no longer an admin')
+    .option('--json', 'print JSON')
+    .action((account: string, o: { off?: boolean; json?: boolean }) =>
+      withServices(
+        o,
+        async (s) => {
+          const updated = await s.accounts.setAdmin(account, !o.off);
+          return { account: { ...accountJson(updated), isAdmin: updated.isAdmin } };
+        },
+        ({ account: a }: { account: ReturnType<typeof accountJson> & { isAdmin: boolean } }) =>
+          `Account ${a.id} <${a.email}> is ${a.isAdmin ? 'an admin' : 'not an admin'}`,
+      ),
+    );
 }

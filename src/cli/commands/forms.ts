@@ -49,6 +49,7 @@ interface FormOptions {
   thanksTitle?: string;
   thanksMessage?: string;
   language?: string;
+  requiredField?: string[];
   json?: boolean;
 }
 
@@ -69,6 +70,7 @@ function withFormOptions(command: Command): Command {
     .option('--allowed-origin <host>', 'accept submissions only from pages on this host (repeatable; replaces the list; "" clears)', collect)
     .option('--max-links <n>', 'spam when the values hold more than n links ("" clears)')
     .option('--retention-days <n>', 'delete submissions older than n days, 1-3650 ("" keeps them)')
+    .option('--required-field <name>', 'refuse submissions without a value in this field (repeatable; replaces the list; "" clears)', collect)
     .option('--store-ip <mode>', 'full (default) or none: keep no IP address')
     .option('--inactive', 'refuse submissions (form_inactive)')
     .option('--notify <email>', 'email each submission to this address (repeatable, at most 5; replaces the list; "" clears it)', collect)
@@ -117,6 +119,7 @@ function toSettings(o: FormOptions): FormSettingsInput {
   if (o.allowedOrigin !== undefined) settings.allowedOrigins = list(o.allowedOrigin);
   if (o.maxLinks !== undefined) settings.maxLinks = numberOrNull(o.maxLinks);
   if (o.retentionDays !== undefined) settings.retentionDays = numberOrNull(o.retentionDays);
+  if (o.requiredField !== undefined) settings.requiredFields = list(o.requiredField);
   if (o.storeIp !== undefined) settings.storeIp = o.storeIp as 'full' | 'none';
   if (o.inactive) settings.isActive = false;
   if (o.active) settings.isActive = true;

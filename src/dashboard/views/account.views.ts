@@ -35,15 +35,17 @@ export const accountViews: Record<string, string> = {
   <button class="primary">Change password</button>
 </form>
 </section>
-<section class="card narrow">
+<section class="card">
 <h2>Sessions</h2>
+<p class="muted">Only you see the device and address of your sessions; both are deleted with the session.</p>
 <div class="table-wrap">
 <table class="stacked" id="sessions">
-<thead><tr><th>Started</th><th>Expires</th><th></th></tr></thead>
+<thead><tr><th>Device</th><th>Address</th><th>Started</th><th>Expires</th><th><span class="sr">Actions</span></th></tr></thead>
 <tbody>
 <% it.sessions.forEach(function (s) { %>
-<tr><td data-label="Started"><%~ it.h.timeTag(s.createdAt) %></td><td data-label="Expires"><%~ it.h.timeTag(s.expiresAt) %></td>
-<td><% if (s.current) { %><span class="badge ok">This browser</span><% } else { %>
+<tr><td data-label="Device" class="session-device"><%= s.device %></td><td data-label="Address" class="session-ip"><%= s.ip || '—' %></td>
+<td data-label="Started"><%~ it.h.timeTag(s.createdAt) %></td><td data-label="Expires"><%~ it.h.timeTag(s.expiresAt) %></td>
+<td data-label="Actions"><% if (s.current) { %><span class="badge ok">This browser</span><% } else { %>
 <form method="post" action="/dashboard/account/sessions/<%= s.id %>/revoke" class="inline"><input type="hidden" name="_csrf" value="<%= it.csrf %>"><button class="danger small">Log out</button></form><% } %></td></tr>
 <% }) %>
 </tbody></table>
@@ -54,11 +56,12 @@ export const accountViews: Record<string, string> = {
 </section>
 <section class="card narrow">
 <h2>Erase a person's data</h2>
-<p class="muted">Deletes every submission of your forms with a field equal to this address (case-insensitive), and anything still queued for them.</p>
+<p class="muted">Deletes every submission of your forms with a field equal to this address (case-insensitive), and anything still queued for them. You see how many match before anything is deleted.</p>
 <form method="post" action="/dashboard/account/erase" class="stack" novalidate>
   <input type="hidden" name="_csrf" value="<%= it.csrf %>">
-  <label>Email address <input type="email" name="email" maxlength="320"></label>
-  <button class="danger">Erase submissions</button>
+  <label>Email address <input type="email" name="email" maxlength="320" value="<%= it.values.email || '' %>" aria-describedby="email-error"></label>
+  <% if (it.fieldErrors.email) { %><p class="field-error" id="email-error"><%= it.fieldErrors.email %></p><% } %>
+  <button class="danger">Find submissions to erase…</button>
 </form>
 </section>
 <section class="card narrow">

@@ -4,9 +4,12 @@ export const authViews: Record<string, string> = {
 <h1><%= it.heading %></h1>
 <form method="post" action="<%= it.action %>">
   <input type="hidden" name="_csrf" value="<%= it.csrf %>">
-  <label>Email <input type="email" name="email" required value="<%= it.email || '' %>" autocomplete="email"></label>
-  <% if (it.signup) { %><label>Name <input name="displayName" required maxlength="200" value="<%= it.displayName || '' %>"></label><% } %>
-  <label>Password <input type="password" name="password" required minlength="8" autocomplete="<%= it.signup ? 'new-password' : 'current-password' %>"></label>
+  <label>Email <input type="email" name="email" required value="<%= it.email || '' %>" autocomplete="email" aria-describedby="email-error"></label>
+  <% if (it.fieldErrors.email) { %><p class="field-error" id="email-error"><%= it.fieldErrors.email %></p><% } %>
+  <% if (it.signup) { %><label>Name <input name="displayName" required maxlength="200" value="<%= it.displayName || '' %>" aria-describedby="displayName-error"></label>
+  <% if (it.fieldErrors.displayName) { %><p class="field-error" id="displayName-error"><%= it.fieldErrors.displayName %></p><% } %><% } %>
+  <label>Password <input type="password" name="password" required minlength="8" autocomplete="<%= it.signup ? 'new-password' : 'current-password' %>" aria-describedby="password-error"></label>
+  <% if (it.fieldErrors.password) { %><p class="field-error" id="password-error"><%= it.fieldErrors.password %></p><% } %>
   <button class="primary"><%= it.heading %></button>
 </form>
 <% if (it.action === '/dashboard/login') { %><p><a href="/dashboard/forgot-password">Forgot password?</a></p><% } %>

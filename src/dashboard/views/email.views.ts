@@ -13,13 +13,16 @@ export const emailViews: Record<string, string> = {
 <% }) %>
 <form method="post" action="/dashboard/forms/<%= it.form.id %>/notifications" class="stack">
   <input type="hidden" name="_csrf" value="<%= it.csrf %>">
+  <% var typed = it.values.recipients, mode = it.values.notifyMode !== undefined ? it.values.notifyMode : it.form.notifyMode; %>
   <label>Send submissions to (up to 5 addresses, comma or line separated)
-  <textarea name="recipients" rows="3"><%= it.notifications.recipients.map(function (r) { return r.address; }).join('\\n') %></textarea></label>
-  <label>When <select name="notifyMode">
-    <option value="each" <%= it.form.notifyMode === 'each' ? 'selected' : '' %>>One email per submission</option>
-    <option value="hourly" <%= it.form.notifyMode === 'hourly' ? 'selected' : '' %>>Hourly digest</option>
-    <option value="daily" <%= it.form.notifyMode === 'daily' ? 'selected' : '' %>>Daily digest</option>
+  <textarea name="recipients" rows="3" aria-describedby="recipients-error"><%= typed !== undefined ? typed : it.notifications.recipients.map(function (r) { return r.address; }).join('\\n') %></textarea></label>
+  <% if (it.fieldErrors.recipients) { %><p class="field-error" id="recipients-error"><%= it.fieldErrors.recipients %></p><% } %>
+  <label>When <select name="notifyMode" aria-describedby="notifyMode-error">
+    <option value="each" <%= mode === 'each' ? 'selected' : '' %>>One email per submission</option>
+    <option value="hourly" <%= mode === 'hourly' ? 'selected' : '' %>>Hourly digest</option>
+    <option value="daily" <%= mode === 'daily' ? 'selected' : '' %>>Daily digest</option>
   </select></label>
+  <% if (it.fieldErrors.notifyMode) { %><p class="field-error" id="notifyMode-error"><%= it.fieldErrors.notifyMode %></p><% } %>
   <p class="muted">A new address first gets a link to confirm it, and nothing else until it is opened.</p>
   <button class="primary">Save notifications</button>
 </form>
@@ -43,11 +46,11 @@ export const emailViews: Record<string, string> = {
 <h1>Email log</h1>
 <% if (!it.enabled) { %><p class="muted">Email is off on this server: its operator has not set <code>SMTP_URL</code>.</p><% } %>
 <% if (it.entries.length === 0) { %><p class="muted">No email yet.</p><% } else { %>
-<table class="attempts"><thead><tr><th>Queued</th><th>Kind</th><th>Recipient</th><th>Result</th><th>Attempts (time, result, SMTP reply)</th></tr></thead><tbody>
+<table class="attempts stacked" id="email-log"><thead><tr><th>Queued</th><th>Kind</th><th>Recipient</th><th>Result</th><th>Attempts (time, result, SMTP reply)</th></tr></thead><tbody>
 <% it.entries.forEach(function (e) { %>
-<tr><td><%= e.createdAt.replace('T', ' ').slice(0, 19) %></td><td><%= e.kind %><% if (e.submissionId) { %><br><a href="/dashboard/submissions/<%= e.submissionId %>"><code><%= e.submissionId %></code></a><% } %></td>
-<td><%= e.to %></td><td><span class="badge <%= e.state === 'sent' ? 'ok' : 'off' %>"><%= e.state %></span><% if (e.skipReason) { %> <span class="muted">(<%= e.skipReason %>)</span><% } %></td>
-<td><% if (e.attempts.length === 0) { %><span class="muted">not tried yet</span><% } %><% e.attempts.forEach(function (a) { %><div class="attempt"><%= a.attemptedAt.replace('T', ' ').slice(0, 19) %> · <strong><%= a.outcome %></strong> · <code><%= a.reply %></code></div><% }) %></td></tr>
+<tr><td data-label="Queued"><%~ it.h.timeTag(e.createdAt) %></td><td data-label="Kind"><%= e.kind %><% if (e.submissionId) { %><br><a href="/dashboard/submissions/<%= e.submissionId %>"><code><%= e.submissionId %></code></a><% } %></td>
+ <td data-label="Recipient" class="wrap"><%= e.to %></td><td data-label="Result"><span class="badge <%= e.state === 'sent' ? 'ok' : 'off' %>"><%= e.state %></span><% if (e.skipReason) { %> <span class="muted">(<%= e.skipReason %>)</span><% } %></td>
+<td data-label="Attempts"><% if (e.attempts.length === 0) { %><span class="muted">not tried yet</span><% } %><% e.attempts.forEach(function (a) { %><div class="attempt"><%~ it.h.timeTag(a.attemptedAt) %> · <strong><%= a.outcome %></strong> · <code><%= a.reply %></code></div><% }) %></td></tr>
 <% }) %>
 </tbody></table>
 <% } %>

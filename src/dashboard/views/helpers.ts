@@ -25,7 +25,9 @@ const CHART_HEIGHT = 140;
  * script and no CDN, and the numbers stay readable to screen readers through <title>.
  */
 export function dailyChartSvg(days: DailyCount[]): string {
-  const max = Math.max(1, ...days.map((d) => d.inbox + d.spam));
+  const highest = Math.max(0, ...days.map((d) => d.inbox + d.spam));
+  // The scale needs a non-zero top; the label says what is true.
+  const max = Math.max(1, highest);
   const slot = CHART_WIDTH / days.length;
   const bar = Math.max(2, slot - 4);
   const scale = (n: number) => (n / max) * (CHART_HEIGHT - 20);
@@ -45,7 +47,7 @@ export function dailyChartSvg(days: DailyCount[]): string {
   // The SVG stretches to the card's width; its labels are HTML so they never stretch with it.
   return `<svg class="chart" viewBox="0 0 ${CHART_WIDTH} ${CHART_HEIGHT}" role="img" aria-label="Submissions per day from ${first} to ${last}" preserveAspectRatio="none">` +
     `<line x1="0" y1="${CHART_HEIGHT - 0.5}" x2="${CHART_WIDTH}" y2="${CHART_HEIGHT - 0.5}" stroke="#cfd4dc"></line>${bars}</svg>` +
-    `<div class="chart-axis muted"><span>${first}</span><span>highest day: ${max}</span><span>${last}</span></div>`;
+    `<div class="chart-axis muted"><span>${first}</span><span class="chart-highest">${highest === 0 ? 'no submissions yet' : `highest day: ${highest}`}</span><span>${last}</span></div>`;
 }
 
 export const viewHelpers = { timeTag, countryTag, dailyChartSvg };

@@ -18,6 +18,8 @@ export function readableDeliveryError(error: string | null, status: number | nul
 /** The hooks page's model: each hook with its form's name and its recent attempts in words. */
 export function hooksPageModel(input: {
   planId: Plan;
+  /** The instance's admin can change plans; others are told to ask them. */
+  isAdmin?: boolean;
   hooks: Hook[];
   /** Recent deliveries of each hook, in the order of `hooks`. */
   attempts: DeliveryAttempt[][];
@@ -34,6 +36,7 @@ export function hooksPageModel(input: {
     })),
     forms: input.forms,
     planId: input.planId,
+    isAdmin: input.isAdmin === true,
     planAllowsHooks: planAllowsHooks(input.planId),
     values: input.values,
     fieldErrors: input.fieldErrors,

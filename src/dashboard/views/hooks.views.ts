@@ -11,7 +11,7 @@ export const hookViews: Record<string, string> = {
 <div class="hook" data-hook="<%= h.id %>">
   <div class="row"><code class="target"><%= h.targetUrl %></code><span class="muted">form <strong><%= h.formName %></strong> · since <%~ it.h.timeTag(h.createdAt) %></span><span class="grow"></span>
   <form method="post" action="/dashboard/hooks/<%= h.id %>/test" class="inline"><input type="hidden" name="_csrf" value="<%= it.csrf %>"><button class="small">Send test</button></form>
-  <form method="post" action="/dashboard/hooks/<%= h.id %>/delete" class="inline"><input type="hidden" name="_csrf" value="<%= it.csrf %>"><button class="danger small">Delete</button></form></div>
+  <a class="button danger small" href="/dashboard/hooks/<%= h.id %>/delete">Delete…</a></div>
   <% if (h.attempts.length === 0) { %><p class="muted">No deliveries yet.</p><% } else { %>
   <div class="table-wrap">
   <table class="attempts stacked"><thead><tr><th>Time</th><th>Submission</th><th>Result</th><th>Status</th><th>Duration</th><th>Error</th></tr></thead><tbody>
@@ -26,7 +26,7 @@ export const hookViews: Record<string, string> = {
 </section>
 <section class="card">
 <h2>New hook</h2>
-<% if (!it.planAllowsHooks) { %><p class="muted">Hooks need the Pro plan or higher; this account is on <strong><%= it.planId %></strong>.</p><% } else if (it.forms.length === 0) { %><p class="muted">Create a form first.</p><% } else { %>
+<% if (!it.planAllowsHooks) { %><p class="muted" id="plan-note">Hooks need the Pro plan or higher; this account is on <strong><%= it.planId %></strong>. <% if (it.isAdmin) { %>As this instance's admin you can change plans on the <a href="/dashboard/admin">Admin</a> page.<% } else { %>Ask this instance's admin to change your plan.<% } %></p><% } else if (it.forms.length === 0) { %><p class="muted">Create a form first.</p><% } else { %>
 <form method="post" action="/dashboard/hooks" class="stack" novalidate>
   <input type="hidden" name="_csrf" value="<%= it.csrf %>">
   <label>Form

@@ -14,7 +14,7 @@ export const keyViews: Record<string, string> = {
 <tr><td data-label="Name"><%= k.name %></td><td data-label="Key"><code><%= k.prefix %>…</code></td><td data-label="Created"><%~ it.h.timeTag(k.createdAt) %></td>
 <td data-label="Last used"><%~ it.h.timeTag(k.lastUsedAt, 'never') %></td>
 <td><% if (k.revokedAt) { %><span class="badge off">Revoked</span><% } else { %>
-<form method="post" action="/dashboard/keys/<%= k.id %>/revoke" class="inline"><input type="hidden" name="_csrf" value="<%= it.csrf %>"><button class="danger small">Revoke</button></form><% } %></td></tr>
+<a class="button danger small" href="/dashboard/keys/<%= k.id %>/revoke">Revoke…</a><% } %></td></tr>
 <% }) %>
 </tbody></table>
 <% } %>

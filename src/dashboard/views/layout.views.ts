@@ -13,12 +13,13 @@ export const layoutViews: Record<string, string> = {
 <header class="top">
   <a class="brand" href="/dashboard">Formgate</a>
   <% if (it.account) { %>
-  <nav>
+  <nav aria-label="Main">
     <span class="who">Signed in as <strong><%= it.account.email %></strong></span>
     <a href="/dashboard/forms">Forms</a>
     <a href="/dashboard/keys">API keys</a>
     <a href="/dashboard/hooks">Hooks</a>
     <a href="/dashboard/account">Account</a>
+    <% if (it.account.isAdmin) { %><a href="/dashboard/admin">Admin</a><% } %>
     <form method="post" action="/dashboard/logout" class="inline"><input type="hidden" name="_csrf" value="<%= it.csrf %>"><button class="link">Log out</button></form>
   </nav>
   <% } %>

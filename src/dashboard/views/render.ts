@@ -1,6 +1,8 @@
 import { Eta } from 'eta';
 import { accountViews } from './account.views.js';
+import { adminViews } from './admin.views.js';
 import { authViews } from './auth.views.js';
+import { confirmViews } from './confirm.views.js';
 import { emailViews } from './email.views.js';
 import { formViews } from './forms.views.js';
 import { viewHelpers } from './helpers.js';
@@ -31,13 +33,15 @@ const templates: Record<string, string> = {
   ...integrationViews,
   ...keyViews,
   ...accountViews,
+  ...confirmViews,
+  ...adminViews,
 };
 
 for (const [name, template] of Object.entries(templates)) eta.loadTemplate(`@${name}`, template);
 
 export interface PageContext {
   title: string;
-  account?: { id: string } | undefined;
+  account?: { id: string; email: string; isAdmin?: boolean } | undefined;
   csrf?: string;
   notice?: string;
   error?: string;

@@ -12,6 +12,7 @@ export const settingsViews: Record<string, string> = {
   <label class="check"><input type="checkbox" name="requireAccessKey" value="1" <%= (has('requireAccessKey') ? v.requireAccessKey === '1' : it.form.accessKey) ? 'checked' : '' %>> Require an access key</label>
   <label>Access key <input name="accessKey" maxlength="256" value="<%= has('accessKey') ? v.accessKey : (it.form.accessKey || '') %>" aria-describedby="accessKey-error"></label>
   <% if (err('accessKey')) { %><p class="field-error" id="accessKey-error"><%= err('accessKey') %></p><% } %>
+  <p class="muted" id="access-key-note">The access key is visible in your page's source (the snippet below carries it): it keeps other pages from posting to this form by accident or in bulk, but it is a filter, not a secret.</p>
   <h2>Bot check</h2>
   <% var vendor = has('botCheck') ? v.botCheck : it.form.botCheck; %>
   <label>Every submission must pass <select name="botCheck" aria-describedby="botCheck-error">
@@ -61,6 +62,8 @@ export const settingsViews: Record<string, string> = {
   <% if (err('errorUrl')) { %><p class="field-error" id="errorUrl-error"><%= err('errorUrl') %></p><% } %>
   <label>Allowed redirect hosts <input name="allowedRedirectHosts" placeholder="shop.example.com, app.example.com" value="<%= has('allowedRedirectHosts') ? v.allowedRedirectHosts : it.form.allowedRedirectHosts.join(', ') %>" aria-describedby="allowedRedirectHosts-error"></label>
   <% if (err('allowedRedirectHosts')) { %><p class="field-error" id="allowedRedirectHosts-error"><%= err('allowedRedirectHosts') %></p><% } %>
+  <label>Required fields (names separated by commas; a submission without a value in one is refused) <input name="requiredFields" placeholder="email, message" value="<%= has('requiredFields') ? v.requiredFields : it.form.requiredFields.join(', ') %>" aria-describedby="requiredFields-error"></label>
+  <% if (err('requiredFields')) { %><p class="field-error" id="requiredFields-error"><%= err('requiredFields') %></p><% } %>
   <h2>Spam rules</h2>
   <p class="muted">Checked after the honeypot and before the bot check; a match files the submission as spam.</p>
   <label>Blocked terms (one per line; a field containing one is spam) <textarea name="blockedTerms" rows="3" aria-describedby="blockedTerms-error"><%= has('blockedTerms') ? v.blockedTerms : it.form.blockedTerms.join('\\n') %></textarea></label>
@@ -82,7 +85,7 @@ export const settingsViews: Record<string, string> = {
 </section>
 <section class="card">
 <h2>HTML snippet</h2>
-<p class="muted">Paste this into your page. Submit URL: <code><%= it.submitUrl %></code></p>
+<p class="muted">Paste this into your page. Submit URL: <code class="submit-url" id="submit-url"><%= it.submitUrl %></code></p>
 <h3>Plain HTML</h3>
 <p class="muted">Posts the page to Formgate, which redirects to your success page or its thank-you page.</p>
 <pre id="snippet"><%= it.snippet %></pre>

@@ -87,6 +87,9 @@ export function submissionListModel(input: {
     filtered,
     fieldErrors: input.fieldErrors,
     tabQuery: filterParams.toString(),
+    // The Export buttons export what is shown, and say so.
+    exportQuery: new URLSearchParams([['spam', spam ? '1' : '0'], ...filterParams]).toString(),
+    exportLabel: `${spam ? 'spam' : 'inbox'}${page.words.length > 0 ? ', this search' : ''}${filters.from || filters.to ? ', these dates' : ''}`,
     inboxCount: counts.inbox,
     spamCount: counts.spam,
     days,

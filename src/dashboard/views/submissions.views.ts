@@ -4,13 +4,13 @@ export const submissionViews: Record<string, string> = {
 <section class="card">
 <div class="row">
   <h1>Submissions</h1>
-  <nav class="tabs">
+  <nav class="tabs" aria-label="Inbox or spam">
     <a href="?<%= it.tabQuery %>" class="<%= it.spam ? '' : 'active' %>">Inbox (<%= it.inboxCount %>)</a>
     <a href="?<%= it.tabQuery ? it.tabQuery + '&' : '' %>spam=1" class="<%= it.spam ? 'active' : '' %>">Spam (<%= it.spamCount %>)</a>
   </nav>
   <span class="grow"></span>
-  <a class="button" href="/dashboard/forms/<%= it.form.id %>/export.csv">Export CSV</a>
-  <a class="button" href="/dashboard/forms/<%= it.form.id %>/export.ndjson">Export NDJSON</a>
+  <a class="button" id="export-csv" href="/dashboard/forms/<%= it.form.id %>/export.csv?<%= it.exportQuery %>">Export CSV (<%= it.exportLabel %>)</a>
+  <a class="button" id="export-ndjson" href="/dashboard/forms/<%= it.form.id %>/export.ndjson?<%= it.exportQuery %>">Export NDJSON (<%= it.exportLabel %>)</a>
 </div>
 <figure class="chart-box">
 <%~ it.h.dailyChartSvg(it.days) %>

@@ -5,7 +5,8 @@ import { escapeHtml } from '../../lib/html.js';
 
 /** Error codes the hosted error page explains in the visitor's language. */
 const explainedCodes = new Set<ErrorCode>([
-  'validation_failed', 'access_denied', 'form_inactive', 'not_found', 'payload_too_large', 'rate_limited', 'method_not_allowed', 'internal_error',
+  'validation_failed', 'access_denied', 'origin_not_allowed', 'form_inactive', 'not_found', 'payload_too_large', 'request_timeout', 'rate_limited',
+  'method_not_allowed', 'internal_error',
 ]);
 
 const PAGE_STYLE = `

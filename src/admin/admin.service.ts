@@ -1,0 +1,105 @@
+import type { AccountService } from '../accounts/account.service.js';
+import type { Account } from '../accounts/account.types.js';
+import type { Config } from '../config.js';
+import type { Executor } from '../db/database.js';
+import { AppError, validationFailed } from '../errors.js';
+import { nowIso } from '../lib/time.js';
+import { findInstanceSetting, listAccountOverviewRows, upsertInstanceSetting } from './admin.repository.js';
+
+export interface AccountOverview {
+  id: string;
+  email: string;
+  planId: string;
+  isAdmin: boolean;
+  disabled: boolean;
+  createdAt: string;
+  forms: number;
+  submissions: number;
+}
+
+export interface LastPurge {
+  at: string;
+  deleted: number;
+}
+
+const SIGNUP_SETTING = 'dashboard_signup';
+const LAST_PURGE_SETTING = 'last_purge';
+
+/**
+ * The instance admin's powers (issue 28): every account at a glance, plan, disable, delete, and
+ * sign-up opened or closed in the database, overriding DASHBOARD_SIGNUP for every instance.
+ */
+export class AdminService {
+  constructor(
+    private readonly db: Executor,
+    private readonly config: Pick<Config, 'dashboardSignup'>,
+    private readonly accounts: AccountService,
+  ) {}
+
+  async listAccounts(): Promise<AccountOverview[]> {
+    return (await listAccountOverviewRows(this.db)).map((r) => ({
+      id: r.id,
+      email: r.email,
+      planId: r.plan_id,
+      isAdmin: r.is_admin === 1,
+      disabled: r.disabled_at !== null,
+      createdAt: r.created_at,
+      forms: r.forms,
+      submissions: r.submissions,
+    }));
+  }
+
+  /** An admin never disables or deletes their own account from the Admin page (they would lock themselves out). */
+  private refuseSelf(adminId: string, accountId: string, what: string): void {
+    if (adminId === accountId) throw validationFailed(`You cannot ${what} your own account here.`, { account: `You cannot ${what} your own account here.` });
+  }
+
+  async setPlan(accountId: string, plan: string): Promise<Account> {
+    return this.accounts.setPlan(accountId, plan);
+  }
+
+  async setDisabled(adminId: string, accountId: string, disabled: boolean): Promise<Account> {
+    if (disabled) this.refuseSelf(adminId, accountId, 'disable');
+    return this.accounts.setDisabled(accountId, disabled);
+  }
+
+  async deleteAccount(adminId: string, accountId: string): Promise<void> {
+    this.refuseSelf(adminId, accountId, 'delete');
+    await this.accounts.deleteAccountByOperator(accountId);
+  }
+
+  /** Sign-up as the admin last set it, else DASHBOARD_SIGNUP. */
+  async signupOpen(): Promise<boolean> {
+    const stored = await findInstanceSetting(this.db, SIGNUP_SETTING);
+    return (stored ?? this.config.dashboardSignup) === 'open';
+  }
+
+  /** True when the admin has set sign-up, so DASHBOARD_SIGNUP no longer decides. */
+  async signupSetInDatabase(): Promise<boolean> {
+    return (await findInstanceSetting(this.db, SIGNUP_SETTING)) !== undefined;
+  }
+
+  async setSignupOpen(open: boolean): Promise<void> {
+    await upsertInstanceSetting(this.db, SIGNUP_SETTING, open ? 'open' : 'closed', nowIso());
+  }
+
+  async recordPurge(deleted: number, at = nowIso()): Promise<void> {
+    await upsertInstanceSetting(this.db, LAST_PURGE_SETTING, JSON.stringify({ at, deleted }), at);
+  }
+
+  async lastPurge(): Promise<LastPurge | undefined> {
+    const raw = await findInstanceSetting(this.db, LAST_PURGE_SETTING);
+    if (!raw) return undefined;
+    try {
+      const value = JSON.parse(raw) as LastPurge;
+      return typeof value.at === 'string' && typeof value.deleted === 'number' ? value : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Throws unless the account is an admin: the Admin page's guard. */
+  static requireAdmin(account: Account | undefined): asserts account is Account {
+    if (!account?.isAdmin) throw new AppError('not_found', 'There is no page at /dashboard/admin.');
+  }
+}

@@ -1,0 +1,96 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { plans } from '../accounts/account.types.js';
+import { AdminService } from '../admin/admin.service.js';
+import { notFound, rethrowUnlessValidation } from '../errors.js';
+import { pingDatabase } from '../db/health.repository.js';
+import { VERSION } from '../version.js';
+import { pageContext, sendPage, setFlash } from './page.js';
+import type { ConfirmModel } from './views/confirm.views.js';
+
+const accountParams = { type: 'object', required: ['id'], properties: { id: { type: 'string', maxLength: 100 } } } as const;
+
+/** The instance admin's page (issue 28 item 9): accounts, sign-up, health. Anyone else gets a 404. */
+export async function adminPages(app: FastifyInstance): Promise<void> {
+  const secure = app.config.baseUrl.startsWith('https:');
+  const admin = app.services.admin;
+
+  app.addHook('preHandler', async (request) => {
+    if (request.url.startsWith('/dashboard/admin')) AdminService.requireAdmin(request.owner);
+  });
+
+  const health = async () => {
+    const database = await pingDatabase(app.services.handle.db).then(() => 'ok', () => 'down');
+    return {
+      version: VERSION,
+      database: `${database} (${app.services.handle.dialect === 'postgres' ? 'PostgreSQL' : 'SQLite'})`,
+      redis: await app.limiter.redisState(),
+      smtp: app.services.notifications.emailEnabled ? 'on (SMTP_URL is set)' : 'off (SMTP_URL is not set)',
+      outboxBacklog: await app.services.outbox.countPending(),
+      lastPurge: await admin.lastPurge(),
+    };
+  };
+
+  const renderAdmin = async (request: FastifyRequest, reply: FastifyReply, error?: string, status = 200) => {
+    const [accounts, signupOpen, signupFromDatabase] = await Promise.all([admin.listAccounts(), admin.signupOpen(), admin.signupSetInDatabase()]);
+    const ctx = { ...pageContext(request, reply, 'Admin'), ...(error ? { error } : {}) };
+    return sendPage(reply, 'admin', ctx, { accounts, plans, signupOpen, signupFromDatabase, health: await health() }, status);
+  };
+
+  /** Runs an admin action; a refusal re-renders the page with its sentence. */
+  const act = async (request: FastifyRequest, reply: FastifyReply, notice: string, action: () => Promise<unknown>) => {
+    try {
+      await action();
+    } catch (err) {
+      rethrowUnlessValidation(err);
+      return renderAdmin(request, reply, err.message, 400);
+    }
+    setFlash(reply, { notice }, secure);
+    return reply.redirect('/dashboard/admin', 303);
+  };
+
+  const accountOf = async (id: string) => {
+    const account = (await admin.listAccounts()).find((a) => a.id === id);
+    if (!account) throw notFound('Account');
+    return account;
+  };
+
+  app.get('/dashboard/admin', { schema: { hide: true } }, async (request, reply) => renderAdmin(request, reply));
+
+  app.post<{ Body: { open?: string } }>('/dashboard/admin/signup', { schema: { hide: true } }, async (request, reply) => {
+    const open = request.body?.open === '1';
+    return act(request, reply, open ? 'Sign-up opened.' : 'Sign-up closed.', () => admin.setSignupOpen(open));
+  });
+
+  app.post<{ Params: { id: string }; Body: { plan?: string } }>('/dashboard/admin/accounts/:id/plan', { schema: { hide: true, params: accountParams } }, async (request, reply) => {
+    const account = await accountOf(request.params.id);
+    const plan = typeof request.body?.plan === 'string' ? request.body.plan : '';
+    return act(request, reply, `${account.email} is now on ${plan}.`, () => admin.setPlan(account.id, plan));
+  });
+
+  app.post<{ Params: { id: string }; Body: { disabled?: string } }>('/dashboard/admin/accounts/:id/disable', { schema: { hide: true, params: accountParams } }, async (request, reply) => {
+    const account = await accountOf(request.params.id);
+    const disabled = request.body?.disabled === '1';
+    return act(request, reply, disabled ? `${account.email} is disabled.` : `${account.email} is enabled again.`, async () => {
+      await admin.setDisabled(request.owner!.id, account.id, disabled);
+      // Whoever is logged in to it is logged out at once.
+      if (disabled) await app.services.sessions.revokeOtherSessions(account.id, undefined);
+    });
+  });
+
+  app.get<{ Params: { id: string } }>('/dashboard/admin/accounts/:id/delete', { schema: { hide: true, params: accountParams } }, async (request, reply) => {
+    const account = await accountOf(request.params.id);
+    const model: ConfirmModel = {
+      heading: `Delete ${account.email}?`,
+      question: `This deletes the account ${account.email} with its ${account.forms} form(s), ${account.submissions} submission(s), keys and hooks. It cannot be undone.`,
+      action: `/dashboard/admin/accounts/${account.id}/delete`,
+      confirmLabel: 'Delete account',
+      back: '/dashboard/admin',
+    };
+    return sendPage(reply, 'confirm', pageContext(request, reply, 'Delete account'), { ...model });
+  });
+
+  app.post<{ Params: { id: string } }>('/dashboard/admin/accounts/:id/delete', { schema: { hide: true, params: accountParams } }, async (request, reply) => {
+    const account = await accountOf(request.params.id);
+    return act(request, reply, `${account.email} was deleted.`, () => admin.deleteAccount(request.owner!.id, account.id));
+  });
+}

@@ -1,0 +1,58 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { errorStatus } from '../../src/errors.js';
+import { startTestApp, type TestApp } from '../helpers/app.js';
+import { createForm, createOwner } from '../helpers/factories.js';
+import { BROWSER_ACCEPT, JSON_ACCEPT, submit } from '../helpers/submit.js';
+
+let t: TestApp;
+let owner: Awaited<ReturnType<typeof createOwner>>;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  owner = await createOwner(t.services);
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+/** The explanation paragraph of a hosted page. */
+const explanation = (html: string) => /<p>([^<]*)<\/p>/.exec(html)?.[1] ?? '';
+
+describe('hosted error pages: each code its own plain message', () => {
+  it('a wrong access key and a foreign origin are explained differently', async () => {
+    const keyed = await createForm(t.services, owner.account.id, { accessKey: 'right' });
+    const denied = await submit(t, keyed.id, { form: { message: 'hi', access_key: 'wrong' } }, BROWSER_ACCEPT);
+    expect(denied.status).toBe(403);
+    const deniedText = explanation(await denied.text());
+    expect(deniedText).toMatch(/access key/);
+
+    const guarded = await createForm(t.services, owner.account.id, { allowedOrigins: ['shop.example'] });
+    const foreign = await submit(t, guarded.id, { form: { message: 'hi' } }, { ...BROWSER_ACCEPT, origin: 'https://elsewhere.example' });
+    expect(foreign.status).toBe(403);
+    const foreignText = explanation(await foreign.text());
+    expect(foreignText).toMatch(/its own website/);
+    expect(foreignText).not.toBe(deniedText);
+  });
+
+  it('every code has a message of its own on /thanks?error=', async () => {
+    const texts = new Map<string, string>();
+    for (const code of Object.keys(errorStatus)) {
+      const res = await fetch(`${t.url}/thanks?error=${code}`);
+      texts.set(code, explanation(await res.text()));
+    }
+    const generic = explanation(await (await fetch(`${t.url}/thanks?error=nonsense`)).text());
+    // unauthorized and plan_required belong to the management API, never to a submission.
+    const submitCodes = [...texts.keys()].filter((c) => c !== 'unauthorized' && c !== 'plan_required');
+    for (const code of submitCodes) expect(texts.get(code), code).not.toBe(generic);
+    expect(new Set(submitCodes.map((c) => texts.get(c))).size).toBe(submitCodes.length);
+  });
+
+  it('the JSON messages differ too', async () => {
+    const keyed = await createForm(t.services, owner.account.id, { accessKey: 'right' });
+    const guarded = await createForm(t.services, owner.account.id, { allowedOrigins: ['shop.example'] });
+    const denied = (await (await submit(t, keyed.id, { json: { m: 'x' } }, JSON_ACCEPT)).json()) as { message: string };
+    const foreign = (await (await submit(t, guarded.id, { json: { m: 'x' } }, { ...JSON_ACCEPT, origin: 'https://x.example' })).json()) as { message: string };
+    expect(denied.message).toMatch(/access_key/);
+    expect(foreign.message).not.toBe(denied.message);
+  });
+});
