@@ -67,6 +67,18 @@ function settingsErrorMessage(field: string, serviceText: string, typed: Record<
   return human;
 }
 
+/** A posted page's text fields; one sent twice or as something other than text (a crafted request) is a field error, never a crash. */
+function readTextFields(body: SettingsBody, fields: readonly string[], fieldErrors: Record<string, string>): Record<string, string> {
+  const text: Record<string, string> = {};
+  for (const field of fields) {
+    const value = body[field];
+    if (value === undefined) continue;
+    if (typeof value === 'string') text[field] = value;
+    else fieldErrors[field] = Array.isArray(value) ? 'Enter one value only' : 'Enter text';
+  }
+  return text;
+}
+
 /**
  * Turns the settings page's fields into form settings (unchecked boxes are absent). A field sent
  * twice or as something other than text (a crafted request) is a field error, never a crash; a
@@ -74,13 +86,7 @@ function settingsErrorMessage(field: string, serviceText: string, typed: Record<
  */
 function settingsFromBody(body: SettingsBody): { input: FormSettingsInput; text: Record<string, string>; boxes: Record<string, string>; fieldErrors: Record<string, string> } {
   const fieldErrors: Record<string, string> = {};
-  const text: Record<string, string> = {};
-  for (const field of TEXT_FIELDS) {
-    const value = body[field];
-    if (value === undefined) continue;
-    if (typeof value === 'string') text[field] = value;
-    else fieldErrors[field] = Array.isArray(value) ? 'Enter one value only' : 'Enter text';
-  }
+  const text = readTextFields(body, TEXT_FIELDS, fieldErrors);
   const checked = (field: (typeof CHECKBOXES)[number]) => {
     const value = body[field];
     return value === '1' || value === 'on' || value === true || (Array.isArray(value) && value.some((v) => v === '1' || v === 'on'));
@@ -140,14 +146,8 @@ const SUBMITTER_TEXT_FIELDS = ['autoReplyField', 'autoReplySubject', 'autoReplyB
 
 /** The submitter section's fields as settings; empty texts restore the defaults. */
 function submitterSettingsFromBody(body: SettingsBody): { input: FormSettingsInput; values: Record<string, string>; fieldErrors: Record<string, string> } {
-  const values: Record<string, string> = {};
   const fieldErrors: Record<string, string> = {};
-  for (const field of SUBMITTER_TEXT_FIELDS) {
-    const value = body[field];
-    if (value === undefined) continue;
-    if (typeof value === 'string') values[field] = value;
-    else fieldErrors[field] = 'Enter one value only';
-  }
+  const values = readTextFields(body, SUBMITTER_TEXT_FIELDS, fieldErrors);
   const enabled = body.autoReplyEnabled === '1' || body.autoReplyEnabled === 'on';
   values.autoReplyEnabled = enabled ? '1' : '';
   const emptyToNull = (value: string | undefined) => (value === undefined || value.trim() === '' ? null : value.replace(/\r\n/g, '\n'));

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /**
- * A local stand-in for hCaptcha's or reCAPTCHA's siteverify (the same protocol as Turnstile's):
+ * A local stand-in for the siteverify of Turnstile, hCaptcha or reCAPTCHA (one protocol):
  * tokens in `valid` verify for `secret`; a token in `scores` answers with that v3 score (reCAPTCHA
  * v3 and hCaptcha Enterprise send one). Records every call.
  */
