@@ -16,7 +16,9 @@ RUN apt-get update \
       -o Dpkg::Options::=--force-unsafe-io python3 make g++ \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
+# The client package is an npm workspace: the lock file names it, so npm ci needs its manifest.
 COPY package.json package-lock.json ./
+COPY client/package.json ./client/
 # Scripts are off for the install (the package's own `prepare` would compile TypeScript) and run
 # for better-sqlite3 alone. It compiles from source: no prebuilt download from GitHub, which
 # networks that only reach an npm registry cannot fetch. The headers come from the image
@@ -41,11 +43,13 @@ ARG NPM_CONFIG_REGISTRY=
 ARG NPM_CONFIG_CAFILE=
 WORKDIR /app
 COPY package.json package-lock.json ./
+COPY client/package.json ./client/
 RUN set -eu; \
     [ -n "$NPM_CONFIG_REGISTRY" ] || unset NPM_CONFIG_REGISTRY; \
     [ -n "$NPM_CONFIG_CAFILE" ] || unset NPM_CONFIG_CAFILE; \
     npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
+COPY client ./client
 COPY src ./src
 COPY bench ./bench
 RUN npm run build && find dist -name '*.map' -delete && rm -f dist/.tsbuildinfo
@@ -65,6 +69,8 @@ RUN set -eu; \
 WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules
 COPY --from=build /app/dist/src ./dist/src
+# The browser script the server serves at /v1/client.js.
+COPY --from=build /app/client/dist/formgate.min.js ./client/dist/formgate.min.js
 COPY package.json LICENSE ./
 COPY bin ./bin
 ENV HOST=0.0.0.0 \
