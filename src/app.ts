@@ -178,6 +178,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // Shared counters from the first request on when Redis is there; without it, start anyway.
     if (redis) await waitUntilReady(redis, 2000);
     services.submissions.start();
+    services.searchIndex.start();
     services.outbox.start();
     services.lifecycle.start();
   });
@@ -185,6 +186,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await services.lifecycle.close();
     await services.outbox.stop();
     await services.submissions.close();
+    await services.searchIndex.close();
     await services.spamFilter.close();
     limiter.close();
     if (redis) await redis.quit().catch(() => redis.disconnect());

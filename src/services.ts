@@ -20,6 +20,7 @@ import { IntegrationSender } from './integrations/integration.sender.js';
 import { IntegrationService } from './integrations/integration.service.js';
 import { createMetrics, type Metrics } from './metrics/metrics.js';
 import { SubmissionBrowseService } from './submissions/submission-browse.service.js';
+import { SearchIndexer } from './submissions/search-indexer.js';
 import { InstanceSecretService } from './secrets/instance-secret.service.js';
 import { SubmissionCursors } from './submissions/submission-cursor.js';
 import { SubmissionQueryService } from './submissions/submission-query.service.js';
@@ -46,6 +47,7 @@ export interface Services {
   readonly lifecycle: SubmissionLifecycleService;
   /** The dashboard's search, paging both ways, counters and export. */
   readonly submissionBrowser: SubmissionBrowseService;
+  readonly searchIndex: SearchIndexer;
   readonly hooks: HookService;
   /** Chat and push destinations of a form (Slack, Discord, Telegram, Teams, ntfy). */
   readonly integrations: IntegrationService;
@@ -123,6 +125,7 @@ export function createServices(
   });
   const botChecks = new BotCheckService(handle.db, config, instanceSecrets);
   const spamFilter = new SpamFilterService(handle.db, logger);
+  const searchIndex = new SearchIndexer(handle, logger);
   const dispatcher = outbox;
   metrics.setOutboxPendingSource(() => dispatcher.countPending());
   return {
@@ -132,11 +135,12 @@ export function createServices(
     admin,
     apiKeys: new ApiKeyService(handle.db),
     forms,
-    submissions: new SubmissionService(handle, config, forms, outbox, logger, { botChecks, spamFilter }),
+    submissions: new SubmissionService(handle, config, forms, outbox, logger, { botChecks, spamFilter }, searchIndex),
     submissionQueries: new SubmissionQueryService(handle.db, forms, new SubmissionCursors(instanceSecrets)),
     triage: new SubmissionTriageService(handle, outbox, spamFilter),
     lifecycle,
-    submissionBrowser: new SubmissionBrowseService(handle.db, handle.dialect, forms),
+    submissionBrowser: new SubmissionBrowseService(handle.db, handle.dialect, forms, searchIndex),
+    searchIndex,
     hooks,
     integrations,
     outbox,

@@ -11,6 +11,7 @@ import * as m0008 from './migrations/0008_auto_reply_and_pages.js';
 import * as m0009 from './migrations/0009_integrations.js';
 import * as m0010 from './migrations/0010_bot_checks_and_spam_filter.js';
 import * as m0011 from './migrations/0011_admin_and_sessions.js';
+import * as m0012 from './migrations/0012_search_indexed_after_commit.js';
 
 // Listed statically so the compiled package needs no file-system scan to find migrations.
 const migrations: Record<string, Migration> = {
@@ -25,6 +26,7 @@ const migrations: Record<string, Migration> = {
   '0009_integrations': m0009,
   '0010_bot_checks_and_spam_filter': m0010,
   '0011_admin_and_sessions': m0011,
+  '0012_search_indexed_after_commit': m0012,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -14,6 +14,7 @@ import {
   type DailyCount,
 } from './submission-browse.repository.js';
 import { parsePayload, submissionRowToSubmission, type ExportedSubmission, type Submission, type SubmissionPosition } from './submission.types.js';
+import type { SearchIndexer } from './search-indexer.js';
 
 export const BROWSE_PAGE_SIZE = 50;
 /** Rows per query of an export: ~1–2 ms of work per page, few enough round trips. */
@@ -98,6 +99,7 @@ export class SubmissionBrowseService {
     private readonly db: Executor,
     private readonly dialect: Dialect,
     private readonly forms: FormService,
+    private readonly searchIndex: SearchIndexer,
   ) {}
 
   async browse(accountId: string, formId: string, input: BrowseInput): Promise<BrowsePage> {
@@ -112,6 +114,8 @@ export class SubmissionBrowseService {
     const words = searchWords(input.q);
     const limit = input.limit ?? BROWSE_PAGE_SIZE;
     const direction = input.direction ?? 'older';
+    // A search sees every committed submission, including those the indexer has not reached yet.
+    if (words.length > 0) await this.searchIndex.indexPending();
     const rows = await browseSubmissionRows(this.db, this.dialect, {
       formId,
       words,

@@ -20,6 +20,7 @@ import type { PostedFields } from './submit-fields.js';
 import type { BotCheckService } from '../bot-checks/bot-check.service.js';
 import type { SpamFilterService } from '../spam-filter/spam-filter.service.js';
 import { setSubmissionSpamScore } from './submission-score.repository.js';
+import type { SearchIndexer } from './search-indexer.js';
 
 const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 const PURGE_INTERVAL_MS = 60 * 60 * 1000;
@@ -91,11 +92,13 @@ export class SubmissionService {
     outbox: OutboxDispatcher,
     private readonly logger: FastifyBaseLogger,
     private readonly spamChecks: { botChecks: BotCheckService; spamFilter: SpamFilterService },
+    searchIndex: SearchIndexer,
   ) {
     this.writer = new SubmissionWriter(
       batchStoreFor(handle, () => this.idempotencyCutoff(), outbox),
       outbox,
       handle.dialect === 'postgres' ? POSTGRES_CONCURRENT_BATCHES : 1,
+      () => searchIndex.wake(),
     );
   }
 

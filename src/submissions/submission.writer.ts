@@ -117,6 +117,8 @@ export class SubmissionWriter {
     private readonly store: BatchStore,
     private readonly outbox: Pick<OutboxSignal, 'wake'>,
     private readonly maxConcurrentBatches = 1,
+    /** After every commit that stored something (the search indexer's wake-up). */
+    private readonly onStored: () => void = () => {},
   ) {}
 
   write(write: BatchedSubmission): Promise<WriteResult> {
@@ -176,9 +178,11 @@ export class SubmissionWriter {
   /** One atomic write for the batch; its callers are answered after the commit. */
   private async commit(batch: Queued[]): Promise<void> {
     const { results, queued } = await this.store(batch.map((item) => item.write));
+    const stored = results.filter((r) => r.stored).length;
     this.totals.transactions++;
-    this.totals.submissions += results.filter((r) => r.stored).length;
+    this.totals.submissions += stored;
     batch.forEach((item, i) => item.resolve(results[i]!));
     if (queued > 0) this.outbox.wake();
+    if (stored > 0) this.onStored();
   }
 }

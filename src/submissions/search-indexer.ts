@@ -1,0 +1,78 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { DatabaseHandle } from '../db/database.js';
+import { countPendingSearchRows, indexPendingSubmissions } from './submission-search.repository.js';
+
+/** How long new submissions gather before they are indexed: large batches are what make FTS5 cheap. */
+export const SEARCH_INDEX_DELAY_MS = 200;
+/** Rows per indexing transaction (~5 ms of the event loop); the next chunk waits for the loop's other work. */
+const ROWS_PER_CHUNK = 1000;
+
+/**
+ * SQLite's search index, kept off the submit transaction (migration 0012): after a commit the
+ * new submissions wait up to SEARCH_INDEX_DELAY_MS and are then indexed in one transaction per
+ * chunk. A search first indexes whatever is still waiting, so what the dashboard shows never
+ * lags; the delay bounds when a submission becomes findable otherwise (a second at most,
+ * tested). Rows left waiting by a crash are indexed at the next start. On PostgreSQL every
+ * method is a no-op: the GIN index is maintained by the insert.
+ */
+export class SearchIndexer {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private stopped = false;
+
+  constructor(
+    private readonly handle: DatabaseHandle,
+    private readonly logger: FastifyBaseLogger,
+  ) {}
+
+  private get enabled(): boolean {
+    return this.handle.dialect === 'sqlite' && !this.stopped;
+  }
+
+  /** After submissions were committed: index them shortly. */
+  wake(): void {
+    if (!this.enabled || this.timer || this.running) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.indexPending().catch((err: unknown) => {
+        this.logger.warn({ err }, 'search indexing failed; retrying');
+        this.wake();
+      });
+    }, SEARCH_INDEX_DELAY_MS);
+    this.timer.unref();
+  }
+
+  /** Indexes everything waiting now; resolves once it is searchable. */
+  async indexPending(): Promise<void> {
+    if (this.handle.dialect !== 'sqlite') return;
+    // One pass at a time; a caller arriving meanwhile waits for it, then indexes what came after.
+    while (this.running) await this.running;
+    this.running = this.indexAll().finally(() => (this.running = undefined));
+    await this.running;
+  }
+
+  async countPending(): Promise<number> {
+    return this.handle.dialect === 'sqlite' ? countPendingSearchRows(this.handle.db) : 0;
+  }
+
+  /** Start: what a crash left waiting. */
+  start(): void {
+    this.wake();
+  }
+
+  /** Stops the timer and indexes what is waiting (what a crash would leave, the next start indexes). */
+  async close(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.indexPending().catch((err: unknown) => this.logger.warn({ err }, 'search indexing at shutdown failed'));
+  }
+
+  private async indexAll(): Promise<void> {
+    for (;;) {
+      const indexed = await this.handle.db.transaction().execute((trx) => indexPendingSubmissions(trx, ROWS_PER_CHUNK));
+      if (indexed < ROWS_PER_CHUNK) return;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+}

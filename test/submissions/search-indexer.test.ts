@@ -1,0 +1,109 @@
+import { sql } from 'kysely';
+import pino from 'pino';
+import { describe, expect, it } from 'vitest';
+import type { DatabaseHandle } from '../../src/db/database.js';
+import { SEARCH_INDEX_DELAY_MS, SearchIndexer } from '../../src/submissions/search-indexer.js';
+import type { Services } from '../../src/services.js';
+import { startTestApp } from '../helpers/app.js';
+import { createOwner, insertSubmissions, useMigratedDatabase } from '../helpers/factories.js';
+import { waitFor } from '../helpers/wait.js';
+
+let handle: DatabaseHandle;
+let services: Services;
+useMigratedDatabase((opened) => ({ handle, services } = opened));
+
+/** Search index entries of one submission (SQLite's FTS5 rows); PostgreSQL indexes on insert. */
+async function indexEntriesOf(id: string, word: string): Promise<number> {
+  if (handle.dialect !== 'sqlite') return 1;
+  const { rows } = await sql<{ n: number }>`select count(*) as n from submissions_fts f join submissions s on s.rowid = f.rowid
+    where submissions_fts match ${`body : ${word}`} and s.id = ${id}`.execute(handle.db);
+  return Number(rows[0]!.n);
+}
+
+const search = (accountId: string, formId: string, q: string, spam?: boolean) =>
+  services.submissionBrowser.browse(accountId, formId, { q, ...(spam === undefined ? {} : { spam }) }).then((p) => p.submissions.map((s) => s.id));
+
+describe('the search index, kept after the submit transaction', () => {
+  it('a search finds a submission committed a moment ago, before the indexer has run', async () => {
+    const { account, form } = await createOwner(services);
+    const [id] = await insertSubmissions(services, form.id, [{ createdAt: new Date().toISOString(), payload: { message: 'fresh kumquat' } }]);
+    expect(await services.searchIndex.countPending()).toBe(handle.dialect === 'sqlite' ? 1 : 0);
+    expect(await search(account.id, form.id, 'kumquat')).toEqual([id]);
+    expect(await services.searchIndex.countPending()).toBe(0);
+    expect(await indexEntriesOf(id!, 'kumquat')).toBe(1);
+  });
+
+  it('indexes a submission accepted over HTTP within a second, with no search asking for it', async () => {
+    const app = await startTestApp();
+    try {
+      const { account, form } = await createOwner(app.services);
+      const res = await fetch(`${app.url}/v1/submit/${form.id}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body: JSON.stringify({ message: 'a persimmon arrives' }),
+      });
+      expect(res.status).toBe(200);
+      const { submissionId } = (await res.json()) as { submissionId: string };
+      const accepted = Date.now();
+      await waitFor(async () => (await app.services.searchIndex.countPending()) === 0, 1000, 'the indexer');
+      expect(Date.now() - accepted).toBeLessThan(1000);
+      if (app.handle.dialect === 'sqlite') {
+        const { rows } = await sql<{ n: number }>`select count(*) as n from submissions_fts where submissions_fts match 'body : persimmon'`.execute(app.handle.db);
+        expect(Number(rows[0]!.n)).toBe(1);
+      }
+      const found = await app.services.submissionBrowser.browse(account.id, form.id, { q: 'persimmon' });
+      expect(found.submissions.map((s) => s.id)).toEqual([submissionId]);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('a submission marked spam or deleted before it was indexed is indexed once, or not at all', async () => {
+    const { account, form } = await createOwner(services);
+    const now = new Date().toISOString();
+    const [marked, deleted, plain] = await insertSubmissions(services, form.id, [
+      { createdAt: now, payload: { message: 'tangerine one' } },
+      { createdAt: now, payload: { message: 'tangerine two' } },
+      { createdAt: now, payload: { message: 'tangerine three' } },
+    ]);
+    await services.triage.markSubmissions([marked!], true, account.id);
+    await services.lifecycle.deleteSubmissions(account.id, form.id, [deleted!]);
+    await services.searchIndex.indexPending();
+    expect(await indexEntriesOf(marked!, 'tangerine')).toBe(1);
+    expect(await indexEntriesOf(plain!, 'tangerine')).toBe(1);
+    expect(await search(account.id, form.id, 'tangerine', true)).toEqual([marked]);
+    expect(await search(account.id, form.id, 'tangerine', false)).toEqual([plain]);
+    expect(await services.searchIndex.countPending()).toBe(0);
+  });
+
+  it('a row reusing a deleted row’s rowid is indexed with its own words', async () => {
+    const { account, form } = await createOwner(services);
+    const [first] = await insertSubmissions(services, form.id, [{ createdAt: new Date().toISOString(), payload: { message: 'apricot' } }]);
+    await services.searchIndex.indexPending();
+    // The newest row deleted: SQLite gives its rowid to the next insert.
+    await services.lifecycle.deleteSubmissions(account.id, form.id, [first!]);
+    const [second] = await insertSubmissions(services, form.id, [{ createdAt: new Date().toISOString(), payload: { message: 'quince' } }]);
+    expect(await search(account.id, form.id, 'quince')).toEqual([second]);
+    expect(await search(account.id, form.id, 'apricot')).toEqual([]);
+  });
+
+  it('what a crash left unindexed is indexed at the next start, in chunks', async () => {
+    const { account, form } = await createOwner(services);
+    const now = new Date().toISOString();
+    const ids = await insertSubmissions(
+      services,
+      form.id,
+      Array.from({ length: 2500 }, (_, i) => ({ createdAt: now, payload: { message: `mango ${i}` } })),
+    );
+    const restarted = new SearchIndexer(handle, pino({ level: 'silent' }));
+    const started = Date.now();
+    restarted.start();
+    await waitFor(async () => (await restarted.countPending()) === 0, 5000, 'the start-up indexing');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(handle.dialect === 'sqlite' ? SEARCH_INDEX_DELAY_MS - 5 : 0);
+    await restarted.close();
+    const page = await services.submissionBrowser.browse(account.id, form.id, { q: 'mango', limit: 100 });
+    expect(page.submissions).toHaveLength(100);
+    expect(await indexEntriesOf(ids[0]!, 'mango')).toBe(1);
+    expect(await indexEntriesOf(ids[2499]!, 'mango')).toBe(1);
+  });
+});
