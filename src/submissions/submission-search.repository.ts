@@ -11,21 +11,22 @@ const FORM_WORDS = sql.raw(
 const BODY_WORDS = sql.raw(`case when json_valid(s.payload) then (select group_concat(value, ' ') from json_each(s.payload)) else '' end`);
 
 /**
- * SQLite: adds up to `limit` of the submissions waiting in `submissions_fts_pending` to the
- * search index and clears their notes, oldest first; returns how many. The insert takes the
- * write lock before anything is read, so another process indexing at the same time waits and
- * then finds other rows.
+ * SQLite: adds up to `limit` of the submissions above the watermark (migration 0012) to the
+ * search index, oldest first, and moves the watermark past them; returns how many. The insert
+ * takes the write lock before anything is read, so both statements see the same rows, and
+ * another process indexing at the same time waits and then starts after them.
  */
 export async function indexPendingSubmissions(trx: Trx, limit: number): Promise<number> {
-  const chunk = sql`select rowid from submissions_fts_pending order by rowid limit ${limit}`;
+  const chunk = sql`select rowid from submissions where rowid > (select last_rowid from submissions_fts_watermark) order by rowid limit ${limit}`;
   const indexed = await sql`insert into submissions_fts (rowid, form, body)
     select s.rowid, ${FORM_WORDS}, ${BODY_WORDS} from submissions s where s.rowid in (${chunk})`.execute(trx);
-  await sql`delete from submissions_fts_pending where rowid in (${chunk})`.execute(trx);
-  return Number(indexed.numAffectedRows ?? 0);
+  const count = Number(indexed.numAffectedRows ?? 0);
+  if (count > 0) await sql`update submissions_fts_watermark set last_rowid = (select max(rowid) from (${chunk}))`.execute(trx);
+  return count;
 }
 
 /** SQLite: how many submissions are not in the search index yet. */
 export async function countPendingSearchRows(db: Executor): Promise<number> {
-  const { rows } = await sql<{ n: number }>`select count(*) as n from submissions_fts_pending`.execute(db);
+  const { rows } = await sql<{ n: number }>`select count(*) as n from submissions where rowid > (select last_rowid from submissions_fts_watermark)`.execute(db);
   return Number(rows[0]?.n ?? 0);
 }
