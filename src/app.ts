@@ -152,8 +152,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   echoRequestId(app);
   // Every answer, of every route and error: browsers must never guess a type (a JSON error or a
   // CSV export rendered as HTML).
-  app.addHook('onRequest', async (_request, reply) => {
+  app.addHook('onRequest', (_request, reply, done) => {
     reply.header('x-content-type-options', 'nosniff');
+    done();
   });
   app.setErrorHandler(jsonErrorHandler);
   acceptEveryHttpMethod(app);

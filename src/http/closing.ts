@@ -11,12 +11,16 @@ export function refuseRequestsWhileClosing(app: FastifyInstance): void {
   app.addHook('preClose', async () => {
     closing = true;
   });
-  app.addHook('onRequest', async (_request, reply) => {
-    if (!closing) return;
+  // Callback style: no promise per request while the server is not closing.
+  app.addHook('onRequest', (_request, reply, done) => {
+    if (!closing) {
+      done();
+      return;
+    }
     reply.header('connection', 'close');
     // 503 is not one of the contract's codes: internal_error's envelope with the status load
     // balancers understand, as /readyz does.
     const body = new AppError('internal_error', 'The server is shutting down; try again.').toBody();
-    return reply.code(503).type('application/json; charset=utf-8').send(body);
+    reply.code(503).type('application/json; charset=utf-8').send(body);
   });
 }

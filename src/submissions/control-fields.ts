@@ -42,9 +42,8 @@ export function separateControlFields(
 ): { control: ControlValues; payload: SubmissionPayload } {
   const payload = Object.create(null) as SubmissionPayload;
   for (const name of Object.keys(posted)) {
-    if (!CONTROL_FIELDS.has(name)) {
-      Object.defineProperty(payload, name, { value: posted[name], enumerable: true, writable: true, configurable: true });
-    }
+    // A null-prototype object: assigning "__proto__" makes an own property like any name.
+    if (!CONTROL_FIELDS.has(name)) payload[name] = posted[name]!;
   }
   return {
     control: {

@@ -145,18 +145,20 @@ export async function submitRoutes(app: FastifyInstance): Promise<void> {
     });
 
     const limitPerMinute = config.submitRateLimitPerMinute;
-    submit.addHook('onRequest', async (request, reply) => {
+    // Callback style: with the rate limit off nothing here waits, and no promise is made.
+    submit.addHook('onRequest', (request, reply, done) => {
       const origin = request.headers.origin;
       reply.header('access-control-allow-origin', origin ?? '*');
       if (origin) reply.header('vary', 'Origin');
       // Cross-origin scripts (client/) read the wait of a 429 to tell the visitor how long.
       reply.header('access-control-expose-headers', 'Retry-After');
+      const checkSize = () => {
+        const declared = Number(request.headers['content-length']);
+        done(declared > config.submitMaxBodyBytes ? new AppError('payload_too_large', 'The request body is too large.') : undefined);
+      };
       // Counted before anything else is checked: a refused request counts like an accepted one.
-      if (limitPerMinute > 0 && request.method === 'POST') await limitSubmit(app, request, reply, limitPerMinute);
-      const declared = Number(request.headers['content-length']);
-      if (declared > config.submitMaxBodyBytes) {
-        throw new AppError('payload_too_large', 'The request body is too large.');
-      }
+      if (limitPerMinute > 0 && request.method === 'POST') limitSubmit(app, request, reply, limitPerMinute).then(checkSize, done);
+      else checkSize();
     });
 
     submit.setErrorHandler(async (error, request, reply) => {
