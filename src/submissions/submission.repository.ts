@@ -150,7 +150,7 @@ export interface BatchedSubmission {
 
 /**
  * PostgreSQL's submit batch as ONE autocommitted statement: the idempotency claims, the
- * submission rows and their outbox rows are CTEs over the batch passed as column arrays. One
+ * submission rows and their outbox rows are CTEs over the batch passed as one JSON array. One
  * round trip instead of five (BEGIN, claims, insert, outbox, COMMIT); as a named prepared
  * statement its text is parsed and planned once per connection whatever the batch size. The
  * statement is atomic like the transaction it replaces; a claim blocked by another instance's
@@ -165,13 +165,21 @@ export async function storeSubmissionBatchInOneStatement(
   batch: BatchedSubmission[],
   options: { expiredBefore: string; outbox: OutboxStatement },
 ): Promise<{ claimedIds: Set<string>; queued: number }> {
-  const columns: unknown[][] = Array.from({ length: 16 }, () => []);
-  for (const { row, idempotency, queueOutbound } of batch) {
-    const values = [...submissionValues(row), idempotency?.key ?? null, idempotency?.result ?? null, idempotency?.createdAt ?? null, queueOutbound];
-    values.forEach((value, i) => columns[i]!.push(value));
-  }
+  // One JSON text for the whole batch: JSON.stringify is native, where sixteen array
+  // parameters went through the driver's per-element escaping (~9 µs a submission, measured).
+  const input = JSON.stringify(
+    batch.map(({ row, idempotency, queueOutbound }) => ({
+      ...row,
+      spam_reason: row.spam_reason ?? null,
+      outbound_released: row.outbound_released ?? 0,
+      idempotency_key: idempotency?.key ?? null,
+      idempotency_result: idempotency?.result ?? null,
+      idempotency_created_at: idempotency?.createdAt ?? null,
+      queue_outbound: queueOutbound,
+    })),
+  );
   const statement = submitBatchStatement(options.outbox);
-  const result = await pool.query<{ claimed: string[]; queued: number }>({ ...statement, values: [...columns, options.expiredBefore] });
+  const result = await pool.query<{ claimed: string[]; queued: number }>({ ...statement, values: [input, options.expiredBefore] });
   const { claimed, queued } = result.rows[0]!;
   return { claimedIds: new Set(claimed), queued };
 }
@@ -198,16 +206,16 @@ function submitBatchStatement(outbox: OutboxStatement): { name: string; text: st
 
 function submitBatchSql(outbox: OutboxStatement): string {
   return `with input as (
-    select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int[], $6::text[], $7::text[], $8::text[],
-        $9::text[], $10::text[], $11::text[], $12::int[], $13::text[], $14::text[], $15::text[], $16::bool[])
-      as t(id, form_id, created_at, status, is_spam, payload, ip, country, user_agent, referer,
-        spam_reason, outbound_released, idempotency_key, idempotency_result, idempotency_created_at, queue_outbound)
+    select * from json_to_recordset($1::json)
+      as t(id text, form_id text, created_at text, status text, is_spam int, payload text, ip text, country text, user_agent text,
+        referer text, spam_reason text, outbound_released int, idempotency_key text, idempotency_result text,
+        idempotency_created_at text, queue_outbound bool)
   ), claimed as (
     insert into idempotency_keys as k (form_id, idempotency_key, submission_id, result, created_at)
     select form_id, idempotency_key, id, idempotency_result, idempotency_created_at from input where idempotency_key is not null
     on conflict (form_id, idempotency_key) do update
       set submission_id = excluded.submission_id, result = excluded.result, created_at = excluded.created_at
-      where k.created_at < $17
+      where k.created_at < $2
     returning submission_id
   ), stored as (
     insert into submissions (id, form_id, created_at, status, is_spam, payload, ip, country, user_agent, referer, spam_reason, outbound_released)
