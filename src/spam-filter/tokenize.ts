@@ -9,6 +9,7 @@ const MAX_TEXT_LENGTH = 20_000;
 const URL = /\b(?:https?:\/\/|www\.)[^\s<>"'()]+/giu;
 const EMAIL = /[^\s@<>"',;()[\]]+@((?:[\p{L}\p{N}-]+\.)+[\p{L}]{2,})/giu;
 const BARE_DOMAIN = /\b((?:[\p{L}\p{N}-]+\.)+(?:com|net|org|info|biz|io|co|ru|cn|xyz|top|online|site|shop|club|me|us|uk|de|fr|in|br|app|dev|link|click|live|store|tk|ml|ga|cf|gq|pw|su))\b/giu;
+const LINK_HINT = /:\/\/|www\./i;
 const SYMBOLS = /[$€£¥₹₽%!?*+@#]/gu;
 
 /** A word of a script written with spaces: letters, marks and digits, with inner apostrophes (don't, l'été). */
@@ -20,16 +21,29 @@ const UNSPACED_SCRIPT = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p
 // every submission) is split by the regular expression above, which gives the same words there.
 const segmenter = new Intl.Segmenter(undefined, { granularity: 'word' });
 
-function* words(text: string): Generator<string> {
+/** The same words in text without a non-ASCII character, where Unicode classes cost more. */
+const ASCII_WORD = /[a-z0-9]+(?:'[a-z]+)*/g;
+const NON_ASCII = /[^\x00-\x7f]/;
+const ASCII_DIGITS = /^[0-9]+$/;
+const DIGITS = /^\p{N}+$/u;
+
+/** All words at once (a generator's resumptions cost more than the matching, profiled). */
+function words(text: string, ascii: boolean): string[] {
+  if (ascii) return text.match(ASCII_WORD) ?? [];
   if (UNSPACED_SCRIPT.test(text)) {
-    for (const { segment, isWordLike } of segmenter.segment(text)) if (isWordLike) yield segment;
-  } else {
-    for (const match of text.matchAll(SPACED_WORD)) yield match[0];
+    const found: string[] = [];
+    for (const { segment, isWordLike } of segmenter.segment(text)) if (isWordLike) found.push(segment);
+    return found;
   }
+  return text.match(SPACED_WORD) ?? [];
 }
 
 /** example.co.uk → co.uk is wrong, but the last two labels are what spammers rotate least; good enough for counting. */
-const siteOf = (host: string) => host.split('.').slice(-2).join('.');
+const siteOf = (host: string) => {
+  const last = host.lastIndexOf('.');
+  const start = last <= 0 ? -1 : host.lastIndexOf('.', last - 1);
+  return host.slice(start + 1);
+};
 
 function hostTokens(raw: string, into: Set<string>): void {
   let host: string;
@@ -44,10 +58,11 @@ function hostTokens(raw: string, into: Set<string>): void {
   if (/^[\d.]+$/.test(host) || host.includes(':')) into.add('link:ip');
 }
 
-function textTokens(text: string, into: Set<string>): void {
+function textTokens(text: string, into: Set<string>, ascii: boolean): void {
   let rest = text;
   // Most values (names, short messages) hold no link or address: skip those scans for them.
-  if (rest.includes('.')) {
+  // The URL pattern needs "://" or "www."; most text has neither, and the scan is not free.
+  if (rest.includes('.') && LINK_HINT.test(rest)) {
     rest = rest.replace(URL, (url) => {
       hostTokens(url, into);
       return ' ';
@@ -69,9 +84,9 @@ function textTokens(text: string, into: Set<string>): void {
   for (const symbol of rest.match(SYMBOLS) ?? []) into.add(`sym:${symbol}`);
   // A long value in capitals only; the test stops at the first lower-case letter, so it costs nothing for the rest.
   if (rest.length >= 20 && !/\p{Ll}/u.test(rest) && /\p{Lu}/u.test(rest)) into.add('shape:shouting');
-  for (const word of words(rest.toLowerCase())) {
+  for (const word of words(rest.toLowerCase(), ascii)) {
     // A number's digits say little; how long it is (a price, a phone number, a year) says more.
-    if (/^\p{N}+$/u.test(word)) into.add(`num:${Math.min(word.length, 12)}`);
+    if ((ascii ? ASCII_DIGITS : DIGITS).test(word)) into.add(`num:${Math.min(word.length, 12)}`);
     else if (word.length <= MAX_WORD_LENGTH) into.add(word);
     if (into.size >= MAX_TOKENS) return;
   }
@@ -96,7 +111,12 @@ export function tokenize(payload: FieldsToLearn): string[] {
     }
   }
   const into = new Set<string>();
-  if (texts.length > 0) textTokens(texts.join('\n').slice(0, MAX_TEXT_LENGTH).normalize('NFKC'), into);
+  if (texts.length > 0) {
+    const text = texts.join('\n').slice(0, MAX_TEXT_LENGTH);
+    // ASCII text is its own NFKC form, and its words need no Unicode classes.
+    const ascii = !NON_ASCII.test(text);
+    textTokens(ascii ? text : text.normalize('NFKC'), into, ascii);
+  }
   into.add(`len:${length === 0 ? 0 : Math.min(Math.ceil(Math.log2(length)), 14)}`);
   return [...into];
 }
