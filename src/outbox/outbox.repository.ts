@@ -68,8 +68,10 @@ export async function insertOutboxRows(trx: Trx, submissions: Array<{ id: string
  * batch to use as a CTE. Returns the queued submission ids.
  */
 export function queueOutboundWorkStatementSql(source: string, hasWork: FormHasWorkSql): string {
+  // The channels' checks once per form of the batch, not once per submission.
   return `insert into outbox (submission_id, created_at)
-    select s.id, s.created_at from ${source} s where ${hasWork('s.form_id')}
+    select s.id, s.created_at from ${source} s
+    where s.form_id in (select batch_forms.form_id from (select distinct form_id from ${source}) batch_forms where ${hasWork('batch_forms.form_id')})
     on conflict (submission_id) do nothing
     returning submission_id`;
 }
