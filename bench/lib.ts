@@ -14,13 +14,13 @@ export type BenchDialect = 'sqlite' | 'postgres';
 export const SERVER_NODE_FLAGS = ['--max-semi-space-size=8', '--heap-growing-percent=50'];
 
 /**
- * After rows were seeded straight into SQLite's submissions table: the per-form and per-day
+ * After rows were seeded straight into SQLite's submissions table: the per-form and per-hour
  * counters, which the app's insert keeps on SQLite (migration 0007), recomputed from the rows.
  */
 export function recountSqliteForms(sqlite: { exec(sql: string): unknown }): void {
-  sqlite.exec(`begin immediate; delete from form_daily_counts; delete from form_counts;
-    insert into form_daily_counts (form_id, day, shard, inbox, spam)
-      select form_id, substr(created_at, 1, 10), 0, sum(1 - is_spam), sum(is_spam) from submissions group by form_id, substr(created_at, 1, 10);
+  sqlite.exec(`begin immediate; delete from form_hourly_counts; delete from form_counts;
+    insert into form_hourly_counts (form_id, hour, shard, inbox, spam)
+      select form_id, substr(created_at, 1, 13), 0, sum(1 - is_spam), sum(is_spam) from submissions group by form_id, substr(created_at, 1, 13);
     insert into form_counts (form_id, shard, inbox, spam)
       select form_id, 0, sum(1 - is_spam), sum(is_spam) from submissions group by form_id; commit;`);
 }

@@ -235,10 +235,10 @@ export interface PasswordResetTable {
 }
 
 /** Submissions per form and UTC day, kept by triggers (migration 0006); read as the sum over shards. */
-export interface FormDailyCountTable {
+export interface FormHourlyCountTable {
   form_id: string;
-  /** YYYY-MM-DD (UTC) */
-  day: string;
+  /** YYYY-MM-DDTHH (UTC): the chart adds hours up into the viewer's days (migration 0012) */
+  hour: string;
   shard: number;
   inbox: number;
   spam: number;
@@ -356,7 +356,7 @@ export interface Database {
   email_suppressions: EmailSuppressionTable;
   password_resets: PasswordResetTable;
   sessions: SessionTable;
-  form_daily_counts: FormDailyCountTable;
+  form_hourly_counts: FormHourlyCountTable;
   form_counts: FormCountTable;
   instance_secrets: InstanceSecretTable;
   altcha_spent_solutions: AltchaSpentSolutionTable;

@@ -32,7 +32,7 @@ interface BrowseQuery extends BrowseFilter, BrowseFilterDays {
 export type BrowseRow = SubmissionRow & { search_rowid?: number };
 
 interface BrowseFilterDays {
-  /** Inclusive UTC days (YYYY-MM-DD) of the date filter, when there is one. */
+  /** The UTC days (YYYY-MM-DD, inclusive) the date filter's instants touch: SQLite's search narrows by them first. */
   fromDay?: string;
   toDay?: string;
 }
@@ -228,16 +228,41 @@ export interface DailyCount {
   spam: number;
 }
 
-export async function listDailyCounts(db: Executor, formId: string, fromDay: string): Promise<DailyCount[]> {
+/** Inbox and spam of a form in one UTC hour (`YYYY-MM-DDTHH`). */
+export interface HourlyCount {
+  hour: string;
+  inbox: number;
+  spam: number;
+}
+
+/** The form's counters for the UTC hours in [fromHour, toHour): a few hundred small rows for a month. */
+export async function listHourlyCounts(db: Executor, formId: string, fromHour: string, toHour: string): Promise<HourlyCount[]> {
   const rows = await db
-    .selectFrom('form_daily_counts')
-    .select((eb) => ['day', eb.fn.sum<string | number>('inbox').as('inbox'), eb.fn.sum<string | number>('spam').as('spam')])
+    .selectFrom('form_hourly_counts')
+    .select((eb) => ['hour', eb.fn.sum<string | number>('inbox').as('inbox'), eb.fn.sum<string | number>('spam').as('spam')])
     .where('form_id', '=', formId)
-    .where('day', '>=', fromDay)
-    .groupBy('day')
-    .orderBy('day')
+    .where('hour', '>=', fromHour)
+    .where('hour', '<', toHour)
+    .groupBy('hour')
     .execute();
-  return rows.map((r) => ({ day: r.day, inbox: Number(r.inbox), spam: Number(r.spam) }));
+  return rows.map((r) => ({ hour: r.hour, inbox: Number(r.inbox), spam: Number(r.spam) }));
+}
+
+/**
+ * Inbox and spam per UTC hour of the form's submissions inside the given ranges ([from, to) ISO
+ * texts, each within one hour): the parts of hours a half-hour zone's days split. Each range is
+ * an index range on (form_id, created_at).
+ */
+export async function countSubmissionsInRanges(db: Executor, formId: string, ranges: Array<{ from: string; to: string }>): Promise<HourlyCount[]> {
+  if (ranges.length === 0) return [];
+  const hour = sql<string>`substr(created_at, 1, 13)`;
+  const rows = await db
+    .selectFrom('submissions')
+    .select([hour.as('hour'), sql<string | number>`sum(1 - is_spam)`.as('inbox'), sql<string | number>`sum(is_spam)`.as('spam')])
+    .where((eb) => eb.or(ranges.map((r) => eb.and([eb('form_id', '=', formId), eb('created_at', '>=', r.from), eb('created_at', '<', r.to)]))))
+    .groupBy(hour)
+    .execute();
+  return rows.map((r) => ({ hour: r.hour, inbox: Number(r.inbox), spam: Number(r.spam) }));
 }
 
 type ExportRow = Pick<SubmissionRow, 'id' | 'created_at' | 'is_spam' | 'spam_reason' | 'country' | 'payload'>;

@@ -1,11 +1,13 @@
 import type { Dialect, Executor } from '../db/database.js';
 import { validationFailed } from '../errors.js';
 import type { FormService } from '../forms/form.service.js';
+import { localDay, nextCalendarDay, startOfLocalDay, UTC } from '../lib/time-zone.js';
 import { yieldToWaitingWork } from '../lib/yield.js';
 import {
   browseSubmissionRows,
+  countSubmissionsInRanges,
   exportRowToExportedSubmission,
-  listDailyCounts,
+  listHourlyCounts,
   listExportPayloadsOfForm,
   listExportRowsOfForm,
   listFormOverviewRows,
@@ -24,7 +26,7 @@ const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 /** An export of what the list shows: the same filters as the page. */
-export type ExportFilter = Pick<BrowseInput, 'q' | 'spam' | 'from' | 'to'>;
+export type ExportFilter = Pick<BrowseInput, 'q' | 'spam' | 'from' | 'to' | 'timeZone'>;
 
 /** Rows per search page of a filtered export (the search's own paging). */
 const FILTERED_EXPORT_PAGE = 100;
@@ -32,9 +34,11 @@ const FILTERED_EXPORT_PAGE = 100;
 interface BrowseInput {
   q?: string;
   spam?: boolean;
-  /** YYYY-MM-DD, UTC days, both inclusive. */
+  /** YYYY-MM-DD, days in `timeZone`, both inclusive. */
   from?: string;
   to?: string;
+  /** The viewer's IANA time zone, already checked (default UTC). */
+  timeZone?: string;
   cursor?: string;
   direction?: 'older' | 'newer';
   limit?: number;
@@ -91,7 +95,24 @@ function checkDay(value: string | undefined, field: 'from' | 'to'): string | und
   return value;
 }
 
-const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00.000Z`) + 86_400_000).toISOString();
+const HOUR_MS = 3_600_000;
+const iso = (ms: number) => new Date(ms).toISOString();
+/** `YYYY-MM-DDTHH`: the key of form_hourly_counts for the hour an instant falls in. */
+const hourKey = (ms: number) => iso(ms).slice(0, 13);
+const hourOfKey = (key: string) => Date.parse(`${key}:00:00.000Z`);
+
+/**
+ * The date filter as instants: from the start of `from` to the start of the day after `to`, both
+ * days in the viewer's zone, and the UTC days those instants touch (for SQLite's search index).
+ */
+function dateRange(zone: string, from: string | undefined, to: string | undefined) {
+  const start = from ? startOfLocalDay(zone, from) : undefined;
+  const end = to ? startOfLocalDay(zone, nextCalendarDay(to)) : undefined;
+  return {
+    ...(start !== undefined ? { from: iso(start), fromDay: iso(start).slice(0, 10) } : {}),
+    ...(end !== undefined ? { to: iso(end), toDay: iso(end - 1).slice(0, 10) } : {}),
+  };
+}
 
 /** The dashboard's reading of a form's submissions: search, filters, paging both ways, overview, export. */
 export class SubmissionBrowseService {
@@ -120,8 +141,7 @@ export class SubmissionBrowseService {
       formId,
       words,
       ...(input.spam === undefined ? {} : { isSpam: input.spam ? 1 : 0 }),
-      ...(from ? { from: `${from}T00:00:00.000Z`, fromDay: from } : {}),
-      ...(to ? { to: nextDay(to), toDay: to } : {}),
+      ...dateRange(input.timeZone ?? UTC, from, to),
       limit: limit + 1,
       direction,
       ...(position ? { position } : {}),
@@ -164,13 +184,43 @@ export class SubmissionBrowseService {
     return new Map(rows.map((r) => [r.formId, { inbox: r.inbox, spam: r.spam, lastSubmissionAt: r.lastSubmissionAt }]));
   }
 
-  /** Inbox and spam per UTC day for the last `days` days (today included), zeros filled in. */
-  async dailyCounts(accountId: string, formId: string, days: number, now = new Date()): Promise<DailyCount[]> {
+  /**
+   * Inbox and spam per day of the viewer's zone for the last `days` days (today included), zeros
+   * filled in. The UTC hours of the counters are added up into the days they start in; in a zone
+   * whose days start inside an hour (India, Nepal...), that hour's part after the day's start is
+   * counted from the rows and moved to its day.
+   */
+  async dailyCounts(accountId: string, formId: string, days: number, timeZone = UTC, now = new Date()): Promise<DailyCount[]> {
     await this.forms.getFormOfAccount(accountId, formId);
-    const today = Date.parse(`${now.toISOString().slice(0, 10)}T00:00:00.000Z`);
-    const allDays = Array.from({ length: days }, (_, i) => new Date(today - (days - 1 - i) * 86_400_000).toISOString().slice(0, 10));
-    const found = new Map((await listDailyCounts(this.db, formId, allDays[0]!)).map((d) => [d.day, d]));
-    return allDays.map((day) => found.get(day) ?? { day, inbox: 0, spam: 0 });
+    const today = localDay(timeZone, now.getTime());
+    const allDays = Array.from({ length: days }, (_, i) => nextCalendarDay(today, i - days + 1));
+    const starts = allDays.map((day) => startOfLocalDay(timeZone, day));
+    const end = startOfLocalDay(timeZone, nextCalendarDay(today));
+    const counts = allDays.map((day) => ({ day, inbox: 0, spam: 0 }));
+    // The day an instant falls in: the last start at or before it (-1: before the first day).
+    const dayIndex = (ms: number) => {
+      let i = starts.length - 1;
+      while (i >= 0 && starts[i]! > ms) i--;
+      return ms >= end ? -1 : i;
+    };
+    const add = (i: number, inbox: number, spam: number) => {
+      if (i < 0) return;
+      counts[i]!.inbox += inbox;
+      counts[i]!.spam += spam;
+    };
+    const firstHour = Math.floor(starts[0]! / HOUR_MS) * HOUR_MS;
+    for (const row of await listHourlyCounts(this.db, formId, hourKey(firstHour), hourKey(end + HOUR_MS - 1))) {
+      add(dayIndex(hourOfKey(row.hour)), row.inbox, row.spam);
+    }
+    const splitHours = [...starts, end].filter((start) => start % HOUR_MS !== 0);
+    const ranges = splitHours.map((start) => ({ from: iso(start), to: iso(Math.ceil(start / HOUR_MS) * HOUR_MS) }));
+    for (const part of await countSubmissionsInRanges(this.db, formId, ranges)) {
+      const hour = hourOfKey(part.hour);
+      const dayStart = splitHours.find((start) => start > hour && start < hour + HOUR_MS)!;
+      add(dayIndex(hour), -part.inbox, -part.spam);
+      add(dayIndex(dayStart), part.inbox, part.spam);
+    }
+    return counts;
   }
 
   /**

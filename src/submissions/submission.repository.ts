@@ -9,7 +9,7 @@ const ROWS_PER_INSERT = 200;
 
 /**
  * Inserts submission rows (in the caller's transaction). On SQLite it also adds them to the
- * per-form and per-day counters, one upsert per form and day (migration 0007); PostgreSQL's
+ * per-form and per-hour counters, one upsert per form and hour (migrations 0007, 0012); PostgreSQL's
  * statement-level trigger does that there.
  */
 export async function insertSubmissionRows(trx: Trx, rows: NewSubmissionRow[]): Promise<void> {
@@ -48,28 +48,28 @@ async function insertSqliteSubmissionRows(trx: Trx, rows: NewSubmissionRow[]): P
   }
 }
 
-const SQLITE_ADD_TO_DAILY_COUNTS = `insert into form_daily_counts (form_id, day, shard, inbox, spam) values (?, ?, 0, ?, ?)
-  on conflict (form_id, day, shard) do update set inbox = form_daily_counts.inbox + excluded.inbox, spam = form_daily_counts.spam + excluded.spam`;
+const SQLITE_ADD_TO_HOURLY_COUNTS = `insert into form_hourly_counts (form_id, hour, shard, inbox, spam) values (?, ?, 0, ?, ?)
+  on conflict (form_id, hour, shard) do update set inbox = form_hourly_counts.inbox + excluded.inbox, spam = form_hourly_counts.spam + excluded.spam`;
 const SQLITE_ADD_TO_FORM_COUNTS = `insert into form_counts (form_id, shard, inbox, spam) values (?, 0, ?, ?)
   on conflict (form_id, shard) do update set inbox = form_counts.inbox + excluded.inbox, spam = form_counts.spam + excluded.spam`;
 
-/** SQLite: the new rows added to the dashboard's counters, one upsert per form and day (a batch usually has one of each). */
+/** SQLite: the new rows added to the dashboard's counters, one upsert per form and UTC hour (a batch usually has one of each). */
 async function addToFormCounters(trx: Trx, rows: NewSubmissionRow[]): Promise<void> {
-  const days = new Map<string, { formId: string; day: string; inbox: number; spam: number }>();
+  const hours = new Map<string, { formId: string; hour: string; inbox: number; spam: number }>();
   const forms = new Map<string, { inbox: number; spam: number }>();
   for (const row of rows) {
-    const day = row.created_at.slice(0, 10);
-    const dayKey = `${row.form_id} ${day}`;
-    let daily = days.get(dayKey);
-    if (!daily) days.set(dayKey, (daily = { formId: row.form_id, day, inbox: 0, spam: 0 }));
+    const hour = row.created_at.slice(0, 13);
+    const hourKey = `${row.form_id} ${hour}`;
+    let hourly = hours.get(hourKey);
+    if (!hourly) hours.set(hourKey, (hourly = { formId: row.form_id, hour, inbox: 0, spam: 0 }));
     let total = forms.get(row.form_id);
     if (!total) forms.set(row.form_id, (total = { inbox: 0, spam: 0 }));
     const counter = row.is_spam ? 'spam' : 'inbox';
-    daily[counter]++;
+    hourly[counter]++;
     total[counter]++;
   }
-  for (const { formId, day, inbox, spam } of days.values()) {
-    await trx.executeQuery(CompiledQuery.raw(SQLITE_ADD_TO_DAILY_COUNTS, [formId, day, inbox, spam]));
+  for (const { formId, hour, inbox, spam } of hours.values()) {
+    await trx.executeQuery(CompiledQuery.raw(SQLITE_ADD_TO_HOURLY_COUNTS, [formId, hour, inbox, spam]));
   }
   for (const [formId, { inbox, spam }] of forms) {
     await trx.executeQuery(CompiledQuery.raw(SQLITE_ADD_TO_FORM_COUNTS, [formId, inbox, spam]));

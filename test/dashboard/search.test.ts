@@ -93,7 +93,7 @@ describe('searching a form', () => {
 });
 
 describe('counters kept on every write (SQLite: by the insert, PostgreSQL: by a statement trigger; deletes and spam changes: triggers)', () => {
-  it('count inbox and spam per form and day through inserts, spam changes, deletes and form deletion', async () => {
+  it('count inbox and spam per form and hour through inserts, spam changes, deletes and form deletion', async () => {
     const { account, form } = await createOwner(services);
     const today = new Date();
     const iso = (daysAgo: number) => new Date(today.getTime() - daysAgo * 86_400_000).toISOString();
@@ -106,7 +106,7 @@ describe('counters kept on every write (SQLite: by the insert, PostgreSQL: by a 
     ]);
     const summary = async () => (await services.submissionBrowser.summariseForms(account.id, [form.id])).get(form.id)!;
     expect(await summary()).toMatchObject({ inbox: 4, spam: 1, lastSubmissionAt: iso(0) });
-    const days = await services.submissionBrowser.dailyCounts(account.id, form.id, 30, today);
+    const days = await services.submissionBrowser.dailyCounts(account.id, form.id, 30, 'UTC', today);
     expect(days).toHaveLength(30);
     expect(days[29]).toEqual({ day: iso(0).slice(0, 10), inbox: 1, spam: 1 });
     expect(days[26]).toEqual({ day: iso(3).slice(0, 10), inbox: 2, spam: 0 });
@@ -124,7 +124,7 @@ describe('counters kept on every write (SQLite: by the insert, PostgreSQL: by a 
     const other = await createForm(services, account.id, { name: 'Doomed' });
     await insertSubmissions(services, other.id, [{ createdAt: iso(0), payload: { m: 'gone' } }]);
     await handle.db.deleteFrom('forms').where('id', '=', other.id).execute();
-    expect(await handle.db.selectFrom('form_daily_counts').selectAll().where('form_id', '=', other.id).execute()).toEqual([]);
+    expect(await handle.db.selectFrom('form_hourly_counts').selectAll().where('form_id', '=', other.id).execute()).toEqual([]);
     expect(await summary()).toMatchObject({ inbox: 2, spam: 1 });
   });
 
