@@ -4,7 +4,7 @@ import type { NewEmailMessageRow } from '../db/schema.js';
 import { chooseLanguage, messages } from '../i18n/i18n.js';
 import { escapeHtml } from '../lib/html.js';
 import { renderTemplate, submissionVariables } from '../lib/template.js';
-import type { ComposedEmail } from './compose.js';
+import type { ComposedEmail } from './views/emails.js';
 import type { ConfirmationCandidateRow } from './confirmation.repository.js';
 
 /** A submission released from spam later than this after it arrived gets no confirmation. */

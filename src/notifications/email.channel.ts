@@ -6,7 +6,7 @@ import { openDedicatedConnection, type DedicatedConnection } from '../db/dedicat
 import { newId } from '../lib/ids.js';
 import { nowIso } from '../lib/time.js';
 import type { ChannelContext, OutboxChannel, OutboxSend } from '../outbox/outbox.channel.js';
-import { composeDigestEmail, composeSubmissionEmail, DIGEST_MAX_IN_FULL, replyToOf, type ComposedEmail } from './compose.js';
+import { composeDigestEmail, composeSubmissionEmail, DIGEST_MAX_IN_FULL, replyToOf, type ComposedEmail } from './views/emails.js';
 import {
   claimDueMessageRows,
   countDigestSubmissions,

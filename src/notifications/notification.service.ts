@@ -9,7 +9,7 @@ import type { FormService } from '../forms/form.service.js';
 import type { Form } from '../forms/form.types.js';
 import { newId } from '../lib/ids.js';
 import { nowIso } from '../lib/time.js';
-import { composePasswordResetEmail, composeTestEmail, composeVerificationEmail, type ComposedEmail } from './compose.js';
+import { composePasswordResetEmail, composeTestEmail, composeVerificationEmail, type ComposedEmail } from './views/emails.js';
 import {
   deleteRecipientRows,
   findExistingMessageIds,

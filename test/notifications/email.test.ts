@@ -64,12 +64,18 @@ describe(`email notifications on ${testDialect}`, () => {
     expect(text).toContain('email: ada@example.org\n');
     expect(text).toContain('tags: x, y\n');
     expect(text).toContain('n: 3\n');
-    expect(text).toContain(`time: ${stored.createdAt}`);
+    // The time in words with its zone (issue 28 item 2): accounts keep no zone, so UTC.
+    const at = new Date(stored.createdAt);
+    const weekday = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'][at.getUTCDay()];
+    const month = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'][at.getUTCMonth()];
+    const inWords = `${weekday}, ${at.getUTCDate()} ${month} ${at.getUTCFullYear()} at ${stored.createdAt.slice(11, 16)} UTC`;
+    expect(text).toContain(`time: ${inWords}\n`);
     expect(text).toContain(`country: ${stored.country}`);
     expect(text).toContain(`https://forms.example.com/dashboard/submissions/${submissionId}`);
     const html = mail.parsed.html as string;
     expect(html).toContain('<th align="left" valign="top">tags</th><td style="white-space:pre-wrap">x, y</td>');
     expect(html).toContain(`href="https://forms.example.com/dashboard/submissions/${submissionId}"`);
+    expect(html).toContain(`<th align="left">time</th><td>${inWords}</td>`);
 
     // The spam submission queued nothing, and nothing more arrives once the queue is empty.
     await t.services.outbox.settle();
@@ -221,7 +227,8 @@ describe(`email notifications on ${testDialect}`, () => {
     const digest = sink.to(g)[0]!;
     expect(digest.parsed.subject).toBe('Hourly digest: 52 new submissions to Digest form');
     const text = digest.parsed.text!;
-    expect(text).toContain('52 new submissions to Digest form between 2030-01-01T09:00:00.000Z and 2030-01-01T10:00:00.000Z.');
+    expect(text).toContain('52 new submissions to Digest form between Tuesday, 1 January 2030 at 09:00 UTC and Tuesday, 1 January 2030 at 10:00 UTC.');
+    expect(text).toContain('seq: item-00\n\ntime: Tuesday, 1 January 2030 at 09:00 UTC\n');
     for (let i = 0; i < 50; i++) expect(text).toContain(`seq: item-${String(i).padStart(2, '0')}\n`);
     expect(text).not.toContain('item-50');
     expect(text).toContain('… and 2 more');

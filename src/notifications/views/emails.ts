@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { escapeHtml } from '../lib/html.js';
-import { oneLine, renderTemplate, submissionVariables, valueText } from '../lib/template.js';
+import { escapeHtml } from '../../lib/html.js';
+import { oneLine, renderTemplate, submissionVariables, valueText } from '../../lib/template.js';
+import { formatTimeInWords, UTC } from '../../lib/time-zone.js';
 
 export interface ComposedEmail {
   subject: string;
@@ -31,9 +32,15 @@ function fieldLines(payload: Record<string, unknown>): Array<[string, string]> {
 
 const submissionLink = (baseUrl: string, submissionId: string) => `${baseUrl}/dashboard/submissions/${submissionId}`;
 
+/**
+ * Times in words with their zone ("Tuesday, 24 November 2026 at 19:04 UTC"). Accounts keep no
+ * time zone, so emails say UTC; the dashboard shows the same instants in the reader's zone.
+ */
+const inWords = (iso: string) => formatTimeInWords(UTC, iso);
+
 function submissionText(s: SubmissionForEmail, baseUrl: string): string {
   const lines = fieldLines(s.payload).map(([name, value]) => `${name}: ${value}`);
-  return [...lines, '', `time: ${s.createdAt}`, `country: ${s.country}`, `view: ${submissionLink(baseUrl, s.id)}`].join('\n');
+  return [...lines, '', `time: ${inWords(s.createdAt)}`, `country: ${s.country}`, `view: ${submissionLink(baseUrl, s.id)}`].join('\n');
 }
 
 function submissionHtml(s: SubmissionForEmail, baseUrl: string): string {
@@ -41,7 +48,7 @@ function submissionHtml(s: SubmissionForEmail, baseUrl: string): string {
     .map(([name, value]) => `<tr><th align="left" valign="top">${escapeHtml(name)}</th><td style="white-space:pre-wrap">${escapeHtml(value)}</td></tr>`)
     .join('\n');
   const link = escapeHtml(submissionLink(baseUrl, s.id));
-  return `<table cellpadding="4">\n${rows}\n<tr><th align="left">time</th><td>${escapeHtml(s.createdAt)}</td></tr>\n<tr><th align="left">country</th><td>${escapeHtml(s.country)}</td></tr>\n</table>\n<p><a href="${link}">View this submission on the dashboard</a></p>`;
+  return `<table cellpadding="4">\n${rows}\n<tr><th align="left">time</th><td>${escapeHtml(inWords(s.createdAt))}</td></tr>\n<tr><th align="left">country</th><td>${escapeHtml(s.country)}</td></tr>\n</table>\n<p><a href="${link}">View this submission on the dashboard</a></p>`;
 }
 
 const page = (body: string) => `<!doctype html><html><body style="font-family:system-ui,sans-serif">${body}</body></html>`;
@@ -68,7 +75,7 @@ export function composeDigestEmail(
   baseUrl: string,
 ): ComposedEmail {
   const more = total - submissions.length;
-  const intro = `${total} new submission${total === 1 ? '' : 's'} to ${formName} between ${period.start} and ${period.end}.`;
+  const intro = `${total} new submission${total === 1 ? '' : 's'} to ${formName} between ${inWords(period.start)} and ${inWords(period.end)}.`;
   const moreText = more > 0 ? `\n\n… and ${more} more on the dashboard: ${baseUrl}/dashboard` : '';
   return {
     subject: `${period.label} digest: ${total} new submission${total === 1 ? '' : 's'} to ${oneLine(formName)}`,
