@@ -1,3 +1,5 @@
+import { TIME_ZONE_COOKIE } from './page.js';
+
 /** Served from /dashboard/assets so the pages need no CDN and no inline script or style. */
 export const appCss = `
 *{box-sizing:border-box}
@@ -41,7 +43,7 @@ code{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.88em}
 .foot{max-width:1080px;margin:0 auto 2rem;padding:0 1rem;font-size:.85rem}
 .field-error{color:#b42318;margin:.1rem 0 .5rem;font-size:.9rem}.field-error::before{content:"⚠ "}
 select{display:block;width:100%;padding:.45rem .6rem;border:1px solid #cfd4dc;border-radius:6px;font:inherit;margin-top:.25rem;background:#fff}
-.search{display:flex;gap:.5rem;align-items:flex-end;flex-wrap:wrap;margin:.75rem 0}.search label{margin:0}.search .grow{min-width:14rem}
+.search{display:flex;gap:.5rem;align-items:flex-end;flex-wrap:wrap;margin:.75rem 0}.small-print{font-size:.85rem;margin:-.25rem 0 .5rem}.search label{margin:0}.search .grow{min-width:14rem}
 .chart-box{margin:.75rem 0}.chart{width:100%;height:140px;display:block}.chart-axis{display:flex;justify-content:space-between;font-size:.8rem}.legend.inbox{color:#2453d4}.legend.spam{color:#8a5300}
 .bulk-bar{margin:.5rem 0}.pager{margin-top:.75rem}.num{text-align:right;font-variant-numeric:tabular-nums}
 fieldset{border:1px solid #eceef2;border-radius:8px;margin:.75rem 0;padding:.4rem 1rem .6rem}legend{font-weight:600;color:#4a5266;padding:0 .3rem}
@@ -61,19 +63,20 @@ table.stacked td::before{content:attr(data-label);flex:0 0 7.5rem;font-weight:60
 `;
 
 export const appJs = `
-// Times arrive as UTC in <time datetime>; show them in the viewer's own zone and say which.
+// Pages show times, date filters and chart days in the zone the server read from the fg_tz
+// cookie (UTC without it). Tell it the browser's zone; a GET page with times, drawn before the
+// server knew the zone, is loaded once more. The server echoes the cookie it got in
+// data-tz-cookie, so a zone it refused (or calls by another name) never loops.
 (function () {
   var zone = '';
   try { zone = Intl.DateTimeFormat().resolvedOptions().timeZone || ''; } catch (e) { zone = ''; }
-  var format = new Intl.DateTimeFormat(undefined, { year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit' });
-  document.querySelectorAll('time[datetime]').forEach(function (el) {
-    var date = new Date(el.getAttribute('datetime'));
-    if (isNaN(date.getTime())) return;
-    el.title = el.getAttribute('datetime');
-    el.textContent = format.format(date);
-  });
-  var tz = document.getElementById('tz');
-  if (tz && zone) tz.textContent = 'your time zone (' + zone + ')';
+  if (!zone) return;
+  var stored = function () { var m = /(?:^|; )${TIME_ZONE_COOKIE}=([^;]*)/.exec(document.cookie); return m ? decodeURIComponent(m[1]) : ''; };
+  if (stored() !== zone) document.cookie = '${TIME_ZONE_COOKIE}=' + encodeURIComponent(zone) + '; path=/dashboard; max-age=31536000; samesite=lax';
+  var root = document.documentElement;
+  var zoned = document.querySelector('time, svg.chart, input[type=date]');
+  if (zoned && root.hasAttribute('data-reloadable') && root.getAttribute('data-tz') !== zone &&
+      root.getAttribute('data-tz-cookie') !== zone && stored() === zone) location.reload();
 })();
 
 // Copy buttons: the clipboard when the browser allows it; otherwise say so and select the text.

@@ -1,8 +1,19 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { canonicalTimeZone, UTC } from '../lib/time-zone.js';
 import { renderPage, type PageContext } from './views/render.js';
 
 export const SESSION_COOKIE = 'fg_session';
 const FLASH_COOKIE = 'fg_flash';
+/** Set by the page script (app.js) to the browser's IANA time zone. */
+export const TIME_ZONE_COOKIE = 'fg_tz';
+
+/**
+ * The zone the dashboard shows times, date filters and chart days in: the browser's, once the
+ * page script has told it; UTC before that and without JavaScript (the pages say which).
+ */
+export function viewerTimeZone(request: FastifyRequest): string {
+  return canonicalTimeZone(request.cookies[TIME_ZONE_COOKIE]) ?? UTC;
+}
 
 /** What a POST tells the page it redirects to (post/redirect/get), shown once. */
 export interface Flash {
@@ -14,7 +25,9 @@ export interface Flash {
 
 /** Sends a dashboard page (HTML, never cached, framed by nobody). */
 export function sendPage(reply: FastifyReply, view: string, page: PageContext, data: Record<string, unknown> = {}, status = 200): FastifyReply {
-  return reply.code(status).type('text/html; charset=utf-8').send(renderPage(view, page, data));
+  const { request } = reply;
+  const viewer = { timeZone: viewerTimeZone(request), zoneCookie: request.cookies[TIME_ZONE_COOKIE] ?? '', reloadable: request.method === 'GET' };
+  return reply.code(status).type('text/html; charset=utf-8').send(renderPage(view, { ...page, ...viewer }, data));
 }
 
 /**

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { AppError, rethrowUnlessValidation } from '../errors.js';
-import { pageContext, sendPage, setFlash } from './page.js';
+import { pageContext, sendPage, setFlash, viewerTimeZone } from './page.js';
 import { CSV_BOM, csvHeader, csvRow, ndjsonRow } from './export.js';
 import type { ExportFilter } from '../submissions/submission-browse.service.js';
 import {
@@ -56,16 +56,17 @@ type ExportQuery = Partial<Record<'q' | 'spam' | 'from' | 'to', unknown>>;
 
 /**
  * The list's filters on an export link (the page's Export buttons carry them); without any, the
- * whole form, spam included, as before. Bad dates are refused like on the list.
+ * whole form, spam included, as before. Bad dates are refused like on the list; dates are days
+ * in the viewer's zone, as on the list.
  */
-function exportFilter(query: ExportQuery | undefined): ExportFilter | undefined {
+function exportFilter(query: ExportQuery | undefined, timeZone: string): ExportFilter | undefined {
   const text = (v: unknown) => (typeof v === 'string' ? v : undefined);
   const q = text(query?.q);
   const spam = text(query?.spam);
   const from = text(query?.from);
   const to = text(query?.to);
   if (q === undefined && spam === undefined && from === undefined && to === undefined) return undefined;
-  return { ...(q ? { q } : {}), spam: spam === '1', ...(from ? { from } : {}), ...(to ? { to } : {}) };
+  return { ...(q ? { q } : {}), spam: spam === '1', ...(from ? { from } : {}), ...(to ? { to } : {}), timeZone };
 }
 
 export async function submissionPages(app: FastifyInstance): Promise<void> {
@@ -81,15 +82,16 @@ export async function submissionPages(app: FastifyInstance): Promise<void> {
       const accountId = request.owner!.id;
       const form = await app.services.forms.getFormOfAccount(accountId, request.params.id);
       const list = readSubmissionListQuery(request.query);
+      const timeZone = viewerTimeZone(request);
       const [summary, days] = await Promise.all([
         browser.summariseForms(accountId, [form.id]),
-        browser.dailyCounts(accountId, form.id, CHART_DAYS),
+        browser.dailyCounts(accountId, form.id, CHART_DAYS, timeZone),
       ]);
       let page = EMPTY_BROWSE_PAGE;
       let fieldErrors: Record<string, string> = {};
       let error: string | undefined;
       try {
-        page = await browser.browse(accountId, form.id, { ...list.filters, spam: list.spam, direction: list.direction, ...(list.cursor ? { cursor: list.cursor } : {}) });
+        page = await browser.browse(accountId, form.id, { ...list.filters, timeZone, spam: list.spam, direction: list.direction, ...(list.cursor ? { cursor: list.cursor } : {}) });
       } catch (err) {
         rethrowUnlessValidation(err);
         fieldErrors = err.fieldErrors ?? {};
@@ -164,7 +166,7 @@ export async function submissionPages(app: FastifyInstance): Promise<void> {
   app.get<{ Params: { id: string }; Querystring: ExportQuery }>('/dashboard/forms/:id/export.csv', { schema: { hide: true } }, async (request, reply) => {
     const accountId = request.owner!.id;
     const form = await app.services.forms.getFormOfAccount(accountId, request.params.id);
-    const filter = exportFilter(request.query);
+    const filter = exportFilter(request.query, viewerTimeZone(request));
     const columns = await browser.exportFieldNames(accountId, form.id, undefined, filter);
     async function* rows() {
       yield CSV_BOM + csvHeader(columns);
@@ -179,7 +181,7 @@ export async function submissionPages(app: FastifyInstance): Promise<void> {
   app.get<{ Params: { id: string }; Querystring: ExportQuery }>('/dashboard/forms/:id/export.ndjson', { schema: { hide: true } }, async (request, reply) => {
     const accountId = request.owner!.id;
     const form = await app.services.forms.getFormOfAccount(accountId, request.params.id);
-    const filter = exportFilter(request.query);
+    const filter = exportFilter(request.query, viewerTimeZone(request));
     async function* rows() {
       for await (const page of browser.exportPages(accountId, form.id, undefined, filter)) yield page.map(ndjsonRow).join('');
     }

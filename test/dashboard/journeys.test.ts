@@ -69,10 +69,14 @@ describe('everyday dashboard journeys in Chromium', () => {
     expect(await page.textContent('#tz')).toContain('America/New_York');
     const time = page.locator('td time').first();
     const iso = (await time.getAttribute('datetime'))!;
-    const shown = (await time.textContent())!;
-    expect(shown).not.toContain('UTC'); // rewritten by the script
-    const expected = new Intl.DateTimeFormat('en-US', { timeZone: 'America/New_York', hour: '2-digit', minute: '2-digit' }).format(new Date(iso));
-    expect(shown).toContain(expected);
+    // Drawn by the server in the zone the page script reported (issue 28 item 2).
+    const parts = Object.fromEntries(
+      new Intl.DateTimeFormat('en-US', { timeZone: 'America/New_York', hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', timeZoneName: 'short' })
+        .formatToParts(new Date(iso))
+        .map((p) => [p.type, p.value]),
+    );
+    expect(await time.textContent()).toBe(`${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute} ${parts.timeZoneName}`);
+    expect(await time.getAttribute('title')).toBe(`${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`);
     expect(await page.textContent('td[data-label=Country]')).toContain('unknown');
   });
 
@@ -140,7 +144,8 @@ describe('everyday dashboard journeys in Chromium', () => {
     ]);
     const totals = (await t.services.submissionBrowser.summariseForms(accountId, [formId])).get(formId)!;
     await page.goto(`${t.url}/dashboard/forms/${formId}/submissions`);
-    const bar = page.locator(`svg.chart g.day[data-day="${day(2).toISOString().slice(0, 10)}"]`);
+    // Chart days are the viewer's (New York) days.
+    const bar = page.locator(`svg.chart g.day[data-day="${new Intl.DateTimeFormat('en-CA', { timeZone: 'America/New_York' }).format(day(2))}"]`);
     expect(await bar.getAttribute('data-inbox')).toBe('2');
     expect(await bar.getAttribute('data-spam')).toBe('1');
     expect(await page.locator('svg.chart g.day').count()).toBe(30);

@@ -1,14 +1,15 @@
 import { escapeHtml } from '../../lib/html.js';
+import { formatLocalTime, UTC } from '../../lib/time-zone.js';
 import type { DailyCount } from '../../submissions/submission-browse.repository.js';
 
 /**
- * A timestamp as UTC text inside <time datetime>: app.js rewrites it into the viewer's time zone
- * (and names the zone); without JavaScript the UTC text stays, marked "UTC".
+ * A timestamp on the viewer's wall clock with the zone's short name ("2026-11-23 11:04 PST"),
+ * the UTC instant in `datetime` and, outside UTC, as a tooltip.
  */
-export function timeTag(iso: string | null | undefined, fallback = '—'): string {
+export function timeTag(zone: string, iso: string | null | undefined, fallback = '—'): string {
   if (!iso) return escapeHtml(fallback);
-  const text = `${iso.slice(0, 16).replace('T', ' ')} UTC`;
-  return `<time datetime="${escapeHtml(iso)}">${escapeHtml(text)}</time>`;
+  const title = zone === UTC ? '' : ` title="${escapeHtml(formatLocalTime(UTC, iso))}"`;
+  return `<time datetime="${escapeHtml(iso)}"${title}>${escapeHtml(formatLocalTime(zone, iso))}</time>`;
 }
 
 /** Country code with the meaning of XX spelled out. */
@@ -50,4 +51,7 @@ export function dailyChartSvg(days: DailyCount[]): string {
     `<div class="chart-axis muted"><span>${first}</span><span class="chart-highest">${highest === 0 ? 'no submissions yet' : `highest day: ${highest}`}</span><span>${last}</span></div>`;
 }
 
-export const viewHelpers = { timeTag, countryTag, dailyChartSvg };
+/** The templates' helpers, times drawn in the viewer's zone. */
+export function viewHelpers(zone: string) {
+  return { timeTag: (iso: string | null | undefined, fallback?: string) => timeTag(zone, iso, fallback), countryTag, dailyChartSvg };
+}

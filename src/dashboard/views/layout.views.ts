@@ -1,7 +1,7 @@
 /** The frame of every page, the form navigation and a plain message page. */
 export const layoutViews: Record<string, string> = {
   layout: `<!doctype html>
-<html lang="en">
+<html lang="en" data-tz="<%= it.timeZone %>" data-tz-cookie="<%= it.zoneCookie || '' %>"<% if (it.reloadable) { %> data-reloadable<% } %>>
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -29,7 +29,7 @@ export const layoutViews: Record<string, string> = {
 <% if (it.error) { %><p class="error" role="alert"><%= it.error %></p><% } %>
 <%~ it.body %>
 </main>
-<footer class="foot muted">Times are shown in <span id="tz">UTC</span>.</footer>
+<footer class="foot muted"><% if (it.timeZone === 'UTC') { %>Times, date filters and chart days are in <span id="tz">UTC</span>.<% } else { %>Times, date filters and chart days are in your browser's time zone, <span id="tz"><%= it.timeZone %></span>.<% } %></footer>
 </body>
 </html>`,
 

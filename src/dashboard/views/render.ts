@@ -1,4 +1,5 @@
 import { Eta } from 'eta';
+import { UTC } from '../../lib/time-zone.js';
 import { accountViews } from './account.views.js';
 import { adminViews } from './admin.views.js';
 import { authViews } from './auth.views.js';
@@ -48,10 +49,17 @@ export interface PageContext {
   /** A secret shown once (flash of the last POST). */
   secret?: string;
   secretLabel?: string;
+  /** The viewer's time zone (checked; UTC without the page script's cookie). */
+  timeZone?: string;
+  /** The time-zone cookie as received, so the page script knows whether the server saw its zone. */
+  zoneCookie?: string;
+  /** A GET page, which the page script may load again once it has told the server its zone. */
+  reloadable?: boolean;
 }
 
 /** Renders a page into the layout. */
 export function renderPage(view: string, page: PageContext, data: Record<string, unknown> = {}): string {
-  const body = eta.render(`@${view}`, { ...page, h: viewHelpers, fieldErrors: {}, values: {}, ...data });
-  return eta.render('@layout', { ...page, body });
+  const full = { ...page, timeZone: page.timeZone ?? UTC };
+  const body = eta.render(`@${view}`, { ...full, h: viewHelpers(full.timeZone), fieldErrors: {}, values: {}, ...data });
+  return eta.render('@layout', { ...full, body });
 }

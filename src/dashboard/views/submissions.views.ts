@@ -14,16 +14,17 @@ export const submissionViews: Record<string, string> = {
 </div>
 <figure class="chart-box">
 <%~ it.h.dailyChartSvg(it.days) %>
-<figcaption class="muted">Last 30 days (UTC days): <strong id="chart-inbox"><%= it.daysInbox %></strong> inbox, <strong id="chart-spam"><%= it.daysSpam %></strong> spam. <span class="legend inbox">■ inbox</span> <span class="legend spam">■ spam</span></figcaption>
+<figcaption class="muted">Last 30 days (days in <%= it.timeZone %>): <strong id="chart-inbox"><%= it.daysInbox %></strong> inbox, <strong id="chart-spam"><%= it.daysSpam %></strong> spam. <span class="legend inbox">■ inbox</span> <span class="legend spam">■ spam</span></figcaption>
 </figure>
 <form method="get" action="/dashboard/forms/<%= it.form.id %>/submissions" class="search" role="search">
   <% if (it.spam) { %><input type="hidden" name="spam" value="1"><% } %>
   <label class="grow">Search field values <input type="search" name="q" maxlength="200" value="<%= it.q %>" placeholder="e.g. ada@example.com or refund"></label>
-  <label>From (UTC) <input type="date" name="from" value="<%= it.from %>" aria-describedby="from-error"></label>
-  <label>To (UTC) <input type="date" name="to" value="<%= it.to %>" aria-describedby="to-error"></label>
+  <label>From <input type="date" name="from" value="<%= it.from %>" aria-describedby="dates-zone from-error"></label>
+  <label>To <input type="date" name="to" value="<%= it.to %>" aria-describedby="dates-zone to-error"></label>
   <button class="primary">Search</button>
   <% if (it.filtered) { %><a class="button" href="?<%= it.spam ? 'spam=1' : '' %>">Clear</a><% } %>
 </form>
+<p class="muted small-print" id="dates-zone">From and To are whole days in <%= it.timeZone %>, both included.</p>
 <% if (it.fieldErrors.from) { %><p class="field-error" id="from-error"><%= it.fieldErrors.from %></p><% } %>
 <% if (it.fieldErrors.to) { %><p class="field-error" id="to-error"><%= it.fieldErrors.to %></p><% } %>
 <% if (it.submissions.length === 0) { %><p class="muted" id="empty"><%= it.filtered ? 'No submissions match.' : 'Nothing here yet.' %></p><% } else { %>
