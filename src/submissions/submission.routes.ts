@@ -61,16 +61,16 @@ const redirect = {
 const documentedOnly = () => () => true;
 
 /**
- * The page the visitor came from, for the thank-you page's "back to the site" link: the origin
- * of this request's Referer (after the submit's redirect, the browser still names the page that
- * held the form), and only an http(s) one. Derived when the page is shown, so no query parameter
- * can point the link anywhere.
+ * The page the visitor came from, for the hosted pages' "back to the site" link: the origin of
+ * this request's Referer (the submit's own request, or after its redirect, where the browser
+ * still names the page that held the form), and only an http(s) one other than Formgate's own.
+ * Derived when the page is shown, so no query parameter can point the link anywhere.
  */
-function backOrigin(referer: string | undefined): string | undefined {
+function backOrigin(referer: string | undefined, ownOrigin: string): string | undefined {
   if (!referer) return undefined;
   try {
     const url = new URL(referer);
-    return url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : undefined;
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin !== ownOrigin ? url.origin : undefined;
   } catch {
     return undefined;
   }
@@ -78,6 +78,7 @@ function backOrigin(referer: string | undefined): string | undefined {
 
 /** The public submit endpoint (any origin, no credential) and the hosted thank-you page. */
 export async function submitRoutes(app: FastifyInstance): Promise<void> {
+  const ownOrigin = new URL(app.config.baseUrl).origin;
   app.get(
     '/thanks',
     {
@@ -92,9 +93,10 @@ export async function submitRoutes(app: FastifyInstance): Promise<void> {
     async (request: FastifyRequest<{ Querystring: { error?: string; form?: string } }>, reply) => {
       const form = request.query.form ? await app.services.forms.findFormCached(request.query.form) : undefined;
       const language = chooseLanguage(form?.language, request.headers['accept-language']);
+      const backUrl = backOrigin(request.headers.referer, ownOrigin);
       const body = request.query.error
-        ? errorPage(language, request.query.error)
-        : thanksPage(language, form ? { title: form.thanksTitle, message: form.thanksMessage, backUrl: backOrigin(request.headers.referer) } : {});
+        ? errorPage(language, request.query.error, backUrl)
+        : thanksPage(language, form ? { title: form.thanksTitle, message: form.thanksMessage, backUrl } : { backUrl });
       return reply
         .header('content-security-policy', HOSTED_PAGE_CSP)
         .header('content-language', language)
@@ -176,7 +178,7 @@ export async function submitRoutes(app: FastifyInstance): Promise<void> {
         .header('content-security-policy', HOSTED_PAGE_CSP)
         .header('content-language', language)
         .type('text/html; charset=utf-8')
-        .send(errorPage(language, appError.code));
+        .send(errorPage(language, appError.code, backOrigin(request.headers.referer, ownOrigin)));
     });
 
     submit.post<{ Params: { formId: string }; Body: PostedFields | undefined }>(

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalogues, languages } from '../../src/i18n/i18n.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { launchChromium, servePage } from '../helpers/browser.js';
+import { seriousViolations } from '../helpers/axe.js';
 import { createOwner } from '../helpers/factories.js';
 
 let t: TestApp;
@@ -43,6 +44,7 @@ describe('the per-form thank-you page in a real browser (contract section 12)', 
         expect(await back.count()).toBe(1);
         expect(await back.textContent()).toBe(catalogues[language]['thanks.back']);
         expect(await back.getAttribute('href')).toBe(new URL(site.url).origin);
+        expect(await seriousViolations(tab)).toEqual([]);
       } finally {
         await context.close();
         await site.close();
@@ -60,7 +62,37 @@ describe('the per-form thank-you page in a real browser (contract section 12)', 
       await tab.goto(site.url);
       await Promise.all([tab.waitForURL(`${t.url}/thanks`), tab.click('button[type=submit]')]);
       expect(await tab.textContent('h1')).toBe(catalogues.es['thanks.heading']);
-      expect(await tab.locator('main a').count()).toBe(0);
+      // Back to the site here too (issue 28 item 12).
+      expect(await tab.getAttribute('main a', 'href')).toBe(new URL(site.url).origin);
+      expect(await tab.textContent('main a')).toBe(catalogues.es['thanks.back']);
+      expect(await seriousViolations(tab)).toEqual([]);
+    } finally {
+      await context.close();
+      await site.close();
+    }
+  });
+
+  it('the error pages link back to the site too: the one the submit answers and /thanks?error= (issue 28 item 12)', async () => {
+    const { form } = await createOwner(t.services, { form: { accessKey: 'right' } });
+    const site = await servePage(`<!doctype html><html><body>
+      <form method="post" action="${t.url}/v1/submit/${form.id}"><input name="name" value="Ada"><button type="submit">Send</button></form>
+      <a id="explained" href="${t.url}/thanks?error=rate_limited&back=https://evil.example">why</a></body></html>`);
+    const context = await browser.newContext();
+    try {
+      const tab = await context.newPage();
+      await tab.goto(site.url);
+      // No access key: the submit answers the hosted error page itself (no error URL is set).
+      await Promise.all([tab.waitForURL(`${t.url}/v1/submit/${form.id}`), tab.click('button[type=submit]')]);
+      expect(await tab.textContent('h1')).toBe(catalogues.en['error.heading']);
+      expect(await tab.getAttribute('main a', 'href')).toBe(new URL(site.url).origin);
+      expect(await seriousViolations(tab)).toEqual([]);
+      await Promise.all([tab.waitForURL(site.url), tab.click('main a')]);
+
+      await Promise.all([tab.waitForURL(/\/thanks\?error=rate_limited/), tab.click('#explained')]);
+      expect(await tab.textContent('main p')).toBe(catalogues.en['error.rate_limited']);
+      // The query's "back" is ignored: the link is the Referer's origin.
+      expect(await tab.locator('main a').evaluateAll((links) => links.map((a) => a.getAttribute('href')))).toEqual([new URL(site.url).origin]);
+      expect(await seriousViolations(tab)).toEqual([]);
     } finally {
       await context.close();
       await site.close();

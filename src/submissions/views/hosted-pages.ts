@@ -51,15 +51,19 @@ export interface ThanksContent {
   backUrl?: string | undefined;
 }
 
+/** "Back to the site", to an origin the route derived from the Referer (never from the query). */
+function backLink(language: Language, backUrl: string | undefined): string {
+  return backUrl ? `<p><a href="${escapeHtml(backUrl)}" rel="noopener">${escapeHtml(messages(language)['thanks.back'])}</a></p>` : '';
+}
+
 export function thanksPage(language: Language, content: ThanksContent = {}): string {
   const m = messages(language);
   const heading = content.title ?? m['thanks.heading'];
-  const back = content.backUrl ? `<p><a href="${escapeHtml(content.backUrl)}" rel="noopener">${escapeHtml(m['thanks.back'])}</a></p>` : '';
-  return page(language, content.title ?? m['thanks.title'], heading, content.message ?? m['thanks.text'], back);
+  return page(language, content.title ?? m['thanks.title'], heading, content.message ?? m['thanks.text'], backLink(language, content.backUrl));
 }
 
-export function errorPage(language: Language, code: string): string {
+export function errorPage(language: Language, code: string, backUrl?: string): string {
   const m = messages(language);
   const text = explainedCodes.has(code as ErrorCode) ? m[`error.${code}` as MessageKey] : m['error.default'];
-  return page(language, m['error.title'], m['error.heading'], text);
+  return page(language, m['error.title'], m['error.heading'], text, backLink(language, backUrl));
 }
