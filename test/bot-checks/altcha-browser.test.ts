@@ -1,6 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
+import { seriousViolations } from '../helpers/axe.js';
 import { launchChromium, servePage } from '../helpers/browser.js';
 import { createForm, createOwner } from '../helpers/factories.js';
 
@@ -37,6 +38,7 @@ describe('ALTCHA in a real browser', () => {
       // The widget puts its solution in a hidden `altcha` field once the work is done.
       await tab.waitForFunction(() => (document.querySelector('input[name=altcha]') as HTMLInputElement | null)?.value, undefined, { timeout: 60_000 });
       await Promise.all([tab.waitForURL(`${t.url}/thanks`), tab.click('button[type=submit]')]);
+      expect(await seriousViolations(tab)).toEqual([]); // issue 28 item 13
       const { submissions } = await t.services.submissionQueries.listSubmissions(account.id, form.id);
       expect(submissions).toHaveLength(1);
       expect(submissions[0]).toMatchObject({ isSpam: false, spamReason: null, payload: { name: 'Ada Lovelace', message: 'Proof of work, no third party' } });

@@ -61,8 +61,10 @@ describe('the instance admin (issue 28 item 9)', () => {
     expect(await userPage.isVisible('nav a[href="/dashboard/admin"]')).toBe(false);
     await userPage.goto(`${t.url}/dashboard/hooks`);
     expect(await userPage.textContent('#plan-note')).toContain("Ask this instance's admin to change your plan.");
+    expect(await seriousViolations(userPage)).toEqual([]); // the other account's pages, at 390 px (item 13)
     const refused = await userPage.goto(`${t.url}/dashboard/admin`);
     expect(refused!.status()).toBe(404);
+    expect(await seriousViolations(userPage)).toEqual([]);
   });
 
   it('lists accounts with plan, forms, submissions and created; shows the instance health', async () => {
@@ -107,6 +109,7 @@ describe('the instance admin (issue 28 item 9)', () => {
     expect(userPage.url()).toBe(`${t.url}/dashboard/login`);
     expect(await logIn(userPage, USER)).toBe(403);
     expect(await userPage.textContent('.error')).toContain('This account is disabled');
+    expect(await seriousViolations(userPage)).toEqual([]);
 
     await Promise.all([adminPage.waitForURL(`${t.url}/dashboard/admin`), adminPage.click(`${rowOf(USER)} button:has-text("Enable")`)]);
     expect((await api()).status).toBe(200);
@@ -120,6 +123,7 @@ describe('the instance admin (issue 28 item 9)', () => {
     expect(await adminPage.textContent('.notice')).toBe('Sign-up closed.');
     const fresh = await (await browser.newContext()).newPage();
     expect((await fresh.goto(`${t.url}/dashboard/signup`))!.status()).toBe(404);
+    expect(await seriousViolations(fresh)).toEqual([]);
     await Promise.all([adminPage.waitForURL(`${t.url}/dashboard/admin`), adminPage.click('button:has-text("Open sign-up")')]);
     expect((await fresh.goto(`${t.url}/dashboard/signup`))!.status()).toBe(200);
     await fresh.context().close();

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
+import { accessibilityAudit } from '../helpers/axe.js';
 import { launchChromium, servePage } from '../helpers/browser.js';
 import { testDialect } from '../helpers/database.js';
 import { startHttpsReceiver, type HttpsReceiver } from '../helpers/https-receiver.js';
@@ -14,6 +15,8 @@ let page: Page;
 let receiver: HttpsReceiver;
 const dialogs: string[] = [];
 let formId = '';
+/** Issue 28 item 13: axe-core on every page of Formgate this journey loads. */
+let audit: ReturnType<typeof accessibilityAudit>;
 
 beforeAll(async () => {
   receiver = await startHttpsReceiver();
@@ -24,8 +27,9 @@ beforeAll(async () => {
     hookTransport: { ca: receiver.ca },
   });
   browser = await launchChromium();
+  audit = accessibilityAudit(t.url);
   const context = await browser.newContext({ acceptDownloads: true });
-  page = await context.newPage();
+  page = audit.watch(await context.newPage());
   page.on('dialog', (dialog) => {
     dialogs.push(dialog.message());
     void dialog.dismiss();
@@ -40,15 +44,18 @@ afterAll(async () => {
 describe('the dashboard in Chromium', () => {
   it('signs up and creates a form', async () => {
     await page.goto(`${t.url}/dashboard/signup`);
+    await audit.check(page);
     await page.fill('input[name=email]', 'ada@example.com');
     await page.fill('input[name=displayName]', 'Ada');
     await page.fill('input[name=password]', 'analytical engine');
     await Promise.all([page.waitForURL(`${t.url}/dashboard/forms`), page.click('button.primary')]);
+    await audit.check(page);
     await page.fill('input[name=name]', 'Contact us');
     await Promise.all([page.waitForURL(/\/dashboard\/forms\/frm_[0-9A-Za-z]+\/settings$/), page.click('text=Create form')]);
     formId = /forms\/(frm_[0-9A-Za-z]+)\//.exec(page.url())![1]!;
     await page.screenshot({ path: `/tmp/dashboard-settings-${testDialect}.png`, fullPage: true });
     expect(await page.textContent('#snippet')).toContain(`${t.url}/v1/submit/${formId}`);
+    await audit.check(page);
   });
 
   it('the copied snippet works on a real page, and the submission shows up in the dashboard', async () => {
@@ -56,18 +63,20 @@ describe('the dashboard in Chromium', () => {
     expect(await page.locator('button.copy').count()).toBe(3);
     const site = await servePage(`<!doctype html><html><body><h1>Our site</h1>${snippet}</body></html>`);
     try {
-      const visitor = await browser.newPage();
+      const visitor = audit.watch(await browser.newPage());
       await visitor.goto(site.url);
       await visitor.fill('input[name=email]', 'visitor@example.com');
       await visitor.fill('textarea[name=message]', 'Hello from the snippet');
       await Promise.all([visitor.waitForURL(`${t.url}/thanks`), visitor.click('button[type=submit]')]);
       expect(await visitor.textContent('h1')).toContain('Thank you');
+      await audit.check(visitor);
       await visitor.close();
     } finally {
       await site.close();
     }
     await page.goto(`${t.url}/dashboard/forms/${formId}/submissions`);
     expect(await page.textContent('table')).toContain('Hello from the snippet');
+    await audit.check(page);
     await page.screenshot({ path: `/tmp/dashboard-submissions-${testDialect}.png`, fullPage: true });
   });
 
@@ -111,6 +120,7 @@ describe('the dashboard in Chromium', () => {
     await page.goto(`${t.url}/dashboard/submissions/${submissionId}`);
     expect(await page.textContent('table.fields')).toContain('<img src=x onerror=alert(1)>');
     expect(await page.locator('img[src=x]').count()).toBe(0);
+    await audit.check(page);
     expect(dialogs).toEqual([]);
   });
 
@@ -120,14 +130,17 @@ describe('the dashboard in Chromium', () => {
     await Promise.all([page.waitForLoadState('load'), page.click('text=Create key')]);
     const apiKey = (await page.textContent('#new-key'))!.trim();
     expect(apiKey).toMatch(/^fgk_/);
+    await audit.check(page);
     const me = await fetch(`${t.url}/v1/api/me`, { headers: { authorization: `Bearer ${apiKey}` } });
     expect(me.status).toBe(200);
     await page.goto(`${t.url}/dashboard/keys`);
     expect(await page.locator('#new-key').count()).toBe(0); // shown once only
     expect(await page.textContent('table')).toContain('Zapier');
     await Promise.all([page.waitForURL(/\/revoke$/), page.click('a:has-text("Revoke…")')]);
+    await audit.check(page);
     await Promise.all([page.waitForURL(`${t.url}/dashboard/keys`), page.click('button:has-text("Revoke key")')]);
     expect(await page.textContent('table')).toContain('Revoked');
+    await audit.check(page);
     expect((await fetch(`${t.url}/v1/api/me`, { headers: { authorization: `Bearer ${apiKey}` } })).status).toBe(401);
   });
 
@@ -141,6 +154,12 @@ describe('the dashboard in Chromium', () => {
     expect(text).toContain(`${receiver.url}/zap`);
     expect(text).toContain('sent');
     expect(text).toMatch(/200\s*\d+ ms/);
+    await audit.check(page);
     await page.screenshot({ path: `/tmp/dashboard-hooks-${testDialect}.png`, fullPage: true });
+  });
+
+  it('audited every page of Formgate it loaded with axe-core (issue 28 item 13)', () => {
+    expect(audit.checked().length).toBeGreaterThan(6);
+    expect(audit.unchecked()).toEqual([]);
   });
 });

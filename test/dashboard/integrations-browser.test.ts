@@ -1,6 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
+import { accessibilityAudit } from '../helpers/axe.js';
 import { launchChromium } from '../helpers/browser.js';
 import { testDialect } from '../helpers/database.js';
 import { startHttpsReceiver, type HttpsReceiver } from '../helpers/https-receiver.js';
@@ -12,6 +13,8 @@ let browser: Browser;
 let page: Page;
 let receiver: HttpsReceiver;
 let formId = '';
+/** Issue 28 item 13: axe-core on every page this journey loads. */
+let audit: ReturnType<typeof accessibilityAudit>;
 
 beforeAll(async () => {
   receiver = await startHttpsReceiver();
@@ -22,7 +25,8 @@ beforeAll(async () => {
     hookTransport: { ca: receiver.ca },
   });
   browser = await launchChromium();
-  page = await (await browser.newContext()).newPage();
+  audit = accessibilityAudit(t.url);
+  page = audit.watch(await (await browser.newContext()).newPage());
 });
 afterAll(async () => {
   await browser?.close();
@@ -35,23 +39,28 @@ const integrationsUrl = () => `${t.url}/dashboard/forms/${formId}/integrations`;
 describe(`integrations on the dashboard in Chromium (${testDialect})`, () => {
   it('adds a Slack integration: the URL is shown once, then only as set', async () => {
     await page.goto(`${t.url}/dashboard/signup`);
+    await audit.check(page);
     await page.fill('input[name=email]', 'grace@example.com');
     await page.fill('input[name=displayName]', 'Grace');
     await page.fill('input[name=password]', 'compiler compiler');
     await Promise.all([page.waitForURL(`${t.url}/dashboard/forms`), page.click('button.primary')]);
+    await audit.check(page);
     await page.fill('input[name=name]', 'Leads');
     await Promise.all([page.waitForURL(/\/settings$/), page.click('text=Create form')]);
     formId = /forms\/(frm_[0-9A-Za-z]+)\//.exec(page.url())![1]!;
+    await audit.check(page);
 
     await page.click('a:has-text("Integrations")');
     await page.waitForURL(integrationsUrl());
     expect(await page.textContent('#integrations')).toContain('No integrations yet.');
+    await audit.check(page);
 
     // A plain http:// URL is refused with the field named, and nothing is added.
     await page.click('details[data-kind=slack] summary');
     await page.fill('details[data-kind=slack] input[name=url]', 'http://hooks.example.com/x');
     await page.click('details[data-kind=slack] button.primary');
     expect(await page.textContent('details[data-kind=slack] .field-error')).toContain('must be an https: URL');
+    await audit.check(page);
 
     const url = `${receiver.url}/slack-ui`;
     await page.fill('details[data-kind=slack] input[name=name]', '#leads');
@@ -61,6 +70,7 @@ describe(`integrations on the dashboard in Chromium (${testDialect})`, () => {
     const row = page.locator('.integration').first();
     expect(await row.locator('.integration-name').textContent()).toBe('#leads');
     expect(await row.textContent()).toContain('URL: set');
+    await audit.check(page);
     await page.screenshot({ path: `/tmp/dashboard-integrations-${testDialect}.png`, fullPage: true });
 
     await page.reload();
@@ -74,6 +84,7 @@ describe(`integrations on the dashboard in Chromium (${testDialect})`, () => {
     expect(receiver.received.filter((r) => r.url === '/slack-ui')).toHaveLength(1);
     expect(await page.locator('.integration table.attempts tbody tr').count()).toBe(1);
     expect(await page.textContent('.integration table.attempts')).toContain('sent');
+    await audit.check(page);
   });
 
   it('a 404 from the platform disables it: the reason on its page, a warning on the forms list; enable, disable, delete', async () => {
@@ -92,9 +103,11 @@ describe(`integrations on the dashboard in Chromium (${testDialect})`, () => {
     expect(await disabled.locator('.integration-status').textContent()).toBe('disabled');
     expect(await disabled.locator('.disabled-reason').textContent()).toContain('404 Not Found');
     expect(await disabled.locator('table.attempts').textContent()).toContain('404');
+    await audit.check(page);
 
     await page.goto(`${t.url}/dashboard/forms`);
     expect(await page.textContent(`tr[data-form="${formId}"] .integration-warning`)).toContain('integration disabled');
+    await audit.check(page);
 
     await page.goto(integrationsUrl());
     await Promise.all([page.waitForURL(integrationsUrl()), disabled.locator('button:has-text("Enable")').click()]);
@@ -108,11 +121,12 @@ describe(`integrations on the dashboard in Chromium (${testDialect})`, () => {
     await Promise.all([page.waitForURL(integrationsUrl()), disabled.locator('button:has-text("Delete")').click()]);
     expect(await page.locator('.integration').count()).toBe(1);
     expect(await page.textContent('body')).toContain('Integration deleted.');
+    await audit.check(page);
   });
 
   it("another account cannot open or change this form's integrations", async () => {
     const other = await browser.newContext();
-    const stranger = await other.newPage();
+    const stranger = audit.watch(await other.newPage());
     await stranger.goto(`${t.url}/dashboard/signup`);
     await stranger.fill('input[name=email]', 'mallory@example.com');
     await stranger.fill('input[name=displayName]', 'Mallory');
@@ -120,6 +134,12 @@ describe(`integrations on the dashboard in Chromium (${testDialect})`, () => {
     await Promise.all([stranger.waitForURL(`${t.url}/dashboard/forms`), stranger.click('button.primary')]);
     const response = await stranger.goto(integrationsUrl());
     expect(response!.status()).toBe(404);
+    await audit.check(stranger);
     await other.close();
+  });
+
+  it('audited every page it loaded with axe-core (issue 28 item 13)', () => {
+    expect(audit.checked().length).toBeGreaterThan(3);
+    expect(audit.unchecked()).toEqual([]);
   });
 });

@@ -2,6 +2,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
+import { accessibilityAudit } from '../helpers/axe.js';
 import { launchChromium } from '../helpers/browser.js';
 import { testDialect } from '../helpers/database.js';
 import { insertSubmissions } from '../helpers/factories.js';
@@ -18,6 +19,8 @@ let receiver: HttpsReceiver;
 let context: BrowserContext;
 let page: Page;
 const dialogs: string[] = [];
+/** Issue 28 item 13: axe-core on every page the journeys load. */
+let audit: ReturnType<typeof accessibilityAudit>;
 const EMAIL = 'grace@example.com';
 const PASSWORD = 'compiler pioneer';
 let formId = '';
@@ -25,7 +28,7 @@ let accountId = '';
 
 async function newContext(options: Parameters<Browser['newContext']>[0] = {}): Promise<{ context: BrowserContext; page: Page }> {
   const ctx = await browser.newContext(options);
-  const p = await ctx.newPage();
+  const p = audit.watch(await ctx.newPage());
   p.on('dialog', (dialog) => {
     dialogs.push(dialog.message());
     void dialog.dismiss();
@@ -43,15 +46,19 @@ async function logIn(p: Page, email: string, password: string): Promise<void> {
 beforeAll(async () => {
   receiver = await startHttpsReceiver();
   t = await startTestApp({ baseUrlIsOwnAddress: true, env: { HOOK_ALLOW_PRIVATE_TARGETS: 'true' }, hookTransport: { ca: receiver.ca } });
+  audit = accessibilityAudit(t.url);
   browser = await launchChromium();
   ({ context, page } = await newContext({ timezoneId: 'America/New_York' }));
   await page.goto(`${t.url}/dashboard/signup`);
+  await audit.check(page);
   await page.fill('input[name=email]', EMAIL);
   await page.fill('input[name=displayName]', 'Grace');
   await page.fill('input[name=password]', PASSWORD);
   await Promise.all([page.waitForURL(`${t.url}/dashboard/forms`), page.click('button.primary')]);
   await page.fill('input[name=name]', 'Support <b>desk</b>');
+  await audit.check(page);
   await Promise.all([page.waitForURL(/\/settings$/), page.click('text=Create form')]);
+  await audit.check(page);
   formId = /forms\/(frm_[0-9A-Za-z]+)\//.exec(page.url())![1]!;
   accountId = (await t.services.accounts.getAccountByIdOrEmail(EMAIL)).id;
 });
@@ -78,6 +85,7 @@ describe('everyday dashboard journeys in Chromium', () => {
     expect(await time.textContent()).toBe(`${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute} ${parts.timeZoneName}`);
     expect(await time.getAttribute('title')).toBe(`${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`);
     expect(await page.textContent('td[data-label=Country]')).toContain('unknown');
+    await audit.check(page);
   });
 
   it('finds submissions with the search box, with filters, and hostile text stays text', async () => {
@@ -98,6 +106,7 @@ describe('everyday dashboard journeys in Chromium', () => {
     expect(await page.locator('img[src=x]').count()).toBe(0);
     await page.click('a:has-text("Spam (")');
     expect(await page.locator('table.stacked tbody tr').allTextContents()).toEqual([expect.stringContaining('refund spam offer')]);
+    await audit.check(page);
     // Every payload through the search box: echoed as text, never run.
     for (const payload of XSS) {
       await page.goto(`${t.url}/dashboard/forms/${formId}/submissions`);
@@ -108,6 +117,7 @@ describe('everyday dashboard journeys in Chromium', () => {
     // A bad date is a message by the field, with the rest kept.
     await page.goto(`${t.url}/dashboard/forms/${formId}/submissions?q=refund&from=2026-02-31`);
     expect(await page.textContent('#from-error')).toContain('Enter a date like');
+    await audit.check(page);
     expect(await page.inputValue('input[name=q]')).toBe('refund');
     expect(dialogs).toEqual([]);
   });
@@ -120,16 +130,20 @@ describe('everyday dashboard journeys in Chromium', () => {
     await boxes.nth(1).check();
     await Promise.all([page.waitForLoadState('load'), page.click('button:has-text("Delete selected")')]);
     expect(await page.textContent('h1')).toBe('Delete 2 submissions?');
+    await audit.check(page);
     await Promise.all([page.waitForURL(/q=refund/), page.click('button:has-text("Delete 2 submissions")')]);
     expect(await page.textContent('.notice')).toBe('Deleted 2 submissions.');
+    await audit.check(page);
     expect(await page.locator('table.stacked tbody tr').count()).toBe(0);
     const after = await t.services.submissionBrowser.summariseForms(accountId, [formId]);
     expect(after.get(formId)!.inbox).toBe(before.get(formId)!.inbox - 2);
     // One submission: its own page asks too, and Cancel keeps it.
     await page.goto(`${t.url}/dashboard/forms/${formId}/submissions`);
     await Promise.all([page.waitForLoadState('load'), page.locator('td[data-label=Received] a').first().click()]);
+    await audit.check(page);
     await Promise.all([page.waitForLoadState('load'), page.click('button:has-text("Delete submission")')]);
     expect(await page.textContent('h1')).toBe('Delete this submission?');
+    await audit.check(page);
     await Promise.all([page.waitForLoadState('load'), page.click('a:has-text("Cancel")')]);
     expect((await t.services.submissionBrowser.summariseForms(accountId, [formId])).get(formId)!.inbox).toBe(after.get(formId)!.inbox);
   });
@@ -149,6 +163,7 @@ describe('everyday dashboard journeys in Chromium', () => {
     expect(await bar.getAttribute('data-inbox')).toBe('2');
     expect(await bar.getAttribute('data-spam')).toBe('1');
     expect(await page.locator('svg.chart g.day').count()).toBe(30);
+    await audit.check(page);
     expect(Number(await page.textContent('#chart-inbox'))).toBe(totals.inbox - 1); // all but the 45-day-old one
     expect(Number(await page.textContent('#chart-spam'))).toBe(totals.spam);
     await page.screenshot({ path: `/tmp/dashboard-submissions-chart-${testDialect}.png`, fullPage: true });
@@ -157,12 +172,14 @@ describe('everyday dashboard journeys in Chromium', () => {
     expect(await row.locator('.inbox-count').textContent()).toBe(String(totals.inbox));
     expect(await row.locator('.spam-count').textContent()).toBe(String(totals.spam));
     expect(await row.textContent()).toContain('Support <b>desk</b>');
+    await audit.check(page);
     await page.screenshot({ path: `/tmp/dashboard-forms-${testDialect}.png`, fullPage: true });
   });
 
   it('manages a hook on the dashboard: secret once, test delivery, attempts with the form name, delete', async () => {
     await page.goto(`${t.url}/dashboard/hooks`);
     expect(await page.textContent('main')).toContain('this account is on free');
+    await audit.check(page);
     await t.services.accounts.setPlan(EMAIL, 'pro');
     await page.goto(`${t.url}/dashboard/hooks`);
     // A refused target: the message is by the field and the typed URL stays.
@@ -170,10 +187,12 @@ describe('everyday dashboard journeys in Chromium', () => {
     await Promise.all([page.waitForLoadState('load'), page.click('text=Create hook')]);
     expect(await page.textContent('#targetUrl-error')).toContain('Use an https:// address');
     expect(await page.inputValue('input[name=targetUrl]')).toBe('http://example.com/plain');
+    await audit.check(page);
     await page.fill('input[name=targetUrl]', `${receiver.url}/zap`);
     await Promise.all([page.waitForURL(`${t.url}/dashboard/hooks`), page.click('text=Create hook')]);
     const secret = (await page.textContent('#new-secret'))!.trim();
     expect(secret).toMatch(/^whsec_/);
+    await audit.check(page);
     await page.reload();
     expect(await page.locator('#new-secret').count()).toBe(0);
     expect(await t.services.hooks.listHooks(accountId)).toHaveLength(1);
@@ -192,11 +211,13 @@ describe('everyday dashboard journeys in Chromium', () => {
     const text = (await page.textContent('main'))!;
     expect(text).toContain('Support <b>desk</b>');
     expect(text).toContain('The target answered HTTP 500 (2xx expected).');
+    await audit.check(page);
     await page.screenshot({ path: `/tmp/dashboard-hooks-manage-${testDialect}.png`, fullPage: true });
     receiver.respond((_req, res) => res.writeHead(200).end('ok'));
     // Deleting asks first (issue 28 item 8); Cancel keeps the hook.
     await Promise.all([page.waitForURL(/\/delete$/), page.click('a:has-text("Delete…")')]);
     expect(await page.textContent('h1')).toBe('Delete this hook?');
+    await audit.check(page);
     await Promise.all([page.waitForURL(`${t.url}/dashboard/hooks`), page.click('a:has-text("Cancel")')]);
     expect(await t.services.hooks.listHooks(accountId)).toHaveLength(1);
     await Promise.all([page.waitForURL(/\/delete$/), page.click('a:has-text("Delete…")')]);
@@ -209,6 +230,7 @@ describe('everyday dashboard journeys in Chromium', () => {
   it('changes the email and the password with the current password, keeping what was typed on an error', async () => {
     await page.goto(`${t.url}/dashboard/account`);
     expect(await page.textContent('#account-plan')).toBe('pro');
+    await audit.check(page);
     // A hostile display name is shown as text on the account page.
     await page.fill('input[name=displayName]', XSS[1]!);
     await Promise.all([page.waitForURL(`${t.url}/dashboard/account`), page.click('form[action="/dashboard/account"] button')]);
@@ -219,6 +241,7 @@ describe('everyday dashboard journeys in Chromium', () => {
     await form.locator('input[name=currentPassword]').fill('wrong password');
     await Promise.all([page.waitForLoadState('load'), form.locator('button').click()]);
     expect(await page.textContent('#emailPassword-error')).toBe('That is not your current password');
+    await audit.check(page);
     expect(await page.inputValue('form[action="/dashboard/account/email"] input[name=email]')).toBe('grace.hopper@example.com');
     await page.fill('form[action="/dashboard/account/email"] input[name=currentPassword]', PASSWORD);
     await Promise.all([page.waitForURL(`${t.url}/dashboard/account`), page.click('form[action="/dashboard/account/email"] button')]);
@@ -229,6 +252,7 @@ describe('everyday dashboard journeys in Chromium', () => {
     await page.fill('form[action="/dashboard/account/password"] input[name=newPassword]', 'short');
     await Promise.all([page.waitForLoadState('load'), page.click('form[action="/dashboard/account/password"] button')]);
     expect(await page.textContent('#newPassword-error')).toBe('Use at least 8 characters');
+    await audit.check(page);
     await page.fill('form[action="/dashboard/account/password"] input[name=currentPassword]', PASSWORD);
     await page.fill('form[action="/dashboard/account/password"] input[name=newPassword]', 'nanoseconds of wire');
     await Promise.all([page.waitForURL(`${t.url}/dashboard/account`), page.click('form[action="/dashboard/account/password"] button')]);
@@ -243,10 +267,12 @@ describe('everyday dashboard journeys in Chromium', () => {
     await page.goto(`${t.url}/dashboard/account`);
     expect(await page.locator('#sessions tbody tr').count()).toBe(2);
     expect(await page.textContent('#sessions')).toContain('This browser');
+    await audit.check(page);
     await Promise.all([page.waitForURL(`${t.url}/dashboard/account`), page.click('#sessions button:has-text("Log out")')]);
     expect(await page.locator('#sessions tbody tr').count()).toBe(1);
     await other.page.goto(`${t.url}/dashboard/forms`);
     expect(other.page.url()).toBe(`${t.url}/dashboard/login`);
+    await audit.check(other.page);
     await other.context.close();
   });
 
@@ -256,6 +282,7 @@ describe('everyday dashboard journeys in Chromium', () => {
     await granted.page.goto(`${t.url}/dashboard/forms/${formId}/settings`);
     await granted.page.click('button.copy');
     await granted.page.waitForFunction(() => document.querySelector('.copy-status')?.textContent === 'Copied.');
+    await audit.check(granted.page);
     expect(await granted.page.evaluate(() => navigator.clipboard.readText())).toContain(`/v1/submit/${formId}`);
     await granted.context.close();
 
@@ -288,6 +315,7 @@ describe('everyday dashboard journeys in Chromium', () => {
           .map(({ el }) => el),
       );
       expect(cut, path).toEqual([]);
+      await audit.check(phone.page);
     }
     await phone.page.goto(`${t.url}/dashboard/forms/${formId}/submissions`);
     await phone.page.screenshot({ path: `/tmp/dashboard-mobile-${testDialect}.png`, fullPage: true });
@@ -301,14 +329,21 @@ describe('everyday dashboard journeys in Chromium', () => {
     await page.fill(`${form} input[name=currentPassword]`, 'nanoseconds of wire');
     await Promise.all([page.waitForLoadState('load'), page.click(`${form} button`)]);
     expect(await page.textContent('#confirmEmail-error')).toBe('Type grace.hopper@example.com to confirm');
+    await audit.check(page);
     expect(await page.inputValue(`${form} input[name=confirmEmail]`)).toBe('someone@example.com');
     await page.fill(`${form} input[name=confirmEmail]`, 'grace.hopper@example.com');
     await page.fill(`${form} input[name=currentPassword]`, 'nanoseconds of wire');
     await Promise.all([page.waitForURL(`${t.url}/dashboard/login`), page.click(`${form} button`)]);
     expect(await page.textContent('.notice')).toContain('deleted');
+    await audit.check(page);
     expect(await t.services.accounts.findAccount(accountId)).toBeUndefined();
     expect(await t.services.forms.findForm(formId)).toBeUndefined();
     expect(dialogs).toEqual([]);
     await context.close();
+  });
+
+  it('audited every page it loaded with axe-core (issue 28 item 13)', () => {
+    expect(audit.checked().length).toBeGreaterThan(12);
+    expect(audit.unchecked()).toEqual([]);
   });
 });

@@ -1,6 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
+import { accessibilityAudit } from '../helpers/axe.js';
 import { launchChromium } from '../helpers/browser.js';
 import { testDialect } from '../helpers/database.js';
 import { startHttpsReceiver, type HttpsReceiver } from '../helpers/https-receiver.js';
@@ -13,12 +14,15 @@ let page: Page;
 let receiver: HttpsReceiver;
 let formId = '';
 let accountId = '';
+/** Issue 28 item 13: axe-core on every page this journey loads. */
+let audit: ReturnType<typeof accessibilityAudit>;
 
 beforeAll(async () => {
   receiver = await startHttpsReceiver();
   t = await startTestApp({ baseUrlIsOwnAddress: true, env: { HOOK_ALLOW_PRIVATE_TARGETS: 'true' }, hookTransport: { ca: receiver.ca } });
   browser = await launchChromium();
-  page = await (await browser.newContext()).newPage();
+  audit = accessibilityAudit(t.url);
+  page = audit.watch(await (await browser.newContext()).newPage());
 });
 afterAll(async () => {
   await browser?.close();
@@ -36,20 +40,24 @@ async function post(fields: Record<string, unknown>): Promise<string> {
 describe('spam rules, triage and data lifecycle in Chromium', () => {
   it('signs up, creates a form and sets spam rules, privacy and the Turnstile site key', async () => {
     await page.goto(`${t.url}/dashboard/signup`);
+    await audit.check(page);
     await page.fill('input[name=email]', 'owner@example.com');
     await page.fill('input[name=displayName]', 'Owner');
     await page.fill('input[name=password]', 'correct horse battery');
     await Promise.all([page.waitForURL(`${t.url}/dashboard/forms`), page.click('button.primary')]);
+    await audit.check(page);
     await page.fill('input[name=name]', 'Contact');
     await Promise.all([page.waitForURL(/\/settings$/), page.click('text=Create form')]);
     formId = /forms\/(frm_[0-9A-Za-z]+)\//.exec(page.url())![1]!;
     accountId = (await t.services.accounts.getAccountByIdOrEmail('owner@example.com')).id;
 
     expect(await page.textContent('#turnstile-keys')).toContain('Cloudflare dashboard');
+    await audit.check(page);
     // The bot-check trap: no secret anywhere is refused with the field named, nothing saved.
     await page.selectOption('select[name=botCheck]', 'turnstile');
     await page.click('text=Save settings');
     expect(await page.textContent('#turnstileSecret-error')).toContain('TURNSTILE_SECRET_KEY');
+    await audit.check(page);
     expect((await t.services.forms.getForm(formId)).requireBotCheck).toBe(false);
 
     await page.goto(`${t.url}/dashboard/forms/${formId}/settings`);
@@ -78,6 +86,7 @@ describe('spam rules, triage and data lifecycle in Chromium', () => {
     await page.fill('input[name=retentionDays]', '5000');
     await page.click('text=Save settings');
     expect(await page.textContent('#retentionDays-error')).toContain('1 to 3650');
+    await audit.check(page);
     await page.screenshot({ path: `/tmp/dashboard-spam-settings-${testDialect}.png`, fullPage: true });
     // Back to no bot check (no Turnstile stand-in here), rules kept.
     await t.services.forms.updateForm(formId, { requireBotCheck: false });
@@ -89,8 +98,10 @@ describe('spam rules, triage and data lifecycle in Chromium', () => {
     const spamId = await post({ message: 'win at the casino', email: 'a@b.example' });
     await page.goto(`${t.url}/dashboard/forms/${formId}/submissions?spam=1`);
     expect(await page.textContent('td.reason')).toBe('blocked_term');
+    await audit.check(page);
     await Promise.all([page.waitForURL(`${t.url}/dashboard/submissions/${spamId}`), page.click(`a[href="/dashboard/submissions/${spamId}"]`)]);
     expect(await page.textContent('#spam-state')).toBe('Spam (blocked_term)');
+    await audit.check(page);
     expect(await page.textContent('table.fields:nth-of-type(2)')).toContain('not stored');
     await Promise.all([page.waitForURL(`${t.url}/dashboard/submissions/${spamId}`), page.click('button:has-text("Not spam")')]);
     expect(await page.textContent('#spam-state')).toBe('Inbox');
@@ -115,6 +126,7 @@ describe('spam rules, triage and data lifecycle in Chromium', () => {
     await page.check(`input[name=ids][value="${c}"]`);
     await Promise.all([page.waitForURL(`${t.url}/dashboard/forms/${formId}/submissions`), page.click('button:has-text("Mark spam")')]);
     expect(await page.textContent('.notice')).toContain('Marked 2 submissions spam.');
+    await audit.check(page);
     expect((await storedSubmission(t, a))!.spam_reason).toBe('marked');
     expect((await storedSubmission(t, c))!.spam_reason).toBe('marked');
     expect((await storedSubmission(t, b))!.is_spam).toBe(0);
@@ -133,9 +145,11 @@ describe('spam rules, triage and data lifecycle in Chromium', () => {
     // The first step only counts (issue 28 item 8): nothing is deleted before the confirmation.
     await Promise.all([page.waitForLoadState('load'), page.click('button:has-text("Find submissions to erase")')]);
     expect(await page.textContent('h1')).toBe('Erase 1 submission?');
+    await audit.check(page);
     expect(await storedSubmission(t, erased)).toBeDefined();
     await Promise.all([page.waitForURL(`${t.url}/dashboard/account`), page.click('button:has-text("Erase 1 submission")')]);
     expect(await page.textContent('.notice')).toContain('1 submission(s) with person@example.org erased');
+    await audit.check(page);
     expect(await storedSubmission(t, erased)).toBeUndefined();
     expect(await storedSubmission(t, kept)).toBeDefined();
   });
@@ -145,15 +159,23 @@ describe('spam rules, triage and data lifecycle in Chromium', () => {
     await page.goto(`${t.url}/dashboard/forms/${formId}/settings`);
     await Promise.all([page.waitForURL(`${t.url}/dashboard/forms/${formId}/delete`), page.click('text=Delete form…')]);
     expect(await page.textContent('h1')).toBe('Delete “Contact”?');
+    await audit.check(page);
     await page.fill('input[name=confirmName]', 'Contac');
     await page.click('button.danger');
     expect(await page.textContent('[role=alert]')).toContain('“Contact”');
+    await audit.check(page);
     expect(await t.services.forms.findForm(formId)).toBeDefined();
     await page.fill('input[name=confirmName]', 'Contact');
     await page.click('button.danger');
     expect(await page.textContent('.notice')).toContain('Form “Contact” deleted.');
+    await audit.check(page);
     expect(await t.services.forms.findForm(formId)).toBeUndefined();
     expect(await countStored(t, formId)).toBe(0);
     expect(await t.services.hooks.listHooks(accountId)).toEqual([]);
+  });
+
+  it('audited every page it loaded with axe-core (issue 28 item 13)', () => {
+    expect(audit.checked().length).toBeGreaterThan(7);
+    expect(audit.unchecked()).toEqual([]);
   });
 });

@@ -1,6 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
+import { accessibilityAudit } from '../helpers/axe.js';
 import { launchChromium } from '../helpers/browser.js';
 import { testDialect } from '../helpers/database.js';
 import { createAccount } from '../helpers/factories.js';
@@ -11,12 +12,15 @@ let t: TestApp;
 let sink: SmtpSink;
 let browser: Browser;
 let page: Page;
+/** Issue 28 item 13: axe-core on every page this journey loads. */
+let audit: ReturnType<typeof accessibilityAudit>;
 
 beforeAll(async () => {
   sink = await startSmtpSink();
   t = await startTestApp({ baseUrlIsOwnAddress: true, env: { SMTP_URL: sink.url } });
   browser = await launchChromium();
-  page = await (await browser.newContext()).newPage();
+  audit = accessibilityAudit(t.url);
+  page = audit.watch(await (await browser.newContext()).newPage());
 });
 afterAll(async () => {
   await browser?.close();
@@ -27,8 +31,10 @@ afterAll(async () => {
 async function requestReset(email: string): Promise<string> {
   await page.goto(`${t.url}/dashboard/login`);
   await Promise.all([page.waitForURL(`${t.url}/dashboard/forgot-password`), page.click('text=Forgot password?')]);
+  await audit.check(page);
   await page.fill('input[name=email]', email);
   await Promise.all([page.waitForLoadState('load'), page.click('button.primary')]);
+  await audit.check(page);
   return (await page.textContent('main'))!;
 }
 
@@ -37,6 +43,7 @@ async function logIn(email: string, password: string): Promise<string> {
   await page.fill('input[name=email]', email);
   await page.fill('input[name=password]', password);
   await Promise.all([page.waitForLoadState('load'), page.click('button.primary')]);
+  await audit.check(page);
   return page.url();
 }
 
@@ -61,14 +68,17 @@ describe(`password reset in Chromium on ${testDialect}`, () => {
     expect(sink.rcptAttempts).not.toContain('nobody-here@example.com');
 
     await page.goto(link);
+    await audit.check(page);
     await page.fill('input[name=password]', 'new password 2');
     await Promise.all([page.waitForLoadState('load'), page.click('button.primary')]);
     expect(await page.textContent('h1')).toBe('Password changed');
+    await audit.check(page);
 
     // Single use.
     const again = await page.goto(link);
     expect(again!.status()).toBe(404);
     expect(await page.textContent('h1')).toBe('Link not valid');
+    await audit.check(page);
 
     expect(await logIn('forgetful@example.com', 'old password 1')).toBe(`${t.url}/dashboard/login`);
     expect(await logIn('forgetful@example.com', 'new password 2')).toBe(`${t.url}/dashboard/forms`);
@@ -89,5 +99,10 @@ describe(`password reset in Chromium on ${testDialect}`, () => {
     const post = await fetch(link, { method: 'POST' });
     expect(post.status).toBeGreaterThanOrEqual(400);
     expect(await t.services.accounts.verifyCredentials('late@example.com', 'old password 1')).toBeDefined();
+  });
+
+  it('audited every page it loaded with axe-core (issue 28 item 13)', () => {
+    expect(audit.checked().length).toBeGreaterThan(3);
+    expect(audit.unchecked()).toEqual([]);
   });
 });

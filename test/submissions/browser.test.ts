@@ -1,6 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
+import { seriousViolations } from '../helpers/axe.js';
 import { launchChromium, servePage } from '../helpers/browser.js';
 import { createOwner } from '../helpers/factories.js';
 
@@ -34,6 +35,9 @@ describe('a plain HTML form in a real browser', () => {
       await tab.goto(page.url);
       await Promise.all([tab.waitForURL(`${t.url}/thanks`), tab.click('button[type=submit]')]);
       expect(await tab.textContent('h1')).toContain('Thank you');
+      // The only page of Formgate this visitor sees (issue 28 item 13), with its way back.
+      expect(await seriousViolations(tab)).toEqual([]);
+      expect(await tab.getAttribute('main a', 'href')).toBe(new URL(page.url).origin);
       const { submissions } = await t.services.submissionQueries.listSubmissions(account.id, form.id);
       expect(submissions).toHaveLength(1);
       expect(submissions[0]).toMatchObject({

@@ -1,6 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalogues, languages } from '../../src/i18n/i18n.js';
+import { unsubscribeToken } from '../../src/notifications/confirmation.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { launchChromium, servePage } from '../helpers/browser.js';
 import { seriousViolations } from '../helpers/axe.js';
@@ -96,6 +97,25 @@ describe('the per-form thank-you page in a real browser (contract section 12)', 
     } finally {
       await context.close();
       await site.close();
+    }
+  });
+
+  it('the unsubscribe pages, hosted like /thanks, pass axe-core too (issue 28 item 13)', async () => {
+    const token = unsubscribeToken(await t.services.instanceSecrets.getSecret('unsubscribe'), 'reader@example.com');
+    const context = await browser.newContext();
+    try {
+      const tab = await context.newPage();
+      await tab.goto(`${t.url}/v1/unsubscribe/${token}`);
+      expect(await tab.textContent('button')).toBe(catalogues.en['unsubscribe.button']);
+      expect(await seriousViolations(tab)).toEqual([]);
+      await Promise.all([tab.waitForLoadState('load'), tab.click('button')]);
+      expect(await tab.textContent('h1')).toBe(catalogues.en['unsubscribe.done.heading']);
+      expect(await seriousViolations(tab)).toEqual([]);
+      expect((await tab.goto(`${t.url}/v1/unsubscribe/not-a-token`))!.status()).toBe(404);
+      expect(await tab.textContent('h1')).toBe(catalogues.en['unsubscribe.invalid.heading']);
+      expect(await seriousViolations(tab)).toEqual([]);
+    } finally {
+      await context.close();
     }
   });
 });
