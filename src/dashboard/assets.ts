@@ -55,8 +55,8 @@ abbr[title]{text-decoration:underline dotted;cursor:help}
 @media (max-width:640px){.top{gap:.75rem;padding:.7rem 1rem}.fields th{width:auto}
 main{margin:1rem auto;padding:0 .5rem}.card{padding:1rem}
 table.stacked thead{display:none}table.stacked tr{display:block;border-bottom:1px solid #eceef2;padding:.4rem 0}
-table.stacked td{display:flex;gap:.75rem;border:0;padding:.2rem .2rem}
-table.stacked td::before{content:attr(data-label);flex:0 0 7.5rem;font-weight:600;color:#4a5266;font-size:.85rem}
+table.stacked td{display:block;position:relative;border:0;padding:.2rem .2rem .2rem 8.25rem;min-height:1.9em;overflow-wrap:anywhere}
+table.stacked td::before{content:attr(data-label);position:absolute;left:.2rem;top:.3rem;width:7.5rem;font-weight:600;color:#4a5266;font-size:.85rem}
 .preview{max-width:none;white-space:normal;word-break:break-word}
 .fields th,.fields td{display:block;width:auto}
 .search .grow{min-width:100%}pre{font-size:.8rem}}

@@ -304,7 +304,7 @@ describe('everyday dashboard journeys in Chromium', () => {
     const phone = await newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
     await logIn(phone.page, 'grace.hopper@example.com', 'nanoseconds of wire');
     await submit(t, formId, { json: { email: 'a-very-long-address-that-could-overflow@example.com', message: 'x'.repeat(300) } });
-    for (const path of ['/dashboard/forms', `/dashboard/forms/${formId}/submissions`, `/dashboard/forms/${formId}/settings`, '/dashboard/keys', '/dashboard/hooks', '/dashboard/account', '/dashboard/nowhere']) {
+    for (const path of ['/dashboard/forms', `/dashboard/forms/${formId}/submissions`, `/dashboard/forms/${formId}/settings`, `/dashboard/forms/${formId}/integrations`, '/dashboard/keys', '/dashboard/hooks', '/dashboard/account', '/dashboard/nowhere']) {
       await phone.page.goto(`${t.url}${path}`);
       const overflow = await phone.page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
       expect(overflow, path).toBeLessThanOrEqual(0);
@@ -315,6 +315,9 @@ describe('everyday dashboard journeys in Chromium', () => {
           .map(({ el }) => el),
       );
       expect(cut, path).toEqual([]);
+      // No card scrolls sideways inside either (issue 28 item 12): its content wraps.
+      const scrolling = await phone.page.$$eval('.card, .table-wrap', (boxes) => boxes.filter((b) => b.scrollWidth > b.clientWidth + 1).map((b) => b.outerHTML.slice(0, 80)));
+      expect(scrolling, path).toEqual([]);
       await audit.check(phone.page);
     }
     await phone.page.goto(`${t.url}/dashboard/forms/${formId}/submissions`);

@@ -3,8 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { seriousViolations } from '../helpers/axe.js';
 import { launchChromium } from '../helpers/browser.js';
+import { insertSubmissions } from '../helpers/factories.js';
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp-sink.js';
 import { JSON_ACCEPT, storedSubmission, submit } from '../helpers/submit.js';
+import { waitFor } from '../helpers/wait.js';
 
 // Issue 28 items 1, 5, 6 and 7 as an owner meets them in Chromium: every refusal is a sentence by
 // its field, with what was typed kept.
@@ -222,7 +224,12 @@ describe('small things at 390 px (issue 28 item 12)', () => {
     await phone.context().addCookies(await page.context().cookies());
     const empty = await t.services.forms.createForm(account.id, { name: 'Empty' });
     await phone.goto(`${t.url}/dashboard/forms/${empty.id}/submissions`);
-    expect(await phone.textContent('.chart-highest')).toBe('no submissions yet');
+    expect(await phone.textContent('.chart-highest')).toBe('no submissions in these 30 days');
+    // Older submissions only: still no "highest day" that is not there.
+    await insertSubmissions(t.services, empty.id, [{ createdAt: new Date(Date.now() - 45 * 86_400_000).toISOString() }]);
+    await phone.reload();
+    expect(await phone.textContent('.chart-highest')).toBe('no submissions in these 30 days');
+    expect(await phone.textContent('#chart-inbox')).toBe('0');
 
     await phone.goto(`${t.url}/dashboard/forms/${formId}/settings`);
     const url = await phone.$eval('#submit-url', (el) => {
@@ -232,10 +239,20 @@ describe('small things at 390 px (issue 28 item 12)', () => {
     expect(url.text).toBe(`${t.url}/v1/submit/${formId}`);
     expect(url.right).toBeLessThanOrEqual(url.width);
 
+    // A notification of a submission: its log entry carries the submission's ID and the SMTP reply.
+    await t.services.notifications.setRecipients(formId, ['phone@example.net'], { verified: true });
+    expect((await submit(t, formId, { json: { email: 'a@example.com', message: 'to the phone' } }, JSON_ACCEPT)).status).toBe(200);
+    await waitFor(() => smtp.to('phone@example.net').length === 1, 15_000, 'the notification');
+    await t.services.outbox.settle();
     await phone.goto(`${t.url}/dashboard/forms/${formId}/email-log`);
     expect(await phone.$$eval('#email-log tbody tr', (rows) => rows.length)).toBeGreaterThan(0);
     expect(await phone.$eval('#email-log thead', (el) => getComputedStyle(el).display)).toBe('none');
     expect(await phone.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)).toBe(true);
+    // Nor does any card scroll sideways inside: long IDs and SMTP replies wrap.
+    expect(await phone.$$eval('.card, .table-wrap', (boxes) => boxes.filter((b) => b.scrollWidth > b.clientWidth + 1).map((b) => b.outerHTML.slice(0, 80)))).toEqual([]);
+    const codes = await phone.$$eval('#email-log code', (els) => els.map((el) => ({ text: el.textContent, right: el.getBoundingClientRect().right, width: document.documentElement.clientWidth })));
+    expect(codes.some((c) => /^sub_/.test(c.text ?? ''))).toBe(true);
+    for (const code of codes) expect(code.right, code.text ?? '').toBeLessThanOrEqual(code.width);
     expect(await phone.$eval('#email-log time', (el) => el.getAttribute('datetime'))).toMatch(/Z$/);
     await phone.context().close();
   });

@@ -27,7 +27,7 @@ const CHART_HEIGHT = 140;
  */
 export function dailyChartSvg(days: DailyCount[]): string {
   const highest = Math.max(0, ...days.map((d) => d.inbox + d.spam));
-  // The scale needs a non-zero top; the label says what is true.
+  // The scale needs a non-zero top; the label says what is true (a form may have older submissions).
   const max = Math.max(1, highest);
   const slot = CHART_WIDTH / days.length;
   const bar = Math.max(2, slot - 4);
@@ -48,7 +48,7 @@ export function dailyChartSvg(days: DailyCount[]): string {
   // The SVG stretches to the card's width; its labels are HTML so they never stretch with it.
   return `<svg class="chart" viewBox="0 0 ${CHART_WIDTH} ${CHART_HEIGHT}" role="img" aria-label="Submissions per day from ${first} to ${last}" preserveAspectRatio="none">` +
     `<line x1="0" y1="${CHART_HEIGHT - 0.5}" x2="${CHART_WIDTH}" y2="${CHART_HEIGHT - 0.5}" stroke="#cfd4dc"></line>${bars}</svg>` +
-    `<div class="chart-axis muted"><span>${first}</span><span class="chart-highest">${highest === 0 ? 'no submissions yet' : `highest day: ${highest}`}</span><span>${last}</span></div>`;
+    `<div class="chart-axis muted"><span>${first}</span><span class="chart-highest">${highest === 0 ? `no submissions in these ${days.length} days` : `highest day: ${highest}`}</span><span>${last}</span></div>`;
 }
 
 /** The templates' helpers, times drawn in the viewer's zone. */
