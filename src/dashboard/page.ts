@@ -26,7 +26,9 @@ export interface Flash {
 /** Sends a dashboard page (HTML, never cached, framed by nobody). */
 export function sendPage(reply: FastifyReply, view: string, page: PageContext, data: Record<string, unknown> = {}, status = 200): FastifyReply {
   const { request } = reply;
-  const viewer = { timeZone: viewerTimeZone(request), zoneCookie: request.cookies[TIME_ZONE_COOKIE] ?? '', reloadable: request.method === 'GET' };
+  // Loading again would lose a one-time notice or secret (the flash is spent), so those pages stay.
+  const reloadable = request.method === 'GET' && !page.notice && !page.secret;
+  const viewer = { timeZone: viewerTimeZone(request), zoneCookie: request.cookies[TIME_ZONE_COOKIE] ?? '', reloadable };
   return reply.code(status).type('text/html; charset=utf-8').send(renderPage(view, { ...page, ...viewer }, data));
 }
 

@@ -53,7 +53,7 @@ export interface PageContext {
   timeZone?: string;
   /** The time-zone cookie as received, so the page script knows whether the server saw its zone. */
   zoneCookie?: string;
-  /** A GET page, which the page script may load again once it has told the server its zone. */
+  /** A GET page without a one-time flash, which the page script may load again once it has told the server its zone. */
   reloadable?: boolean;
 }
 
