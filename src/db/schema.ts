@@ -237,7 +237,7 @@ export interface PasswordResetTable {
 /** Submissions per form and UTC day, kept by triggers (migration 0006); read as the sum over shards. */
 export interface FormHourlyCountTable {
   form_id: string;
-  /** YYYY-MM-DDTHH (UTC): the chart adds hours up into the viewer's days (migration 0012) */
+  /** YYYY-MM-DDTHH (UTC): the chart adds hours up into the viewer's days (migration 0013) */
   hour: string;
   shard: number;
   inbox: number;

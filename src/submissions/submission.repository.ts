@@ -9,7 +9,7 @@ const ROWS_PER_INSERT = 200;
 
 /**
  * Inserts submission rows (in the caller's transaction). On SQLite it also adds them to the
- * per-form and per-hour counters, one upsert per form and hour (migrations 0007, 0012); PostgreSQL's
+ * per-form and per-hour counters, one upsert per form and hour (migrations 0007, 0013); PostgreSQL's
  * statement-level trigger does that there.
  */
 export async function insertSubmissionRows(trx: Trx, rows: NewSubmissionRow[]): Promise<void> {
