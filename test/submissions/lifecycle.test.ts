@@ -96,7 +96,9 @@ describe('retention purge', () => {
     expect(left).toBeGreaterThan(0);
     expect((await t.services.lifecycle.purgeExpiredSubmissions()).deleted).toBeGreaterThanOrEqual(left);
     expect(await countStored(t, owner.form.id)).toBe(0);
-  });
+    // 20,000 rows in SQLite's 25-row transactions, each followed by its pause: ~15 s on a quiet
+    // machine, twice that when other suites share the cores.
+  }, 90_000);
 
   it('runs in the background when the server is ready and then every RETENTION_PURGE_INTERVAL_MS', async () => {
     const owner = await createOwner(t.services, { form: { retentionDays: 3 } });
