@@ -1,4 +1,4 @@
-// `npm run bench [-- --only submit,paging,hooks,search,forms-list,purge,email,export,integrations,spam-checks,soak --db sqlite,postgres --soak-seconds 120]`: runs each scenario beside
+// `npm run bench [-- --only submit,paging,hooks,search,forms-list,purge,email,export,integrations,spam-checks,confirmations,soak --db sqlite,postgres --soak-seconds 120]`: runs each scenario beside
 // its reference in the same invocation and rewrites BENCHMARKS.md with figures and ratios.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
@@ -16,6 +16,7 @@ import { SERVER_NODE_FLAGS, addHooks, addRecipient, freshDatabase, load, recount
 import { formsListScenario, searchScenario } from './dashboard.js';
 import { exportScenario } from './export.js';
 import { integrationsScenario } from './integrations.js';
+import { confirmationsScenario } from './confirmations.js';
 import { soakScenario } from './soak.js';
 import { spamChecksScenario } from './spam-checks.js';
 import { startReceiver } from './receiver.js';
@@ -26,7 +27,7 @@ const option = (name: string, fallback: string) => {
   const i = args.indexOf(`--${name}`);
   return (i >= 0 ? args[i + 1] : undefined) ?? fallback;
 };
-const only = new Set(option('only', 'submit,paging,hooks,search,forms-list,purge,email,export,integrations,spam-checks,soak').split(','));
+const only = new Set(option('only', 'submit,paging,hooks,search,forms-list,purge,email,export,integrations,spam-checks,confirmations,soak').split(','));
 const dialects = option('db', 'sqlite,postgres').split(',') as BenchDialect[];
 const SECONDS = Number(option('seconds', '3'));
 const ROUNDS = Number(option('rounds', '3'));
@@ -371,6 +372,7 @@ for (const db of dialects) {
   if (only.has('email')) await emailScenario(db);
   if (only.has('export')) rows.push(...(await exportScenario(db, { rows: EXPORT_ROWS, seconds: SECONDS, rounds: ROUNDS, serverEnv, nodeFlags: SERVER_NODE_FLAGS })));
   if (only.has('integrations')) rows.push(...(await integrationsScenario(db, { seconds: SECONDS, rounds: ROUNDS, serverEnv, nodeFlags: SERVER_NODE_FLAGS })));
+  if (only.has('confirmations')) rows.push(...(await confirmationsScenario(db, { seconds: SECONDS, rounds: ROUNDS, serverEnv, nodeFlags: SERVER_NODE_FLAGS })));
   if (only.has('soak')) rows.push(...(await soakScenario(db, { seconds: SOAK_SECONDS, serverEnv, nodeFlags: SERVER_NODE_FLAGS })));
   process.stdout.write(`${db} done\n`);
 }

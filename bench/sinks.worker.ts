@@ -1,6 +1,5 @@
-// The soak scenario's SMTP sink and HTTPS hook receiver on a thread of their own: at hundreds of
-// messages a second their work must not delay the load generator's event loop (which would add
-// latency to the run with outbound work only, and bias the ratio).
+// The thread of bench/sinks.ts: an SMTP sink and an HTTPS hook receiver, both answering at once,
+// tallying what they received by submission ID.
 import { parentPort } from 'node:worker_threads';
 import { startReceiver } from './receiver.js';
 import { startSmtpSink } from './smtp-sink.js';

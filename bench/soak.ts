@@ -4,7 +4,6 @@
 // submit p99 of each, whether every stored submission reached both sinks exactly once, and how
 // long after the load's end the last one arrived.
 import { readFileSync } from 'node:fs';
-import { Worker } from 'node:worker_threads';
 import { sql } from 'kysely';
 import { AccountService } from '../src/accounts/account.service.js';
 import { parseConfig } from '../src/config.js';
@@ -12,39 +11,13 @@ import { createDatabase, type DatabaseHandle } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { FormService } from '../src/forms/form.service.js';
 import { addHooks, addRecipient, freshDatabase, load, startChild, type BenchDialect, type BenchRow } from './lib.js';
-import type { SinksRequest, SinksTally } from './sinks.worker.js';
+import { startSinks } from './sinks.js';
 
 const SERVER = 'dist/src/server.js';
 const RATE = 400;
 const WARM_UP_SECONDS = 5;
 const DRAIN_DEADLINE_MS = 180_000;
 const JSON_BODY = JSON.stringify({ name: 'Ada Lovelace', email: 'ada@example.com', message: 'Hello from the benchmark', topics: ['a', 'b'] });
-
-/** The SMTP sink and hook receiver on their own thread; requests are answered in order. */
-async function startSinks() {
-  const worker = new Worker(new URL('./sinks.worker.js', import.meta.url));
-  const waiting: Array<(value: unknown) => void> = [];
-  const ready = new Promise<{ smtpUrl: string; hookUrl: string; caFile: string }>((resolve, reject) => {
-    worker.once('message', resolve);
-    worker.once('error', reject);
-  });
-  const urls = await ready;
-  worker.on('message', (answer: unknown) => waiting.shift()?.(answer));
-  const ask = <T>(request: SinksRequest) =>
-    new Promise<T>((resolve) => {
-      waiting.push(resolve as (value: unknown) => void);
-      worker.postMessage(request);
-    });
-  return {
-    ...urls,
-    tally: () => ask<SinksTally>('tally'),
-    reset: () => ask<unknown>('reset'),
-    close: async () => {
-      worker.postMessage('close' satisfies SinksRequest);
-      await new Promise((resolve) => worker.once('exit', resolve));
-    },
-  };
-}
 
 /** CPU seconds a process (or one of its threads) has used so far: user + system, from /proc. */
 function cpuSeconds(pid: number, thread?: number): number {
