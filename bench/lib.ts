@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { randomBase62 } from '../src/lib/ids.js';
+import type { DatabaseHandle } from '../src/db/database.js';
+import { newId, randomBase62 } from '../src/lib/ids.js';
 
 export type BenchDialect = 'sqlite' | 'postgres';
 
@@ -112,6 +113,8 @@ export interface LoadResult {
   p50: number;
   p99: number;
   errors: number;
+  /** Requests answered 2xx. */
+  ok: number;
 }
 
 /** Loads one URL with autocannon; every non-2xx answer counts as an error. */
@@ -123,21 +126,47 @@ export async function load(options: {
   connections?: number;
   /** A fixed number of requests instead of a duration. */
   amount?: number;
+  /** A constant arrival rate over all connections (requests/s) instead of as fast as answered. */
+  overallRate?: number;
+  /** Changes each request before it is sent (e.g. a body that differs per request). */
+  setupRequest?: autocannon.Request['setupRequest'];
 }): Promise<LoadResult> {
   const result = await autocannon({
     url: options.url,
     method: 'POST',
     connections: options.connections ?? 50,
     ...(options.amount ? { amount: options.amount } : { duration: options.seconds }),
+    ...(options.overallRate ? { overallRate: options.overallRate } : {}),
     headers: { 'content-type': options.contentType, accept: 'application/json' },
     body: options.body,
+    ...(options.setupRequest ? { requests: [{ setupRequest: options.setupRequest }] } : {}),
   });
   return {
     rps: Math.round(result.requests.average),
     p50: result.latency.p50,
     p99: result.latency.p99,
     errors: result.errors + result.timeouts + result.non2xx,
+    ok: result['2xx'],
   };
+}
+
+/** Hooks straight into the table, as `formgate hooks create` makes them. */
+export async function addHooks(handle: DatabaseHandle, accountId: string, formId: string, targetUrl: string, count: number) {
+  for (let i = 0; i < count; i++) {
+    await handle.db
+      .insertInto('hooks')
+      .values({ id: newId('hook'), account_id: accountId, form_id: formId, target_url: targetUrl, secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', created_at: new Date().toISOString() })
+      .execute();
+  }
+}
+
+/** A verified recipient in per-submission mode, as `formgate forms update --notify` sets one. */
+export async function addRecipient(handle: DatabaseHandle, formId: string, address: string) {
+  const now = new Date().toISOString();
+  await handle.db
+    .insertInto('email_recipients')
+    .values({ id: newId('rcp'), form_id: formId, address, state: 'verified', token_hash: null, token_expires_at: null, created_at: now, verified_at: now, bounced_at: null })
+    .execute();
 }
 
 export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;

@@ -5,8 +5,12 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import selfsigned from 'selfsigned';
+import { Tally } from './tally.js';
 
-/** A loopback HTTPS hook target that answers after `delayMs`, counting deliveries. */
+/**
+ * A loopback HTTPS hook target that answers after `delayMs`, counting deliveries and tallying
+ * them by the submission ID of their `webhook-id` header (`<submissionId>.<hookId>`).
+ */
 export async function startReceiver(delayMs: number) {
   const pems = await selfsigned.generate([{ name: 'commonName', value: 'localhost' }], {
     keySize: 2048,
@@ -14,10 +18,13 @@ export async function startReceiver(delayMs: number) {
     extensions: [{ name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] }],
   });
   let received = 0;
+  const bySubmission = new Tally();
   const server = createServer({ key: pems.private, cert: pems.cert }, (req, res) => {
     req.resume();
     req.on('end', () => {
       received++;
+      const webhookId = req.headers['webhook-id'];
+      if (typeof webhookId === 'string') bySubmission.add(webhookId.split('.')[0]!);
       setTimeout(() => res.writeHead(200).end(), delayMs);
     });
   });
@@ -29,6 +36,8 @@ export async function startReceiver(delayMs: number) {
     url: `https://127.0.0.1:${(server.address() as AddressInfo).port}`,
     caFile,
     received: () => received,
+    /** Deliveries per submission ID since the last reset. */
+    bySubmission,
     close: async () => {
       server.closeAllConnections();
       server.close();

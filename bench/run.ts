@@ -1,4 +1,4 @@
-// `npm run bench [-- --only submit,paging,hooks,search,forms-list,purge,email,export,integrations,spam-checks --db sqlite,postgres]`: runs each scenario beside
+// `npm run bench [-- --only submit,paging,hooks,search,forms-list,purge,email,export,integrations,spam-checks,confirmations,soak --db sqlite,postgres --soak-seconds 120]`: runs each scenario beside
 // its reference in the same invocation and rewrites BENCHMARKS.md with figures and ratios.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
@@ -7,16 +7,17 @@ import { sql } from 'kysely';
 import { AccountService } from '../src/accounts/account.service.js';
 import { ApiKeyService } from '../src/api-keys/api-key.service.js';
 import { parseConfig } from '../src/config.js';
-import { createDatabase, type DatabaseHandle } from '../src/db/database.js';
+import { createDatabase } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { FormService } from '../src/forms/form.service.js';
-import { newId } from '../src/lib/ids.js';
 import { InstanceSecretService } from '../src/secrets/instance-secret.service.js';
 import { SubmissionCursors } from '../src/submissions/submission-cursor.js';
-import { SERVER_NODE_FLAGS, freshDatabase, load, recountSqliteForms, median, memoryOf, startChild, timeRequests, type BenchDialect, type BenchRow, type LoadResult } from './lib.js';
+import { SERVER_NODE_FLAGS, addHooks, addRecipient, freshDatabase, load, recountSqliteForms, median, memoryOf, startChild, timeRequests, type BenchDialect, type BenchRow, type LoadResult } from './lib.js';
 import { formsListScenario, searchScenario } from './dashboard.js';
 import { exportScenario } from './export.js';
 import { integrationsScenario } from './integrations.js';
+import { confirmationsScenario } from './confirmations.js';
+import { soakScenario } from './soak.js';
 import { spamChecksScenario } from './spam-checks.js';
 import { startReceiver } from './receiver.js';
 import { startSmtpSink } from './smtp-sink.js';
@@ -26,13 +27,14 @@ const option = (name: string, fallback: string) => {
   const i = args.indexOf(`--${name}`);
   return (i >= 0 ? args[i + 1] : undefined) ?? fallback;
 };
-const only = new Set(option('only', 'submit,paging,hooks,search,forms-list,purge,email,export,integrations,spam-checks').split(','));
+const only = new Set(option('only', 'submit,paging,hooks,search,forms-list,purge,email,export,integrations,spam-checks,confirmations,soak').split(','));
 const dialects = option('db', 'sqlite,postgres').split(',') as BenchDialect[];
 const SECONDS = Number(option('seconds', '3'));
 const ROUNDS = Number(option('rounds', '3'));
 const PAGING_ROWS = Number(option('rows', '1000000'));
 const PURGE_ROWS = Number(option('purge-rows', '100000'));
 const EXPORT_ROWS = Number(option('export-rows', '1000000'));
+const SOAK_SECONDS = Number(option('soak-seconds', '120'));
 
 const SERVER = 'dist/src/server.js';
 const IDLE_SETTLE_MS = 30_000;
@@ -54,15 +56,6 @@ async function fixtures(url: string) {
   const form = await forms.createForm(account.id, { name: 'Bench' });
   const apiKey = (await new ApiKeyService(handle.db).createApiKey(account.id, 'bench')).apiKey;
   return { handle, account, form, forms, apiKey };
-}
-
-async function addHooks(handle: DatabaseHandle, accountId: string, formId: string, targetUrl: string, count: number) {
-  for (let i = 0; i < count; i++) {
-    await handle.db
-      .insertInto('hooks')
-      .values({ id: newId('hook'), account_id: accountId, form_id: formId, target_url: targetUrl, secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', created_at: new Date().toISOString() })
-      .execute();
-  }
 }
 
 const serverEnv = (url: string, extra: Record<string, string> = {}) => ({ DATABASE_URL: url, SUBMIT_RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'warn', ...extra });
@@ -300,15 +293,6 @@ async function hooksScenario(db: BenchDialect): Promise<void> {
   }
 }
 
-/** A verified recipient in per-submission mode, as `formgate forms update --notify` sets one. */
-async function addRecipient(handle: DatabaseHandle, formId: string, address: string) {
-  const now = new Date().toISOString();
-  await handle.db
-    .insertInto('email_recipients')
-    .values({ id: newId('rcp'), form_id: formId, address, state: 'verified', token_hash: null, token_expires_at: null, created_at: now, verified_at: now, bounced_at: null })
-    .execute();
-}
-
 async function emailScenario(db: BenchDialect): Promise<void> {
   const sink = await startSmtpSink(50);
   const database = await freshDatabase(db);
@@ -365,7 +349,7 @@ interface StoredRow extends BenchRow {
   measuredOn: string;
 }
 const RESULTS = 'bench/results.json';
-const GROUPS = ['submit', 'paging', 'spam-checks', 'hooks', 'search', 'forms-list', 'purge', 'email', 'export', 'integrations'];
+const GROUPS = ['submit', 'paging', 'spam-checks', 'hooks', 'search', 'forms-list', 'purge', 'email', 'export', 'integrations', 'confirmations', 'soak'];
 const measured: StoredRow[] = [];
 
 /** This run's rows replace those of the same scenario and database; the rest are kept, in scenario order. */
@@ -425,6 +409,8 @@ for (const db of dialects) {
   await measure('email', db, () => emailScenario(db));
   await measure('export', db, () => exportScenario(db, { rows: EXPORT_ROWS, seconds: SECONDS, rounds: ROUNDS, serverEnv, nodeFlags: SERVER_NODE_FLAGS }));
   await measure('integrations', db, () => integrationsScenario(db, { seconds: SECONDS, rounds: ROUNDS, serverEnv, nodeFlags: SERVER_NODE_FLAGS }));
+  await measure('confirmations', db, () => confirmationsScenario(db, { seconds: SECONDS, rounds: ROUNDS, serverEnv, nodeFlags: SERVER_NODE_FLAGS }));
+  await measure('soak', db, () => soakScenario(db, { seconds: SOAK_SECONDS, serverEnv, nodeFlags: SERVER_NODE_FLAGS }));
   process.stdout.write(`${db} done\n`);
 }
 writeReport();

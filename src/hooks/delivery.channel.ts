@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
 import type { DatabaseHandle, Trx } from '../db/database.js';
+import { BatchedWrites } from '../lib/batched-writes.js';
 import { isoMinus, nowIso } from '../lib/time.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { OutboxChannel, OutboxSend } from '../outbox/outbox.channel.js';
@@ -9,8 +10,10 @@ import {
   countUnsentDeliveries,
   formHasHookSql,
   insertHookDeliveries,
-  recordDeliveryAttempt,
+  recordDeliveryAttempts,
+  recordDeliveryAttemptsUnlessLocked,
   type ClaimedDelivery,
+  type DeliveryAttempt,
 } from './delivery.repository.js';
 import { DeliverySender, type DeliveryResult, type HookTransportOptions } from './delivery.sender.js';
 
@@ -21,8 +24,11 @@ import { DeliverySender, type DeliveryResult, type HookTransportOptions } from '
  */
 export class HookDeliveryChannel implements OutboxChannel {
   readonly name = 'hooks';
-  readonly maxInFlight = 16;
+  /** Twice the dispatcher's expansion batch: one batch's deliveries never fill the slots. */
+  readonly maxInFlight = 64;
   private readonly sender: DeliverySender;
+  /** Outcomes of deliveries that finished together, recorded together. */
+  private readonly outcomes: BatchedWrites<DeliveryAttempt>;
 
   constructor(
     private readonly handle: DatabaseHandle,
@@ -34,6 +40,7 @@ export class HookDeliveryChannel implements OutboxChannel {
     private readonly unsubscribe: (hookId: string) => Promise<void> = async () => {},
   ) {
     this.sender = new DeliverySender(config.hookTimeoutMs, config.hookAllowPrivateTargets, transport);
+    this.outcomes = new BatchedWrites((attempts) => this.recordOutcomes(attempts));
   }
 
   /** One signed example delivery to a hook's target, through the same SSRF-safe sender; nothing recorded. */
@@ -57,8 +64,8 @@ export class HookDeliveryChannel implements OutboxChannel {
     return formHasHookSql(formIdColumn);
   }
 
-  async expand(trx: Trx, submissionIds: string[]): Promise<void> {
-    await insertHookDeliveries(trx, submissionIds);
+  expand(trx: Trx, submissionIds: string[]): Promise<number> {
+    return insertHookDeliveries(trx, submissionIds);
   }
 
   async claim(limit: number): Promise<OutboxSend[]> {
@@ -81,6 +88,16 @@ export class HookDeliveryChannel implements OutboxChannel {
     await this.sender.close();
   }
 
+  private async recordOutcomes(attempts: DeliveryAttempt[]): Promise<void> {
+    const db = this.handle.db;
+    if (attempts.length === 1) return recordDeliveryAttempts(db, attempts);
+    // SQLite has one writer: one transaction, no lock is ever waited for.
+    if (this.handle.dialect === 'sqlite') return db.transaction().execute((trx) => recordDeliveryAttempts(trx, attempts));
+    const recorded = await recordDeliveryAttemptsUnlessLocked(db, attempts);
+    // The others one at a time: each waits for its row's lock holding no other.
+    for (const attempt of attempts) if (!recorded.has(attempt.id)) await recordDeliveryAttempts(db, [attempt]);
+  }
+
   private async deliver(delivery: ClaimedDelivery): Promise<void> {
     const s = delivery.submission;
     let fields: unknown;
@@ -88,7 +105,8 @@ export class HookDeliveryChannel implements OutboxChannel {
       fields = JSON.parse(s.payload) as unknown;
     } catch (err) {
       // Never sent, never retried: the row cannot become readable by waiting.
-      await recordDeliveryAttempt(this.handle.db, delivery.id, {
+      await this.outcomes.write({
+        id: delivery.id,
         state: 'failed',
         attemptedAt: nowIso(),
         status: null,
@@ -120,7 +138,8 @@ export class HookDeliveryChannel implements OutboxChannel {
       }
       const ok = result.status !== null && result.status >= 200 && result.status < 300;
       this.metrics?.hookDeliveries.inc({ outcome: ok ? 'sent' : 'failed' });
-      await recordDeliveryAttempt(this.handle.db, delivery.id, {
+      await this.outcomes.write({
+        id: delivery.id,
         state: ok ? 'sent' : 'failed',
         attemptedAt,
         status: result.status,

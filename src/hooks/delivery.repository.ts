@@ -6,10 +6,10 @@ import type { Dialect, Executor, Trx } from '../db/database.js';
  * that existed when it was released (its outbox row's time: a subscription receives what came
  * after it), in one
  * INSERT … SELECT. The delivery ID is the submission ID joined with the hook ID, which is also
- * the Standard Webhooks `webhook-id`; expanding twice is harmless.
+ * the Standard Webhooks `webhook-id`; expanding twice is harmless. Returns how many it created.
  */
-export async function insertHookDeliveries(trx: Trx, submissionIds: string[]): Promise<void> {
-  await trx
+export async function insertHookDeliveries(trx: Trx, submissionIds: string[]): Promise<number> {
+  const result = await trx
     .insertInto('hook_deliveries')
     .columns(['id', 'hook_id', 'submission_id', 'state', 'created_at'])
     .expression(
@@ -29,7 +29,8 @@ export async function insertHookDeliveries(trx: Trx, submissionIds: string[]): P
         .where('outbox.submission_id', 'in', submissionIds),
     )
     .onConflict((oc) => oc.column('id').doNothing())
-    .execute();
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0);
 }
 
 /** What the dispatcher needs to send one claimed delivery. */
@@ -125,22 +126,49 @@ async function claimableIds(
   return (await query.execute()).map((row) => row.id);
 }
 
-export async function recordDeliveryAttempt(
-  db: Executor,
-  id: string,
-  attempt: { state: 'sent' | 'failed'; attemptedAt: string; status: number | null; durationMs: number; error: string | null },
-): Promise<void> {
-  await db
-    .updateTable('hook_deliveries')
-    .set({
-      state: attempt.state,
-      attempted_at: attempt.attemptedAt,
-      response_status: attempt.status,
-      duration_ms: attempt.durationMs,
-      error: attempt.error,
-    })
-    .where('id', '=', id)
-    .execute();
+export interface DeliveryAttempt {
+  id: string;
+  state: 'sent' | 'failed';
+  attemptedAt: string;
+  status: number | null;
+  durationMs: number;
+  error: string | null;
+}
+
+/** Records the outcome of each of these deliveries (several: in the caller's transaction). */
+export async function recordDeliveryAttempts(db: Executor, attempts: DeliveryAttempt[]): Promise<void> {
+  for (const attempt of attempts) {
+    await db
+      .updateTable('hook_deliveries')
+      .set({
+        state: attempt.state,
+        attempted_at: attempt.attemptedAt,
+        response_status: attempt.status,
+        duration_ms: attempt.durationMs,
+        error: attempt.error,
+      })
+      .where('id', '=', attempt.id)
+      .execute();
+  }
+}
+
+/**
+ * PostgreSQL: the outcomes of several deliveries in one statement. A row another transaction
+ * holds is skipped, not waited for: a deletion cascading over these rows holds them, and waiting
+ * for one while holding the others could deadlock with it. Returns the IDs it recorded; the
+ * caller records the others one at a time.
+ */
+export async function recordDeliveryAttemptsUnlessLocked(db: Executor, attempts: DeliveryAttempt[]): Promise<Set<string>> {
+  const ids = attempts.map((a) => a.id);
+  const { rows } = await sql<{ id: string }>`
+    update hook_deliveries d
+    set state = v.state, attempted_at = v.attempted_at, response_status = v.response_status, duration_ms = v.duration_ms, error = v.error
+    from unnest(${ids}::text[], ${attempts.map((a) => a.state)}::text[], ${attempts.map((a) => a.attemptedAt)}::text[],
+      ${attempts.map((a) => a.status)}::int[], ${attempts.map((a) => a.durationMs)}::int[], ${attempts.map((a) => a.error)}::text[])
+      as v(id, state, attempted_at, response_status, duration_ms, error)
+    where d.id = v.id and d.id in (select id from hook_deliveries where id = any(${ids}::text[]) for update skip locked)
+    returning d.id`.execute(db);
+  return new Set(rows.map((row) => row.id));
 }
 
 export async function countUnsentDeliveries(db: Executor): Promise<number> {

@@ -65,8 +65,8 @@ export class IntegrationChannel implements OutboxChannel {
     return formHasEnabledIntegrationSql(formIdColumn);
   }
 
-  async expand(trx: Trx, submissionIds: string[]): Promise<void> {
-    await insertMessagesForQueued(trx, submissionIds, nowIso());
+  expand(trx: Trx, submissionIds: string[]): Promise<number> {
+    return insertMessagesForQueued(trx, submissionIds, nowIso());
   }
 
   async claim(limit: number): Promise<OutboxSend[]> {

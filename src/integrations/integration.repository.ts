@@ -97,9 +97,9 @@ export const formHasEnabledIntegrationSql = (formIdColumn: string) =>
  * submission was released (the outbox row's time), inside the dispatcher's expanding transaction.
  * A submission released again (not spam after spam) finds its messages already there: once.
  */
-export async function insertMessagesForQueued(trx: Trx, submissionIds: string[], now: string): Promise<void> {
-  if (submissionIds.length === 0) return;
-  await trx
+export async function insertMessagesForQueued(trx: Trx, submissionIds: string[], now: string): Promise<number> {
+  if (submissionIds.length === 0) return 0;
+  const result = await trx
     .insertInto('integration_messages')
     .columns(['id', 'integration_id', 'submission_id', 'state', 'attempts', 'next_attempt_at', 'created_at'])
     .expression(
@@ -121,7 +121,8 @@ export async function insertMessagesForQueued(trx: Trx, submissionIds: string[],
         .whereRef('i.created_at', '<=', 'o.created_at'),
     )
     .onConflict((oc) => oc.columns(['integration_id', 'submission_id']).doNothing())
-    .execute();
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0);
 }
 
 /** A claimed message with what formatting and sending it needs. */

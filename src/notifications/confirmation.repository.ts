@@ -26,9 +26,11 @@ export async function listConfirmationCandidates(trx: Trx, submissionIds: string
     .execute();
 }
 
-export async function insertConfirmationRows(trx: Trx, rows: NewEmailMessageRow[]): Promise<void> {
-  if (rows.length === 0) return;
-  await trx.insertInto('email_messages').values(rows).onConflict((oc) => oc.column('id').doNothing()).execute();
+/** Returns how many it created (a confirmation already there is kept). */
+export async function insertConfirmationRows(trx: Trx, rows: NewEmailMessageRow[]): Promise<number> {
+  if (rows.length === 0) return 0;
+  const result = await trx.insertInto('email_messages').values(rows).onConflict((oc) => oc.column('id').doNothing()).executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0);
 }
 
 /** Advisory-lock class of the confirmation guards on PostgreSQL ("Conf"). */
@@ -46,38 +48,54 @@ export async function lockConfirmationGuards(trx: Trx, dialect: Dialect, formIds
   }
 }
 
-export async function countAdmittedConfirmations(
-  trx: Trx,
-  where: { formId: string; since: string; addressHash?: string },
-): Promise<number> {
-  let query = trx
+/**
+ * Confirmations of the form admitted since `since` (what the daily cap counts). Only a
+ * confirmation has an admitted_at: counted from the (form_id, admitted_at) index alone.
+ */
+export async function countAdmittedConfirmations(trx: Trx, where: { formId: string; since: string }): Promise<number> {
+  const row = await trx
     .selectFrom('email_messages')
     .select((eb) => eb.fn.countAll<string | number>().as('n'))
     .where('form_id', '=', where.formId)
-    .where('kind', '=', 'confirmation')
-    .where('admitted_at', '>=', where.since);
-  if (where.addressHash !== undefined) query = query.where('address_hash', '=', where.addressHash);
-  const row = await query.executeTakeFirstOrThrow();
+    .where('admitted_at', '>=', where.since)
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
-export async function admitConfirmation(trx: Trx, id: string, at: string): Promise<void> {
-  await trx.updateTable('email_messages').set({ admitted_at: at }).where('id', '=', id).execute();
+/** Which of these addresses (by hash) got a confirmation of the form admitted since `since`. */
+export async function findAddressesAdmittedSince(trx: Trx, where: { formId: string; since: string; addressHashes: string[] }): Promise<Set<string>> {
+  const rows = await trx
+    .selectFrom('email_messages')
+    .select('address_hash')
+    .distinct()
+    .where('form_id', '=', where.formId)
+    .where('kind', '=', 'confirmation')
+    .where('admitted_at', '>=', where.since)
+    .where('address_hash', 'in', where.addressHashes)
+    .execute();
+  return new Set(rows.map((r) => r.address_hash!));
 }
 
-export async function skipConfirmation(trx: Trx, id: string, reason: string): Promise<void> {
+export async function admitConfirmations(trx: Trx, ids: string[], at: string): Promise<void> {
+  if (ids.length > 0) await trx.updateTable('email_messages').set({ admitted_at: at }).where('id', 'in', ids).execute();
+}
+
+export async function skipConfirmations(trx: Trx, ids: string[], reason: string): Promise<void> {
+  if (ids.length === 0) return;
   await trx
     .updateTable('email_messages')
     .set({ state: 'skipped', skip_reason: reason, claimed_at: null, claimed_by: null })
-    .where('id', '=', id)
+    .where('id', 'in', ids)
     .execute();
 }
 
 // ---- suppression list ----
 
-export async function isSuppressed(db: Executor, addressHash: string): Promise<boolean> {
-  const row = await db.selectFrom('email_suppressions').select('address_hash').where('address_hash', '=', addressHash).executeTakeFirst();
-  return row !== undefined;
+/** Which of these addresses (by hash) are on the suppression list. */
+export async function findSuppressed(db: Executor, addressHashes: string[]): Promise<Set<string>> {
+  if (addressHashes.length === 0) return new Set();
+  const rows = await db.selectFrom('email_suppressions').select('address_hash').where('address_hash', 'in', addressHashes).execute();
+  return new Set(rows.map((r) => r.address_hash));
 }
 
 export async function insertSuppression(db: Executor, row: { address_hash: string; reason: string; created_at: string }): Promise<void> {

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
 import type { DatabaseHandle, Trx } from '../db/database.js';
 import { openDedicatedConnection, type DedicatedConnection } from '../db/dedicated-connection.js';
+import { BatchedWrites } from '../lib/batched-writes.js';
 import { newId } from '../lib/ids.js';
 import { nowIso } from '../lib/time.js';
 import type { ChannelContext, OutboxChannel, OutboxSend } from '../outbox/outbox.channel.js';
@@ -19,6 +20,7 @@ import {
   listVerifiedAddresses,
   lockLiveness,
   recordAttempt,
+  recordAttemptsUnlessLocked,
   releaseClaims,
   setMessageState,
   updateRecipientRow,
@@ -26,30 +28,21 @@ import {
 } from './email.repository.js';
 import type { SendResult, SmtpMailer } from './mailer.js';
 import type { InstanceSecretService } from '../secrets/instance-secret.service.js';
-import {
-  CONFIRMATION_ADDRESS_WINDOW_MS,
-  composeConfirmationEmail,
-  confirmationRows,
-  confirmationTexts,
-  unsubscribeToken,
-  type ConfirmationSkipReason,
-} from './confirmation.js';
-import {
-  admitConfirmation,
-  countAdmittedConfirmations,
-  formSendsConfirmationsSql,
-  insertConfirmationRows,
-  insertSuppression,
-  isSuppressed,
-  listConfirmationCandidates,
-  lockConfirmationGuards,
-  skipConfirmation,
-} from './confirmation.repository.js';
+import { composeConfirmationEmail, confirmationRows, confirmationTexts, unsubscribeToken } from './confirmation.js';
+import { admitConfirmationsOf } from './confirmation.guards.js';
+import { formSendsConfirmationsSql, insertConfirmationRows, insertSuppression, listConfirmationCandidates } from './confirmation.repository.js';
 
 const MAX_ATTEMPTS = 5;
 const RECLAIM_CHECK_MS = 5_000;
 /** Longer than any send can take (three 30 s SMTP timeouts, with room). */
 const SQLITE_STALE_CLAIM_MS = 10 * 60_000;
+
+/** One send's outcome as it is written: the attempt row and the message's new state. */
+interface AttemptRecord {
+  row: ClaimedMessageRow;
+  attempt: { id: string; messageId: string; attemptedAt: string; outcome: SendResult['outcome']; reply: string };
+  message: { state: string; attempts: number; nextAttemptAt: string };
+}
 
 /** Hooks of the attempt outcome, for metrics. */
 export type EmailAttemptListener = (outcome: SendResult['outcome']) => void;
@@ -69,10 +62,11 @@ export type EmailAttemptListener = (outcome: SendResult['outcome']) => void;
 export class EmailChannel implements OutboxChannel {
   readonly name = 'email';
   /**
-   * More than the SMTP pool's connections: claims come in batches (fewer transactions) and the
-   * pool queues the rest, each message still claimed by this instance only.
+   * Eight times the SMTP pool's connections: claims come in batches (fewer transactions), twice
+   * the dispatcher's expansion batch so that one batch's messages never fill it, and the pool
+   * queues the rest, each message still claimed by this instance only.
    */
-  readonly maxInFlight = 16;
+  readonly maxInFlight = 64;
   private readonly verifiedCache = new Map<string, { addresses: Promise<string[]>; until: number }>();
   private readonly instance = String(randomInt(1, 2 ** 31 - 1));
   private context: ChannelContext | undefined;
@@ -81,6 +75,8 @@ export class EmailChannel implements OutboxChannel {
   private lastReclaimCheck = 0;
   private readonly startedAt = Date.now();
   private digestTimer: NodeJS.Timeout | undefined;
+  /** Attempts of messages that finished together, recorded together. */
+  private readonly attempts: BatchedWrites<AttemptRecord>;
 
   constructor(
     private readonly handle: DatabaseHandle,
@@ -90,7 +86,9 @@ export class EmailChannel implements OutboxChannel {
     private readonly queueDigests: () => Promise<number>,
     private readonly secrets: InstanceSecretService,
     private readonly onAttempt: EmailAttemptListener = () => {},
-  ) {}
+  ) {
+    this.attempts = new BatchedWrites((records) => this.recordAttempts(records));
+  }
 
   async start(context: ChannelContext): Promise<void> {
     this.context = context;
@@ -110,10 +108,10 @@ export class EmailChannel implements OutboxChannel {
     return `${formHasPerSubmissionRecipientSql(formIdColumn)} or ${formSendsConfirmationsSql(formIdColumn)}`;
   }
 
-  async expand(trx: Trx, submissionIds: string[]): Promise<void> {
+  async expand(trx: Trx, submissionIds: string[]): Promise<number> {
     const now = nowIso();
-    await insertSubmissionMessages(trx, submissionIds, now);
-    await insertConfirmationRows(trx, confirmationRows(await listConfirmationCandidates(trx, submissionIds), now));
+    const notifications = await insertSubmissionMessages(trx, submissionIds, now);
+    return notifications + (await insertConfirmationRows(trx, confirmationRows(await listConfirmationCandidates(trx, submissionIds), now)));
   }
 
   async claim(limit: number): Promise<OutboxSend[]> {
@@ -122,38 +120,9 @@ export class EmailChannel implements OutboxChannel {
     const rows = await this.handle.db.transaction().execute(async (trx) => {
       const now = nowIso();
       const claimed = await claimDueMessageRows(trx, this.handle.dialect, { limit, now, instance: this.instance });
-      return this.admitConfirmations(trx, claimed, now);
+      return admitConfirmationsOf(trx, this.handle.dialect, claimed, now);
     });
     return rows.map((row) => () => this.deliver(row));
-  }
-
-  /**
-   * The anti-relay guards of a confirmation (contract section 12), checked when it is first
-   * claimed, in the claiming transaction: the counts see every confirmation admitted before
-   * (SQLite serializes transactions; PostgreSQL takes a per-form advisory lock), so the limits
-   * hold exactly however many submissions arrive at once, and the submit path pays nothing.
-   * A skipped one stays on the email log with its reason.
-   */
-  private async admitConfirmations(trx: Trx, claimed: ClaimedMessageRow[], now: string): Promise<ClaimedMessageRow[]> {
-    const fresh = claimed.filter((r) => r.kind === 'confirmation' && r.admitted_at === null);
-    if (fresh.length === 0) return claimed;
-    await lockConfirmationGuards(trx, this.handle.dialect, [...new Set(fresh.map((r) => r.form_id!))]);
-    const dayStart = `${now.slice(0, 10)}T00:00:00.000Z`;
-    const hourAgo = new Date(Date.parse(now) - CONFIRMATION_ADDRESS_WINDOW_MS).toISOString();
-    const skipped = new Set<string>();
-    for (const row of fresh.sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.id < b.id ? -1 : 1))) {
-      let reason: ConfirmationSkipReason | undefined;
-      if (await isSuppressed(trx, row.address_hash!)) reason = 'suppressed';
-      else if ((await countAdmittedConfirmations(trx, { formId: row.form_id!, since: hourAgo, addressHash: row.address_hash! })) > 0) reason = 'rate_limited';
-      else if ((await countAdmittedConfirmations(trx, { formId: row.form_id!, since: dayStart })) >= (row.form_auto_reply_daily_limit ?? 0)) reason = 'daily_cap';
-      if (reason) {
-        await skipConfirmation(trx, row.id, reason);
-        skipped.add(row.id);
-      } else {
-        await admitConfirmation(trx, row.id, now);
-      }
-    }
-    return claimed.filter((r) => !skipped.has(r.id));
   }
 
   countPending(): Promise<number> {
@@ -259,21 +228,11 @@ export class EmailChannel implements OutboxChannel {
     if (outcome === 'retry' && attempts >= MAX_ATTEMPTS) outcome = 'failed';
     const now = nowIso();
     const delay = this.config.mailRetryBaseMs * 4 ** (attempts - 1);
-    const state = outcome === 'retry' ? 'pending' : outcome;
     try {
-      await this.handle.db.transaction().execute(async (trx) => {
-        const recorded = await recordAttempt(
-          trx,
-          { id: newId('att'), messageId: row.id, attemptedAt: now, outcome, reply: result.reply },
-          { state, attempts, nextAttemptAt: outcome === 'retry' ? new Date(Date.parse(now) + delay).toISOString() : row.next_attempt_at },
-        );
-        if (recorded && outcome === 'bounced' && row.recipient_id) {
-          await updateRecipientRow(trx, row.recipient_id, { state: 'bounced', bounced_at: now });
-        }
-        // A confirmation the server refused for good: that address gets no more of them.
-        if (outcome === 'bounced' && row.kind === 'confirmation' && row.address_hash) {
-          await insertSuppression(trx, { address_hash: row.address_hash, reason: 'bounce', created_at: now });
-        }
+      await this.attempts.write({
+        row,
+        attempt: { id: newId('att'), messageId: row.id, attemptedAt: now, outcome, reply: result.reply },
+        message: { state: outcome === 'retry' ? 'pending' : outcome, attempts, nextAttemptAt: outcome === 'retry' ? new Date(Date.parse(now) + delay).toISOString() : row.next_attempt_at },
       });
     } catch (err) {
       this.logger.error({ err, messageId: row.id }, 'recording an email attempt failed');
@@ -281,6 +240,31 @@ export class EmailChannel implements OutboxChannel {
     this.onAttempt(outcome);
     if (outcome === 'retry') this.context?.wakeAfter(delay);
     if (outcome !== 'sent') this.logger.info({ messageId: row.id, outcome, reply: result.reply }, 'email not delivered');
+  }
+
+  /** The attempts of messages that finished together. */
+  private async recordAttempts(records: AttemptRecord[]): Promise<void> {
+    // SQLite has one writer: one transaction, no lock is ever waited for.
+    if (this.handle.dialect === 'sqlite' || records.length === 1) return this.recordInOneTransaction(records);
+    // A bounce also changes the recipient and the suppression list: one at a time, below.
+    const recorded = await recordAttemptsUnlessLocked(this.handle.db, records.filter((r) => r.attempt.outcome !== 'bounced'));
+    // The others one at a time: each waits for its row's lock holding no other.
+    for (const record of records) if (!recorded.has(record.attempt.messageId)) await this.recordInOneTransaction([record]);
+  }
+
+  private async recordInOneTransaction(records: AttemptRecord[]): Promise<void> {
+    await this.handle.db.transaction().execute(async (trx) => {
+      for (const { row, attempt, message } of records) {
+        const recorded = await recordAttempt(trx, attempt, message);
+        if (recorded && attempt.outcome === 'bounced' && row.recipient_id) {
+          await updateRecipientRow(trx, row.recipient_id, { state: 'bounced', bounced_at: attempt.attemptedAt });
+        }
+        // A confirmation the server refused for good: that address gets no more of them.
+        if (attempt.outcome === 'bounced' && row.kind === 'confirmation' && row.address_hash) {
+          await insertSuppression(trx, { address_hash: row.address_hash, reason: 'bounce', created_at: attempt.attemptedAt });
+        }
+      }
+    });
   }
 
   /** PostgreSQL: a session-level advisory lock held as long as this process lives. */

@@ -66,10 +66,10 @@ export async function findExistingMessageIds(db: Executor, ids: string[]): Promi
 /**
  * The email part of expanding the outbox: one message per submission and verified recipient of a
  * form in per-submission mode, in one INSERT … SELECT. The ID (submission and recipient) makes
- * expanding twice harmless.
+ * expanding twice harmless. Returns how many it created.
  */
-export async function insertSubmissionMessages(trx: Trx, submissionIds: string[], now: string): Promise<void> {
-  await trx
+export async function insertSubmissionMessages(trx: Trx, submissionIds: string[], now: string): Promise<number> {
+  const result = await trx
     .insertInto('email_messages')
     .columns(['id', 'kind', 'form_id', 'submission_id', 'recipient_id', 'to_address', 'state', 'attempts', 'next_attempt_at', 'created_at'])
     .expression(
@@ -94,7 +94,8 @@ export async function insertSubmissionMessages(trx: Trx, submissionIds: string[]
         .where('r.state', '=', 'verified'),
     )
     .onConflict((oc) => oc.column('id').doNothing())
-    .execute();
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0);
 }
 
 /** A claimed message with what composing it needs. */
@@ -213,6 +214,36 @@ export async function recordAttempt(
     .values({ id: attempt.id, message_id: attempt.messageId, attempted_at: attempt.attemptedAt, outcome: attempt.outcome, reply: attempt.reply })
     .execute();
   return true;
+}
+
+/**
+ * PostgreSQL: several attempts in one statement (messages updated, attempt rows inserted). A
+ * message row another transaction holds is skipped, not waited for: a deletion cascading over
+ * these rows holds them, and waiting for one while holding the others could deadlock with it.
+ * Returns the message IDs it recorded; the caller records the others one at a time.
+ */
+export async function recordAttemptsUnlessLocked(
+  db: Executor,
+  records: Array<{ attempt: { id: string; messageId: string; attemptedAt: string; outcome: string; reply: string }; message: { state: string; attempts: number; nextAttemptAt: string } }>,
+): Promise<Set<string>> {
+  if (records.length === 0) return new Set();
+  const ids = records.map((r) => r.attempt.messageId);
+  const { rows } = await sql<{ message_id: string }>`
+    with updated as (
+      update email_messages m
+      set state = v.state, attempts = v.attempts, next_attempt_at = v.next_attempt_at, claimed_at = null, claimed_by = null
+      from unnest(${ids}::text[], ${records.map((r) => r.message.state)}::text[], ${records.map((r) => r.message.attempts)}::int[],
+        ${records.map((r) => r.message.nextAttemptAt)}::text[]) as v(id, state, attempts, next_attempt_at)
+      where m.id = v.id and m.id in (select id from email_messages where id = any(${ids}::text[]) for update skip locked)
+      returning m.id
+    )
+    insert into email_attempts (id, message_id, attempted_at, outcome, reply)
+    select a.id, a.message_id, a.attempted_at, a.outcome, a.reply
+    from unnest(${records.map((r) => r.attempt.id)}::text[], ${ids}::text[], ${records.map((r) => r.attempt.attemptedAt)}::text[],
+      ${records.map((r) => r.attempt.outcome)}::text[], ${records.map((r) => r.attempt.reply)}::text[]) as a(id, message_id, attempted_at, outcome, reply)
+    inner join updated on updated.id = a.message_id
+    returning message_id`.execute(db);
+  return new Set(rows.map((row) => row.message_id));
 }
 
 export async function setMessageState(db: Executor, id: string, state: string): Promise<void> {

@@ -1,4 +1,4 @@
-import type { Transporter } from 'nodemailer';
+import { Worker } from 'node:worker_threads';
 
 /** Test seam: trust a local CA for STARTTLS / smtps. Production passes nothing. */
 export interface MailTransportOptions {
@@ -27,13 +27,30 @@ export interface SendResult {
 
 const TIMEOUT_MS = 30_000;
 
+/** What the SMTP thread answers for one message: the server's reply, or what failed. */
+type WorkerAnswer = { id: number; response: string } | { id: number; error: SmtpError };
+
+interface SmtpError {
+  code?: string;
+  responseCode?: number;
+  response?: string;
+  command?: string;
+  message?: string;
+}
+
 /**
- * SMTP through nodemailer, loaded only when the first message is sent: with SMTP_URL unset the
- * module is never imported. `smtp://` upgrades with STARTTLS whenever the server offers it;
- * `smtps://` is TLS from the first byte. Connections are pooled.
+ * SMTP through nodemailer on a worker thread of its own (smtp.worker.js), started with the first
+ * message: with SMTP_URL unset nothing starts. Composing a message into MIME and writing it
+ * costs the event loop about as much as answering a submission, so at a steady rate of emailed
+ * submissions it runs beside the event loop, not on it. What is sent, when, and what an answer
+ * means stay here and in the email channel: the thread only sends. `smtp://` upgrades with
+ * STARTTLS whenever the server offers it; `smtps://` is TLS from the first byte. Connections are
+ * pooled.
  */
 export class SmtpMailer {
-  private transporter: Promise<Transporter> | undefined;
+  private worker: Worker | undefined;
+  private readonly waiting = new Map<number, (result: SendResult) => void>();
+  private nextId = 0;
 
   constructor(
     private readonly smtpUrl: string,
@@ -42,51 +59,87 @@ export class SmtpMailer {
     private readonly maxConnections = 8,
   ) {}
 
-  private open(): Promise<Transporter> {
-    this.transporter ??= import('nodemailer').then((nodemailer) => {
-      const url = new URL(this.smtpUrl);
-      return nodemailer.createTransport({
-        pool: true,
-        maxConnections: this.maxConnections,
-        host: url.hostname.replace(/^\[|\]$/g, ''),
-        port: url.port ? Number(url.port) : url.protocol === 'smtps:' ? 465 : 587,
-        secure: url.protocol === 'smtps:',
-        ...(url.username ? { auth: { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) } } : {}),
-        connectionTimeout: TIMEOUT_MS,
-        greetingTimeout: TIMEOUT_MS,
-        socketTimeout: TIMEOUT_MS,
-        ...(this.transport.ca ? { tls: { ca: this.transport.ca } } : {}),
-      });
+  private open(): Worker {
+    if (this.worker) return this.worker;
+    const url = new URL(this.smtpUrl);
+    const worker = new Worker(new URL('./smtp.worker.js', import.meta.url), {
+      workerData: {
+        transport: {
+          pool: true,
+          maxConnections: this.maxConnections,
+          host: url.hostname.replace(/^\[|\]$/g, ''),
+          port: url.port ? Number(url.port) : url.protocol === 'smtps:' ? 465 : 587,
+          secure: url.protocol === 'smtps:',
+          ...(url.username ? { auth: { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) } } : {}),
+          connectionTimeout: TIMEOUT_MS,
+          greetingTimeout: TIMEOUT_MS,
+          socketTimeout: TIMEOUT_MS,
+          ...(this.transport.ca ? { tls: { ca: this.transport.ca } } : {}),
+        },
+      },
+      // Messages are small and stream through: a small heap keeps the thread's memory low.
+      resourceLimits: { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 8 },
     });
-    return this.transporter;
+    worker.on('message', (answer: WorkerAnswer) => {
+      const done = this.waiting.get(answer.id);
+      this.waiting.delete(answer.id);
+      if (this.waiting.size === 0) worker.unref();
+      done?.('error' in answer ? classifySmtpError(answer.error) : { outcome: 'sent', reply: answer.response.slice(0, 500) });
+    });
+    const stopped = (reason: string) => {
+      if (this.worker !== worker) return;
+      this.worker = undefined;
+      // Whatever it was sending is not known to have been accepted: sent again later.
+      for (const done of this.waiting.values()) done({ outcome: 'retry', reply: `the SMTP thread stopped: ${reason}` });
+      this.waiting.clear();
+    };
+    worker.on('error', (err) => stopped(err.message));
+    worker.on('exit', (code) => stopped(`exit code ${code}`));
+    // Only a message being sent keeps the process alive.
+    worker.unref();
+    this.worker = worker;
+    return worker;
   }
 
   /** One attempt; never throws: the outcome says whether to retry. */
-  async send(email: OutgoingEmail): Promise<SendResult> {
-    try {
-      const transporter = await this.open();
-      const info = await transporter.sendMail({
-        from: this.from,
-        to: email.toHeader,
-        envelope: { from: this.from, to: [email.envelopeTo] },
-        ...(email.replyTo ? { replyTo: { name: '', address: email.replyTo } } : {}),
-        subject: email.subject,
-        text: email.text,
-        html: email.html,
-        headers: email.headers ?? {},
-        disableFileAccess: true,
-        disableUrlAccess: true,
+  send(email: OutgoingEmail): Promise<SendResult> {
+    return new Promise((resolve) => {
+      let worker: Worker;
+      try {
+        worker = this.open();
+      } catch (err) {
+        resolve({ outcome: 'retry', reply: `the SMTP thread did not start: ${err instanceof Error ? err.message : String(err)}` });
+        return;
+      }
+      const id = this.nextId++;
+      this.waiting.set(id, resolve);
+      worker.ref();
+      worker.postMessage({
+        id,
+        mail: {
+          from: this.from,
+          to: email.toHeader,
+          envelope: { from: this.from, to: [email.envelopeTo] },
+          ...(email.replyTo ? { replyTo: { name: '', address: email.replyTo } } : {}),
+          subject: email.subject,
+          text: email.text,
+          html: email.html,
+          headers: email.headers ?? {},
+          disableFileAccess: true,
+          disableUrlAccess: true,
+        },
       });
-      return { outcome: 'sent', reply: String(info.response ?? '250 OK').slice(0, 500) };
-    } catch (err) {
-      return classifySmtpError(err);
-    }
+    });
   }
 
   async close(): Promise<void> {
-    if (!this.transporter) return;
-    const transporter = await this.transporter.catch(() => undefined);
-    transporter?.close();
+    const worker = this.worker;
+    if (!worker) return;
+    const exited = new Promise((resolve) => worker.once('exit', resolve));
+    // Kept alive until it has closed its connections: nothing else may be left to wait on.
+    worker.ref();
+    worker.postMessage('close');
+    await exited;
   }
 }
 
@@ -95,12 +148,11 @@ export class SmtpMailer {
  * message is about the recipient: bounced. Any other 5xx (authentication, a refused sender) is a
  * configuration problem, not the address's: failed, without blaming the address.
  */
-function classifySmtpError(err: unknown): SendResult {
-  const e = err as { code?: string; responseCode?: number; response?: string; message?: string };
-  const reply = (e.response ?? e.message ?? String(err)).replace(/\s+/g, ' ').slice(0, 500);
+function classifySmtpError(e: SmtpError): SendResult {
+  const reply = (e.response ?? e.message ?? 'unknown error').replace(/\s+/g, ' ').slice(0, 500);
   const code = e.responseCode;
   if (code !== undefined && code >= 500) {
-    const aboutRecipient = (e.code === 'EENVELOPE' && !/MAIL FROM/i.test(String((err as { command?: string }).command))) || e.code === 'EMESSAGE';
+    const aboutRecipient = (e.code === 'EENVELOPE' && !/MAIL FROM/i.test(String(e.command))) || e.code === 'EMESSAGE';
     return { outcome: aboutRecipient ? 'bounced' : 'failed', reply };
   }
   return { outcome: 'retry', reply: code === undefined && e.code ? `${e.code}: ${reply}` : reply };

@@ -29,8 +29,9 @@ export interface OutboxChannel {
   /**
    * Inside the dispatcher's transaction that takes the submissions off the outbox; their rows are
    * still in the `outbox` table (its created_at is when each was released) and deleted after.
+   * Returns how many items it created: a channel that created none is not asked to claim.
    */
-  expand(trx: Trx, submissionIds: string[]): Promise<void>;
+  expand(trx: Trx, submissionIds: string[]): Promise<number>;
   /** Claims up to `limit` due items (so no other dispatcher sends them) and returns their sends. */
   claim(limit: number): Promise<OutboxSend[]>;
   /** Items queued or in flight (for the outbox-pending gauge). */

@@ -1,6 +1,8 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import type { DatabaseHandle, Trx } from '../db/database.js';
 import { openDedicatedConnection, type DedicatedConnection } from '../db/dedicated-connection.js';
+import { yieldToWaitingWork } from '../lib/yield.js';
 import type { OutboxChannel } from './outbox.channel.js';
 import {
   OUTBOX_NOTIFY_CHANNEL,
@@ -16,8 +18,17 @@ import {
 } from './outbox.repository.js';
 
 const POLL_INTERVAL_MS = 2000;
-/** Submissions expanded per transaction: fills the send slots with few transactions. */
-const EXPAND_BATCH = 16;
+/**
+ * Least time between the starts of two pumps. Under a steady flow every commit and every finished
+ * send asks for one; coalesced, each claim and expansion takes the items of this long in one
+ * transaction instead of a transaction for each item or two, for at most this much delay.
+ */
+const PUMP_GAP_MS = 20;
+/**
+ * Submissions expanded per transaction: fills the send slots with few transactions (a backlog
+ * on PostgreSQL drains at about this many per few round trips).
+ */
+const EXPAND_BATCH = 32;
 
 /**
  * The one place that owns queued outbound work. The submit transaction writes one outbox row per
@@ -31,8 +42,10 @@ export class OutboxDispatcher {
   private readonly inFlight = new Map<string, Set<Promise<void>>>();
   private started = false;
   private stopping = false;
+  /** The pump running or scheduled. */
   private pumping: Promise<void> | undefined;
   private wakeAgain = false;
+  private lastPumpAt = Number.NEGATIVE_INFINITY;
   private pollTimer: NodeJS.Timeout | undefined;
   private readonly timers = new Set<NodeJS.Timeout>();
   /** PostgreSQL: the connection that LISTENs for work queued by any instance. */
@@ -89,9 +102,13 @@ export class OutboxDispatcher {
       this.wakeAgain = true;
       return;
     }
-    this.pumping = this.pump().finally(() => {
-      this.pumping = undefined;
-    });
+    const wait = this.lastPumpAt + PUMP_GAP_MS - performance.now();
+    this.pumping = (wait > 0 ? sleep(wait) : Promise.resolve())
+      .then(() => this.pump())
+      .finally(() => {
+        this.pumping = undefined;
+        if (this.wakeAgain) this.pumpSoon();
+      });
   }
 
   /**
@@ -166,10 +183,17 @@ export class OutboxDispatcher {
     return counts.reduce((sum, n) => sum + n, 0);
   }
 
-  /** Resolves once nothing is being sent (tests, shutdown). */
+  /** Resolves once nothing is being sent and no pump is running or scheduled (tests, shutdown). */
   async settle(): Promise<void> {
-    await this.pumping;
-    for (const sends of this.inFlight.values()) await Promise.all(sends);
+    for (;;) {
+      if (this.pumping) {
+        await this.pumping;
+        continue;
+      }
+      const sends = [...this.inFlight.values()].flatMap((set) => [...set]);
+      if (sends.length === 0) return;
+      await Promise.all(sends);
+    }
   }
 
   stop(): Promise<void> {
@@ -203,54 +227,74 @@ export class OutboxDispatcher {
 
   private async pump(): Promise<void> {
     await this.ready;
-    do {
-      this.wakeAgain = false;
-      while (!this.stopping) {
-        let claimed = 0;
-        let full = false;
-        for (const channel of this.channels) {
-          const free = this.freeSlots(channel);
-          if (free <= 0) {
-            full = true;
-            continue;
-          }
-          if (this.idle.has(channel.name)) continue;
-          let sends;
-          try {
-            sends = await channel.claim(free);
-          } catch (err) {
-            this.logger.warn({ err, channel: channel.name }, 'claiming outbound work failed; retrying at the next poll');
-            continue;
-          }
-          claimed += sends.length;
-          if (sends.length === 0) this.idle.add(channel.name);
-          if (sends.length === free) full = true;
-          for (const send of sends) this.track(channel, send());
-        }
-        // Expand more only when every created item is out: a backlog stays compact outbox rows.
-        // A full channel may still have items waiting; a finished send wakes the pump again.
-        if (full || claimed > 0) {
-          if (full) break;
+    this.lastPumpAt = performance.now();
+    this.wakeAgain = false;
+    // The last expansion took all there was: what was queued since woke the pump again.
+    let outboxEmpty = false;
+    while (!this.stopping) {
+      let full = false;
+      const claims: Array<Promise<void>> = [];
+      for (const channel of this.channels) {
+        // Nothing was due at its last claim: no items wait, however busy its slots are.
+        if (this.idle.has(channel.name)) continue;
+        const free = this.freeSlots(channel);
+        // A channel refills its slots a quarter at a time, not one per finished send: at a
+        // steady rate each claim is then one transaction for several items, not one each.
+        if (free < Math.max(1, Math.floor(channel.maxInFlight / 4))) {
+          full = true;
           continue;
         }
-        if ((await this.expand()) === 0) break;
+        claims.push(
+          this.claim(channel, free).then((filled) => {
+            if (filled) full = true;
+          }),
+        );
+        // The channels' claims overlap where the database answers over the network; on SQLite
+        // each is synchronous work, and requests that arrived meanwhile go before the next.
+        await yieldToWaitingWork(1);
       }
-    } while (this.wakeAgain && !this.stopping);
+      await Promise.all(claims);
+      // Expand more only when every created item is out: a backlog stays compact outbox rows.
+      // A full channel may still have items waiting; a finished send wakes the pump again.
+      if (full || outboxEmpty) break;
+      const expanded = await this.expand();
+      if (expanded === 0) break;
+      outboxEmpty = expanded < EXPAND_BATCH;
+      await yieldToWaitingWork(1);
+    }
+  }
+
+  /** Claims up to `free` items of the channel and starts sending them; true when it took all `free` (more may wait). */
+  private async claim(channel: OutboxChannel, free: number): Promise<boolean> {
+    let sends;
+    try {
+      sends = await channel.claim(free);
+    } catch (err) {
+      this.logger.warn({ err, channel: channel.name }, 'claiming outbound work failed; retrying at the next poll');
+      return false;
+    }
+    // Fewer than asked for: nothing more is due now (a claim takes the oldest due first).
+    if (sends.length < free) this.idle.add(channel.name);
+    for (const send of sends) this.track(channel, send());
+    return sends.length === free;
   }
 
   /** Creates the work of the oldest queued submissions in every channel; returns how many submissions. */
   private async expand(): Promise<number> {
     try {
-      return await this.handle.db.transaction().execute(async (trx) => {
+      const madeWork: string[] = [];
+      const expanded = await this.handle.db.transaction().execute(async (trx) => {
         const ids = await lockOutboxBatch(trx, this.handle.dialect, EXPAND_BATCH);
         if (ids.length === 0) return 0;
-        for (const channel of this.channels) await channel.expand(trx, ids);
+        for (const channel of this.channels) {
+          if ((await channel.expand(trx, ids)) > 0) madeWork.push(channel.name);
+        }
         await deleteOutboxRows(trx, ids);
         return ids.length;
-      }).then((expanded) => {
-        if (expanded > 0) this.idle.clear();
-        return expanded;
       });
+      // Committed: the channels that got items have work to claim; the others stay as they were.
+      for (const name of madeWork) this.idle.delete(name);
+      return expanded;
     } catch (err) {
       this.logger.warn({ err }, 'expanding the outbox failed; retrying at the next poll');
       return 0;

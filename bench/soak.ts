@@ -1,0 +1,120 @@
+// The soak scenario of `npm run bench` (issue 30): a steady 400 submissions/s for a while, every
+// submission of one form emailed (SMTP sink) and hooked (HTTPS receiver), both answering at once,
+// against the same steady load on a form with no outbound work, on the same server. Rows: the
+// submit p99 of each, whether every stored submission reached both sinks exactly once, and how
+// long after the load's end the last one arrived.
+import { readFileSync } from 'node:fs';
+import { sql } from 'kysely';
+import { AccountService } from '../src/accounts/account.service.js';
+import { parseConfig } from '../src/config.js';
+import { createDatabase, type DatabaseHandle } from '../src/db/database.js';
+import { migrateToLatest } from '../src/db/migrate.js';
+import { FormService } from '../src/forms/form.service.js';
+import { addHooks, addRecipient, freshDatabase, load, startChild, type BenchDialect, type BenchRow } from './lib.js';
+import { startSinks } from './sinks.js';
+
+const SERVER = 'dist/src/server.js';
+const RATE = 400;
+const WARM_UP_SECONDS = 5;
+const DRAIN_DEADLINE_MS = 180_000;
+const JSON_BODY = JSON.stringify({ name: 'Ada Lovelace', email: 'ada@example.com', message: 'Hello from the benchmark', topics: ['a', 'b'] });
+
+/** CPU seconds a process (or one of its threads) has used so far: user + system, from /proc. */
+function cpuSeconds(pid: number, thread?: number): number {
+  const stat = readFileSync(thread === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${thread}/stat`, 'utf8');
+  // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+const countRows = async (handle: DatabaseHandle, formId: string) =>
+  Number((await sql<{ n: string | number }>`select count(*) as n from submissions where form_id = ${formId}`.execute(handle.db)).rows[0]!.n);
+
+export async function soakScenario(
+  db: BenchDialect,
+  options: { seconds: number; serverEnv: (url: string, extra?: Record<string, string>) => Record<string, string>; nodeFlags: string[] },
+): Promise<BenchRow[]> {
+  const sinks = await startSinks();
+  const database = await freshDatabase(db);
+  const handle = createDatabase(database.url, { poolSize: 1 });
+  await migrateToLatest(handle);
+  const account = await new AccountService(handle.db, parseConfig({})).createAccount({ email: `bench-${Date.now()}@example.com`, planId: 'pro' });
+  const forms = new FormService(handle.db);
+  const plain = await forms.createForm(account.id, { name: 'Plain' });
+  // The warm-up form opens the SMTP and TLS connections; the measured one starts with no rows.
+  const [warm, outbound] = [await forms.createForm(account.id, { name: 'Warm-up' }), await forms.createForm(account.id, { name: 'Outbound' })];
+  for (const form of [warm, outbound]) {
+    await addRecipient(handle, form.id, 'owner@example.com');
+    await addHooks(handle, account.id, form.id, `${sinks.hookUrl}/soak`, 1);
+  }
+  const env = { ...options.serverEnv(database.url, { SMTP_URL: sinks.smtpUrl, HOOK_ALLOW_PRIVATE_TARGETS: 'true', HOOK_TIMEOUT_MS: '5000' }), NODE_EXTRA_CA_CERTS: sinks.caFile };
+  const server = await startChild(SERVER, env, options.nodeFlags);
+  const steady = (formId: string, seconds: number) =>
+    load({ url: `${server.url}/v1/submit/${formId}`, body: JSON_BODY, contentType: 'application/json', seconds, overallRate: RATE });
+  /** Milliseconds until both sinks hold every stored submission of the form (or the deadline). */
+  const drained = async (formId: string, since: number) => {
+    for (;;) {
+      const [stored, tally] = [await countRows(handle, formId), await sinks.tally()];
+      if (tally.emails.distinct >= stored && tally.hooks.distinct >= stored) return { ms: performance.now() - since, stored, tally };
+      if (performance.now() - since > DRAIN_DEADLINE_MS) return { ms: Number.POSITIVE_INFINITY, stored, tally };
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  };
+  /** The load, and the server's CPU ms per stored submission meanwhile: its event loop's thread, and all its threads. */
+  const measured = async (formId: string) => {
+    const pid = server.process.pid!;
+    const [rowsBefore, loopBefore, allBefore] = [await countRows(handle, formId), cpuSeconds(pid, pid), cpuSeconds(pid)];
+    const result = await steady(formId, options.seconds);
+    const rows = (await countRows(handle, formId)) - rowsBefore;
+    return { result, loopMs: ((cpuSeconds(pid, pid) - loopBefore) * 1000) / rows, allMs: ((cpuSeconds(pid) - allBefore) * 1000) / rows };
+  };
+  let without: Awaited<ReturnType<typeof measured>>;
+  let withOutbound: Awaited<ReturnType<typeof measured>>;
+  let drain: Awaited<ReturnType<typeof drained>>;
+  try {
+    await steady(plain.id, WARM_UP_SECONDS);
+    await steady(warm.id, WARM_UP_SECONDS);
+    await drained(warm.id, performance.now());
+    await sinks.reset();
+    without = await measured(plain.id);
+    withOutbound = await measured(outbound.id);
+    drain = await drained(outbound.id, performance.now());
+    // Anything sent twice arrives within moments of the first: look again a second later.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    drain = { ...drain, stored: await countRows(handle, outbound.id), tally: await sinks.tally() };
+  } finally {
+    await server.stop();
+    await handle.close();
+    await database.drop();
+    await sinks.close();
+  }
+  const label = `soak: ${RATE} submissions/s for ${options.seconds} s`;
+  const p99Ratio = withOutbound.result.p99 / without.result.p99;
+  const { stored, tally } = drain;
+  const exact = tally.emails.distinct === stored && tally.hooks.distinct === stored && tally.emails.duplicates + tally.hooks.duplicates === 0;
+  // Every answered submission is stored (requests cut off by the load's end may be stored unanswered).
+  const nothingLost = withOutbound.result.ok <= stored && withOutbound.result.errors === 0 && without.result.errors === 0;
+  return [
+    { db, scenario: label, metric: 'submit p99 ms, every submission emailed and hooked (sinks answering at once) vs no outbound work', value: String(withOutbound.result.p99), reference: String(without.result.p99), ratio: p99Ratio.toFixed(2), target: '≤ 1.5', pass: p99Ratio <= 1.5 },
+    { db, scenario: label, metric: 'submit p50 ms, outbound vs none; req/s achieved (outbound, none)', value: String(withOutbound.result.p50), reference: String(without.result.p50), ratio: `${withOutbound.result.rps}, ${without.result.rps} req/s` },
+    {
+      db,
+      scenario: label,
+      metric: "server CPU ms per submission on the event loop's thread, outbound vs none (all threads in brackets)",
+      value: `${withOutbound.loopMs.toFixed(2)} (${withOutbound.allMs.toFixed(2)})`,
+      reference: `${without.loopMs.toFixed(2)} (${without.allMs.toFixed(2)})`,
+      ratio: (withOutbound.loopMs / without.loopMs).toFixed(2),
+    },
+    {
+      db,
+      scenario: label,
+      metric: 'rows stored = distinct submissions emailed = distinct submissions hooked (answered 2xx; duplicates emailed + hooked)',
+      value: `${stored} = ${tally.emails.distinct} = ${tally.hooks.distinct}`,
+      reference: `${withOutbound.result.ok} answered; ${tally.emails.duplicates} + ${tally.hooks.duplicates} dup.`,
+      ratio: '—',
+      target: 'all equal, none twice',
+      pass: exact && nothingLost,
+    },
+    { db, scenario: label, metric: "seconds from the load's end until both sinks had every stored submission", value: (drain.ms / 1000).toFixed(2), reference: '—', ratio: '—', target: '≤ 5 s', pass: drain.ms <= 5000 },
+  ];
+}

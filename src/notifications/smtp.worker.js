@@ -1,0 +1,31 @@
+// Plain JavaScript on purpose: a worker thread runs a file as is, from src/ under the tests and
+// from dist/ in production (tsc copies it there).
+//
+// The SMTP transport on a thread of its own (see mailer.ts): nodemailer builds each message
+// through a chain of streams and writes it in many small pieces, which at hundreds of messages a
+// second is a large share of an event loop that also answers submissions. This thread only
+// sends: the message comes composed, and what the answer means is decided by the caller.
+import { parentPort, workerData } from 'node:worker_threads';
+import { createTransport } from 'nodemailer';
+
+const transporter = createTransport(workerData.transport);
+
+/** The error's parts that say what went wrong (an Error's own fields do not cross threads). */
+const describe = (err) => ({
+  code: err?.code,
+  responseCode: err?.responseCode,
+  response: err?.response,
+  command: err?.command,
+  message: err?.message ?? String(err),
+});
+
+parentPort.on('message', (message) => {
+  if (message === 'close') {
+    transporter.close();
+    process.exit(0);
+  }
+  transporter.sendMail(message.mail).then(
+    (info) => parentPort.postMessage({ id: message.id, response: String(info.response ?? '250 OK') }),
+    (err) => parentPort.postMessage({ id: message.id, error: describe(err) }),
+  );
+});
