@@ -1,4 +1,4 @@
-// `npm run bench [-- --only submit,paging,hooks,search,forms-list,purge,email,export,integrations,spam-checks --db sqlite,postgres]`: runs each scenario beside
+// `npm run bench [-- --only submit,paging,hooks,search,forms-list,purge,email,export,integrations,spam-checks,rejected --db sqlite,postgres]`: runs each scenario beside
 // its reference in the same invocation and rewrites BENCHMARKS.md with figures and ratios.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
@@ -17,6 +17,7 @@ import { SERVER_NODE_FLAGS, freshDatabase, load, recountSqliteForms, median, mem
 import { formsListScenario, searchScenario } from './dashboard.js';
 import { exportScenario } from './export.js';
 import { integrationsScenario } from './integrations.js';
+import { rejectedScenario } from './rejected.js';
 import { spamChecksScenario } from './spam-checks.js';
 import { startReceiver } from './receiver.js';
 import { startSmtpSink } from './smtp-sink.js';
@@ -26,7 +27,7 @@ const option = (name: string, fallback: string) => {
   const i = args.indexOf(`--${name}`);
   return (i >= 0 ? args[i + 1] : undefined) ?? fallback;
 };
-const only = new Set(option('only', 'submit,paging,hooks,search,forms-list,purge,email,export,integrations,spam-checks').split(','));
+const only = new Set(option('only', 'submit,paging,hooks,search,forms-list,purge,email,export,integrations,spam-checks,rejected').split(','));
 const dialects = option('db', 'sqlite,postgres').split(',') as BenchDialect[];
 const SECONDS = Number(option('seconds', '3'));
 const ROUNDS = Number(option('rounds', '3'));
@@ -388,6 +389,7 @@ for (const db of dialects) {
   if (only.has('email')) await emailScenario(db);
   if (only.has('export')) rows.push(...(await exportScenario(db, { rows: EXPORT_ROWS, seconds: SECONDS, rounds: ROUNDS, serverEnv, nodeFlags: SERVER_NODE_FLAGS })));
   if (only.has('integrations')) rows.push(...(await integrationsScenario(db, { seconds: SECONDS, rounds: ROUNDS, serverEnv, nodeFlags: SERVER_NODE_FLAGS })));
+  if (only.has('rejected')) rows.push(...(await rejectedScenario(db, { seconds: SECONDS, rounds: ROUNDS, serverEnv, nodeFlags: SERVER_NODE_FLAGS })));
   process.stdout.write(`${db} done\n`);
 }
 writeReport();
