@@ -39,7 +39,16 @@ export class AppError extends Error {
     message: string,
     options: { fieldErrors?: FieldErrors; headers?: Record<string, string> } = {},
   ) {
-    super(message);
+    // A client's mistake needs no stack (its code and message say everything), and capturing one
+    // was the largest single cost of refusing a submission: only 5xx errors keep theirs.
+    if (errorStatus[code] < 500) {
+      const depth = Error.stackTraceLimit;
+      Error.stackTraceLimit = 0;
+      super(message);
+      Error.stackTraceLimit = depth;
+    } else {
+      super(message);
+    }
     this.name = 'AppError';
     this.code = code;
     this.fieldErrors = options.fieldErrors;

@@ -12,12 +12,18 @@ import { registerServe } from './commands/serve.js';
 import { registerSuppressions } from './commands/suppressions.js';
 import { registerPurge, registerSubmissions } from './commands/submissions.js';
 import { formatCliError } from './context.js';
+import { releaseYoungGeneration } from '../startup/young-generation.js';
 
 const program = new Command()
   .name('formgate')
   .description('Formgate operator CLI. Configuration comes from the environment and .env.')
   .version(VERSION, '-V, --version', 'print the version')
-  .showHelpAfterError();
+  .showHelpAfterError()
+  // The bin held the young generation for the server's start-up; the server releases it once
+  // listening, and a one-shot command has no start-up to speak of.
+  .hook('preAction', (_program, command) => {
+    if (command.name() !== 'serve') releaseYoungGeneration();
+  });
 
 registerServe(program);
 registerMigrate(program);

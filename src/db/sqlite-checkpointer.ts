@@ -1,4 +1,3 @@
-import { statSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import type SqliteDatabase from 'better-sqlite3';
 
@@ -16,36 +15,37 @@ export interface SqliteCheckpointer {
   stop(): Promise<void>;
 }
 
-/** How often the WAL is looked at until the first write: the worker starts only then. */
-const FIRST_WRITE_POLL_MS = 500;
+/** How often the connection's writes are counted until the worker starts. */
+const START_POLL_MS = 500;
+/**
+ * Rows the server's connection changes before the worker starts: more than start-up writes
+ * (migrating a new database changes 15, a start on an existing one a handful), fewer than a few
+ * dozen submissions do. Until then SQLite's own automatic checkpoint (at 1,000 WAL pages) stays
+ * on, and so few writes do not reach it.
+ */
+export const START_AFTER_CHANGES = 100;
 
 /**
  * Moves the WAL checkpoints of a file database off the event loop (see
- * sqlite-checkpoint.worker.js). The worker thread (an isolate of its own, ~10 MB resident) starts
- * at the first write the WAL shows, not at start-up: an idle server does not pay for it. Until
- * then SQLite's own automatic checkpoint stays on.
+ * sqlite-checkpoint.worker.js). The worker thread (an isolate of its own, ~8–10 MB resident)
+ * starts once the server has written more than its start-up does, not at start-up: an idle
+ * server does not pay for it. The writes are counted with total_changes() (rows changed through
+ * this connection, triggers included), not read off the WAL file's size, which a WAL left by an
+ * earlier run keeps however much is written.
  */
 export function startSqliteCheckpointer(
   sqlite: SqliteDatabase.Database,
   path: string,
   onError: (error: Error) => void,
 ): SqliteCheckpointer {
-  const walFile = `${path}-wal`;
-  const walSize = () => {
-    try {
-      return statSync(walFile).size;
-    } catch {
-      return 0;
-    }
-  };
-  const sizeAtStart = walSize();
+  const changesSoFar = sqlite.prepare('select total_changes()').pluck();
   let worker: RunningWorker | undefined;
   let stopped = false;
   const poll = setInterval(() => {
-    if (walSize() === sizeAtStart) return;
+    if (!sqlite.open || (changesSoFar.get() as number) <= START_AFTER_CHANGES) return;
     clearInterval(poll);
     worker = startWorker(sqlite, path, onError);
-  }, FIRST_WRITE_POLL_MS);
+  }, START_POLL_MS);
   poll.unref();
   return {
     async stop() {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Executor, Trx } from '../db/database.js';
 import { notFound, validationFailed } from '../errors.js';
-import { newId } from '../lib/ids.js';
+import { hasIdShape, newId } from '../lib/ids.js';
 import { canBeKey } from '../lib/text.js';
 import { templateProblem } from '../lib/template.js';
 import { nowIso } from '../lib/time.js';
@@ -10,6 +10,7 @@ import {
   deleteFormRow,
   findFormRowById,
   findFormRowOfAccount,
+  findFormRowsByIds,
   formRowToForm,
   insertForm,
   listFormRowsOfAccount,
@@ -17,6 +18,7 @@ import {
   updateFormRow,
 } from './form.repository.js';
 import { ALTCHA_COMPLEXITIES, BOT_CHECK_VENDORS, SPAM_FILTER_MODES, formLanguages, notifyModes, type BotCheckVendor, type Form } from './form.types.js';
+import { FormCache } from './form-cache.js';
 import { hostOfEntry } from './host-list.js';
 
 const httpUrl = z
@@ -210,18 +212,19 @@ function settingsToRow(s: FormSettingsInput): FormRowUpdate {
   return row;
 }
 
-/** How long the submit path may use a form it read, before reading it again. */
-const FORM_CACHE_TTL_MS = 1000;
-
 export class FormService {
-  /** Forms the submit path read recently; updates through this process drop their entry. */
-  private readonly recent = new Map<string, { form: Form | undefined; until: number }>();
+  /** Forms (and IDs naming none) the submit path read recently; changes through this process drop their entry. */
+  private readonly cache: FormCache;
 
   constructor(
     private readonly db: Executor,
     /** TURNSTILE_SECRET_KEY and the others: a form may use a vendor without a secret of its own only when its variable is set. */
     private readonly defaultSecrets: DefaultBotCheckSecrets = {},
-  ) {}
+    /** The form cache's clock (tests stop it). */
+    cacheClock: () => number = Date.now,
+  ) {
+    this.cache = new FormCache(async (formIds) => (await findFormRowsByIds(db, formIds)).map(formRowToForm), cacheClock);
+  }
 
   /**
    * Requiring a bot check with no secret anywhere would silently file every submission as spam
@@ -241,19 +244,14 @@ export class FormService {
   }
 
   /**
-   * findForm for the hot submit path: a form is read at most once a second per process. A
-   * change made through another instance is seen within FORM_CACHE_TTL_MS.
+   * findForm for the hot submit path: a form, or the absence of one, is read at most once a
+   * second per process (see FormCache), and an ID of another shape than the ones this service
+   * makes is unknown without a query. A form created or changed through another instance is seen
+   * within FORM_CACHE_TTL_MS.
    */
   async findFormCached(formId: string): Promise<Form | undefined> {
-    // The submit limiter looks the form up before any route check has run.
-    if (!canBeKey(formId)) return undefined;
-    const now = Date.now();
-    const hit = this.recent.get(formId);
-    if (hit && hit.until > now) return hit.form;
-    const form = await this.findForm(formId);
-    if (this.recent.size > 10_000) this.recent.clear();
-    this.recent.set(formId, { form, until: now + FORM_CACHE_TTL_MS });
-    return form;
+    if (!hasIdShape('frm', formId)) return undefined;
+    return this.cache.find(formId);
   }
 
   async createForm(accountId: string, input: FormSettingsInput & { name: string }): Promise<Form> {
@@ -312,7 +310,7 @@ export class FormService {
     const settings = withBotCheck(parseSettings(input, false), form);
     this.checkBotCheckSecret(settings, form);
     await updateFormRow(this.db, form.id, { ...settingsToRow(settings), updated_at: nowIso() });
-    this.recent.delete(form.id);
+    this.cache.forget(form.id);
     return this.getForm(form.id);
   }
 
@@ -338,7 +336,7 @@ export class FormService {
   /** Deletes the form row inside the caller's transaction; its rows in other tables cascade. */
   async deleteFormInTransaction(trx: Trx, formId: string): Promise<boolean> {
     const deleted = await deleteFormRow(trx, formId);
-    this.recent.delete(formId);
+    this.cache.forget(formId);
     return deleted;
   }
 

@@ -28,8 +28,25 @@ export function randomBase62(length: number): string {
 /** Opaque, URL-safe, unguessable IDs: a type prefix and 16 base62 characters (~95 bits). */
 export type IdPrefix = 'acc' | 'key' | 'frm' | 'sub' | 'hook' | 'dlv' | 'ses' | 'rcp' | 'att' | 'eml' | 'int' | 'iat';
 
+const RANDOM_LENGTH = 16;
+
 export function newId(prefix: IdPrefix): string {
-  return `${prefix}_${randomBase62(16)}`;
+  return `${prefix}_${randomBase62(RANDOM_LENGTH)}`;
+}
+
+const shapes = new Map<IdPrefix, RegExp>();
+
+/**
+ * Whether `value` has the shape of the IDs newId(prefix) makes (every one it has made: the shape
+ * is the first release's). Lets a public path answer an ID no row can have without a query.
+ */
+export function hasIdShape(prefix: IdPrefix, value: string): boolean {
+  let shape = shapes.get(prefix);
+  if (!shape) {
+    shape = new RegExp(`^${prefix}_[0-9A-Za-z]{${RANDOM_LENGTH}}$`);
+    shapes.set(prefix, shape);
+  }
+  return shape.test(value);
 }
 
 const TIME_DIGITS = 8; // 62^8 ms reaches the year 8000

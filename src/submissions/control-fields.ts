@@ -35,6 +35,11 @@ function botCheckResponse(posted: PostedFields, botCheck: BotCheckVendor): strin
   return Object.hasOwn(posted, field) ? firstString(posted[field]) : undefined;
 }
 
+/** The posted access_key, read without splitting the rest (a refused key needs nothing else). */
+export function postedAccessKey(posted: PostedFields): string | undefined {
+  return Object.hasOwn(posted, 'access_key') ? firstString(posted.access_key) : undefined;
+}
+
 /** Splits what was posted into the control values and the payload to store. */
 export function separateControlFields(
   posted: PostedFields,
@@ -49,7 +54,7 @@ export function separateControlFields(
     control: {
       honeypotFilled: HONEYPOT_FIELDS.some((name) => Object.hasOwn(posted, name) && isFilled(posted[name])),
       botCheckResponse: botCheckResponse(posted, botCheck),
-      accessKey: Object.hasOwn(posted, 'access_key') ? firstString(posted.access_key) : undefined,
+      accessKey: postedAccessKey(posted),
       redirect: Object.hasOwn(posted, 'redirect') ? firstString(posted.redirect) : undefined,
     },
     payload,

@@ -15,8 +15,11 @@ import { submitBodySchema, submitHeadersSchema } from './submit.schemas.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** The form the submit URL names, once looked up (the error handler reuses it). */
-    submitForm: Form | undefined;
+    /**
+     * The form the submit URL names once it was looked up, null when no form has that ID;
+     * undefined before the lookup. The handler and the error handler reuse it.
+     */
+    submitForm: Form | null | undefined;
     /** Set when the submission was stored; any other answer counts as rejected. */
     submitOutcome: 'accepted' | 'spam' | undefined;
   }
@@ -166,7 +169,7 @@ export async function submitRoutes(app: FastifyInstance): Promise<void> {
     submit.setErrorHandler(async (error, request, reply) => {
       const appError = toAppError(error);
       if (appError.statusCode >= 500) request.log.error({ err: error }, 'submit failed');
-      const form = request.submitForm ?? (await findFormQuietly(app, request));
+      const form = request.submitForm === undefined ? await findFormQuietly(app, request) : (request.submitForm ?? undefined);
       if (respondsWithJson(request.headers.accept, request.headers['content-type'], form)) {
         return sendAppError(reply, appError);
       }
@@ -209,8 +212,9 @@ export async function submitRoutes(app: FastifyInstance): Promise<void> {
       },
       async (request, reply) => {
         const idempotencyKey = checkIdempotencyKey(request.headers['idempotency-key']);
-        const form = await app.services.submissions.findForm(request.params.formId);
-        request.submitForm = form;
+        // The submit limiter looked the form up already when it is on.
+        const form = request.submitForm === undefined ? await app.services.submissions.findForm(request.params.formId) : (request.submitForm ?? undefined);
+        request.submitForm = form ?? null;
         const fields = request.body;
         if (!fields) throw new AppError('validation_failed', 'A Content-Type and a body are required.');
         const outcome = await app.services.submissions.acceptSubmission(
@@ -277,14 +281,14 @@ export async function submitRoutes(app: FastifyInstance): Promise<void> {
 }
 
 /**
- * Per client IP and form. The form is looked up first (the handler's lookup then comes from the
- * form cache) so that every form ID that does not exist shares one counter per client: a client
+ * Per client IP and form. The form is looked up first (the handler and the error handler reuse
+ * it) so that every form ID that does not exist shares one counter per client: a client
  * cannot make new counters, and so cannot push its own out, by inventing form IDs.
  */
 async function limitSubmit(app: FastifyInstance, request: FastifyRequest, reply: FastifyReply, max: number): Promise<void> {
   const formId = (request.params as { formId?: string } | undefined)?.formId ?? '';
   const form = await app.services.submissions.findForm(formId);
-  request.submitForm = form;
+  request.submitForm = form ?? null;
   const [count] = await app.limiter.hit({ key: `submit:${clientKey(request.ip)}|${form ? form.id : '?'}`, windowMs: 60_000 });
   setRateLimitHeaders(reply, max, count!);
   if (count!.count > max) throw rateLimited('Too many submissions from this address; try again later.', count!.resetMs);

@@ -8,7 +8,7 @@ import type { FormService } from '../forms/form.service.js';
 import type { Form } from '../forms/form.types.js';
 import { newTimeOrderedId } from '../lib/ids.js';
 import { isoMinus, nowIso } from '../lib/time.js';
-import { separateControlFields } from './control-fields.js';
+import { postedAccessKey, separateControlFields } from './control-fields.js';
 import { resolveCountry } from './country.js';
 import { checkSubmissionContent } from './required-fields.js';
 import { successDestination } from './redirects.js';
@@ -69,9 +69,18 @@ export function checkIdempotencyKey(value: string | string[] | undefined): strin
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest();
 
+/** The hash of each cached form's access key, computed once per form read (forms are re-read every second). */
+const accessKeyHashes = new WeakMap<Form, Buffer>();
+
 /** Constant-time comparison of a presented access key with the form's. */
-function accessKeyMatches(presented: string | undefined, expected: string): boolean {
-  return presented !== undefined && timingSafeEqual(sha256(presented), sha256(expected));
+function accessKeyMatches(presented: string | undefined, form: Form, accessKey: string): boolean {
+  if (presented === undefined) return false;
+  let expected = accessKeyHashes.get(form);
+  if (!expected) {
+    expected = sha256(accessKey);
+    accessKeyHashes.set(form, expected);
+  }
+  return timingSafeEqual(sha256(presented), expected);
 }
 
 /**
@@ -137,10 +146,10 @@ export class SubmissionService {
     if (!originAllowed(target.allowedOrigins, request.origin, request.referer)) {
       throw new AppError('origin_not_allowed', 'This form does not accept submissions from this website.');
     }
-    const { control, payload } = separateControlFields(request.fields, target.botCheck);
-    if (target.accessKey !== null && !accessKeyMatches(control.accessKey, target.accessKey)) {
+    if (target.accessKey !== null && !accessKeyMatches(postedAccessKey(request.fields), target, target.accessKey)) {
       throw new AppError('access_denied', 'A valid access_key is required to submit to this form.');
     }
+    const { control, payload } = separateControlFields(request.fields, target.botCheck);
     if (!request.idempotencyKey) {
       const { result, replayed } = await this.store(request, target, payload, control, undefined);
       return { ...result, cached: replayed };

@@ -3,7 +3,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { parseConfig, type Config } from '../../src/config.js';
-import type { DatabaseHandle } from '../../src/db/database.js';
+import type { DatabaseHandle, DatabaseOptions } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import type { Services } from '../../src/services.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
@@ -34,6 +34,8 @@ export interface TestAppOptions {
   mailTransport?: Parameters<typeof buildApp>[0]['mailTransport'];
   /** Listen on a port chosen up front and make it BASE_URL, for pages a browser must reach. */
   baseUrlIsOwnAddress?: boolean;
+  /** Options of the app's database handle (onQuery sees every query the app makes). */
+  databaseOptions?: DatabaseOptions;
 }
 
 /** A free loopback port, found by letting the OS pick one and releasing it. */
@@ -50,7 +52,7 @@ export async function freePort(): Promise<number> {
 /** A real server on a loopback port with its own migrated database. */
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const database = options.database ?? (await createTestDatabase());
-  const handle = database.open();
+  const handle = database.open(options.databaseOptions);
   await migrateToLatest(handle);
   const env = { ...options.env };
   if (options.baseUrlIsOwnAddress) {

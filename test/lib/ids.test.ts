@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { newId, newTimeOrderedId, randomBase62 } from '../../src/lib/ids.js';
+import { hasIdShape, newId, newTimeOrderedId, randomBase62 } from '../../src/lib/ids.js';
 
 describe('IDs', () => {
   it('are a prefix and 16 base62 characters, and do not repeat', () => {
@@ -34,5 +34,26 @@ describe('IDs', () => {
     expect(first).toMatch(/^sub_[0-9A-Za-z]{24}$/);
     expect(first.slice(0, 12)).toBe(second.slice(0, 12));
     expect(first).not.toBe(second);
+  });
+
+  it('hasIdShape accepts every ID newId makes and nothing else', () => {
+    for (let i = 0; i < 2000; i++) expect(hasIdShape('frm', newId('frm'))).toBe(true);
+    const frm = newId('frm');
+    for (const other of [
+      newId('sub'),
+      `${frm}x`,
+      frm.slice(0, -1),
+      `frm-${frm.slice(4)}`,
+      `FRM_${frm.slice(4)}`,
+      `${frm.slice(0, -1)}-`,
+      `${frm.slice(0, -1)}é`,
+      `${frm}\n`,
+      `${frm.slice(0, -1)}\u0000`,
+      '',
+      'frm_',
+      'x'.repeat(10_000),
+    ]) {
+      expect(hasIdShape('frm', other), JSON.stringify(other)).toBe(false);
+    }
   });
 });

@@ -66,6 +66,36 @@ describe('submit errors in JSON mode', () => {
     expect(await countStored(t, inactive.id)).toBe(0);
   });
 
+  it('answers an unknown form in the same envelope whatever the shape of its ID, and again from the cache', async () => {
+    for (const id of ['frm_doesnotexist0000', 'frm_doesnotexist0000', 'frm_short', 'sub_doesnotexist0000', `frm_${'0'.repeat(32)}`]) {
+      const res = await submit(t, id, { json: { a: 1 } }, { ...JSON_ACCEPT, origin: 'https://site.example' });
+      expect(res.status).toBe(404);
+      expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      expect(res.headers.get('access-control-allow-origin')).toBe('https://site.example');
+      expect(await res.text()).toBe('{"error":"not_found","message":"Form not found."}');
+    }
+  });
+
+  it('refuses a known form (inactive, access key, origin) with the exact envelope, repeatedly', async () => {
+    const inactive = await createForm(t.services, owner.account.id, { isActive: false });
+    const locked = await createForm(t.services, owner.account.id, { accessKey: 'open-sesame' });
+    const shop = await createForm(t.services, owner.account.id, { allowedOrigins: ['shop.example'] });
+    const expected: Array<[string, Record<string, unknown>, Record<string, string>, number, string]> = [
+      [inactive.id, { a: 1 }, {}, 403, '{"error":"form_inactive","message":"This form is not accepting submissions."}'],
+      [locked.id, { a: 1, access_key: 'wrong' }, {}, 403, '{"error":"access_denied","message":"A valid access_key is required to submit to this form."}'],
+      [shop.id, { a: 1 }, { origin: 'https://evil.example' }, 403, '{"error":"origin_not_allowed","message":"This form does not accept submissions from this website."}'],
+    ];
+    for (let round = 0; round < 3; round++) {
+      for (const [formId, json, headers, status, body] of expected) {
+        const res = await submit(t, formId, { json }, { ...JSON_ACCEPT, ...headers });
+        expect(res.status).toBe(status);
+        expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+        expect(await res.text()).toBe(body);
+      }
+    }
+    for (const form of [inactive, locked, shop]) expect(await countStored(t, form.id)).toBe(0);
+  });
+
   it('requires the access key when the form has one', async () => {
     const locked = await createForm(t.services, owner.account.id, { accessKey: 'open-sesame' });
     for (const fields of [{ a: 1 }, { a: 1, access_key: 'wrong' }, { a: 1, access_key: '' }, { a: 1, access_key: 42 }]) {

@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
-import { createForm, createOwner } from '../helpers/factories.js';
-import { BROWSER_ACCEPT, JSON_ACCEPT, storedSubmission, submit } from '../helpers/submit.js';
+import { FORM_CACHE_TTL_MS } from '../../src/forms/form-cache.js';
+import { findFormRowById, insertForm } from '../../src/forms/form.repository.js';
+import { newId } from '../../src/lib/ids.js';
+import { createForm, createOwner, servicesFor } from '../helpers/factories.js';
+import { BROWSER_ACCEPT, JSON_ACCEPT, countStored, storedSubmission, submit } from '../helpers/submit.js';
 
 let t: TestApp;
 let owner: Awaited<ReturnType<typeof createOwner>>;
@@ -157,5 +160,49 @@ describe('submit: CORS', () => {
     const error = await submit(t, 'frm_unknown000000000', { json: { a: 1 } });
     expect(error.status).toBe(404);
     expect(error.headers.get('access-control-allow-origin')).toBe('*');
+  });
+});
+
+describe('submit: forms changed through another instance', () => {
+  /** Submits until the answer has `status`; how long that took from `since`. */
+  async function untilAnswered(formId: string, status: number, since: number, deadlineMs: number): Promise<number> {
+    for (;;) {
+      const res = await submit(t, formId, { json: { a: 1 } }, JSON_ACCEPT);
+      await res.arrayBuffer();
+      if (res.status === status) return Date.now() - since;
+      if (Date.now() - since > deadlineMs) throw new Error(`still ${res.status} after ${deadlineMs} ms`);
+    }
+  }
+
+  it('a form created on another instance is accepted within a second, though its ID was cached as unknown', async () => {
+    const other = servicesFor(t.database.open());
+    try {
+      const template = await findFormRowById(other.handle.db, (await createForm(other, owner.account.id)).id);
+      const formId = newId('frm');
+      expect((await submit(t, formId, { json: { a: 1 } }, JSON_ACCEPT)).status).toBe(404);
+      const created = Date.now();
+      await insertForm(other.handle.db, { ...template!, id: formId });
+      // The cache's second, plus room for a loaded machine's requests.
+      await untilAnswered(formId, 200, created, FORM_CACHE_TTL_MS + 2000);
+      expect(await countStored(t, formId)).toBeGreaterThan(0);
+    } finally {
+      await other.handle.close();
+    }
+  });
+
+  it('a form deactivated and reactivated on another instance is refused, then accepted, each within a second', async () => {
+    const other = servicesFor(t.database.open());
+    try {
+      const form = await createForm(other, owner.account.id);
+      expect((await submit(t, form.id, { json: { a: 1 } }, JSON_ACCEPT)).status).toBe(200);
+      let changed = Date.now();
+      await other.forms.updateForm(form.id, { isActive: false });
+      await untilAnswered(form.id, 403, changed, FORM_CACHE_TTL_MS + 2000);
+      changed = Date.now();
+      await other.forms.updateForm(form.id, { isActive: true });
+      await untilAnswered(form.id, 200, changed, FORM_CACHE_TTL_MS + 2000);
+    } finally {
+      await other.handle.close();
+    }
   });
 });

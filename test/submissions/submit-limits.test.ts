@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
+import type { CompiledQuery } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migrateToLatest } from '../../src/db/migrate.js';
+import { FORM_CACHE_TTL_MS } from '../../src/forms/form-cache.js';
+import { FormService } from '../../src/forms/form.service.js';
+import { newId } from '../../src/lib/ids.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
-import { createOwner } from '../helpers/factories.js';
+import { createTestDatabase } from '../helpers/database.js';
+import { createOwner, servicesFor } from '../helpers/factories.js';
 import { JSON_ACCEPT, countStored, submit } from '../helpers/submit.js';
 
 const LIMIT = 5;
@@ -78,6 +84,80 @@ describe('submit rate limit cannot be walked around (in-process counters)', () =
       }
     } finally {
       await fresh.close();
+    }
+  });
+});
+
+describe('a flood of invented form IDs', () => {
+  /** The app's queries that read the forms table, with their parameters. */
+  function formReads(queries: CompiledQuery[]): CompiledQuery[] {
+    return queries.filter((q) => /from "forms"/.test(q.sql));
+  }
+
+  it('never pushes a real form out: it is read at most once a second, its refusals and acceptances touch nothing else', async () => {
+    const queries: CompiledQuery[] = [];
+    const app = await startTestApp({ env: { SUBMIT_RATE_LIMIT_PER_MINUTE: '0' }, databaseOptions: { onQuery: (q) => queries.push(q) } });
+    try {
+      const o = await createOwner(app.services, { form: { accessKey: 'open-sesame' } });
+      queries.length = 0;
+      const started = Date.now();
+      const statuses = new Map<number, number>();
+      // 4,000 invented IDs, half of the right shape (each needs a read), half of another (none), the real form between them.
+      await Promise.all(
+        Array.from({ length: 16 }, async (_, worker) => {
+          for (let i = 0; i < 250; i++) {
+            const id = i % 2 === 0 ? newId('frm') : `frm_${randomUUID()}`;
+            const res = await submit(app, id, { json: { i } }, JSON_ACCEPT);
+            await res.arrayBuffer();
+            statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+            if (i % 25 === 0) {
+              const refused = await submit(app, o.form.id, { json: { worker, i } }, JSON_ACCEPT);
+              expect(refused.status).toBe(403);
+              await refused.arrayBuffer();
+            }
+          }
+        }),
+      );
+      const seconds = (Date.now() - started) / 1000;
+      expect(statuses).toEqual(new Map([[404, 4000]]));
+      // The submit path read the forms table and nothing else (the outbox dispatcher polls its own tables meanwhile): nothing stored.
+      expect(formReads(queries).length).toBeGreaterThan(0);
+      expect(formReads(queries).every((q) => q.sql.startsWith('select'))).toBe(true);
+      expect(queries.filter((q) => /submissions|idempotency/.test(q.sql))).toEqual([]);
+      // The real form: read again only when its second is up, however many invented IDs came between.
+      const realFormReads = queries.filter((q) => q.parameters.includes(o.form.id)).length;
+      expect(realFormReads).toBeGreaterThanOrEqual(1);
+      expect(realFormReads).toBeLessThanOrEqual(Math.ceil(seconds * 1000 / FORM_CACHE_TTL_MS) + 1);
+      // IDs of another shape were answered without a query.
+      expect(formReads(queries).flatMap((q) => q.parameters).filter((p) => typeof p !== 'string' || p.length !== o.form.id.length)).toEqual([]);
+      const accepted = await submit(app, o.form.id, { json: { a: 1, access_key: 'open-sesame' } }, JSON_ACCEPT);
+      expect(accepted.status).toBe(200);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('30,000 invented IDs looked up within the cache second leave a real form cached: no read for it afterwards', async () => {
+    const queries: CompiledQuery[] = [];
+    const database = await createTestDatabase();
+    const handle = database.open({ onQuery: (q) => queries.push(q) });
+    try {
+      await migrateToLatest(handle);
+      const services = servicesFor(handle);
+      const { form } = await createOwner(services);
+      // A stopped clock: the whole flood happens within the cache's second, however slow the machine.
+      const forms = new FormService(handle.db, {}, () => 1_000_000);
+      expect((await forms.findFormCached(form.id))?.id).toBe(form.id);
+      for (let round = 0; round < 30; round++) {
+        const found = await Promise.all(Array.from({ length: 1000 }, () => forms.findFormCached(newId('frm'))));
+        expect(found.every((f) => f === undefined)).toBe(true);
+      }
+      queries.length = 0;
+      expect((await forms.findFormCached(form.id))?.id).toBe(form.id);
+      expect(queries).toHaveLength(0);
+    } finally {
+      await handle.close();
+      await database.drop();
     }
   });
 });

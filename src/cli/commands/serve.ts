@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { loadConfig } from '../../config.js';
-import { startServer } from '../../server.js';
+import { startServer } from '../../start-server.js';
 
 export function registerServe(program: Command): void {
   program

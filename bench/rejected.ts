@@ -1,0 +1,98 @@
+// The rejected-submit scenario of `npm run bench` (issue 30): what a refused submission costs
+// against an accepted one, same server, interleaved rounds. An unknown form ID (one, and a new
+// invented one per request, as a client flooding the service would send) and a wrong access key
+// must each be answered at least 1.5× as fast as a real submission is stored.
+import autocannon from 'autocannon';
+import { AccountService } from '../src/accounts/account.service.js';
+import { parseConfig } from '../src/config.js';
+import { createDatabase } from '../src/db/database.js';
+import { migrateToLatest } from '../src/db/migrate.js';
+import { FormService } from '../src/forms/form.service.js';
+import { newId } from '../src/lib/ids.js';
+import { freshDatabase, startChild, type BenchDialect, type BenchRow } from './lib.js';
+
+const SERVER = 'dist/src/server.js';
+const JSON_BODY = JSON.stringify({ name: 'Ada Lovelace', email: 'ada@example.com', message: 'Hello from the benchmark', topics: ['a', 'b'] });
+const WRONG_KEY_BODY = JSON.stringify({ name: 'Ada Lovelace', email: 'ada@example.com', message: 'Hello from the benchmark', access_key: 'not-the-key' });
+const TARGET = 1.5;
+
+interface Measured {
+  rps: number;
+  /** Answers with another status than the one expected. */
+  unexpected: number;
+}
+
+/** A form accepting submissions and one requiring an access key. */
+async function fixtures(url: string): Promise<{ open: string; locked: string }> {
+  const handle = createDatabase(url, { poolSize: 1 });
+  try {
+    await migrateToLatest(handle);
+    const account = await new AccountService(handle.db, parseConfig({})).createAccount({ email: `bench-${Date.now()}@example.com`, planId: 'pro' });
+    const forms = new FormService(handle.db);
+    const open = await forms.createForm(account.id, { name: 'Open' });
+    const locked = await forms.createForm(account.id, { name: 'Locked', accessKey: 'the-real-key' });
+    return { open: open.id, locked: locked.id };
+  } finally {
+    await handle.close();
+  }
+}
+
+/** 50 connections on one path, or on a new path per request; counts what did not answer `status`. */
+async function measure(base: string, options: { path: string | (() => string); body: string; status: number; seconds: number }): Promise<Measured> {
+  const { path } = options;
+  const result = await autocannon({
+    url: base,
+    method: 'POST',
+    connections: 50,
+    duration: options.seconds,
+    headers: { 'content-type': 'application/json', accept: 'application/json' },
+    body: options.body,
+    requests: [typeof path === 'string' ? { path } : { setupRequest: (request) => ({ ...request, path: path() }) }],
+  });
+  const byStatus: Record<string, { count?: number }> = result.statusCodeStats ?? {};
+  const expected = byStatus[String(options.status)]?.count ?? 0;
+  const answered = Object.values(byStatus).reduce((sum, s) => sum + (s.count ?? 0), 0);
+  return { rps: Math.round(result.requests.average), unexpected: answered - expected + result.errors + result.timeouts };
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+export async function rejectedScenario(
+  db: BenchDialect,
+  options: { seconds: number; rounds: number; serverEnv: (url: string, extra?: Record<string, string>) => Record<string, string>; nodeFlags: string[] },
+): Promise<BenchRow[]> {
+  const database = await freshDatabase(db);
+  const { open, locked } = await fixtures(database.url);
+  const server = await startChild(SERVER, options.serverEnv(database.url), options.nodeFlags);
+  const unknown = newId('frm');
+  const runs = {
+    accepted: () => measure(server.url, { path: `/v1/submit/${open}`, body: JSON_BODY, status: 200, seconds: options.seconds }),
+    'one unknown form ID': () => measure(server.url, { path: `/v1/submit/${unknown}`, body: JSON_BODY, status: 404, seconds: options.seconds }),
+    'a new invented form ID per request': () => measure(server.url, { path: () => `/v1/submit/${newId('frm')}`, body: JSON_BODY, status: 404, seconds: options.seconds }),
+    'wrong access key': () => measure(server.url, { path: `/v1/submit/${locked}`, body: WRONG_KEY_BODY, status: 403, seconds: options.seconds }),
+  };
+  const results = new Map<string, Measured[]>(Object.keys(runs).map((name) => [name, []]));
+  try {
+    for (const run of Object.values(runs)) await run(); // warm-up
+    // Interleaved rounds, the median of each: the machine's drift hits all of them alike.
+    for (let round = 0; round < options.rounds; round++) {
+      for (const [name, run] of Object.entries(runs)) results.get(name)!.push(await run());
+    }
+  } finally {
+    await server.stop();
+    await database.drop();
+  }
+  for (const [name, measured] of results) {
+    const unexpected = measured.reduce((sum, m) => sum + m.unexpected, 0);
+    if (unexpected > 0) throw new Error(`rejected scenario, ${name}: ${unexpected} answers with another status than expected`);
+  }
+  const accepted = median(results.get('accepted')!.map((m) => m.rps));
+  const rows: BenchRow[] = [];
+  for (const [name, measured] of results) {
+    if (name === 'accepted') continue;
+    const rps = median(measured.map((m) => m.rps));
+    const ratio = rps / accepted;
+    rows.push({ db, scenario: 'rejected submits', metric: `req/s, ${name} vs accepted submissions (JSON)`, value: String(rps), reference: String(accepted), ratio: ratio.toFixed(2), target: `≥ ${TARGET.toFixed(2)}`, pass: ratio >= TARGET });
+  }
+  return rows;
+}
