@@ -73,7 +73,8 @@ describe(`integrations as an operator runs them, on ${testDialect}`, () => {
     expect((await formgate(['integrations', 'remove', id])).json).toEqual({ deleted: true });
     expect((await formgate(['integrations', 'remove', telegram.json.integration.id])).json).toEqual({ deleted: true });
     expect((await formgate(['integrations', 'list', formId])).json).toEqual({ integrations: [] });
-  });
+    // Five CLI processes, each loading the app: ~10 s alone, three times that beside other suites.
+  }, 90_000);
 
   it('SIGKILL after the 200 and before the platform answered: each message is delivered once after the restart', async () => {
     expect((await formgate(['integrations', 'add', formId, '--kind', 'slack', '--url', `${receiver.url}/crash`])).code).toBe(0);
