@@ -12,7 +12,7 @@ import { migrateToLatest } from '../src/db/migrate.js';
 import { FormService } from '../src/forms/form.service.js';
 import { InstanceSecretService } from '../src/secrets/instance-secret.service.js';
 import { SubmissionCursors } from '../src/submissions/submission-cursor.js';
-import { SERVER_NODE_FLAGS, addHooks, addRecipient, freshDatabase, load, recountSqliteForms, median, memoryOf, startChild, timeRequests, type BenchDialect, type BenchRow, type LoadResult } from './lib.js';
+import { SERVER_NODE_FLAGS, addHooks, addRecipient, freshDatabase, indexSeededSqliteRows, load, recountSqliteForms, median, memoryOf, startChild, timeRequests, type BenchDialect, type BenchRow, type LoadResult } from './lib.js';
 import { formsListScenario, searchScenario } from './dashboard.js';
 import { exportScenario } from './export.js';
 import { integrationsScenario } from './integrations.js';
@@ -141,14 +141,21 @@ async function bulkInsert(db: BenchDialect, url: string, formId: string, count: 
     })();
     recountSqliteForms(sqlite);
     sqlite.close();
+    await indexSeededSqliteRows(url);
     return;
   }
   const handle = createDatabase(url, { poolSize: 1 });
-  await sql`insert into submissions (id, form_id, created_at, status, is_spam, payload, ip, country, user_agent, referer)
-    select 'sub_' || lpad(g::text, 16, '0'), ${formId},
-      to_char(timestamp '2025-01-01' + (g / 3) * interval '1 millisecond', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-      'delivered', 0, '{"n":' || g || '}', '203.0.113.9', 'XX', 'bench', ''
-    from generate_series(0, ${count - 1}) g`.execute(handle.db);
+  // In statements of at most 100,000 rows: each stays well under the pool's statement timeout,
+  // whatever the machine's speed (a million rows in one statement did not, on a slower one).
+  const CHUNK = 100_000;
+  for (let from = 0; from < count; from += CHUNK) {
+    const to = Math.min(count, from + CHUNK) - 1;
+    await sql`insert into submissions (id, form_id, created_at, status, is_spam, payload, ip, country, user_agent, referer)
+      select 'sub_' || lpad(g::text, 16, '0'), ${formId},
+        to_char(timestamp '2025-01-01' + (g / 3) * interval '1 millisecond', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+        'delivered', 0, '{"n":' || g || '}', '203.0.113.9', 'XX', 'bench', ''
+      from generate_series(${from}::bigint, ${to}::bigint) g`.execute(handle.db);
+  }
   await sql`analyze submissions`.execute(handle.db);
   await handle.close();
 }
@@ -403,6 +410,8 @@ async function measure(group: string, db: BenchDialect, scenario: () => Promise<
   if (returned) rows.push(...returned);
   const measuredOn = new Date().toISOString().slice(0, 10);
   measured.push(...rows.slice(before).map((row) => ({ ...row, group, measuredOn })));
+  // After every scenario: a crash later in a long run keeps what was measured.
+  writeReport();
 }
 
 for (const db of dialects) {
