@@ -127,9 +127,19 @@ export function formatTimeInWords(zone: string, iso: string): string {
   const ms = Date.parse(iso);
   if (Number.isNaN(ms)) return iso;
   const formatter = cached(wordFormatters, zone, () =>
-    new Intl.DateTimeFormat('en-GB', { timeZone: zone, weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' }),
+    new Intl.DateTimeFormat('en-GB', {
+      timeZone: zone,
+      hourCycle: 'h23',
+      weekday: 'long',
+      day: 'numeric',
+      month: 'long',
+      year: 'numeric',
+      hour: '2-digit',
+      minute: '2-digit',
+    }),
   );
-  const part = (type: string) => formatter.formatToParts(ms).find((p) => p.type === type)?.value ?? '';
-  const c = wallClock(zone, ms);
-  return `${part('weekday')}, ${part('day')} ${part('month')} ${part('year')} at ${pad(c.hour)}:${pad(c.minute)} ${zoneAbbreviation(zone, ms)}`;
+  // One formatToParts call: every email says a time or two, and each call costs several µs.
+  const part: Record<string, string> = {};
+  for (const p of formatter.formatToParts(ms)) if (p.type !== 'literal') part[p.type] = p.value;
+  return `${part.weekday}, ${part.day} ${part.month} ${part.year} at ${part.hour}:${part.minute} ${zoneAbbreviation(zone, ms)}`;
 }
