@@ -90,6 +90,10 @@ describe('migration 0013 (counters per UTC hour, for the viewer\'s days)', () =>
       { key: '2026-11-23', inbox: 0, spam: 1 },
       { key: '2026-11-24', inbox: 0, spam: 1 },
     ]);
-    expect((await handle.db.introspection.getTables()).map((t) => t.name)).not.toContain('form_hourly_counts');
+    // On PostgreSQL introspection lists every schema, other test files' included: this one only.
+    const schema = testDialect === 'postgres' ? (await sql<{ s: string }>`select current_schema() as s`.execute(handle.db)).rows[0]!.s : undefined;
+    const tables = (await handle.db.introspection.getTables()).filter((t) => schema === undefined || t.schema === schema);
+    expect(tables.map((t) => t.name)).toContain('form_daily_counts');
+    expect(tables.map((t) => t.name)).not.toContain('form_hourly_counts');
   });
 });
