@@ -61,9 +61,15 @@ function wallClock(zone: string, ms: number): WallClock {
       second: '2-digit',
     }),
   );
-  const out: Record<string, number> = {};
-  for (const part of formatter.formatToParts(ms)) if (part.type !== 'literal') out[part.type] = Number(part.value);
-  return { year: out.year!, month: out.month!, day: out.day!, hour: out.hour!, minute: out.minute!, second: out.second! };
+  const p = partsOf(formatter, ms);
+  return { year: Number(p.year), month: Number(p.month), day: Number(p.day), hour: Number(p.hour), minute: Number(p.minute), second: Number(p.second) };
+}
+
+/** The formatter's parts at an instant by type ("hour" → "07"), in one formatToParts call (each costs several µs). */
+function partsOf(formatter: Intl.DateTimeFormat, ms: number): Partial<Record<Intl.DateTimeFormatPartTypes, string>> {
+  const parts: Partial<Record<Intl.DateTimeFormatPartTypes, string>> = {};
+  for (const part of formatter.formatToParts(ms)) if (part.type !== 'literal') parts[part.type] = part.value;
+  return parts;
 }
 
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');
@@ -138,8 +144,6 @@ export function formatTimeInWords(zone: string, iso: string): string {
       minute: '2-digit',
     }),
   );
-  // One formatToParts call: every email says a time or two, and each call costs several µs.
-  const part: Record<string, string> = {};
-  for (const p of formatter.formatToParts(ms)) if (p.type !== 'literal') part[p.type] = p.value;
+  const part = partsOf(formatter, ms);
   return `${part.weekday}, ${part.day} ${part.month} ${part.year} at ${part.hour}:${part.minute} ${zoneAbbreviation(zone, ms)}`;
 }

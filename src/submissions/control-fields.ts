@@ -16,7 +16,6 @@ interface ControlValues {
   honeypotFilled: boolean;
   /** The response in the field of the form's bot-check vendor; undefined when absent or the form has none. */
   botCheckResponse: string | undefined;
-  accessKey: string | undefined;
   redirect: string | undefined;
 }
 
@@ -35,7 +34,7 @@ function botCheckResponse(posted: PostedFields, botCheck: BotCheckVendor): strin
   return Object.hasOwn(posted, field) ? firstString(posted[field]) : undefined;
 }
 
-/** The posted access_key, read without splitting the rest (a refused key needs nothing else). */
+/** The posted access_key, read before the rest is split: a refused key needs nothing else. */
 export function postedAccessKey(posted: PostedFields): string | undefined {
   return Object.hasOwn(posted, 'access_key') ? firstString(posted.access_key) : undefined;
 }
@@ -54,7 +53,6 @@ export function separateControlFields(
     control: {
       honeypotFilled: HONEYPOT_FIELDS.some((name) => Object.hasOwn(posted, name) && isFilled(posted[name])),
       botCheckResponse: botCheckResponse(posted, botCheck),
-      accessKey: postedAccessKey(posted),
       redirect: Object.hasOwn(posted, 'redirect') ? firstString(posted.redirect) : undefined,
     },
     payload,
