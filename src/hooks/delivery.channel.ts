@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
 import type { DatabaseHandle, Trx } from '../db/database.js';
-import { BatchedWrites } from '../lib/batched-writes.js';
+import { BatchedWrites, writeSkippingLocked } from '../lib/batched-writes.js';
 import { isoMinus, nowIso } from '../lib/time.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { OutboxChannel, OutboxSend } from '../outbox/outbox.channel.js';
@@ -93,9 +93,12 @@ export class HookDeliveryChannel implements OutboxChannel {
     if (attempts.length === 1) return recordDeliveryAttempts(db, attempts);
     // SQLite has one writer: one transaction, no lock is ever waited for.
     if (this.handle.dialect === 'sqlite') return db.transaction().execute((trx) => recordDeliveryAttempts(trx, attempts));
-    const recorded = await recordDeliveryAttemptsUnlessLocked(db, attempts);
-    // The others one at a time: each waits for its row's lock holding no other.
-    for (const attempt of attempts) if (!recorded.has(attempt.id)) await recordDeliveryAttempts(db, [attempt]);
+    await writeSkippingLocked(
+      attempts,
+      (a) => a.id,
+      (group) => recordDeliveryAttemptsUnlessLocked(db, group),
+      (attempt) => recordDeliveryAttempts(db, [attempt]),
+    );
   }
 
   private async deliver(delivery: ClaimedDelivery): Promise<void> {

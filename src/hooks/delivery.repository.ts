@@ -153,10 +153,8 @@ export async function recordDeliveryAttempts(db: Executor, attempts: DeliveryAtt
 }
 
 /**
- * PostgreSQL: the outcomes of several deliveries in one statement. A row another transaction
- * holds is skipped, not waited for: a deletion cascading over these rows holds them, and waiting
- * for one while holding the others could deadlock with it. Returns the IDs it recorded; the
- * caller records the others one at a time.
+ * PostgreSQL: the outcomes of several deliveries in one statement, skipping rows another
+ * transaction holds; returns the IDs it recorded (the `together` of writeSkippingLocked).
  */
 export async function recordDeliveryAttemptsUnlessLocked(db: Executor, attempts: DeliveryAttempt[]): Promise<Set<string>> {
   const ids = attempts.map((a) => a.id);

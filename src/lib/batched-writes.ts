@@ -48,3 +48,20 @@ export class BatchedWrites<T> {
     }
   }
 }
+
+/**
+ * PostgreSQL's way of recording a group of outcomes: one statement for the rows no other
+ * transaction holds (`together` skips locked rows and returns the IDs it wrote), then the rest
+ * one at a time (`one`), each waiting for its row's lock while holding no other. A deletion
+ * cascading over these rows holds them, and waiting for one while holding the others could
+ * deadlock with it.
+ */
+export async function writeSkippingLocked<T>(
+  items: T[],
+  idOf: (item: T) => string,
+  together: (items: T[]) => Promise<Set<string>>,
+  one: (item: T) => Promise<void>,
+): Promise<void> {
+  const written = await together(items);
+  for (const item of items) if (!written.has(idOf(item))) await one(item);
+}

@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
 import type { DatabaseHandle, Trx } from '../db/database.js';
 import { openDedicatedConnection, type DedicatedConnection } from '../db/dedicated-connection.js';
-import { BatchedWrites } from '../lib/batched-writes.js';
+import { BatchedWrites, writeSkippingLocked } from '../lib/batched-writes.js';
 import { newId } from '../lib/ids.js';
 import { nowIso } from '../lib/time.js';
 import type { ChannelContext, OutboxChannel, OutboxSend } from '../outbox/outbox.channel.js';
@@ -246,10 +246,13 @@ export class EmailChannel implements OutboxChannel {
   private async recordAttempts(records: AttemptRecord[]): Promise<void> {
     // SQLite has one writer: one transaction, no lock is ever waited for.
     if (this.handle.dialect === 'sqlite' || records.length === 1) return this.recordInOneTransaction(records);
-    // A bounce also changes the recipient and the suppression list: one at a time, below.
-    const recorded = await recordAttemptsUnlessLocked(this.handle.db, records.filter((r) => r.attempt.outcome !== 'bounced'));
-    // The others one at a time: each waits for its row's lock holding no other.
-    for (const record of records) if (!recorded.has(record.attempt.messageId)) await this.recordInOneTransaction([record]);
+    await writeSkippingLocked(
+      records,
+      (r) => r.attempt.messageId,
+      // A bounce also changes the recipient and the suppression list: one at a time.
+      (group) => recordAttemptsUnlessLocked(this.handle.db, group.filter((r) => r.attempt.outcome !== 'bounced')),
+      (record) => this.recordInOneTransaction([record]),
+    );
   }
 
   private async recordInOneTransaction(records: AttemptRecord[]): Promise<void> {

@@ -217,10 +217,9 @@ export async function recordAttempt(
 }
 
 /**
- * PostgreSQL: several attempts in one statement (messages updated, attempt rows inserted). A
- * message row another transaction holds is skipped, not waited for: a deletion cascading over
- * these rows holds them, and waiting for one while holding the others could deadlock with it.
- * Returns the message IDs it recorded; the caller records the others one at a time.
+ * PostgreSQL: several attempts in one statement (messages updated, attempt rows inserted),
+ * skipping message rows another transaction holds; returns the message IDs it recorded (the
+ * `together` of writeSkippingLocked).
  */
 export async function recordAttemptsUnlessLocked(
   db: Executor,
