@@ -2,12 +2,7 @@
 // that sends the visitor a confirmation email (every submission carrying a fresh address, so no
 // guard skips one) against a form without, same server and run, interleaved rounds in alternating
 // order; and the confirmations the SMTP sink (answering at once) received per second meanwhile.
-import { AccountService } from '../src/accounts/account.service.js';
-import { parseConfig } from '../src/config.js';
-import { createDatabase } from '../src/db/database.js';
-import { migrateToLatest } from '../src/db/migrate.js';
-import { FormService } from '../src/forms/form.service.js';
-import { freshDatabase, load, startChild, type BenchDialect, type BenchRow, type LoadResult } from './lib.js';
+import { benchAccount, freshDatabase, load, startChild, type BenchDialect, type BenchRow, type LoadResult } from './lib.js';
 import { startSinks } from './sinks.js';
 
 const SERVER = 'dist/src/server.js';
@@ -20,15 +15,12 @@ export async function confirmationsScenario(
 ): Promise<BenchRow[]> {
   const sinks = await startSinks();
   const database = await freshDatabase(db);
-  const handle = createDatabase(database.url, { poolSize: 1 });
-  await migrateToLatest(handle);
-  const account = await new AccountService(handle.db, parseConfig({})).createAccount({ email: `bench-${Date.now()}@example.com`, planId: 'pro' });
-  const forms = new FormService(handle.db);
-  const off = await forms.createForm(account.id, { name: 'Confirmations off' });
+  const { handle, accountId, forms } = await benchAccount(database.url);
+  const off = await forms.createForm(accountId, { name: 'Confirmations off' });
   // One form per run with confirmations on: each run's submissions stay under the form's daily cap.
   const onForms: string[] = [];
   for (let i = 0; i <= options.rounds; i++) {
-    onForms.push((await forms.createForm(account.id, { name: `Confirmations on ${i}`, autoReply: { enabled: true, field: 'email' }, autoReplyDailyLimit: DAILY_LIMIT })).id);
+    onForms.push((await forms.createForm(accountId, { name: `Confirmations on ${i}`, autoReply: { enabled: true, field: 'email' }, autoReplyDailyLimit: DAILY_LIMIT })).id);
   }
   await handle.close();
   const server = await startChild(SERVER, options.serverEnv(database.url, { SMTP_URL: sinks.smtpUrl }), options.nodeFlags);

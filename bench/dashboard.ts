@@ -2,14 +2,10 @@
 // 100 forms of 10,000 submissions, and what the search index and counters cost each insert.
 import SqliteDatabase from 'better-sqlite3';
 import { sql } from 'kysely';
-import { AccountService } from '../src/accounts/account.service.js';
-import { parseConfig } from '../src/config.js';
 import { SessionService } from '../src/accounts/session.service.js';
 import { createDatabase } from '../src/db/database.js';
-import { migrateToLatest } from '../src/db/migrate.js';
-import { FormService } from '../src/forms/form.service.js';
 import { insertSubmissionRows } from '../src/submissions/submission.repository.js';
-import { SERVER_NODE_FLAGS, freshDatabase, indexSeededSqliteRows, recountSqliteForms, startChild, type BenchDialect, type BenchRow } from './lib.js';
+import { SERVER_NODE_FLAGS, benchAccount, freshDatabase, indexSeededSqliteRows, recountSqliteForms, startChild, type BenchDialect, type BenchRow } from './lib.js';
 
 
 const SERVER = 'dist/src/server.js';
@@ -35,13 +31,10 @@ async function timeGets(url: string, cookie: string, n: number): Promise<{ p50: 
 }
 
 export async function owner(url: string, formCount: number) {
-  const handle = createDatabase(url, { poolSize: 2 });
-  await migrateToLatest(handle);
-  const account = await new AccountService(handle.db, parseConfig({})).createAccount({ email: `bench-${Date.now()}@example.com`, planId: 'pro' });
-  const forms = new FormService(handle.db);
+  const { handle, accountId, forms } = await benchAccount(url, 2);
   const formIds: string[] = [];
-  for (let i = 0; i < formCount; i++) formIds.push((await forms.createForm(account.id, { name: `Form ${i + 1}` })).id);
-  const token = await new SessionService(handle.db).startSession(account.id);
+  for (let i = 0; i < formCount; i++) formIds.push((await forms.createForm(accountId, { name: `Form ${i + 1}` })).id);
+  const token = await new SessionService(handle.db).startSession(accountId);
   await handle.close();
   return { formIds, cookie: `fg_session=${token}` };
 }

@@ -6,7 +6,11 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { AccountService } from '../src/accounts/account.service.js';
+import { parseConfig } from '../src/config.js';
 import { createDatabase, type DatabaseHandle } from '../src/db/database.js';
+import { migrateToLatest } from '../src/db/migrate.js';
+import { FormService } from '../src/forms/form.service.js';
 import { newId, randomBase62 } from '../src/lib/ids.js';
 import { indexPendingSubmissions } from '../src/submissions/submission-search.repository.js';
 
@@ -25,6 +29,14 @@ export function recountSqliteForms(sqlite: { exec(sql: string): unknown }): void
       select form_id, substr(created_at, 1, 13), 0, sum(1 - is_spam), sum(is_spam) from submissions group by form_id, substr(created_at, 1, 13);
     insert into form_counts (form_id, shard, inbox, spam)
       select form_id, 0, sum(1 - is_spam), sum(is_spam) from submissions group by form_id; commit;`);
+}
+
+/** A migrated database with one pro account, where every scenario starts (the caller closes the handle). */
+export async function benchAccount(url: string, poolSize = 1): Promise<{ handle: DatabaseHandle; accountId: string; forms: FormService }> {
+  const handle = createDatabase(url, { poolSize });
+  await migrateToLatest(handle);
+  const account = await new AccountService(handle.db, parseConfig({})).createAccount({ email: `bench-${Date.now()}@example.com`, planId: 'pro' });
+  return { handle, accountId: account.id, forms: new FormService(handle.db) };
 }
 
 /**

@@ -3,13 +3,8 @@
 // invented one per request, as a client flooding the service would send) and a wrong access key
 // must each be answered at least 1.5× as fast as a real submission is stored.
 import autocannon from 'autocannon';
-import { AccountService } from '../src/accounts/account.service.js';
-import { parseConfig } from '../src/config.js';
-import { createDatabase } from '../src/db/database.js';
-import { migrateToLatest } from '../src/db/migrate.js';
-import { FormService } from '../src/forms/form.service.js';
 import { newId } from '../src/lib/ids.js';
-import { freshDatabase, startChild, type BenchDialect, type BenchRow } from './lib.js';
+import { benchAccount, freshDatabase, startChild, type BenchDialect, type BenchRow } from './lib.js';
 
 const SERVER = 'dist/src/server.js';
 const JSON_BODY = JSON.stringify({ name: 'Ada Lovelace', email: 'ada@example.com', message: 'Hello from the benchmark', topics: ['a', 'b'] });
@@ -24,13 +19,10 @@ interface Measured {
 
 /** A form accepting submissions and one requiring an access key. */
 async function fixtures(url: string): Promise<{ open: string; locked: string }> {
-  const handle = createDatabase(url, { poolSize: 1 });
+  const { handle, accountId, forms } = await benchAccount(url);
   try {
-    await migrateToLatest(handle);
-    const account = await new AccountService(handle.db, parseConfig({})).createAccount({ email: `bench-${Date.now()}@example.com`, planId: 'pro' });
-    const forms = new FormService(handle.db);
-    const open = await forms.createForm(account.id, { name: 'Open' });
-    const locked = await forms.createForm(account.id, { name: 'Locked', accessKey: 'the-real-key' });
+    const open = await forms.createForm(accountId, { name: 'Open' });
+    const locked = await forms.createForm(accountId, { name: 'Locked', accessKey: 'the-real-key' });
     return { open: open.id, locked: locked.id };
   } finally {
     await handle.close();

@@ -4,15 +4,11 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import SqliteDatabase from 'better-sqlite3';
 import { sql } from 'kysely';
-import { AccountService } from '../src/accounts/account.service.js';
 import { ApiKeyService } from '../src/api-keys/api-key.service.js';
-import { parseConfig } from '../src/config.js';
 import { createDatabase } from '../src/db/database.js';
-import { migrateToLatest } from '../src/db/migrate.js';
-import { FormService } from '../src/forms/form.service.js';
 import { InstanceSecretService } from '../src/secrets/instance-secret.service.js';
 import { SubmissionCursors } from '../src/submissions/submission-cursor.js';
-import { SERVER_NODE_FLAGS, addHooks, addRecipient, freshDatabase, indexSeededSqliteRows, load, recountSqliteForms, median, memoryOf, startChild, timeRequests, type BenchDialect, type BenchRow, type LoadResult } from './lib.js';
+import { SERVER_NODE_FLAGS, addHooks, addRecipient, benchAccount, freshDatabase, indexSeededSqliteRows, load, recountSqliteForms, median, memoryOf, startChild, timeRequests, type BenchDialect, type BenchRow, type LoadResult } from './lib.js';
 import { formsListScenario, searchScenario } from './dashboard.js';
 import { exportScenario } from './export.js';
 import { integrationsScenario } from './integrations.js';
@@ -53,13 +49,10 @@ const startFormgate = (env: Record<string, string>) => startChild(SERVER, env, S
 const ratio = (a: number, b: number) => (b === 0 ? '—' : (a / b).toFixed(2));
 
 async function fixtures(url: string) {
-  const handle = createDatabase(url, { poolSize: 2 });
-  await migrateToLatest(handle);
-  const account = await new AccountService(handle.db, parseConfig({})).createAccount({ email: `bench-${Date.now()}@example.com`, planId: 'pro' });
-  const forms = new FormService(handle.db);
-  const form = await forms.createForm(account.id, { name: 'Bench' });
-  const apiKey = (await new ApiKeyService(handle.db).createApiKey(account.id, 'bench')).apiKey;
-  return { handle, account, form, forms, apiKey };
+  const { handle, accountId, forms } = await benchAccount(url, 2);
+  const form = await forms.createForm(accountId, { name: 'Bench' });
+  const apiKey = (await new ApiKeyService(handle.db).createApiKey(accountId, 'bench')).apiKey;
+  return { handle, accountId, form, forms, apiKey };
 }
 
 const serverEnv = (url: string, extra: Record<string, string> = {}) => ({ DATABASE_URL: url, SUBMIT_RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'warn', ...extra });
@@ -212,8 +205,8 @@ async function pagingScenario(db: BenchDialect): Promise<void> {
  */
 async function purgeScenario(db: BenchDialect): Promise<void> {
   const database = await freshDatabase(db);
-  const { handle, account, form, forms } = await fixtures(database.url);
-  const expiring = await forms.createForm(account.id, { name: 'Expiring', retentionDays: 1 });
+  const { handle, accountId, form, forms } = await fixtures(database.url);
+  const expiring = await forms.createForm(accountId, { name: 'Expiring', retentionDays: 1 });
   await handle.close();
   const reader = createDatabase(database.url, { poolSize: 1 });
   const remaining = async () =>
@@ -261,9 +254,9 @@ async function hooksScenario(db: BenchDialect): Promise<void> {
   const slow = await startReceiver(2000);
   const fast = await startReceiver(0);
   const database = await freshDatabase(db);
-  const { handle, account, form, forms } = await fixtures(database.url);
-  const hooked = await forms.createForm(account.id, { name: 'Hooked' });
-  await addHooks(handle, account.id, hooked.id, `${slow.url}/slow`, 10);
+  const { handle, accountId, form, forms } = await fixtures(database.url);
+  const hooked = await forms.createForm(accountId, { name: 'Hooked' });
+  await addHooks(handle, accountId, hooked.id, `${slow.url}/slow`, 10);
   const env = serverEnv(database.url, { HOOK_ALLOW_PRIVATE_TARGETS: 'true', HOOK_TIMEOUT_MS: '5000' });
   const server = await startFormgate({ ...env, NODE_EXTRA_CA_CERTS: slow.caFile });
   try {
@@ -285,7 +278,7 @@ async function hooksScenario(db: BenchDialect): Promise<void> {
   // Throughput on its own server and database: the slow backlog above must not compete.
   const throughputDatabase = await freshDatabase(db);
   const throughput = await fixtures(throughputDatabase.url);
-  await addHooks(throughput.handle, throughput.account.id, throughput.form.id, `${fast.url}/fast`, 1);
+  await addHooks(throughput.handle, throughput.accountId, throughput.form.id, `${fast.url}/fast`, 1);
   const throughputForm = throughput.form;
   const fastServer = await startFormgate({ ...serverEnv(throughputDatabase.url, { HOOK_ALLOW_PRIVATE_TARGETS: 'true', HOOK_TIMEOUT_MS: '5000' }), NODE_EXTRA_CA_CERTS: fast.caFile });
   try {
@@ -310,8 +303,8 @@ async function hooksScenario(db: BenchDialect): Promise<void> {
 async function emailScenario(db: BenchDialect): Promise<void> {
   const sink = await startSmtpSink(50);
   const database = await freshDatabase(db);
-  const { handle, account, form, forms } = await fixtures(database.url);
-  const notified = await forms.createForm(account.id, { name: 'Notified' });
+  const { handle, accountId, form, forms } = await fixtures(database.url);
+  const notified = await forms.createForm(accountId, { name: 'Notified' });
   await addRecipient(handle, notified.id, 'owner@example.com');
   const env = serverEnv(database.url, { SMTP_URL: sink.url });
   const server = await startFormgate(env);

@@ -5,12 +5,8 @@
 // long after the load's end the last one arrived.
 import { readFileSync } from 'node:fs';
 import { sql } from 'kysely';
-import { AccountService } from '../src/accounts/account.service.js';
-import { parseConfig } from '../src/config.js';
-import { createDatabase, type DatabaseHandle } from '../src/db/database.js';
-import { migrateToLatest } from '../src/db/migrate.js';
-import { FormService } from '../src/forms/form.service.js';
-import { addHooks, addRecipient, freshDatabase, load, startChild, type BenchDialect, type BenchRow } from './lib.js';
+import type { DatabaseHandle } from '../src/db/database.js';
+import { addHooks, addRecipient, benchAccount, freshDatabase, load, startChild, type BenchDialect, type BenchRow } from './lib.js';
 import { startSinks } from './sinks.js';
 
 const SERVER = 'dist/src/server.js';
@@ -36,16 +32,13 @@ export async function soakScenario(
 ): Promise<BenchRow[]> {
   const sinks = await startSinks();
   const database = await freshDatabase(db);
-  const handle = createDatabase(database.url, { poolSize: 1 });
-  await migrateToLatest(handle);
-  const account = await new AccountService(handle.db, parseConfig({})).createAccount({ email: `bench-${Date.now()}@example.com`, planId: 'pro' });
-  const forms = new FormService(handle.db);
-  const plain = await forms.createForm(account.id, { name: 'Plain' });
+  const { handle, accountId, forms } = await benchAccount(database.url);
+  const plain = await forms.createForm(accountId, { name: 'Plain' });
   // The warm-up form opens the SMTP and TLS connections; the measured one starts with no rows.
-  const [warm, outbound] = [await forms.createForm(account.id, { name: 'Warm-up' }), await forms.createForm(account.id, { name: 'Outbound' })];
+  const [warm, outbound] = [await forms.createForm(accountId, { name: 'Warm-up' }), await forms.createForm(accountId, { name: 'Outbound' })];
   for (const form of [warm, outbound]) {
     await addRecipient(handle, form.id, 'owner@example.com');
-    await addHooks(handle, account.id, form.id, `${sinks.hookUrl}/soak`, 1);
+    await addHooks(handle, accountId, form.id, `${sinks.hookUrl}/soak`, 1);
   }
   const env = { ...options.serverEnv(database.url, { SMTP_URL: sinks.smtpUrl, HOOK_ALLOW_PRIVATE_TARGETS: 'true', HOOK_TIMEOUT_MS: '5000' }), NODE_EXTRA_CA_CERTS: sinks.caFile };
   const server = await startChild(SERVER, env, options.nodeFlags);
