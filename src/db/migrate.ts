@@ -31,17 +31,25 @@ const migrations: Record<string, Migration> = {
   '0013_hourly_counts': m0013,
 };
 
-const provider: MigrationProvider = { getMigrations: async () => migrations };
+/** The connection's own PostgreSQL schema; undefined on SQLite. */
+export async function currentSchema(handle: DatabaseHandle): Promise<string | undefined> {
+  if (handle.dialect !== 'postgres') return undefined;
+  return (await sql<{ schema: string }>`select current_schema() as schema`.execute(handle.db)).rows[0]?.schema;
+}
 
-/** Brings the schema to the latest version; a no-op when it is already there. */
-export async function migrateToLatest(handle: DatabaseHandle): Promise<string[]> {
+/**
+ * A Migrator over Formgate's migrations, or over those up to and including `upTo` (tests build
+ * the schema an older release left with it).
+ */
+export async function createMigrator(handle: DatabaseHandle, upTo?: string): Promise<Migrator> {
+  if (upTo !== undefined && !(upTo in migrations)) throw new Error(`no migration ${upTo}`);
+  const names = Object.keys(migrations);
+  const chosen = upTo === undefined ? migrations : Object.fromEntries(names.slice(0, names.indexOf(upTo) + 1).map((name) => [name, migrations[name]!]));
+  const provider: MigrationProvider = { getMigrations: async () => chosen };
   // Kysely looks for its bookkeeping tables in every schema unless told which one: name the
   // connection's own, so databases that hold several Formgate schemas stay apart.
-  const schema =
-    handle.dialect === 'postgres'
-      ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(handle.db)).rows[0]?.schema
-      : undefined;
-  const migrator = new Migrator({
+  const schema = await currentSchema(handle);
+  return new Migrator({
     db: handle.db,
     provider,
     // Numbers are reserved per feature: a database that ran 0010 before 0008 existed must still
@@ -49,7 +57,11 @@ export async function migrateToLatest(handle: DatabaseHandle): Promise<string[]>
     allowUnorderedMigrations: true,
     ...(schema ? { migrationTableSchema: schema } : {}),
   });
-  const { error, results } = await migrator.migrateToLatest();
+}
+
+/** Brings the schema to the latest version; a no-op when it is already there. */
+export async function migrateToLatest(handle: DatabaseHandle): Promise<string[]> {
+  const { error, results } = await (await createMigrator(handle)).migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }

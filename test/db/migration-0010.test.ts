@@ -1,15 +1,8 @@
-import { Migrator, sql, type Migration } from 'kysely';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../src/db/database.js';
-import { migrateToLatest } from '../../src/db/migrate.js';
-import * as m0001 from '../../src/db/migrations/0001_initial.js';
-import * as m0002 from '../../src/db/migrations/0002_hook_fanouts.js';
-import * as m0003 from '../../src/db/migrations/0003_collation_and_secrets.js';
-import * as m0004 from '../../src/db/migrations/0004_spam_and_lifecycle.js';
-import * as m0005 from '../../src/db/migrations/0005_email_notifications.js';
-import * as m0006 from '../../src/db/migrations/0006_dashboard_search.js';
-import * as m0007 from '../../src/db/migrations/0007_counters_per_batch.js';
-import { createTestDatabase, testDialect, type TestDatabase } from '../helpers/database.js';
+import { createMigrator, migrateToLatest } from '../../src/db/migrate.js';
+import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { servicesFor } from '../helpers/factories.js';
 
 let database: TestDatabase;
@@ -27,12 +20,7 @@ afterAll(async () => {
 describe('migration 0010 (bot checks and the learning filter)', () => {
   it('turns "require the bot check" into botCheck turnstile, and leaves the other forms without a check', async () => {
     // A database as the release before this one left it.
-    const before: Record<string, Migration> = {
-      '0001_initial': m0001, '0002_hook_fanouts': m0002, '0003_collation_and_secrets': m0003, '0004_spam_and_lifecycle': m0004,
-      '0005_email_notifications': m0005, '0006_dashboard_search': m0006, '0007_counters_per_batch': m0007,
-    };
-    const schema = testDialect === 'postgres' ? (await sql<{ s: string }>`select current_schema() as s`.execute(handle.db)).rows[0]!.s : undefined;
-    const old = new Migrator({ db: handle.db, provider: { getMigrations: async () => before }, ...(schema ? { migrationTableSchema: schema } : {}) });
+    const old = await createMigrator(handle, '0007_counters_per_batch');
     expect((await old.migrateToLatest()).error).toBeUndefined();
     const now = new Date().toISOString();
     await sql`insert into accounts (id, email, display_name, plan_id, password_hash, created_at) values ('acc_1', 'a@example.com', 'A', 'pro', null, ${now})`.execute(handle.db);

@@ -1,21 +1,8 @@
-import { Migrator, sql, type Kysely, type Migration } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../src/db/database.js';
-import { migrateToLatest } from '../../src/db/migrate.js';
-import * as m0001 from '../../src/db/migrations/0001_initial.js';
-import * as m0002 from '../../src/db/migrations/0002_hook_fanouts.js';
-import * as m0003 from '../../src/db/migrations/0003_collation_and_secrets.js';
-import * as m0004 from '../../src/db/migrations/0004_spam_and_lifecycle.js';
-import * as m0005 from '../../src/db/migrations/0005_email_notifications.js';
-import * as m0006 from '../../src/db/migrations/0006_dashboard_search.js';
-import * as m0007 from '../../src/db/migrations/0007_counters_per_batch.js';
-import * as m0008 from '../../src/db/migrations/0008_auto_reply_and_pages.js';
-import * as m0009 from '../../src/db/migrations/0009_integrations.js';
-import * as m0010 from '../../src/db/migrations/0010_bot_checks_and_spam_filter.js';
-import * as m0011 from '../../src/db/migrations/0011_admin_and_sessions.js';
-import * as m0012 from '../../src/db/migrations/0012_search_indexed_after_commit.js';
-import * as m0013 from '../../src/db/migrations/0013_hourly_counts.js';
-import { createTestDatabase, testDialect, type TestDatabase } from '../helpers/database.js';
+import { createMigrator, currentSchema, migrateToLatest } from '../../src/db/migrate.js';
+import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 
 let database: TestDatabase;
 let handle: DatabaseHandle;
@@ -29,18 +16,6 @@ afterAll(async () => {
   await database?.drop();
 });
 
-const upTo0012: Record<string, Migration> = {
-  '0001_initial': m0001, '0002_hook_fanouts': m0002, '0003_collation_and_secrets': m0003, '0004_spam_and_lifecycle': m0004,
-  '0005_email_notifications': m0005, '0006_dashboard_search': m0006, '0007_counters_per_batch': m0007, '0008_auto_reply_and_pages': m0008,
-  '0009_integrations': m0009, '0010_bot_checks_and_spam_filter': m0010, '0011_admin_and_sessions': m0011,
-  '0012_search_indexed_after_commit': m0012,
-};
-
-async function migrator(migrations: Record<string, Migration>): Promise<Migrator> {
-  const schema = testDialect === 'postgres' ? (await sql<{ s: string }>`select current_schema() as s`.execute(handle.db)).rows[0]!.s : undefined;
-  return new Migrator({ db: handle.db, provider: { getMigrations: async () => migrations }, ...(schema ? { migrationTableSchema: schema } : {}) });
-}
-
 type Counts = Array<{ key: string; inbox: number; spam: number }>;
 async function counts(db: Kysely<any>, table: string, column: string): Promise<Counts> {
   const rows = await sql<{ key: string; inbox: string | number; spam: string | number }>`select ${sql.ref(column)} as key, sum(inbox) as inbox, sum(spam) as spam
@@ -50,7 +25,7 @@ async function counts(db: Kysely<any>, table: string, column: string): Promise<C
 
 describe('migration 0013 (counters per UTC hour, for the viewer\'s days)', () => {
   it('fills the hourly counters from the rows, keeps them on delete and spam change, and goes back down to days', async () => {
-    expect((await (await migrator(upTo0012)).migrateToLatest()).error).toBeUndefined();
+    expect((await (await createMigrator(handle, '0012_search_indexed_after_commit')).migrateToLatest()).error).toBeUndefined();
     const now = new Date().toISOString();
     await sql`insert into accounts (id, email, display_name, plan_id, password_hash, created_at) values ('acc_1', 'a@example.com', 'A', 'pro', null, ${now})`.execute(handle.db);
     await sql`insert into forms (id, account_id, name, is_active, access_key, success_url, error_url, allowed_redirect_hosts, created_at, updated_at)
@@ -78,7 +53,7 @@ describe('migration 0013 (counters per UTC hour, for the viewer\'s days)', () =>
       { key: '2026-11-24T03', inbox: 1, spam: 1 },
     ]);
 
-    const all = await migrator({ ...upTo0012, '0013_hourly_counts': m0013 });
+    const all = await createMigrator(handle, '0013_hourly_counts');
     expect((await all.migrateDown()).error).toBeUndefined();
     expect(await counts(handle.db, 'form_daily_counts', 'day')).toEqual([
       { key: '2026-11-23', inbox: 0, spam: 1 },
@@ -91,7 +66,7 @@ describe('migration 0013 (counters per UTC hour, for the viewer\'s days)', () =>
       { key: '2026-11-24', inbox: 0, spam: 1 },
     ]);
     // On PostgreSQL introspection lists every schema, other test files' included: this one only.
-    const schema = testDialect === 'postgres' ? (await sql<{ s: string }>`select current_schema() as s`.execute(handle.db)).rows[0]!.s : undefined;
+    const schema = await currentSchema(handle);
     const tables = (await handle.db.introspection.getTables()).filter((t) => schema === undefined || t.schema === schema);
     expect(tables.map((t) => t.name)).toContain('form_daily_counts');
     expect(tables.map((t) => t.name)).not.toContain('form_hourly_counts');

@@ -2,7 +2,7 @@ import { CompiledQuery, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config.js';
 import type { DatabaseHandle } from '../../src/db/database.js';
-import { migrateToLatest } from '../../src/db/migrate.js';
+import { currentSchema, migrateToLatest } from '../../src/db/migrate.js';
 import { AccountService } from '../../src/accounts/account.service.js';
 import { ApiKeyService } from '../../src/api-keys/api-key.service.js';
 import { FormService } from '../../src/forms/form.service.js';
@@ -42,10 +42,7 @@ describe(`store on ${testDialect}`, () => {
     expect(await migrateToLatest(handle)).toEqual(['0001_initial', '0002_hook_fanouts', '0003_collation_and_secrets', '0004_spam_and_lifecycle', '0005_email_notifications', '0006_dashboard_search', '0007_counters_per_batch', '0008_auto_reply_and_pages', '0009_integrations', '0010_bot_checks_and_spam_filter', '0011_admin_and_sessions', '0012_search_indexed_after_commit', '0013_hourly_counts']);
     expect(await migrateToLatest(handle)).toEqual([]);
     // Other test files' schemas live in the same PostgreSQL database: look at this one only.
-    const schema =
-      testDialect === 'postgres'
-        ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(handle.db)).rows[0]!.schema
-        : undefined;
+    const schema = await currentSchema(handle);
     const tables = (await handle.db.introspection.getTables())
       .filter((t) => schema === undefined || t.schema === schema)
       .map((t) => t.name)
