@@ -82,11 +82,17 @@ export class FormCache {
   }
 
   find(formId: string): Promise<Form | undefined> {
+    const known = this.peek(formId);
+    if (known !== undefined) return Promise.resolve(known ?? undefined);
+    return this.reading.get(formId) ?? this.queue(formId);
+  }
+
+  /** What is known now, without waiting: the form, null when no form has the ID, undefined when it must be read. */
+  peek(formId: string): Form | null | undefined {
     const now = this.clock();
     const form = this.known.fresh(formId, now);
-    if (form) return Promise.resolve(form.value);
-    if (this.unknown.fresh(formId, now)) return Promise.resolve(undefined);
-    return this.reading.get(formId) ?? this.queue(formId);
+    if (form) return form.value;
+    return this.unknown.fresh(formId, now) ? null : undefined;
   }
 
   /** Drops what is known about the ID (its form was changed or deleted through this instance). */

@@ -254,6 +254,11 @@ export class FormService {
     return this.cache.find(formId);
   }
 
+  /** findFormCached's answer when it needs no read: the form, null when none has the ID, undefined when unknown yet. */
+  peekFormCached(formId: string): Form | null | undefined {
+    return hasIdShape('frm', formId) ? this.cache.peek(formId) : null;
+  }
+
   async createForm(accountId: string, input: FormSettingsInput & { name: string }): Promise<Form> {
     const settings = withBotCheck(parseSettings(input, true));
     this.checkBotCheckSecret(settings);

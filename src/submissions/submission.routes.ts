@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError } from '../errors.js';
+import { AppError, notFound } from '../errors.js';
 import type { Form } from '../forms/form.types.js';
 import { sendAppError, toAppError } from '../http/error-handler.js';
 import { ALWAYS, errorResponses } from '../http/error-responses.js';
@@ -157,13 +157,15 @@ export async function submitRoutes(app: FastifyInstance): Promise<void> {
       if (origin) reply.header('vary', 'Origin');
       // Cross-origin scripts (client/) read the wait of a 429 to tell the visitor how long.
       reply.header('access-control-expose-headers', 'Retry-After');
-      const checkSize = () => {
+      const checkSizeAndForm = () => {
         const declared = Number(request.headers['content-length']);
-        done(declared > config.submitMaxBodyBytes ? new AppError('payload_too_large', 'The request body is too large.') : undefined);
+        if (declared > config.submitMaxBodyBytes) return done(new AppError('payload_too_large', 'The request body is too large.'));
+        if (request.method !== 'POST') return done();
+        lookUpSubmitForm(app, request, done);
       };
       // Counted before anything else is checked: a refused request counts like an accepted one.
-      if (limitPerMinute > 0 && request.method === 'POST') limitSubmit(app, request, reply, limitPerMinute).then(checkSize, done);
-      else checkSize();
+      if (limitPerMinute > 0 && request.method === 'POST') limitSubmit(app, request, reply, limitPerMinute).then(checkSizeAndForm, done);
+      else checkSizeAndForm();
     });
 
     submit.setErrorHandler(async (error, request, reply) => {
@@ -212,9 +214,8 @@ export async function submitRoutes(app: FastifyInstance): Promise<void> {
       },
       async (request, reply) => {
         const idempotencyKey = checkIdempotencyKey(request.headers['idempotency-key']);
-        // The submit limiter looked the form up already when it is on.
-        const form = request.submitForm === undefined ? await app.services.submissions.findForm(request.params.formId) : (request.submitForm ?? undefined);
-        request.submitForm = form ?? null;
+        // Looked up (and found) in onRequest.
+        const form = request.submitForm ?? undefined;
         const fields = request.body;
         if (!fields) throw new AppError('validation_failed', 'A Content-Type and a body are required.');
         const outcome = await app.services.submissions.acceptSubmission(
@@ -292,6 +293,23 @@ async function limitSubmit(app: FastifyInstance, request: FastifyRequest, reply:
   const [count] = await app.limiter.hit({ key: `submit:${clientKey(request.ip)}|${form ? form.id : '?'}`, windowMs: 60_000 });
   setRateLimitHeaders(reply, max, count!);
   if (count!.count > max) throw rateLimited('Too many submissions from this address; try again later.', count!.resetMs);
+}
+
+/**
+ * The form the submit URL names, before the body is read: an ID that names no form is refused
+ * here, so a flood of invented IDs costs no body parsing. Synchronous when the form cache already
+ * knows the answer (a known form's every submission), one batched read otherwise.
+ */
+function lookUpSubmitForm(app: FastifyInstance, request: FastifyRequest, done: (err?: Error) => void): void {
+  const settle = (form: Form | null) => {
+    request.submitForm = form;
+    done(form ? undefined : notFound('Form'));
+  };
+  if (request.submitForm !== undefined) return settle(request.submitForm);
+  const formId = (request.params as { formId?: string } | undefined)?.formId ?? '';
+  const known = app.services.submissions.peekForm(formId);
+  if (known !== undefined) return settle(known);
+  app.services.submissions.findForm(formId).then((form) => settle(form ?? null), done);
 }
 
 function headerValue(value: string | string[] | undefined): string | undefined {

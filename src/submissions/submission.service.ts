@@ -139,6 +139,11 @@ export class SubmissionService {
     return this.forms.findFormCached(formId);
   }
 
+  /** findForm without waiting, when the answer is already known (see FormService.peekFormCached). */
+  peekForm(formId: string): Form | null | undefined {
+    return this.forms.peekFormCached(formId);
+  }
+
   async acceptSubmission(request: SubmitRequest, form?: Form): Promise<SubmitOutcome> {
     const target = form ?? (await this.forms.findFormCached(request.formId));
     if (!target) throw notFound('Form');

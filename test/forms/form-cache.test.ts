@@ -48,6 +48,21 @@ describe('form cache: answers from memory', () => {
     expect(reads).toHaveLength(2);
   });
 
+  it('peeks without reading: the form or null while fresh, undefined when it must be read', async () => {
+    const form = formNamed('Contact');
+    const unknown = newId('frm');
+    const { cache, reads, advance } = cacheOver(new Map([[form.id, form]]));
+    expect(cache.peek(form.id)).toBeUndefined();
+    expect(cache.peek(unknown)).toBeUndefined();
+    await Promise.all([cache.find(form.id), cache.find(unknown)]);
+    expect(cache.peek(form.id)).toBe(form);
+    expect(cache.peek(unknown)).toBeNull();
+    advance(FORM_CACHE_TTL_MS);
+    expect(cache.peek(form.id)).toBeUndefined();
+    expect(cache.peek(unknown)).toBeUndefined();
+    expect(reads).toHaveLength(1);
+  });
+
   it('joins a read under way: concurrent lookups of one ID make one read', async () => {
     const form = formNamed('Contact');
     const unknown = newId('frm');

@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { createForm, createOwner } from '../helpers/factories.js';
@@ -74,6 +75,38 @@ describe('submit errors in JSON mode', () => {
       expect(res.headers.get('access-control-allow-origin')).toBe('https://site.example');
       expect(await res.text()).toBe('{"error":"not_found","message":"Form not found."}');
     }
+  });
+
+  it('refuses an unknown form before reading the body: a bad body or one still arriving gets 404', async () => {
+    const badBody = await submit(t, 'frm_doesnotexist0000', { raw: 'hello', contentType: 'text/plain' }, JSON_ACCEPT);
+    expect(badBody.status).toBe(404);
+    expect((await badBody.json()).error).toBe('not_found');
+    // Headers and half the declared body: the answer comes without waiting for the rest, for an
+    // ID read from the database (its shape is a form ID's) and one refused by its shape.
+    const { port } = new URL(t.url);
+    for (const formId of ['frm_neverExisted0000', 'frm_neverexisted00000']) {
+      const socket = connect(Number(port), '127.0.0.1');
+      try {
+        const answer = new Promise<string>((resolve, reject) => {
+          let text = '';
+          socket.on('data', (chunk: Buffer) => {
+            text += chunk.toString('latin1');
+            if (text.includes('\r\n\r\n')) resolve(text);
+          });
+          socket.on('error', reject);
+        });
+        socket.write(
+          `POST /v1/submit/${formId} HTTP/1.1\r\nHost: localhost\r\nAccept: application/json\r\n` +
+            'Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{"a":',
+        );
+        expect((await answer).split('\r\n')[0]).toBe('HTTP/1.1 404 Not Found');
+      } finally {
+        socket.destroy();
+      }
+    }
+    // A known form still reads its whole body, and the early refusal did not break the next request.
+    const ok = await submit(t, owner.form.id, { json: { a: 'after' } }, JSON_ACCEPT);
+    expect(ok.status).toBe(200);
   });
 
   it('refuses a known form (inactive, access key, origin) with the exact envelope, repeatedly', async () => {
