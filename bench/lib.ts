@@ -142,6 +142,8 @@ export interface LoadResult {
   errors: number;
   /** Requests answered 2xx. */
   ok: number;
+  /** With `steadyAfterSeconds`: the p99 of the answers that came after the load's first seconds. */
+  steadyP99?: number;
 }
 
 /** Loads one URL with autocannon; every non-2xx answer counts as an error. */
@@ -157,8 +159,15 @@ export async function load(options: {
   overallRate?: number;
   /** Changes each request before it is sent (e.g. a body that differs per request). */
   setupRequest?: autocannon.Request['setupRequest'];
+  /**
+   * Also the p99 of the answers after this many seconds: without the ramp, when the load
+   * generator opens its connections at once and the server opens its own outbound ones.
+   */
+  steadyAfterSeconds?: number;
 }): Promise<LoadResult> {
-  const result = await autocannon({
+  const started = performance.now();
+  const steadyLatencies: number[] = [];
+  const instance = autocannon({
     url: options.url,
     method: 'POST',
     connections: options.connections ?? 50,
@@ -167,14 +176,30 @@ export async function load(options: {
     headers: { 'content-type': options.contentType, accept: 'application/json' },
     body: options.body,
     ...(options.setupRequest ? { requests: [{ setupRequest: options.setupRequest }] } : {}),
-  });
+    // Without a callback autocannon returns its instance, which is also the result's promise.
+  }) as unknown as autocannon.Instance & PromiseLike<autocannon.Result>;
+  const steadyFrom = options.steadyAfterSeconds === undefined ? undefined : started + options.steadyAfterSeconds * 1000;
+  if (steadyFrom !== undefined) {
+    instance.on('response', (_client: unknown, _status: number, _bytes: number, responseTime: number) => {
+      if (performance.now() >= steadyFrom) steadyLatencies.push(responseTime);
+    });
+  }
+  const result = await instance;
   return {
     rps: Math.round(result.requests.average),
     p50: result.latency.p50,
     p99: result.latency.p99,
     errors: result.errors + result.timeouts + result.non2xx,
     ok: result['2xx'],
+    ...(steadyFrom === undefined ? {} : { steadyP99: percentile(steadyLatencies, 0.99) }),
   };
+}
+
+/** The value below which `fraction` of the values lie (nearest rank), rounded to the millisecond. */
+function percentile(values: number[], fraction: number): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return Math.round(sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * fraction) - 1)]!);
 }
 
 /** Hooks straight into the table, as `formgate hooks create` makes them. */

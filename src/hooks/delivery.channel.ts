@@ -10,7 +10,8 @@ import {
   countUnsentDeliveries,
   formHasHookSql,
   insertHookDeliveries,
-  recordDeliveryAttempts,
+  recordDeliveryAttempt,
+  recordDeliveryAttemptsTogether,
   recordDeliveryAttemptsUnlessLocked,
   type ClaimedDelivery,
   type DeliveryAttempt,
@@ -90,14 +91,14 @@ export class HookDeliveryChannel implements OutboxChannel {
 
   private async recordOutcomes(attempts: DeliveryAttempt[]): Promise<void> {
     const db = this.handle.db;
-    if (attempts.length === 1) return recordDeliveryAttempts(db, attempts);
-    // SQLite has one writer: one transaction, no lock is ever waited for.
-    if (this.handle.dialect === 'sqlite') return db.transaction().execute((trx) => recordDeliveryAttempts(trx, attempts));
+    // SQLite has one writer: one statement, no lock is ever waited for.
+    if (this.handle.dialect === 'sqlite') return recordDeliveryAttemptsTogether(db, attempts);
+    if (attempts.length === 1) return recordDeliveryAttempt(db, attempts[0]!);
     await writeSkippingLocked(
       attempts,
       (a) => a.id,
       (group) => recordDeliveryAttemptsUnlessLocked(db, group),
-      (attempt) => recordDeliveryAttempts(db, [attempt]),
+      (attempt) => recordDeliveryAttempt(db, attempt),
     );
   }
 

@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
 import type { Dialect, Executor, Trx } from '../db/database.js';
 
 /**
@@ -135,22 +135,34 @@ export interface DeliveryAttempt {
   error: string | null;
 }
 
-/** Records the outcome of each of these deliveries (several: in the caller's transaction). */
-export async function recordDeliveryAttempts(db: Executor, attempts: DeliveryAttempt[]): Promise<void> {
-  for (const attempt of attempts) {
-    await db
-      .updateTable('hook_deliveries')
-      .set({
-        state: attempt.state,
-        attempted_at: attempt.attemptedAt,
-        response_status: attempt.status,
-        duration_ms: attempt.durationMs,
-        error: attempt.error,
-      })
-      .where('id', '=', attempt.id)
-      .execute();
-  }
+/** Records the outcome of one delivery. */
+export async function recordDeliveryAttempt(db: Executor, attempt: DeliveryAttempt): Promise<void> {
+  await db
+    .updateTable('hook_deliveries')
+    .set({
+      state: attempt.state,
+      attempted_at: attempt.attemptedAt,
+      response_status: attempt.status,
+      duration_ms: attempt.durationMs,
+      error: attempt.error,
+    })
+    .where('id', '=', attempt.id)
+    .execute();
 }
+
+/**
+ * SQLite: the outcomes of several deliveries in one statement of fixed text (one JSON parameter,
+ * so no query is built per group and one prepared statement serves every group size).
+ */
+export async function recordDeliveryAttemptsTogether(db: Executor, attempts: DeliveryAttempt[]): Promise<void> {
+  const values = JSON.stringify(attempts.map((a) => [a.id, a.state, a.attemptedAt, a.status, a.durationMs, a.error]));
+  await db.executeQuery(CompiledQuery.raw(SQLITE_RECORD_DELIVERY_ATTEMPTS, [values]));
+}
+
+const SQLITE_RECORD_DELIVERY_ATTEMPTS = `update hook_deliveries
+  set state = v.value ->> 1, attempted_at = v.value ->> 2, response_status = v.value ->> 3, duration_ms = v.value ->> 4, error = v.value ->> 5
+  from json_each(?) as v
+  where hook_deliveries.id = v.value ->> 0`;
 
 /**
  * PostgreSQL: the outcomes of several deliveries in one statement, skipping rows another

@@ -19,13 +19,12 @@ import {
   listDigestSubmissionRows,
   listVerifiedAddresses,
   lockLiveness,
-  recordAttempt,
-  recordAttemptsUnlessLocked,
   releaseClaims,
   setMessageState,
   updateRecipientRow,
   type ClaimedMessageRow,
 } from './email.repository.js';
+import { recordAttempt, recordAttemptsTogether, recordAttemptsUnlessLocked } from './email-attempt.repository.js';
 import type { SendResult, SmtpMailer } from './mailer.js';
 import type { InstanceSecretService } from '../secrets/instance-secret.service.js';
 import { composeConfirmationEmail, confirmationRows, confirmationTexts, unsubscribeToken } from './confirmation.js';
@@ -257,7 +256,11 @@ export class EmailChannel implements OutboxChannel {
 
   private async recordInOneTransaction(records: AttemptRecord[]): Promise<void> {
     await this.handle.db.transaction().execute(async (trx) => {
-      for (const { row, attempt, message } of records) {
+      // SQLite: the group in two statements. A bounce also changes the recipient and the
+      // suppression list: bounces one at a time.
+      const together = this.handle.dialect === 'sqlite' && records.length > 1;
+      if (together) await recordAttemptsTogether(trx, records.filter((r) => r.attempt.outcome !== 'bounced'));
+      for (const { row, attempt, message } of together ? records.filter((r) => r.attempt.outcome === 'bounced') : records) {
         const recorded = await recordAttempt(trx, attempt, message);
         if (recorded && attempt.outcome === 'bounced' && row.recipient_id) {
           await updateRecipientRow(trx, row.recipient_id, { state: 'bounced', bounced_at: attempt.attemptedAt });

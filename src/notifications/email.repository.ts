@@ -194,57 +194,6 @@ export async function releaseClaims(
   return Number(result.numUpdatedRows);
 }
 
-/**
- * Records one attempt on a claimed message. False when the message is gone: it was deleted with
- * its submission (or form) while it was being sent, and there is nothing left to record against.
- */
-export async function recordAttempt(
-  trx: Trx,
-  attempt: { id: string; messageId: string; attemptedAt: string; outcome: string; reply: string },
-  message: { state: string; attempts: number; nextAttemptAt: string },
-): Promise<boolean> {
-  const updated = await trx
-    .updateTable('email_messages')
-    .set({ state: message.state, attempts: message.attempts, next_attempt_at: message.nextAttemptAt, claimed_at: null, claimed_by: null })
-    .where('id', '=', attempt.messageId)
-    .executeTakeFirst();
-  if (Number(updated.numUpdatedRows) === 0) return false;
-  await trx
-    .insertInto('email_attempts')
-    .values({ id: attempt.id, message_id: attempt.messageId, attempted_at: attempt.attemptedAt, outcome: attempt.outcome, reply: attempt.reply })
-    .execute();
-  return true;
-}
-
-/**
- * PostgreSQL: several attempts in one statement (messages updated, attempt rows inserted),
- * skipping message rows another transaction holds; returns the message IDs it recorded (the
- * `together` of writeSkippingLocked).
- */
-export async function recordAttemptsUnlessLocked(
-  db: Executor,
-  records: Array<{ attempt: { id: string; messageId: string; attemptedAt: string; outcome: string; reply: string }; message: { state: string; attempts: number; nextAttemptAt: string } }>,
-): Promise<Set<string>> {
-  if (records.length === 0) return new Set();
-  const ids = records.map((r) => r.attempt.messageId);
-  const { rows } = await sql<{ message_id: string }>`
-    with updated as (
-      update email_messages m
-      set state = v.state, attempts = v.attempts, next_attempt_at = v.next_attempt_at, claimed_at = null, claimed_by = null
-      from unnest(${ids}::text[], ${records.map((r) => r.message.state)}::text[], ${records.map((r) => r.message.attempts)}::int[],
-        ${records.map((r) => r.message.nextAttemptAt)}::text[]) as v(id, state, attempts, next_attempt_at)
-      where m.id = v.id and m.id in (select id from email_messages where id = any(${ids}::text[]) for update skip locked)
-      returning m.id
-    )
-    insert into email_attempts (id, message_id, attempted_at, outcome, reply)
-    select a.id, a.message_id, a.attempted_at, a.outcome, a.reply
-    from unnest(${records.map((r) => r.attempt.id)}::text[], ${ids}::text[], ${records.map((r) => r.attempt.attemptedAt)}::text[],
-      ${records.map((r) => r.attempt.outcome)}::text[], ${records.map((r) => r.attempt.reply)}::text[]) as a(id, message_id, attempted_at, outcome, reply)
-    inner join updated on updated.id = a.message_id
-    returning message_id`.execute(db);
-  return new Set(rows.map((row) => row.message_id));
-}
-
 export async function setMessageState(db: Executor, id: string, state: string): Promise<void> {
   await db.updateTable('email_messages').set({ state, claimed_at: null, claimed_by: null }).where('id', '=', id).execute();
 }
