@@ -29,6 +29,8 @@ const PUMP_GAP_MS = 20;
  * on PostgreSQL drains at about this many per few round trips).
  */
 const EXPAND_BATCH = 32;
+/** Sends started in one turn of the event loop. */
+const SEND_START_SLICE = 4;
 
 /**
  * The one place that owns queued outbound work. The submit transaction writes one outbox row per
@@ -275,7 +277,13 @@ export class OutboxDispatcher {
     }
     // Fewer than asked for: nothing more is due now (a claim takes the oldest due first).
     if (sends.length < free) this.idle.add(channel.name);
-    for (const send of sends) this.track(channel, send());
+    for (let i = 0; i < sends.length; i++) {
+      // Starting a send is synchronous work (a body to build and sign, a message to compose):
+      // a claim of dozens, started at once, would hold the event loop for milliseconds while
+      // submissions wait. Requests that arrived meanwhile go between slices.
+      if (i > 0 && i % SEND_START_SLICE === 0) await yieldToWaitingWork(1);
+      this.track(channel, sends[i]!());
+    }
     return sends.length === free;
   }
 
