@@ -64,6 +64,7 @@ export async function recordAttemptsUnlessLocked(
  * message deleted meanwhile (with its submission or form) is not recorded, as in recordAttempt.
  */
 export async function recordAttemptsTogether(trx: Trx, records: AttemptWrite[]): Promise<void> {
+  if (records.length === 0) return;
   const messages = JSON.stringify(records.map(({ attempt, message }) => [attempt.messageId, message.state, message.attempts, message.nextAttemptAt]));
   await trx.executeQuery(CompiledQuery.raw(SQLITE_UPDATE_ATTEMPTED_MESSAGES, [messages]));
   const attempts = JSON.stringify(records.map(({ attempt: a }) => [a.id, a.messageId, a.attemptedAt, a.outcome, a.reply]));

@@ -256,11 +256,11 @@ export class EmailChannel implements OutboxChannel {
 
   private async recordInOneTransaction(records: AttemptRecord[]): Promise<void> {
     await this.handle.db.transaction().execute(async (trx) => {
-      // SQLite: the group in two statements. A bounce also changes the recipient and the
-      // suppression list: bounces one at a time.
-      const together = this.handle.dialect === 'sqlite' && records.length > 1;
-      if (together) await recordAttemptsTogether(trx, records.filter((r) => r.attempt.outcome !== 'bounced'));
-      for (const { row, attempt, message } of together ? records.filter((r) => r.attempt.outcome === 'bounced') : records) {
+      // SQLite: the group in two statements, as the hook channel records its outcomes. A bounce
+      // also changes the recipient and the suppression list: bounces one at a time.
+      const sqlite = this.handle.dialect === 'sqlite';
+      if (sqlite) await recordAttemptsTogether(trx, records.filter((r) => r.attempt.outcome !== 'bounced'));
+      for (const { row, attempt, message } of sqlite ? records.filter((r) => r.attempt.outcome === 'bounced') : records) {
         const recorded = await recordAttempt(trx, attempt, message);
         if (recorded && attempt.outcome === 'bounced' && row.recipient_id) {
           await updateRecipientRow(trx, row.recipient_id, { state: 'bounced', bounced_at: attempt.attemptedAt });
