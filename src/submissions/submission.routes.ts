@@ -214,13 +214,13 @@ export async function submitRoutes(app: FastifyInstance): Promise<void> {
       },
       async (request, reply) => {
         const idempotencyKey = checkIdempotencyKey(request.headers['idempotency-key']);
-        // Looked up (and found) in onRequest.
-        const form = request.submitForm ?? undefined;
+        // Looked up in onRequest, which refused an ID that names no form.
+        const form = request.submitForm;
+        if (!form) throw notFound('Form');
         const fields = request.body;
         if (!fields) throw new AppError('validation_failed', 'A Content-Type and a body are required.');
         const outcome = await app.services.submissions.acceptSubmission(
           {
-            formId: request.params.formId,
             fields,
             idempotencyKey,
             ip: request.ip,

@@ -27,7 +27,6 @@ const PURGE_INTERVAL_MS = 60 * 60 * 1000;
 const IDEMPOTENCY_KEY_PATTERN = /^[\x20-\x7e]{1,255}$/;
 
 interface SubmitRequest {
-  formId: string;
   fields: PostedFields;
   idempotencyKey: string | undefined;
   ip: string;
@@ -144,9 +143,8 @@ export class SubmissionService {
     return this.forms.peekFormCached(formId);
   }
 
-  async acceptSubmission(request: SubmitRequest, form?: Form): Promise<SubmitOutcome> {
-    const target = form ?? (await this.forms.findFormCached(request.formId));
-    if (!target) throw notFound('Form');
+  /** `target` is the form the submit URL names, looked up before the body was read (findForm). */
+  async acceptSubmission(request: SubmitRequest, target: Form): Promise<SubmitOutcome> {
     if (!target.isActive) throw new AppError('form_inactive', 'This form is not accepting submissions.');
     if (!originAllowed(target.allowedOrigins, request.origin, request.referer)) {
       throw new AppError('origin_not_allowed', 'This form does not accept submissions from this website.');
