@@ -15,7 +15,7 @@ import { successDestination } from './redirects.js';
 import { matchSpamRule, originAllowed } from './spam-rules.js';
 import type { SpamReason } from './submission.types.js';
 import { deleteExpiredIdempotencyRecords, findLiveIdempotencyRecord, type BatchedSubmission } from './submission.repository.js';
-import { POSTGRES_CONCURRENT_BATCHES, SubmissionWriter, batchStoreFor, type WriteResult, type WriterStats } from './submission.writer.js';
+import { POSTGRES_BATCHES, SubmissionWriter, batchStoreFor, type WriteResult, type WriterStats } from './submission.writer.js';
 import type { PostedFields } from './submit-fields.js';
 import type { BotCheckService } from '../bot-checks/bot-check.service.js';
 import type { SpamFilterService } from '../spam-filter/spam-filter.service.js';
@@ -105,8 +105,13 @@ export class SubmissionService {
     this.writer = new SubmissionWriter(
       batchStoreFor(handle, () => this.idempotencyCutoff(), outbox),
       outbox,
-      handle.dialect === 'postgres' ? POSTGRES_CONCURRENT_BATCHES : 1,
-      () => searchIndex.wake(),
+      {
+        ...(handle.dialect === 'postgres'
+          ? { maxConcurrentBatches: POSTGRES_BATCHES.maxConcurrent, minConcurrentBatchSize: POSTGRES_BATCHES.minConcurrentSize }
+          : {}),
+        onStored: () => searchIndex.wake(),
+        onWakeFailed: (err) => logger.error({ err }, 'waking the dispatcher or the search indexer failed after a commit'),
+      },
     );
   }
 

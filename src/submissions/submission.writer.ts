@@ -92,8 +92,24 @@ interface Queued {
 }
 
 const MAX_BATCH = 256;
-/** Measured on 2 cores: 15–45% more submissions/s than one batch at a time; 4 of the pool's 10. */
-export const POSTGRES_CONCURRENT_BATCHES = 4;
+/**
+ * PostgreSQL: at most 4 batches at once (of the pool's 10), a batch beside another only once 32
+ * submissions wait. Measured on 2 cores (bench/ANALYSIS.md, stop 35): 4 batches started as soon
+ * as any submission waited made batches of ~14 and cost ~90 µs of PostgreSQL CPU a submission;
+ * one at a time, or 4 with this threshold, made batches of ~25 at ~55 µs and 20% more submissions/s.
+ */
+export const POSTGRES_BATCHES = { maxConcurrent: 4, minConcurrentSize: 32 } as const;
+
+export interface WriterOptions {
+  /** Batches written at once: 1 on SQLite (one connection, one writer). */
+  maxConcurrentBatches?: number;
+  /** Submissions that must be waiting before a batch starts beside one in flight. */
+  minConcurrentBatchSize?: number;
+  /** After every commit that stored something (the search indexer's wake-up). */
+  onStored?: () => void;
+  /** A wake-up after a commit threw: its submissions are stored and answered, so it is only reported. */
+  onWakeFailed?: (error: unknown) => void;
+}
 
 /**
  * Group commit: every submission that arrives while a transaction is being written goes into the
@@ -102,9 +118,8 @@ export const POSTGRES_CONCURRENT_BATCHES = 4;
  * answered only once the transaction holding its submission has committed. On a failed batch each
  * write is retried alone so one bad row cannot fail the others.
  *
- * `maxConcurrentBatches` is 1 on SQLite (one connection, one writer). On PostgreSQL a batch spends
- * most of its time waiting for the commit's WAL flush; letting the next batch start meanwhile
- * keeps the pool busy and PostgreSQL flushes concurrent commits together.
+ * On PostgreSQL a batch spends part of its time waiting for the commit's WAL flush; when enough
+ * submissions wait, the next batch starts meanwhile and PostgreSQL flushes the commits together.
  */
 export class SubmissionWriter {
   private queue: Queued[] = [];
@@ -112,14 +127,17 @@ export class SubmissionWriter {
   private scheduled = false;
   private readonly idle: Array<() => void> = [];
   private readonly totals: WriterStats = { transactions: 0, submissions: 0 };
+  private readonly maxConcurrentBatches: number;
+  private readonly minConcurrentBatchSize: number;
 
   constructor(
     private readonly store: BatchStore,
     private readonly outbox: Pick<OutboxSignal, 'wake'>,
-    private readonly maxConcurrentBatches = 1,
-    /** After every commit that stored something (the search indexer's wake-up). */
-    private readonly onStored: () => void = () => {},
-  ) {}
+    private readonly options: WriterOptions = {},
+  ) {
+    this.maxConcurrentBatches = options.maxConcurrentBatches ?? 1;
+    this.minConcurrentBatchSize = options.minConcurrentBatchSize ?? 1;
+  }
 
   write(write: BatchedSubmission): Promise<WriteResult> {
     return new Promise((resolve, reject) => {
@@ -145,7 +163,7 @@ export class SubmissionWriter {
    * every batch holds one submission.
    */
   private schedule(): void {
-    if (this.scheduled || this.inFlight >= this.maxConcurrentBatches) return;
+    if (this.scheduled || !this.mayStartBatch()) return;
     this.scheduled = true;
     setImmediate(() => {
       this.scheduled = false;
@@ -153,8 +171,18 @@ export class SubmissionWriter {
     });
   }
 
+  /**
+   * The first batch starts whatever its size; another beside it only once enough submissions
+   * wait to fill one: small concurrent batches each pay a statement, a commit and a round trip.
+   */
+  private mayStartBatch(): boolean {
+    if (this.queue.length === 0) return false;
+    if (this.inFlight === 0) return true;
+    return this.inFlight < this.maxConcurrentBatches && this.queue.length >= this.minConcurrentBatchSize;
+  }
+
   private startBatches(): void {
-    while (this.queue.length > 0 && this.inFlight < this.maxConcurrentBatches) {
+    while (this.mayStartBatch()) {
       this.inFlight++;
       void this.writeBatchOrEach(this.queue.splice(0, MAX_BATCH)).finally(() => {
         this.inFlight--;
@@ -166,23 +194,30 @@ export class SubmissionWriter {
 
   private async writeBatchOrEach(batch: Queued[]): Promise<void> {
     try {
-      await this.commit(batch);
+      this.answer(batch, await this.store(batch.map((item) => item.write)));
     } catch (error) {
       // One by one, so one bad row fails alone; a lone submission whose connection broke (a
       // terminated backend, a reset) gets one more try on a fresh connection.
-      if (batch.length > 1 || isConnectionFault(error)) for (const item of batch) await this.commit([item]).catch(item.reject);
-      else batch[0]!.reject(error);
+      if (batch.length > 1 || isConnectionFault(error)) {
+        for (const item of batch) await this.store([item.write]).then((outcome) => this.answer([item], outcome), item.reject);
+      } else batch[0]!.reject(error);
     }
   }
 
-  /** One atomic write for the batch; its callers are answered after the commit. */
-  private async commit(batch: Queued[]): Promise<void> {
-    const { results, queued } = await this.store(batch.map((item) => item.write));
+  /**
+   * After the commit: the callers are answered, then the dispatcher and the indexer woken. Never
+   * throws, so a committed batch is never written again.
+   */
+  private answer(batch: Queued[], { results, queued }: Awaited<ReturnType<BatchStore>>): void {
     const stored = results.filter((r) => r.stored).length;
     this.totals.transactions++;
     this.totals.submissions += stored;
     batch.forEach((item, i) => item.resolve(results[i]!));
-    if (queued > 0) this.outbox.wake();
-    if (stored > 0) this.onStored();
+    try {
+      if (queued > 0) this.outbox.wake();
+      if (stored > 0) this.options.onStored?.();
+    } catch (error) {
+      this.options.onWakeFailed?.(error);
+    }
   }
 }

@@ -67,7 +67,7 @@ describe(`submission writer on ${testDialect}`, () => {
 
   it(`runs at most ${concurrency} transaction(s) at once, and drain waits for all of them`, async () => {
     const { gated, state, release } = gatedStore();
-    const writer = new SubmissionWriter(gated, outbox, concurrency);
+    const writer = new SubmissionWriter(gated, outbox, { maxConcurrentBatches: concurrency });
     const rows: NewSubmissionRow[] = [];
     const write = () => {
       const r = newSubmissionRow(hookedFormId);
@@ -97,8 +97,50 @@ describe(`submission writer on ${testDialect}`, () => {
     expect(outboxRows).toHaveLength(rows.length);
   });
 
+  it('starts a batch beside one in flight only once enough submissions wait to fill it', async () => {
+    const { gated, state, release } = gatedStore();
+    const writer = new SubmissionWriter(gated, outbox, { maxConcurrentBatches: 2, minConcurrentBatchSize: 3 });
+    const rows: NewSubmissionRow[] = [];
+    const write = () => {
+      const r = newSubmissionRow(hookedFormId);
+      rows.push(r);
+      return writer.write({ row: r, queueOutbound: false });
+    };
+    const writes = [write()];
+    await waitFor(() => state.entered === 1, 5000, 'the first batch, whatever its size');
+    writes.push(write(), write());
+    for (let turn = 0; turn < 2; turn++) await new Promise((resolve) => setImmediate(resolve));
+    expect(state.entered).toBe(1); // two waiting: they wait for the first batch
+    writes.push(write());
+    await waitFor(() => state.entered === 2, 5000, 'a second batch once three wait');
+    release();
+    expect(await Promise.all(writes)).toEqual(rows.map(() => ({ stored: true })));
+    await writer.drain();
+    expect(state.peak).toBe(2);
+    expect(await storedCount(rows.map((r) => r.id))).toBe(rows.length);
+  });
+
+  it('a wake-up that throws after the commit is reported, and the committed batch is not written again', async () => {
+    const inner = store();
+    let storeCalls = 0;
+    const counted: BatchStore = (batch) => {
+      storeCalls++;
+      return inner(batch);
+    };
+    const failures: unknown[] = [];
+    const throwingOutbox = { wake: () => { throw new Error('wake failed'); } };
+    const writer = new SubmissionWriter(counted, throwingOutbox, { maxConcurrentBatches: concurrency, onWakeFailed: (err) => failures.push(err) });
+    const rows = [newSubmissionRow(hookedFormId), newSubmissionRow(hookedFormId)];
+    const results = await Promise.all(rows.map((row) => writer.write({ row, queueOutbound: true })));
+    await writer.drain();
+    expect(results).toEqual([{ stored: true }, { stored: true }]);
+    expect(storeCalls).toBe(1);
+    expect(failures).toEqual([new Error('wake failed')]);
+    expect(await storedCount(rows.map((r) => r.id))).toBe(2);
+  });
+
   it('retries a failed batch one write at a time, so one bad row fails only its own request', async () => {
-    const writer = new SubmissionWriter(store(), outbox, concurrency);
+    const writer = new SubmissionWriter(store(), outbox, { maxConcurrentBatches: concurrency });
     const good = [newSubmissionRow(hookedFormId), newSubmissionRow(hookedFormId)];
     const bad = newSubmissionRow('frm_does_not_exist'); // the foreign key refuses it
     const results = await Promise.allSettled([writer.write({ row: good[0]!, queueOutbound: false }), writer.write({ row: bad, queueOutbound: false }), writer.write({ row: good[1]!, queueOutbound: false })]);
@@ -109,7 +151,7 @@ describe(`submission writer on ${testDialect}`, () => {
   });
 
   it('drain resolves at once when nothing is queued', async () => {
-    const writer = new SubmissionWriter(store(), outbox, concurrency);
+    const writer = new SubmissionWriter(store(), outbox, { maxConcurrentBatches: concurrency });
     await expect(writer.drain()).resolves.toBeUndefined();
   });
 
