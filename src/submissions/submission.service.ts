@@ -107,7 +107,11 @@ export class SubmissionService {
       outbox,
       {
         ...(handle.dialect === 'postgres'
-          ? { maxConcurrentBatches: POSTGRES_BATCHES.maxConcurrent, minConcurrentBatchSize: POSTGRES_BATCHES.minConcurrentSize }
+          ? {
+              maxConcurrentBatches: POSTGRES_BATCHES.maxConcurrent,
+              minConcurrentBatchSize: POSTGRES_BATCHES.minConcurrentSize,
+              maxConcurrentWaitMs: POSTGRES_BATCHES.maxConcurrentWaitMs,
+            }
           : {}),
         onStored: () => searchIndex.wake(),
         onWakeFailed: (err) => logger.error({ err }, 'waking the dispatcher or the search indexer failed after a commit'),

@@ -87,6 +87,8 @@ export function batchStoreFor(handle: DatabaseHandle, expiredBefore: () => strin
 
 interface Queued {
   write: BatchedSubmission;
+  /** performance.now() when it was queued. */
+  queuedAt: number;
   resolve(result: WriteResult): void;
   reject(error: unknown): void;
 }
@@ -94,17 +96,23 @@ interface Queued {
 const MAX_BATCH = 256;
 /**
  * PostgreSQL: at most 4 batches at once (of the pool's 10), a batch beside another only once 32
- * submissions wait. Measured on 2 cores (bench/ANALYSIS.md, stop 35): 4 batches started as soon
- * as any submission waited made batches of ~14 and cost ~90 µs of PostgreSQL CPU a submission;
- * one at a time, or 4 with this threshold, made batches of ~25 at ~55 µs and 20% more submissions/s.
+ * submissions wait or the oldest has waited 2 ms. Measured on 2 cores (bench/ANALYSIS.md, stop
+ * 35): 4 batches started as soon as any submission waited made batches of ~14 at ~90 µs of
+ * PostgreSQL CPU a submission; with this rule batches of ~25 at ~55 µs, and ~20% more
+ * submissions/s. The 2 ms keeps a slow commit from holding up a light load behind it.
  */
-export const POSTGRES_BATCHES = { maxConcurrent: 4, minConcurrentSize: 32 } as const;
+export const POSTGRES_BATCHES = { maxConcurrent: 4, minConcurrentSize: 32, maxConcurrentWaitMs: 2 } as const;
 
 export interface WriterOptions {
   /** Batches written at once: 1 on SQLite (one connection, one writer). */
   maxConcurrentBatches?: number;
-  /** Submissions that must be waiting before a batch starts beside one in flight. */
+  /**
+   * A batch starts beside one in flight once this many submissions wait, or once the oldest has
+   * waited `maxConcurrentWaitMs` (a slow commit does not hold up those behind it for long).
+   * By default every waiting submission may start a batch.
+   */
   minConcurrentBatchSize?: number;
+  maxConcurrentWaitMs?: number;
   /** After every commit that stored something (the search indexer's wake-up). */
   onStored?: () => void;
   /** A wake-up after a commit threw: its submissions are stored and answered, so it is only reported. */
@@ -129,6 +137,9 @@ export class SubmissionWriter {
   private readonly totals: WriterStats = { transactions: 0, submissions: 0 };
   private readonly maxConcurrentBatches: number;
   private readonly minConcurrentBatchSize: number;
+  private readonly maxConcurrentWaitMs: number;
+  /** Set while waiting for the oldest submission to have waited maxConcurrentWaitMs. */
+  private waitTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly store: BatchStore,
@@ -137,11 +148,12 @@ export class SubmissionWriter {
   ) {
     this.maxConcurrentBatches = options.maxConcurrentBatches ?? 1;
     this.minConcurrentBatchSize = options.minConcurrentBatchSize ?? 1;
+    this.maxConcurrentWaitMs = options.maxConcurrentWaitMs ?? Number.POSITIVE_INFINITY;
   }
 
   write(write: BatchedSubmission): Promise<WriteResult> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ write, resolve, reject });
+      this.queue.push({ write, queuedAt: performance.now(), resolve, reject });
       this.schedule();
     });
   }
@@ -163,7 +175,8 @@ export class SubmissionWriter {
    * every batch holds one submission.
    */
   private schedule(): void {
-    if (this.scheduled || !this.mayStartBatch()) return;
+    if (this.scheduled) return;
+    if (!this.mayStartBatch()) return this.recheckWhenOldestWaited();
     this.scheduled = true;
     setImmediate(() => {
       this.scheduled = false;
@@ -173,12 +186,26 @@ export class SubmissionWriter {
 
   /**
    * The first batch starts whatever its size; another beside it only once enough submissions
-   * wait to fill one: small concurrent batches each pay a statement, a commit and a round trip.
+   * wait to fill one (small concurrent batches each pay a statement, a commit and a round trip),
+   * or once the oldest has waited long enough (the batch in flight is slow).
    */
   private mayStartBatch(): boolean {
     if (this.queue.length === 0) return false;
     if (this.inFlight === 0) return true;
-    return this.inFlight < this.maxConcurrentBatches && this.queue.length >= this.minConcurrentBatchSize;
+    if (this.inFlight >= this.maxConcurrentBatches) return false;
+    return this.queue.length >= this.minConcurrentBatchSize || performance.now() - this.queue[0]!.queuedAt >= this.maxConcurrentWaitMs;
+  }
+
+  /** Submissions wait behind a batch in flight: look again when the oldest has waited long enough. */
+  private recheckWhenOldestWaited(): void {
+    if (this.waitTimer || this.queue.length === 0 || this.inFlight >= this.maxConcurrentBatches) return;
+    if (this.maxConcurrentWaitMs === Number.POSITIVE_INFINITY) return;
+    const due = this.queue[0]!.queuedAt + this.maxConcurrentWaitMs - performance.now();
+    this.waitTimer = setTimeout(() => {
+      this.waitTimer = undefined;
+      this.schedule();
+    }, Math.max(1, Math.ceil(due)));
+    this.waitTimer.unref();
   }
 
   private startBatches(): void {

@@ -120,6 +120,20 @@ describe(`submission writer on ${testDialect}`, () => {
     expect(await storedCount(rows.map((r) => r.id))).toBe(rows.length);
   });
 
+  it('starts a batch beside a slow one once the oldest waiting submission has waited long enough', async () => {
+    const { gated, state, release } = gatedStore();
+    const writer = new SubmissionWriter(gated, outbox, { maxConcurrentBatches: 2, minConcurrentBatchSize: 100, maxConcurrentWaitMs: 20 });
+    const first = writer.write({ row: newSubmissionRow(hookedFormId), queueOutbound: false });
+    await waitFor(() => state.entered === 1, 5000, 'the first batch');
+    const queuedAt = performance.now();
+    const second = writer.write({ row: newSubmissionRow(hookedFormId), queueOutbound: false });
+    await waitFor(() => state.entered === 2, 5000, 'a second batch once the lone submission has waited 20 ms');
+    expect(performance.now() - queuedAt).toBeGreaterThanOrEqual(20);
+    release();
+    expect(await Promise.all([first, second])).toEqual([{ stored: true }, { stored: true }]);
+    await writer.drain();
+  });
+
   it('a wake-up that throws after the commit is reported, and the committed batch is not written again', async () => {
     const inner = store();
     let storeCalls = 0;
