@@ -61,6 +61,17 @@ function gatedStore() {
 const storedCount = async (ids: string[]) =>
   (await handle.db.selectFrom('submissions').select('id').where('id', 'in', ids).execute()).length;
 
+/** Writes new submissions of the hooked form through `writer`, keeping their rows. */
+function submissionsThrough(writer: SubmissionWriter, queueOutbound: boolean) {
+  const rows: NewSubmissionRow[] = [];
+  const write = () => {
+    const row = newSubmissionRow(hookedFormId);
+    rows.push(row);
+    return writer.write({ row, queueOutbound });
+  };
+  return { rows, write };
+}
+
 describe(`submission writer on ${testDialect}`, () => {
   // SQLite has one connection: one transaction at a time. PostgreSQL may run several.
   const concurrency = testDialect === 'postgres' ? 2 : 1;
@@ -68,12 +79,7 @@ describe(`submission writer on ${testDialect}`, () => {
   it(`runs at most ${concurrency} transaction(s) at once, and drain waits for all of them`, async () => {
     const { gated, state, release } = gatedStore();
     const writer = new SubmissionWriter(gated, outbox, { maxConcurrentBatches: concurrency });
-    const rows: NewSubmissionRow[] = [];
-    const write = () => {
-      const r = newSubmissionRow(hookedFormId);
-      rows.push(r);
-      return writer.write({ row: r, queueOutbound: true });
-    };
+    const { rows, write } = submissionsThrough(writer, true);
 
     const writes = [write()];
     await waitFor(() => state.entered === 1, 5000, 'the first batch to open its transaction');
@@ -100,12 +106,7 @@ describe(`submission writer on ${testDialect}`, () => {
   it('starts a batch beside one in flight only once enough submissions wait to fill it', async () => {
     const { gated, state, release } = gatedStore();
     const writer = new SubmissionWriter(gated, outbox, { maxConcurrentBatches: 2, minConcurrentBatchSize: 3 });
-    const rows: NewSubmissionRow[] = [];
-    const write = () => {
-      const r = newSubmissionRow(hookedFormId);
-      rows.push(r);
-      return writer.write({ row: r, queueOutbound: false });
-    };
+    const { rows, write } = submissionsThrough(writer, false);
     const writes = [write()];
     await waitFor(() => state.entered === 1, 5000, 'the first batch, whatever its size');
     writes.push(write(), write());
