@@ -106,13 +106,7 @@ export class SubmissionService {
       batchStoreFor(handle, () => this.idempotencyCutoff(), outbox),
       outbox,
       {
-        ...(handle.dialect === 'postgres'
-          ? {
-              maxConcurrentBatches: POSTGRES_BATCHES.maxConcurrent,
-              minConcurrentBatchSize: POSTGRES_BATCHES.minConcurrentSize,
-              maxConcurrentWaitMs: POSTGRES_BATCHES.maxConcurrentWaitMs,
-            }
-          : {}),
+        ...(handle.dialect === 'postgres' ? POSTGRES_BATCHES : {}),
         onStored: () => searchIndex.wake(),
         onWakeFailed: (err) => logger.error({ err }, 'waking the dispatcher or the search indexer failed after a commit'),
       },

@@ -101,8 +101,6 @@ const MAX_BATCH = 256;
  * PostgreSQL CPU a submission; with this rule batches of ~25 at ~55 µs, and ~20% more
  * submissions/s. The 2 ms keeps a slow commit from holding up a light load behind it.
  */
-export const POSTGRES_BATCHES = { maxConcurrent: 4, minConcurrentSize: 32, maxConcurrentWaitMs: 2 } as const;
-
 export interface WriterOptions {
   /** Batches written at once: 1 on SQLite (one connection, one writer). */
   maxConcurrentBatches?: number;
@@ -118,6 +116,8 @@ export interface WriterOptions {
   /** A wake-up after a commit threw: its submissions are stored and answered, so it is only reported. */
   onWakeFailed?: (error: unknown) => void;
 }
+
+export const POSTGRES_BATCHES: WriterOptions = { maxConcurrentBatches: 4, minConcurrentBatchSize: 32, maxConcurrentWaitMs: 2 };
 
 /**
  * Group commit: every submission that arrives while a transaction is being written goes into the
@@ -219,22 +219,23 @@ export class SubmissionWriter {
     }
   }
 
+  /** Only the store is retried: once it has committed, the batch is answered and never written again. */
   private async writeBatchOrEach(batch: Queued[]): Promise<void> {
+    let outcome: Awaited<ReturnType<BatchStore>>;
     try {
-      this.answer(batch, await this.store(batch.map((item) => item.write)));
+      outcome = await this.store(batch.map((item) => item.write));
     } catch (error) {
       // One by one, so one bad row fails alone; a lone submission whose connection broke (a
       // terminated backend, a reset) gets one more try on a fresh connection.
       if (batch.length > 1 || isConnectionFault(error)) {
-        for (const item of batch) await this.store([item.write]).then((outcome) => this.answer([item], outcome), item.reject);
+        for (const item of batch) await this.store([item.write]).then((alone) => this.answer([item], alone), item.reject);
       } else batch[0]!.reject(error);
+      return;
     }
+    this.answer(batch, outcome);
   }
 
-  /**
-   * After the commit: the callers are answered, then the dispatcher and the indexer woken. Never
-   * throws, so a committed batch is never written again.
-   */
+  /** After the commit: the callers are answered, then the dispatcher and the indexer woken. */
   private answer(batch: Queued[], { results, queued }: Awaited<ReturnType<BatchStore>>): void {
     const stored = results.filter((r) => r.stored).length;
     this.totals.transactions++;
