@@ -1,8 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
@@ -125,6 +124,63 @@ export async function startChild(script: string, env: Record<string, string>, ar
       child.kill('SIGTERM');
       await once(child, 'exit');
     },
+  };
+}
+
+/** CPU seconds a process (or one of its threads) has used so far: user + system, from /proc. */
+export function cpuSeconds(pid: number, thread?: number): number {
+  return cpuOfStat(readFileSync(thread === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${thread}/stat`, 'utf8')).seconds;
+}
+
+function cpuOfStat(stat: string): { command: string; seconds: number } {
+  // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return { command: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')), seconds: (Number(fields[11]) + Number(fields[12])) / 100 };
+}
+
+/** CPU seconds used so far by every process of the machine, by PID. */
+export type CpuSnapshot = Map<number, { command: string; seconds: number }>;
+
+export function cpuSnapshot(): CpuSnapshot {
+  const snapshot: CpuSnapshot = new Map();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      snapshot.set(Number(entry), cpuOfStat(readFileSync(`/proc/${entry}/stat`, 'utf8')));
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
+  return snapshot;
+}
+
+/** Where a load's CPU went, in µs per answered request, and how busy the machine's cores were. */
+export interface CpuPerRequest {
+  server: number;
+  /** Every PostgreSQL process: the backends, the WAL writer and the rest. */
+  postgres: number;
+  /** This process: autocannon. */
+  loadGenerator: number;
+  other: number;
+  busyPercent: number;
+}
+
+export function cpuPerRequest(before: CpuSnapshot, after: CpuSnapshot, serverPid: number, requests: number, seconds: number): CpuPerRequest {
+  const used = { server: 0, postgres: 0, loadGenerator: 0, other: 0 };
+  for (const [pid, { command, seconds: now }] of after) {
+    const delta = now - (before.get(pid)?.seconds ?? 0);
+    if (delta <= 0) continue;
+    const role = pid === serverPid ? 'server' : command === 'postgres' ? 'postgres' : pid === process.pid ? 'loadGenerator' : 'other';
+    used[role] += delta;
+  }
+  const perRequest = (s: number) => Math.round((s * 1e6) / Math.max(requests, 1));
+  const total = used.server + used.postgres + used.loadGenerator + used.other;
+  return {
+    server: perRequest(used.server),
+    postgres: perRequest(used.postgres),
+    loadGenerator: perRequest(used.loadGenerator),
+    other: perRequest(used.other),
+    busyPercent: Math.round((100 * total) / (seconds * cpus().length)),
   };
 }
 

@@ -8,7 +8,7 @@ import { ApiKeyService } from '../src/api-keys/api-key.service.js';
 import { createDatabase } from '../src/db/database.js';
 import { InstanceSecretService } from '../src/secrets/instance-secret.service.js';
 import { SubmissionCursors } from '../src/submissions/submission-cursor.js';
-import { SERVER_NODE_FLAGS, addHooks, addRecipient, benchAccount, freshDatabase, indexSeededSqliteRows, load, recountSqliteForms, median, memoryOf, startChild, timeRequests, type BenchDialect, type BenchRow, type LoadResult } from './lib.js';
+import { SERVER_NODE_FLAGS, addHooks, addRecipient, benchAccount, cpuPerRequest, cpuSnapshot, freshDatabase, indexSeededSqliteRows, load, recountSqliteForms, median, memoryOf, startChild, timeRequests, type BenchDialect, type BenchRow, type Child, type CpuPerRequest, type LoadResult } from './lib.js';
 import { formsListScenario, searchScenario } from './dashboard.js';
 import { exportScenario } from './export.js';
 import { integrationsScenario } from './integrations.js';
@@ -47,6 +47,8 @@ const medianBy = (results: LoadResult[], key: 'rps' | 'p99') => [...results].sor
 /** Formgate's server, run as `npm start` runs it. */
 const startFormgate = (env: Record<string, string>) => startChild(SERVER, env, SERVER_NODE_FLAGS);
 const ratio = (a: number, b: number) => (b === 0 ? '—' : (a / b).toFixed(2));
+const cpuTotal = (cpu: CpuPerRequest) => cpu.server + cpu.postgres + cpu.loadGenerator + cpu.other;
+const describeCpu = (cpu: CpuPerRequest) => `${cpu.server} / ${cpu.postgres} / ${cpu.loadGenerator}, ${cpu.busyPercent}%`;
 
 async function fixtures(url: string) {
   const { handle, accountId, forms } = await benchAccount(url, 2);
@@ -82,16 +84,22 @@ async function submitScenario(db: BenchDialect): Promise<void> {
   const group = await startChild(REFERENCE, { REFERENCE: 'group', DATABASE_URL: groupDatabase.url });
   try {
     const path = `/v1/submit/${form.id}`;
-    const run = (base: string, body: string, contentType: string): Promise<LoadResult> => load({ url: `${base}${path}`, body, contentType, seconds: SECONDS });
+    /** A load, and where its CPU went (the server, PostgreSQL, the load generator). */
+    const run = async (child: Child, body: string, contentType: string): Promise<LoadResult & { cpu: CpuPerRequest }> => {
+      const before = cpuSnapshot();
+      const result = await load({ url: `${child.url}${path}`, body, contentType, seconds: SECONDS });
+      return { ...result, cpu: cpuPerRequest(before, cpuSnapshot(), child.process.pid!, result.ok, SECONDS) };
+    };
     for (const [label, body, type] of [['JSON', JSON_BODY, 'application/json'], ['urlencoded', FORM_BODY, 'application/x-www-form-urlencoded']] as const) {
-      await run(server.url, body, type); // warm-up
+      await run(server, body, type); // warm-up
       // Interleaved rounds, median of each: the machine's drift hits all three alike.
-      await run(group.url, body, type);
-      const rounds: Array<[LoadResult, LoadResult, LoadResult, LoadResult]> = [];
+      await run(group, body, type);
+      type Measured = Awaited<ReturnType<typeof run>>;
+      const rounds: Array<[Measured, Measured, Measured, Measured]> = [];
       for (let round = 0; round < ROUNDS; round++) {
-        rounds.push([await run(server.url, body, type), await run(group.url, body, type), await run(insert.url, body, type), await run(bare.url, body, type)]);
+        rounds.push([await run(server, body, type), await run(group, body, type), await run(insert, body, type), await run(bare, body, type)]);
       }
-      const [formgate, limit, oneInsert, ceiling] = ([0, 1, 2, 3] as const).map((i) => medianBy(rounds.map((r) => r[i]), 'rps')) as [LoadResult, LoadResult, LoadResult, LoadResult];
+      const [formgate, limit, oneInsert, ceiling] = ([0, 1, 2, 3] as const).map((i) => medianBy(rounds.map((r) => r[i]), 'rps')) as [Measured, Measured, Measured, Measured];
       if (formgate.errors > 0) throw new Error(`${label} submit: ${formgate.errors} errors`);
       const vsLimit = formgate.rps / limit.rps;
       // p99 of each side from the round whose throughput was the median.
@@ -108,6 +116,14 @@ async function submitScenario(db: BenchDialect): Promise<void> {
           pass: formgate.p99 <= oneInsert.p99,
         },
         { db, scenario: `submit ${label}`, metric: 'req/s vs one insert per request', value: String(formgate.rps), reference: String(oneInsert.rps), ratio: ratio(formgate.rps, oneInsert.rps) },
+        {
+          db,
+          scenario: `submit ${label}`,
+          metric: 'CPU µs per request: server / PostgreSQL / load generator, and % of the cores busy (vs the group-commit limit; ratio of the totals)',
+          value: describeCpu(formgate.cpu),
+          reference: describeCpu(limit.cpu),
+          ratio: ratio(cpuTotal(formgate.cpu), cpuTotal(limit.cpu)),
+        },
         { db, scenario: `submit ${label}`, metric: 'req/s vs bare Fastify route (the group-commit limit: ' + ratio(limit.rps, ceiling.rps) + ' of it)', value: String(formgate.rps), reference: String(ceiling.rps), ratio: ratio(formgate.rps, ceiling.rps) },
       );
     }
@@ -381,6 +397,8 @@ function writeReport(): void {
     '- Every figure is measured in the same run as its reference, both as separate processes on loopback, so the **ratio** is the number that matters; absolute numbers drift on shared machines.',
     '- Submit load: autocannon, 50 connections, ' + `${SECONDS} s per measurement after a warm-up, ${ROUNDS} interleaved rounds of Formgate and both references (the median of each is shown), rate limit off, \`LOG_LEVEL=warn\`.`,
     '- References: a bare Fastify route that parses the same body and answers the same JSON (the framework ceiling), and the same route plus one autocommitted single-row insert through the same driver (one transaction per request).',
+    '- CPU per request (submit rows): each process\'s user + system time from /proc over the measured load, divided by the requests answered: the server (all its threads), every PostgreSQL process, and the bench process itself (autocannon); beside it, how busy the two cores were. On these machines throughput follows the machine\'s busy share divided by the total CPU a request costs, so this row says where a gap to the limit lies.',
+    '- Rejected submits: every run names its path per request (autocannon\'s `setupRequest`, which the invented IDs need), so each side is measured with the same load generator; a bare Fastify route that reads the same body is measured beside them.',
     '- Targets from the benchmark issues (SQLite throughput and paging, hooks, purge, email, search; PostgreSQL throughput, memory and export from issue 18); PASS/MISS is computed by the harness.',
     `- Memory: idle RSS is read ${IDLE_SETTLE_MS / 1000} s after the server prints its listening line, with no request yet (beside the figure as it starts listening), and again at ${IDLE_REDUCED_MS / 1000} s; peak RSS is the server's VmHWM after both submit loads. Export: the dashboard's CSV download of one form, and the submit p99 of another form under the same 50-connection load while it runs.`,
     '',

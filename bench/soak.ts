@@ -3,10 +3,9 @@
 // against the same steady load on a form with no outbound work, on the same server. Rows: the
 // submit p99 of each, whether every stored submission reached both sinks exactly once, and how
 // long after the load's end the last one arrived.
-import { readFileSync } from 'node:fs';
 import { sql } from 'kysely';
 import type { DatabaseHandle } from '../src/db/database.js';
-import { addHooks, addRecipient, benchAccount, freshDatabase, load, startChild, type BenchDialect, type BenchRow, type LoadResult } from './lib.js';
+import { addHooks, addRecipient, benchAccount, cpuSeconds, freshDatabase, load, startChild, type BenchDialect, type BenchRow, type LoadResult } from './lib.js';
 import { startSinks } from './sinks.js';
 
 const SERVER = 'dist/src/server.js';
@@ -20,14 +19,6 @@ const WARM_UP_SECONDS = 5;
 const RAMP_SECONDS = 5;
 const DRAIN_DEADLINE_MS = 180_000;
 const JSON_BODY = JSON.stringify({ name: 'Ada Lovelace', email: 'ada@example.com', message: 'Hello from the benchmark', topics: ['a', 'b'] });
-
-/** CPU seconds a process (or one of its threads) has used so far: user + system, from /proc. */
-function cpuSeconds(pid: number, thread?: number): number {
-  const stat = readFileSync(thread === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${thread}/stat`, 'utf8');
-  // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
 
 const countRows = async (handle: DatabaseHandle, formId: string) =>
   Number((await sql<{ n: string | number }>`select count(*) as n from submissions where form_id = ${formId}`.execute(handle.db)).rows[0]!.n);
