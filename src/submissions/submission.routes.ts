@@ -1,3 +1,4 @@
+import { setImmediate as answerInCheckPhase } from 'node:timers/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, notFound } from '../errors.js';
 import type { Form } from '../forms/form.types.js';
@@ -169,6 +170,12 @@ export async function submitRoutes(app: FastifyInstance): Promise<void> {
     });
 
     submit.setErrorHandler(async (error, request, reply) => {
+      // Refusals are answered in the check phase, together with the others of this turn of the
+      // event loop, as accepted submissions are after their batch. Written in the turn that read
+      // each request, every answer woke the client and the server once more: twice the CPU a
+      // refusal on both sides (wrong access key 12.2k → 23.2k req/s, unknown form 26–28k → 33–38k
+      // on SQLite; bench/ANALYSIS.md, stop 35).
+      await answerInCheckPhase();
       const appError = toAppError(error);
       if (appError.statusCode >= 500) request.log.error({ err: error }, 'submit failed');
       const form = request.submitForm === undefined ? await findFormQuietly(app, request) : (request.submitForm ?? undefined);
