@@ -171,10 +171,10 @@ export async function submitRoutes(app: FastifyInstance): Promise<void> {
 
     submit.setErrorHandler(async (error, request, reply) => {
       // Refusals are answered in the check phase, together with the others of this turn of the
-      // event loop, as accepted submissions are after their batch. Written in the turn that read
-      // each request, every answer woke the client and the server once more: twice the CPU a
-      // refusal on both sides (wrong access key 12.2k → 23.2k req/s, unknown form 26–28k → 33–38k
-      // on SQLite; bench/ANALYSIS.md, stop 35).
+      // event loop, as accepted submissions are after their batch. Each written in the turn that
+      // read its request, they cost the server and the client twice the CPU a refusal under a
+      // flood (wrong access key 12.2k → 23.2k req/s, unknown form 26–28k → 33–38k on SQLite, with
+      // the same syscalls per request; bench/ANALYSIS.md, stop 35).
       await answerInCheckPhase();
       const appError = toAppError(error);
       if (appError.statusCode >= 500) request.log.error({ err: error }, 'submit failed');
