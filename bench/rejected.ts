@@ -11,7 +11,7 @@
 // wrong access key is a body field) can be answered faster than that.
 import autocannon from 'autocannon';
 import { newId } from '../src/lib/ids.js';
-import { benchAccount, freshDatabase, startChild, type BenchDialect, type BenchRow } from './lib.js';
+import { benchAccount, freshDatabase, startChild, type BenchDialect, type BenchRow, type Child } from './lib.js';
 
 const SERVER = 'dist/src/server.js';
 const REFERENCE = 'dist/bench/reference-server.js';
@@ -67,24 +67,25 @@ export async function rejectedScenario(
   const database = await freshDatabase(db);
   const { open, locked } = await fixtures(database.url);
   const server = await startChild(SERVER, options.serverEnv(database.url), options.nodeFlags);
-  const bare = await startChild(REFERENCE, { REFERENCE: 'bare' });
+  let bare: Child | undefined;
   const unknown = newId('frm');
   const runs = {
     accepted: () => measure(server.url, { path: `/v1/submit/${open}`, body: JSON_BODY, status: 200, seconds: options.seconds }),
     'one unknown form ID': () => measure(server.url, { path: `/v1/submit/${unknown}`, body: JSON_BODY, status: 404, seconds: options.seconds }),
     'a new invented form ID per request': () => measure(server.url, { path: () => `/v1/submit/${newId('frm')}`, body: JSON_BODY, status: 404, seconds: options.seconds }),
     'wrong access key': () => measure(server.url, { path: `/v1/submit/${locked}`, body: WRONG_KEY_BODY, status: 403, seconds: options.seconds }),
-    [BARE]: () => measure(bare.url, { path: `/v1/submit/${locked}`, body: WRONG_KEY_BODY, status: 200, seconds: options.seconds }),
+    [BARE]: () => measure(bare!.url, { path: `/v1/submit/${locked}`, body: WRONG_KEY_BODY, status: 200, seconds: options.seconds }),
   };
   const results = new Map<string, Measured[]>(Object.keys(runs).map((name) => [name, []]));
   try {
+    bare = await startChild(REFERENCE, { REFERENCE: 'bare' });
     for (const run of Object.values(runs)) await run(); // warm-up
     // Interleaved rounds, the median of each: the machine's drift hits all of them alike.
     for (let round = 0; round < options.rounds; round++) {
       for (const [name, run] of Object.entries(runs)) results.get(name)!.push(await run());
     }
   } finally {
-    await Promise.all([server.stop(), bare.stop()]);
+    await Promise.all([server.stop(), bare?.stop()]);
     await database.drop();
   }
   for (const [name, measured] of results) {
@@ -97,11 +98,9 @@ export async function rejectedScenario(
     if (name === 'accepted') continue;
     const rps = median(measured.map((m) => m.rps));
     const ratio = rps / accepted;
-    if (name === BARE) {
-      rows.push({ db, scenario: 'rejected submits', metric: `req/s, ${name} vs accepted submissions (JSON)`, value: String(rps), reference: String(accepted), ratio: ratio.toFixed(2) });
-      continue;
-    }
-    rows.push({ db, scenario: 'rejected submits', metric: `req/s, ${name} vs accepted submissions (JSON)`, value: String(rps), reference: String(accepted), ratio: ratio.toFixed(2), target: `≥ ${TARGET.toFixed(2)}`, pass: ratio >= TARGET });
+    // The bare route is the ceiling beside the targets, not one of them.
+    const target = name === BARE ? {} : { target: `≥ ${TARGET.toFixed(2)}`, pass: ratio >= TARGET };
+    rows.push({ db, scenario: 'rejected submits', metric: `req/s, ${name} vs accepted submissions (JSON)`, value: String(rps), reference: String(accepted), ratio: ratio.toFixed(2), ...target });
   }
   return rows;
 }
