@@ -13,6 +13,7 @@ import * as m0010 from './migrations/0010_bot_checks_and_spam_filter.js';
 import * as m0011 from './migrations/0011_admin_and_sessions.js';
 import * as m0012 from './migrations/0012_search_indexed_after_commit.js';
 import * as m0013 from './migrations/0013_hourly_counts.js';
+import * as m0014 from './migrations/0014_forms_created_index.js';
 
 // Listed statically so the compiled package needs no file-system scan to find migrations.
 const migrations: Record<string, Migration> = {
@@ -29,6 +30,7 @@ const migrations: Record<string, Migration> = {
   '0011_admin_and_sessions': m0011,
   '0012_search_indexed_after_commit': m0012,
   '0013_hourly_counts': m0013,
+  '0014_forms_created_index': m0014,
 };
 
 /** The connection's own PostgreSQL schema; undefined on SQLite. */

@@ -56,6 +56,18 @@ export async function findFormRowById(db: Executor, id: string): Promise<FormRow
   return db.selectFrom('forms').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/** Form IDs in ID order after `afterId` (the form directory's full load, a page at a time). */
+export async function findFormIdsAfter(db: Executor, afterId: string | undefined, limit: number): Promise<string[]> {
+  let query = db.selectFrom('forms').select('id').orderBy('id').limit(limit);
+  if (afterId !== undefined) query = query.where('id', '>', afterId);
+  return (await query.execute()).map((row) => row.id);
+}
+
+/** IDs of the forms created at or after `since` (forms_created_idx, migration 0014). */
+export async function findFormIdsCreatedSince(db: Executor, since: string): Promise<string[]> {
+  return (await db.selectFrom('forms').select('id').where('created_at', '>=', since).execute()).map((row) => row.id);
+}
+
 /**
  * The rows among these IDs. The list is padded to a power of two (repeating its last ID), so that
  * the few statement texts this makes stay in SQLite's statement cache.

@@ -8,6 +8,8 @@ import { nowIso } from '../lib/time.js';
 import type { FormRowUpdate } from '../db/schema.js';
 import {
   deleteFormRow,
+  findFormIdsAfter,
+  findFormIdsCreatedSince,
   findFormRowById,
   findFormRowOfAccount,
   findFormRowsByIds,
@@ -18,7 +20,8 @@ import {
   updateFormRow,
 } from './form.repository.js';
 import { ALTCHA_COMPLEXITIES, BOT_CHECK_VENDORS, SPAM_FILTER_MODES, formLanguages, notifyModes, type BotCheckVendor, type Form } from './form.types.js';
-import { FormCache } from './form-cache.js';
+import { FORM_CACHE_TTL_MS, FormCache } from './form-cache.js';
+import { FormDirectory } from './form-directory.js';
 import { hostOfEntry } from './host-list.js';
 
 const httpUrl = z
@@ -215,6 +218,8 @@ function settingsToRow(s: FormSettingsInput): FormRowUpdate {
 export class FormService {
   /** Forms (and IDs naming none) the submit path read recently; changes through this process drop their entry. */
   private readonly cache: FormCache;
+  /** Which IDs can name a form: an invented one is refused without a read (see FormDirectory). */
+  private readonly directory: FormDirectory;
 
   constructor(
     private readonly db: Executor,
@@ -224,6 +229,11 @@ export class FormService {
     cacheClock: () => number = Date.now,
   ) {
     this.cache = new FormCache(async (formIds) => (await findFormRowsByIds(db, formIds)).map(formRowToForm), cacheClock);
+    this.directory = new FormDirectory(
+      { idsAfter: (afterId, limit) => findFormIdsAfter(db, afterId, limit), idsCreatedSince: (since) => findFormIdsCreatedSince(db, since) },
+      FORM_CACHE_TTL_MS,
+      cacheClock,
+    );
   }
 
   /**
@@ -250,13 +260,25 @@ export class FormService {
    * within FORM_CACHE_TTL_MS.
    */
   async findFormCached(formId: string): Promise<Form | undefined> {
-    if (!hasIdShape('frm', formId)) return undefined;
-    return this.cache.find(formId);
+    const known = this.peekFormCached(formId);
+    return known === undefined ? this.cache.find(formId) : (known ?? undefined);
   }
 
-  /** findFormCached's answer when it needs no read: the form, null when none has the ID, undefined when unknown yet. */
+  /**
+   * findFormCached's answer when it needs no read: the form, null when none has the ID, undefined
+   * when unknown yet. An ID the form directory excludes is null without a cache entry, so that a
+   * flood of invented IDs costs neither a read nor a slot in the cache.
+   */
   peekFormCached(formId: string): Form | null | undefined {
-    return hasIdShape('frm', formId) ? this.cache.peek(formId) : null;
+    if (!hasIdShape('frm', formId)) return null;
+    const cached = this.cache.peek(formId);
+    if (cached !== undefined) return cached;
+    return this.directory.excludes(formId) ? null : undefined;
+  }
+
+  /** The form directory's read now, or the one under way (it otherwise reads when a lookup finds it stale). */
+  readFormDirectory(): Promise<void> {
+    return this.directory.refresh();
   }
 
   async createForm(accountId: string, input: FormSettingsInput & { name: string }): Promise<Form> {
@@ -306,6 +328,7 @@ export class FormService {
       ...settingsToRow(settings),
     };
     await insertForm(this.db, row);
+    this.directory.add(row.id);
     return formRowToForm(row);
   }
 

@@ -169,7 +169,8 @@ export async function submitRoutes(app: FastifyInstance): Promise<void> {
       else checkSizeAndForm();
     });
 
-    submit.setErrorHandler(async (error, request, reply) => {
+    /** Every refusal of the submit URL, thrown or returned: JSON, a redirect or a hosted page. */
+    const answerRefusal = async (error: unknown, request: FastifyRequest, reply: FastifyReply) => {
       // Refusals are answered in the check phase, together with the others of this turn of the
       // event loop, as accepted submissions are after their batch. Each written in the turn that
       // read its request, they cost the server and the client twice the CPU a refusal under a
@@ -191,7 +192,8 @@ export async function submitRoutes(app: FastifyInstance): Promise<void> {
         .header('content-language', language)
         .type('text/html; charset=utf-8')
         .send(errorPage(language, appError.code, backOrigin(request.headers.referer, ownOrigin)));
-    });
+    };
+    submit.setErrorHandler(answerRefusal);
 
     submit.post<{ Params: { formId: string }; Body: PostedFields | undefined }>(
       SUBMIT_URL,
@@ -226,7 +228,7 @@ export async function submitRoutes(app: FastifyInstance): Promise<void> {
         if (!form) throw notFound('Form');
         const fields = request.body;
         if (!fields) throw new AppError('validation_failed', 'A Content-Type and a body are required.');
-        const outcome = await app.services.submissions.acceptSubmission(
+        const admission = app.services.submissions.admitSubmission(
           {
             fields,
             idempotencyKey,
@@ -238,6 +240,8 @@ export async function submitRoutes(app: FastifyInstance): Promise<void> {
           },
           form,
         );
+        if (admission instanceof AppError) return answerRefusal(admission, request, reply);
+        const outcome = await app.services.submissions.acceptSubmission(admission);
         request.submitOutcome = outcome.spam ? 'spam' : 'accepted';
         if (!respondsWithJson(request.headers.accept, request.headers['content-type'], form)) {
           return reply.code(303).header('location', outcome.redirectTo).send();

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../src/db/database.js';
-import { createMigrator, currentSchema, migrateToLatest } from '../../src/db/migrate.js';
+import { createMigrator, currentSchema } from '../../src/db/migrate.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 
 let database: TestDatabase;
@@ -41,7 +41,9 @@ describe('migration 0013 (counters per UTC hour, for the viewer\'s days)', () =>
         values (${id}, 'frm_1', ${createdAt}, 'delivered', ${spam}, '{"m":"x"}', '', 'XX', '', '')`.execute(handle.db);
     }
 
-    expect(await migrateToLatest(handle)).toEqual(['0013_hourly_counts']);
+    const upTo0013 = await (await createMigrator(handle, '0013_hourly_counts')).migrateToLatest();
+    expect(upTo0013.error).toBeUndefined();
+    expect(upTo0013.results?.map((r) => r.migrationName)).toEqual(['0013_hourly_counts']);
     expect(await counts(handle.db, 'form_hourly_counts', 'hour')).toEqual([
       { key: '2026-11-23T18', inbox: 1, spam: 1 },
       { key: '2026-11-24T03', inbox: 2, spam: 0 },

@@ -93,6 +93,8 @@ describe('a flood of invented form IDs', () => {
   function formReads(queries: CompiledQuery[]): CompiledQuery[] {
     return queries.filter((q) => /from "forms"/.test(q.sql));
   }
+  /** The form directory's reads: IDs only, a page of all of them or those created since. */
+  const isDirectoryRead = (q: CompiledQuery) => /^select "id" from "forms"/.test(q.sql);
 
   it('never pushes a real form out: it is read at most once a second, its refusals and acceptances touch nothing else', async () => {
     const queries: CompiledQuery[] = [];
@@ -129,8 +131,15 @@ describe('a flood of invented form IDs', () => {
       const realFormReads = queries.filter((q) => q.parameters.includes(o.form.id)).length;
       expect(realFormReads).toBeGreaterThanOrEqual(1);
       expect(realFormReads).toBeLessThanOrEqual(Math.ceil(seconds * 1000 / FORM_CACHE_TTL_MS) + 1);
-      // IDs of another shape were answered without a query.
-      expect(formReads(queries).flatMap((q) => q.parameters).filter((p) => typeof p !== 'string' || p.length !== o.form.id.length)).toEqual([]);
+      // IDs of another shape were answered without a query; those of the right shape by the
+      // form directory, read at most once a second (its first read, then what was created since).
+      const rowReads = formReads(queries).filter((q) => !isDirectoryRead(q));
+      expect(rowReads.flatMap((q) => q.parameters).filter((p) => typeof p !== 'string' || p.length !== o.form.id.length)).toEqual([]);
+      const directoryReads = formReads(queries).filter(isDirectoryRead).length;
+      expect(directoryReads).toBeGreaterThanOrEqual(1);
+      expect(directoryReads).toBeLessThanOrEqual(Math.ceil(seconds * 1000 / FORM_CACHE_TTL_MS) + 1);
+      // Once it was read, the 2,000 invented IDs of the right shape needed no read of their own.
+      expect(rowReads.flatMap((q) => q.parameters).filter((p) => p !== o.form.id).length).toBeLessThan(2000);
       const accepted = await submit(app, o.form.id, { json: { a: 1, access_key: 'open-sesame' } }, JSON_ACCEPT);
       expect(accepted.status).toBe(200);
     } finally {
@@ -156,6 +165,53 @@ describe('a flood of invented form IDs', () => {
       queries.length = 0;
       expect((await forms.findFormCached(form.id))?.id).toBe(form.id);
       expect(queries).toHaveLength(0);
+    } finally {
+      await handle.close();
+      await database.drop();
+    }
+  });
+});
+
+describe('the form directory on the submit path', () => {
+  it('refuses invented IDs without reading a row or filling the cache, and sees a form created through another instance within a second', async () => {
+    const queries: CompiledQuery[] = [];
+    const database = await createTestDatabase();
+    const handle = database.open({ onQuery: (q) => queries.push(q) });
+    try {
+      await migrateToLatest(handle);
+      const { form } = await createOwner(servicesFor(handle));
+      let now = 1_000_000;
+      const clock = () => now;
+      const here = new FormService(handle.db, {}, clock);
+      const elsewhere = new FormService(handle.db, {}, clock);
+      // Until its first read the directory tells nothing: the lookup goes the cache's way.
+      const first = newId('frm');
+      expect(here.peekFormCached(first)).toBeUndefined();
+      await here.readFormDirectory();
+      expect(await here.findFormCached(first)).toBeUndefined();
+      expect((await here.findFormCached(form.id))?.id).toBe(form.id);
+      queries.length = 0;
+      const invented = Array.from({ length: 5000 }, () => newId('frm'));
+      expect(invented.every((id) => here.peekFormCached(id) === null)).toBe(true);
+      expect(await Promise.all(invented.slice(0, 100).map((id) => here.findFormCached(id)))).toEqual(invented.slice(0, 100).map(() => undefined));
+      expect(queries).toEqual([]);
+
+      const madeElsewhere = await elsewhere.createForm(form.accountId, { name: 'Made elsewhere' });
+      const madeHere = await here.createForm(form.accountId, { name: 'Made here' });
+      // Within the directory's second: the form made here is known, the other one not yet.
+      expect(here.peekFormCached(madeHere.id)).toBeUndefined();
+      expect((await here.findFormCached(madeHere.id))?.id).toBe(madeHere.id);
+      expect(here.peekFormCached(madeElsewhere.id)).toBeNull();
+      now += FORM_CACHE_TTL_MS;
+      queries.length = 0;
+      // Stale: the lookup cannot be answered from memory, and starts one read of the forms created since.
+      expect(here.peekFormCached(madeElsewhere.id)).toBeUndefined();
+      await here.readFormDirectory();
+      expect(queries).toHaveLength(1);
+      expect(queries[0]!.sql).toMatch(/^select "id" from "forms" where "created_at" >= /);
+      expect(here.peekFormCached(madeElsewhere.id)).toBeUndefined();
+      expect((await here.findFormCached(madeElsewhere.id))?.id).toBe(madeElsewhere.id);
+      expect(here.peekFormCached(newId('frm'))).toBeNull();
     } finally {
       await handle.close();
       await database.drop();
