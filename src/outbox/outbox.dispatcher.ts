@@ -92,9 +92,20 @@ export class OutboxDispatcher {
     this.wake();
   }
 
-  /** Called after a commit that queued work (and by the poll, NOTIFY and scheduled retries). */
+  /** Called after work was made due for a channel (a message queued, a retry due, the poll): every channel claims again. */
   wake(): void {
     this.idle.clear();
+    this.pumpSoon();
+  }
+
+  /**
+   * Called after a commit that queued submissions (queueInTransaction, queueNewSubmissions) and
+   * on NOTIFY of one: outbox rows, which become a channel's items only when expanded, so the
+   * channels whose last claim found nothing stay idle and the expansion wakes those it gives
+   * items. Waking every channel after each submit commit cost a claim transaction per channel per
+   * pump, for nothing (issue 30: SQLite's email benchmark, ~0.85 → see bench/ANALYSIS.md, stop 36).
+   */
+  wakeToExpand(): void {
     this.pumpSoon();
   }
 
@@ -160,7 +171,10 @@ export class OutboxDispatcher {
   private readonly formHasWorkSql = (formIdColumn: string): string => {
     let text = this.hasWorkSqlByColumn.get(formIdColumn);
     if (text === undefined) {
-      text = this.channels.map((channel) => `(${channel.formHasWorkSql(formIdColumn)})`).join(' or ') || 'false';
+      // In parentheses as a whole: the callers AND it with other conditions, and `a and b or c`
+      // is `(a and b) or c` (queueInTransaction queued every submission of a form with work for
+      // the second channel, whichever submissions it was given).
+      text = this.channels.length === 0 ? 'false' : `(${this.channels.map((channel) => `(${channel.formHasWorkSql(formIdColumn)})`).join(' or ')})`;
       this.hasWorkSqlByColumn.set(formIdColumn, text);
     }
     return text;
@@ -326,7 +340,7 @@ export class OutboxDispatcher {
     this.listening = true;
     let connection: DedicatedConnection | undefined;
     try {
-      connection = await openDedicatedConnection(pool, { onNotification: () => this.wake() });
+      connection = await openDedicatedConnection(pool, { onNotification: () => this.wakeToExpand() });
       await listenForQueuedWork(connection.db);
       // Stopped meanwhile: nothing may keep the connection.
       if (this.stopping) connection.release();

@@ -5,6 +5,7 @@ import { migrateToLatest } from '../../src/db/migrate.js';
 import type { OutboxChannel, OutboxSend } from '../../src/outbox/outbox.channel.js';
 import { OutboxDispatcher } from '../../src/outbox/outbox.dispatcher.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { createOwner, insertSubmissions, servicesFor } from '../helpers/factories.js';
 
 let database: TestDatabase;
 let handle: DatabaseHandle;
@@ -53,6 +54,69 @@ describe('outbox dispatcher', () => {
       const other = events.indexOf('other work');
       expect(other).toBeGreaterThan(0);
       expect(other).toBeLessThan(events.indexOf('send 23'));
+    } finally {
+      await dispatcher.stop();
+    }
+  });
+
+  it('after a commit that queued submissions, only the expansion wakes a channel whose last claim found nothing; wake() wakes all', async () => {
+    const claims = { idle: 0, busy: 0 };
+    const expanded: string[][] = [];
+    /** Claims nothing ever; expands nothing (a hook channel for a form without hooks). */
+    const idle: OutboxChannel = {
+      name: 'idle',
+      maxInFlight: 4,
+      formHasWorkSql: () => 'false',
+      expand: async () => 0,
+      claim: async () => {
+        claims.idle++;
+        return [];
+      },
+      countPending: async () => 0,
+      close: async () => {},
+    };
+    /** Makes one item of each submission it expands, sent at its next claim. */
+    let due = 0;
+    const busy: OutboxChannel = {
+      name: 'busy',
+      maxInFlight: 4,
+      formHasWorkSql: () => 'true',
+      expand: async (_trx, ids) => {
+        expanded.push(ids);
+        due += ids.length;
+        return ids.length;
+      },
+      claim: async (limit) => {
+        claims.busy++;
+        const taken = Math.min(limit, due);
+        due -= taken;
+        return Array.from({ length: taken }, () => async () => {});
+      },
+      countPending: async () => due,
+      close: async () => {},
+    };
+    const services = servicesFor(handle);
+    const { form } = await createOwner(services);
+    const dispatcher = new OutboxDispatcher(handle, pino({ level: 'silent' }), [idle, busy]);
+    dispatcher.start();
+    try {
+      await dispatcher.settle();
+      expect(claims).toEqual({ idle: 1, busy: 1 });
+      for (let i = 0; i < 3; i++) {
+        const [id] = await insertSubmissions(services, form.id, [{ createdAt: new Date().toISOString() }]);
+        await handle.db.transaction().execute((trx) => dispatcher.queueInTransaction(trx, [id!]));
+        dispatcher.wakeToExpand();
+        await dispatcher.settle();
+        // Only the submission queued: the other channel's condition does not widen the queueing
+        // (the two conditions OR'ed inside the submissions filter once queued every submission).
+        expect(expanded.at(-1)).toEqual([id]);
+      }
+      // Each expansion woke the channel it gave an item; the idle one was not asked again.
+      expect(claims.idle).toBe(1);
+      expect(claims.busy).toBeGreaterThanOrEqual(4);
+      dispatcher.wake();
+      await dispatcher.settle();
+      expect(claims.idle).toBe(2);
     } finally {
       await dispatcher.stop();
     }
