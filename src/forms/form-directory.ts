@@ -36,8 +36,10 @@ function hashOf(formId: string): number {
  * It answers only while fresh, for `ttlMs` (the form cache's second) after the start of its
  * last read; then the next lookup starts a read and goes the cache's way until it is done. A form
  * created through this instance is added when it is made; one created through another instance
- * (or the CLI) is seen within `ttlMs` of its commit. Loaded at the first lookup that needs it,
- * a page at a time, so an idle server holds nothing and a large table does not stall the loop.
+ * (or the CLI) is seen within `ttlMs` of its commit. Loaded at the first lookup the form cache
+ * cannot answer (an unknown ID, or a real form whose cached second is up), a page at a time, so
+ * an idle server holds nothing and a large table does not stall the loop; then read again at
+ * most once a second while such lookups come (one query on forms_created_idx).
  */
 export class FormDirectory {
   private hashes: Set<number> | undefined;

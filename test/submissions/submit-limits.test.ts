@@ -18,6 +18,24 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
+/** A migrated database of its own with an owner and a form, logging every query made through its handle. */
+async function databaseWithQueryLog() {
+  const queries: CompiledQuery[] = [];
+  const database = await createTestDatabase();
+  const handle = database.open({ onQuery: (q) => queries.push(q) });
+  await migrateToLatest(handle);
+  const { form } = await createOwner(servicesFor(handle));
+  return {
+    queries,
+    handle,
+    form,
+    drop: async () => {
+      await handle.close();
+      await database.drop();
+    },
+  };
+}
+
 /** POSTs to `count` form IDs nobody created, `concurrency` at a time over keep-alive. */
 async function spray(count: number, concurrency = 32): Promise<Map<number, number>> {
   const statuses = new Map<number, number>();
@@ -148,13 +166,8 @@ describe('a flood of invented form IDs', () => {
   });
 
   it('30,000 invented IDs looked up within the cache second leave a real form cached: no read for it afterwards', async () => {
-    const queries: CompiledQuery[] = [];
-    const database = await createTestDatabase();
-    const handle = database.open({ onQuery: (q) => queries.push(q) });
+    const { queries, handle, form, drop } = await databaseWithQueryLog();
     try {
-      await migrateToLatest(handle);
-      const services = servicesFor(handle);
-      const { form } = await createOwner(services);
       // A stopped clock: the whole flood happens within the cache's second, however slow the machine.
       const forms = new FormService(handle.db, {}, () => 1_000_000);
       expect((await forms.findFormCached(form.id))?.id).toBe(form.id);
@@ -166,20 +179,15 @@ describe('a flood of invented form IDs', () => {
       expect((await forms.findFormCached(form.id))?.id).toBe(form.id);
       expect(queries).toHaveLength(0);
     } finally {
-      await handle.close();
-      await database.drop();
+      await drop();
     }
   });
 });
 
 describe('the form directory on the submit path', () => {
   it('refuses invented IDs without reading a row or filling the cache, and sees a form created through another instance within a second', async () => {
-    const queries: CompiledQuery[] = [];
-    const database = await createTestDatabase();
-    const handle = database.open({ onQuery: (q) => queries.push(q) });
+    const { queries, handle, form, drop } = await databaseWithQueryLog();
     try {
-      await migrateToLatest(handle);
-      const { form } = await createOwner(servicesFor(handle));
       let now = 1_000_000;
       const clock = () => now;
       const here = new FormService(handle.db, {}, clock);
@@ -213,8 +221,7 @@ describe('the form directory on the submit path', () => {
       expect((await here.findFormCached(madeElsewhere.id))?.id).toBe(madeElsewhere.id);
       expect(here.peekFormCached(newId('frm'))).toBeNull();
     } finally {
-      await handle.close();
-      await database.drop();
+      await drop();
     }
   });
 });
