@@ -167,17 +167,10 @@ export async function storeSubmissionBatchInOneStatement(
 ): Promise<{ claimedIds: Set<string>; queued: number }> {
   // One JSON text for the whole batch: JSON.stringify is native, where sixteen array
   // parameters went through the driver's per-element escaping (~9 µs a submission, measured).
-  const input = JSON.stringify(
-    batch.map(({ row, idempotency, queueOutbound }) => ({
-      ...row,
-      spam_reason: row.spam_reason ?? null,
-      outbound_released: row.outbound_released ?? 0,
-      idempotency_key: idempotency?.key ?? null,
-      idempotency_result: idempotency?.result ?? null,
-      idempotency_created_at: idempotency?.createdAt ?? null,
-      queue_outbound: queueOutbound,
-    })),
-  );
+  // Each row is one object literal of one shape with short keys, and what is absent is left out
+  // (undefined is not serialized; the statement fills the defaults): a spread copy of the row
+  // with sixteen column names cost ~7 µs a submission in the server's profile (issue 30).
+  const input = JSON.stringify(batch.map(batchInputOf));
   const statement = submitBatchStatement(options.outbox);
   const result = await pool.query<{ claimed: string[]; queued: number }>({ ...statement, values: [input, options.expiredBefore] });
   const { claimed, queued } = result.rows[0]!;
@@ -204,12 +197,36 @@ function submitBatchStatement(outbox: OutboxStatement): { name: string; text: st
   return statement;
 }
 
+/** One row of the statement's input: the keys are the column list of `input` in submitBatchSql. */
+function batchInputOf({ row, idempotency, queueOutbound }: BatchedSubmission) {
+  return {
+    id: row.id,
+    form: row.form_id,
+    created: row.created_at,
+    status: row.status,
+    spam: row.is_spam,
+    payload: row.payload,
+    ip: row.ip,
+    country: row.country,
+    ua: row.user_agent,
+    referer: row.referer,
+    reason: row.spam_reason ?? undefined,
+    released: row.outbound_released || undefined,
+    key: idempotency?.key,
+    key_result: idempotency?.result,
+    key_at: idempotency?.createdAt,
+    queue: queueOutbound || undefined,
+  };
+}
+
 function submitBatchSql(outbox: OutboxStatement): string {
   return `with input as (
-    select * from json_to_recordset($1::json)
-      as t(id text, form_id text, created_at text, status text, is_spam int, payload text, ip text, country text, user_agent text,
-        referer text, spam_reason text, outbound_released int, idempotency_key text, idempotency_result text,
-        idempotency_created_at text, queue_outbound bool)
+    select id, form as form_id, created as created_at, status, spam as is_spam, payload, ip, country, ua as user_agent, referer,
+      reason as spam_reason, coalesce(released, 0) as outbound_released, key as idempotency_key, key_result as idempotency_result,
+      key_at as idempotency_created_at, coalesce(queue, false) as queue_outbound
+    from json_to_recordset($1::json)
+      as t(id text, form text, created text, status text, spam int, payload text, ip text, country text, ua text,
+        referer text, reason text, released int, key text, key_result text, key_at text, queue bool)
   ), claimed as (
     insert into idempotency_keys as k (form_id, idempotency_key, submission_id, result, created_at)
     select form_id, idempotency_key, id, idempotency_result, idempotency_created_at from input where idempotency_key is not null
