@@ -19,8 +19,13 @@ import { parsePayload, submissionRowToSubmission, type ExportedSubmission, type 
 import type { SearchIndexer } from './search-indexer.js';
 
 export const BROWSE_PAGE_SIZE = 50;
-/** Rows per query of an export: ~1–2 ms of work per page, few enough round trips. */
-const EXPORT_PAGE_SIZE = 250;
+/**
+ * Rows per query of an export. SQLite reads a page synchronously: 250 rows, ~1–2 ms of the event
+ * loop. PostgreSQL's next page is read while this one is formatted, so only the formatting holds
+ * the loop: 1,000 rows a page, a quarter of the round trips and query builds, exported 88–101k →
+ * 100–124k rows/s (interleaved, 3 rounds, issue 30).
+ */
+const EXPORT_PAGE_SIZE: Record<Dialect, number> = { sqlite: 250, postgres: 1000 };
 const MAX_WORDS = 8;
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -227,7 +232,7 @@ export class SubmissionBrowseService {
    * Every submission of an owned form, newest first, in pages of `pageSize` for an export. The
    * form is checked once and pages follow each other by position (no cursors to sign).
    */
-  async *exportPages(accountId: string, formId: string, pageSize = EXPORT_PAGE_SIZE, filter?: ExportFilter): AsyncGenerator<ExportedSubmission[]> {
+  async *exportPages(accountId: string, formId: string, pageSize = EXPORT_PAGE_SIZE[this.dialect], filter?: ExportFilter): AsyncGenerator<ExportedSubmission[]> {
     if (filter) {
       yield* this.filteredPages(accountId, formId, filter);
       return;
@@ -241,7 +246,7 @@ export class SubmissionBrowseService {
    * The field names of an owned form's submissions in order of first appearance, newest
    * submission first: a CSV export's columns. Reads only the payloads, page by page.
    */
-  async exportFieldNames(accountId: string, formId: string, pageSize = EXPORT_PAGE_SIZE, filter?: ExportFilter): Promise<string[]> {
+  async exportFieldNames(accountId: string, formId: string, pageSize = EXPORT_PAGE_SIZE[this.dialect], filter?: ExportFilter): Promise<string[]> {
     const names = new Set<string>();
     if (filter) {
       for await (const page of this.filteredPages(accountId, formId, filter)) for (const s of page) for (const name of Object.keys(s.payload)) names.add(name);

@@ -94,7 +94,7 @@ describe('exports', () => {
     // 23 rows in pages of 5 (the last page short); some share a millisecond, so the position's id breaks ties.
     const items = Array.from({ length: 23 }, (_, i) => ({
       createdAt: new Date(base + Math.floor(i / 2)).toISOString(),
-      payload: i === 3 ? { old: 'x', name: `n${i}` } : i === 20 ? { name: `n${i}`, newest: 'y' } : { name: `n${i}` },
+      payload: i === 3 ? { old: 'x', name: `n${i}` } : i === 20 ? { zeta: 'z', name: `n${i}`, newest: 'y' } : { name: `n${i}` },
     }));
     const ids = await insertSubmissions(t.services, form.id, items);
     const expected = ids.map((id, i) => ({ id, createdAt: items[i]!.createdAt })).sort((a, b) => (a.createdAt === b.createdAt ? (a.id < b.id ? 1 : -1) : a.createdAt < b.createdAt ? 1 : -1));
@@ -104,8 +104,10 @@ describe('exports', () => {
     expect(pages.map((p) => p.length)).toEqual([5, 5, 5, 5, 3]);
     expect(pages.flat()).toEqual(expected.map((e) => e.id));
 
-    // Row 20 is among the newest, row 3 among the oldest: name, newest, then old.
-    expect(await t.services.submissionBrowser.exportFieldNames(account.id, form.id, 5)).toEqual(['name', 'newest', 'old']);
+    // Row 20 is among the newest, row 3 among the oldest: name, then row 20's new names in its
+    // payload's order (not alphabetical), then old; by pages of 5 and in one page.
+    expect(await t.services.submissionBrowser.exportFieldNames(account.id, form.id, 5)).toEqual(['name', 'zeta', 'newest', 'old']);
+    expect(await t.services.submissionBrowser.exportFieldNames(account.id, form.id)).toEqual(['name', 'zeta', 'newest', 'old']);
 
     // A download cut short after one page: the page read ahead is left behind without an unhandled rejection.
     for await (const page of t.services.submissionBrowser.exportPages(account.id, form.id, 5)) {
