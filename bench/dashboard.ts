@@ -5,7 +5,7 @@ import { sql } from 'kysely';
 import { SessionService } from '../src/accounts/session.service.js';
 import { createDatabase } from '../src/db/database.js';
 import { insertSubmissionRows } from '../src/submissions/submission.repository.js';
-import { SERVER_NODE_FLAGS, benchAccount, freshDatabase, indexSeededSqliteRows, recountSqliteForms, startChild, type BenchDialect, type BenchRow } from './lib.js';
+import { SEEDING_BUSY_TIMEOUT_MS, SERVER_NODE_FLAGS, benchAccount, freshDatabase, indexSeededSqliteRows, recountSqliteForms, startChild, type BenchDialect, type BenchRow } from './lib.js';
 
 
 const SERVER = 'dist/src/server.js';
@@ -45,7 +45,7 @@ export async function seed(db: BenchDialect, url: string, formIds: string[], per
   const base = Date.now() - 60 * DAY_MS;
   const step = (60 * DAY_MS) / (perForm * formIds.length);
   if (db === 'sqlite') {
-    const sqlite = new SqliteDatabase(url.slice('sqlite:'.length));
+    const sqlite = new SqliteDatabase(url.slice('sqlite:'.length), { timeout: SEEDING_BUSY_TIMEOUT_MS });
     sqlite.pragma('journal_mode = WAL');
     const statement = sqlite.prepare(
       "insert into submissions (id, form_id, created_at, status, is_spam, payload, ip, country, user_agent, referer) values (?, ?, ?, 'delivered', ?, ?, '203.0.113.9', 'XX', 'bench', '')",

@@ -4,6 +4,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
+import { sql } from 'kysely';
 import pg from 'pg';
 import { AccountService } from '../src/accounts/account.service.js';
 import { parseConfig } from '../src/config.js';
@@ -39,6 +40,13 @@ export async function benchAccount(url: string, poolSize = 1): Promise<{ handle:
 }
 
 /**
+ * How long the bench's own writes to a SQLite file wait for its lock. The purge scenario seeds
+ * while the server purges in transactions of 25 rows back to back: a writer polling for the lock
+ * (SQLite's busy handler) found it free too rarely within the server's 5 s and failed the run.
+ */
+export const SEEDING_BUSY_TIMEOUT_MS = 120_000;
+
+/**
  * After rows were seeded straight into SQLite: their search index, which a running server's
  * indexer keeps within a second of the commit (migration 0012), so a timed request does not pay
  * for a million rows' catch-up.
@@ -46,6 +54,7 @@ export async function benchAccount(url: string, poolSize = 1): Promise<{ handle:
 export async function indexSeededSqliteRows(url: string): Promise<void> {
   const handle = createDatabase(url, { poolSize: 1 });
   try {
+    await sql.raw(`pragma busy_timeout = ${SEEDING_BUSY_TIMEOUT_MS}`).execute(handle.db);
     while ((await handle.db.transaction().execute((trx) => indexPendingSubmissions(trx, 100_000))) === 100_000);
   } finally {
     await handle.close();

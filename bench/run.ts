@@ -8,7 +8,7 @@ import { ApiKeyService } from '../src/api-keys/api-key.service.js';
 import { createDatabase } from '../src/db/database.js';
 import { InstanceSecretService } from '../src/secrets/instance-secret.service.js';
 import { SubmissionCursors } from '../src/submissions/submission-cursor.js';
-import { SERVER_NODE_FLAGS, addHooks, addRecipient, benchAccount, cpuPerRequest, cpuSnapshot, freshDatabase, indexSeededSqliteRows, load, recountSqliteForms, median, memoryOf, startChild, timeRequests, type BenchDialect, type BenchRow, type Child, type CpuPerRequest, type LoadResult } from './lib.js';
+import { SEEDING_BUSY_TIMEOUT_MS, SERVER_NODE_FLAGS, addHooks, addRecipient, benchAccount, cpuPerRequest, cpuSnapshot, freshDatabase, indexSeededSqliteRows, load, recountSqliteForms, median, memoryOf, startChild, timeRequests, type BenchDialect, type BenchRow, type Child, type CpuPerRequest, type LoadResult } from './lib.js';
 import { formsListScenario, searchScenario } from './dashboard.js';
 import { exportScenario } from './export.js';
 import { integrationsScenario } from './integrations.js';
@@ -141,7 +141,8 @@ async function submitScenario(db: BenchDialect): Promise<void> {
 async function bulkInsert(db: BenchDialect, url: string, formId: string, count: number): Promise<void> {
   const base = Date.parse('2025-01-01T00:00:00.000Z');
   if (db === 'sqlite') {
-    const sqlite = new SqliteDatabase(url.slice('sqlite:'.length));
+    // A running server may hold the write lock in turn with its purge and indexer: wait it out.
+    const sqlite = new SqliteDatabase(url.slice('sqlite:'.length), { timeout: SEEDING_BUSY_TIMEOUT_MS });
     const statement = sqlite.prepare(
       "insert into submissions (id, form_id, created_at, status, is_spam, payload, ip, country, user_agent, referer) values (?, ?, ?, 'delivered', 0, ?, '203.0.113.9', 'XX', 'bench', '')",
     );
