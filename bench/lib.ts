@@ -55,7 +55,20 @@ export async function indexSeededSqliteRows(url: string): Promise<void> {
   const handle = createDatabase(url, { poolSize: 1 });
   try {
     await sql.raw(`pragma busy_timeout = ${SEEDING_BUSY_TIMEOUT_MS}`).execute(handle.db);
-    while ((await handle.db.transaction().execute((trx) => indexPendingSubmissions(trx, 100_000))) === 100_000);
+    // SQLite answers SQLITE_BUSY without waiting when waiting could deadlock (a running server
+    // indexes and purges the same file): such a chunk is tried again.
+    const deadline = Date.now() + SEEDING_BUSY_TIMEOUT_MS;
+    const indexChunk = async (): Promise<number> => {
+      for (;;) {
+        try {
+          return await handle.db.transaction().execute((trx) => indexPendingSubmissions(trx, 100_000));
+        } catch (err) {
+          if ((err as { code?: string }).code !== 'SQLITE_BUSY' || Date.now() > deadline) throw err;
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+      }
+    };
+    while ((await indexChunk()) === 100_000);
   } finally {
     await handle.close();
   }

@@ -4,12 +4,8 @@ import { countPendingSearchRows, indexPendingSubmissions } from './submission-se
 
 /** How long new submissions gather before they are indexed: large batches are what make FTS5 cheap. */
 export const SEARCH_INDEX_DELAY_MS = 200;
-/**
- * Rows per indexing transaction (~1–3 ms of the event loop); the next chunk waits for the loop's
- * other work. 1,000 (~5–10 ms a chunk) put the submit p99 at 19 ms against 16 with 250 or 100
- * under a 50-connection load (interleaved A/B, 7 rounds, bench/ANALYSIS.md, issue 30).
- */
-const ROWS_PER_CHUNK = 250;
+/** Rows per indexing transaction (~5 ms of the event loop); the next chunk waits for the loop's other work. */
+const ROWS_PER_CHUNK = 1000;
 
 /**
  * SQLite's search index, kept off the submit transaction (migration 0012): after a commit the
