@@ -42,7 +42,7 @@ export async function benchAccount(url: string, poolSize = 1): Promise<{ handle:
 /**
  * How long the bench's own writes to a SQLite file wait for its lock. The purge scenario seeds
  * while the server purges in transactions of 25 rows back to back: a writer polling for the lock
- * (SQLite's busy handler) found it free too rarely within the server's 5 s and failed the run.
+ * (SQLite's busy handler) found it free too rarely within the default 5 s and failed the run.
  */
 export const SEEDING_BUSY_TIMEOUT_MS = 120_000;
 

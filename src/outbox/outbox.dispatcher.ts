@@ -103,7 +103,7 @@ export class OutboxDispatcher {
    * on NOTIFY of one: outbox rows, which become a channel's items only when expanded, so the
    * channels whose last claim found nothing stay idle and the expansion wakes those it gives
    * items. Waking every channel after each submit commit cost a claim transaction per channel per
-   * pump, for nothing (issue 30: SQLite's email benchmark, ~0.85 → see bench/ANALYSIS.md, stop 36).
+   * pump, for nothing: ~10% of the submit throughput with email on (issue 30, bench/ANALYSIS.md, stop 36).
    */
   wakeToExpand(): void {
     this.pumpSoon();
