@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { csvHeader, csvRow, neutraliseFormula } from '../../src/dashboard/export.js';
+import { EXPORT_SLICE_ROWS } from '../../src/submissions/submission-browse.service.js';
 import type { Submission } from '../../src/submissions/submission.types.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { DashboardClient } from '../helpers/dashboard-client.js';
@@ -114,6 +115,24 @@ describe('exports', () => {
       expect(page).toHaveLength(5);
       break;
     }
+  });
+
+  it('hands pages larger than a slice on in slices, so formatting one never holds the event loop for a whole page', async () => {
+    const { account, form } = await createOwner(t.services);
+    const base = Date.parse('2026-04-01T00:00:00.000Z');
+    const total = 2 * EXPORT_SLICE_ROWS + 100;
+    const ids = await insertSubmissions(
+      t.services,
+      form.id,
+      Array.from({ length: total }, (_, i) => ({ createdAt: new Date(base + i).toISOString(), payload: { name: `n${i}` } })),
+    );
+    const pageSize = EXPORT_SLICE_ROWS + 150;
+    const slices: string[][] = [];
+    for await (const slice of t.services.submissionBrowser.exportPages(account.id, form.id, pageSize)) slices.push(slice.map((s) => s.id));
+    // The first page in two slices, the last (shorter than a slice) whole.
+    expect(slices.map((slice) => slice.length)).toEqual([EXPORT_SLICE_ROWS, 150, total - pageSize]);
+    expect(slices.flat()).toEqual([...ids].reverse());
+    expect(await t.services.submissionBrowser.exportFieldNames(account.id, form.id, pageSize)).toEqual(['name']);
   });
 
   it("exports of another account's form are not_found", async () => {
