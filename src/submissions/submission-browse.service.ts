@@ -285,7 +285,7 @@ async function* pagesByPosition<Row extends { created_at: string; id: string }>(
       const more = rows.length === pageSize;
       if (more) next = read({ createdAt: last.created_at, id: last.id });
       for (let start = 0; start < rows.length; start += EXPORT_SLICE_ROWS) {
-        yield rows.length <= EXPORT_SLICE_ROWS ? rows : rows.slice(start, start + EXPORT_SLICE_ROWS);
+        yield rows.slice(start, start + EXPORT_SLICE_ROWS);
         if (more || start + EXPORT_SLICE_ROWS < rows.length) await yieldToWaitingWork();
       }
       if (!more) return;
