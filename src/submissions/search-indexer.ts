@@ -4,7 +4,12 @@ import { countPendingSearchRows, indexPendingSubmissions } from './submission-se
 
 /** How long new submissions gather before they are indexed: large batches are what make FTS5 cheap. */
 export const SEARCH_INDEX_DELAY_MS = 200;
-/** Rows per indexing transaction (~5 ms of the event loop); the next chunk waits for the loop's other work. */
+/**
+ * Rows per indexing transaction (~5 ms of the event loop); the next chunk waits for the loop's
+ * other work. Smaller chunks were measured and lost: 250 lowered the plain submit p99 but put the
+ * p99 during a retention purge past its target, 500 was no better on either (bench/ANALYSIS.md,
+ * issue 30, stops 37–38).
+ */
 const ROWS_PER_CHUNK = 1000;
 
 /**

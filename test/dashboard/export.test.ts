@@ -124,7 +124,11 @@ describe('exports', () => {
     const ids = await insertSubmissions(
       t.services,
       form.id,
-      Array.from({ length: total }, (_, i) => ({ createdAt: new Date(base + i).toISOString(), payload: { name: `n${i}` } })),
+      // Newest first: one field first seen in the first page's second slice, one in the last page.
+      Array.from({ length: total }, (_, i) => ({
+        createdAt: new Date(base + i).toISOString(),
+        payload: i === total - 1 - (EXPORT_SLICE_ROWS + 10) ? { name: `n${i}`, late: 'x' } : i === 0 ? { oldest: 'y', name: 'n0' } : { name: `n${i}` },
+      })),
     );
     const pageSize = EXPORT_SLICE_ROWS + 150;
     const slices: string[][] = [];
@@ -132,7 +136,7 @@ describe('exports', () => {
     // The first page in two slices, the last (shorter than a slice) whole.
     expect(slices.map((slice) => slice.length)).toEqual([EXPORT_SLICE_ROWS, 150, total - pageSize]);
     expect(slices.flat()).toEqual([...ids].reverse());
-    expect(await t.services.submissionBrowser.exportFieldNames(account.id, form.id, pageSize)).toEqual(['name']);
+    expect(await t.services.submissionBrowser.exportFieldNames(account.id, form.id, pageSize)).toEqual(['name', 'late', 'oldest']);
   });
 
   it("exports of another account's form are not_found", async () => {
