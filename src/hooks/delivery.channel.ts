@@ -7,6 +7,7 @@ import type { Metrics } from '../metrics/metrics.js';
 import type { OutboxChannel, OutboxSend } from '../outbox/outbox.channel.js';
 import {
   claimPendingDeliveries,
+  claimPendingDeliveriesInOneStatement,
   countUnsentDeliveries,
   formHasHookSql,
   insertHookDeliveries,
@@ -71,13 +72,11 @@ export class HookDeliveryChannel implements OutboxChannel {
 
   async claim(limit: number): Promise<OutboxSend[]> {
     const now = nowIso();
-    const claimed = await this.handle.db.transaction().execute((trx) =>
-      claimPendingDeliveries(trx, this.handle.dialect, {
-        limit,
-        now,
-        staleBefore: isoMinus(now, 2 * this.config.hookTimeoutMs + 30_000),
-      }),
-    );
+    const options = { limit, now, staleBefore: isoMinus(now, 2 * this.config.hookTimeoutMs + 30_000) };
+    const claimed =
+      this.handle.dialect === 'postgres'
+        ? await claimPendingDeliveriesInOneStatement(this.handle.db, options)
+        : await this.handle.db.transaction().execute((trx) => claimPendingDeliveries(trx, options));
     return claimed.map((delivery) => () => this.deliver(delivery));
   }
 

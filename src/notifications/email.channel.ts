@@ -243,8 +243,9 @@ export class EmailChannel implements OutboxChannel {
 
   /** The attempts of messages that finished together. */
   private async recordAttempts(records: AttemptRecord[]): Promise<void> {
-    // SQLite has one writer: one transaction, no lock is ever waited for.
-    if (this.handle.dialect === 'sqlite' || records.length === 1) return this.recordInOneTransaction(records);
+    // SQLite has one writer: one transaction, no lock is ever waited for. PostgreSQL: a single
+    // outcome too takes the one statement (a round trip, where its own transaction took four).
+    if (this.handle.dialect === 'sqlite') return this.recordInOneTransaction(records);
     await writeSkippingLocked(
       records,
       (r) => r.attempt.messageId,

@@ -1,0 +1,58 @@
+import { claimPendingDeliveries, claimPendingDeliveriesInOneStatement } from '../../src/hooks/delivery.repository.js';
+import { newId } from '../../src/lib/ids.js';
+import { startTestApp, type TestApp } from '../helpers/app.js';
+import { createOwner, insertSubmissions } from '../helpers/factories.js';
+
+export const NOW = '2026-11-25T10:00:00.000Z';
+const STALE_BEFORE = '2026-11-25T09:58:00.000Z';
+
+export interface ClaimFixtures {
+  t: TestApp;
+  owner: Awaited<ReturnType<typeof createOwner>>;
+  submissionId: string;
+  hookId: string;
+  /** Deliveries of the one submission with the given states, claim times and creation seconds; returns their IDs. */
+  insertDeliveries(rows: Array<{ state: string; claimedAt?: string; second: number }>): Promise<string[]>;
+  /** The hook channel's claim as it runs on this dialect, at NOW. */
+  claimDeliveries(limit: number): ReturnType<typeof claimPendingDeliveriesInOneStatement>;
+}
+
+/**
+ * An app whose own dispatcher is stopped (nothing but the test claims), a form with one stored
+ * submission and one hook on it.
+ */
+export async function startClaimFixtures(): Promise<ClaimFixtures> {
+  const t = await startTestApp();
+  await t.services.outbox.stop();
+  const owner = await createOwner(t.services);
+  const [submissionId] = await insertSubmissions(t.services, owner.form.id, [{ createdAt: '2026-11-25T09:00:00.000Z', payload: { name: 'Ada' } }]);
+  const hookId = newId('hook');
+  await t.handle.db
+    .insertInto('hooks')
+    .values({ id: hookId, account_id: owner.account.id, form_id: owner.form.id, target_url: 'https://hooks.example/in', secret: 'whsec_test', created_at: '2026-11-25T08:00:00.000Z' })
+    .execute();
+  return {
+    t,
+    owner,
+    submissionId: submissionId!,
+    hookId,
+    async insertDeliveries(rows) {
+      const values = rows.map((row) => ({
+        id: newId('dlv'),
+        hook_id: hookId,
+        submission_id: submissionId!,
+        state: row.state,
+        claimed_at: row.claimedAt ?? null,
+        created_at: `2026-11-25T09:30:${String(row.second).padStart(2, '0')}.000Z`,
+      }));
+      await t.handle.db.insertInto('hook_deliveries').values(values).execute();
+      return values.map((v) => v.id);
+    },
+    claimDeliveries(limit) {
+      const options = { limit, now: NOW, staleBefore: STALE_BEFORE };
+      return t.handle.dialect === 'postgres'
+        ? claimPendingDeliveriesInOneStatement(t.handle.db, options)
+        : t.handle.db.transaction().execute((trx) => claimPendingDeliveries(trx, options));
+    },
+  };
+}

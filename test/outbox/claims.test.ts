@@ -1,0 +1,89 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newId } from '../../src/lib/ids.js';
+import { claimDueMessageRows } from '../../src/notifications/email.repository.js';
+import { NOW, startClaimFixtures, type ClaimFixtures } from './claim-fixtures.js';
+
+// The channels' claims: on SQLite through the query builder in a transaction, on PostgreSQL as
+// one statement each (fewer round trips for the dispatcher). Both must claim the same rows,
+// oldest first, and return what sending needs. Beside another dispatcher: claims.postgres.test.ts.
+let f: ClaimFixtures;
+
+beforeAll(async () => {
+  f = await startClaimFixtures();
+});
+afterAll(async () => f?.t.close());
+
+describe('hook delivery claims', () => {
+  it('abandoned claims first, then the oldest pending, up to the limit; what sending needs comes with them', async () => {
+    await f.t.handle.db.deleteFrom('hook_deliveries').execute();
+    const [pendingOld, pendingMid, pendingNew, abandoned, live, done] = (await f.insertDeliveries([
+      { state: 'pending', second: 1 },
+      { state: 'pending', second: 2 },
+      { state: 'pending', second: 3 },
+      { state: 'sending', claimedAt: '2026-11-25T09:00:00.000Z', second: 4 },
+      { state: 'sending', claimedAt: '2026-11-25T09:59:00.000Z', second: 5 },
+      { state: 'sent', second: 0 },
+    ])) as [string, string, string, string, string, string];
+
+    const first = await f.claimDeliveries(3);
+    expect(first.map((d) => d.id).sort()).toEqual([abandoned, pendingOld, pendingMid].sort());
+    expect(first.find((d) => d.id === abandoned)).toEqual({
+      id: abandoned,
+      hookId: f.hookId,
+      targetUrl: 'https://hooks.example/in',
+      secret: 'whsec_test',
+      submission: expect.objectContaining({ id: f.submissionId, formId: f.owner.form.id, payload: '{"name":"Ada"}', ip: '203.0.113.1' }),
+    });
+    const second = await f.claimDeliveries(3);
+    expect(second.map((d) => d.id)).toEqual([pendingNew]);
+    expect(await f.claimDeliveries(3)).toEqual([]);
+
+    const rows = await f.t.handle.db.selectFrom('hook_deliveries').select(['id', 'state', 'claimed_at']).execute();
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    for (const id of [pendingOld, pendingMid, pendingNew, abandoned]) expect(byId.get(id)).toEqual({ id, state: 'sending', claimed_at: NOW });
+    expect(byId.get(live)).toEqual({ id: live, state: 'sending', claimed_at: '2026-11-25T09:59:00.000Z' });
+    expect(byId.get(done)?.state).toBe('sent');
+  });
+});
+
+describe('email message claims', () => {
+  it('due pending messages only, oldest first, claimed by this instance, with the form and submission they are composed from', async () => {
+    await f.t.handle.db.deleteFrom('email_messages').execute();
+    const message = (state: string, nextAttemptAt: string) => ({
+      id: newId('eml'),
+      kind: 'submission',
+      form_id: f.owner.form.id,
+      submission_id: f.submissionId,
+      to_address: 'owner@example.com',
+      state,
+      attempts: 0,
+      next_attempt_at: nextAttemptAt,
+      created_at: '2026-11-25T09:00:00.000Z',
+    });
+    const rows = [
+      message('pending', '2026-11-25T09:59:00.000Z'),
+      message('pending', '2026-11-25T09:50:00.000Z'),
+      message('pending', '2026-11-25T10:30:00.000Z'),
+      message('sending', '2026-11-25T09:00:00.000Z'),
+    ];
+    await f.t.handle.db.insertInto('email_messages').values(rows).execute();
+    const [later, earlier, future, sending] = rows.map((r) => r.id);
+
+    const claim = (limit: number) => f.t.handle.db.transaction().execute((trx) => claimDueMessageRows(trx, f.t.handle.dialect, { limit, now: NOW, instance: '42' }));
+    const first = await claim(1);
+    expect(first.map((m) => [m.id, m.state, m.claimed_at, m.claimed_by])).toEqual([[earlier, 'sending', NOW, '42']]);
+    expect(first[0]).toMatchObject({ form_name: f.owner.form.name, s_payload: '{"name":"Ada"}', s_created_at: '2026-11-25T09:00:00.000Z', recipient_state: null });
+    expect((await claim(5)).map((m) => m.id)).toEqual([later]);
+    expect(await claim(5)).toEqual([]);
+
+    const states = await f.t.handle.db.selectFrom('email_messages').select(['id', 'state', 'claimed_by']).execute();
+    expect(new Map(states.map((s) => [s.id, [s.state, s.claimed_by]]))).toEqual(
+      new Map([
+        [later, ['sending', '42']],
+        [earlier, ['sending', '42']],
+        [future, ['pending', null]],
+        [sending, ['sending', null]],
+      ]),
+    );
+  });
+});
