@@ -129,11 +129,11 @@ const claimedRowToDelivery = (r: ClaimedDeliveryRow): ClaimedDelivery => ({
 });
 
 /**
- * PostgreSQL: claimPendingDeliveries as one autocommitted statement of fixed text. Each of the
- * dispatcher's round trips wakes a backend that takes the event loop's core for a while (the
- * soak's profile: a third of the loop's busy time was spent in the driver's writes), and the
- * transaction took six. Candidate rows are locked with SKIP LOCKED, so concurrent dispatchers
- * never claim the same row; the same two range scans, abandoned claims first.
+ * PostgreSQL: claimPendingDeliveries as one autocommitted statement of fixed text instead of a
+ * transaction of six round trips. Each round trip wakes a backend that takes the event loop's
+ * core for a while (the soak's profile: a third of the loop's busy time was spent in the driver's
+ * writes). Candidate rows are locked with SKIP LOCKED, so concurrent dispatchers never claim the
+ * same row; the same two range scans, abandoned claims first.
  */
 export async function claimPendingDeliveriesInOneStatement(
   db: Executor,

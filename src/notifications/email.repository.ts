@@ -115,8 +115,8 @@ export interface ClaimedMessageRow extends EmailMessageRow {
 /**
  * Moves up to `limit` due pending messages to sending, claimed by `instance`, and returns them.
  * On PostgreSQL SKIP LOCKED keeps concurrent dispatchers off each other's rows, and the claim is
- * one statement of fixed text: each round trip wakes a backend that takes the event loop's core
- * for a while, and the three statements cost three (issue 30, the soak's profile).
+ * one statement of fixed text instead of three: each round trip wakes a backend that takes the
+ * event loop's core for a while (issue 30, the soak's profile).
  */
 export async function claimDueMessageRows(
   trx: Trx,
