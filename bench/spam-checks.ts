@@ -145,6 +145,10 @@ async function altchaSolveTimes(db: BenchDialect, formgateUrl: string, databaseU
   } finally {
     await h.close();
   }
+  // The forms were created beside the running server, which may refuse a form it has not seen
+  // for up to a second (its form directory): the widget does not ask again after a 404, so the
+  // page would wait for a solution that never comes. Each challenge URL answers first.
+  for (const id of Object.values(formIds)) await untilChallengeAnswers(`${formgateUrl}/v1/challenge/${id}`);
   let formId = '';
   const page = createServer((_req, res) => {
     res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><script type="module" src="${formgateUrl}/v1/assets/altcha.js"></script>
@@ -174,4 +178,16 @@ async function altchaSolveTimes(db: BenchDialect, formgateUrl: string, databaseU
     page.close();
   }
   return rows;
+}
+
+/** Polls a challenge URL until it answers 200 (a form the server has seen), for at most 10 s. */
+async function untilChallengeAnswers(url: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const res = await fetch(url);
+    await res.arrayBuffer();
+    if (res.ok) return;
+    if (Date.now() > deadline) throw new Error(`${url} answered ${res.status} for 10 s`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
