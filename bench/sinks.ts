@@ -8,7 +8,7 @@ import type { SinksRequest, SinksTally } from './sinks.worker.js';
 export async function startSinks() {
   const worker = new Worker(new URL('./sinks.worker.js', import.meta.url));
   const waiting: Array<(value: unknown) => void> = [];
-  const ready = new Promise<{ smtpUrl: string; hookUrl: string; caFile: string }>((resolve, reject) => {
+  const ready = new Promise<{ smtpUrl: string; hookUrl: string; caFile: string; threadId: number }>((resolve, reject) => {
     worker.once('message', resolve);
     worker.once('error', reject);
   });

@@ -1,5 +1,6 @@
 // The thread of bench/sinks.ts: an SMTP sink and an HTTPS hook receiver, both answering at once,
 // tallying what they received by submission ID.
+import { readlinkSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
 import { startReceiver } from './receiver.js';
 import { startSmtpSink } from './smtp-sink.js';
@@ -26,4 +27,6 @@ port.on('message', async (request: SinksRequest) => {
     port.close();
   }
 });
-port.postMessage({ smtpUrl: sink.url, hookUrl: receiver.url, caFile: receiver.caFile });
+// The thread's ID (Linux), so the bench can tell the sinks' CPU from the load generator's.
+const threadId = Number(readlinkSync('/proc/thread-self').split('/').pop());
+port.postMessage({ smtpUrl: sink.url, hookUrl: receiver.url, caFile: receiver.caFile, threadId });

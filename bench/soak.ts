@@ -5,7 +5,7 @@
 // long after the load's end the last one arrived.
 import { sql } from 'kysely';
 import type { DatabaseHandle } from '../src/db/database.js';
-import { addHooks, addRecipient, benchAccount, cpuSeconds, freshDatabase, load, startChild, type BenchDialect, type BenchRow, type LoadResult } from './lib.js';
+import { addHooks, addRecipient, benchAccount, cpuPerRequest, cpuSeconds, cpuSnapshot, freshDatabase, load, startChild, type BenchDialect, type BenchRow, type LoadResult } from './lib.js';
 import { startSinks } from './sinks.js';
 
 const SERVER = 'dist/src/server.js';
@@ -50,13 +50,23 @@ export async function soakScenario(
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
   };
-  /** The load, and the server's CPU ms per stored submission meanwhile: its event loop's thread, and all its threads. */
+  /**
+   * The load, and the CPU it took per stored submission: the server's event loop's thread and all
+   * its threads (ms), and every process of the machine (µs: the server, PostgreSQL, the sinks'
+   * thread, the rest of this process, which is the load generator), with how busy the cores were.
+   */
   const measured = async (formId: string) => {
     const pid = server.process.pid!;
     const [rowsBefore, loopBefore, allBefore] = [await countRows(handle, formId), cpuSeconds(pid, pid), cpuSeconds(pid)];
+    const [machineBefore, sinksBefore] = [cpuSnapshot(), cpuSeconds(process.pid, sinks.threadId)];
+    const started = performance.now();
     const result = await steady(formId, options.seconds);
+    const [machine, sinksSeconds] = [cpuPerRequest(machineBefore, cpuSnapshot(), pid, 1, (performance.now() - started) / 1000), cpuSeconds(process.pid, sinks.threadId) - sinksBefore];
     const rows = (await countRows(handle, formId)) - rowsBefore;
-    return { result, loopMs: ((cpuSeconds(pid, pid) - loopBefore) * 1000) / rows, allMs: ((cpuSeconds(pid) - allBefore) * 1000) / rows };
+    const perRow = (µs: number) => Math.round(µs / rows);
+    const sinksUs = sinksSeconds * 1e6;
+    const budget = `${perRow(machine.server)} / ${perRow(machine.postgres)} / ${perRow(sinksUs)} / ${perRow(machine.loadGenerator - sinksUs)}, ${machine.busyPercent}%`;
+    return { result, loopMs: ((cpuSeconds(pid, pid) - loopBefore) * 1000) / rows, allMs: ((cpuSeconds(pid) - allBefore) * 1000) / rows, budget };
   };
   let without: Awaited<ReturnType<typeof measured>>;
   let withOutbound: Awaited<ReturnType<typeof measured>>;
@@ -112,6 +122,14 @@ export async function soakScenario(
       value: `${withOutbound.loopMs.toFixed(2)} (${withOutbound.allMs.toFixed(2)})`,
       reference: `${without.loopMs.toFixed(2)} (${without.allMs.toFixed(2)})`,
       ratio: (withOutbound.loopMs / without.loopMs).toFixed(2),
+    },
+    {
+      db,
+      scenario: label,
+      metric: 'CPU µs per submission: server / PostgreSQL / the sinks / the load generator, and % of the cores busy (outbound vs none)',
+      value: withOutbound.budget,
+      reference: without.budget,
+      ratio: '—',
     },
     {
       db,

@@ -20,6 +20,16 @@ import {
 import { DeliverySender, type DeliveryResult, type HookTransportOptions } from './delivery.sender.js';
 
 /**
+ * How often a claim also looks for claims a dead process abandoned. Looking costs a scan of every
+ * delivery in `sending` since the last vacuum (each sent delivery leaves such an index entry):
+ * 1.3 ms of a 3.9 ms claim at 400 deliveries/s (issue 30, bench/ANALYSIS.md, stop 40), while an
+ * abandoned claim is only taken over after twice the timeout anyway.
+ */
+const ABANDONED_CHECK_MS = 5_000;
+/** Outcomes are written at most this often: at 400 sends/s, groups of ~8 rows instead of ~4. */
+const OUTCOME_GAP_MS = 20;
+
+/**
  * The hook channel of the outbox: one POST per delivery, never retried (contract section 6).
  * A claim a dead process held is taken over once it is older than twice the timeout, which is
  * the only case where a target may see a delivery twice.
@@ -31,6 +41,7 @@ export class HookDeliveryChannel implements OutboxChannel {
   private readonly sender: DeliverySender;
   /** Outcomes of deliveries that finished together, recorded together. */
   private readonly outcomes: BatchedWrites<DeliveryAttempt>;
+  private abandonedCheckedAt = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly handle: DatabaseHandle,
@@ -42,7 +53,7 @@ export class HookDeliveryChannel implements OutboxChannel {
     private readonly unsubscribe: (hookId: string) => Promise<void> = async () => {},
   ) {
     this.sender = new DeliverySender(config.hookTimeoutMs, config.hookAllowPrivateTargets, transport);
-    this.outcomes = new BatchedWrites((attempts) => this.recordOutcomes(attempts));
+    this.outcomes = new BatchedWrites((attempts) => this.recordOutcomes(attempts), { minGapMs: OUTCOME_GAP_MS });
   }
 
   /** One signed example delivery to a hook's target, through the same SSRF-safe sender; nothing recorded. */
@@ -72,11 +83,16 @@ export class HookDeliveryChannel implements OutboxChannel {
 
   async claim(limit: number): Promise<OutboxSend[]> {
     const now = nowIso();
-    const options = { limit, now, staleBefore: isoMinus(now, 2 * this.config.hookTimeoutMs + 30_000) };
+    const checkAbandoned = performance.now() - this.abandonedCheckedAt >= ABANDONED_CHECK_MS;
+    if (checkAbandoned) this.abandonedCheckedAt = performance.now();
+    const staleBefore = checkAbandoned ? isoMinus(now, 2 * this.config.hookTimeoutMs + 30_000) : undefined;
+    const options = { limit, now, staleBefore };
     const claimed =
       this.handle.dialect === 'postgres'
         ? await claimPendingDeliveriesInOneStatement(this.handle.db, options)
         : await this.handle.db.transaction().execute((trx) => claimPendingDeliveries(trx, options));
+    // A full claim may have left more abandoned ones: the next claim looks again.
+    if (checkAbandoned && claimed.length === limit) this.abandonedCheckedAt = Number.NEGATIVE_INFINITY;
     return claimed.map((delivery) => () => this.deliver(delivery));
   }
 

@@ -53,18 +53,18 @@ export interface ClaimedDelivery {
 
 /**
  * Moves up to `limit` deliveries from pending (or from sending, when a claim is older than
- * `staleBefore`: its process died mid-send) to sending, and returns them. SQLite has a single
- * writer, so the UPDATE alone is atomic; runs in the caller's transaction. PostgreSQL:
- * claimPendingDeliveriesInOneStatement.
+ * `staleBefore`: its process died mid-send; without `staleBefore`, from pending only) to sending,
+ * and returns them. SQLite has a single writer, so the UPDATE alone is atomic; runs in the
+ * caller's transaction. PostgreSQL: claimPendingDeliveriesInOneStatement.
  */
 export async function claimPendingDeliveries(
   trx: Trx,
-  options: { limit: number; now: string; staleBefore: string },
+  options: { limit: number; now: string; staleBefore: string | undefined },
 ): Promise<ClaimedDelivery[]> {
   // Two index range scans on (state, created_at), never one OR: with an OR the database
   // collects and sorts every pending row to return the oldest few, which costs as much as the
   // backlog is long. Abandoned claims go first; there are few, and a backlog must not starve them.
-  const abandoned = await claimableIds(trx, 'sending', options.limit, options.staleBefore);
+  const abandoned = options.staleBefore === undefined ? [] : await claimableIds(trx, 'sending', options.limit, options.staleBefore);
   const pending = abandoned.length < options.limit ? await claimableIds(trx, 'pending', options.limit - abandoned.length) : [];
   const ids = [...abandoned, ...pending];
   if (ids.length === 0) return [];
@@ -137,16 +137,17 @@ const claimedRowToDelivery = (r: ClaimedDeliveryRow): ClaimedDelivery => ({
  */
 export async function claimPendingDeliveriesInOneStatement(
   db: Executor,
-  options: { limit: number; now: string; staleBefore: string },
+  options: { limit: number; now: string; staleBefore: string | undefined },
 ): Promise<ClaimedDelivery[]> {
   const { rows } = await db.executeQuery<ClaimedDeliveryRow>(
-    CompiledQuery.raw(POSTGRES_CLAIM_DELIVERIES, [options.limit, options.now, options.staleBefore]),
+    CompiledQuery.raw(POSTGRES_CLAIM_DELIVERIES, [options.limit, options.now, options.staleBefore ?? null]),
   );
   return rows.map(claimedRowToDelivery);
 }
 
+// Without a staleBefore ($3 null) the abandoned scan is skipped whole (a one-time filter).
 const POSTGRES_CLAIM_DELIVERIES = `with abandoned as materialized (
-    select id from hook_deliveries where state = 'sending' and claimed_at < $3
+    select id from hook_deliveries where $3::text is not null and state = 'sending' and claimed_at < $3
     order by created_at limit $1 for update skip locked
   ), pending as materialized (
     select id from hook_deliveries where state = 'pending'

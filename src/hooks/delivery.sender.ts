@@ -1,5 +1,5 @@
 import type { Agent } from 'undici';
-import { Webhook } from 'standardwebhooks';
+import { createHmac } from 'node:crypto';
 import { loadUndici } from '../lib/undici.js';
 import { ipLiteralOf, isPublicAddress } from '../lib/addresses.js';
 import { createSafeAgent, describeSendError, discardBody, type SafeTransportOptions } from '../lib/safe-agent.js';
@@ -21,9 +21,17 @@ export interface DeliveryResult {
   durationMs: number;
 }
 
-/** `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`, the Standard Webhooks signature. */
+const SECRET_PREFIX = 'whsec_';
+
+/**
+ * `v1,<base64 HMAC-SHA256 of "id.timestamp.body">` keyed with the secret's base64 bytes, the
+ * Standard Webhooks signature. Node's HMAC, not the reference library's pure-JS SHA-256 (1.5% of
+ * the event loop at 400 deliveries/s, issue 30); the tests verify it with the reference library.
+ */
 export function signDelivery(secret: string, id: string, timestamp: Date, body: string): string {
-  return new Webhook(secret).sign(id, timestamp, body);
+  const key = Buffer.from(secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret, 'base64');
+  const signed = `${id}.${Math.floor(timestamp.getTime() / 1000)}.${body}`;
+  return `v1,${createHmac('sha256', key).update(signed).digest('base64')}`;
 }
 
 /**

@@ -9,13 +9,19 @@ interface Waiting<T> {
  * those that arrive within one turn of the event loop, or while the previous group is being
  * written, are written by one `writeAll` call (one transaction or statement for many rows instead
  * of one each). `write` resolves once its group is written, and rejects with the group's error.
+ * With `minGapMs`, a group starts no sooner than that after the previous one started, so that a
+ * steady trickle is written in groups of many rather than a statement every few items.
  */
 export class BatchedWrites<T> {
   private waiting: Array<Waiting<T>> = [];
   private writing = false;
   private scheduled = false;
+  private lastFlushAt = Number.NEGATIVE_INFINITY;
 
-  constructor(private readonly writeAll: (items: T[]) => Promise<void>) {}
+  constructor(
+    private readonly writeAll: (items: T[]) => Promise<void>,
+    private readonly options: { minGapMs?: number } = {},
+  ) {}
 
   write(item: T): Promise<void> {
     return new Promise<void>((resolve, reject) => {
@@ -27,13 +33,17 @@ export class BatchedWrites<T> {
   private schedule(): void {
     if (this.scheduled || this.writing || this.waiting.length === 0) return;
     this.scheduled = true;
-    setImmediate(() => {
+    const run = () => {
       this.scheduled = false;
       void this.flush();
-    });
+    };
+    const wait = this.lastFlushAt + (this.options.minGapMs ?? 0) - performance.now();
+    if (wait > 0) setTimeout(run, wait);
+    else setImmediate(run);
   }
 
   private async flush(): Promise<void> {
+    this.lastFlushAt = performance.now();
     const group = this.waiting;
     this.waiting = [];
     this.writing = true;

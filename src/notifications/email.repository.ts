@@ -67,14 +67,25 @@ export async function findExistingMessageIds(db: Executor, ids: string[]): Promi
  * The email part of expanding the outbox: one message per submission and verified recipient of a
  * form in per-submission mode, in one INSERT … SELECT. The ID (submission and recipient) makes
  * expanding twice harmless. Returns how many it created.
+ *
+ * The batch's submissions are looked up by ID first (a materialized CTE): joined directly, the
+ * PostgreSQL planner could start from the few forms in per-submission mode and read each one's
+ * submissions through the form index, every row the form has, to keep the batch's (estimated at a
+ * form's average size, it measured 0.8 ms a batch rising to 3 ms as a form grew to 7,000 rows in a
+ * soak; issue 30, bench/ANALYSIS.md, stop 40).
  */
 export async function insertSubmissionMessages(trx: Trx, submissionIds: string[], now: string): Promise<number> {
+  if (submissionIds.length === 0) return 0;
   const result = await trx
+    .with(
+      (cte) => cte('batch').materialized(),
+      (db) => db.selectFrom('submissions').select(['id', 'form_id']).where('id', 'in', submissionIds),
+    )
     .insertInto('email_messages')
     .columns(['id', 'kind', 'form_id', 'submission_id', 'recipient_id', 'to_address', 'state', 'attempts', 'next_attempt_at', 'created_at'])
-    .expression(
-      trx
-        .selectFrom('submissions as s')
+    .expression((db) =>
+      db
+        .selectFrom('batch as s')
         .innerJoin('forms as f', 'f.id', 's.form_id')
         .innerJoin('email_recipients as r', 'r.form_id', 's.form_id')
         .select([
@@ -89,7 +100,6 @@ export async function insertSubmissionMessages(trx: Trx, submissionIds: string[]
           sql<string>`${now}`.as('next_attempt_at'),
           sql<string>`${now}`.as('created_at'),
         ])
-        .where('s.id', 'in', submissionIds)
         .where('f.notify_mode', '=', 'each')
         .where('r.state', '=', 'verified'),
     )

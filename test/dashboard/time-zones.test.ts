@@ -26,6 +26,23 @@ describe('time zones (issue 28 item 2): the helpers', () => {
     expect(formatLocalTime('UTC', '2026-11-24T03:04:00.000Z')).toBe('2026-11-24 03:04 UTC');
     expect(formatTimeInWords('UTC', '2026-11-24T19:04:00.000Z')).toBe('Tuesday, 24 November 2026 at 19:04 UTC');
   });
+
+  it('puts each zone and minute in words once, and tells minutes and zones apart', () => {
+    // Asked in this order, a cache keyed too coarsely (the hour, the zone alone) would repeat an earlier answer.
+    expect(formatTimeInWords('UTC', '2026-11-24T19:04:59.999Z')).toBe('Tuesday, 24 November 2026 at 19:04 UTC');
+    expect(formatTimeInWords('UTC', '2026-11-24T19:05:00.000Z')).toBe('Tuesday, 24 November 2026 at 19:05 UTC');
+    expect(formatTimeInWords(LA, '2026-11-24T19:05:30.000Z')).toBe('Tuesday, 24 November 2026 at 11:05 PST');
+    expect(formatTimeInWords('Asia/Kolkata', '2026-11-24T19:05:30.000Z')).toBe('Wednesday, 25 November 2026 at 00:35 GMT+5:30');
+    // Daylight saving ends at 09:00 UTC on 1 November 2026 in Los Angeles: a minute apart, an hour apart on the clock.
+    expect(formatTimeInWords(LA, '2026-11-01T08:59:30.000Z')).toBe('Sunday, 1 November 2026 at 01:59 PDT');
+    expect(formatTimeInWords(LA, '2026-11-01T09:00:30.000Z')).toBe('Sunday, 1 November 2026 at 01:00 PST');
+    expect(formatTimeInWords('UTC', 'not a time')).toBe('not a time');
+    // Many more minutes than the cache holds still read right.
+    for (let minute = 0; minute < 600; minute += 7) {
+      const iso = new Date(Date.UTC(2026, 10, 24, 0, minute)).toISOString();
+      expect(formatTimeInWords('UTC', iso)).toBe(`Tuesday, 24 November 2026 at ${String(Math.floor(minute / 60)).padStart(2, '0')}:${String(minute % 60).padStart(2, '0')} UTC`);
+    }
+  });
 });
 
 describe('time zones (issue 28 item 2): date filters and chart days in the viewer\'s zone', () => {

@@ -197,4 +197,15 @@ describe('signatures', () => {
       signDelivery('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', 'msg_p5jXN8AQM9LWM0D4loKWxJek', new Date(1614265330 * 1000), '{"test": 2432232314}'),
     ).toBe('v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=');
   });
+
+  it('verify with the reference library for any secret and body, non-ASCII text included', () => {
+    const at = new Date();
+    for (const [i, body] of ['{}', '{"name":"Zoë","city":"Kraków","emoji":"🦊"}', JSON.stringify({ long: 'x'.repeat(70_000) })].entries()) {
+      const secret = `whsec_${Buffer.from(`secret number ${i}, 32 bytes long!`).toString('base64')}`;
+      const id = `sub_${i}.hk_${i}`;
+      const headers = { 'webhook-id': id, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': signDelivery(secret, id, at, body) };
+      expect(new Webhook(secret).verify(body, headers)).toBeDefined();
+      expect(() => new Webhook(secret).verify(`${body} `, headers)).toThrow();
+    }
+  });
 });

@@ -14,7 +14,8 @@ export interface ClaimFixtures {
   /** Deliveries of the one submission with the given states, claim times and creation seconds; returns their IDs. */
   insertDeliveries(rows: Array<{ state: string; claimedAt?: string; second: number }>): Promise<string[]>;
   /** The hook channel's claim as it runs on this dialect, at NOW. */
-  claimDeliveries(limit: number): ReturnType<typeof claimPendingDeliveriesInOneStatement>;
+  /** Without `abandoned: false`, claims held since before STALE_BEFORE are taken over too. */
+  claimDeliveries(limit: number, options?: { abandoned: false }): ReturnType<typeof claimPendingDeliveriesInOneStatement>;
 }
 
 /**
@@ -48,8 +49,8 @@ export async function startClaimFixtures(): Promise<ClaimFixtures> {
       await t.handle.db.insertInto('hook_deliveries').values(values).execute();
       return values.map((v) => v.id);
     },
-    claimDeliveries(limit) {
-      const options = { limit, now: NOW, staleBefore: STALE_BEFORE };
+    claimDeliveries(limit, which) {
+      const options = { limit, now: NOW, staleBefore: which?.abandoned === false ? undefined : STALE_BEFORE };
       return t.handle.dialect === 'postgres'
         ? claimPendingDeliveriesInOneStatement(t.handle.db, options)
         : t.handle.db.transaction().execute((trx) => claimPendingDeliveries(trx, options));

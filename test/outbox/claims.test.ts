@@ -46,6 +46,23 @@ describe('hook delivery claims', () => {
   });
 });
 
+describe('hook delivery claims without the abandoned ones (the channel looks for those every few seconds)', () => {
+  it('take the oldest pending only, and leave an abandoned claim for a claim that looks', async () => {
+    await f.t.handle.db.deleteFrom('hook_deliveries').execute();
+    const [pendingOld, pendingNew, abandoned] = (await f.insertDeliveries([
+      { state: 'pending', second: 2 },
+      { state: 'pending', second: 3 },
+      { state: 'sending', claimedAt: '2026-11-25T09:00:00.000Z', second: 1 },
+    ])) as [string, string, string];
+
+    expect((await f.claimDeliveries(5, { abandoned: false })).map((d) => d.id).sort()).toEqual([pendingOld, pendingNew].sort());
+    expect(await f.claimDeliveries(5, { abandoned: false })).toEqual([]);
+    const held = await f.t.handle.db.selectFrom('hook_deliveries').select(['state', 'claimed_at']).where('id', '=', abandoned).executeTakeFirstOrThrow();
+    expect(held).toEqual({ state: 'sending', claimed_at: '2026-11-25T09:00:00.000Z' });
+    expect((await f.claimDeliveries(5)).map((d) => d.id)).toEqual([abandoned]);
+  });
+});
+
 describe('email message claims', () => {
   it('due pending messages only, oldest first, claimed by this instance, with the form and submission they are composed from', async () => {
     await f.t.handle.db.deleteFrom('email_messages').execute();
