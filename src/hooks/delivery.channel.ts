@@ -83,16 +83,17 @@ export class HookDeliveryChannel implements OutboxChannel {
 
   async claim(limit: number): Promise<OutboxSend[]> {
     const now = nowIso();
-    const checkAbandoned = performance.now() - this.abandonedCheckedAt >= ABANDONED_CHECK_MS;
-    if (checkAbandoned) this.abandonedCheckedAt = performance.now();
+    const lookedAt = performance.now();
+    const checkAbandoned = lookedAt - this.abandonedCheckedAt >= ABANDONED_CHECK_MS;
     const staleBefore = checkAbandoned ? isoMinus(now, 2 * this.config.hookTimeoutMs + 30_000) : undefined;
     const options = { limit, now, staleBefore };
     const claimed =
       this.handle.dialect === 'postgres'
         ? await claimPendingDeliveriesInOneStatement(this.handle.db, options)
         : await this.handle.db.transaction().execute((trx) => claimPendingDeliveries(trx, options));
-    // A full claim may have left more abandoned ones: the next claim looks again.
-    if (checkAbandoned && claimed.length === limit) this.abandonedCheckedAt = Number.NEGATIVE_INFINITY;
+    // Counted as looked once the claim succeeded; a full claim may have left more abandoned ones,
+    // so the next claim looks again.
+    if (checkAbandoned && claimed.length < limit) this.abandonedCheckedAt = lookedAt;
     return claimed.map((delivery) => () => this.deliver(delivery));
   }
 
