@@ -77,6 +77,23 @@ describe('hook delivery', () => {
     expect(() => new Webhook(`whsec_${Buffer.from('another secret, 32 bytes long!!').toString('base64')}`).verify(delivery!.body, headers)).toThrow();
   });
 
+  it('a running dispatcher takes over a claim a dead process abandoned (it looks for them every few seconds, not in every claim)', async () => {
+    const hook = await subscribe();
+    const res = await submit(t, owner.form.id, { json: { name: 'Grace' } });
+    const { submissionId } = (await res.json()) as { submissionId: string };
+    await settled(hook.id, 1);
+    // As a process that died mid-send leaves it: claimed long ago, never finished.
+    await t.handle.db
+      .updateTable('hook_deliveries')
+      .set({ state: 'sending', claimed_at: '2026-01-01T00:00:00.000Z', attempted_at: null })
+      .where('id', '=', `${submissionId}.${hook.id}`)
+      .execute();
+    await waitFor(() => receivedFor(hook.id).length === 2, 15_000, 'the abandoned delivery sent again');
+    const [attempt] = await settled(hook.id, 1);
+    expect(attempt).toMatchObject({ state: 'sent', submissionId });
+    expect(receivedFor(hook.id).map((r) => r.headers['webhook-id'])).toEqual([`${submissionId}.${hook.id}`, `${submissionId}.${hook.id}`]);
+  });
+
   it('sends nothing for spam', async () => {
     const hook = await subscribe();
     // The spam submission really is accepted and stored as spam (else the test proves nothing)…
