@@ -67,7 +67,7 @@ describe('migration 0013 (counters per UTC hour, for the viewer\'s days)', () =>
       { key: '2026-11-23', inbox: 0, spam: 1 },
       { key: '2026-11-24', inbox: 0, spam: 1 },
     ]);
-    // On PostgreSQL introspection lists every schema, other test files' included: this one only.
+    // Introspection lists every schema of the database: the one the tables were created in only.
     const schema = await currentSchema(handle);
     const tables = (await handle.db.introspection.getTables()).filter((t) => schema === undefined || t.schema === schema);
     expect(tables.map((t) => t.name)).toContain('form_daily_counts');

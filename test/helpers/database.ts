@@ -10,7 +10,7 @@ export const testDialect: Dialect = process.env.FORMGATE_TEST_DB === 'postgres' 
 export const postgresAdminUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/formgate_test';
 
 export interface TestDatabase {
-  /** A DATABASE_URL for this test file's private database (a temp file, or a PostgreSQL schema). */
+  /** A DATABASE_URL for this test file's private database (a temp file, or a PostgreSQL database). */
   url: string;
   dialect: Dialect;
   /** A new connection (pool) to it; options as for createDatabase (e.g. onQuery). */
@@ -19,9 +19,12 @@ export interface TestDatabase {
 }
 
 /**
- * A fresh, empty database for one test file. PostgreSQL gets a private schema selected through
- * search_path, so test files run in parallel without seeing each other's rows. An unreachable
- * PostgreSQL fails the test loudly.
+ * A fresh, empty database for one test file. PostgreSQL gets a database of its own on the server
+ * of TEST_DATABASE_URL, so test files run in parallel without seeing each other's rows, locks or
+ * notifications. A schema each in one database was not enough apart: the migrator's catalog
+ * query names every schema of the database, and failed with "schema … does not exist" when
+ * another file dropped its own meanwhile; advisory locks and LISTEN channels are per database
+ * too. An unreachable PostgreSQL fails the test loudly.
  */
 export async function createTestDatabase(): Promise<TestDatabase> {
   if (testDialect === 'sqlite') {
@@ -34,28 +37,27 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       drop: async () => rmSync(dir, { recursive: true, force: true }),
     };
   }
-  const schema = `t_${randomBase62(12).toLowerCase()}`;
-  const admin = new pg.Client({ connectionString: postgresAdminUrl });
-  await admin.connect();
-  try {
-    await admin.query(`create schema ${schema}`);
-  } finally {
-    await admin.end();
-  }
-  const separator = postgresAdminUrl.includes('?') ? '&' : '?';
-  const url = `${postgresAdminUrl}${separator}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+  const name = `formgate_t_${randomBase62(12).toLowerCase()}`;
+  // template0: nobody is ever connected to it, which CREATE DATABASE requires of its template.
+  await adminQuery(`create database ${name} template template0`);
+  const target = new URL(postgresAdminUrl);
+  target.pathname = `/${name}`;
+  const url = target.toString();
   return {
     url,
     dialect: 'postgres',
     open: (options) => createDatabase(url, { poolSize: 10, ...options }),
-    drop: async () => {
-      const client = new pg.Client({ connectionString: postgresAdminUrl });
-      await client.connect();
-      try {
-        await client.query(`drop schema ${schema} cascade`);
-      } finally {
-        await client.end();
-      }
-    },
+    // FORCE ends connections a test left open (a server process it killed, a pool not closed).
+    drop: () => adminQuery(`drop database if exists ${name} with (force)`),
   };
+}
+
+async function adminQuery(text: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: postgresAdminUrl });
+  await admin.connect();
+  try {
+    await admin.query(text);
+  } finally {
+    await admin.end();
+  }
 }

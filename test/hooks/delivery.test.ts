@@ -203,7 +203,9 @@ describe('hook delivery', () => {
     await subscribe('/slow');
     const withSlowHook = await median(20);
     expect(held.length).toBeGreaterThan(0); // deliveries really were in flight meanwhile
-    expect(withSlowHook).toBeLessThan(Math.max(2 * without, 25));
+    // The receiver holds each delivery 5 s: a submit that waited for one would take that long. The
+    // bound leaves room for a busy machine (parallel test files) without coming near the hold.
+    expect(withSlowHook).toBeLessThan(Math.max(3 * without, 100));
     for (const release of held) release();
   });
 });

@@ -67,7 +67,7 @@ describe(`start on ${testDialect}`, { timeout: 90_000 }, () => {
       'Dashboard: https://forms.example.com/dashboard (public URL https://forms.example.com)',
       testDialect === 'sqlite'
         ? `Database: SQLite file ${database.url.slice('sqlite:'.length)}`
-        : expect.stringMatching(/^Database: PostgreSQL database formgate_test on postgres@127\.0\.0\.1:5432$/),
+        : `Database: PostgreSQL database ${new URL(database.url).pathname.slice(1)} on postgres@127.0.0.1:5432`,
       `Redis: on, ${redisUrl}`,
       'Email: off (SMTP_URL not set; no notification emails)',
       expect.stringMatching(/^Metrics: http:\/\/127\.0\.0\.1:\d+\/metrics$/),
