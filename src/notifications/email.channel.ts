@@ -191,6 +191,7 @@ export class EmailChannel implements OutboxChannel {
       text: email.text,
       html: email.html,
       ...(headers ? { headers } : {}),
+      queuedId: row.id,
     });
     await this.record(row, result);
   }

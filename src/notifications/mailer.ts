@@ -15,6 +15,12 @@ export interface OutgoingEmail {
   text: string;
   html: string;
   headers?: Record<string, string>;
+  /**
+   * The queued message's ID (email_messages.id): its Message-ID is made from it, so every attempt
+   * of one message carries the same Message-ID and a mail system that got an attempt whose answer
+   * was lost can tell the retry is the same message. Absent for a message sent once, untracked.
+   */
+  queuedId?: string;
 }
 
 export type AttemptOutcome = 'sent' | 'retry' | 'bounced' | 'failed';
@@ -51,13 +57,18 @@ export class SmtpMailer {
   private worker: Worker | undefined;
   private readonly waiting = new Map<number, (result: SendResult) => void>();
   private nextId = 0;
+  /** The From address's domain: Message-IDs are unique within it (RFC 5322 section 3.6.4). */
+  private readonly messageIdDomain: string;
 
   constructor(
     private readonly smtpUrl: string,
     private readonly from: string,
     private readonly transport: MailTransportOptions = {},
     private readonly maxConnections = 8,
-  ) {}
+  ) {
+    // MAIL_FROM is `Name <user@domain>` or `user@domain`, one line (config.ts).
+    this.messageIdDomain = /@([^@\s<>"]+)>?\s*$/.exec(from)?.[1] ?? 'formgate.invalid';
+  }
 
   private open(): Worker {
     if (this.worker) return this.worker;
@@ -125,6 +136,7 @@ export class SmtpMailer {
           text: email.text,
           html: email.html,
           headers: email.headers ?? {},
+          ...(email.queuedId ? { messageId: `<${email.queuedId}@${this.messageIdDomain}>` } : {}),
           disableFileAccess: true,
           disableUrlAccess: true,
         },

@@ -177,6 +177,10 @@ describe(`email notifications on ${testDialect}`, () => {
     const gap = Date.parse(log[0]!.attempts[1]!.attemptedAt) - Date.parse(log[0]!.attempts[0]!.attemptedAt);
     expect(gap).toBeGreaterThanOrEqual(RETRY_BASE_MS);
     expect(sink.rcptAttempts.filter((x) => x === d)).toHaveLength(2);
+    // Its Message-ID is made from the queued message's ID, the same for every attempt: a mail
+    // system that took an attempt whose answer was lost can tell the retry is that message.
+    const [queued] = await messagesOfForm(owner.form.id);
+    expect(sink.to(d)[0]!.parsed.messageId).toBe(`<${queued!.id}@forms.example.com>`);
 
     // The dashboard shows the same log.
     sink.onRecipient(() => undefined);
