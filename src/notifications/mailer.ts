@@ -45,6 +45,16 @@ interface SmtpError {
 }
 
 /**
+ * A queued message's ID as the left part of a Message-ID (RFC 5322 3.6.4: dot-atom text). A
+ * digest's ID holds its period's start time, whose colons may not appear there: every character
+ * but letters, digits, `.`, `_` and `-` becomes `=` and its code in hex, `=` included, so two IDs
+ * never make one Message-ID.
+ */
+export function messageIdLocalPart(queuedId: string): string {
+  return queuedId.replace(/[^A-Za-z0-9._-]/g, (c) => `=${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+}
+
+/**
  * SMTP through nodemailer on a worker thread of its own (smtp.worker.js), started with the first
  * message: with SMTP_URL unset nothing starts. Composing a message into MIME and writing it
  * costs the event loop about as much as answering a submission, so at a steady rate of emailed
@@ -136,7 +146,7 @@ export class SmtpMailer {
           text: email.text,
           html: email.html,
           headers: email.headers ?? {},
-          ...(email.queuedId ? { messageId: `<${email.queuedId}@${this.messageIdDomain}>` } : {}),
+          ...(email.queuedId ? { messageId: `<${messageIdLocalPart(email.queuedId)}@${this.messageIdDomain}>` } : {}),
           disableFileAccess: true,
           disableUrlAccess: true,
         },

@@ -239,7 +239,12 @@ describe(`email notifications on ${testDialect}`, () => {
     for (const outside of ['spam-item', 'next-period', 'previous-period', 'live, not in this digest']) expect(text).not.toContain(outside);
     expect((text.match(/^time: /gm) ?? []).length).toBe(50);
     await t.services.outbox.settle();
-    expect((await messagesOfForm(owner.form.id)).map((m) => m.kind)).toEqual(['digest']);
+    const messages = await messagesOfForm(owner.form.id);
+    expect(messages.map((m) => m.kind)).toEqual(['digest']);
+    // Its ID holds the period's start time, whose colons may not be in a Message-ID: encoded.
+    expect(messages[0]!.id).toContain(':');
+    expect(digest.parsed.messageId).toBe(`<${messages[0]!.id.replaceAll(':', '=3a')}@forms.example.com>`);
+    expect(digest.raw).toMatch(/^Message-ID:\s+<[A-Za-z0-9._=-]+@forms\.example\.com>\r?$/im);
   });
 
   it('sends over STARTTLS when the server offers it', async () => {
