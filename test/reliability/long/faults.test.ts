@@ -160,7 +160,9 @@ describe(`fault injection on ${testDialect}`, () => {
   if (testDialect === 'postgres') {
     it('PostgreSQL backends terminated under load: the pool reconnects, nothing answered is lost', async () => {
       const appName = `fgfault_${Date.now()}`;
-      const url = `${database.url}&application_name=${appName}`;
+      const target = new URL(database.url);
+      target.searchParams.set('application_name', appName);
+      const url = target.toString();
       const server = await spawnServer({ DATABASE_URL: url, SUBMIT_RATE_LIMIT_PER_MINUTE: '0' });
       servers.push(server);
       const formId = await newFormId();
