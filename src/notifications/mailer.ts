@@ -50,7 +50,7 @@ interface SmtpError {
  * but letters, digits, `.`, `_` and `-` becomes `=` and its code in hex, `=` included, so two IDs
  * never make one Message-ID.
  */
-export function messageIdLocalPart(queuedId: string): string {
+function messageIdLocalPart(queuedId: string): string {
   return queuedId.replace(/[^A-Za-z0-9._-]/g, (c) => `=${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
 }
 
