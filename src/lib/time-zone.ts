@@ -2,6 +2,7 @@
  * IANA time zones for what people read: the dashboard shows times, date filters and chart days
  * in the viewer's zone, and emails say times in words. Stored times stay ISO 8601 UTC.
  */
+import { BoundedMemo } from './bounded-memo.js';
 
 export const UTC = 'UTC';
 
@@ -131,21 +132,13 @@ export function formatLocalTime(zone: string, iso: string): string {
 // Emails under a steady flow say the same few minutes over and over: each zone and minute is put
 // in words once (two formatToParts calls, ~2% of the event loop at 400 emails/s; issue 30). A
 // minute is exact: every zone's offset today is a whole number of minutes.
-const wordsByMinute = new Map<string, string>();
-const WORDS_CACHED = 256;
+const wordsByMinute = new BoundedMemo<string, string>(256);
 
 /** "Tuesday, 24 November 2026 at 19:04 UTC": an instant in words, for emails. */
 export function formatTimeInWords(zone: string, iso: string): string {
   const ms = Date.parse(iso);
   if (Number.isNaN(ms)) return iso;
-  const key = `${zone} ${Math.floor(ms / 60_000)}`;
-  let words = wordsByMinute.get(key);
-  if (words === undefined) {
-    words = timeInWords(zone, ms);
-    if (wordsByMinute.size >= WORDS_CACHED) wordsByMinute.clear();
-    wordsByMinute.set(key, words);
-  }
-  return words;
+  return wordsByMinute.get(`${zone} ${Math.floor(ms / 60_000)}`, () => timeInWords(zone, ms));
 }
 
 function timeInWords(zone: string, ms: number): string {

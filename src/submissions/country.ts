@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import type geoipModule from 'geoip-country';
 import { isPublicAddress } from '../lib/addresses.js';
+import { BoundedMemo } from '../lib/bounded-memo.js';
 
 const UNKNOWN_COUNTRY = 'XX';
 
@@ -24,19 +25,11 @@ export function resolveCountry(ip: string, headerValue: string | undefined, useH
     const code = headerValue?.trim().toUpperCase();
     return code && /^[A-Z]{2}$/.test(code) ? code : UNKNOWN_COUNTRY;
   }
-  let country = recent.get(ip);
-  if (country === undefined) {
-    country = lookUpCountry(ip);
-    // Bounded: a flood of new addresses only empties the memo, it cannot grow it.
-    if (recent.size >= MAX_REMEMBERED_ADDRESSES) recent.clear();
-    recent.set(ip, country);
-  }
-  return country;
+  return recent.get(ip, lookUpCountry);
 }
 
 /** Addresses submit again and again (a visitor's retries, a proxy in front): parsed once. */
-const recent = new Map<string, string>();
-const MAX_REMEMBERED_ADDRESSES = 10_000;
+const recent = new BoundedMemo<string, string>(10_000);
 
 function lookUpCountry(ip: string): string {
   const address = ip.startsWith('::ffff:') ? ip.slice('::ffff:'.length) : ip;

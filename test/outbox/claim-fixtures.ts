@@ -13,8 +13,7 @@ export interface ClaimFixtures {
   hookId: string;
   /** Deliveries of the one submission with the given states, claim times and creation seconds; returns their IDs. */
   insertDeliveries(rows: Array<{ state: string; claimedAt?: string; second: number }>): Promise<string[]>;
-  /** The hook channel's claim as it runs on this dialect, at NOW. */
-  /** Without `abandoned: false`, claims held since before STALE_BEFORE are taken over too. */
+  /** The hook channel's claim as it runs on this dialect, at NOW; without `abandoned: false`, claims held since before STALE_BEFORE are taken over too. */
   claimDeliveries(limit: number, options?: { abandoned: false }): ReturnType<typeof claimPendingDeliveriesInOneStatement>;
 }
 
