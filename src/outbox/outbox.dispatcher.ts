@@ -3,16 +3,15 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { DatabaseHandle, Trx } from '../db/database.js';
 import { openDedicatedConnection, type DedicatedConnection } from '../db/dedicated-connection.js';
 import { yieldToWaitingWork } from '../lib/yield.js';
+import { QueuedWorkAnnouncer } from './outbox.announcer.js';
 import type { OutboxChannel } from './outbox.channel.js';
 import {
-  OUTBOX_NOTIFY_CHANNEL,
   countOutboxRows,
   deleteOutboxRows,
   findFormsWithOutboundWork,
   insertOutboxRows,
   listenForQueuedWork,
   lockOutboxBatch,
-  notifyQueuedWork,
   queueOutboundWork,
   queueOutboundWorkStatementSql,
 } from './outbox.repository.js';
@@ -57,6 +56,8 @@ export class OutboxDispatcher {
   private ready: Promise<void> = Promise.resolve();
   /** SQL text per form id column: the form has work for some channel (each channel owns its part). */
   private readonly hasWorkSqlByColumn = new Map<string, string>();
+  /** PostgreSQL: NOTIFY to the other instances after a commit that queued work. */
+  private readonly announcer: QueuedWorkAnnouncer | undefined;
   /**
    * Channels whose last claim found nothing due. They are asked again after an expansion or any
    * outside wake-up (a commit, NOTIFY, the poll, a scheduled retry), not after each finished
@@ -71,6 +72,7 @@ export class OutboxDispatcher {
     private readonly channels: OutboxChannel[],
   ) {
     for (const channel of channels) this.inFlight.set(channel.name, new Set());
+    if (handle.pgPool) this.announcer = new QueuedWorkAnnouncer(handle.db, logger);
   }
 
   start(): void {
@@ -99,14 +101,24 @@ export class OutboxDispatcher {
   }
 
   /**
-   * Called after a commit that queued submissions (queueInTransaction, queueNewSubmissions) and
-   * on NOTIFY of one: outbox rows, which become a channel's items only when expanded, so the
-   * channels whose last claim found nothing stay idle and the expansion wakes those it gives
-   * items. Waking every channel after each submit commit cost a claim transaction per channel per
-   * pump, for nothing: ~10% of the submit throughput with email on (issue 30, bench/ANALYSIS.md, stop 36).
+   * Called on NOTIFY of queued submissions: outbox rows, which become a channel's items only when
+   * expanded, so the channels whose last claim found nothing stay idle and the expansion wakes
+   * those it gives items. Waking every channel after each submit commit cost a claim transaction
+   * per channel per pump, for nothing: ~10% of the submit throughput with email on (issue 30,
+   * bench/ANALYSIS.md, stop 36).
    */
   wakeToExpand(): void {
     this.pumpSoon();
+  }
+
+  /**
+   * Called after this process committed queued submissions (queueInTransaction,
+   * queueNewSubmissions, the submit statement): the same wake-up, and on PostgreSQL a NOTIFY to the
+   * other instances, coalesced and sent after the commit (QueuedWorkAnnouncer says why).
+   */
+  queuedWorkCommitted(): void {
+    this.pumpSoon();
+    this.announcer?.announce();
   }
 
   private pumpSoon(): void {
@@ -138,14 +150,11 @@ export class OutboxDispatcher {
    * THE way to queue a submission's outbound work (new submissions, and any later path that must
    * send one as if new): inside the caller's transaction, one outbox row per submission whose form
    * has work for some channel (OutboxChannel.formHasWorkSql); a submission already queued
-   * is not queued twice. Other instances hear of it when the transaction commits; call wake()
-   * after the commit. `releasedAt` (default: the submission's arrival) decides which hooks receive
+   * is not queued twice. Call queuedWorkCommitted() after the commit. `releasedAt` (default: the submission's arrival) decides which hooks receive
    * it: those subscribed by then. Returns how many submissions were queued.
    */
   async queueInTransaction(trx: Trx, submissionIds: string[], options: { releasedAt?: string } = {}): Promise<number> {
-    const queued = await queueOutboundWork(trx, submissionIds, { hasWork: this.formHasWorkSql, releasedAt: options.releasedAt });
-    await this.notifyOtherInstances(trx, queued);
-    return queued;
+    return queueOutboundWork(trx, submissionIds, { hasWork: this.formHasWorkSql, releasedAt: options.releasedAt });
   }
 
   /**
@@ -157,14 +166,7 @@ export class OutboxDispatcher {
     if (submissions.length === 0) return 0;
     const forms = await findFormsWithOutboundWork(trx, [...new Set(submissions.map((s) => s.formId))], this.formHasWorkSql);
     if (forms.size === 0) return 0;
-    const queued = await insertOutboxRows(trx, submissions.filter((s) => forms.has(s.formId)));
-    await this.notifyOtherInstances(trx, queued);
-    return queued;
-  }
-
-  /** PostgreSQL: other instances' dispatchers hear of queued work when the transaction commits. */
-  private async notifyOtherInstances(trx: Trx, queued: number): Promise<void> {
-    if (queued > 0 && this.handle.dialect === 'postgres') await notifyQueuedWork(trx);
+    return insertOutboxRows(trx, submissions.filter((s) => forms.has(s.formId)));
   }
 
   /** Every channel's condition, or'ed; built once per column (it runs on every submit). */
@@ -182,12 +184,11 @@ export class OutboxDispatcher {
 
   /**
    * The same queueing for a statement that inserts submissions and queues them at once
-   * (PostgreSQL's one-statement submit batch): SQL over a relation of the inserted submissions,
-   * and the channel to NOTIFY when it queued any. Call wake() after it ran.
+   * (PostgreSQL's one-statement submit batch): SQL over a relation of the inserted submissions.
+   * Call queuedWorkCommitted() after it ran, if it queued any.
    */
   readonly queueStatement = {
     queueSql: (source: string) => queueOutboundWorkStatementSql(source, this.formHasWorkSql),
-    notifyChannel: OUTBOX_NOTIFY_CHANNEL,
   };
 
   /**
@@ -234,6 +235,7 @@ export class OutboxDispatcher {
     this.listener?.release();
     this.listener = undefined;
     await this.settle();
+    await this.announcer?.close();
     for (const channel of this.channels) await channel.close();
   }
 

@@ -96,9 +96,9 @@ export async function countOutboxRows(db: Executor): Promise<number> {
   return Number(row.n);
 }
 
-/** PostgreSQL: tells every instance's dispatcher, when the transaction commits, that work was queued. */
-export async function notifyQueuedWork(trx: Trx): Promise<void> {
-  await sql`select pg_notify(${OUTBOX_NOTIFY_CHANNEL}, '')`.execute(trx);
+/** PostgreSQL: tells every instance's dispatcher that work was queued (autocommitted, after the commit that queued it). */
+export async function notifyQueuedWork(db: Executor): Promise<void> {
+  await sql`select pg_notify(${OUTBOX_NOTIFY_CHANNEL}, '')`.execute(db);
 }
 
 /** PostgreSQL: the connection (a dedicated one) hears notifyQueuedWork from then on. */

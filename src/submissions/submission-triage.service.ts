@@ -13,7 +13,7 @@ interface OutboundQueue {
   /** Queues the submissions' outbound work inside the transaction; returns how many were queued. */
   queueInTransaction(trx: Trx, submissionIds: string[], options?: { releasedAt?: string }): Promise<number>;
   /** After the commit: the dispatcher expands what was queued. */
-  wakeToExpand(): void;
+  queuedWorkCommitted(): void;
 }
 
 /** Whoever learns from the owner's marks (the learning filter), inside the marking transaction. */
@@ -62,7 +62,7 @@ export class SubmissionTriageService {
       const queuedCount = await this.outbound.queueInTransaction(trx, releasedIds, { releasedAt: nowIso() });
       return { released: releasedIds, queued: queuedCount };
     });
-    if (queued > 0) this.outbound.wakeToExpand();
+    if (queued > 0) this.outbound.queuedWorkCommitted();
     return { marked: owned, released };
   }
 

@@ -181,7 +181,6 @@ export async function storeSubmissionBatchInOneStatement(
 export interface OutboxStatement {
   /** A data-modifying statement queueing the submissions of relation `source`, returning their ids. */
   queueSql(source: string): string;
-  notifyChannel: string;
 }
 
 const submitBatchStatements = new WeakMap<OutboxStatement, { name: string; text: string }>();
@@ -244,6 +243,5 @@ function submitBatchSql(outbox: OutboxStatement): string {
   ), queued as (
     ${outbox.queueSql('released')}
   )
-  select array(select submission_id from claimed) as claimed, (select count(*) from queued)::int as queued,
-    (select pg_notify('${outbox.notifyChannel}', '') where exists (select 1 from queued)) as notified`;
+  select array(select submission_id from claimed) as claimed, (select count(*) from queued)::int as queued`;
 }

@@ -16,8 +16,8 @@ export interface OutboxSignal {
   queueNewSubmissions(trx: Trx, submissions: Array<{ id: string; formId: string; createdAt: string }>): Promise<number>;
   /** The same queueing as part of one statement (PostgreSQL). */
   readonly queueStatement: OutboxStatement;
-  /** After the commit, for this process's dispatcher: it expands what was queued. */
-  wakeToExpand(): void;
+  /** After a commit that queued any: this process's dispatcher expands it, and other instances hear of it. */
+  queuedWorkCommitted(): void;
 }
 
 /** Running totals since start: how well group commit batches (submissions per transaction). */
@@ -143,7 +143,7 @@ export class SubmissionWriter {
 
   constructor(
     private readonly store: BatchStore,
-    private readonly outbox: Pick<OutboxSignal, 'wakeToExpand'>,
+    private readonly outbox: Pick<OutboxSignal, 'queuedWorkCommitted'>,
     private readonly options: WriterOptions = {},
   ) {
     this.maxConcurrentBatches = options.maxConcurrentBatches ?? 1;
@@ -242,7 +242,7 @@ export class SubmissionWriter {
     this.totals.submissions += stored;
     batch.forEach((item, i) => item.resolve(results[i]!));
     try {
-      if (queued > 0) this.outbox.wakeToExpand();
+      if (queued > 0) this.outbox.queuedWorkCommitted();
       if (stored > 0) this.options.onStored?.();
     } catch (error) {
       this.options.onWakeFailed?.(error);

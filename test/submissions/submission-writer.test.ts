@@ -143,7 +143,7 @@ describe(`submission writer on ${testDialect}`, () => {
       return inner(batch);
     };
     const failures: unknown[] = [];
-    const throwingOutbox = { wakeToExpand: () => { throw new Error('wake failed'); } };
+    const throwingOutbox = { queuedWorkCommitted: () => { throw new Error('wake failed'); } };
     const writer = new SubmissionWriter(counted, throwingOutbox, { maxConcurrentBatches: concurrency, onWakeFailed: (err) => failures.push(err) });
     const rows = [newSubmissionRow(hookedFormId), newSubmissionRow(hookedFormId)];
     const results = await Promise.all(rows.map((row) => writer.write({ row, queueOutbound: true })));
