@@ -1,5 +1,7 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startClaimFixtures, type ClaimFixtures } from './claim-fixtures.js';
+import { claimDueMessageRows } from '../../src/notifications/email.repository.js';
+import { NOW, startClaimFixtures, type ClaimFixtures } from './claim-fixtures.js';
 
 // PostgreSQL only: two dispatchers (instances) claim from the same table at once.
 let f: ClaimFixtures;
@@ -31,5 +33,30 @@ describe('hook delivery claims beside another dispatcher', () => {
     } finally {
       await other.close();
     }
+  });
+});
+
+describe('email message claims after many sends', () => {
+  it('walk the due index in order, past the entries of messages already sent, instead of visiting them all', async () => {
+    const { db } = f.t.handle;
+    await db.deleteFrom('email_messages').execute();
+    // 5,000 messages sent (each left `pending` by an update, leaving a dead entry in the due
+    // index until vacuum) and 40 still due: what a busy server's table looks like between vacuums.
+    await sql`insert into email_messages (id, kind, form_id, submission_id, to_address, state, attempts, next_attempt_at, created_at)
+      select 'eml_dead' || lpad(i::text, 12, '0'), 'submission', ${f.owner.form.id}, ${f.submissionId}, 'owner@example.com', 'pending', 0,
+        '2026-11-25T09:' || lpad((i % 60)::text, 2, '0') || ':00.000Z', '2026-11-25T09:00:00.000Z'
+      from generate_series(1, 5040) i`.execute(db);
+    await sql`update email_messages set state = 'sent' where id <= 'eml_dead000000005000'`.execute(db);
+    const scanned = await db.transaction().execute(async (trx) => {
+      const claimed = await claimDueMessageRows(trx, 'postgres', { limit: 32, now: NOW, instance: '42' });
+      expect(claimed).toHaveLength(32);
+      // The same transaction, so the claim's settings apply: how the claim's scan reads the table.
+      const { rows } = await sql<{ 'QUERY PLAN': string }>`explain (analyze, buffers, format text)
+        select id from email_messages where state = 'pending' and next_attempt_at <= ${NOW}
+        order by next_attempt_at limit 32 for update skip locked`.execute(trx);
+      return rows.map((r) => r['QUERY PLAN']).join('\n');
+    });
+    expect(scanned).toContain('Index Scan using email_messages_due_idx');
+    expect(scanned).not.toContain('Bitmap');
   });
 });
