@@ -35,11 +35,18 @@ export class BatchedWrites<T> {
     this.scheduled = true;
     const run = () => {
       this.scheduled = false;
-      void this.flush();
+      // A timer can fire up to a millisecond early (libuv counts whole milliseconds from the
+      // loop's cached time): then it is set again for what is left of the gap.
+      if (this.gapLeft() > 0) this.schedule();
+      else void this.flush();
     };
-    const wait = this.lastFlushAt + (this.options.minGapMs ?? 0) - performance.now();
+    const wait = this.gapLeft();
     if (wait > 0) setTimeout(run, wait);
     else setImmediate(run);
+  }
+
+  private gapLeft(): number {
+    return this.lastFlushAt + (this.options.minGapMs ?? 0) - performance.now();
   }
 
   private async flush(): Promise<void> {

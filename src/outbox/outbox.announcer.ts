@@ -36,8 +36,7 @@ export class QueuedWorkAnnouncer {
       this.again = true;
       return;
     }
-    const wait = this.lastSentAt + ANNOUNCE_GAP_MS - performance.now();
-    this.sending = (wait > 0 ? delay(wait) : Promise.resolve())
+    this.sending = this.gapPassed()
       .then(() => {
         if (this.closed) return;
         this.lastSentAt = performance.now();
@@ -49,6 +48,13 @@ export class QueuedWorkAnnouncer {
         this.sending = undefined;
         if (this.again) this.announce();
       });
+  }
+
+  /** Resolves once ANNOUNCE_GAP_MS have passed since the last NOTIFY (a timer can fire a little early). */
+  private async gapPassed(): Promise<void> {
+    for (let left = this.lastSentAt + ANNOUNCE_GAP_MS - performance.now(); left > 0; left = this.lastSentAt + ANNOUNCE_GAP_MS - performance.now()) {
+      await delay(left);
+    }
   }
 
   /** Nothing more is sent; resolves once the NOTIFY in flight, if any, has finished. */
