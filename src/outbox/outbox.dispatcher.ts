@@ -150,8 +150,9 @@ export class OutboxDispatcher {
    * THE way to queue a submission's outbound work (new submissions, and any later path that must
    * send one as if new): inside the caller's transaction, one outbox row per submission whose form
    * has work for some channel (OutboxChannel.formHasWorkSql); a submission already queued
-   * is not queued twice. Call queuedWorkCommitted() after the commit. `releasedAt` (default: the submission's arrival) decides which hooks receive
-   * it: those subscribed by then. Returns how many submissions were queued.
+   * is not queued twice. Call queuedWorkCommitted() after the commit. `releasedAt` (default: the
+   * submission's arrival) decides which hooks receive it: those subscribed by then. Returns how
+   * many submissions were queued.
    */
   async queueInTransaction(trx: Trx, submissionIds: string[], options: { releasedAt?: string } = {}): Promise<number> {
     return queueOutboundWork(trx, submissionIds, { hasWork: this.formHasWorkSql, releasedAt: options.releasedAt });

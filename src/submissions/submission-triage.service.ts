@@ -12,7 +12,7 @@ import {
 interface OutboundQueue {
   /** Queues the submissions' outbound work inside the transaction; returns how many were queued. */
   queueInTransaction(trx: Trx, submissionIds: string[], options?: { releasedAt?: string }): Promise<number>;
-  /** After the commit: the dispatcher expands what was queued. */
+  /** After the commit: this process's dispatcher expands what was queued, and other instances hear of it. */
   queuedWorkCommitted(): void;
 }
 
