@@ -41,7 +41,7 @@ async function heardAllSentSoFar(): Promise<void> {
 }
 
 describe('NOTIFY of queued outbound work', () => {
-  it('is heard once the submission is committed, from a statement of its own', async () => {
+  it('is heard once the submission is committed, and the submission is there to be read', async () => {
     const owner = await createOwner(t.services, { planId: 'pro' });
     await t.handle.db
       .insertInto('hooks')
