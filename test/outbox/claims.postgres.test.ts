@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claimDueMessageRows } from '../../src/notifications/email.repository.js';
 import { NOW, startClaimFixtures, type ClaimFixtures } from './claim-fixtures.js';
 
-// PostgreSQL only: two dispatchers (instances) claim from the same table at once.
+// PostgreSQL only: two dispatchers (instances) claim from the same table at once, and the plan of
+// the email claim's scan, which only PostgreSQL's planner chooses.
 let f: ClaimFixtures;
 
 beforeAll(async () => {
@@ -50,7 +51,8 @@ describe('email message claims after many sends', () => {
     const scanned = await db.transaction().execute(async (trx) => {
       const claimed = await claimDueMessageRows(trx, 'postgres', { limit: 32, now: NOW, instance: '42' });
       expect(claimed).toHaveLength(32);
-      // The same transaction, so the claim's settings apply: how the claim's scan reads the table.
+      // The same transaction, so the claim's settings apply: the plan of the claim's inner select
+      // (POSTGRES_CLAIM_MESSAGES in email.repository.ts), with the claim's parameters.
       const { rows } = await sql<{ 'QUERY PLAN': string }>`explain (analyze, buffers, format text)
         select id from email_messages where state = 'pending' and next_attempt_at <= ${NOW}
         order by next_attempt_at limit 32 for update skip locked`.execute(trx);
