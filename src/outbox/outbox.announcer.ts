@@ -1,6 +1,6 @@
-import { setTimeout as delay } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Executor } from '../db/database.js';
+import { BatchedWrites } from '../lib/batched-writes.js';
 import { notifyQueuedWork } from './outbox.repository.js';
 
 /**
@@ -19,47 +19,30 @@ export const ANNOUNCE_GAP_MS = 50;
  * fails is only logged: the other instances' 2 s poll finds the work anyway.
  */
 export class QueuedWorkAnnouncer {
-  private sending: Promise<void> | undefined;
-  private lastSentAt = Number.NEGATIVE_INFINITY;
-  private again = false;
+  private readonly notifications: BatchedWrites<undefined>;
+  private last: Promise<void> = Promise.resolve();
   private closed = false;
 
-  constructor(
-    private readonly db: Executor,
-    private readonly logger: FastifyBaseLogger,
-  ) {}
+  constructor(db: Executor, logger: FastifyBaseLogger) {
+    // BatchedWrites gives the coalescing: announcements made while one is waiting or being sent
+    // share the next NOTIFY, which starts no sooner than the gap after the previous one.
+    this.notifications = new BatchedWrites(
+      async () => {
+        if (this.closed) return;
+        await notifyQueuedWork(db).catch((err: unknown) => logger.warn({ err }, 'NOTIFY of queued outbound work failed; other instances poll for it'));
+      },
+      { minGapMs: ANNOUNCE_GAP_MS },
+    );
+  }
 
   /** After a commit that queued work. */
   announce(): void {
-    if (this.closed) return;
-    if (this.sending) {
-      this.again = true;
-      return;
-    }
-    this.sending = this.gapPassed()
-      .then(() => {
-        if (this.closed) return;
-        this.lastSentAt = performance.now();
-        this.again = false;
-        return notifyQueuedWork(this.db);
-      })
-      .catch((err: unknown) => this.logger.warn({ err }, 'NOTIFY of queued outbound work failed; other instances poll for it'))
-      .finally(() => {
-        this.sending = undefined;
-        if (this.again) this.announce();
-      });
-  }
-
-  /** Resolves once ANNOUNCE_GAP_MS have passed since the last NOTIFY (a timer can fire a little early). */
-  private async gapPassed(): Promise<void> {
-    for (let left = this.lastSentAt + ANNOUNCE_GAP_MS - performance.now(); left > 0; left = this.lastSentAt + ANNOUNCE_GAP_MS - performance.now()) {
-      await delay(left);
-    }
+    if (!this.closed) this.last = this.notifications.write(undefined);
   }
 
   /** Nothing more is sent; resolves once the NOTIFY in flight, if any, has finished. */
   async close(): Promise<void> {
     this.closed = true;
-    await this.sending;
+    await this.last;
   }
 }
