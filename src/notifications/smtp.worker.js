@@ -1,10 +1,10 @@
 // Plain JavaScript on purpose: a worker thread runs a file as is, from src/ under the tests and
 // from dist/ in production (tsc copies it there).
 //
-// The SMTP transport on a thread of its own (see mailer.ts): nodemailer builds each message
-// through a chain of streams and writes it in many small pieces, which at hundreds of messages a
-// second is a large share of an event loop that also answers submissions. This thread only
-// sends: the message comes composed, and what the answer means is decided by the caller.
+// The SMTP transport on a thread of its own (see mailer.ts): nodemailer composes each message
+// through a chain of streams, which at hundreds of messages a second is a large share of an event
+// loop that also answers submissions. This thread only composes and sends: what to send (subject,
+// bodies, headers, envelope) and what the answer means are decided by the caller.
 import { Transform } from 'node:stream';
 import { parentPort, workerData } from 'node:worker_threads';
 import { createTransport } from 'nodemailer';
