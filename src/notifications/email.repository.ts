@@ -192,7 +192,8 @@ const CLAIMED_MESSAGE_DETAILS = [
  */
 const WALK_THE_DUE_INDEX_IN_ORDER = 'set local enable_bitmapscan = off';
 
-const POSTGRES_CLAIM_MESSAGES = `with claimed as (
+/** Exported for the test that checks its plan (test/outbox/claims.postgres.test.ts). */
+export const POSTGRES_CLAIM_MESSAGES = `with claimed as (
     update email_messages m set state = 'sending', claimed_at = $2, claimed_by = $3
     where m.id in (
       select id from email_messages where state = 'pending' and next_attempt_at <= $2
