@@ -135,9 +135,7 @@ export async function claimDueMessageRows(
 ): Promise<ClaimedMessageRow[]> {
   if (dialect === 'postgres') {
     await trx.executeQuery(CompiledQuery.raw(WALK_THE_DUE_INDEX_IN_ORDER));
-    const { rows } = await trx.executeQuery<ClaimedMessageRow>(
-      CompiledQuery.raw(POSTGRES_CLAIM_MESSAGES, [options.limit, options.now, options.instance]),
-    );
+    const { rows } = await trx.executeQuery(postgresClaimMessagesQuery(options));
     return rows;
   }
   const ids = (
@@ -192,8 +190,7 @@ const CLAIMED_MESSAGE_DETAILS = [
  */
 const WALK_THE_DUE_INDEX_IN_ORDER = 'set local enable_bitmapscan = off';
 
-/** Exported for the test that checks its plan (test/outbox/claims.postgres.test.ts). */
-export const POSTGRES_CLAIM_MESSAGES = `with claimed as (
+const POSTGRES_CLAIM_MESSAGES = `with claimed as (
     update email_messages m set state = 'sending', claimed_at = $2, claimed_by = $3
     where m.id in (
       select id from email_messages where state = 'pending' and next_attempt_at <= $2
@@ -203,6 +200,14 @@ export const POSTGRES_CLAIM_MESSAGES = `with claimed as (
   select m.*, ${CLAIMED_MESSAGE_DETAILS.join(', ')}
   from claimed m left join forms f on f.id = m.form_id left join email_recipients r on r.id = m.recipient_id
     left join submissions s on s.id = m.submission_id`;
+
+/**
+ * PostgreSQL's claim as one statement with its parameters. Exported for the test that checks its
+ * plan (test/outbox/claims.postgres.test.ts), so the test explains exactly what the claim runs.
+ */
+export function postgresClaimMessagesQuery(options: { limit: number; now: string; instance: string }): CompiledQuery<ClaimedMessageRow> {
+  return CompiledQuery.raw(POSTGRES_CLAIM_MESSAGES, [options.limit, options.now, options.instance]);
+}
 
 export async function countUnsentMessages(db: Executor): Promise<number> {
   const row = await db

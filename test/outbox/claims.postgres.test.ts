@@ -1,6 +1,6 @@
 import { CompiledQuery, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { POSTGRES_CLAIM_MESSAGES, claimDueMessageRows } from '../../src/notifications/email.repository.js';
+import { claimDueMessageRows, postgresClaimMessagesQuery } from '../../src/notifications/email.repository.js';
 import { NOW, startClaimFixtures, type ClaimFixtures } from './claim-fixtures.js';
 
 // PostgreSQL only: two dispatchers (instances) claim from the same table at once, and the plan of
@@ -53,8 +53,9 @@ describe('email message claims after many sends', () => {
       expect(claimed).toHaveLength(32);
       // The claim's own statement, planned in the same transaction (so under the claim's settings)
       // with its parameters; EXPLAIN without ANALYZE plans the update without running it.
+      const claim = postgresClaimMessagesQuery({ limit: 32, now: NOW, instance: '42' });
       const { rows } = await trx.executeQuery<{ 'QUERY PLAN': string }>(
-        CompiledQuery.raw(`explain (format text) ${POSTGRES_CLAIM_MESSAGES}`, [32, NOW, '42']),
+        CompiledQuery.raw(`explain (format text) ${claim.sql}`, [...claim.parameters]),
       );
       return rows.map((r) => r['QUERY PLAN']).join('\n');
     });
