@@ -28,7 +28,9 @@ const jsonMap = fc.dictionary(fieldName, fc.oneof(jsonScalar, fc.array(jsonScala
 const formMap = fc.dictionary(fieldName, fc.oneof(text, fc.array(text, { minLength: 2, maxLength: 4 })), { maxKeys: 12 });
 // multipart/form-data as browsers (and FormData) write it percent-encodes `"` and line breaks in
 // names and turns every line break of a value into CRLF; those bytes are stored as received.
-const multipartName = fieldName.filter((name) => !/["\r\n]/.test(name));
+// The quoted name is read as a quoted string (docs/choices.md): a backslash before another one
+// or before the closing quote escapes it, so such names do not come back as written.
+const multipartName = fieldName.filter((name) => !/["\r\n]/.test(name) && !/\\(\\|$)/.test(name));
 const multipartText = text.filter((value) => !/[\r\n]/.test(value));
 const multipartMap = fc.dictionary(multipartName, fc.oneof(multipartText, fc.array(multipartText, { minLength: 2, maxLength: 4 })), { maxKeys: 12 });
 

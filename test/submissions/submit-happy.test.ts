@@ -59,6 +59,20 @@ describe('submit: the three body types', () => {
     expect(row!.payload).not.toContain('secret file');
   });
 
+  it('reads multipart field names as quoted strings: a lone backslash is kept, \\\\ and \\" are escapes', async () => {
+    // Browsers write a name's backslashes as they are (only `"` and line breaks are
+    // percent-encoded); busboy reads the quoted name by RFC 7578's quoted-string rules.
+    const boundary = 'fg-boundary';
+    const part = (disposition: string, value: string) =>
+      `--${boundary}\r\nContent-Disposition: form-data; ${disposition}\r\n\r\n${value}\r\n`;
+    const raw =
+      part('name="C:\\dir"', 'kept') + part('name="a\\\\b"', 'escaped') + part('name="say \\"hi\\""', 'quoted') + `--${boundary}--\r\n`;
+    const res = await submit(t, owner.form.id, { raw, contentType: `multipart/form-data; boundary=${boundary}` }, JSON_ACCEPT);
+    expect(res.status).toBe(200);
+    const { submissionId } = await res.json();
+    expect(JSON.parse((await storedSubmission(t, submissionId))!.payload)).toEqual({ 'C:\\dir': 'kept', 'a\\b': 'escaped', 'say "hi"': 'quoted' });
+  });
+
   it('keeps __proto__, constructor and prototype as plain data', async () => {
     const res = await submit(t, owner.form.id, { raw: '{"__proto__":"p","constructor":"c","prototype":"q","ok":1}', contentType: 'application/json' });
     expect(res.status).toBe(200);
