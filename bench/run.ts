@@ -367,11 +367,14 @@ async function emailScenario(db: BenchDialect): Promise<void> {
   }
 }
 
-/** A row as kept in bench/results.json: which `--only` scenario measured it, and when. */
+/** A row as kept in bench/results.json: which `--only` scenario measured it, when, and on what machine. */
 interface StoredRow extends BenchRow {
   group: string;
   measuredOn: string;
+  machine: string;
 }
+/** Ratios compare within one run, but rows kept from runs on other machines must say so. */
+const MACHINE = `${cpus().length} cores, ${cpus()[0]?.model ?? 'unknown CPU'}`;
 const RESULTS = 'bench/results.json';
 const GROUPS = ['submit', 'paging', 'spam-checks', 'hooks', 'search', 'forms-list', 'purge', 'email', 'export', 'integrations', 'confirmations', 'soak', 'rejected'];
 const measured: StoredRow[] = [];
@@ -391,7 +394,7 @@ function writeReport(): void {
   const lines = [
     '# Benchmarks',
     '',
-    `Written by \`npm run bench\` on ${new Date().toISOString()} — ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown CPU'}), Node ${process.version}.`,
+    `Written by \`npm run bench\` on ${new Date().toISOString()} — ${MACHINE}, Node ${process.version}.`,
     '',
     '## How to read this',
     '',
@@ -403,11 +406,11 @@ function writeReport(): void {
     '- Targets from the benchmark issues (SQLite throughput and paging, hooks, purge, email, search; PostgreSQL throughput, memory and export from issue 18); PASS/MISS is computed by the harness.',
     `- Memory: idle RSS is read ${IDLE_SETTLE_MS / 1000} s after the server prints its listening line, with no request yet (beside the figure as it starts listening), and again at ${IDLE_REDUCED_MS / 1000} s; peak RSS is the server's VmHWM after both submit loads. Export: the dashboard's CSV download of one form, and the submit p99 of another form under the same 50-connection load while it runs.`,
     '',
-    '- `--only` runs some scenarios: their rows replace those of the same scenarios and database in `bench/results.json`, the others are kept from the run that measured them (the last column says when).',
+    '- `--only` runs some scenarios: their rows replace those of the same scenarios and database in `bench/results.json`, the others are kept from the run that measured them (the last column says when and on what machine).',
     '',
     '| db | scenario | metric | value | reference | ratio | target | measured |',
     '|---|---|---|---|---|---|---|---|',
-    ...results.map((r) => `| ${r.db} | ${r.scenario} | ${r.metric} | ${r.value} | ${r.reference} | ${r.ratio} | ${r.target ? `${r.target} ${r.pass ? 'PASS' : 'MISS'}` : ''} | ${r.measuredOn} |`),
+    ...results.map((r) => `| ${r.db} | ${r.scenario} | ${r.metric} | ${r.value} | ${r.reference} | ${r.ratio} | ${r.target ? `${r.target} ${r.pass ? 'PASS' : 'MISS'}` : ''} | ${r.measuredOn}, ${r.machine} |`),
     '',
   ];
   const analysis = readFileSync('bench/ANALYSIS.md', 'utf8');
@@ -421,7 +424,7 @@ async function measure(group: string, db: BenchDialect, scenario: () => Promise<
   const returned = await scenario();
   if (returned) rows.push(...returned);
   const measuredOn = new Date().toISOString().slice(0, 10);
-  measured.push(...rows.slice(before).map((row) => ({ ...row, group, measuredOn })));
+  measured.push(...rows.slice(before).map((row) => ({ ...row, group, measuredOn, machine: MACHINE })));
   // After every scenario: a crash later in a long run keeps what was measured.
   writeReport();
 }
