@@ -61,7 +61,8 @@ describe('submit: the three body types', () => {
 
   it('reads multipart field names as quoted strings: a lone backslash is kept, \\\\ and \\" are escapes', async () => {
     // Browsers write a name's backslashes as they are (only `"` and line breaks are
-    // percent-encoded); busboy reads the quoted name by RFC 7578's quoted-string rules.
+    // percent-encoded); busboy reads the quoted name as a quoted string in which a backslash
+    // escapes only a following `\` or `"`.
     const boundary = 'fg-boundary';
     const part = (disposition: string, value: string) =>
       `--${boundary}\r\nContent-Disposition: form-data; ${disposition}\r\n\r\n${value}\r\n`;
