@@ -249,7 +249,9 @@ pm run --rm "${RUN_FLAGS[@]}" --network host -e DATABASE_URL="$db_url" "$IMAGE" 
   grep -q '"migrated":true' || { cat "$work/migrate.err" >&2; fail "formgate migrate failed"; }
 
 step "an HTTPS hook receiver on the host"
-npx --no-install tsx test/container/hook-receiver.ts "$work/receiver.pem" "$work/receiver.url" >"$work/deliveries.log" 2>&1 &
+# node itself, not npx: the cleanup's kill reaches the receiver (through npx and the tsx CLI it
+# reached only npx, and the receiver outlived the test).
+node --import tsx test/container/hook-receiver.ts "$work/receiver.pem" "$work/receiver.url" >"$work/deliveries.log" 2>&1 &
 receiver_pid=$!
 for _ in $(seq 1 100); do [ -s "$work/receiver.url" ] && break; sleep 0.2; done
 [ -s "$work/receiver.url" ] || fail "the hook receiver did not start: $(cat "$work/deliveries.log")"
