@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import pg from 'pg';
 import { AccountService } from '../src/accounts/account.service.js';
 import { parseConfig } from '../src/config.js';
@@ -21,14 +21,26 @@ export const SERVER_NODE_FLAGS = ['--max-semi-space-size=8', '--heap-growing-per
 
 /**
  * After rows were seeded straight into SQLite's submissions table: the per-form and per-hour
- * counters, which the app's insert keeps on SQLite (migration 0007), recomputed from the rows.
+ * counters, which the inserting code keeps (SQLite: migration 0007; PostgreSQL: 0015), recomputed from the rows.
  */
 export function recountSqliteForms(sqlite: { exec(sql: string): unknown }): void {
-  sqlite.exec(`begin immediate; delete from form_hourly_counts; delete from form_counts;
-    insert into form_hourly_counts (form_id, hour, shard, inbox, spam)
-      select form_id, substr(created_at, 1, 13), 0, sum(1 - is_spam), sum(is_spam) from submissions group by form_id, substr(created_at, 1, 13);
-    insert into form_counts (form_id, shard, inbox, spam)
-      select form_id, 0, sum(1 - is_spam), sum(is_spam) from submissions group by form_id; commit;`);
+  sqlite.exec(`begin immediate; ${RECOUNT_FORMS.join('; ')}; commit;`);
+}
+
+const RECOUNT_FORMS = [
+  'delete from form_hourly_counts',
+  'delete from form_counts',
+  `insert into form_hourly_counts (form_id, hour, shard, inbox, spam)
+    select form_id, substr(created_at, 1, 13), 0, sum(1 - is_spam), sum(is_spam) from submissions group by form_id, substr(created_at, 1, 13)`,
+  `insert into form_counts (form_id, shard, inbox, spam)
+    select form_id, 0, sum(1 - is_spam), sum(is_spam) from submissions group by form_id`,
+];
+
+/** The same on PostgreSQL, whose inserting code counts too since migration 0015 (rows seeded by SQL are not counted). */
+export async function recountPostgresForms(db: Kysely<any>): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    for (const statement of RECOUNT_FORMS) await sql.raw(statement).execute(trx);
+  });
 }
 
 /** A migrated database with one pro account, where every scenario starts (the caller closes the handle). */

@@ -8,7 +8,7 @@ import { ApiKeyService } from '../src/api-keys/api-key.service.js';
 import { createDatabase } from '../src/db/database.js';
 import { InstanceSecretService } from '../src/secrets/instance-secret.service.js';
 import { SubmissionCursors } from '../src/submissions/submission-cursor.js';
-import { SEEDING_BUSY_TIMEOUT_MS, SERVER_NODE_FLAGS, addHooks, addRecipient, benchAccount, cpuPerRequest, cpuSnapshot, freshDatabase, indexSeededSqliteRows, load, recountSqliteForms, median, memoryOf, startChild, timeRequests, type BenchDialect, type BenchRow, type Child, type CpuPerRequest, type LoadResult } from './lib.js';
+import { SEEDING_BUSY_TIMEOUT_MS, SERVER_NODE_FLAGS, addHooks, addRecipient, benchAccount, cpuPerRequest, cpuSnapshot, freshDatabase, indexSeededSqliteRows, load, recountPostgresForms, recountSqliteForms, median, memoryOf, startChild, timeRequests, type BenchDialect, type BenchRow, type Child, type CpuPerRequest, type LoadResult } from './lib.js';
 import { formsListScenario, searchScenario } from './dashboard.js';
 import { exportScenario } from './export.js';
 import { integrationsScenario } from './integrations.js';
@@ -166,6 +166,7 @@ async function bulkInsert(db: BenchDialect, url: string, formId: string, count: 
         'delivered', 0, '{"n":' || g || '}', '203.0.113.9', 'XX', 'bench', ''
       from generate_series(${from}::bigint, ${to}::bigint) g`.execute(handle.db);
   }
+  await recountPostgresForms(handle.db);
   await sql`analyze submissions`.execute(handle.db);
   await handle.close();
 }

@@ -8,20 +8,21 @@ import type { IdempotencyKeyRow, NewSubmissionRow } from '../db/schema.js';
 const ROWS_PER_INSERT = 200;
 
 /**
- * Inserts submission rows (in the caller's transaction). On SQLite it also adds them to the
- * per-form and per-hour counters, one upsert per form and hour (migrations 0007, 0013); PostgreSQL's
- * statement-level trigger does that there.
+ * Inserts submission rows (in the caller's transaction) and adds them to the per-form and
+ * per-hour counters, one upsert per form and hour (migrations 0007, 0013, 0015). The rows' forms
+ * must exist: on PostgreSQL no foreign key checks it (migration 0015), so only callers that
+ * know their forms use this (PostgreSQL's submit path is storeSubmissionBatchInOneStatement).
  */
 export async function insertSubmissionRows(trx: Trx, rows: NewSubmissionRow[]): Promise<void> {
   if (rows.length === 0) return;
-  if (trx.getExecutor().adapter instanceof SqliteAdapter) {
-    await insertSqliteSubmissionRows(trx, rows);
-    await addToFormCounters(trx, rows);
-    return;
+  const sqlite = trx.getExecutor().adapter instanceof SqliteAdapter;
+  if (sqlite) await insertSqliteSubmissionRows(trx, rows);
+  else {
+    for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
+      await trx.insertInto('submissions').values(rows.slice(i, i + ROWS_PER_INSERT)).execute();
+    }
   }
-  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
-    await trx.insertInto('submissions').values(rows.slice(i, i + ROWS_PER_INSERT)).execute();
-  }
+  await addToFormCounters(trx, rows, sqlite ? SQLITE_COUNTER_UPSERTS : POSTGRES_COUNTER_UPSERTS);
 }
 
 const SUBMISSION_COLUMNS = 'id, form_id, created_at, status, is_spam, payload, ip, country, user_agent, referer, spam_reason, outbound_released';
@@ -48,13 +49,17 @@ async function insertSqliteSubmissionRows(trx: Trx, rows: NewSubmissionRow[]): P
   }
 }
 
-const SQLITE_ADD_TO_HOURLY_COUNTS = `insert into form_hourly_counts (form_id, hour, shard, inbox, spam) values (?, ?, 0, ?, ?)
-  on conflict (form_id, hour, shard) do update set inbox = form_hourly_counts.inbox + excluded.inbox, spam = form_hourly_counts.spam + excluded.spam`;
-const SQLITE_ADD_TO_FORM_COUNTS = `insert into form_counts (form_id, shard, inbox, spam) values (?, 0, ?, ?)
-  on conflict (form_id, shard) do update set inbox = form_counts.inbox + excluded.inbox, spam = form_counts.spam + excluded.spam`;
+const counterUpserts = (p: (n: number) => string) => ({
+  hourly: `insert into form_hourly_counts (form_id, hour, shard, inbox, spam) values (${p(1)}, ${p(2)}, 0, ${p(3)}, ${p(4)})
+  on conflict (form_id, hour, shard) do update set inbox = form_hourly_counts.inbox + excluded.inbox, spam = form_hourly_counts.spam + excluded.spam`,
+  total: `insert into form_counts (form_id, shard, inbox, spam) values (${p(1)}, 0, ${p(2)}, ${p(3)})
+  on conflict (form_id, shard) do update set inbox = form_counts.inbox + excluded.inbox, spam = form_counts.spam + excluded.spam`,
+});
+const SQLITE_COUNTER_UPSERTS = counterUpserts(() => '?');
+const POSTGRES_COUNTER_UPSERTS = counterUpserts((n) => `$${n}`);
 
-/** SQLite: the new rows added to the dashboard's counters, one upsert per form and UTC hour (a batch usually has one of each). */
-async function addToFormCounters(trx: Trx, rows: NewSubmissionRow[]): Promise<void> {
+/** The new rows added to the dashboard's counters, one upsert per form and UTC hour (a batch usually has one of each). */
+async function addToFormCounters(trx: Trx, rows: NewSubmissionRow[], upserts: ReturnType<typeof counterUpserts>): Promise<void> {
   const hours = new Map<string, { formId: string; hour: string; inbox: number; spam: number }>();
   const forms = new Map<string, { inbox: number; spam: number }>();
   for (const row of rows) {
@@ -69,10 +74,10 @@ async function addToFormCounters(trx: Trx, rows: NewSubmissionRow[]): Promise<vo
     total[counter]++;
   }
   for (const { formId, hour, inbox, spam } of hours.values()) {
-    await trx.executeQuery(CompiledQuery.raw(SQLITE_ADD_TO_HOURLY_COUNTS, [formId, hour, inbox, spam]));
+    await trx.executeQuery(CompiledQuery.raw(upserts.hourly, [formId, hour, inbox, spam]));
   }
   for (const [formId, { inbox, spam }] of forms) {
-    await trx.executeQuery(CompiledQuery.raw(SQLITE_ADD_TO_FORM_COUNTS, [formId, inbox, spam]));
+    await trx.executeQuery(CompiledQuery.raw(upserts.total, [formId, inbox, spam]));
   }
 }
 
@@ -149,22 +154,29 @@ export interface BatchedSubmission {
 }
 
 /**
- * PostgreSQL's submit batch as ONE autocommitted statement: the idempotency claims, the
- * submission rows and their outbox rows are CTEs over the batch passed as one JSON array. One
- * round trip instead of five (BEGIN, claims, insert, outbox, COMMIT); as a named prepared
- * statement its text is parsed and planned once per connection whatever the batch size. The
- * statement is atomic like the transaction it replaces; a claim blocked by another instance's
- * uncommitted claim of the same key waits for it as before. Keys repeated within the batch must
- * be removed by the caller (a statement cannot update one row twice). Returns the ids whose
- * claim won (submissions without a key are always stored) and how many were queued. Sent with
- * pool.query, which destroys a connection whose query failed instead of reusing it (as the
- * query builder's pool wrapper does), so a broken backend never takes the next batch.
+ * PostgreSQL's submit batch as ONE autocommitted statement: the forms' locks, the idempotency
+ * claims, the submission rows, their counts and their outbox rows are CTEs over the batch passed
+ * as one JSON array. One round trip instead of five (BEGIN, claims, insert, outbox, COMMIT); as
+ * a named prepared statement its text is parsed and planned once per connection whatever the
+ * batch size. The statement is atomic like the transaction it replaces; a claim blocked by
+ * another instance's uncommitted claim of the same key waits for it as before. Keys repeated
+ * within the batch must be removed by the caller (a statement cannot update one row twice).
+ *
+ * Each form of the batch is locked `for key share` once, as a foreign key would lock it for each
+ * row (migration 0015), and a row whose form is gone (deleted since the form cache read it) is
+ * not stored: its id is returned in `missingIds`. The counters are added to in `counterShard`
+ * (0–7): batches written at once use different shards, so neither waits for the other's commit.
+ *
+ * Returns the ids whose claim won (submissions without a key are stored unless their form is
+ * missing), the missing ones, and how many were queued. Sent with pool.query, which destroys a
+ * connection whose query failed instead of reusing it (as the query builder's pool wrapper
+ * does), so a broken backend never takes the next batch.
  */
 export async function storeSubmissionBatchInOneStatement(
   pool: pg.Pool,
   batch: BatchedSubmission[],
-  options: { expiredBefore: string; outbox: OutboxStatement },
-): Promise<{ claimedIds: Set<string>; queued: number }> {
+  options: { expiredBefore: string; outbox: OutboxStatement; counterShard: number },
+): Promise<{ claimedIds: Set<string>; missingIds: Set<string>; queued: number }> {
   // One JSON text for the whole batch: JSON.stringify is native, where sixteen array
   // parameters went through the driver's per-element escaping (~9 µs a submission, measured).
   // Each row is one object literal of one shape with short keys, and what is absent is left out
@@ -172,9 +184,12 @@ export async function storeSubmissionBatchInOneStatement(
   // with sixteen column names cost ~7 µs a submission in the server's profile (issue 30).
   const input = JSON.stringify(batch.map(batchInputOf));
   const statement = submitBatchStatement(options.outbox);
-  const result = await pool.query<{ claimed: string[]; queued: number }>({ ...statement, values: [input, options.expiredBefore] });
-  const { claimed, queued } = result.rows[0]!;
-  return { claimedIds: new Set(claimed), queued };
+  const result = await pool.query<{ claimed: string[]; missing: string[]; queued: number }>({
+    ...statement,
+    values: [input, options.expiredBefore, options.counterShard],
+  });
+  const { claimed, missing, queued } = result.rows[0]!;
+  return { claimedIds: new Set(claimed), missingIds: new Set(missing), queued };
 }
 
 /** What the outbox adds to the statement (OutboxDispatcher.queueStatement). */
@@ -226,9 +241,12 @@ function submitBatchSql(outbox: OutboxStatement): string {
     from json_to_recordset($1::json)
       as t(id text, form text, created text, status text, spam int, payload text, ip text, country text, ua text,
         referer text, reason text, released int, key text, key_result text, key_at text, queue bool)
+  ), locked_forms as (
+    select f.id from forms f where f.id in (select form_id from input) for key share
   ), claimed as (
     insert into idempotency_keys as k (form_id, idempotency_key, submission_id, result, created_at)
-    select form_id, idempotency_key, id, idempotency_result, idempotency_created_at from input where idempotency_key is not null
+    select form_id, idempotency_key, id, idempotency_result, idempotency_created_at from input
+    where idempotency_key is not null and form_id in (select id from locked_forms)
     on conflict (form_id, idempotency_key) do update
       set submission_id = excluded.submission_id, result = excluded.result, created_at = excluded.created_at
       where k.created_at < $2
@@ -236,12 +254,21 @@ function submitBatchSql(outbox: OutboxStatement): string {
   ), stored as (
     insert into submissions (id, form_id, created_at, status, is_spam, payload, ip, country, user_agent, referer, spam_reason, outbound_released)
     select id, form_id, created_at, status, is_spam, payload, ip, country, user_agent, referer, spam_reason, outbound_released
-    from input where idempotency_key is null or id in (select submission_id from claimed)
-    returning id, form_id, created_at
+    from input where form_id in (select id from locked_forms) and (idempotency_key is null or id in (select submission_id from claimed))
+    returning id, form_id, created_at, is_spam
+  ), hourly_counted as (
+    insert into form_hourly_counts as c (form_id, hour, shard, inbox, spam)
+    select form_id, substr(created_at, 1, 13), $3::int, sum(1 - is_spam), sum(is_spam) from stored group by form_id, substr(created_at, 1, 13)
+    on conflict (form_id, hour, shard) do update set inbox = c.inbox + excluded.inbox, spam = c.spam + excluded.spam
+  ), form_counted as (
+    insert into form_counts as c (form_id, shard, inbox, spam)
+    select form_id, $3::int, sum(1 - is_spam), sum(is_spam) from stored group by form_id
+    on conflict (form_id, shard) do update set inbox = c.inbox + excluded.inbox, spam = c.spam + excluded.spam
   ), released as (
     select s.id, s.form_id, s.created_at from stored s inner join input i on i.id = s.id where i.queue_outbound
   ), queued as (
     ${outbox.queueSql('released')}
   )
-  select array(select submission_id from claimed) as claimed, (select count(*) from queued)::int as queued`;
+  select array(select submission_id from claimed) as claimed, (select count(*) from queued)::int as queued,
+    array(select id from input where form_id not in (select id from locked_forms)) as missing`;
 }

@@ -318,7 +318,9 @@ export class SubmissionService {
   /** The writer's write; a form deleted meanwhile (by another instance, within the form cache's second) is not_found. */
   private async writeSubmission(write: BatchedSubmission): Promise<WriteResult> {
     try {
-      return await this.writer.write(write);
+      const written = await this.writer.write(write);
+      if (!written.stored && written.reason === 'form_missing') throw notFound('Form');
+      return written;
     } catch (err) {
       const code = (err as { code?: unknown } | null)?.code;
       if (code === 'SQLITE_CONSTRAINT_FOREIGNKEY' || code === '23503') throw notFound('Form');

@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type pg from 'pg';
 import type { Database, NewSubmissionRow } from '../db/schema.js';
@@ -28,10 +29,15 @@ export interface WriterStats {
   submissions: number;
 }
 
-export type WriteResult = { stored: true } | { stored: false; reason: 'idempotency_conflict' };
+/** `form_missing`: the form was deleted since the form cache read it (PostgreSQL; SQLite's foreign key throws instead). */
+export type WriteResult = { stored: true } | { stored: false; reason: 'idempotency_conflict' | 'form_missing' };
 
-/** Stores one batch atomically: one result per write, in order, and how many were queued for outbound work. */
-export type BatchStore = (batch: BatchedSubmission[]) => Promise<{ results: WriteResult[]; queued: number }>;
+/**
+ * Stores one batch atomically: one result per write, in order, and how many were queued for
+ * outbound work. `slot` (0 to the writer's batches at once, less one) is this batch's own among
+ * those in flight: batches written at once never share one.
+ */
+export type BatchStore = (batch: BatchedSubmission[], slot: number) => Promise<{ results: WriteResult[]; queued: number }>;
 
 /** One transaction per batch through the query builder: the idempotency claims one by one, then the rows and the outbox. */
 function transactionBatchStore(db: Kysely<Database>, expiredBefore: () => string, outbox: OutboxSignal): BatchStore {
@@ -56,13 +62,18 @@ function transactionBatchStore(db: Kysely<Database>, expiredBefore: () => string
     });
 }
 
+/** Shards of PostgreSQL's counter rows (0–7, as migration 0006 made them). */
+const COUNTER_SHARDS = 8;
+
 /**
  * PostgreSQL: the whole batch in one autocommitted statement (one round trip). A key repeated
  * within the batch is claimed by its first write only; the others conflict, as they would
- * one after another in a transaction.
+ * one after another in a transaction. Each slot counts into its own shard, offset per process so
+ * that instances sharing the database spread over the shards too.
  */
 function oneStatementBatchStore(pool: pg.Pool, expiredBefore: () => string, outbox: OutboxSignal): BatchStore {
-  return async (batch) => {
+  const shardOffset = randomInt(COUNTER_SHARDS);
+  return async (batch, slot) => {
     const seenKeys = new Set<string>();
     const repeated = batch.map((write) => {
       if (!write.idempotency) return false;
@@ -72,10 +83,16 @@ function oneStatementBatchStore(pool: pg.Pool, expiredBefore: () => string, outb
       return false;
     });
     const sent = batch.filter((_, i) => !repeated[i]);
-    const { claimedIds, queued } = await storeSubmissionBatchInOneStatement(pool, sent, { expiredBefore: expiredBefore(), outbox: outbox.queueStatement });
-    const results = batch.map((write, i): WriteResult =>
-      repeated[i] || (write.idempotency && !claimedIds.has(write.row.id)) ? { stored: false, reason: 'idempotency_conflict' } : { stored: true },
-    );
+    const { claimedIds, missingIds, queued } = await storeSubmissionBatchInOneStatement(pool, sent, {
+      expiredBefore: expiredBefore(),
+      outbox: outbox.queueStatement,
+      counterShard: (shardOffset + slot) % COUNTER_SHARDS,
+    });
+    const results = batch.map((write, i): WriteResult => {
+      if (missingIds.has(write.row.id)) return { stored: false, reason: 'form_missing' };
+      if (repeated[i] || (write.idempotency && !claimedIds.has(write.row.id))) return { stored: false, reason: 'idempotency_conflict' };
+      return { stored: true };
+    });
     return { results, queued };
   };
 }
@@ -132,6 +149,8 @@ export const POSTGRES_BATCHES: WriterOptions = { maxConcurrentBatches: 4, minCon
 export class SubmissionWriter {
   private queue: Queued[] = [];
   private inFlight = 0;
+  /** The slots (BatchStore) no batch in flight holds. */
+  private readonly freeSlots: number[];
   private scheduled = false;
   private readonly idle: Array<() => void> = [];
   private readonly totals: WriterStats = { transactions: 0, submissions: 0 };
@@ -149,6 +168,7 @@ export class SubmissionWriter {
     this.maxConcurrentBatches = options.maxConcurrentBatches ?? 1;
     this.minConcurrentBatchSize = options.minConcurrentBatchSize ?? 1;
     this.maxConcurrentWaitMs = options.maxConcurrentWaitMs ?? Number.POSITIVE_INFINITY;
+    this.freeSlots = Array.from({ length: this.maxConcurrentBatches }, (_, i) => this.maxConcurrentBatches - 1 - i);
   }
 
   write(write: BatchedSubmission): Promise<WriteResult> {
@@ -211,8 +231,10 @@ export class SubmissionWriter {
   private startBatches(): void {
     while (this.mayStartBatch()) {
       this.inFlight++;
-      void this.writeBatchOrEach(this.queue.splice(0, MAX_BATCH)).finally(() => {
+      const slot = this.freeSlots.pop()!;
+      void this.writeBatchOrEach(this.queue.splice(0, MAX_BATCH), slot).finally(() => {
         this.inFlight--;
+        this.freeSlots.push(slot);
         if (this.queue.length > 0) this.schedule();
         else if (this.inFlight === 0 && !this.scheduled) this.idle.splice(0).forEach((resolve) => resolve());
       });
@@ -220,15 +242,15 @@ export class SubmissionWriter {
   }
 
   /** Only the store is retried: once it has committed, the batch is answered and never written again. */
-  private async writeBatchOrEach(batch: Queued[]): Promise<void> {
+  private async writeBatchOrEach(batch: Queued[], slot: number): Promise<void> {
     let outcome: Awaited<ReturnType<BatchStore>>;
     try {
-      outcome = await this.store(batch.map((item) => item.write));
+      outcome = await this.store(batch.map((item) => item.write), slot);
     } catch (error) {
       // One by one, so one bad row fails alone; a lone submission whose connection broke (a
       // terminated backend, a reset) gets one more try on a fresh connection.
       if (batch.length > 1 || isConnectionFault(error)) {
-        for (const item of batch) await this.store([item.write]).then((alone) => this.answer([item], alone), item.reject);
+        for (const item of batch) await this.store([item.write], slot).then((alone) => this.answer([item], alone), item.reject);
       } else batch[0]!.reject(error);
       return;
     }

@@ -45,15 +45,16 @@ const store = () => batchStoreFor(handle, noCutoff, outbox);
 function gatedStore() {
   let release!: () => void;
   const gate = new Promise<void>((resolve) => (release = resolve));
-  const state = { open: 0, peak: 0, entered: 0 };
+  const state = { open: 0, peak: 0, entered: 0, slots: [] as number[] };
   const inner = store();
-  const gated: BatchStore = async (batch) => {
+  const gated: BatchStore = async (batch, slot) => {
     state.entered++;
     state.open++;
     state.peak = Math.max(state.peak, state.open);
+    state.slots.push(slot);
     await gate;
     state.open--;
-    return inner(batch);
+    return inner(batch, slot);
   };
   return { gated, state, release };
 }
@@ -98,6 +99,10 @@ describe(`submission writer on ${testDialect}`, () => {
     expect(await Promise.all(writes)).toEqual(rows.map(() => ({ stored: true })));
     await drain;
     expect(state.peak).toBe(concurrency);
+    // Batches in flight together hold different slots (PostgreSQL's counter shards); freed slots are reused.
+    expect(new Set(state.slots.slice(0, concurrency)).size).toBe(concurrency);
+    expect(state.slots.length).toBeGreaterThan(concurrency);
+    expect(state.slots.every((slot) => slot >= 0 && slot < concurrency)).toBe(true);
     expect(await storedCount(rows.map((r) => r.id))).toBe(rows.length);
     const outboxRows = await handle.db.selectFrom('outbox').select('submission_id').where('submission_id', 'in', rows.map((r) => r.id)).execute();
     expect(outboxRows).toHaveLength(rows.length);
@@ -118,6 +123,7 @@ describe(`submission writer on ${testDialect}`, () => {
     expect(await Promise.all(writes)).toEqual(rows.map(() => ({ stored: true })));
     await writer.drain();
     expect(state.peak).toBe(2);
+    expect(state.slots.slice(0, 2).sort()).toEqual([0, 1]);
     expect(await storedCount(rows.map((r) => r.id))).toBe(rows.length);
   });
 
@@ -138,9 +144,9 @@ describe(`submission writer on ${testDialect}`, () => {
   it('a wake-up that throws after the commit is reported, and the committed batch is not written again', async () => {
     const inner = store();
     let storeCalls = 0;
-    const counted: BatchStore = (batch) => {
+    const counted: BatchStore = (batch, slot) => {
       storeCalls++;
-      return inner(batch);
+      return inner(batch, slot);
     };
     const failures: unknown[] = [];
     const throwingOutbox = { queuedWorkCommitted: () => { throw new Error('wake failed'); } };
@@ -157,7 +163,7 @@ describe(`submission writer on ${testDialect}`, () => {
   it('retries a failed batch one write at a time, so one bad row fails only its own request', async () => {
     const writer = new SubmissionWriter(store(), outbox, { maxConcurrentBatches: concurrency });
     const good = [newSubmissionRow(hookedFormId), newSubmissionRow(hookedFormId)];
-    const bad = newSubmissionRow('frm_does_not_exist'); // the foreign key refuses it
+    const bad = newSubmissionRow(hookedFormId, { status: null as unknown as string }); // NOT NULL refuses it
     const results = await Promise.allSettled([writer.write({ row: good[0]!, queueOutbound: false }), writer.write({ row: bad, queueOutbound: false }), writer.write({ row: good[1]!, queueOutbound: false })]);
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect(await storedCount(good.map((r) => r.id))).toBe(2);
@@ -178,7 +184,7 @@ describe(`submission writer on ${testDialect}`, () => {
 
     it('claims a key repeated within one batch once: the first write is stored, the repeat conflicts', async () => {
       const [first, repeat, other] = [keyed(hookedFormId, 'key-batch-1'), keyed(hookedFormId, 'key-batch-1'), keyed(hookedFormId, 'key-batch-2')];
-      const { results } = await store()([first, repeat, other]);
+      const { results } = await store()([first, repeat, other], 0);
       expect(results).toEqual([{ stored: true }, { stored: false, reason: 'idempotency_conflict' }, { stored: true }]);
       expect(await storedCount([first.row.id, repeat.row.id, other.row.id])).toBe(2);
       const claim = await handle.db.selectFrom('idempotency_keys').select('submission_id').where('idempotency_key', '=', 'key-batch-1').executeTakeFirstOrThrow();
@@ -188,14 +194,33 @@ describe(`submission writer on ${testDialect}`, () => {
     it('a live claim from an earlier batch wins; an expired one is taken over', async () => {
       const live = keyed(hookedFormId, 'key-live');
       const expired = keyed(hookedFormId, 'key-expired', '2001-01-01T00:00:00.000Z');
-      await store()([live, expired]);
+      await store()([live, expired], 0);
       const cutoff = '2010-01-01T00:00:00.000Z';
       const again = [keyed(hookedFormId, 'key-live'), keyed(hookedFormId, 'key-expired')];
-      const { results } = await batchStoreFor(handle, () => cutoff, outbox)(again);
+      const { results } = await batchStoreFor(handle, () => cutoff, outbox)(again, 0);
       expect(results).toEqual([{ stored: false, reason: 'idempotency_conflict' }, { stored: true }]);
       expect(await storedCount(again.map((w) => w.row.id))).toBe(1);
       const claim = await handle.db.selectFrom('idempotency_keys').select('submission_id').where('idempotency_key', '=', 'key-expired').executeTakeFirstOrThrow();
       expect(claim.submission_id).toBe(again[1]!.row.id);
+    });
+
+    it("adds what it stores to the form's counters, spam apart, and nothing it did not store", async () => {
+      const { account } = await createOwner(servicesFor(handle));
+      const form = await servicesFor(handle).forms.createForm(account.id, { name: 'Counted' });
+      const first = [{ row: newSubmissionRow(form.id), queueOutbound: true }, { row: newSubmissionRow(form.id, { is_spam: 1 }), queueOutbound: false }, keyed(form.id, 'key-count')];
+      await store()(first, 0);
+      const second = [keyed(form.id, 'key-count'), { row: newSubmissionRow(form.id), queueOutbound: true }];
+      const { results } = await store()(second, concurrency - 1);
+      expect(results).toEqual([{ stored: false, reason: 'idempotency_conflict' }, { stored: true }]);
+      const sums = async (table: 'form_counts' | 'form_hourly_counts') => {
+        const rows = await handle.db.selectFrom(table).select(['inbox', 'spam']).where('form_id', '=', form.id).execute();
+        return { inbox: rows.reduce((n, r) => n + Number(r.inbox), 0), spam: rows.reduce((n, r) => n + Number(r.spam), 0) };
+      };
+      expect(await sums('form_counts')).toEqual({ inbox: 3, spam: 1 });
+      expect(await sums('form_hourly_counts')).toEqual({ inbox: 3, spam: 1 });
+      const hours = await handle.db.selectFrom('form_hourly_counts').select('hour').distinct().where('form_id', '=', form.id).execute();
+      const storedHours = new Set([...first, second[1]!].map((w) => w.row.created_at.slice(0, 13)));
+      expect(new Set(hours.map((h) => h.hour))).toEqual(storedHours);
     });
 
     it('queues outbound work only for the writes that ask for it on a form with a hook, and counts them', async () => {
@@ -206,7 +231,7 @@ describe(`submission writer on ${testDialect}`, () => {
         { row: newSubmissionRow(hookedFormId), queueOutbound: false }, // spam held back
         { row: newSubmissionRow(quiet.id), queueOutbound: true }, // nothing to send to
       ];
-      const { results, queued } = await store()(writes);
+      const { results, queued } = await store()(writes, 0);
       expect(results).toEqual([{ stored: true }, { stored: true }, { stored: true }]);
       expect(queued).toBe(1);
       const rows = await handle.db.selectFrom('outbox').select('submission_id').where('submission_id', 'in', writes.map((w) => w.row.id)).execute();

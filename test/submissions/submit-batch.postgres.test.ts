@@ -1,0 +1,77 @@
+import { sql } from 'kysely';
+import pg from 'pg';
+import pino from 'pino';
+import { describe, expect, it } from 'vitest';
+import type { DatabaseHandle } from '../../src/db/database.js';
+import { OutboxDispatcher } from '../../src/outbox/outbox.dispatcher.js';
+import { batchStoreFor } from '../../src/submissions/submission.writer.js';
+import { createOwner, newSubmissionRow, useMigratedDatabase, type MigratedDatabase } from '../helpers/factories.js';
+import { waitFor } from '../helpers/wait.js';
+
+// PostgreSQL only (the sqlite project leaves out *.postgres.test.ts): the submit statement locks
+// each form of a batch instead of a foreign key checking every row, and counts into the shard of
+// its writer slot (migration 0015). SQLite keeps its foreign key and one counter shard.
+
+describe("PostgreSQL's submit statement", () => {
+  let opened: MigratedDatabase;
+  useMigratedDatabase((db) => (opened = db));
+  const store = () => batchStoreFor(opened.handle, () => '1970-01-01T00:00:00.000Z', new OutboxDispatcher(opened.handle, pino({ level: 'silent' }), []));
+  const storedIds = async (handle: DatabaseHandle, ids: string[]) =>
+    (await handle.db.selectFrom('submissions').select('id').where('id', 'in', ids).execute()).map((r) => r.id);
+
+  it('stores nothing for a form that is gone and says so; the rest of the batch is stored and counted', async () => {
+    const { form } = await createOwner(opened.services);
+    const kept = newSubmissionRow(form.id);
+    const orphan = newSubmissionRow('frm_never_existed');
+    const claim = { formId: 'frm_never_existed', key: 'orphan-key', submissionId: orphan.id, result: '{}', createdAt: orphan.created_at };
+    const { results } = await store()([{ row: kept, queueOutbound: true }, { row: orphan, queueOutbound: true, idempotency: claim }], 0);
+    expect(results).toEqual([{ stored: true }, { stored: false, reason: 'form_missing' }]);
+    expect(await storedIds(opened.handle, [kept.id, orphan.id])).toEqual([kept.id]);
+    expect(await opened.handle.db.selectFrom('idempotency_keys').select('form_id').where('idempotency_key', '=', 'orphan-key').execute()).toEqual([]);
+    expect(await opened.handle.db.selectFrom('form_counts').select('form_id').where('form_id', '=', 'frm_never_existed').execute()).toEqual([]);
+  });
+
+  it('batches in different slots count into different shards, and the sum is what was stored', async () => {
+    const { form } = await createOwner(opened.services);
+    const writerStore = store(); // one writer's store: its slots map to distinct shards
+    await writerStore([{ row: newSubmissionRow(form.id), queueOutbound: true }, { row: newSubmissionRow(form.id), queueOutbound: true }], 0);
+    await writerStore([{ row: newSubmissionRow(form.id, { is_spam: 1 }), queueOutbound: false }], 1);
+    const rows = await opened.handle.db.selectFrom('form_counts').select(['shard', 'inbox', 'spam']).where('form_id', '=', form.id).orderBy('inbox', 'desc').execute();
+    expect(rows.map((r) => [Number(r.inbox), Number(r.spam)])).toEqual([[2, 0], [0, 1]]);
+    expect(rows[0]!.shard).not.toBe(rows[1]!.shard);
+    expect(rows.every((r) => r.shard >= 0 && r.shard < 8)).toBe(true);
+  });
+
+  it("waits for a form's deletion in progress, then stores nothing for it: no submission outlives its form", async () => {
+    const { form } = await createOwner(opened.services);
+    const deleting = new pg.Client({ connectionString: opened.database.url });
+    await deleting.connect();
+    try {
+      await deleting.query('begin');
+      await deleting.query('delete from forms where id = $1', [form.id]);
+      const row = newSubmissionRow(form.id);
+      const written = store()([{ row, queueOutbound: true }], 0);
+      // The statement waits on the form's row lock until the deletion ends. Asked outside the
+      // deleting transaction: inside one, pg_stat_activity is read once and kept.
+      await waitFor(async () => {
+        const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
+          where wait_event_type = 'Lock' and query like '%locked_forms%'`.execute(opened.handle.db);
+        return rows[0]!.n >= 1;
+      }, 5000, 'the submit statement to wait for the form lock');
+      await deleting.query('commit');
+      expect((await written).results).toEqual([{ stored: false, reason: 'form_missing' }]);
+      expect(await storedIds(opened.handle, [row.id])).toEqual([]);
+    } finally {
+      await deleting.end();
+    }
+  });
+
+  it("a form's deletion takes its submissions, as the foreign key's cascade did", async () => {
+    const { form } = await createOwner(opened.services);
+    const other = await createOwner(opened.services);
+    const rows = [newSubmissionRow(form.id), newSubmissionRow(form.id), newSubmissionRow(other.form.id)];
+    await store()(rows.map((row) => ({ row, queueOutbound: false })), 0);
+    await opened.handle.db.deleteFrom('forms').where('id', '=', form.id).execute();
+    expect(await storedIds(opened.handle, rows.map((r) => r.id))).toEqual([rows[2]!.id]);
+  });
+});
