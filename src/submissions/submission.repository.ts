@@ -164,11 +164,11 @@ export interface BatchedSubmission {
  *
  * Each form of the batch is locked `for key share` once, as a foreign key would lock it for each
  * row (migration 0015), and a row whose form is gone (deleted since the form cache read it) is
- * not stored: its id is returned in `missingIds`. The counters are added to in `counterShard`
+ * not stored: its form's id is returned in `missingFormIds`. The counters are added to in `counterShard`
  * (0–7): batches written at once use different shards, so neither waits for the other's commit.
  *
  * Returns the ids whose claim won (submissions without a key are stored unless their form is
- * missing), the missing ones, and how many were queued. Sent with pool.query, which destroys a
+ * missing), the missing forms, and how many were queued. Sent with pool.query, which destroys a
  * connection whose query failed instead of reusing it (as the query builder's pool wrapper
  * does), so a broken backend never takes the next batch.
  */
@@ -176,7 +176,7 @@ export async function storeSubmissionBatchInOneStatement(
   pool: pg.Pool,
   batch: BatchedSubmission[],
   options: { expiredBefore: string; outbox: OutboxStatement; counterShard: number },
-): Promise<{ claimedIds: Set<string>; missingIds: Set<string>; queued: number }> {
+): Promise<{ claimedIds: Set<string>; missingFormIds: Set<string>; queued: number }> {
   // One JSON text for the whole batch: JSON.stringify is native, where sixteen array
   // parameters went through the driver's per-element escaping (~9 µs a submission, measured).
   // Each row is one object literal of one shape with short keys, and what is absent is left out
@@ -184,12 +184,12 @@ export async function storeSubmissionBatchInOneStatement(
   // with sixteen column names cost ~7 µs a submission in the server's profile (issue 30).
   const input = JSON.stringify(batch.map(batchInputOf));
   const statement = submitBatchStatement(options.outbox);
-  const result = await pool.query<{ claimed: string[]; missing: string[]; queued: number }>({
+  const result = await pool.query<{ claimed: string[]; missing_forms: string[]; queued: number }>({
     ...statement,
     values: [input, options.expiredBefore, options.counterShard],
   });
-  const { claimed, missing, queued } = result.rows[0]!;
-  return { claimedIds: new Set(claimed), missingIds: new Set(missing), queued };
+  const { claimed, missing_forms: missingForms, queued } = result.rows[0]!;
+  return { claimedIds: new Set(claimed), missingFormIds: new Set(missingForms), queued };
 }
 
 /** What the outbox adds to the statement (OutboxDispatcher.queueStatement). */
@@ -270,5 +270,5 @@ function submitBatchSql(outbox: OutboxStatement): string {
     ${outbox.queueSql('released')}
   )
   select array(select submission_id from claimed) as claimed, (select count(*) from queued)::int as queued,
-    array(select id from input where form_id not in (select id from locked_forms)) as missing`;
+    array(select distinct form_id from input where form_id not in (select id from locked_forms)) as missing_forms`;
 }

@@ -83,13 +83,14 @@ function oneStatementBatchStore(pool: pg.Pool, expiredBefore: () => string, outb
       return false;
     });
     const sent = batch.filter((_, i) => !repeated[i]);
-    const { claimedIds, missingIds, queued } = await storeSubmissionBatchInOneStatement(pool, sent, {
+    const { claimedIds, missingFormIds, queued } = await storeSubmissionBatchInOneStatement(pool, sent, {
       expiredBefore: expiredBefore(),
       outbox: outbox.queueStatement,
       counterShard: (shardOffset + slot) % COUNTER_SHARDS,
     });
     const results = batch.map((write, i): WriteResult => {
-      if (missingIds.has(write.row.id)) return { stored: false, reason: 'form_missing' };
+      // Before the key: a repeat of a key whose form is gone was not sent, and its form is gone too.
+      if (missingFormIds.has(write.row.form_id)) return { stored: false, reason: 'form_missing' };
       if (repeated[i] || (write.idempotency && !claimedIds.has(write.row.id))) return { stored: false, reason: 'idempotency_conflict' };
       return { stored: true };
     });

@@ -1,23 +1,13 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../src/db/database.js';
-import { createMigrator, migrateToLatest } from '../../src/db/migrate.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { createMigrator } from '../../src/db/migrate.js';
+import { useMigratedDatabase } from '../helpers/factories.js';
 
 // PostgreSQL only (migration 0015 does nothing on SQLite).
 
-let database: TestDatabase;
 let handle: DatabaseHandle;
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-  handle = database.open();
-  await migrateToLatest(handle);
-});
-afterAll(async () => {
-  await handle?.close();
-  await database?.drop();
-});
+useMigratedDatabase((opened) => ({ handle } = opened));
 
 const insertSubmission = (id: string, formId: string) =>
   sql`insert into submissions (id, form_id, created_at, status, is_spam, payload, ip, country, user_agent, referer)

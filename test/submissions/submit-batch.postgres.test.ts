@@ -24,8 +24,12 @@ describe("PostgreSQL's submit statement", () => {
     const kept = newSubmissionRow(form.id);
     const orphan = newSubmissionRow('frm_never_existed');
     const claim = { formId: 'frm_never_existed', key: 'orphan-key', submissionId: orphan.id, result: '{}', createdAt: orphan.created_at };
-    const { results } = await store()([{ row: kept, queueOutbound: true }, { row: orphan, queueOutbound: true, idempotency: claim }], 0);
-    expect(results).toEqual([{ stored: true }, { stored: false, reason: 'form_missing' }]);
+    const repeat = newSubmissionRow('frm_never_existed'); // the same key again: not sent, and its form is gone too
+    const { results } = await store()(
+      [{ row: kept, queueOutbound: true }, { row: orphan, queueOutbound: true, idempotency: claim }, { row: repeat, queueOutbound: true, idempotency: { ...claim, submissionId: repeat.id } }],
+      0,
+    );
+    expect(results).toEqual([{ stored: true }, { stored: false, reason: 'form_missing' }, { stored: false, reason: 'form_missing' }]);
     expect(await storedIds(opened.handle, [kept.id, orphan.id])).toEqual([kept.id]);
     expect(await opened.handle.db.selectFrom('idempotency_keys').select('form_id').where('idempotency_key', '=', 'orphan-key').execute()).toEqual([]);
     expect(await opened.handle.db.selectFrom('form_counts').select('form_id').where('form_id', '=', 'frm_never_existed').execute()).toEqual([]);
