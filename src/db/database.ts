@@ -208,6 +208,11 @@ function discardingTimedOutClients(pool: pg.Pool) {
   };
 }
 
+/** PostgreSQL chose this transaction to break a deadlock and rolled it back: running it again may succeed. */
+export function isDeadlockVictim(err: unknown): boolean {
+  return (err as { code?: string } | null)?.code === '40P01';
+}
+
 /** The failure is the connection's (timeout, reset, terminated backend), not the statement's. */
 export function isConnectionFault(err: unknown): boolean {
   const e = err as { message?: string; code?: string } | null;

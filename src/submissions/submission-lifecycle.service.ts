@@ -193,7 +193,8 @@ export class SubmissionLifecycleService {
     const report: DeletionReport = { deleted: 0, batches: [] };
     await this.deleteInBatches(report, (trx, limit) => selectSubmissionIdsOfForm(trx, form.id, limit));
     await this.handle.db.transaction().execute(async (trx) => {
-      // Submissions that arrived meanwhile go with the form (cascade); their queued work is
+      // Submissions that arrived meanwhile go with the form (the foreign key's cascade; on
+      // PostgreSQL the forms trigger of migration 0015); their queued work is
       // dropped first, in the dispatcher's lock order, as in every batch.
       await this.outbox.dropQueuedWork(trx, await selectSubmissionIdsOfForm(trx, form.id, MAX_DELETE_BATCH));
       await deleteIdempotencyRecordsOfForm(trx, form.id);

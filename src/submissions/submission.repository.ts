@@ -258,11 +258,17 @@ function submitBatchSql(outbox: OutboxStatement): string {
     returning id, form_id, created_at, is_spam
   ), hourly_counted as (
     insert into form_hourly_counts as c (form_id, hour, shard, inbox, spam)
-    select form_id, substr(created_at, 1, 13), $3::int, sum(1 - is_spam), sum(is_spam) from stored group by form_id, substr(created_at, 1, 13)
+    select form_id, substr(created_at, 1, 13), $3::int, sum(1 - is_spam), sum(is_spam) from stored
+    group by form_id, substr(created_at, 1, 13) order by form_id, substr(created_at, 1, 13)
     on conflict (form_id, hour, shard) do update set inbox = c.inbox + excluded.inbox, spam = c.spam + excluded.spam
+    returning form_id
   ), form_counted as (
+    -- After hourly_counted (it reads its rows): the hourly row, then the form's, the order the
+    -- delete and spam-change triggers lock them in. Taken the other way round, a submission
+    -- and a deletion deadlocked (stop 46).
     insert into form_counts as c (form_id, shard, inbox, spam)
-    select form_id, $3::int, sum(1 - is_spam), sum(is_spam) from stored group by form_id
+    select form_id, $3::int, sum(1 - is_spam), sum(is_spam) from stored where form_id in (select form_id from hourly_counted)
+    group by form_id order by form_id
     on conflict (form_id, shard) do update set inbox = c.inbox + excluded.inbox, spam = c.spam + excluded.spam
   ), released as (
     select s.id, s.form_id, s.created_at from stored s inner join input i on i.id = s.id where i.queue_outbound

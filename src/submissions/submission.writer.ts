@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type pg from 'pg';
 import type { Database, NewSubmissionRow } from '../db/schema.js';
-import { isConnectionFault, type DatabaseHandle, type Trx } from '../db/database.js';
+import { isConnectionFault, isDeadlockVictim, type DatabaseHandle, type Trx } from '../db/database.js';
 import {
   claimIdempotencyKey,
   insertSubmissionRows,
@@ -149,7 +149,6 @@ export const POSTGRES_BATCHES: WriterOptions = { maxConcurrentBatches: 4, minCon
  */
 export class SubmissionWriter {
   private queue: Queued[] = [];
-  private inFlight = 0;
   /** The slots (BatchStore) no batch in flight holds. */
   private readonly freeSlots: number[];
   private scheduled = false;
@@ -170,6 +169,11 @@ export class SubmissionWriter {
     this.minConcurrentBatchSize = options.minConcurrentBatchSize ?? 1;
     this.maxConcurrentWaitMs = options.maxConcurrentWaitMs ?? Number.POSITIVE_INFINITY;
     this.freeSlots = Array.from({ length: this.maxConcurrentBatches }, (_, i) => this.maxConcurrentBatches - 1 - i);
+  }
+
+  /** Batches being written: each holds a slot. */
+  private get inFlight(): number {
+    return this.maxConcurrentBatches - this.freeSlots.length;
   }
 
   write(write: BatchedSubmission): Promise<WriteResult> {
@@ -231,10 +235,8 @@ export class SubmissionWriter {
 
   private startBatches(): void {
     while (this.mayStartBatch()) {
-      this.inFlight++;
       const slot = this.freeSlots.pop()!;
       void this.writeBatchOrEach(this.queue.splice(0, MAX_BATCH), slot).finally(() => {
-        this.inFlight--;
         this.freeSlots.push(slot);
         if (this.queue.length > 0) this.schedule();
         else if (this.inFlight === 0 && !this.scheduled) this.idle.splice(0).forEach((resolve) => resolve());
@@ -249,8 +251,9 @@ export class SubmissionWriter {
       outcome = await this.store(batch.map((item) => item.write), slot);
     } catch (error) {
       // One by one, so one bad row fails alone; a lone submission whose connection broke (a
-      // terminated backend, a reset) gets one more try on a fresh connection.
-      if (batch.length > 1 || isConnectionFault(error)) {
+      // terminated backend, a reset), or whose statement PostgreSQL rolled back to break a
+      // deadlock, gets one more try.
+      if (batch.length > 1 || isConnectionFault(error) || isDeadlockVictim(error)) {
         for (const item of batch) await this.store([item.write], slot).then((alone) => this.answer([item], alone), item.reject);
       } else batch[0]!.reject(error);
       return;

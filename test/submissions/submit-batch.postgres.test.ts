@@ -4,7 +4,7 @@ import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../src/db/database.js';
 import { OutboxDispatcher } from '../../src/outbox/outbox.dispatcher.js';
-import { batchStoreFor } from '../../src/submissions/submission.writer.js';
+import { SubmissionWriter, batchStoreFor } from '../../src/submissions/submission.writer.js';
 import { createOwner, newSubmissionRow, useMigratedDatabase, type MigratedDatabase } from '../helpers/factories.js';
 import { waitFor } from '../helpers/wait.js';
 
@@ -67,6 +67,78 @@ describe("PostgreSQL's submit statement", () => {
       expect(await storedIds(opened.handle, [row.id])).toEqual([]);
     } finally {
       await deleting.end();
+    }
+  });
+
+  it('locks the hourly counter row before the form total, as a deletion does: the two never deadlock', async () => {
+    const { form } = await createOwner(opened.services);
+    const row = newSubmissionRow(form.id);
+    const hour = row.created_at.slice(0, 13);
+    // Every shard's rows exist, so the statement updates rows that the deletion below holds.
+    for (let shard = 0; shard < 8; shard++) {
+      await sql`insert into form_hourly_counts (form_id, hour, shard, inbox, spam) values (${form.id}, ${hour}, ${shard}, 0, 0)`.execute(opened.handle.db);
+      await sql`insert into form_counts (form_id, shard, inbox, spam) values (${form.id}, ${shard}, 0, 0)`.execute(opened.handle.db);
+    }
+    const deleting = new pg.Client({ connectionString: opened.database.url });
+    await deleting.connect();
+    try {
+      // A deletion's trigger halfway: the hourly rows updated, the form's total not yet.
+      await deleting.query('begin');
+      await deleting.query('update form_hourly_counts set inbox = inbox where form_id = $1 and hour = $2', [form.id, hour]);
+      const written = store()([{ row, queueOutbound: false }], 0);
+      // (pg_stat_activity keeps the statement's first kilobyte, where locked_forms is named.)
+      await waitFor(async () => {
+        const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
+          where wait_event_type = 'Lock' and query like '%locked_forms%'`.execute(opened.handle.db);
+
+        return rows[0]!.n >= 1;
+      }, 5000, 'the submit statement to wait for the hourly counter row');
+      // Taken the other way round, the statement would hold this row now and PostgreSQL would end one of the two.
+      await deleting.query("set local lock_timeout = '5s'");
+      await deleting.query('update form_counts set inbox = inbox where form_id = $1', [form.id]);
+      await deleting.query('commit');
+      expect((await written).results).toEqual([{ stored: true }]);
+      expect(await storedIds(opened.handle, [row.id])).toEqual([row.id]);
+    } finally {
+      await deleting.end();
+    }
+  });
+
+  it('a lone submission whose statement lost a deadlock is written once more by the writer, and stored', async () => {
+    const { form } = await createOwner(opened.services);
+    const row = newSubmissionRow(form.id);
+    const hour = row.created_at.slice(0, 13);
+    for (let shard = 0; shard < 8; shard++) {
+      await sql`insert into form_hourly_counts (form_id, hour, shard, inbox, spam) values (${form.id}, ${hour}, ${shard}, 0, 0)`.execute(opened.handle.db);
+      await sql`insert into form_counts (form_id, shard, inbox, spam) values (${form.id}, ${shard}, 0, 0)`.execute(opened.handle.db);
+    }
+    const outbox = new OutboxDispatcher(opened.handle, pino({ level: 'silent' }), []);
+    const writer = new SubmissionWriter(batchStoreFor(opened.handle, () => '1970-01-01T00:00:00.000Z', outbox), outbox);
+    const other = new pg.Client({ connectionString: opened.database.url });
+    await other.connect();
+    try {
+      // The other transaction takes the form's totals, then (below) the hourly table: the
+      // statement's opposite order, so the two deadlock and PostgreSQL ends the statement, which
+      // waited first. A table lock is granted in queue order, so the second try waits behind it
+      // (a row lock would be a race between the two).
+      await other.query('begin');
+      await other.query('update form_counts set inbox = inbox where form_id = $1', [form.id]);
+      const written = writer.write({ row, queueOutbound: false });
+      const waitingForTotals = async () =>
+        (await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
+          where wait_event_type = 'Lock' and query like '%locked_forms%'`.execute(opened.handle.db)).rows[0]!.n >= 1;
+      await waitFor(waitingForTotals, 5000, 'the statement to hold its hourly row and wait for the totals');
+      await other.query('lock table form_hourly_counts in exclusive mode');
+      // The statement was rolled back; its second try waits for this transaction.
+      await waitFor(waitingForTotals, 5000, 'the second try to wait');
+      await other.query('commit');
+      expect(await written).toEqual({ stored: true });
+      expect(await storedIds(opened.handle, [row.id])).toEqual([row.id]);
+      const counted = await sql<{ n: number }>`select sum(inbox)::int as n from form_counts where form_id = ${form.id}`.execute(opened.handle.db);
+      expect(counted.rows[0]!.n).toBe(1);
+    } finally {
+      await other.end();
+      await writer.drain();
     }
   });
 
