@@ -18,6 +18,21 @@ describe("PostgreSQL's submit statement", () => {
   const store = () => batchStoreFor(opened.handle, () => '1970-01-01T00:00:00.000Z', new OutboxDispatcher(opened.handle, pino({ level: 'silent' }), []));
   const storedIds = async (handle: DatabaseHandle, ids: string[]) =>
     (await handle.db.selectFrom('submissions').select('id').where('id', 'in', ids).execute()).map((r) => r.id);
+  /**
+   * Whether a submit statement waits for a lock. Asked on the pool, outside any test transaction
+   * (inside one, pg_stat_activity is read once and kept); it keeps a statement's first kilobyte,
+   * where locked_forms is named.
+   */
+  const submitStatementWaits = async () =>
+    (await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
+      where wait_event_type = 'Lock' and query like '%locked_forms%'`.execute(opened.handle.db)).rows[0]!.n >= 1;
+  /** Counter rows of every shard, so that a statement's upserts update rows a test transaction can hold. */
+  const counterRowsOfEveryShard = async (formId: string, hour: string) => {
+    for (let shard = 0; shard < 8; shard++) {
+      await sql`insert into form_hourly_counts (form_id, hour, shard, inbox, spam) values (${formId}, ${hour}, ${shard}, 0, 0)`.execute(opened.handle.db);
+      await sql`insert into form_counts (form_id, shard, inbox, spam) values (${formId}, ${shard}, 0, 0)`.execute(opened.handle.db);
+    }
+  };
 
   it('stores nothing for a form that is gone and says so; the rest of the batch is stored and counted', async () => {
     const { form } = await createOwner(opened.services);
@@ -55,13 +70,8 @@ describe("PostgreSQL's submit statement", () => {
       await deleting.query('delete from forms where id = $1', [form.id]);
       const row = newSubmissionRow(form.id);
       const written = store()([{ row, queueOutbound: true }], 0);
-      // The statement waits on the form's row lock until the deletion ends. Asked outside the
-      // deleting transaction: inside one, pg_stat_activity is read once and kept.
-      await waitFor(async () => {
-        const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
-          where wait_event_type = 'Lock' and query like '%locked_forms%'`.execute(opened.handle.db);
-        return rows[0]!.n >= 1;
-      }, 5000, 'the submit statement to wait for the form lock');
+      // The statement waits on the form's row lock until the deletion ends.
+      await waitFor(submitStatementWaits, 5000, 'the submit statement to wait for the form lock');
       await deleting.query('commit');
       expect((await written).results).toEqual([{ stored: false, reason: 'form_missing' }]);
       expect(await storedIds(opened.handle, [row.id])).toEqual([]);
@@ -74,11 +84,7 @@ describe("PostgreSQL's submit statement", () => {
     const { form } = await createOwner(opened.services);
     const row = newSubmissionRow(form.id);
     const hour = row.created_at.slice(0, 13);
-    // Every shard's rows exist, so the statement updates rows that the deletion below holds.
-    for (let shard = 0; shard < 8; shard++) {
-      await sql`insert into form_hourly_counts (form_id, hour, shard, inbox, spam) values (${form.id}, ${hour}, ${shard}, 0, 0)`.execute(opened.handle.db);
-      await sql`insert into form_counts (form_id, shard, inbox, spam) values (${form.id}, ${shard}, 0, 0)`.execute(opened.handle.db);
-    }
+    await counterRowsOfEveryShard(form.id, hour);
     const deleting = new pg.Client({ connectionString: opened.database.url });
     await deleting.connect();
     try {
@@ -86,13 +92,7 @@ describe("PostgreSQL's submit statement", () => {
       await deleting.query('begin');
       await deleting.query('update form_hourly_counts set inbox = inbox where form_id = $1 and hour = $2', [form.id, hour]);
       const written = store()([{ row, queueOutbound: false }], 0);
-      // (pg_stat_activity keeps the statement's first kilobyte, where locked_forms is named.)
-      await waitFor(async () => {
-        const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
-          where wait_event_type = 'Lock' and query like '%locked_forms%'`.execute(opened.handle.db);
-
-        return rows[0]!.n >= 1;
-      }, 5000, 'the submit statement to wait for the hourly counter row');
+      await waitFor(submitStatementWaits, 5000, 'the submit statement to wait for the hourly counter row');
       // Taken the other way round, the statement would hold this row now and PostgreSQL would end one of the two.
       await deleting.query("set local lock_timeout = '5s'");
       await deleting.query('update form_counts set inbox = inbox where form_id = $1', [form.id]);
@@ -108,10 +108,7 @@ describe("PostgreSQL's submit statement", () => {
     const { form } = await createOwner(opened.services);
     const row = newSubmissionRow(form.id);
     const hour = row.created_at.slice(0, 13);
-    for (let shard = 0; shard < 8; shard++) {
-      await sql`insert into form_hourly_counts (form_id, hour, shard, inbox, spam) values (${form.id}, ${hour}, ${shard}, 0, 0)`.execute(opened.handle.db);
-      await sql`insert into form_counts (form_id, shard, inbox, spam) values (${form.id}, ${shard}, 0, 0)`.execute(opened.handle.db);
-    }
+    await counterRowsOfEveryShard(form.id, hour);
     const outbox = new OutboxDispatcher(opened.handle, pino({ level: 'silent' }), []);
     const writer = new SubmissionWriter(batchStoreFor(opened.handle, () => '1970-01-01T00:00:00.000Z', outbox), outbox);
     const other = new pg.Client({ connectionString: opened.database.url });
@@ -124,13 +121,10 @@ describe("PostgreSQL's submit statement", () => {
       await other.query('begin');
       await other.query('update form_counts set inbox = inbox where form_id = $1', [form.id]);
       const written = writer.write({ row, queueOutbound: false });
-      const waitingForTotals = async () =>
-        (await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
-          where wait_event_type = 'Lock' and query like '%locked_forms%'`.execute(opened.handle.db)).rows[0]!.n >= 1;
-      await waitFor(waitingForTotals, 5000, 'the statement to hold its hourly row and wait for the totals');
+      await waitFor(submitStatementWaits, 5000, 'the statement to hold its hourly row and wait for the totals');
       await other.query('lock table form_hourly_counts in exclusive mode');
       // The statement was rolled back; its second try waits for this transaction.
-      await waitFor(waitingForTotals, 5000, 'the second try to wait');
+      await waitFor(submitStatementWaits, 5000, 'the second try to wait');
       await other.query('commit');
       expect(await written).toEqual({ stored: true });
       expect(await storedIds(opened.handle, [row.id])).toEqual([row.id]);
