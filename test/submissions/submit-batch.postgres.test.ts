@@ -26,6 +26,16 @@ describe("PostgreSQL's submit statement", () => {
   const submitStatementWaits = async () =>
     (await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
       where wait_event_type = 'Lock' and query like '%locked_forms%'`.execute(opened.handle.db)).rows[0]!.n >= 1;
+  /** A connection of its own, for a transaction the test holds open beside the statement. */
+  const withOtherConnection = async (use: (client: pg.Client) => Promise<void>) => {
+    const client = new pg.Client({ connectionString: opened.database.url });
+    await client.connect();
+    try {
+      await use(client);
+    } finally {
+      await client.end();
+    }
+  };
   /** Counter rows of every shard, so that a statement's upserts update rows a test transaction can hold. */
   const counterRowsOfEveryShard = async (formId: string, hour: string) => {
     for (let shard = 0; shard < 8; shard++) {
@@ -63,9 +73,7 @@ describe("PostgreSQL's submit statement", () => {
 
   it("waits for a form's deletion in progress, then stores nothing for it: no submission outlives its form", async () => {
     const { form } = await createOwner(opened.services);
-    const deleting = new pg.Client({ connectionString: opened.database.url });
-    await deleting.connect();
-    try {
+    await withOtherConnection(async (deleting) => {
       await deleting.query('begin');
       await deleting.query('delete from forms where id = $1', [form.id]);
       const row = newSubmissionRow(form.id);
@@ -75,9 +83,7 @@ describe("PostgreSQL's submit statement", () => {
       await deleting.query('commit');
       expect((await written).results).toEqual([{ stored: false, reason: 'form_missing' }]);
       expect(await storedIds(opened.handle, [row.id])).toEqual([]);
-    } finally {
-      await deleting.end();
-    }
+    });
   });
 
   it('locks the hourly counter row before the form total, as a deletion does: the two never deadlock', async () => {
@@ -85,9 +91,7 @@ describe("PostgreSQL's submit statement", () => {
     const row = newSubmissionRow(form.id);
     const hour = row.created_at.slice(0, 13);
     await counterRowsOfEveryShard(form.id, hour);
-    const deleting = new pg.Client({ connectionString: opened.database.url });
-    await deleting.connect();
-    try {
+    await withOtherConnection(async (deleting) => {
       // A deletion's trigger halfway: the hourly rows updated, the form's total not yet.
       await deleting.query('begin');
       await deleting.query('update form_hourly_counts set inbox = inbox where form_id = $1 and hour = $2', [form.id, hour]);
@@ -99,9 +103,7 @@ describe("PostgreSQL's submit statement", () => {
       await deleting.query('commit');
       expect((await written).results).toEqual([{ stored: true }]);
       expect(await storedIds(opened.handle, [row.id])).toEqual([row.id]);
-    } finally {
-      await deleting.end();
-    }
+    });
   });
 
   it('a lone submission whose statement lost a deadlock is written once more by the writer, and stored', async () => {
@@ -111,27 +113,26 @@ describe("PostgreSQL's submit statement", () => {
     await counterRowsOfEveryShard(form.id, hour);
     const outbox = new OutboxDispatcher(opened.handle, pino({ level: 'silent' }), []);
     const writer = new SubmissionWriter(batchStoreFor(opened.handle, () => '1970-01-01T00:00:00.000Z', outbox), outbox);
-    const other = new pg.Client({ connectionString: opened.database.url });
-    await other.connect();
     try {
-      // The other transaction takes the form's totals, then (below) the hourly table: the
-      // statement's opposite order, so the two deadlock and PostgreSQL ends the statement, which
-      // waited first. A table lock is granted in queue order, so the second try waits behind it
-      // (a row lock would be a race between the two).
-      await other.query('begin');
-      await other.query('update form_counts set inbox = inbox where form_id = $1', [form.id]);
-      const written = writer.write({ row, queueOutbound: false });
-      await waitFor(submitStatementWaits, 5000, 'the statement to hold its hourly row and wait for the totals');
-      await other.query('lock table form_hourly_counts in exclusive mode');
-      // The statement was rolled back; its second try waits for this transaction.
-      await waitFor(submitStatementWaits, 5000, 'the second try to wait');
-      await other.query('commit');
-      expect(await written).toEqual({ stored: true });
-      expect(await storedIds(opened.handle, [row.id])).toEqual([row.id]);
-      const counted = await sql<{ n: number }>`select sum(inbox)::int as n from form_counts where form_id = ${form.id}`.execute(opened.handle.db);
-      expect(counted.rows[0]!.n).toBe(1);
+      await withOtherConnection(async (other) => {
+        // The other transaction takes the form's totals, then (below) the hourly table: the
+        // statement's opposite order, so the two deadlock and PostgreSQL ends the statement, which
+        // waited first. A table lock is granted in queue order, so the second try waits behind it
+        // (a row lock would be a race between the two).
+        await other.query('begin');
+        await other.query('update form_counts set inbox = inbox where form_id = $1', [form.id]);
+        const written = writer.write({ row, queueOutbound: false });
+        await waitFor(submitStatementWaits, 5000, 'the statement to hold its hourly row and wait for the totals');
+        await other.query('lock table form_hourly_counts in exclusive mode');
+        // The statement was rolled back; its second try waits for this transaction.
+        await waitFor(submitStatementWaits, 5000, 'the second try to wait');
+        await other.query('commit');
+        expect(await written).toEqual({ stored: true });
+        expect(await storedIds(opened.handle, [row.id])).toEqual([row.id]);
+        const counted = await sql<{ n: number }>`select sum(inbox)::int as n from form_counts where form_id = ${form.id}`.execute(opened.handle.db);
+        expect(counted.rows[0]!.n).toBe(1);
+      });
     } finally {
-      await other.end();
       await writer.drain();
     }
   });
