@@ -234,7 +234,11 @@ export interface PasswordResetTable {
   used_at: string | null;
 }
 
-/** Submissions per form and UTC day, kept by triggers (migration 0006); read as the sum over shards. */
+/**
+ * Submissions per form and UTC hour: added by the code that inserts them (submission.repository.ts;
+ * migrations 0007 and 0015), taken away by the delete and spam-change triggers; read as the sum
+ * over shards.
+ */
 export interface FormHourlyCountTable {
   form_id: string;
   /** YYYY-MM-DDTHH (UTC): the chart adds hours up into the viewer's days (migration 0013) */
@@ -244,7 +248,7 @@ export interface FormHourlyCountTable {
   spam: number;
 }
 
-/** Submissions per form, kept by triggers (migration 0006); read as the sum over shards. */
+/** Submissions per form, kept as form_hourly_counts is; read as the sum over shards. */
 export interface FormCountTable {
   form_id: string;
   shard: number;
