@@ -317,15 +317,17 @@ export class SubmissionService {
 
   /** The writer's write; a form deleted meanwhile (by another instance, within the form cache's second) is not_found. */
   private async writeSubmission(write: BatchedSubmission): Promise<WriteResult> {
+    let written: WriteResult;
     try {
-      const written = await this.writer.write(write);
-      if (!written.stored && written.reason === 'form_missing') throw notFound('Form');
-      return written;
+      written = await this.writer.write(write);
     } catch (err) {
+      // SQLite's foreign key refuses the row; PostgreSQL's statement reports the form missing.
       const code = (err as { code?: unknown } | null)?.code;
       if (code === 'SQLITE_CONSTRAINT_FOREIGNKEY' || code === '23503') throw notFound('Form');
       throw err;
     }
+    if (!written.stored && written.reason === 'form_missing') throw notFound('Form');
+    return written;
   }
 
   private idempotencyCutoff(): string {
