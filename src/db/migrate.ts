@@ -15,6 +15,7 @@ import * as m0012 from './migrations/0012_search_indexed_after_commit.js';
 import * as m0013 from './migrations/0013_hourly_counts.js';
 import * as m0014 from './migrations/0014_forms_created_index.js';
 import * as m0015 from './migrations/0015_postgres_submit_counts.js';
+import * as m0016 from './migrations/0016_search_vector_parallel_restricted.js';
 
 // Listed statically so the compiled package needs no file-system scan to find migrations.
 const migrations: Record<string, Migration> = {
@@ -33,6 +34,7 @@ const migrations: Record<string, Migration> = {
   '0013_hourly_counts': m0013,
   '0014_forms_created_index': m0014,
   '0015_postgres_submit_counts': m0015,
+  '0016_search_vector_parallel_restricted': m0016,
 };
 
 /** The connection's own PostgreSQL schema; undefined on SQLite. */
