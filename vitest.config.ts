@@ -19,9 +19,10 @@ export default defineConfig({
     hookTimeout: 60_000,
     reporters: ['default'],
     projects: [
-      // Files named *.postgres.test.ts test what only PostgreSQL has; they run in that project alone.
+      // Files named *.postgres.test.ts test what only PostgreSQL has, *.sqlite.test.ts what only
+      // SQLite has; each runs in that project alone.
       { extends: true, test: { name: 'sqlite', env: { FORMGATE_TEST_DB: 'sqlite' }, exclude: [...EXCLUDE, '**/*.postgres.test.ts'] } },
-      { extends: true, test: { name: 'postgres', env: { FORMGATE_TEST_DB: 'postgres' } } },
+      { extends: true, test: { name: 'postgres', env: { FORMGATE_TEST_DB: 'postgres' }, exclude: [...EXCLUDE, '**/*.sqlite.test.ts'] } },
     ],
   },
 });

@@ -16,6 +16,7 @@ import * as m0013 from './migrations/0013_hourly_counts.js';
 import * as m0014 from './migrations/0014_forms_created_index.js';
 import * as m0015 from './migrations/0015_postgres_submit_counts.js';
 import * as m0016 from './migrations/0016_search_vector_parallel_restricted.js';
+import * as m0017 from './migrations/0017_sqlite_search_merges_in_steps.js';
 
 // Listed statically so the compiled package needs no file-system scan to find migrations.
 const migrations: Record<string, Migration> = {
@@ -35,6 +36,7 @@ const migrations: Record<string, Migration> = {
   '0014_forms_created_index': m0014,
   '0015_postgres_submit_counts': m0015,
   '0016_search_vector_parallel_restricted': m0016,
+  '0017_sqlite_search_merges_in_steps': m0017,
 };
 
 /** The connection's own PostgreSQL schema; undefined on SQLite. */

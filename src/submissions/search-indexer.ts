@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { DatabaseHandle } from '../db/database.js';
-import { countPendingSearchRows, indexPendingSubmissions } from './submission-search.repository.js';
+import { countPendingSearchRows, indexPendingSubmissions, mergeSearchIndexStep } from './submission-search.repository.js';
 
 /** How long new submissions gather before they are indexed: large batches are what make FTS5 cheap. */
 export const SEARCH_INDEX_DELAY_MS = 200;
@@ -11,6 +11,12 @@ export const SEARCH_INDEX_DELAY_MS = 200;
  * issue 30, stops 37–38).
  */
 const ROWS_PER_CHUNK = 1000;
+/**
+ * Pages written per merge step (migration 0017): ~1–5 ms a step, where FTS5's own merge inside a
+ * chunk took 15–25 ms (bench/ANALYSIS.md, stop 47). A word's entries are merged whole, so a step
+ * over large segments of a very common word (the form's filter words) can take 30–70 ms.
+ */
+const MERGE_PAGES_PER_STEP = 64;
 
 /**
  * SQLite's search index, kept off the submit transaction (migration 0012): after a commit the
@@ -76,8 +82,19 @@ export class SearchIndexer {
   private async indexAll(): Promise<void> {
     for (;;) {
       const indexed = await this.handle.db.transaction().execute((trx) => indexPendingSubmissions(trx, ROWS_PER_CHUNK));
+      if (indexed > 0) await this.mergeSegments();
       if (indexed < ROWS_PER_CHUNK) return;
-      await new Promise((resolve) => setImmediate(resolve));
+      await yieldToEventLoop();
+    }
+  }
+
+  /** Merges the index's segments in bounded steps, each its own transaction, with the loop's work between. */
+  private async mergeSegments(): Promise<void> {
+    for (;;) {
+      await yieldToEventLoop();
+      if (!(await this.handle.db.transaction().execute((trx) => mergeSearchIndexStep(trx, MERGE_PAGES_PER_STEP)))) return;
     }
   }
 }
+
+const yieldToEventLoop = () => new Promise((resolve) => setImmediate(resolve));

@@ -25,6 +25,20 @@ export async function indexPendingSubmissions(trx: Trx, limit: number): Promise<
   return count;
 }
 
+/**
+ * SQLite: one step of merging the search index's segments (migration 0017 left merging to the
+ * indexer), writing at most about `pages` pages; returns whether there was anything to merge.
+ * FTS5 merges only levels holding 4 segments or more (its `usermerge`), and says whether it did
+ * any work only through the connection's change count.
+ */
+export async function mergeSearchIndexStep(trx: Trx, pages: number): Promise<boolean> {
+  const changes = async () => Number((await sql<{ n: number }>`select total_changes() as n`.execute(trx)).rows[0]!.n);
+  const before = await changes();
+  // A literal: FTS5 refuses the page count as a bound integer parameter.
+  await sql`insert into submissions_fts (submissions_fts, rank) values ('merge', ${sql.lit(pages)})`.execute(trx);
+  return (await changes()) - before > 1;
+}
+
 /** SQLite: how many submissions are not in the search index yet. */
 export async function countPendingSearchRows(db: Executor): Promise<number> {
   const { rows } = await sql<{ n: number }>`select count(*) as n from submissions where rowid > (select last_rowid from submissions_fts_watermark)`.execute(db);

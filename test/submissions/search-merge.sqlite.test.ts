@@ -1,0 +1,67 @@
+import { sql } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import type { DatabaseHandle } from '../../src/db/database.js';
+import { createMigrator } from '../../src/db/migrate.js';
+import type { Services } from '../../src/services.js';
+import { indexPendingSubmissions, mergeSearchIndexStep } from '../../src/submissions/submission-search.repository.js';
+import { createOwner, insertSubmissions, useMigratedDatabase } from '../helpers/factories.js';
+
+// SQLite only (the postgres project leaves out *.sqlite.test.ts): the FTS5 index's segments are
+// merged by the search indexer in bounded steps, not inside the write that adds one (migration 0017).
+
+let handle: DatabaseHandle;
+let services: Services;
+useMigratedDatabase((opened) => ({ handle, services } = opened));
+
+const automerge = async () =>
+  (await sql<{ v: number }>`select v from submissions_fts_config where k = 'automerge'`.execute(handle.db)).rows[0]?.v;
+/** Rows of the index's data table: the structure record and each segment's pages. */
+const dataRows = async () => Number((await sql<{ n: number }>`select count(*) as n from submissions_fts_data`.execute(handle.db)).rows[0]!.n);
+const mergeStep = () => handle.db.transaction().execute((trx) => mergeSearchIndexStep(trx, 64));
+const search = (accountId: string, formId: string, q: string) =>
+  services.submissionBrowser.browse(accountId, formId, { q, limit: 100 }).then((page) => page.submissions.map((s) => s.id).sort());
+
+describe("SQLite's search index, merged in steps", () => {
+  it('a write does not merge the segments; the merge steps do, until there is nothing left to merge', async () => {
+    expect(await automerge()).toBe(0);
+    await services.searchIndex.indexPending();
+    while (await mergeStep());
+    const { account, form } = await createOwner(services);
+    const ids: string[] = [];
+    const rowsBefore = await dataRows();
+    // Six transactions: six new segments on the lowest level, where FTS5 merges four or more.
+    for (let i = 0; i < 6; i++) {
+      ids.push(...(await insertSubmissions(services, form.id, [{ createdAt: new Date().toISOString(), payload: { message: `nectarine ${i}` } }])));
+      expect(await handle.db.transaction().execute((trx) => indexPendingSubmissions(trx, 1000))).toBe(1);
+    }
+    const unmerged = await dataRows();
+    expect(unmerged).toBeGreaterThanOrEqual(rowsBefore + 6);
+
+    expect(await mergeStep()).toBe(true);
+    let steps = 1;
+    while (await mergeStep()) steps++;
+    expect(steps).toBeLessThan(10);
+    expect(await dataRows()).toBeLessThan(unmerged);
+    expect(await search(account.id, form.id, 'nectarine')).toEqual([...ids].sort());
+  });
+
+  it('the indexer merges after its chunks, leaving nothing to merge', async () => {
+    const { account, form } = await createOwner(services);
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      ids.push(...(await insertSubmissions(services, form.id, [{ createdAt: new Date().toISOString(), payload: { message: `damson ${i}` } }])));
+      await handle.db.transaction().execute((trx) => indexPendingSubmissions(trx, 1000));
+    }
+    ids.push(...(await insertSubmissions(services, form.id, [{ createdAt: new Date().toISOString(), payload: { message: 'damson last' } }])));
+    await services.searchIndex.indexPending();
+    expect(await mergeStep()).toBe(false);
+    expect(await search(account.id, form.id, 'damson')).toEqual([...ids].sort());
+  });
+
+  it('down: FTS5 merges inside each write again', async () => {
+    expect((await (await createMigrator(handle)).migrateTo('0016_search_vector_parallel_restricted')).error).toBeUndefined();
+    expect(await automerge()).toBe(4);
+    expect((await (await createMigrator(handle)).migrateToLatest()).error).toBeUndefined();
+    expect(await automerge()).toBe(0);
+  });
+});
