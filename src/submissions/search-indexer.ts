@@ -30,6 +30,8 @@ export class SearchIndexer {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private stopped = false;
+  /** Rows were indexed since the last merge (a search's catch-up leaves the merging to a pass of the timer). */
+  private unmerged = false;
 
   constructor(
     private readonly handle: DatabaseHandle,
@@ -53,12 +55,18 @@ export class SearchIndexer {
     this.timer.unref();
   }
 
-  /** Indexes everything waiting now; resolves once it is searchable. */
-  async indexPending(): Promise<void> {
+  /**
+   * Indexes everything waiting now; resolves once it is searchable. `merge: false` (a search
+   * waiting on it) leaves merging the index's segments to a pass of the timer, woken for it.
+   */
+  async indexPending(options: { merge?: boolean } = {}): Promise<void> {
     if (this.handle.dialect !== 'sqlite') return;
     // One pass at a time; a caller arriving meanwhile waits for it, then indexes what came after.
     while (this.running) await this.running;
-    this.running = this.indexAll().finally(() => (this.running = undefined));
+    this.running = this.indexAll(options.merge ?? true).finally(() => {
+      this.running = undefined;
+      if (this.unmerged) this.wake();
+    });
     await this.running;
   }
 
@@ -79,10 +87,14 @@ export class SearchIndexer {
     await this.indexPending().catch((err: unknown) => this.logger.warn({ err }, 'search indexing at shutdown failed'));
   }
 
-  private async indexAll(): Promise<void> {
+  private async indexAll(merge: boolean): Promise<void> {
     for (;;) {
       const indexed = await this.handle.db.transaction().execute((trx) => indexPendingSubmissions(trx, ROWS_PER_CHUNK));
-      if (indexed > 0) await this.mergeSegments();
+      if (indexed > 0) this.unmerged = true;
+      if (merge && this.unmerged) {
+        await this.mergeSegments();
+        this.unmerged = false;
+      }
       if (indexed < ROWS_PER_CHUNK) return;
       await yieldToEventLoop();
     }

@@ -146,8 +146,9 @@ export class SubmissionBrowseService {
     const words = searchWords(input.q);
     const limit = input.limit ?? BROWSE_PAGE_SIZE;
     const direction = input.direction ?? 'older';
-    // A search sees every committed submission, including those the indexer has not reached yet.
-    if (words.length > 0) await this.searchIndex.indexPending();
+    // A search sees every committed submission, including those the indexer has not reached yet;
+    // it does not wait for the index's segments to be merged.
+    if (words.length > 0) await this.searchIndex.indexPending({ merge: false });
     const rows = await browseSubmissionRows(this.db, this.dialect, {
       formId,
       words,

@@ -5,6 +5,7 @@ import { createMigrator } from '../../src/db/migrate.js';
 import type { Services } from '../../src/services.js';
 import { indexPendingSubmissions, mergeSearchIndexStep } from '../../src/submissions/submission-search.repository.js';
 import { createOwner, insertSubmissions, useMigratedDatabase } from '../helpers/factories.js';
+import { waitFor } from '../helpers/wait.js';
 
 // SQLite only (the postgres project leaves out *.sqlite.test.ts): the FTS5 index's segments are
 // merged by the search indexer in bounded steps, not inside the write that adds one (migration 0017).
@@ -56,6 +57,22 @@ describe("SQLite's search index, merged in steps", () => {
     await services.searchIndex.indexPending();
     expect(await mergeStep()).toBe(false);
     expect(await search(account.id, form.id, 'damson')).toEqual([...ids].sort());
+  });
+
+  it("a search's catch-up indexes without merging; a pass of the timer merges right after", async () => {
+    await services.searchIndex.indexPending();
+    const { account, form } = await createOwner(services);
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      ids.push(...(await insertSubmissions(services, form.id, [{ createdAt: new Date().toISOString(), payload: { message: `medlar ${i}` } }])));
+      await handle.db.transaction().execute((trx) => indexPendingSubmissions(trx, 1000));
+    }
+    ids.push(...(await insertSubmissions(services, form.id, [{ createdAt: new Date().toISOString(), payload: { message: 'medlar last' } }])));
+    const unmerged = await dataRows();
+    expect(await search(account.id, form.id, 'medlar')).toEqual([...ids].sort());
+    expect(await dataRows()).toBeGreaterThan(unmerged); // the last row's segment, nothing merged
+    await waitFor(async () => (await dataRows()) < unmerged, 2000, 'the merge after the search');
+    expect(await search(account.id, form.id, 'medlar')).toEqual([...ids].sort());
   });
 
   it('down: FTS5 merges inside each write again', async () => {
