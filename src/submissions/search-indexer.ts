@@ -23,8 +23,9 @@ const MERGE_PAGES_PER_STEP = 64;
  * new submissions wait up to SEARCH_INDEX_DELAY_MS and are then indexed in one transaction per
  * chunk. A search first indexes whatever is still waiting, so what the dashboard shows never
  * lags; the delay bounds when a submission becomes findable otherwise (a second at most,
- * tested). Rows left waiting by a crash are indexed at the next start. On PostgreSQL every
- * method is a no-op: the GIN index is maintained by the insert.
+ * tested). Rows left waiting by a crash are indexed at the next start. The index's segments are
+ * merged after the chunks, in steps (migration 0017). On PostgreSQL every method is a no-op: the
+ * GIN index is maintained by the insert.
  */
 export class SearchIndexer {
   private timer: NodeJS.Timeout | undefined;
