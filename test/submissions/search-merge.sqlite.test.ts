@@ -19,6 +19,21 @@ const automerge = async () =>
 /** Rows of the index's data table: the structure record and each segment's pages. */
 const dataRows = async () => Number((await sql<{ n: number }>`select count(*) as n from submissions_fts_data`.execute(handle.db)).rows[0]!.n);
 const mergeStep = () => handle.db.transaction().execute((trx) => mergeSearchIndexStep(trx, 64));
+/**
+ * Rows of one word, each indexed in a transaction of its own (a segment each, on the lowest level,
+ * where FTS5 merges four or more), and then one more row left waiting; returns every row's ID.
+ */
+async function segmentsThenOneWaiting(formId: string, word: string, segments: number): Promise<string[]> {
+  const ids: string[] = [];
+  const add = async (message: string) =>
+    ids.push(...(await insertSubmissions(services, formId, [{ createdAt: new Date().toISOString(), payload: { message } }])));
+  for (let i = 0; i < segments; i++) {
+    await add(`${word} ${i}`);
+    expect(await handle.db.transaction().execute((trx) => indexPendingSubmissions(trx, 1000))).toBe(1);
+  }
+  await add(`${word} last`);
+  return ids;
+}
 const search = (accountId: string, formId: string, q: string) =>
   services.submissionBrowser.browse(accountId, formId, { q, limit: 100 }).then((page) => page.submissions.map((s) => s.id).sort());
 
@@ -28,15 +43,11 @@ describe("SQLite's search index, merged in steps", () => {
     await services.searchIndex.indexPending();
     while (await mergeStep());
     const { account, form } = await createOwner(services);
-    const ids: string[] = [];
     const rowsBefore = await dataRows();
-    // Six transactions: six new segments on the lowest level, where FTS5 merges four or more.
-    for (let i = 0; i < 6; i++) {
-      ids.push(...(await insertSubmissions(services, form.id, [{ createdAt: new Date().toISOString(), payload: { message: `nectarine ${i}` } }])));
-      expect(await handle.db.transaction().execute((trx) => indexPendingSubmissions(trx, 1000))).toBe(1);
-    }
+    const ids = await segmentsThenOneWaiting(form.id, 'nectarine', 6);
+    await handle.db.transaction().execute((trx) => indexPendingSubmissions(trx, 1000));
     const unmerged = await dataRows();
-    expect(unmerged).toBeGreaterThanOrEqual(rowsBefore + 6);
+    expect(unmerged).toBeGreaterThanOrEqual(rowsBefore + 7);
 
     expect(await mergeStep()).toBe(true);
     let steps = 1;
@@ -48,12 +59,7 @@ describe("SQLite's search index, merged in steps", () => {
 
   it('the indexer merges after its chunks, leaving nothing to merge', async () => {
     const { account, form } = await createOwner(services);
-    const ids: string[] = [];
-    for (let i = 0; i < 5; i++) {
-      ids.push(...(await insertSubmissions(services, form.id, [{ createdAt: new Date().toISOString(), payload: { message: `damson ${i}` } }])));
-      await handle.db.transaction().execute((trx) => indexPendingSubmissions(trx, 1000));
-    }
-    ids.push(...(await insertSubmissions(services, form.id, [{ createdAt: new Date().toISOString(), payload: { message: 'damson last' } }])));
+    const ids = await segmentsThenOneWaiting(form.id, 'damson', 5);
     await services.searchIndex.indexPending();
     expect(await mergeStep()).toBe(false);
     expect(await search(account.id, form.id, 'damson')).toEqual([...ids].sort());
@@ -62,12 +68,7 @@ describe("SQLite's search index, merged in steps", () => {
   it("a search's catch-up indexes without merging; a pass of the timer merges right after", async () => {
     await services.searchIndex.indexPending();
     const { account, form } = await createOwner(services);
-    const ids: string[] = [];
-    for (let i = 0; i < 5; i++) {
-      ids.push(...(await insertSubmissions(services, form.id, [{ createdAt: new Date().toISOString(), payload: { message: `medlar ${i}` } }])));
-      await handle.db.transaction().execute((trx) => indexPendingSubmissions(trx, 1000));
-    }
-    ids.push(...(await insertSubmissions(services, form.id, [{ createdAt: new Date().toISOString(), payload: { message: 'medlar last' } }])));
+    const ids = await segmentsThenOneWaiting(form.id, 'medlar', 5);
     const unmerged = await dataRows();
     expect(await search(account.id, form.id, 'medlar')).toEqual([...ids].sort());
     expect(await dataRows()).toBeGreaterThan(unmerged); // the last row's segment, nothing merged
