@@ -321,9 +321,9 @@ export class SubmissionService {
     try {
       written = await this.writer.write(write);
     } catch (err) {
-      // SQLite's foreign key refuses the row; PostgreSQL's statement reports the form missing.
-      const code = (err as { code?: unknown } | null)?.code;
-      if (code === 'SQLITE_CONSTRAINT_FOREIGNKEY' || code === '23503') throw notFound('Form');
+      // SQLite's foreign key refuses the row. PostgreSQL has no such key since migration 0015 (its
+      // statement reports the form missing, below): a 23503 there would be another key's, a fault.
+      if ((err as { code?: unknown } | null)?.code === 'SQLITE_CONSTRAINT_FOREIGNKEY') throw notFound('Form');
       throw err;
     }
     if (!written.stored && written.reason === 'form_missing') throw notFound('Form');
