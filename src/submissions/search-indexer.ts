@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import type { DatabaseHandle } from '../db/database.js';
 import { countPendingSearchRows, indexPendingSubmissions, mergeSearchIndexStep } from './submission-search.repository.js';
@@ -17,6 +18,26 @@ const ROWS_PER_CHUNK = 1000;
  * over large segments of a very common word (the form's filter words) can take 30–70 ms.
  */
 const MERGE_PAGES_PER_STEP = 64;
+/**
+ * After a merge step that held the event loop d ms (from MERGE_PACED_FROM_MS on), the next step
+ * waits MERGE_PAUSE_FACTOR × d: a large merge (a dozen steps of 15–60 ms over a big level) then
+ * takes at most a fifth of the loop, and a request meets one such hold, not a streak of them.
+ * Unpaced, those streaks put the submit p99 during a retention purge past its target
+ * (bench/ANALYSIS.md, stop 48). Shorter steps, most of them, follow after the loop's queued work.
+ */
+const MERGE_PAUSE_FACTOR = 4;
+const MERGE_PACED_FROM_MS = 8;
+
+/** The default pause between merge steps (see MERGE_PAUSE_FACTOR); cut short when the indexer closes. */
+export function pauseAfterMergeStep(heldMs: number, closed: AbortSignal): Promise<void> {
+  if (heldMs < MERGE_PACED_FROM_MS) return yieldToEventLoop();
+  return sleep(Math.round(heldMs * MERGE_PAUSE_FACTOR), undefined, { signal: closed, ref: false }).catch(() => undefined);
+}
+
+export interface SearchIndexerOptions {
+  /** Waited for between two merge steps, given how long the first held the loop (tests pass their own). */
+  pauseAfterMergeStep?: (heldMs: number, closed: AbortSignal) => Promise<void>;
+}
 
 /**
  * SQLite's search index, kept off the submit transaction (migration 0012): after a commit the
@@ -24,20 +45,30 @@ const MERGE_PAGES_PER_STEP = 64;
  * chunk. A search first indexes whatever is still waiting, so what the dashboard shows never
  * lags; the delay bounds when a submission becomes findable otherwise (a second at most,
  * tested). Rows left waiting by a crash are indexed at the next start. The index's segments are
- * merged after the chunks, in steps (migration 0017). On PostgreSQL every method is a no-op: the
- * GIN index is maintained by the insert.
+ * merged after the chunks, in paced steps (migration 0017), by a loop of their own that neither a
+ * search's catch-up nor the next chunks wait for. On PostgreSQL every method is a no-op: the GIN
+ * index is maintained by the insert.
  */
 export class SearchIndexer {
   private timer: NodeJS.Timeout | undefined;
+  /** The chunks being indexed. */
   private running: Promise<void> | undefined;
+  /** The merge loop, when one runs. */
+  private merging: Promise<void> | undefined;
   private stopped = false;
-  /** Rows were indexed since the last merge (a search's catch-up leaves the merging to a pass of the timer). */
+  /** Cuts short a pause between merge steps when the indexer closes. */
+  private readonly closed = new AbortController();
+  /** Rows were indexed since the merge loop last started a pass (a search's catch-up leaves merging to the timer's pass). */
   private unmerged = false;
+  private readonly pauseAfterMergeStep: (heldMs: number, closed: AbortSignal) => Promise<void>;
 
   constructor(
     private readonly handle: DatabaseHandle,
     private readonly logger: FastifyBaseLogger,
-  ) {}
+    options: SearchIndexerOptions = {},
+  ) {
+    this.pauseAfterMergeStep = options.pauseAfterMergeStep ?? pauseAfterMergeStep;
+  }
 
   private get enabled(): boolean {
     return this.handle.dialect === 'sqlite' && !this.stopped;
@@ -57,18 +88,23 @@ export class SearchIndexer {
   }
 
   /**
-   * Indexes everything waiting now; resolves once it is searchable. `merge: false` (a search
-   * waiting on it) leaves merging the index's segments to a pass of the timer, woken for it.
+   * Indexes everything waiting now, then merges the index's segments; resolves once both are done.
+   * `merge: false` (a search waiting on it) resolves once the rows are searchable and leaves
+   * merging to a pass of the timer, woken for it.
    */
   async indexPending(options: { merge?: boolean } = {}): Promise<void> {
     if (this.handle.dialect !== 'sqlite') return;
     // One pass at a time; a caller arriving meanwhile waits for it, then indexes what came after.
     while (this.running) await this.running;
-    this.running = this.indexAll(options.merge ?? true).finally(() => {
+    this.running = this.indexAll().finally(() => {
       this.running = undefined;
-      if (this.unmerged) this.wake();
     });
     await this.running;
+    if (options.merge === false) {
+      if (this.unmerged) this.wake();
+      return;
+    }
+    await this.mergePending();
   }
 
   async countPending(): Promise<number> {
@@ -80,34 +116,59 @@ export class SearchIndexer {
     this.wake();
   }
 
-  /** Stops the timer and indexes what is waiting (what a crash would leave, the next start indexes). */
+  /**
+   * Stops the timer and the merge loop (after its current step) and indexes what is waiting:
+   * what a crash would leave, the next start indexes. Segments left unmerged are merged after the
+   * next rows indexed.
+   */
   async close(): Promise<void> {
     this.stopped = true;
+    this.closed.abort();
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
-    await this.indexPending().catch((err: unknown) => this.logger.warn({ err }, 'search indexing at shutdown failed'));
+    await this.merging?.catch(() => undefined);
+    await this.indexPending({ merge: false }).catch((err: unknown) => this.logger.warn({ err }, 'search indexing at shutdown failed'));
   }
 
-  private async indexAll(merge: boolean): Promise<void> {
+  private async indexAll(): Promise<void> {
     for (;;) {
       const indexed = await this.handle.db.transaction().execute((trx) => indexPendingSubmissions(trx, ROWS_PER_CHUNK));
       if (indexed > 0) this.unmerged = true;
-      if (merge && this.unmerged) {
-        await this.mergeSegments();
-        this.unmerged = false;
-      }
       if (indexed < ROWS_PER_CHUNK) return;
       await yieldToEventLoop();
     }
   }
 
-  /** Merges the index's segments in bounded steps, each its own transaction, with the loop's work between. */
+  /** The merge loop: one at a time, and a caller arriving meanwhile waits for the running one. */
+  private mergePending(): Promise<void> {
+    this.merging ??= this.mergeSegments().finally(() => {
+      this.merging = undefined;
+    });
+    return this.merging;
+  }
+
+  /**
+   * Merges the index's segments in bounded steps, each its own transaction, paced by how long
+   * each held the loop; chunks indexed meanwhile are merged in the loop's next pass.
+   */
   private async mergeSegments(): Promise<void> {
-    for (;;) {
+    while (this.unmerged && !this.stopped) {
+      this.unmerged = false;
       await yieldToEventLoop();
-      if (!(await this.handle.db.transaction().execute((trx) => mergeSearchIndexStep(trx, MERGE_PAGES_PER_STEP)))) return;
+      while (!this.stopped) {
+        const started = performance.now();
+        let more: boolean;
+        try {
+          more = await this.handle.db.transaction().execute((trx) => mergeSearchIndexStep(trx, MERGE_PAGES_PER_STEP));
+        } catch (err) {
+          this.unmerged = true; // the timer's retry merges again
+          throw err;
+        }
+        if (!more) break;
+        await this.pauseAfterMergeStep(performance.now() - started, this.closed.signal);
+      }
     }
   }
 }
 
-const yieldToEventLoop = () => new Promise((resolve) => setImmediate(resolve));
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));

@@ -1,8 +1,11 @@
 import { sql } from 'kysely';
+import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../src/db/database.js';
 import { createMigrator } from '../../src/db/migrate.js';
 import type { Services } from '../../src/services.js';
+import { SearchIndexer, pauseAfterMergeStep } from '../../src/submissions/search-indexer.js';
+import { SubmissionBrowseService } from '../../src/submissions/submission-browse.service.js';
 import { indexPendingSubmissions, mergeSearchIndexStep } from '../../src/submissions/submission-search.repository.js';
 import { createOwner, insertSubmissions, useMigratedDatabase } from '../helpers/factories.js';
 import { waitFor } from '../helpers/wait.js';
@@ -34,8 +37,8 @@ async function segmentsThenOneWaiting(formId: string, word: string, segments: nu
   await add(`${word} last`);
   return ids;
 }
-const search = (accountId: string, formId: string, q: string) =>
-  services.submissionBrowser.browse(accountId, formId, { q, limit: 100 }).then((page) => page.submissions.map((s) => s.id).sort());
+const search = (accountId: string, formId: string, q: string, browser = services.submissionBrowser) =>
+  browser.browse(accountId, formId, { q, limit: 100 }).then((page) => page.submissions.map((s) => s.id).sort());
 
 describe("SQLite's search index, merged in steps", () => {
   it('a write does not merge the segments; the merge steps do, until there is nothing left to merge', async () => {
@@ -74,6 +77,55 @@ describe("SQLite's search index, merged in steps", () => {
     expect(await dataRows()).toBeGreaterThan(unmerged); // the last row's segment, nothing merged
     await waitFor(async () => (await dataRows()) < unmerged, 2000, 'the merge after the search');
     expect(await search(account.id, form.id, 'medlar')).toEqual([...ids].sort());
+  });
+
+  it("the merge loop waits between steps as its pause says, and a search's catch-up does not wait for the loop", async () => {
+    await services.searchIndex.indexPending();
+    const { account, form } = await createOwner(services);
+    const held: number[] = [];
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let reachedPause!: () => void;
+    const paused = new Promise<void>((resolve) => (reachedPause = resolve));
+    const indexer = new SearchIndexer(handle, pino({ level: 'silent' }), {
+      pauseAfterMergeStep: async (heldMs) => {
+        held.push(heldMs);
+        reachedPause();
+        await released;
+      },
+    });
+    const browser = new SubmissionBrowseService(handle.db, handle.dialect, services.forms, indexer);
+    try {
+      const ids = await segmentsThenOneWaiting(form.id, 'quince', 5);
+      const pass = indexer.indexPending();
+      await paused; // a step merged, and the loop waits in its pause
+      expect(held).toHaveLength(1);
+      expect(held[0]).toBeGreaterThanOrEqual(0);
+
+      const late = await insertSubmissions(services, form.id, [{ createdAt: new Date().toISOString(), payload: { message: 'quince late' } }]);
+      expect(await search(account.id, form.id, 'quince', browser)).toEqual([...ids, ...late].sort());
+      expect(held).toHaveLength(1); // still in the same pause
+
+      release();
+      await pass;
+      expect(await mergeStep()).toBe(false);
+      expect(await search(account.id, form.id, 'quince', browser)).toEqual([...ids, ...late].sort());
+    } finally {
+      release();
+      await indexer.close();
+    }
+  });
+
+  it('the default pause: a short step is followed at once, a long one waits until the indexer closes at the latest', async () => {
+    const closed = new AbortController();
+    await pauseAfterMergeStep(1, closed.signal);
+    let over = false;
+    const long = pauseAfterMergeStep(10_000, closed.signal).then(() => (over = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(over).toBe(false);
+    closed.abort();
+    await long;
+    expect(over).toBe(true);
   });
 
   it('down: FTS5 merges inside each write again', async () => {
