@@ -55,8 +55,7 @@ export class SearchIndexer {
   private running: Promise<void> | undefined;
   /** The merge loop, when one runs. */
   private merging: Promise<void> | undefined;
-  private stopped = false;
-  /** Cuts short a pause between merge steps when the indexer closes. */
+  /** Aborted by close(): stops the timer's passes and the merge loop, and cuts short a pause between steps. */
   private readonly closed = new AbortController();
   /** Rows were indexed since the merge loop last started a pass (a search's catch-up leaves merging to the timer's pass). */
   private unmerged = false;
@@ -71,7 +70,7 @@ export class SearchIndexer {
   }
 
   private get enabled(): boolean {
-    return this.handle.dialect === 'sqlite' && !this.stopped;
+    return this.handle.dialect === 'sqlite' && !this.closed.signal.aborted;
   }
 
   /** After submissions were committed: index them shortly. */
@@ -122,7 +121,6 @@ export class SearchIndexer {
    * next rows indexed.
    */
   async close(): Promise<void> {
-    this.stopped = true;
     this.closed.abort();
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
@@ -152,10 +150,10 @@ export class SearchIndexer {
    * each held the loop; chunks indexed meanwhile are merged in the loop's next pass.
    */
   private async mergeSegments(): Promise<void> {
-    while (this.unmerged && !this.stopped) {
+    while (this.unmerged && !this.closed.signal.aborted) {
       this.unmerged = false;
       await yieldToEventLoop();
-      while (!this.stopped) {
+      while (!this.closed.signal.aborted) {
         const started = performance.now();
         let more: boolean;
         try {
