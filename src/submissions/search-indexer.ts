@@ -1,4 +1,4 @@
-import { setTimeout as sleep } from 'node:timers/promises';
+import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import type { DatabaseHandle } from '../db/database.js';
 import { countPendingSearchRows, indexPendingSubmissions, mergeSearchIndexStep } from './submission-search.repository.js';
@@ -27,11 +27,13 @@ const MERGE_PAGES_PER_STEP = 64;
  */
 const MERGE_PAUSE_FACTOR = 4;
 const MERGE_PACED_FROM_MS = 8;
+/** A step held up by something else (a lock another process holds) does not stop merging for long. */
+const MERGE_PAUSE_MAX_MS = 1000;
 
 /** The default pause between merge steps (see MERGE_PAUSE_FACTOR); cut short when the indexer closes. */
 export function pauseAfterMergeStep(heldMs: number, closed: AbortSignal): Promise<void> {
-  if (heldMs < MERGE_PACED_FROM_MS) return yieldToEventLoop();
-  return sleep(Math.round(heldMs * MERGE_PAUSE_FACTOR), undefined, { signal: closed, ref: false }).catch(() => undefined);
+  if (heldMs < MERGE_PACED_FROM_MS) return nextTurn();
+  return sleep(Math.min(MERGE_PAUSE_MAX_MS, Math.round(heldMs * MERGE_PAUSE_FACTOR)), undefined, { signal: closed, ref: false }).catch(() => undefined);
 }
 
 export interface SearchIndexerOptions {
@@ -133,7 +135,7 @@ export class SearchIndexer {
       const indexed = await this.handle.db.transaction().execute((trx) => indexPendingSubmissions(trx, ROWS_PER_CHUNK));
       if (indexed > 0) this.unmerged = true;
       if (indexed < ROWS_PER_CHUNK) return;
-      await yieldToEventLoop();
+      await nextTurn();
     }
   }
 
@@ -152,7 +154,7 @@ export class SearchIndexer {
   private async mergeSegments(): Promise<void> {
     while (this.unmerged && !this.closed.signal.aborted) {
       this.unmerged = false;
-      await yieldToEventLoop();
+      await nextTurn();
       while (!this.closed.signal.aborted) {
         const started = performance.now();
         let more: boolean;
@@ -169,4 +171,3 @@ export class SearchIndexer {
   }
 }
 
-const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
