@@ -1,6 +1,7 @@
-import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import type { DatabaseHandle } from '../db/database.js';
+import { pauseInProportion } from '../lib/yield.js';
 import { countPendingSearchRows, indexPendingSubmissions, mergeSearchIndexStep } from './submission-search.repository.js';
 
 /** How long new submissions gather before they are indexed: large batches are what make FTS5 cheap. */
@@ -27,13 +28,11 @@ const MERGE_PAGES_PER_STEP = 64;
  */
 const MERGE_PAUSE_FACTOR = 4;
 const MERGE_PACED_FROM_MS = 8;
-/** A step held up by something else (a lock another process holds) does not stop merging for long. */
-const MERGE_PAUSE_MAX_MS = 1000;
 
 /** The default pause between merge steps (see MERGE_PAUSE_FACTOR); cut short when the indexer closes. */
 export function pauseAfterMergeStep(heldMs: number, closed: AbortSignal): Promise<void> {
   if (heldMs < MERGE_PACED_FROM_MS) return nextTurn();
-  return sleep(Math.min(MERGE_PAUSE_MAX_MS, Math.round(heldMs * MERGE_PAUSE_FACTOR)), undefined, { signal: closed, ref: false }).catch(() => undefined);
+  return pauseInProportion(heldMs, { factor: MERGE_PAUSE_FACTOR, maxMs: 1000, signal: closed, ref: false });
 }
 
 export interface SearchIndexerOptions {

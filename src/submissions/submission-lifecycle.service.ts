@@ -1,9 +1,9 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import type { DatabaseHandle, Trx } from '../db/database.js';
 import { validationFailed } from '../errors.js';
 import type { FormService } from '../forms/form.service.js';
 import { isoMinus, nowIso } from '../lib/time.js';
+import { pauseInProportion } from '../lib/yield.js';
 import {
   deleteIdempotencyRecordsOfForm,
   deleteSubmissionRowsByIds,
@@ -65,9 +65,10 @@ interface LifecycleOptions {
 export class SubmissionLifecycleService {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<DeletionReport> | undefined;
-  /** Set by close(): a purge in progress stops after its current batch (the next run resumes it). */
-  private closing = false;
-  /** Cuts short the pause between batches when the service closes. */
+  /**
+   * Aborted by close(): a purge in progress stops after its current batch (the next run resumes
+   * it), and the pause between batches is cut short.
+   */
   private readonly closed = new AbortController();
 
   /** Rows deleted per transaction at most. */
@@ -103,7 +104,6 @@ export class SubmissionLifecycleService {
   }
 
   async close(): Promise<void> {
-    this.closing = true;
     this.closed.abort();
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
@@ -121,12 +121,12 @@ export class SubmissionLifecycleService {
   private async purge(now: string): Promise<DeletionReport> {
     const report: DeletionReport = { deleted: 0, batches: [] };
     for (const { formId, days } of await this.forms.listRetentionPeriods()) {
-      if (this.closing) break;
+      if (this.closed.signal.aborted) break;
       const before = isoMinus(now, days * DAY_MS);
-      await this.deleteInBatches(report, (trx, limit) => (this.closing ? Promise.resolve([]) : selectSubmissionIdsOfForm(trx, formId, limit, before)));
+      await this.deleteInBatches(report, (trx, limit) => (this.closed.signal.aborted ? Promise.resolve([]) : selectSubmissionIdsOfForm(trx, formId, limit, before)));
     }
     if (report.deleted > 0) this.logger.info({ deleted: report.deleted, transactions: report.batches.length }, 'retention purge deleted submissions');
-    if (!this.closing) await this.onPurged?.(report.deleted).catch((err: unknown) => this.logger.warn({ err }, 'recording the purge failed'));
+    if (!this.closed.signal.aborted) await this.onPurged?.(report.deleted).catch((err: unknown) => this.logger.warn({ err }, 'recording the purge failed'));
     return report;
   }
 
@@ -237,8 +237,8 @@ export class SubmissionLifecycleService {
       report.batches.push(deleted);
       // A short batch was the last: no pause (the dashboard answers at once), no empty transaction.
       if (taken < this.batchSize) return;
-      if (this.closing) continue;
-      await sleep(Math.min(1000, (performance.now() - started) * this.pauseFactor), undefined, { signal: this.closed.signal }).catch(() => undefined);
+      if (this.closed.signal.aborted) continue;
+      await pauseInProportion(performance.now() - started, { factor: this.pauseFactor, maxMs: 1000, signal: this.closed.signal });
     }
   }
 }

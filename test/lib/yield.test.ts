@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { yieldToWaitingWork } from '../../src/lib/yield.js';
+import { pauseInProportion, yieldToWaitingWork } from '../../src/lib/yield.js';
 
 /** Other work on the loop: a callback every turn, each blocking for `blockMs` (0: instant). */
 function otherWork(blockMs: number) {
@@ -40,5 +40,38 @@ describe('yieldToWaitingWork', () => {
     idle.stop();
     // One turn, then five more sat out: the other callback ran on each of them.
     expect(idle.turns()).toBeGreaterThanOrEqual(6);
+  });
+});
+
+describe('pauseInProportion', () => {
+  it('waits factor × the step\'s hold', async () => {
+    const started = performance.now();
+    await pauseInProportion(20, { factor: 3, maxMs: 1000, signal: new AbortController().signal });
+    // Timers round to the millisecond, so allow one early.
+    expect(performance.now() - started).toBeGreaterThanOrEqual(59);
+  });
+
+  it('waits at most maxMs after a long hold', async () => {
+    const started = performance.now();
+    // Uncapped this would be 40 s, past the test's timeout.
+    await pauseInProportion(10_000, { factor: 4, maxMs: 30, signal: new AbortController().signal });
+    const waited = performance.now() - started;
+    expect(waited).toBeGreaterThanOrEqual(29);
+    expect(waited).toBeLessThan(10_000);
+  });
+
+  it('resolves, without throwing, as soon as its signal aborts', async () => {
+    const closing = new AbortController();
+    let over = false;
+    const pause = pauseInProportion(10_000, { factor: 9, maxMs: 60_000, signal: closing.signal }).then(() => (over = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(over).toBe(false);
+    closing.abort();
+    await pause;
+    expect(over).toBe(true);
+  });
+
+  it('resolves at once when its signal has already aborted', async () => {
+    await expect(pauseInProportion(10_000, { factor: 9, maxMs: 60_000, signal: AbortSignal.abort() })).resolves.toBeUndefined();
   });
 });
