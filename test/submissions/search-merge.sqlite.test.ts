@@ -117,7 +117,7 @@ describe("SQLite's search index, merged in steps", () => {
     }
   });
 
-  it('the default pause: a short step is followed at once, a long one waits until the indexer closes at the latest', async () => {
+  it('the default pause: a short step is followed at once, a long one is paced (how a pause ends: lib/yield.test.ts)', async () => {
     const closed = new AbortController();
     await pauseAfterMergeStep(1, closed.signal);
     let over = false;
@@ -126,7 +126,6 @@ describe("SQLite's search index, merged in steps", () => {
     expect(over).toBe(false);
     closed.abort();
     await long;
-    expect(over).toBe(true);
   });
 
   it('down: FTS5 merges inside each write again', async () => {
