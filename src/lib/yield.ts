@@ -20,8 +20,8 @@ export async function yieldToWaitingWork(busyTurns = 2, clock: () => number = ()
 export interface ProportionalPause {
   /** The pause is `factor` × the step's hold: the job then takes at most 1 / (factor + 1) of the loop. */
   factor: number;
-  /** A step held up by something else (another process's lock) does not stop the job for long. */
-  maxMs: number;
+  /** At most this long (default 1 s): a step held up by something else (another process's lock) does not stop the job for long. */
+  maxMs?: number;
   /** Cuts the pause short (the job's owner is closing). */
   signal: AbortSignal;
   /** false: the pause does not keep the process alive (a server's background job; a CLI's job leaves it true). */
@@ -33,6 +33,6 @@ export interface ProportionalPause {
  * of deletions, an FTS5 merge step on SQLite): waits in proportion to how long the last step
  * held the loop, so requests meet one such hold at a time, not a streak of them.
  */
-export function pauseInProportion(heldMs: number, { factor, maxMs, signal, ref = true }: ProportionalPause): Promise<void> {
+export function pauseInProportion(heldMs: number, { factor, maxMs = 1000, signal, ref = true }: ProportionalPause): Promise<void> {
   return sleep(Math.min(maxMs, Math.round(heldMs * factor)), undefined, { signal, ref }).catch(() => undefined);
 }

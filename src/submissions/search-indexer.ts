@@ -32,7 +32,7 @@ const MERGE_PACED_FROM_MS = 8;
 /** The default pause between merge steps (see MERGE_PAUSE_FACTOR); cut short when the indexer closes. */
 export function pauseAfterMergeStep(heldMs: number, closed: AbortSignal): Promise<void> {
   if (heldMs < MERGE_PACED_FROM_MS) return nextTurn();
-  return pauseInProportion(heldMs, { factor: MERGE_PAUSE_FACTOR, maxMs: 1000, signal: closed, ref: false });
+  return pauseInProportion(heldMs, { factor: MERGE_PAUSE_FACTOR, signal: closed, ref: false });
 }
 
 export interface SearchIndexerOptions {

@@ -238,7 +238,7 @@ export class SubmissionLifecycleService {
       // A short batch was the last: no pause (the dashboard answers at once), no empty transaction.
       if (taken < this.batchSize) return;
       if (this.closed.signal.aborted) continue;
-      await pauseInProportion(performance.now() - started, { factor: this.pauseFactor, maxMs: 1000, signal: this.closed.signal });
+      await pauseInProportion(performance.now() - started, { factor: this.pauseFactor, signal: this.closed.signal });
     }
   }
 }

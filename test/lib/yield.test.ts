@@ -46,7 +46,7 @@ describe('yieldToWaitingWork', () => {
 describe('pauseInProportion', () => {
   it('waits factor × the step\'s hold', async () => {
     const started = performance.now();
-    await pauseInProportion(20, { factor: 3, maxMs: 1000, signal: new AbortController().signal });
+    await pauseInProportion(20, { factor: 3, signal: new AbortController().signal });
     // Timers round to the millisecond, so allow one early.
     expect(performance.now() - started).toBeGreaterThanOrEqual(59);
   });
@@ -57,6 +57,14 @@ describe('pauseInProportion', () => {
     await pauseInProportion(10_000, { factor: 4, maxMs: 30, signal: new AbortController().signal });
     const waited = performance.now() - started;
     expect(waited).toBeGreaterThanOrEqual(29);
+    expect(waited).toBeLessThan(10_000);
+  });
+
+  it('waits at most a second unless told otherwise', async () => {
+    const started = performance.now();
+    await pauseInProportion(10_000, { factor: 4, signal: new AbortController().signal });
+    const waited = performance.now() - started;
+    expect(waited).toBeGreaterThanOrEqual(999);
     expect(waited).toBeLessThan(10_000);
   });
 
