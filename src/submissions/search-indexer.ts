@@ -138,34 +138,41 @@ export class SearchIndexer {
     }
   }
 
-  /** The merge loop: one at a time, and a caller arriving meanwhile waits for the running one. */
+  /**
+   * The merge loop: one at a time, and a caller arriving meanwhile waits for the running one,
+   * whose next pass takes the caller's rows.
+   */
   private mergePending(): Promise<void> {
-    this.merging ??= this.mergeSegments().finally(() => {
-      this.merging = undefined;
-    });
-    return this.merging;
+    if (!this.merging && this.unmerged && !this.closed.signal.aborted) this.merging = this.mergeSegments();
+    return this.merging ?? Promise.resolve();
   }
 
   /**
    * Merges the index's segments in bounded steps, each its own transaction, paced by how long
-   * each held the loop; chunks indexed meanwhile are merged in the loop's next pass.
+   * each held the loop; chunks indexed meanwhile are merged in the loop's next pass. The loop
+   * forgets itself in the same turn as it last finds nothing unmerged, so a caller that indexes
+   * after that check starts a loop of its own instead of joining one that has ended.
    */
   private async mergeSegments(): Promise<void> {
-    while (this.unmerged && !this.closed.signal.aborted) {
-      this.unmerged = false;
-      await nextTurn();
-      while (!this.closed.signal.aborted) {
-        const started = performance.now();
-        let more: boolean;
-        try {
-          more = await this.handle.db.transaction().execute((trx) => mergeSearchIndexStep(trx, MERGE_PAGES_PER_STEP));
-        } catch (err) {
-          this.unmerged = true; // the timer's retry merges again
-          throw err;
+    try {
+      do {
+        this.unmerged = false;
+        await nextTurn();
+        while (!this.closed.signal.aborted) {
+          const started = performance.now();
+          let more: boolean;
+          try {
+            more = await this.handle.db.transaction().execute((trx) => mergeSearchIndexStep(trx, MERGE_PAGES_PER_STEP));
+          } catch (err) {
+            this.unmerged = true; // the timer's retry merges again
+            throw err;
+          }
+          if (!more) break;
+          await this.pauseAfterMergeStep(performance.now() - started, this.closed.signal);
         }
-        if (!more) break;
-        await this.pauseAfterMergeStep(performance.now() - started, this.closed.signal);
-      }
+      } while (this.unmerged && !this.closed.signal.aborted);
+    } finally {
+      this.merging = undefined;
     }
   }
 }

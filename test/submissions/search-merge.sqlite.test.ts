@@ -117,6 +117,28 @@ describe("SQLite's search index, merged in steps", () => {
     }
   });
 
+  it('rows indexed around the end of a merge loop are merged, whichever turn of the loop they arrive on', async () => {
+    const { form } = await createOwner(services);
+    const indexer = new SearchIndexer(handle, pino({ level: 'silent' }));
+    try {
+      for (let tick = 0; tick < 80; tick++) {
+        // Three segments on the lowest level, where a fourth makes a merge due.
+        for (let i = 0; i < 3; i++) {
+          await insertSubmissions(services, form.id, [{ createdAt: new Date().toISOString(), payload: { message: `sloe ${tick}` } }]);
+          await handle.db.transaction().execute((trx) => indexPendingSubmissions(trx, 1000));
+        }
+        const first = indexer.indexPending();
+        for (let i = 0; i < tick; i++) await Promise.resolve();
+        await insertSubmissions(services, form.id, [{ createdAt: new Date().toISOString(), payload: { message: `late ${tick}` } }]);
+        const second = indexer.indexPending();
+        await Promise.all([first, second]);
+        expect({ tick, more: await mergeStep() }).toEqual({ tick, more: false });
+      }
+    } finally {
+      await indexer.close();
+    }
+  });
+
   it('the default pause: a short step is followed at once, a long one is paced (how a pause ends: lib/yield.test.ts)', async () => {
     const closed = new AbortController();
     await pauseAfterMergeStep(1, closed.signal);
