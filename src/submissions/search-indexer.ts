@@ -150,8 +150,8 @@ export class SearchIndexer {
   /**
    * Merges the index's segments in bounded steps, each its own transaction, paced by how long
    * each held the loop; chunks indexed meanwhile are merged in the loop's next pass. The loop
-   * forgets itself in the same turn as it last finds nothing unmerged, so a caller that indexes
-   * after that check starts a loop of its own instead of joining one that has ended.
+   * forgets itself right where it last finds nothing unmerged, with no await between, so a caller
+   * that indexes after that check starts a loop of its own instead of joining one that has ended.
    */
   private async mergeSegments(): Promise<void> {
     try {

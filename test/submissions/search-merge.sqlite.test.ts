@@ -117,7 +117,7 @@ describe("SQLite's search index, merged in steps", () => {
     }
   });
 
-  it('rows indexed around the end of a merge loop are merged, whichever turn of the loop they arrive on', async () => {
+  it('rows indexed around the end of a merge loop are merged, whichever microtask they arrive in', async () => {
     const { form } = await createOwner(services);
     const indexer = new SearchIndexer(handle, pino({ level: 'silent' }));
     try {
