@@ -152,6 +152,7 @@ export class SearchIndexer {
    * each held the loop; chunks indexed meanwhile are merged in the loop's next pass. The loop
    * forgets itself right where it last finds nothing unmerged, with no await between, so a caller
    * that indexes after that check starts a loop of its own instead of joining one that has ended.
+   * Its first await comes before any way out, so `merging` is always set by the time it is cleared.
    */
   private async mergeSegments(): Promise<void> {
     try {
