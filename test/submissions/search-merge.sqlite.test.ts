@@ -22,20 +22,23 @@ const automerge = async () =>
 /** Rows of the index's data table: the structure record and each segment's pages. */
 const dataRows = async () => Number((await sql<{ n: number }>`select count(*) as n from submissions_fts_data`.execute(handle.db)).rows[0]!.n);
 const mergeStep = () => handle.db.transaction().execute((trx) => mergeSearchIndexStep(trx, 64));
+const addRow = async (formId: string, message: string) =>
+  insertSubmissions(services, formId, [{ createdAt: new Date().toISOString(), payload: { message } }]);
 /**
- * Rows of one word, each indexed in a transaction of its own (a segment each, on the lowest level,
- * where FTS5 merges four or more), and then one more row left waiting; returns every row's ID.
+ * Rows of one word, each indexed in a transaction of its own: a segment each, on the lowest level,
+ * where FTS5 merges four or more. Returns their IDs.
  */
-async function segmentsThenOneWaiting(formId: string, word: string, segments: number): Promise<string[]> {
+async function indexedSegments(formId: string, word: string, segments: number): Promise<string[]> {
   const ids: string[] = [];
-  const add = async (message: string) =>
-    ids.push(...(await insertSubmissions(services, formId, [{ createdAt: new Date().toISOString(), payload: { message } }])));
   for (let i = 0; i < segments; i++) {
-    await add(`${word} ${i}`);
+    ids.push(...(await addRow(formId, `${word} ${i}`)));
     expect(await handle.db.transaction().execute((trx) => indexPendingSubmissions(trx, 1000))).toBe(1);
   }
-  await add(`${word} last`);
   return ids;
+}
+/** indexedSegments, then one more row left waiting; returns every row's ID. */
+async function segmentsThenOneWaiting(formId: string, word: string, segments: number): Promise<string[]> {
+  return [...(await indexedSegments(formId, word, segments)), ...(await addRow(formId, `${word} last`))];
 }
 const search = (accountId: string, formId: string, q: string, browser = services.submissionBrowser) =>
   browser.browse(accountId, formId, { q, limit: 100 }).then((page) => page.submissions.map((s) => s.id).sort());
@@ -122,14 +125,10 @@ describe("SQLite's search index, merged in steps", () => {
     const indexer = new SearchIndexer(handle, pino({ level: 'silent' }));
     try {
       for (let tick = 0; tick < 80; tick++) {
-        // Three segments on the lowest level, where a fourth makes a merge due.
-        for (let i = 0; i < 3; i++) {
-          await insertSubmissions(services, form.id, [{ createdAt: new Date().toISOString(), payload: { message: `sloe ${tick}` } }]);
-          await handle.db.transaction().execute((trx) => indexPendingSubmissions(trx, 1000));
-        }
+        await indexedSegments(form.id, `sloe${tick}`, 3); // the late row's segment is the fourth: a merge is due
         const first = indexer.indexPending();
         for (let i = 0; i < tick; i++) await Promise.resolve();
-        await insertSubmissions(services, form.id, [{ createdAt: new Date().toISOString(), payload: { message: `late ${tick}` } }]);
+        await addRow(form.id, `late ${tick}`);
         const second = indexer.indexPending();
         await Promise.all([first, second]);
         expect({ tick, more: await mergeStep() }).toEqual({ tick, more: false });
