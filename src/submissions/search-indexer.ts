@@ -74,9 +74,12 @@ export class SearchIndexer {
     return this.handle.dialect === 'sqlite' && !this.closed.signal.aborted;
   }
 
-  /** After submissions were committed: index them shortly. */
+  /**
+   * After submissions were committed: index them shortly. Also while a pass runs: its last chunk
+   * may have read what waited before this commit, and the timer's pass waits for it to end.
+   */
   wake(): void {
-    if (!this.enabled || this.timer || this.running) return;
+    if (!this.enabled || this.timer) return;
     this.timer = setTimeout(() => {
       this.timer = undefined;
       void this.indexPending().catch((err: unknown) => {

@@ -109,4 +109,25 @@ describe('the search index, kept after the submit transaction', () => {
     expect(await indexEntriesOf(ids[0]!, 'mango')).toBe(1);
     expect(await indexEntriesOf(ids[2499]!, 'mango')).toBe(1);
   });
+
+  it('a commit that wakes the indexer while a pass runs is indexed by a pass after it', async () => {
+    // Only this test's indexer runs (a search above may have woken the file's own).
+    await services.searchIndex.close();
+    const { form } = await createOwner(services);
+    const row = (message: string) => [{ createdAt: new Date().toISOString(), payload: { message } }];
+    await insertSubmissions(services, form.id, row('early longan'));
+    const indexer = new SearchIndexer(handle, pino({ level: 'silent' }));
+    try {
+      const pass = indexer.indexPending();
+      // The connection takes transactions in the order asked for, so this row commits after the
+      // pass's chunk has read what waits; the wake comes while the pass runs, as the writer's would.
+      const late = insertSubmissions(services, form.id, row('late lychee'));
+      indexer.wake();
+      await Promise.all([pass, late]);
+      expect(await indexer.countPending()).toBe(handle.dialect === 'sqlite' ? 1 : 0);
+      await waitFor(async () => (await indexer.countPending()) === 0, 2000, 'the pass after the wake');
+    } finally {
+      await indexer.close();
+    }
+  });
 });
