@@ -71,6 +71,12 @@ export async function insertSubmissions(
   return rows.map((r) => r.id);
 }
 
+/** insertSubmissions of rows created now, each `{ message }`: the search tests' rows. Returns their IDs. */
+export function insertMessages(services: Services, formId: string, ...messages: string[]): Promise<string[]> {
+  const createdAt = new Date().toISOString();
+  return insertSubmissions(services, formId, messages.map((message) => ({ createdAt, payload: { message } })));
+}
+
 /** A submissions row with plausible values, for tests that write rows directly. */
 export function newSubmissionRow(formId: string, overrides: Partial<NewSubmissionRow> = {}): NewSubmissionRow {
   return {

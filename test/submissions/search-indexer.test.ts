@@ -5,7 +5,7 @@ import type { DatabaseHandle } from '../../src/db/database.js';
 import { SEARCH_INDEX_DELAY_MS, SearchIndexer } from '../../src/submissions/search-indexer.js';
 import type { Services } from '../../src/services.js';
 import { startTestApp } from '../helpers/app.js';
-import { createOwner, insertSubmissions, useMigratedDatabase } from '../helpers/factories.js';
+import { createOwner, insertMessages, insertSubmissions, useMigratedDatabase } from '../helpers/factories.js';
 import { waitFor } from '../helpers/wait.js';
 
 let handle: DatabaseHandle;
@@ -26,7 +26,7 @@ const search = (accountId: string, formId: string, q: string, spam?: boolean) =>
 describe('the search index, kept after the submit transaction', () => {
   it('a search finds a submission committed a moment ago, before the indexer has run', async () => {
     const { account, form } = await createOwner(services);
-    const [id] = await insertSubmissions(services, form.id, [{ createdAt: new Date().toISOString(), payload: { message: 'fresh kumquat' } }]);
+    const [id] = await insertMessages(services, form.id, 'fresh kumquat');
     expect(await services.searchIndex.countPending()).toBe(handle.dialect === 'sqlite' ? 1 : 0);
     expect(await search(account.id, form.id, 'kumquat')).toEqual([id]);
     expect(await services.searchIndex.countPending()).toBe(0);
@@ -78,11 +78,11 @@ describe('the search index, kept after the submit transaction', () => {
 
   it('a row reusing a deleted row’s rowid is indexed with its own words', async () => {
     const { account, form } = await createOwner(services);
-    const [first] = await insertSubmissions(services, form.id, [{ createdAt: new Date().toISOString(), payload: { message: 'apricot' } }]);
+    const [first] = await insertMessages(services, form.id, 'apricot');
     await services.searchIndex.indexPending();
     // The newest row deleted: SQLite gives its rowid to the next insert.
     await services.lifecycle.deleteSubmissions(account.id, form.id, [first!]);
-    const [second] = await insertSubmissions(services, form.id, [{ createdAt: new Date().toISOString(), payload: { message: 'quince' } }]);
+    const [second] = await insertMessages(services, form.id, 'quince');
     expect(await search(account.id, form.id, 'quince')).toEqual([second]);
     expect(await search(account.id, form.id, 'apricot')).toEqual([]);
   });
@@ -114,14 +114,13 @@ describe('the search index, kept after the submit transaction', () => {
     // Only this test's indexer runs (a search above may have woken the file's own).
     await services.searchIndex.close();
     const { form } = await createOwner(services);
-    const row = (message: string) => [{ createdAt: new Date().toISOString(), payload: { message } }];
-    await insertSubmissions(services, form.id, row('early longan'));
+    await insertMessages(services, form.id, 'early longan');
     const indexer = new SearchIndexer(handle, pino({ level: 'silent' }));
     try {
       const pass = indexer.indexPending();
       // The connection takes transactions in the order asked for, so this row commits after the
       // pass's chunk has read what waits; the wake comes while the pass runs, as the writer's would.
-      const late = insertSubmissions(services, form.id, row('late lychee'));
+      const late = insertMessages(services, form.id, 'late lychee');
       indexer.wake();
       await Promise.all([pass, late]);
       expect(await indexer.countPending()).toBe(handle.dialect === 'sqlite' ? 1 : 0);

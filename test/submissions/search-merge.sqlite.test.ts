@@ -7,7 +7,7 @@ import type { Services } from '../../src/services.js';
 import { SearchIndexer, pauseAfterMergeStep } from '../../src/submissions/search-indexer.js';
 import { SubmissionBrowseService } from '../../src/submissions/submission-browse.service.js';
 import { indexPendingSubmissions, mergeSearchIndexStep } from '../../src/submissions/submission-search.repository.js';
-import { createOwner, insertSubmissions, useMigratedDatabase } from '../helpers/factories.js';
+import { createOwner, insertMessages, useMigratedDatabase } from '../helpers/factories.js';
 import { waitFor } from '../helpers/wait.js';
 
 // SQLite only (the postgres project leaves out *.sqlite.test.ts): the FTS5 index's segments are
@@ -22,8 +22,6 @@ const automerge = async () =>
 /** Rows of the index's data table: the structure record and each segment's pages. */
 const dataRows = async () => Number((await sql<{ n: number }>`select count(*) as n from submissions_fts_data`.execute(handle.db)).rows[0]!.n);
 const mergeStep = () => handle.db.transaction().execute((trx) => mergeSearchIndexStep(trx, 64));
-const addRow = async (formId: string, message: string) =>
-  insertSubmissions(services, formId, [{ createdAt: new Date().toISOString(), payload: { message } }]);
 /**
  * Rows of one word, each indexed in a transaction of its own: a segment each, on the lowest level,
  * where FTS5 merges four or more. Returns their IDs.
@@ -31,14 +29,14 @@ const addRow = async (formId: string, message: string) =>
 async function indexedSegments(formId: string, word: string, segments: number): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < segments; i++) {
-    ids.push(...(await addRow(formId, `${word} ${i}`)));
+    ids.push(...(await insertMessages(services, formId, `${word} ${i}`)));
     expect(await handle.db.transaction().execute((trx) => indexPendingSubmissions(trx, 1000))).toBe(1);
   }
   return ids;
 }
 /** indexedSegments, then one more row left waiting; returns every row's ID. */
 async function segmentsThenOneWaiting(formId: string, word: string, segments: number): Promise<string[]> {
-  return [...(await indexedSegments(formId, word, segments)), ...(await addRow(formId, `${word} last`))];
+  return [...(await indexedSegments(formId, word, segments)), ...(await insertMessages(services, formId, `${word} last`))];
 }
 const search = (accountId: string, formId: string, q: string, browser = services.submissionBrowser) =>
   browser.browse(accountId, formId, { q, limit: 100 }).then((page) => page.submissions.map((s) => s.id).sort());
@@ -105,7 +103,7 @@ describe("SQLite's search index, merged in steps", () => {
       await paused; // a step merged, and the loop waits in its pause
       expect(held).toHaveLength(1);
 
-      const late = await insertSubmissions(services, form.id, [{ createdAt: new Date().toISOString(), payload: { message: 'quince late' } }]);
+      const late = await insertMessages(services, form.id, 'quince late');
       expect(await search(account.id, form.id, 'quince', browser)).toEqual([...ids, ...late].sort());
       expect(held).toHaveLength(1); // still in the same pause
       expect(passOver).toBe(false); // the search did not wait for the merge loop
@@ -128,7 +126,7 @@ describe("SQLite's search index, merged in steps", () => {
         await indexedSegments(form.id, `sloe${tick}`, 3); // the late row's segment is the fourth: a merge is due
         const first = indexer.indexPending();
         for (let i = 0; i < tick; i++) await Promise.resolve();
-        await addRow(form.id, `late ${tick}`);
+        await insertMessages(services, form.id, `late ${tick}`);
         const second = indexer.indexPending();
         await Promise.all([first, second]);
         expect({ tick, more: await mergeStep() }).toEqual({ tick, more: false });
