@@ -76,12 +76,15 @@ export class SearchIndexer {
 
   /**
    * After submissions were committed: index them shortly. Also while a pass runs: its last chunk
-   * may have read what waited before this commit, and the timer's pass waits for it to end.
+   * may have read what waited before this commit. A timer that finds a pass still running arms
+   * the next instead of waiting behind it, so a long pass (a backlog at start-up) is followed by
+   * one pass, not by one for every timer that came due meanwhile.
    */
   wake(): void {
     if (!this.enabled || this.timer) return;
     this.timer = setTimeout(() => {
       this.timer = undefined;
+      if (this.running) return this.wake();
       void this.indexPending().catch((err: unknown) => {
         this.logger.warn({ err }, 'search indexing failed; retrying');
         this.wake();

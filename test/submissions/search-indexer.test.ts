@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import pino from 'pino';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { DatabaseHandle } from '../../src/db/database.js';
 import { SEARCH_INDEX_DELAY_MS, SearchIndexer } from '../../src/submissions/search-indexer.js';
 import type { Services } from '../../src/services.js';
@@ -126,6 +126,40 @@ describe('the search index, kept after the submit transaction', () => {
       expect(await indexer.countPending()).toBe(handle.dialect === 'sqlite' ? 1 : 0);
       await waitFor(async () => (await indexer.countPending()) === 0, 2000, 'the pass after the wake');
     } finally {
+      await indexer.close();
+    }
+  });
+
+  it('wakes during a long pass leave one pass to follow it, not one per timer', async () => {
+    await services.searchIndex.close();
+    const sqlite = handle.dialect === 'sqlite';
+    const { form } = await createOwner(services);
+    await insertMessages(services, form.id, 'held plum');
+    const indexer = new SearchIndexer(handle, pino({ level: 'silent' }));
+    const passes = vi.spyOn(indexer, 'indexPending');
+    // The connection is held, so the pass's chunk waits (and the pass runs) until it is released.
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const held = handle.db.transaction().execute(() => gate);
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const pass = indexer.indexPending();
+      passes.mockClear();
+      // A commit's wake every timer's length, five times, while the pass runs.
+      for (let i = 0; i < 5; i++) {
+        indexer.wake();
+        vi.advanceTimersByTime(SEARCH_INDEX_DELAY_MS);
+      }
+      expect(passes).toHaveBeenCalledTimes(0);
+      release();
+      await Promise.all([held, pass]);
+      vi.advanceTimersByTime(SEARCH_INDEX_DELAY_MS);
+      expect(passes).toHaveBeenCalledTimes(sqlite ? 1 : 0);
+      await passes.mock.results[0]?.value;
+      expect(await indexer.countPending()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+      release();
       await indexer.close();
     }
   });
