@@ -113,8 +113,12 @@ export function parseUrlencodedFields(text: string): PostedFields {
 }
 
 function decodeComponent(raw: string): string {
+  // Most names and many values carry no escape: a string without "%" decodes to itself (about
+  // half of the parse's time on the bench's body, issue 30 stop 54).
+  const spaced = raw.includes('+') ? raw.replaceAll('+', ' ') : raw;
+  if (!spaced.includes('%')) return spaced;
   try {
-    return decodeURIComponent(raw.replace(/\+/g, ' '));
+    return decodeURIComponent(spaced);
   } catch {
     throw validationFailed('The form body has a malformed percent-escape or invalid UTF-8.');
   }
