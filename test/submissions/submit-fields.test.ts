@@ -25,7 +25,14 @@ describe('parseUrlencodedFields', () => {
 
   it('refuses a malformed escape wherever it is, in a name or in a value', () => {
     for (const body of ['a=%E0%A4%A', 'a=%zz', 'a=100%', '%=x', 'ok=1&a+b=%']) {
+      expect(() => parseUrlencodedFields(body), body).toThrow(expect.objectContaining({ code: 'validation_failed', message: expect.stringContaining('percent-escape') }));
+    }
+  });
+
+  it('refuses a NUL that arrives escaped, in a name or in a value, as the field it is in', () => {
+    for (const [body, name] of [['note=a%00b', 'note'], ['n%00te=x', 'n\u0000te']] as const) {
       expect(() => parseUrlencodedFields(body), body).toThrow(AppError);
+      expect(() => parseUrlencodedFields(body), body).toThrow(expect.objectContaining({ code: 'validation_failed', fieldErrors: { [name]: 'must not contain NUL characters' } }));
     }
   });
 });
