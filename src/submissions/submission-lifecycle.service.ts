@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { DatabaseHandle, Trx } from '../db/database.js';
+import { isDeadlockVictim, type DatabaseHandle, type Trx } from '../db/database.js';
 import { validationFailed } from '../errors.js';
 import type { FormService } from '../forms/form.service.js';
 import { isoMinus, nowIso } from '../lib/time.js';
@@ -175,12 +175,7 @@ export class SubmissionLifecycleService {
 
   private async deleteListed(ids: string[]): Promise<DeletionReport> {
     const report: DeletionReport = { deleted: 0, batches: [] };
-    let offset = 0;
-    await this.deleteInBatches(report, async (_trx, limit) => {
-      const batch = ids.slice(offset, offset + limit);
-      offset += batch.length;
-      return batch;
-    });
+    await this.deleteInBatches(report, async (_trx, limit, taken) => ids.slice(taken, taken + limit));
     return report;
   }
 
@@ -221,17 +216,15 @@ export class SubmissionLifecycleService {
    * Deletes the IDs `nextIds` hands out, one transaction per call, until it hands out fewer than a
    * batch. Each transaction drops the submissions' queued work before the submissions: row locks
    * are then taken in the dispatcher's order (outbox row, then submission), so a deletion waits
-   * for an expansion in progress instead of deadlocking with it on PostgreSQL.
+   * for an expansion in progress instead of deadlocking with it on PostgreSQL. `nextIds` is told
+   * how many IDs earlier transactions took: a transaction that rolled back took none.
    */
-  private async deleteInBatches(report: DeletionReport, nextIds: (trx: Trx, limit: number) => Promise<string[]>): Promise<void> {
+  private async deleteInBatches(report: DeletionReport, nextIds: (trx: Trx, limit: number, taken: number) => Promise<string[]>): Promise<void> {
+    let takenSoFar = 0;
     for (;;) {
       const started = performance.now();
-      const { taken, deleted } = await this.handle.db.transaction().execute(async (trx) => {
-        const ids = await nextIds(trx, this.batchSize);
-        if (ids.length === 0) return { taken: 0, deleted: 0 };
-        await this.outbox.dropQueuedWork(trx, ids);
-        return { taken: ids.length, deleted: await deleteSubmissionRowsByIds(trx, ids) };
-      });
+      const { taken, deleted } = await this.deleteOneBatch((trx, limit) => nextIds(trx, limit, takenSoFar));
+      takenSoFar += taken;
       if (taken === 0) return;
       report.deleted += deleted;
       report.batches.push(deleted);
@@ -239,6 +232,29 @@ export class SubmissionLifecycleService {
       if (taken < this.batchSize) return;
       // Closing: no pause (it returns at once); erasure and deletions finish, a purge's next batch is empty.
       await pauseInProportion(performance.now() - started, { factor: this.pauseFactor, signal: this.closed.signal });
+    }
+  }
+
+  /**
+   * One batch's transaction. On PostgreSQL a deletion spanning several hours of a form can
+   * deadlock with a submit statement over the form's counter rows (it takes an hour's row and the
+   * total, then the next hour's; the statement holds the newest hour's and waits for the total).
+   * When PostgreSQL rolls the deletion back to break it, it runs once more, as the writer does for
+   * a statement that lost.
+   */
+  private async deleteOneBatch(nextIds: (trx: Trx, limit: number) => Promise<string[]>): Promise<{ taken: number; deleted: number }> {
+    const run = () =>
+      this.handle.db.transaction().execute(async (trx) => {
+        const ids = await nextIds(trx, this.batchSize);
+        if (ids.length === 0) return { taken: 0, deleted: 0 };
+        await this.outbox.dropQueuedWork(trx, ids);
+        return { taken: ids.length, deleted: await deleteSubmissionRowsByIds(trx, ids) };
+      });
+    try {
+      return await run();
+    } catch (err) {
+      if (!isDeadlockVictim(err)) throw err;
+      return run();
     }
   }
 }

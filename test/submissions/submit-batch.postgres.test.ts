@@ -4,6 +4,7 @@ import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../src/db/database.js';
 import { OutboxDispatcher } from '../../src/outbox/outbox.dispatcher.js';
+import { insertSubmissionRows } from '../../src/submissions/submission.repository.js';
 import { SubmissionWriter, batchStoreFor } from '../../src/submissions/submission.writer.js';
 import { createOwner, newSubmissionRow, useMigratedDatabase, type MigratedDatabase } from '../helpers/factories.js';
 import { waitFor } from '../helpers/wait.js';
@@ -106,57 +107,86 @@ describe("PostgreSQL's submit statement", () => {
     });
   });
 
-  it('a lone submission whose statement lost a deadlock is written once more by the writer, and stored', async () => {
-    const { form } = await createOwner(opened.services);
-    const hour = newSubmissionRow(form.id).created_at.slice(0, 13);
-    await counterRowsOfEveryShard(form.id, hour);
-    const outbox = new OutboxDispatcher(opened.handle, pino({ level: 'silent' }), []);
-    const writer = new SubmissionWriter(batchStoreFor(opened.handle, () => '1970-01-01T00:00:00.000Z', outbox), outbox);
-    const stored: string[] = [];
-    /**
-     * One try at the deadlock. PostgreSQL checks a wait for a deadlock once, deadlock_timeout (1 s)
-     * after it begins, and ends the backend whose check finds the cycle. The statement begins
-     * waiting first, so it loses when the other transaction closes the cycle within that second;
-     * on a loaded machine the other may come later, find the cycle itself and lose instead (then
-     * the statement goes through on its first try, and the test tries again with a new row).
-     */
-    const statementLosesDeadlock = async (): Promise<boolean> => {
-      const row = newSubmissionRow(form.id);
-      stored.push(row.id);
-      let statementLost = false;
+  /**
+   * Stages the counters' deadlock against work that takes an hourly counter row and then waits
+   * for the form's totals (a submit statement, a deletion's trigger): another transaction holds
+   * the totals, and once the work waits, asks for the hourly table. PostgreSQL checks a wait for
+   * a deadlock once, deadlock_timeout (1 s) after it begins, and ends the backend whose check finds
+   * the cycle. The work waits first, so it loses when the other transaction closes the cycle within
+   * that second; on a loaded machine the other may come later, find the cycle itself and lose
+   * instead (the work then goes through on its first try). So this tries again, with new work,
+   * until the work has lost once, and returns what every try's work answered. `readyWork` makes a
+   * try's work ready (its rows stored, before the totals are held) and returns how to start it.
+   */
+  const untilTheWorkLosesTheDeadlock = async <T>(formId: string, workWaits: () => Promise<boolean>, readyWork: () => Promise<() => Promise<T>>): Promise<T[]> => {
+    const answers: T[] = [];
+    for (let tries = 1; ; tries++) {
+      expect(tries, 'the work never lost the deadlock').toBeLessThanOrEqual(5);
+      let workLost = false;
+      const startWork = await readyWork();
       await withOtherConnection(async (other) => {
-        // The other transaction takes the form's totals, then (below) the hourly table: the
-        // statement's opposite order. A table lock is granted in queue order, so the statement's
-        // second try waits behind it (a row lock would be a race between the two).
         await other.query('begin');
-        await other.query('update form_counts set inbox = inbox where form_id = $1', [form.id]);
-        const written = writer.write({ row, queueOutbound: false });
-        await waitFor(submitStatementWaits, 5000, 'the statement to hold its hourly row and wait for the totals');
+        await other.query('update form_counts set inbox = inbox where form_id = $1', [formId]);
+        const work = startWork();
+        await waitFor(workWaits, 5000, 'the work to hold its hourly row and wait for the totals');
         try {
+          // A table lock is granted in queue order, so the work's second try waits behind it (a
+          // row lock would be a race between the two).
           await other.query('lock table form_hourly_counts in exclusive mode');
-          statementLost = true;
-          // The statement was rolled back; its second try waits for this transaction.
-          await waitFor(submitStatementWaits, 5000, 'the second try to wait');
+          workLost = true;
+          await waitFor(workWaits, 5000, 'the second try to wait');
           await other.query('commit');
         } catch (err) {
           if ((err as { code?: string }).code !== '40P01') throw err;
           await other.query('rollback');
         }
-        expect(await written).toEqual({ stored: true });
+        answers.push(await work);
       });
-      return statementLost;
-    };
+      if (workLost) return answers;
+    }
+  };
+  const countedInbox = async (formId: string) =>
+    (await sql<{ n: number }>`select sum(inbox)::int as n from form_counts where form_id = ${formId}`.execute(opened.handle.db)).rows[0]!.n;
+
+  it('a lone submission whose statement lost a deadlock is written once more by the writer, and stored', async () => {
+    const { form } = await createOwner(opened.services);
+    await counterRowsOfEveryShard(form.id, newSubmissionRow(form.id).created_at.slice(0, 13));
+    const outbox = new OutboxDispatcher(opened.handle, pino({ level: 'silent' }), []);
+    const writer = new SubmissionWriter(batchStoreFor(opened.handle, () => '1970-01-01T00:00:00.000Z', outbox), outbox);
+    const tried: string[] = [];
     try {
-      let tries = 1;
-      while (!(await statementLosesDeadlock())) {
-        expect(++tries, 'the statement never lost the deadlock').toBeLessThanOrEqual(5);
-      }
-      expect((await storedIds(opened.handle, stored)).sort()).toEqual([...stored].sort());
-      const counted = await sql<{ n: number }>`select sum(inbox)::int as n from form_counts where form_id = ${form.id}`.execute(opened.handle.db);
-      expect(counted.rows[0]!.n).toBe(stored.length);
+      const answers = await untilTheWorkLosesTheDeadlock(form.id, submitStatementWaits, async () => {
+        const row = newSubmissionRow(form.id);
+        tried.push(row.id);
+        return () => writer.write({ row, queueOutbound: false });
+      });
+      expect(answers.every((a) => a.stored)).toBe(true);
+      expect((await storedIds(opened.handle, tried)).sort()).toEqual([...tried].sort());
+      expect(await countedInbox(form.id)).toBe(tried.length);
     } finally {
       await writer.drain();
     }
+  });
+
+  it("a deletion that lost a deadlock over the form's counters runs once more, and deletes", async () => {
+    const { account, form } = await createOwner(opened.services);
+    const hour = newSubmissionRow(form.id).created_at.slice(0, 13);
+    await counterRowsOfEveryShard(form.id, hour);
+    const deletionWaits = async () =>
+      (await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
+        where wait_event_type = 'Lock' and query like 'delete from "submissions"%'`.execute(opened.handle.db)).rows[0]!.n >= 1;
+    const kept = newSubmissionRow(form.id);
+    await opened.handle.db.transaction().execute((trx) => insertSubmissionRows(trx, [kept]));
+    const tried: string[] = [];
+    const answers = await untilTheWorkLosesTheDeadlock(form.id, deletionWaits, async () => {
+      const row = newSubmissionRow(form.id);
+      await opened.handle.db.transaction().execute((trx) => insertSubmissionRows(trx, [row]));
+      tried.push(row.id);
+      return () => opened.services.lifecycle.deleteSubmissions(account.id, form.id, [row.id]);
+    });
+    expect(answers).toEqual(tried.map(() => 1));
+    expect(await storedIds(opened.handle, [kept.id, ...tried])).toEqual([kept.id]);
+    expect(await countedInbox(form.id)).toBe(1);
   });
 
   it("a form's deletion takes its submissions, as the foreign key's cascade did", async () => {
