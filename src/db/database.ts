@@ -213,6 +213,20 @@ export function isDeadlockVictim(err: unknown): boolean {
   return (err as { code?: string } | null)?.code === '40P01';
 }
 
+/**
+ * Runs a whole transaction, and once more if PostgreSQL rolled it back to break a deadlock (the
+ * other side has then gone on). `transaction` must be safe to run again: it reads what it acts
+ * on inside the transaction, or from state that only its commit changes.
+ */
+export async function onceMoreIfDeadlocked<T>(transaction: () => Promise<T>): Promise<T> {
+  try {
+    return await transaction();
+  } catch (err) {
+    if (!isDeadlockVictim(err)) throw err;
+    return transaction();
+  }
+}
+
 /** The failure is the connection's (timeout, reset, terminated backend), not the statement's. */
 export function isConnectionFault(err: unknown): boolean {
   const e = err as { message?: string; code?: string } | null;

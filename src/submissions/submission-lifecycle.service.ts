@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { isDeadlockVictim, type DatabaseHandle, type Trx } from '../db/database.js';
+import { onceMoreIfDeadlocked, type DatabaseHandle, type Trx } from '../db/database.js';
 import { validationFailed } from '../errors.js';
 import type { FormService } from '../forms/form.service.js';
 import { isoMinus, nowIso } from '../lib/time.js';
@@ -240,21 +240,16 @@ export class SubmissionLifecycleService {
    * deadlock with a submit statement over the form's counter rows (it takes an hour's row and the
    * total, then the next hour's; the statement holds the newest hour's and waits for the total).
    * When PostgreSQL rolls the deletion back to break it, it runs once more, as the writer does for
-   * a statement that lost.
+   * a statement that lost (a mark's spam-change trigger has the same order: see the triage service).
    */
   private async deleteOneBatch(nextIds: (trx: Trx, limit: number) => Promise<string[]>): Promise<{ taken: number; deleted: number }> {
-    const run = () =>
+    return onceMoreIfDeadlocked(() =>
       this.handle.db.transaction().execute(async (trx) => {
         const ids = await nextIds(trx, this.batchSize);
         if (ids.length === 0) return { taken: 0, deleted: 0 };
         await this.outbox.dropQueuedWork(trx, ids);
         return { taken: ids.length, deleted: await deleteSubmissionRowsByIds(trx, ids) };
-      });
-    try {
-      return await run();
-    } catch (err) {
-      if (!isDeadlockVictim(err)) throw err;
-      return run();
-    }
+      }),
+    );
   }
 }

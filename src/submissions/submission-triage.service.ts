@@ -1,4 +1,4 @@
-import type { DatabaseHandle, Trx } from '../db/database.js';
+import { onceMoreIfDeadlocked, type DatabaseHandle, type Trx } from '../db/database.js';
 import { notFound, validationFailed } from '../errors.js';
 import { nowIso } from '../lib/time.js';
 import {
@@ -49,7 +49,9 @@ export class SubmissionTriageService {
     }
     const owned = await filterSubmissionIdsOfAccount(this.handle.db, unique, accountId);
     if (owned.length === 0) return { marked: [], released: [] };
-    const { released, queued } = await this.handle.db.transaction().execute(async (trx) => {
+    // The spam-change trigger takes the counters in a deletion's order, so a mark spanning several
+    // hours can lose a deadlock with a submit statement just as a deletion can.
+    const { released, queued } = await onceMoreIfDeadlocked(() => this.handle.db.transaction().execute(async (trx) => {
       // Every mark is a lesson, "not spam" on a submission that was not spam included (section 14).
       await this.learner?.learnFromMarks(trx, owned, spam);
       if (spam) {
@@ -61,7 +63,7 @@ export class SubmissionTriageService {
       // Released now, so it goes to the subscriptions that exist now, as a new submission would.
       const queuedCount = await this.outbound.queueInTransaction(trx, releasedIds, { releasedAt: nowIso() });
       return { released: releasedIds, queued: queuedCount };
-    });
+    }));
     if (queued > 0) this.outbound.queuedWorkCommitted();
     return { marked: owned, released };
   }

@@ -189,6 +189,27 @@ describe("PostgreSQL's submit statement", () => {
     expect(await countedInbox(form.id)).toBe(1);
   });
 
+  it("a spam mark that lost a deadlock over the form's counters runs once more, and marks", async () => {
+    const { account, form } = await createOwner(opened.services);
+    await counterRowsOfEveryShard(form.id, newSubmissionRow(form.id).created_at.slice(0, 13));
+    const markWaits = async () =>
+      (await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
+        where wait_event_type = 'Lock' and query like 'update "submissions"%'`.execute(opened.handle.db)).rows[0]!.n >= 1;
+    const tried: string[] = [];
+    const answers = await untilTheWorkLosesTheDeadlock(form.id, markWaits, async () => {
+      const row = newSubmissionRow(form.id);
+      await opened.handle.db.transaction().execute((trx) => insertSubmissionRows(trx, [row]));
+      tried.push(row.id);
+      return () => opened.services.triage.markSubmissions([row.id], true, account.id);
+    });
+    expect(answers).toEqual(tried.map((id) => ({ marked: [id], released: [] })));
+    const spam = await opened.handle.db.selectFrom('submissions').select('id').where('form_id', '=', form.id).where('is_spam', '=', 1).execute();
+    expect(spam.map((r) => r.id).sort()).toEqual([...tried].sort());
+    const counted = await sql<{ inbox: number; spam: number }>`select sum(inbox)::int as inbox, sum(spam)::int as spam
+      from form_counts where form_id = ${form.id}`.execute(opened.handle.db);
+    expect(counted.rows[0]).toEqual({ inbox: 0, spam: tried.length });
+  });
+
   it("a form's deletion takes its submissions, as the foreign key's cascade did", async () => {
     const { form } = await createOwner(opened.services);
     const other = await createOwner(opened.services);
