@@ -49,8 +49,9 @@ export class SubmissionTriageService {
     }
     const owned = await filterSubmissionIdsOfAccount(this.handle.db, unique, accountId);
     if (owned.length === 0) return { marked: [], released: [] };
-    // The spam-change trigger takes the counters in a deletion's order, so a mark spanning several
-    // hours can lose a deadlock with a submit statement just as a deletion can.
+    // Run once more if PostgreSQL rolled it back to break a deadlock, as a deletion is: a mark that
+    // meets one still marks instead of answering 500 (the cycle known with a submit statement, the
+    // spam-change trigger's old counter order, is gone since migration 0018).
     const { released, queued } = await onceMoreIfDeadlocked(() => this.handle.db.transaction().execute(async (trx) => {
       // Every mark is a lesson, "not spam" on a submission that was not spam included (section 14).
       await this.learner?.learnFromMarks(trx, owned, spam);
