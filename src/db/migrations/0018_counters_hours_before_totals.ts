@@ -13,71 +13,61 @@ import { SqliteAdapter, sql, type Kysely } from 'kysely';
  */
 export async function up(db: Kysely<any>): Promise<void> {
   if (db.getExecutor().adapter instanceof SqliteAdapter) return;
-  await sql`create or replace function formgate_count_deleted() returns trigger language plpgsql as $$
-    declare r record;
-    begin
-      -- Any shard of the key may take the decrement: only the sum over shards is read.
-      for r in select form_id, substr(created_at, 1, 13) as k, sum(1 - is_spam) as inbox, sum(is_spam) as spam
-               from old_rows group by form_id, substr(created_at, 1, 13) order by form_id, k loop
-        update form_hourly_counts set inbox = inbox - r.inbox, spam = spam - r.spam
-          where (form_id, hour, shard) = (
-            select form_id, hour, shard from form_hourly_counts where form_id = r.form_id and hour = r.k limit 1);
-      end loop;
-      for r in select form_id, sum(1 - is_spam) as inbox, sum(is_spam) as spam
-               from old_rows group by form_id order by form_id loop
-        update form_counts set inbox = inbox - r.inbox, spam = spam - r.spam
-          where (form_id, shard) = (select form_id, shard from form_counts where form_id = r.form_id limit 1);
-      end loop;
-      return null;
-    end $$`.execute(db);
-  await sql`create or replace function formgate_count_spam_changed() returns trigger language plpgsql as $$
-    declare r record;
-    begin
-      for r in select n.form_id, substr(n.created_at, 1, 13) as k, sum(n.is_spam - o.is_spam) as moved
-               from new_rows n join old_rows o on o.id = n.id
-               where n.is_spam <> o.is_spam group by n.form_id, substr(n.created_at, 1, 13) order by n.form_id, k loop
-        update form_hourly_counts set inbox = inbox - r.moved, spam = spam + r.moved
-          where (form_id, hour, shard) = (
-            select form_id, hour, shard from form_hourly_counts where form_id = r.form_id and hour = r.k limit 1);
-      end loop;
-      for r in select n.form_id, sum(n.is_spam - o.is_spam) as moved
-               from new_rows n join old_rows o on o.id = n.id
-               where n.is_spam <> o.is_spam group by n.form_id order by n.form_id loop
-        update form_counts set inbox = inbox - r.moved, spam = spam + r.moved
-          where (form_id, shard) = (select form_id, shard from form_counts where form_id = r.form_id limit 1);
-      end loop;
-      return null;
-    end $$`.execute(db);
+  await counterFunctions(db, 'hours before totals');
 }
 
-/** Back to migration 0013's functions: each hour's row, then the total, hour by hour. */
 export async function down(db: Kysely<any>): Promise<void> {
   if (db.getExecutor().adapter instanceof SqliteAdapter) return;
-  await sql`create or replace function formgate_count_deleted() returns trigger language plpgsql as $$
+  await counterFunctions(db, 'hour by hour');
+}
+
+/** What a trigger subtracts from inbox and adds to spam, per group of its transition tables' rows. */
+const CHANGES = {
+  formgate_count_deleted: {
+    from: 'old_rows n',
+    where: 'true',
+    inbox: 'sum(1 - n.is_spam)',
+    spam: 'sum(-n.is_spam)',
+  },
+  formgate_count_spam_changed: {
+    from: 'new_rows n join old_rows o on o.id = n.id',
+    where: 'n.is_spam <> o.is_spam',
+    inbox: 'sum(n.is_spam - o.is_spam)',
+    spam: 'sum(n.is_spam - o.is_spam)',
+  },
+};
+
+/**
+ * Both counting functions. 'hour by hour' is migration 0013's order (each hour's row, then the
+ * form's total); 'hours before totals' updates every hour's row, then every total, in key order.
+ * Any shard of a key may take the change: only the sum over shards is read.
+ */
+async function counterFunctions(db: Kysely<any>, order: 'hour by hour' | 'hours before totals'): Promise<void> {
+  const hourRow = `(form_id, hour, shard) = (
+            select form_id, hour, shard from form_hourly_counts where form_id = r.form_id and hour = r.k limit 1)`;
+  const totalRow = '(form_id, shard) = (select form_id, shard from form_counts where form_id = r.form_id limit 1)';
+  for (const [name, c] of Object.entries(CHANGES)) {
+    const update = (table: string, row: string) => `update ${table} set inbox = inbox - r.inbox, spam = spam + r.spam where ${row};`;
+    const byHour = `select n.form_id, substr(n.created_at, 1, 13) as k, ${c.inbox} as inbox, ${c.spam} as spam
+               from ${c.from} where ${c.where} group by n.form_id, substr(n.created_at, 1, 13)`;
+    const byForm = `select n.form_id, ${c.inbox} as inbox, ${c.spam} as spam from ${c.from} where ${c.where} group by n.form_id order by n.form_id`;
+    const body =
+      order === 'hour by hour'
+        ? `for r in ${byHour} loop
+        ${update('form_hourly_counts', hourRow)}
+        ${update('form_counts', totalRow)}
+      end loop;`
+        : `for r in ${byHour} order by n.form_id, k loop
+        ${update('form_hourly_counts', hourRow)}
+      end loop;
+      for r in ${byForm} loop
+        ${update('form_counts', totalRow)}
+      end loop;`;
+    await sql.raw(`create or replace function ${name}() returns trigger language plpgsql as $$
     declare r record;
     begin
-      for r in select form_id, substr(created_at, 1, 13) as k, sum(1 - is_spam) as inbox, sum(is_spam) as spam
-               from old_rows group by form_id, substr(created_at, 1, 13) loop
-        update form_hourly_counts set inbox = inbox - r.inbox, spam = spam - r.spam
-          where (form_id, hour, shard) = (
-            select form_id, hour, shard from form_hourly_counts where form_id = r.form_id and hour = r.k limit 1);
-        update form_counts set inbox = inbox - r.inbox, spam = spam - r.spam
-          where (form_id, shard) = (select form_id, shard from form_counts where form_id = r.form_id limit 1);
-      end loop;
+      ${body}
       return null;
-    end $$`.execute(db);
-  await sql`create or replace function formgate_count_spam_changed() returns trigger language plpgsql as $$
-    declare r record;
-    begin
-      for r in select n.form_id, substr(n.created_at, 1, 13) as k, sum(n.is_spam - o.is_spam) as moved
-               from new_rows n join old_rows o on o.id = n.id
-               where n.is_spam <> o.is_spam group by n.form_id, substr(n.created_at, 1, 13) loop
-        update form_hourly_counts set inbox = inbox - r.moved, spam = spam + r.moved
-          where (form_id, hour, shard) = (
-            select form_id, hour, shard from form_hourly_counts where form_id = r.form_id and hour = r.k limit 1);
-        update form_counts set inbox = inbox - r.moved, spam = spam + r.moved
-          where (form_id, shard) = (select form_id, shard from form_counts where form_id = r.form_id limit 1);
-      end loop;
-      return null;
-    end $$`.execute(db);
+    end $$`).execute(db);
+  }
 }
