@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import type { Trx } from '../../src/db/database.js';
@@ -7,7 +8,6 @@ import { insertSubmissionRows } from '../../src/submissions/submission.repositor
 import { markSubmissionRowsSpam } from '../../src/submissions/submission-triage.repository.js';
 import { createOwner, newSubmissionRow, useMigratedDatabase, type MigratedDatabase } from '../helpers/factories.js';
 import { waitFor } from '../helpers/wait.js';
-import { sql } from 'kysely';
 
 // PostgreSQL only (migration 0018 does nothing on SQLite, which has one writer at a time).
 

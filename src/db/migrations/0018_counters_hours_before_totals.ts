@@ -46,8 +46,8 @@ async function counterFunctions(db: Kysely<any>, order: 'hour by hour' | 'hours 
   const hourRow = `(form_id, hour, shard) = (
             select form_id, hour, shard from form_hourly_counts where form_id = r.form_id and hour = r.k limit 1)`;
   const totalRow = '(form_id, shard) = (select form_id, shard from form_counts where form_id = r.form_id limit 1)';
+  const update = (table: string, row: string) => `update ${table} set inbox = inbox - r.inbox, spam = spam + r.spam where ${row};`;
   for (const [name, c] of Object.entries(CHANGES)) {
-    const update = (table: string, row: string) => `update ${table} set inbox = inbox - r.inbox, spam = spam + r.spam where ${row};`;
     const byHour = `select n.form_id, substr(n.created_at, 1, 13) as k, ${c.inbox} as inbox, ${c.spam} as spam
                from ${c.from} where ${c.where} group by n.form_id, substr(n.created_at, 1, 13)`;
     const byForm = `select n.form_id, ${c.inbox} as inbox, ${c.spam} as spam from ${c.from} where ${c.where} group by n.form_id order by n.form_id`;
