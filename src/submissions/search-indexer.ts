@@ -54,6 +54,8 @@ export class SearchIndexer {
   private timer: NodeJS.Timeout | undefined;
   /** The chunks being indexed. */
   private running: Promise<void> | undefined;
+  /** The pass that starts once `running` ends, shared by every caller that arrived during it. */
+  private following: Promise<void> | undefined;
   /** The merge loop, when one runs. */
   private merging: Promise<void> | undefined;
   /** Aborted by close(): stops the timer's passes and the merge loop, and cuts short a pause between steps. */
@@ -100,12 +102,7 @@ export class SearchIndexer {
    */
   async indexPending(options: { merge?: boolean } = {}): Promise<void> {
     if (this.handle.dialect !== 'sqlite') return;
-    // One pass at a time; a caller arriving meanwhile waits for it, then indexes what came after.
-    while (this.running) await this.running;
-    this.running = this.indexAll().finally(() => {
-      this.running = undefined;
-    });
-    await this.running;
+    await this.passStartedAfterNow();
     if (options.merge === false) {
       if (this.unmerged) this.wake();
       return;
@@ -133,6 +130,33 @@ export class SearchIndexer {
     this.timer = undefined;
     await this.merging?.catch(() => undefined);
     await this.indexPending({ merge: false }).catch((err: unknown) => this.logger.warn({ err }, 'search indexing at shutdown failed'));
+  }
+
+  /**
+   * One pass at a time. A pass running now may have read what waits before the caller's rows
+   * committed, so a caller arriving during it needs the pass after it; every caller arriving
+   * during one pass shares that next pass (a burst of searches behind a long catch-up costs one
+   * more pass, not one each). The running pass's failure is its own callers'; the next pass runs anyway.
+   */
+  private passStartedAfterNow(): Promise<void> {
+    // `following` first: between the running pass's end and the start of the next, only it is set.
+    if (this.following) return this.following;
+    if (!this.running) return this.startPass();
+    this.following = this.running
+      .catch(() => undefined)
+      .then(() => {
+        this.following = undefined;
+        return this.startPass();
+      });
+    return this.following;
+  }
+
+  private startPass(): Promise<void> {
+    const pass = this.indexAll().finally(() => {
+      this.running = undefined;
+    });
+    this.running = pass;
+    return pass;
   }
 
   private async indexAll(): Promise<void> {

@@ -163,4 +163,30 @@ describe('the search index, kept after the submit transaction', () => {
       await indexer.close();
     }
   });
+
+  it('searches arriving during a pass share one pass after it, which takes their rows', async () => {
+    await services.searchIndex.close();
+    const sqlite = handle.dialect === 'sqlite';
+    const { form } = await createOwner(services);
+    await insertMessages(services, form.id, 'held quince');
+    const indexer = new SearchIndexer(handle, pino({ level: 'silent' }));
+    const passes = vi.spyOn(indexer as unknown as { indexAll(): Promise<void> }, 'indexAll');
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const held = handle.db.transaction().execute(() => gate);
+    try {
+      const first = indexer.indexPending({ merge: false });
+      // Queued behind the first pass's chunk, so only a pass after it can index this row.
+      const late = insertMessages(services, form.id, 'late quince');
+      const searches = Array.from({ length: 5 }, () => indexer.indexPending({ merge: false }));
+      release();
+      await Promise.all([held, first, late]);
+      await Promise.all(searches);
+      expect(passes).toHaveBeenCalledTimes(sqlite ? 2 : 0);
+      expect(await indexer.countPending()).toBe(0);
+    } finally {
+      release();
+      await indexer.close();
+    }
+  });
 });
