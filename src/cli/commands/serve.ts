@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
 import { loadConfig } from '../../config.js';
-import { startServer } from '../../start-server.js';
 
 export function registerServe(program: Command): void {
   program
@@ -8,6 +7,9 @@ export function registerServe(program: Command): void {
     .description('migrate the database, then run the HTTP server')
     .option('--json', 'accepted for symmetry; the server logs JSON lines')
     .action(async () => {
+      // Loaded here: the HTTP server's modules (Fastify, its plugins, every route) are a fifth of
+      // a one-shot command's start-up, which only needs the services.
+      const { startServer } = await import('../../start-server.js');
       await startServer(loadConfig());
     });
 }
