@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { Services } from '../../src/services.js';
 import type { TestDatabase } from '../helpers/database.js';
 import { createOwner, useMigratedDatabase } from '../helpers/factories.js';
-import { operatorEnv } from '../helpers/server-process.js';
+import { CLI_TEST_TIMEOUT_MS, operatorEnv } from '../helpers/server-process.js';
 
 const run = promisify(execFile);
 
@@ -23,7 +23,7 @@ async function formgate(args: string[], env: Record<string, string> = {}) {
 
 useMigratedDatabase((opened) => ({ database, services } = opened));
 
-describe('formgate forms create/update: bot checks and the learning filter', () => {
+describe('formgate forms create/update: bot checks and the learning filter', { timeout: CLI_TEST_TIMEOUT_MS }, () => {
   it('take every option, show secrets only as "set", and refuse bad values naming the setting', async () => {
     const { account } = await createOwner(services);
     const created = await formgate([

@@ -6,7 +6,7 @@ import { isoMinus, nowIso } from '../../src/lib/time.js';
 import type { Services } from '../../src/services.js';
 import type { TestDatabase } from '../helpers/database.js';
 import { createOwner, insertSubmissions, useMigratedDatabase } from '../helpers/factories.js';
-import { operatorEnv } from '../helpers/server-process.js';
+import { CLI_TEST_TIMEOUT_MS, operatorEnv } from '../helpers/server-process.js';
 
 const run = promisify(execFile);
 
@@ -36,7 +36,7 @@ async function ok<T = any>(args: string[], env: Record<string, string> = {}): Pr
 
 useMigratedDatabase((opened) => ({ database, handle, services } = opened));
 
-describe('formgate CLI: spam rules and data lifecycle', () => {
+describe('formgate CLI: spam rules and data lifecycle', { timeout: CLI_TEST_TIMEOUT_MS }, () => {
   it('forms create/update take every new option; a repeated option replaces its list and "" clears it', async () => {
     const { account } = await createOwner(services);
     const created = await ok([

@@ -6,7 +6,7 @@ import { addressHash } from '../../src/notifications/confirmation.js';
 import type { Services } from '../../src/services.js';
 import type { TestDatabase } from '../helpers/database.js';
 import { createOwner, useMigratedDatabase } from '../helpers/factories.js';
-import { operatorEnv } from '../helpers/server-process.js';
+import { CLI_TEST_TIMEOUT_MS, operatorEnv } from '../helpers/server-process.js';
 
 const run = promisify(execFile);
 
@@ -32,7 +32,7 @@ async function ok<T = any>(args: string[]): Promise<T> {
 
 useMigratedDatabase((opened) => ({ database, services } = opened));
 
-describe('formgate CLI: the submitter side (contract section 12)', () => {
+describe('formgate CLI: the submitter side (contract section 12)', { timeout: CLI_TEST_TIMEOUT_MS }, () => {
   it('forms create/update set the confirmation, templates, thank-you page and language; the settings show them', async () => {
     const { account } = await createOwner(services);
     const created = await ok([

@@ -3,7 +3,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
-import { operatorEnv } from '../helpers/server-process.js';
+import { CLI_TEST_TIMEOUT_MS, operatorEnv } from '../helpers/server-process.js';
 
 const run = promisify(execFile);
 
@@ -34,7 +34,7 @@ beforeAll(async () => {
 });
 afterAll(async () => database.drop());
 
-describe('formgate CLI', () => {
+describe('formgate CLI', { timeout: CLI_TEST_TIMEOUT_MS }, () => {
   let accountId: string;
   let apiKey: string;
   let keyId: string;

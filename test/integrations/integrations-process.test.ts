@@ -5,7 +5,7 @@ import { migrateToLatest } from '../../src/db/migrate.js';
 import { createOwner, servicesFor } from '../helpers/factories.js';
 import { createTestDatabase, testDialect, type TestDatabase } from '../helpers/database.js';
 import { startHttpsReceiver, type HttpsReceiver } from '../helpers/https-receiver.js';
-import { runToExit, spawnServer, type ServerProcess } from '../helpers/server-process.js';
+import { CLI_TEST_TIMEOUT_MS, runToExit, spawnServer, type ServerProcess } from '../helpers/server-process.js';
 import { waitFor } from '../helpers/wait.js';
 
 let database: TestDatabase;
@@ -45,7 +45,7 @@ afterAll(async () => {
   await database?.drop();
 });
 
-describe(`integrations as an operator runs them, on ${testDialect}`, () => {
+describe(`integrations as an operator runs them, on ${testDialect}`, { timeout: CLI_TEST_TIMEOUT_MS }, () => {
   it('formgate integrations add, list, test and remove print the documented JSON', async () => {
     const added = await formgate(['integrations', 'add', formId, '--kind', 'discord', '--url', `${receiver.url}/cli/discord`, '--name', 'Team chat']);
     expect(added.stderr).toBe('');
@@ -74,7 +74,7 @@ describe(`integrations as an operator runs them, on ${testDialect}`, () => {
     expect((await formgate(['integrations', 'remove', telegram.json.integration.id])).json).toEqual({ deleted: true });
     expect((await formgate(['integrations', 'list', formId])).json).toEqual({ integrations: [] });
     // Five CLI processes, each loading the app: ~10 s alone, three times that beside other suites.
-  }, 90_000);
+  });
 
   it('SIGKILL after the 200 and before the platform answered: each message is delivered once after the restart', async () => {
     expect((await formgate(['integrations', 'add', formId, '--kind', 'slack', '--url', `${receiver.url}/crash`])).code).toBe(0);

@@ -6,7 +6,7 @@ import { startTestApp, type TestApp } from '../helpers/app.js';
 import { DashboardClient } from '../helpers/dashboard-client.js';
 import { testDialect } from '../helpers/database.js';
 import { createOwner } from '../helpers/factories.js';
-import { operatorEnv } from '../helpers/server-process.js';
+import { CLI_TEST_TIMEOUT_MS, operatorEnv } from '../helpers/server-process.js';
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp-sink.js';
 import { JSON_ACCEPT, submit } from '../helpers/submit.js';
 import { waitFor } from '../helpers/wait.js';
@@ -41,7 +41,7 @@ async function formgate(args: string[], env: Record<string, string> = {}) {
   }
 }
 
-describe(`email for operators and owners on ${testDialect}`, () => {
+describe(`email for operators and owners on ${testDialect}`, { timeout: CLI_TEST_TIMEOUT_MS }, () => {
   it('forms create/update --notify sets verified recipients (replacing the list, "" clears it) and --notify-mode', async () => {
     const owner = await createOwner(t.services);
     const [a, b] = [address('cli-a'), address('cli-b')].sort() as [string, string];
