@@ -133,8 +133,9 @@ fi
 pm run --rm "${RUN_FLAGS[@]}" --network none "$BASE_IMAGE" node -e 'if (!process.versions.node.startsWith("20.")) process.exit(1)' ||
   fail "the base image has no Node 20"
 
-# Untagged build layers of earlier runs are the build cache; past a day they are removed, so
-# runs from fresh clones (new file times, so new layers) do not fill the disk.
+# Untagged build layers of earlier runs are the build cache (keyed by the files' content, not
+# their times, so a fresh clone reuses the dependency stages); past a day they are removed, so
+# the layers each commit's sources make do not fill the disk.
 podman image prune -f --filter until=24h >/dev/null
 step "building the Dockerfile on $BASE_IMAGE (log: build.log on failure)"
 build_started=$(date +%s)
