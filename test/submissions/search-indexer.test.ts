@@ -23,6 +23,22 @@ async function indexEntriesOf(id: string, word: string): Promise<number> {
 const search = (accountId: string, formId: string, q: string, spam?: boolean) =>
   services.submissionBrowser.browse(accountId, formId, { q, ...(spam === undefined ? {} : { spam }) }).then((p) => p.submissions.map((s) => s.id));
 
+/**
+ * A test's own indexer (the file's is closed, so only this one runs), a form with one row waiting,
+ * and the connection held by a transaction until `release()`: a pass started meanwhile runs, its
+ * chunk waiting, until then.
+ */
+async function indexerWithConnectionHeld(words: string) {
+  await services.searchIndex.close();
+  const { form } = await createOwner(services);
+  await insertMessages(services, form.id, words);
+  const indexer = new SearchIndexer(handle, pino({ level: 'silent' }));
+  let release: () => void = () => {};
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  const held = handle.db.transaction().execute(() => gate);
+  return { form, indexer, held, release: () => release() };
+}
+
 describe('the search index, kept after the submit transaction', () => {
   it('a search finds a submission committed a moment ago, before the indexer has run', async () => {
     const { account, form } = await createOwner(services);
@@ -131,16 +147,9 @@ describe('the search index, kept after the submit transaction', () => {
   });
 
   it('wakes during a long pass leave one pass to follow it, not one per timer', async () => {
-    await services.searchIndex.close();
     const sqlite = handle.dialect === 'sqlite';
-    const { form } = await createOwner(services);
-    await insertMessages(services, form.id, 'held plum');
-    const indexer = new SearchIndexer(handle, pino({ level: 'silent' }));
+    const { indexer, held, release } = await indexerWithConnectionHeld('held plum');
     const passes = vi.spyOn(indexer, 'indexPending');
-    // The connection is held, so the pass's chunk waits (and the pass runs) until it is released.
-    let release: () => void = () => {};
-    const gate = new Promise<void>((resolve) => (release = resolve));
-    const held = handle.db.transaction().execute(() => gate);
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     try {
       const pass = indexer.indexPending();
@@ -165,15 +174,9 @@ describe('the search index, kept after the submit transaction', () => {
   });
 
   it('searches arriving during a pass share one pass after it, which takes their rows', async () => {
-    await services.searchIndex.close();
     const sqlite = handle.dialect === 'sqlite';
-    const { form } = await createOwner(services);
-    await insertMessages(services, form.id, 'held quince');
-    const indexer = new SearchIndexer(handle, pino({ level: 'silent' }));
+    const { form, indexer, held, release } = await indexerWithConnectionHeld('held quince');
     const passes = vi.spyOn(indexer as unknown as { indexAll(): Promise<void> }, 'indexAll');
-    let release: () => void = () => {};
-    const gate = new Promise<void>((resolve) => (release = resolve));
-    const held = handle.db.transaction().execute(() => gate);
     try {
       const first = indexer.indexPending({ merge: false });
       // Queued behind the first pass's chunk, so only a pass after it can index this row.
