@@ -1,30 +1,18 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../src/db/database.js';
 import { isoMinus, nowIso } from '../../src/lib/time.js';
 import type { Services } from '../../src/services.js';
 import type { TestDatabase } from '../helpers/database.js';
 import { createOwner, insertSubmissions, useMigratedDatabase } from '../helpers/factories.js';
-import { CLI_TEST_TIMEOUT_MS, operatorEnv } from '../helpers/server-process.js';
-
-const run = promisify(execFile);
+import { CLI_TEST_TIMEOUT_MS, runToExit } from '../helpers/server-process.js';
 
 let database: TestDatabase;
 let handle: DatabaseHandle;
 let services: Services;
 
 // The CLI as an operator runs it: the package binary (compiled by `npm install`/`npm test`).
-async function formgate(args: string[], env: Record<string, string> = {}) {
-  try {
-    const { stdout, stderr } = await run('node', ['bin/formgate.js', ...args, '--json'], {
-      env: { ...operatorEnv(), DATABASE_URL: database.url, ...env },
-    });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
+function formgate(args: string[], env: Record<string, string> = {}) {
+  return runToExit(['bin/formgate.js', ...args, '--json'], { DATABASE_URL: database.url, ...env });
 }
 
 async function ok<T = any>(args: string[], env: Record<string, string> = {}): Promise<T> {

@@ -1,26 +1,16 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { nowIso } from '../../src/lib/time.js';
 import { addressHash } from '../../src/notifications/confirmation.js';
 import type { Services } from '../../src/services.js';
 import type { TestDatabase } from '../helpers/database.js';
 import { createOwner, useMigratedDatabase } from '../helpers/factories.js';
-import { CLI_TEST_TIMEOUT_MS, operatorEnv } from '../helpers/server-process.js';
-
-const run = promisify(execFile);
+import { CLI_TEST_TIMEOUT_MS, runToExit } from '../helpers/server-process.js';
 
 let database: TestDatabase;
 let services: Services;
 
-async function formgate(args: string[]) {
-  try {
-    const { stdout, stderr } = await run('node', ['bin/formgate.js', ...args, '--json'], { env: { ...operatorEnv(), DATABASE_URL: database.url } });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
+function formgate(args: string[]) {
+  return runToExit(['bin/formgate.js', ...args, '--json'], { DATABASE_URL: database.url });
 }
 
 async function ok<T = any>(args: string[]): Promise<T> {

@@ -1,25 +1,13 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
-import { CLI_TEST_TIMEOUT_MS, operatorEnv } from '../helpers/server-process.js';
-
-const run = promisify(execFile);
+import { CLI_TEST_TIMEOUT_MS, runToExit } from '../helpers/server-process.js';
 
 let database: TestDatabase;
 
 // The CLI as an operator runs it: the package binary (compiled by `npm install`/`npm test`).
-async function formgate(args: string[], env: Record<string, string> = {}) {
-  try {
-    const { stdout, stderr } = await run('node', ['bin/formgate.js', ...args], {
-      env: { ...operatorEnv(), DATABASE_URL: database.url, ...env },
-    });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
+function formgate(args: string[], env: Record<string, string> = {}) {
+  return runToExit(['bin/formgate.js', ...args], { DATABASE_URL: database.url, ...env });
 }
 
 async function formgateJson<T = any>(args: string[]): Promise<T> {

@@ -1,17 +1,13 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBase62 } from '../../src/lib/ids.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { DashboardClient } from '../helpers/dashboard-client.js';
 import { testDialect } from '../helpers/database.js';
 import { createOwner } from '../helpers/factories.js';
-import { CLI_TEST_TIMEOUT_MS, operatorEnv } from '../helpers/server-process.js';
+import { CLI_TEST_TIMEOUT_MS, runToExit } from '../helpers/server-process.js';
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp-sink.js';
 import { JSON_ACCEPT, submit } from '../helpers/submit.js';
 import { waitFor } from '../helpers/wait.js';
-
-const run = promisify(execFile);
 
 let sink: SmtpSink;
 let t: TestApp;
@@ -29,16 +25,8 @@ afterAll(async () => {
 const address = (tag: string) => `${tag}-${randomBase62(8).toLowerCase()}@example.net`;
 
 /** The CLI as an operator runs it (the compiled package binary), on the test app's database. */
-async function formgate(args: string[], env: Record<string, string> = {}) {
-  try {
-    const { stdout, stderr } = await run('node', ['bin/formgate.js', ...args], {
-      env: { ...operatorEnv(), DATABASE_URL: t.database.url, SMTP_URL: sink.url, MAIL_FROM: 'Forms <forms@example.com>', ...env },
-    });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
+function formgate(args: string[], env: Record<string, string> = {}) {
+  return runToExit(['bin/formgate.js', ...args], { DATABASE_URL: t.database.url, SMTP_URL: sink.url, MAIL_FROM: 'Forms <forms@example.com>', ...env });
 }
 
 describe(`email for operators and owners on ${testDialect}`, { timeout: CLI_TEST_TIMEOUT_MS }, () => {
