@@ -11,7 +11,8 @@ export function operatorEnv(): NodeJS.ProcessEnv {
 /**
  * For a test that runs the CLI as operators do, one Node process a command: ~1 s a command on a
  * slow 2-core machine, two to three while the other suites share its cores, and such a test runs
- * up to fifteen. The default 30 s left one of them 3 s of margin on such a machine (stop 57).
+ * up to ten, some of them at once. The default 30 s left one of them 3 s of margin on such a
+ * machine (stop 57).
  */
 export const CLI_TEST_TIMEOUT_MS = 90_000;
 
