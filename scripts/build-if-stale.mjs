@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// `npm start` in a checkout: compile only when a source file is newer than the last build (the
-// browser client first, then the server).
+// `npm start` and `npm run test:reliability` in a checkout: compile only when a source file is newer
+// than the last build (the browser client first, then the server). `npm test` always runs the
+// compiler, as the first command CI and a newcomer run.
 // tsc's own incremental mode (dist/.tsbuildinfo) would also skip unchanged files, but it still
 // loads the compiler and every source file, which takes seconds; comparing times takes
 // milliseconds.
