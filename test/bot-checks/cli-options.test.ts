@@ -2,14 +2,12 @@ import { describe, expect, it } from 'vitest';
 import type { Services } from '../../src/services.js';
 import type { TestDatabase } from '../helpers/database.js';
 import { createOwner, useMigratedDatabase } from '../helpers/factories.js';
-import { CLI_TEST_TIMEOUT_MS, runToExit } from '../helpers/server-process.js';
+import { CLI_TEST_TIMEOUT_MS, runCli } from '../helpers/server-process.js';
 
 let database: TestDatabase;
 let services: Services;
 
-function formgate(args: string[], env: Record<string, string> = {}) {
-  return runToExit(['bin/formgate.js', ...args, '--json'], { DATABASE_URL: database.url, ...env });
-}
+const formgate = (args: string[], env: Record<string, string> = {}) => runCli([...args, '--json'], { DATABASE_URL: database.url, ...env });
 
 useMigratedDatabase((opened) => ({ database, services } = opened));
 

@@ -4,23 +4,14 @@ import { isoMinus, nowIso } from '../../src/lib/time.js';
 import type { Services } from '../../src/services.js';
 import type { TestDatabase } from '../helpers/database.js';
 import { createOwner, insertSubmissions, useMigratedDatabase } from '../helpers/factories.js';
-import { CLI_TEST_TIMEOUT_MS, runToExit } from '../helpers/server-process.js';
+import { CLI_TEST_TIMEOUT_MS, runCli, runCliJson } from '../helpers/server-process.js';
 
 let database: TestDatabase;
 let handle: DatabaseHandle;
 let services: Services;
 
-// The CLI as an operator runs it: the package binary (compiled by `npm install`/`npm test`).
-function formgate(args: string[], env: Record<string, string> = {}) {
-  return runToExit(['bin/formgate.js', ...args, '--json'], { DATABASE_URL: database.url, ...env });
-}
-
-async function ok<T = any>(args: string[], env: Record<string, string> = {}): Promise<T> {
-  const result = await formgate(args, env);
-  expect(result.stderr).toBe('');
-  expect(result.code).toBe(0);
-  return JSON.parse(result.stdout) as T;
-}
+const formgate = (args: string[], env: Record<string, string> = {}) => runCli([...args, '--json'], { DATABASE_URL: database.url, ...env });
+const ok = <T = any>(args: string[], env: Record<string, string> = {}) => runCliJson<T>(args, { DATABASE_URL: database.url, ...env });
 
 useMigratedDatabase((opened) => ({ database, handle, services } = opened));
 

@@ -4,21 +4,13 @@ import { addressHash } from '../../src/notifications/confirmation.js';
 import type { Services } from '../../src/services.js';
 import type { TestDatabase } from '../helpers/database.js';
 import { createOwner, useMigratedDatabase } from '../helpers/factories.js';
-import { CLI_TEST_TIMEOUT_MS, runToExit } from '../helpers/server-process.js';
+import { CLI_TEST_TIMEOUT_MS, runCli, runCliJson } from '../helpers/server-process.js';
 
 let database: TestDatabase;
 let services: Services;
 
-function formgate(args: string[]) {
-  return runToExit(['bin/formgate.js', ...args, '--json'], { DATABASE_URL: database.url });
-}
-
-async function ok<T = any>(args: string[]): Promise<T> {
-  const result = await formgate(args);
-  expect(result.stderr).toBe('');
-  expect(result.code).toBe(0);
-  return JSON.parse(result.stdout) as T;
-}
+const formgate = (args: string[]) => runCli([...args, '--json'], { DATABASE_URL: database.url });
+const ok = <T = any>(args: string[]) => runCliJson<T>(args, { DATABASE_URL: database.url });
 
 useMigratedDatabase((opened) => ({ database, services } = opened));
 

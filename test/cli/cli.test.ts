@@ -1,21 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
-import { CLI_TEST_TIMEOUT_MS, runToExit } from '../helpers/server-process.js';
+import { CLI_TEST_TIMEOUT_MS, runCli, runCliJson } from '../helpers/server-process.js';
 
 let database: TestDatabase;
 
-// The CLI as an operator runs it: the package binary (compiled by `npm install`/`npm test`).
-function formgate(args: string[], env: Record<string, string> = {}) {
-  return runToExit(['bin/formgate.js', ...args], { DATABASE_URL: database.url, ...env });
-}
-
-async function formgateJson<T = any>(args: string[]): Promise<T> {
-  const result = await formgate([...args, '--json']);
-  expect(result.stderr).toBe('');
-  expect(result.code).toBe(0);
-  return JSON.parse(result.stdout) as T;
-}
+const formgate = (args: string[], env: Record<string, string> = {}) => runCli(args, { DATABASE_URL: database.url, ...env });
+const formgateJson = <T = any>(args: string[]) => runCliJson<T>(args, { DATABASE_URL: database.url });
 
 beforeAll(async () => {
   database = await createTestDatabase();

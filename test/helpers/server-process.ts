@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { resolve } from 'node:path';
+import { expect } from 'vitest';
 
 /** The shell's environment without what Vite injects into the test process (BASE_URL, MODE…). */
 export function operatorEnv(): NodeJS.ProcessEnv {
@@ -72,4 +73,17 @@ export async function runToExit(args: string[], env: Record<string, string>, tim
   const [code, signal] = (await once(child, 'close')) as [number | null, string | null];
   clearTimeout(timer);
   return { code: code ?? signal ?? 'unknown', stdout, stderr };
+}
+
+/** The CLI as an operator runs it: the package binary (compiled by `npm install`/`npm test`). */
+export function runCli(args: string[], env: Record<string, string>): Promise<FinishedProcess> {
+  return runToExit(['bin/formgate.js', ...args], env);
+}
+
+/** A CLI command that must succeed (exit 0, nothing on stderr): its `--json` output, parsed. */
+export async function runCliJson<T = any>(args: string[], env: Record<string, string>): Promise<T> {
+  const result = await runCli([...args, '--json'], env);
+  expect(result.stderr).toBe('');
+  expect(result.code).toBe(0);
+  return JSON.parse(result.stdout) as T;
 }

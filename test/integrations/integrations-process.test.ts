@@ -5,7 +5,7 @@ import { migrateToLatest } from '../../src/db/migrate.js';
 import { createOwner, servicesFor } from '../helpers/factories.js';
 import { createTestDatabase, testDialect, type TestDatabase } from '../helpers/database.js';
 import { startHttpsReceiver, type HttpsReceiver } from '../helpers/https-receiver.js';
-import { CLI_TEST_TIMEOUT_MS, runToExit, spawnServer, type ServerProcess } from '../helpers/server-process.js';
+import { CLI_TEST_TIMEOUT_MS, runCli, spawnServer, type ServerProcess } from '../helpers/server-process.js';
 import { waitFor } from '../helpers/wait.js';
 
 let database: TestDatabase;
@@ -26,7 +26,7 @@ const env = () => ({
 });
 
 async function formgate(args: string[]) {
-  const result = await runToExit(['bin/formgate.js', ...args, '--json'], env());
+  const result = await runCli([...args, '--json'], env());
   return { ...result, json: result.code === 0 ? JSON.parse(result.stdout) : undefined };
 }
 

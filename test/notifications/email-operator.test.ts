@@ -4,7 +4,7 @@ import { startTestApp, type TestApp } from '../helpers/app.js';
 import { DashboardClient } from '../helpers/dashboard-client.js';
 import { testDialect } from '../helpers/database.js';
 import { createOwner } from '../helpers/factories.js';
-import { CLI_TEST_TIMEOUT_MS, runToExit } from '../helpers/server-process.js';
+import { CLI_TEST_TIMEOUT_MS, runCli } from '../helpers/server-process.js';
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp-sink.js';
 import { JSON_ACCEPT, submit } from '../helpers/submit.js';
 import { waitFor } from '../helpers/wait.js';
@@ -24,10 +24,9 @@ afterAll(async () => {
 
 const address = (tag: string) => `${tag}-${randomBase62(8).toLowerCase()}@example.net`;
 
-/** The CLI as an operator runs it (the compiled package binary), on the test app's database. */
-function formgate(args: string[], env: Record<string, string> = {}) {
-  return runToExit(['bin/formgate.js', ...args], { DATABASE_URL: t.database.url, SMTP_URL: sink.url, MAIL_FROM: 'Forms <forms@example.com>', ...env });
-}
+/** The CLI on the test app's database, with its SMTP sink. */
+const formgate = (args: string[], env: Record<string, string> = {}) =>
+  runCli(args, { DATABASE_URL: t.database.url, SMTP_URL: sink.url, MAIL_FROM: 'Forms <forms@example.com>', ...env });
 
 describe(`email for operators and owners on ${testDialect}`, { timeout: CLI_TEST_TIMEOUT_MS }, () => {
   it('forms create/update --notify sets verified recipients (replacing the list, "" clears it) and --notify-mode', async () => {

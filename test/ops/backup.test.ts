@@ -7,7 +7,7 @@ import type { DatabaseHandle } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { createOwner, servicesFor } from '../helpers/factories.js';
 import { createTestDatabase, testDialect, type TestDatabase } from '../helpers/database.js';
-import { runToExit, spawnServer, type ServerProcess } from '../helpers/server-process.js';
+import { runCli, spawnServer, type ServerProcess } from '../helpers/server-process.js';
 import { waitFor } from '../helpers/wait.js';
 import { steadyLoad } from '../reliability/long/load.js';
 
@@ -39,7 +39,7 @@ describe(`formgate backup on ${testDialect}`, { timeout: 120_000 }, () => {
     async () => {
       const file = join(dir, 'formgate-backup.db');
       if (testDialect === 'postgres') {
-        const result = await runToExit(['bin/formgate.js', 'backup', file, '--json'], { DATABASE_URL: database.url });
+        const result = await runCli(['backup', file, '--json'], { DATABASE_URL: database.url });
         expect(result.code).toBe(1);
         expect(result.stdout).toBe('');
         expect(result.stderr.trim().split('\n')).toHaveLength(1);
@@ -56,7 +56,7 @@ describe(`formgate backup on ${testDialect}`, { timeout: 120_000 }, () => {
         // Answered with 200 means committed: every one of these must be in the copy.
         committedBefore = load.outcomes.filter((o) => o.outcome === 200).map((o) => o.submissionId!);
         const answeredAtStart = load.answered();
-        const result = await runToExit(['bin/formgate.js', 'backup', file, '--json'], { DATABASE_URL: database.url });
+        const result = await runCli(['backup', file, '--json'], { DATABASE_URL: database.url });
         const answeredAtEnd = load.answered();
         expect(result.stderr).toBe('');
         expect(result.code).toBe(0);
