@@ -5,7 +5,7 @@ import { migrateToLatest } from '../../src/db/migrate.js';
 import { createOwner, servicesFor } from '../helpers/factories.js';
 import { createTestDatabase, testDialect, type TestDatabase } from '../helpers/database.js';
 import { startHttpsReceiver, type HttpsReceiver } from '../helpers/https-receiver.js';
-import { CLI_TEST_TIMEOUT_MS, runCli, spawnServer, type ServerProcess } from '../helpers/server-process.js';
+import { CLI_TEST_TIMEOUT_MS, runCli, runCliJson, spawnServer, type ServerProcess } from '../helpers/server-process.js';
 import { waitFor } from '../helpers/wait.js';
 
 let database: TestDatabase;
@@ -25,10 +25,8 @@ const env = () => ({
   NODE_EXTRA_CA_CERTS: receiver.caFile,
 });
 
-async function formgate(args: string[]) {
-  const result = await runCli([...args, '--json'], env());
-  return { ...result, json: result.code === 0 ? JSON.parse(result.stdout) : undefined };
-}
+const formgate = (args: string[]) => runCli([...args, '--json'], env());
+const ok = (args: string[]) => runCliJson(args, env());
 
 beforeAll(async () => {
   database = await createTestDatabase();
@@ -47,20 +45,19 @@ afterAll(async () => {
 
 describe(`integrations as an operator runs them, on ${testDialect}`, { timeout: CLI_TEST_TIMEOUT_MS }, () => {
   it('formgate integrations add, list, test and remove print the documented JSON', async () => {
-    const added = await formgate(['integrations', 'add', formId, '--kind', 'discord', '--url', `${receiver.url}/cli/discord`, '--name', 'Team chat']);
-    expect(added.stderr).toBe('');
-    expect(added.json).toEqual({
+    const added = await ok(['integrations', 'add', formId, '--kind', 'discord', '--url', `${receiver.url}/cli/discord`, '--name', 'Team chat']);
+    expect(added).toEqual({
       integration: { id: expect.stringMatching(/^int_/), formId, kind: 'discord', name: 'Team chat', enabled: true, createdAt: expect.stringMatching(/\.\d{3}Z$/) },
     });
-    const id = added.json.integration.id as string;
-    const telegram = await formgate(['integrations', 'add', formId, '--kind', 'telegram', '--token', '42:BBBBBBBBBBBBBBBBBBBBBBBBBBBBBB', '--chat-id', '7']);
-    expect(telegram.json.integration).toMatchObject({ kind: 'telegram', name: 'Telegram', enabled: true });
+    const id = added.integration.id as string;
+    const telegram = await ok(['integrations', 'add', formId, '--kind', 'telegram', '--token', '42:BBBBBBBBBBBBBBBBBBBBBBBBBBBBBB', '--chat-id', '7']);
+    expect(telegram.integration).toMatchObject({ kind: 'telegram', name: 'Telegram', enabled: true });
 
-    expect((await formgate(['integrations', 'list', formId])).json).toEqual({ integrations: [added.json.integration, telegram.json.integration] });
+    expect(await ok(['integrations', 'list', formId])).toEqual({ integrations: [added.integration, telegram.integration] });
 
-    expect((await formgate(['integrations', 'test', id])).json).toEqual({ sent: true });
+    expect(await ok(['integrations', 'test', id])).toEqual({ sent: true });
     expect(receiver.received.filter((r) => r.url === '/cli/discord')).toHaveLength(1);
-    expect((await formgate(['integrations', 'test', telegram.json.integration.id])).json).toEqual({ sent: true });
+    expect(await ok(['integrations', 'test', telegram.integration.id])).toEqual({ sent: true });
     expect(receiver.received.filter((r) => r.url === '/tg/bot42:BBBBBBBBBBBBBBBBBBBBBBBBBBBBBB/sendMessage')).toHaveLength(1);
 
     const bad = await formgate(['integrations', 'add', formId, '--kind', 'slack', '--url', 'http://plain.example/x']);
@@ -70,14 +67,14 @@ describe(`integrations as an operator runs them, on ${testDialect}`, { timeout: 
     expect(missing.code).not.toBe(0);
     expect(missing.stderr).toContain('Integration not found.');
 
-    expect((await formgate(['integrations', 'remove', id])).json).toEqual({ deleted: true });
-    expect((await formgate(['integrations', 'remove', telegram.json.integration.id])).json).toEqual({ deleted: true });
-    expect((await formgate(['integrations', 'list', formId])).json).toEqual({ integrations: [] });
-    // Five CLI processes, each loading the app: ~10 s alone, three times that beside other suites.
+    expect(await ok(['integrations', 'remove', id])).toEqual({ deleted: true });
+    expect(await ok(['integrations', 'remove', telegram.integration.id])).toEqual({ deleted: true });
+    expect(await ok(['integrations', 'list', formId])).toEqual({ integrations: [] });
+    // Ten CLI processes, each loading the services: ~10 s alone, three times that beside other suites.
   });
 
   it('SIGKILL after the 200 and before the platform answered: each message is delivered once after the restart', async () => {
-    expect((await formgate(['integrations', 'add', formId, '--kind', 'slack', '--url', `${receiver.url}/crash`])).code).toBe(0);
+    await ok(['integrations', 'add', formId, '--kind', 'slack', '--url', `${receiver.url}/crash`]);
     // The platform reads each request and never answers: messages are claimed and in flight, none
     // delivered, when the process dies.
     const held: ServerResponse[] = [];

@@ -4,7 +4,7 @@ import { startTestApp, type TestApp } from '../helpers/app.js';
 import { DashboardClient } from '../helpers/dashboard-client.js';
 import { testDialect } from '../helpers/database.js';
 import { createOwner } from '../helpers/factories.js';
-import { CLI_TEST_TIMEOUT_MS, runCli } from '../helpers/server-process.js';
+import { CLI_TEST_TIMEOUT_MS, runCli, runCliJson } from '../helpers/server-process.js';
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp-sink.js';
 import { JSON_ACCEPT, submit } from '../helpers/submit.js';
 import { waitFor } from '../helpers/wait.js';
@@ -25,16 +25,15 @@ afterAll(async () => {
 const address = (tag: string) => `${tag}-${randomBase62(8).toLowerCase()}@example.net`;
 
 /** The CLI on the test app's database, with its SMTP sink. */
-const formgate = (args: string[], env: Record<string, string> = {}) =>
-  runCli(args, { DATABASE_URL: t.database.url, SMTP_URL: sink.url, MAIL_FROM: 'Forms <forms@example.com>', ...env });
+const cliEnv = (env: Record<string, string> = {}) => ({ DATABASE_URL: t.database.url, SMTP_URL: sink.url, MAIL_FROM: 'Forms <forms@example.com>', ...env });
+const formgate = (args: string[], env?: Record<string, string>) => runCli(args, cliEnv(env));
+const ok = (args: string[], env?: Record<string, string>) => runCliJson(args, cliEnv(env));
 
 describe(`email for operators and owners on ${testDialect}`, { timeout: CLI_TEST_TIMEOUT_MS }, () => {
   it('forms create/update --notify sets verified recipients (replacing the list, "" clears it) and --notify-mode', async () => {
     const owner = await createOwner(t.services);
     const [a, b] = [address('cli-a'), address('cli-b')].sort() as [string, string];
-    const created = await formgate(['forms', 'create', owner.account.id, '--name', 'CLI form', '--notify', a, '--notify', b, '--notify-mode', 'daily', '--json']);
-    expect(created.stderr).toBe('');
-    const form = JSON.parse(created.stdout).form;
+    const { form } = await ok(['forms', 'create', owner.account.id, '--name', 'CLI form', '--notify', a, '--notify', b, '--notify-mode', 'daily']);
     expect(form.settings).toMatchObject({ notify: [a, b], notifyMode: 'daily' });
     expect((await t.services.notifications.listRecipients(form.id)).map((r) => [r.address, r.state])).toEqual([
       [a, 'verified'],
@@ -43,9 +42,9 @@ describe(`email for operators and owners on ${testDialect}`, { timeout: CLI_TEST
     // Operator-set addresses get no verification email.
     expect(sink.to(a)).toEqual([]);
 
-    const replaced = JSON.parse((await formgate(['forms', 'update', form.id, '--notify', b, '--notify-mode', 'each', '--json'])).stdout).form;
+    const replaced = (await ok(['forms', 'update', form.id, '--notify', b, '--notify-mode', 'each'])).form;
     expect(replaced.settings).toMatchObject({ notify: [b], notifyMode: 'each' });
-    const cleared = JSON.parse((await formgate(['forms', 'update', form.id, '--notify', '', '--json'])).stdout).form;
+    const cleared = (await ok(['forms', 'update', form.id, '--notify', ''])).form;
     expect(cleared.settings.notify).toEqual([]);
 
     const bad = await formgate(['forms', 'update', form.id, '--notify', 'not-an-address', '--json']);
@@ -62,9 +61,7 @@ describe(`email for operators and owners on ${testDialect}`, { timeout: CLI_TEST
 
   it('mail test sends one message through SMTP_URL and prints {sent: true}; a refusal or no SMTP_URL is an error', async () => {
     const to = address('test');
-    const ok = await formgate(['mail', 'test', to, '--json']);
-    expect(ok.stderr).toBe('');
-    expect(JSON.parse(ok.stdout)).toEqual({ sent: true });
+    expect(await ok(['mail', 'test', to])).toEqual({ sent: true });
     expect(sink.to(to)).toHaveLength(1);
     expect(sink.to(to)[0]!.parsed.subject).toBe('Formgate test email');
     expect(sink.to(to)[0]!.envelope.from).toBe('forms@example.com');
