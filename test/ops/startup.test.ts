@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, testDialect, type TestDatabase } from '../helpers/database.js';
-import { operatorEnv, runToExit, spawnServer, type ServerProcess } from '../helpers/server-process.js';
+import { operatorEnv, runCli, runToExit, spawnServer, type ServerProcess } from '../helpers/server-process.js';
 import { waitFor } from '../helpers/wait.js';
 
 const packageVersion = (JSON.parse(readFileSync('package.json', 'utf8')) as { version: string }).version;
@@ -139,7 +139,7 @@ describe('start-up failures: one line saying what is wrong and what to do, exit 
   it('SQLite path not writable (its folder cannot be created), through `formgate serve`', async () => {
     writeFileSync(join(dir, 'a-file'), 'not a folder');
     const path = join(dir, 'a-file', 'data', 'formgate.db');
-    const result = await runToExit(['bin/formgate.js', 'serve'], { DATABASE_URL: `sqlite:${path}` });
+    const result = await runCli(['serve'], { DATABASE_URL: `sqlite:${path}` });
     expectOneLineFailure(result, new RegExp(`Cannot create or write the SQLite database ${path.replace(/[.]/g, '\\.')} \\(ENOTDIR\\): make sure its folder .* or set DATABASE_URL`));
   });
 
@@ -177,7 +177,7 @@ describe('start-up failures: one line saying what is wrong and what to do, exit 
 
 describe('version', { timeout: 90_000 }, () => {
   it('formgate --version prints the package version, which is also the OpenAPI info.version', async () => {
-    const result = await runToExit(['bin/formgate.js', '--version'], {});
+    const result = await runCli(['--version'], {});
     expect(result).toMatchObject({ code: 0, stdout: `${packageVersion}\n`, stderr: '' });
     const server = await spawnServer({ DATABASE_URL: database.url });
     servers.push(server);
