@@ -17,6 +17,9 @@ export function operatorEnv(): NodeJS.ProcessEnv {
  */
 export const CLI_TEST_TIMEOUT_MS = 90_000;
 
+/** The server's entry point as `npm start` runs it, compiled by `npm run build`. */
+export const SERVER_ENTRY = 'dist/src/server.js';
+
 export interface ServerProcess {
   url: string;
   child: ChildProcess;
@@ -30,7 +33,7 @@ export interface ServerProcess {
  * resolves once it printed its listening URL.
  */
 export async function spawnServer(env: Record<string, string>, timeoutMs = 30_000): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [resolve('dist/src/server.js')], {
+  const child = spawn(process.execPath, [resolve(SERVER_ENTRY)], {
     env: { ...operatorEnv(), PORT: '0', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -62,8 +65,8 @@ export interface FinishedProcess {
   stderr: string;
 }
 
-/** Runs a compiled entry point (e.g. `dist/src/server.js`, `bin/formgate.js`) until it exits. */
-export async function runToExit(args: string[], env: Record<string, string>, timeoutMs = 30_000): Promise<FinishedProcess> {
+/** Runs a compiled entry point (the server's, the CLI's) until it exits. */
+async function runToExit(args: string[], env: Record<string, string>, timeoutMs = 30_000): Promise<FinishedProcess> {
   const child = spawn(process.execPath, args, { env: { ...operatorEnv(), PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
@@ -73,6 +76,11 @@ export async function runToExit(args: string[], env: Record<string, string>, tim
   const [code, signal] = (await once(child, 'close')) as [number | null, string | null];
   clearTimeout(timer);
   return { code: code ?? signal ?? 'unknown', stdout, stderr };
+}
+
+/** The server run until it exits: a start-up that must fail, with its one line on stderr. */
+export function runServer(env: Record<string, string>): Promise<FinishedProcess> {
+  return runToExit([SERVER_ENTRY], env);
 }
 
 /** The CLI as an operator runs it: the package binary (compiled by `npm install`/`npm test`). */

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, testDialect, type TestDatabase } from '../helpers/database.js';
-import { operatorEnv, runCli, runToExit, spawnServer, type ServerProcess } from '../helpers/server-process.js';
+import { SERVER_ENTRY, operatorEnv, runCli, runServer, spawnServer, type ServerProcess } from '../helpers/server-process.js';
 import { waitFor } from '../helpers/wait.js';
 
 const packageVersion = (JSON.parse(readFileSync('package.json', 'utf8')) as { version: string }).version;
@@ -94,7 +94,7 @@ describe(`start on ${testDialect}`, { timeout: 90_000 }, () => {
 
   it('prints readable lines through pino-pretty when stdout is a terminal', async () => {
     // script(1) gives the process a pseudo-terminal.
-    const child = spawn('script', ['-qfec', `${process.execPath} dist/src/server.js`, '/dev/null'], {
+    const child = spawn('script', ['-qfec', `${process.execPath} ${SERVER_ENTRY}`, '/dev/null'], {
       env: { ...operatorEnv(), PORT: '0', LOG_LEVEL: 'info', DATABASE_URL: database.url },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
@@ -131,7 +131,7 @@ describe(`start on ${testDialect}`, { timeout: 90_000 }, () => {
 describe('start-up failures: one line saying what is wrong and what to do, exit 1', { timeout: 90_000 }, () => {
   it('PostgreSQL unreachable', async () => {
     const port = await closedPort();
-    const result = await runToExit(['dist/src/server.js'], { DATABASE_URL: `postgres://formgate:pw@127.0.0.1:${port}/formgate` });
+    const result = await runServer({ DATABASE_URL: `postgres://formgate:pw@127.0.0.1:${port}/formgate` });
     expectOneLineFailure(result, new RegExp(`^error: Cannot reach PostgreSQL database formgate on formgate@127\\.0\\.0\\.1:${port} \\(ECONNREFUSED\\): start PostgreSQL or correct`));
     expect(result.stderr).not.toContain(':pw@');
   });
@@ -144,14 +144,14 @@ describe('start-up failures: one line saying what is wrong and what to do, exit 
   });
 
   it('SQLite path that cannot be opened as a file (a folder)', async () => {
-    const result = await runToExit(['dist/src/server.js'], { DATABASE_URL: `sqlite:${dir}` });
+    const result = await runServer({ DATABASE_URL: `sqlite:${dir}` });
     expectOneLineFailure(result, /Cannot create or write the SQLite database .* \(SQLITE_CANTOPEN\)/);
   });
 
   it('SQLite file that is not a database', async () => {
     const path = join(dir, 'notes.db');
     writeFileSync(path, 'These are my notes, not a database. '.repeat(200));
-    const result = await runToExit(['dist/src/server.js'], { DATABASE_URL: `sqlite:${path}` });
+    const result = await runServer({ DATABASE_URL: `sqlite:${path}` });
     expectOneLineFailure(result, /is not a usable SQLite database \(SQLITE_NOTADB\): point DATABASE_URL at a Formgate database, or move the file away/);
     expect(readFileSync(path, 'utf8')).toMatch(/^These are my notes/);
   });
@@ -160,9 +160,9 @@ describe('start-up failures: one line saying what is wrong and what to do, exit 
     const held = await heldPort();
     try {
       const port = (held.address() as AddressInfo).port;
-      const web = await runToExit(['dist/src/server.js'], { DATABASE_URL: `sqlite:${join(dir, 'port.db')}`, PORT: String(port) });
+      const web = await runServer({ DATABASE_URL: `sqlite:${join(dir, 'port.db')}`, PORT: String(port) });
       expectOneLineFailure(web, new RegExp(`^error: Port ${port} on 127\\.0\\.0\\.1 is already in use .*set PORT to a free port\\.$`));
-      const metrics = await runToExit(['dist/src/server.js'], { DATABASE_URL: `sqlite:${join(dir, 'port.db')}`, METRICS_PORT: String(port) });
+      const metrics = await runServer({ DATABASE_URL: `sqlite:${join(dir, 'port.db')}`, METRICS_PORT: String(port) });
       expectOneLineFailure(metrics, new RegExp(`^error: Port ${port} on 127\\.0\\.0\\.1 is already in use .*set METRICS_PORT to a free port\\.$`));
     } finally {
       held.close();
@@ -170,7 +170,7 @@ describe('start-up failures: one line saying what is wrong and what to do, exit 
   });
 
   it('invalid configuration names the variable', async () => {
-    const result = await runToExit(['dist/src/server.js'], { METRICS_PORT: 'ninety' });
+    const result = await runServer({ METRICS_PORT: 'ninety' });
     expectOneLineFailure(result, /METRICS_PORT/);
   });
 });
