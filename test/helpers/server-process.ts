@@ -17,6 +17,12 @@ export function operatorEnv(): NodeJS.ProcessEnv {
  */
 export const CLI_TEST_TIMEOUT_MS = 90_000;
 
+/**
+ * How long a process may take to print its listening URL (spawnServer) or to exit (the rest):
+ * one that takes longer is stuck, and the test fails saying so, well inside CLI_TEST_TIMEOUT_MS.
+ */
+const PROCESS_LIMIT_MS = 30_000;
+
 /** The server's entry point as `npm start` runs it, compiled by `npm run build`. */
 export const SERVER_ENTRY = 'dist/src/server.js';
 
@@ -32,7 +38,7 @@ export interface ServerProcess {
  * Runs the compiled server (`npm run build` output) as an operator would, in its own process, and
  * resolves once it printed its listening URL.
  */
-export async function spawnServer(env: Record<string, string>, timeoutMs = 30_000): Promise<ServerProcess> {
+export async function spawnServer(env: Record<string, string>): Promise<ServerProcess> {
   const child = spawn(process.execPath, [resolve(SERVER_ENTRY)], {
     env: { ...operatorEnv(), PORT: '0', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -40,7 +46,7 @@ export async function spawnServer(env: Record<string, string>, timeoutMs = 30_00
   let output = '';
   const exited = once(child, 'exit').then(([code, signal]) => (code ?? signal) as number | string);
   const url = await new Promise<string>((resolveUrl, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), timeoutMs);
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), PROCESS_LIMIT_MS);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       const match = /listening on (http:\/\/[\d.]+:\d+)/.exec(output);
@@ -66,13 +72,13 @@ export interface FinishedProcess {
 }
 
 /** Runs a compiled entry point (the server's, the CLI's) until it exits. */
-async function runToExit(args: string[], env: Record<string, string>, timeoutMs = 30_000): Promise<FinishedProcess> {
+async function runToExit(args: string[], env: Record<string, string>): Promise<FinishedProcess> {
   const child = spawn(process.execPath, args, { env: { ...operatorEnv(), PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+  const timer = setTimeout(() => child.kill('SIGKILL'), PROCESS_LIMIT_MS);
   const [code, signal] = (await once(child, 'close')) as [number | null, string | null];
   clearTimeout(timer);
   return { code: code ?? signal ?? 'unknown', stdout, stderr };
