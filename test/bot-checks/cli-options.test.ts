@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Services } from '../../src/services.js';
 import type { TestDatabase } from '../helpers/database.js';
 import { createOwner, useMigratedDatabase } from '../helpers/factories.js';
-import { CLI_TEST_TIMEOUT_MS, runCli, runCliJson } from '../helpers/server-process.js';
+import { PROCESS_TEST_TIMEOUT_MS, runCli, runCliJson } from '../helpers/server-process.js';
 
 let database: TestDatabase;
 let services: Services;
@@ -12,7 +12,7 @@ const ok = (args: string[], env: Record<string, string> = {}) => runCliJson(args
 
 useMigratedDatabase((opened) => ({ database, services } = opened));
 
-describe('formgate forms create/update: bot checks and the learning filter', { timeout: CLI_TEST_TIMEOUT_MS }, () => {
+describe('formgate forms create/update: bot checks and the learning filter', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
   it('take every option, show secrets only as "set", and refuse bad values naming the setting', async () => {
     const { account } = await createOwner(services);
     const created = await ok([

@@ -4,7 +4,7 @@ import { isoMinus, nowIso } from '../../src/lib/time.js';
 import type { Services } from '../../src/services.js';
 import type { TestDatabase } from '../helpers/database.js';
 import { createOwner, insertSubmissions, useMigratedDatabase } from '../helpers/factories.js';
-import { CLI_TEST_TIMEOUT_MS, runCli, runCliJson } from '../helpers/server-process.js';
+import { PROCESS_TEST_TIMEOUT_MS, runCli, runCliJson } from '../helpers/server-process.js';
 
 let database: TestDatabase;
 let handle: DatabaseHandle;
@@ -15,7 +15,7 @@ const ok = <T = any>(args: string[], env: Record<string, string> = {}) => runCli
 
 useMigratedDatabase((opened) => ({ database, handle, services } = opened));
 
-describe('formgate CLI: spam rules and data lifecycle', { timeout: CLI_TEST_TIMEOUT_MS }, () => {
+describe('formgate CLI: spam rules and data lifecycle', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
   it('forms create/update take every new option; a repeated option replaces its list and "" clears it', async () => {
     const { account } = await createOwner(services);
     const created = await ok([

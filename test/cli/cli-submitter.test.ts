@@ -4,7 +4,7 @@ import { addressHash } from '../../src/notifications/confirmation.js';
 import type { Services } from '../../src/services.js';
 import type { TestDatabase } from '../helpers/database.js';
 import { createOwner, useMigratedDatabase } from '../helpers/factories.js';
-import { CLI_TEST_TIMEOUT_MS, runCli, runCliJson } from '../helpers/server-process.js';
+import { PROCESS_TEST_TIMEOUT_MS, runCli, runCliJson } from '../helpers/server-process.js';
 
 let database: TestDatabase;
 let services: Services;
@@ -14,7 +14,7 @@ const ok = <T = any>(args: string[]) => runCliJson<T>(args, { DATABASE_URL: data
 
 useMigratedDatabase((opened) => ({ database, services } = opened));
 
-describe('formgate CLI: the submitter side (contract section 12)', { timeout: CLI_TEST_TIMEOUT_MS }, () => {
+describe('formgate CLI: the submitter side (contract section 12)', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
   it('forms create/update set the confirmation, templates, thank-you page and language; the settings show them', async () => {
     const { account } = await createOwner(services);
     const created = await ok([

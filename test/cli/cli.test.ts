@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
-import { CLI_TEST_TIMEOUT_MS, runCli, runCliJson } from '../helpers/server-process.js';
+import { PROCESS_TEST_TIMEOUT_MS, runCli, runCliJson } from '../helpers/server-process.js';
 
 let database: TestDatabase;
 
@@ -13,7 +13,7 @@ beforeAll(async () => {
 });
 afterAll(async () => database.drop());
 
-describe('formgate CLI', { timeout: CLI_TEST_TIMEOUT_MS }, () => {
+describe('formgate CLI', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
   let accountId: string;
   let apiKey: string;
   let keyId: string;

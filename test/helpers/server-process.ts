@@ -10,16 +10,16 @@ export function operatorEnv(): NodeJS.ProcessEnv {
 }
 
 /**
- * For a test that runs the CLI as operators do, one Node process a command: ~1 s a command on a
- * slow 2-core machine, two to three while the other suites share its cores, and such a test runs
- * up to ten, some of them at once. The default 30 s left one of them 3 s of margin on such a
- * machine (stop 57).
+ * For a test that runs Formgate's processes as operators do (CLI commands, the server starting
+ * or failing to), one Node process each: ~1 s a command on a slow 2-core machine, two to three
+ * while the other suites share its cores, and such a test runs up to ten, some of them at once.
+ * The default 30 s left one of them 3 s of margin on such a machine (stop 57).
  */
-export const CLI_TEST_TIMEOUT_MS = 90_000;
+export const PROCESS_TEST_TIMEOUT_MS = 90_000;
 
 /**
  * How long a process may take to print its listening URL (spawnServer) or to exit (the rest).
- * One that takes longer is stuck: where the test allows more (the CLI and start-up tests' 90 s),
+ * One that takes longer is stuck: where the test allows more (PROCESS_TEST_TIMEOUT_MS),
  * it fails on the process's own output and exit instead of on its timeout.
  */
 const PROCESS_LIMIT_MS = 30_000;

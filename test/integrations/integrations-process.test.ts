@@ -5,7 +5,7 @@ import { migrateToLatest } from '../../src/db/migrate.js';
 import { createOwner, servicesFor } from '../helpers/factories.js';
 import { createTestDatabase, testDialect, type TestDatabase } from '../helpers/database.js';
 import { startHttpsReceiver, type HttpsReceiver } from '../helpers/https-receiver.js';
-import { CLI_TEST_TIMEOUT_MS, runCli, runCliJson, spawnServer, type ServerProcess } from '../helpers/server-process.js';
+import { PROCESS_TEST_TIMEOUT_MS, runCli, runCliJson, spawnServer, type ServerProcess } from '../helpers/server-process.js';
 import { waitFor } from '../helpers/wait.js';
 
 let database: TestDatabase;
@@ -43,7 +43,7 @@ afterAll(async () => {
   await database?.drop();
 });
 
-describe(`integrations as an operator runs them, on ${testDialect}`, { timeout: CLI_TEST_TIMEOUT_MS }, () => {
+describe(`integrations as an operator runs them, on ${testDialect}`, { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
   it('formgate integrations add, list, test and remove print the documented JSON', async () => {
     const added = await ok(['integrations', 'add', formId, '--kind', 'discord', '--url', `${receiver.url}/cli/discord`, '--name', 'Team chat']);
     expect(added).toEqual({

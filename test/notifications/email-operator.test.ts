@@ -4,7 +4,7 @@ import { startTestApp, type TestApp } from '../helpers/app.js';
 import { DashboardClient } from '../helpers/dashboard-client.js';
 import { testDialect } from '../helpers/database.js';
 import { createOwner } from '../helpers/factories.js';
-import { CLI_TEST_TIMEOUT_MS, runCli, runCliJson } from '../helpers/server-process.js';
+import { PROCESS_TEST_TIMEOUT_MS, runCli, runCliJson } from '../helpers/server-process.js';
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp-sink.js';
 import { JSON_ACCEPT, submit } from '../helpers/submit.js';
 import { waitFor } from '../helpers/wait.js';
@@ -29,7 +29,7 @@ const cliEnv = (env: Record<string, string> = {}) => ({ DATABASE_URL: t.database
 const formgate = (args: string[], env?: Record<string, string>) => runCli(args, cliEnv(env));
 const ok = (args: string[], env?: Record<string, string>) => runCliJson(args, cliEnv(env));
 
-describe(`email for operators and owners on ${testDialect}`, { timeout: CLI_TEST_TIMEOUT_MS }, () => {
+describe(`email for operators and owners on ${testDialect}`, { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
   it('forms create/update --notify sets verified recipients (replacing the list, "" clears it) and --notify-mode', async () => {
     const owner = await createOwner(t.services);
     const [a, b] = [address('cli-a'), address('cli-b')].sort() as [string, string];

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, testDialect, type TestDatabase } from '../helpers/database.js';
-import { SERVER_ENTRY, operatorEnv, runCli, runServer, spawnServer, type ServerProcess } from '../helpers/server-process.js';
+import { PROCESS_TEST_TIMEOUT_MS, SERVER_ENTRY, operatorEnv, runCli, runServer, spawnServer, type ServerProcess } from '../helpers/server-process.js';
 import { waitFor } from '../helpers/wait.js';
 
 const packageVersion = (JSON.parse(readFileSync('package.json', 'utf8')) as { version: string }).version;
@@ -51,7 +51,7 @@ afterAll(async () => {
   await database?.drop();
 });
 
-describe(`start on ${testDialect}`, { timeout: 90_000 }, () => {
+describe(`start on ${testDialect}`, { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
   it('first lines say, in words, the address, dashboard, database (no password), Redis, email, metrics and how to stop', async () => {
     // A password in the URL (PostgreSQL's trust authentication ignores it) must never be printed.
     const databaseUrl = database.url.replace('postgres://postgres@', 'postgres://postgres:s3cret-pw@');
@@ -128,7 +128,7 @@ describe(`start on ${testDialect}`, { timeout: 90_000 }, () => {
   });
 });
 
-describe('start-up failures: one line saying what is wrong and what to do, exit 1', { timeout: 90_000 }, () => {
+describe('start-up failures: one line saying what is wrong and what to do, exit 1', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
   it('PostgreSQL unreachable', async () => {
     const port = await closedPort();
     const result = await runServer({ DATABASE_URL: `postgres://formgate:pw@127.0.0.1:${port}/formgate` });
@@ -175,7 +175,7 @@ describe('start-up failures: one line saying what is wrong and what to do, exit 
   });
 });
 
-describe('version', { timeout: 90_000 }, () => {
+describe('version', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
   it('formgate --version prints the package version, which is also the OpenAPI info.version', async () => {
     const result = await runCli(['--version'], {});
     expect(result).toMatchObject({ code: 0, stdout: `${packageVersion}\n`, stderr: '' });
