@@ -2,16 +2,15 @@
 // that sends the visitor a confirmation email (every submission carrying a fresh address, so no
 // guard skips one) against a form without, same server and run, interleaved rounds in alternating
 // order; and the confirmations the SMTP sink (answering at once) received per second meanwhile.
-import { benchAccount, freshDatabase, load, startChild, type BenchDialect, type BenchRow, type LoadResult } from './lib.js';
+import { benchAccount, freshDatabase, load, startFormgate, type BenchDialect, type BenchRow, type LoadResult } from './lib.js';
 import { startSinks } from './sinks.js';
 
-const SERVER = 'dist/src/server.js';
 /** The highest daily cap a form may have; each run gets a form of its own, so none reaches it. */
 const DAILY_LIMIT = 100_000;
 
 export async function confirmationsScenario(
   db: BenchDialect,
-  options: { seconds: number; rounds: number; serverEnv: (url: string, extra?: Record<string, string>) => Record<string, string>; nodeFlags: string[] },
+  options: { seconds: number; rounds: number; serverEnv: (url: string, extra?: Record<string, string>) => Record<string, string> },
 ): Promise<BenchRow[]> {
   const sinks = await startSinks();
   const database = await freshDatabase(db);
@@ -23,7 +22,7 @@ export async function confirmationsScenario(
     onForms.push((await forms.createForm(accountId, { name: `Confirmations on ${i}`, autoReply: { enabled: true, field: 'email' }, autoReplyDailyLimit: DAILY_LIMIT })).id);
   }
   await handle.close();
-  const server = await startChild(SERVER, options.serverEnv(database.url, { SMTP_URL: sinks.smtpUrl }), options.nodeFlags);
+  const server = await startFormgate(options.serverEnv(database.url, { SMTP_URL: sinks.smtpUrl }));
   let sent = 0;
   const run = (formId: string) =>
     load({

@@ -5,10 +5,9 @@ import { sql } from 'kysely';
 import { SessionService } from '../src/accounts/session.service.js';
 import { createDatabase } from '../src/db/database.js';
 import { insertSubmissionRows } from '../src/submissions/submission.repository.js';
-import { SEEDING_BUSY_TIMEOUT_MS, SERVER_NODE_FLAGS, benchAccount, freshDatabase, indexSeededSqliteRows, recountPostgresForms, recountSqliteForms, startChild, type BenchDialect, type BenchRow } from './lib.js';
+import { SEEDING_BUSY_TIMEOUT_MS, benchAccount, freshDatabase, indexSeededSqliteRows, recountPostgresForms, recountSqliteForms, startFormgate, type BenchDialect, type BenchRow } from './lib.js';
 
 
-const SERVER = 'dist/src/server.js';
 const DAY_MS = 86_400_000;
 export const COMMON_WORD = 'orange'; // every second submission
 export const RARE_WORD = 'quetzal'; // one submission in 10,000 (in the inbox)
@@ -131,7 +130,7 @@ export async function searchScenario(db: BenchDialect, rowsCount: number, server
   try {
     const { formIds, cookie } = await owner(database.url, 1);
     const seconds = await seed(db, database.url, formIds, rowsCount);
-    const server = await startChild(SERVER, serverEnv(database.url), SERVER_NODE_FLAGS);
+    const server = await startFormgate(serverEnv(database.url));
     try {
       const base = `${server.url}/dashboard/forms/${formIds[0]}/submissions`;
       const plain = await timeGets(base, cookie, 100);
@@ -155,7 +154,7 @@ export async function formsListScenario(db: BenchDialect, serverEnv: (url: strin
   try {
     const { formIds, cookie } = await owner(database.url, 100);
     const seconds = await seed(db, database.url, formIds, 10_000);
-    const server = await startChild(SERVER, serverEnv(database.url), SERVER_NODE_FLAGS);
+    const server = await startFormgate(serverEnv(database.url));
     try {
       const list = await timeGets(`${server.url}/dashboard/forms`, cookie, 200);
       const chart = await timeGets(`${server.url}/dashboard/forms/${formIds[0]}/submissions`, cookie, 100);

@@ -1,10 +1,9 @@
 // The export scenario of `npm run bench`: the dashboard's CSV export of a form with 1,000,000
 // submissions (rows per second, resident memory growth), and what it does to the submit p99 of
 // another form meanwhile.
-import { load, memoryOf, freshDatabase, startChild, type BenchDialect, type BenchRow, type LoadResult } from './lib.js';
+import { load, memoryOf, freshDatabase, startFormgate, type BenchDialect, type BenchRow, type LoadResult } from './lib.js';
 import { owner, seed } from './dashboard.js';
 
-const SERVER = 'dist/src/server.js';
 const JSON_BODY = JSON.stringify({ name: 'Ada Lovelace', email: 'ada@example.com', message: 'Hello from the benchmark', topics: ['a', 'b'] });
 
 interface ExportRun {
@@ -37,13 +36,13 @@ async function runExport(url: string, cookie: string, pid: number, signal?: Abor
 
 export async function exportScenario(
   db: BenchDialect,
-  options: { rows: number; seconds: number; rounds: number; serverEnv: (url: string) => Record<string, string>; nodeFlags: string[] },
+  options: { rows: number; seconds: number; rounds: number; serverEnv: (url: string) => Record<string, string> },
 ): Promise<BenchRow[]> {
   const database = await freshDatabase(db);
   const { formIds, cookie } = await owner(database.url, 2);
   const [exportForm, submitForm] = formIds as [string, string];
   const seedSeconds = await seed(db, database.url, [exportForm], options.rows);
-  const server = await startChild(SERVER, options.serverEnv(database.url), options.nodeFlags);
+  const server = await startFormgate(options.serverEnv(database.url));
   try {
     const exportUrl = `${server.url}/dashboard/forms/${exportForm}/export.csv`;
     const pid = server.process.pid!;

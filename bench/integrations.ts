@@ -3,11 +3,10 @@
 // the messages per second the dispatcher sustains to a receiver that answers at once.
 import { newId } from '../src/lib/ids.js';
 import { owner } from './dashboard.js';
-import { freshDatabase, load, startChild, type BenchDialect, type BenchRow, type LoadResult } from './lib.js';
+import { freshDatabase, load, startFormgate, type BenchDialect, type BenchRow, type LoadResult } from './lib.js';
 import { startReceiver } from './receiver.js';
 import { createDatabase } from '../src/db/database.js';
 
-const SERVER = 'dist/src/server.js';
 const JSON_BODY = JSON.stringify({ name: 'Ada Lovelace', email: 'ada@example.com', message: 'Hello from the benchmark', topics: ['a', 'b'] });
 
 /** Three integrations of different kinds, straight into the table (`formgate integrations add` does the same). */
@@ -27,7 +26,7 @@ async function addIntegrations(url: string, formId: string, target: string): Pro
 
 export async function integrationsScenario(
   db: BenchDialect,
-  options: { seconds: number; rounds: number; serverEnv: (url: string, extra?: Record<string, string>) => Record<string, string>; nodeFlags: string[] },
+  options: { seconds: number; rounds: number; serverEnv: (url: string, extra?: Record<string, string>) => Record<string, string> },
 ): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
   const medianP99 = (results: LoadResult[]) => [...results].sort((a, b) => a.p99 - b.p99)[Math.floor(results.length / 2)]!;
@@ -38,7 +37,7 @@ export async function integrationsScenario(
   const [plain, integrated] = formIds as [string, string];
   await addIntegrations(database.url, integrated, slow.url);
   const env = { ...options.serverEnv(database.url, { HOOK_ALLOW_PRIVATE_TARGETS: 'true', HOOK_TIMEOUT_MS: '5000' }), NODE_EXTRA_CA_CERTS: slow.caFile };
-  const server = await startChild(SERVER, env, options.nodeFlags);
+  const server = await startFormgate(env);
   try {
     const run = (formId: string) => load({ url: `${server.url}/v1/submit/${formId}`, body: JSON_BODY, contentType: 'application/json', seconds: options.seconds });
     await run(plain);
@@ -58,7 +57,7 @@ export async function integrationsScenario(
   const throughputDatabase = await freshDatabase(db);
   const { formIds: [form] } = await owner(throughputDatabase.url, 1);
   await addIntegrations(throughputDatabase.url, form!, fast.url);
-  const fastServer = await startChild(SERVER, { ...options.serverEnv(throughputDatabase.url, { HOOK_ALLOW_PRIVATE_TARGETS: 'true', HOOK_TIMEOUT_MS: '5000' }), NODE_EXTRA_CA_CERTS: fast.caFile }, options.nodeFlags);
+  const fastServer = await startFormgate({ ...options.serverEnv(throughputDatabase.url, { HOOK_ALLOW_PRIVATE_TARGETS: 'true', HOOK_TIMEOUT_MS: '5000' }), NODE_EXTRA_CA_CERTS: fast.caFile });
   try {
     const count = 1000;
     const expected = count * 3;

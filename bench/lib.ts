@@ -17,7 +17,7 @@ import { indexPendingSubmissions } from '../src/submissions/submission-search.re
 export type BenchDialect = 'sqlite' | 'postgres';
 
 /** Node flags of the server under test: those of `npm start` and the `formgate` bin. */
-export const SERVER_NODE_FLAGS = ['--max-semi-space-size=8', '--heap-growing-percent=50'];
+const SERVER_NODE_FLAGS = ['--max-semi-space-size=8', '--heap-growing-percent=50'];
 
 /**
  * After rows were seeded straight into SQLite's submissions table: the per-form and per-hour
@@ -133,6 +133,11 @@ export interface Child {
   url: string;
   process: ChildProcess;
   stop(): Promise<void>;
+}
+
+/** Formgate's server under test, run as `npm start` runs it (its Node flags included). */
+export function startFormgate(env: Record<string, string>): Promise<Child> {
+  return startChild('dist/src/server.js', env, SERVER_NODE_FLAGS);
 }
 
 /** Starts a compiled script as a child process and waits for it to print its listening URL. */

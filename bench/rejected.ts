@@ -11,9 +11,8 @@
 // wrong access key is a body field) can be answered faster than that.
 import autocannon from 'autocannon';
 import { newId } from '../src/lib/ids.js';
-import { benchAccount, freshDatabase, startChild, type BenchDialect, type BenchRow, type Child } from './lib.js';
+import { benchAccount, freshDatabase, startChild, startFormgate, type BenchDialect, type BenchRow, type Child } from './lib.js';
 
-const SERVER = 'dist/src/server.js';
 const REFERENCE = 'dist/bench/reference-server.js';
 const JSON_BODY = JSON.stringify({ name: 'Ada Lovelace', email: 'ada@example.com', message: 'Hello from the benchmark', topics: ['a', 'b'] });
 const WRONG_KEY_BODY = JSON.stringify({ name: 'Ada Lovelace', email: 'ada@example.com', message: 'Hello from the benchmark', access_key: 'not-the-key' });
@@ -62,11 +61,11 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 
 export async function rejectedScenario(
   db: BenchDialect,
-  options: { seconds: number; rounds: number; serverEnv: (url: string, extra?: Record<string, string>) => Record<string, string>; nodeFlags: string[] },
+  options: { seconds: number; rounds: number; serverEnv: (url: string, extra?: Record<string, string>) => Record<string, string> },
 ): Promise<BenchRow[]> {
   const database = await freshDatabase(db);
   const { open, locked } = await fixtures(database.url);
-  const server = await startChild(SERVER, options.serverEnv(database.url), options.nodeFlags);
+  const server = await startFormgate(options.serverEnv(database.url));
   let bare: Child | undefined;
   const unknown = newId('frm');
   const runs = {

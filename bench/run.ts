@@ -8,7 +8,7 @@ import { ApiKeyService } from '../src/api-keys/api-key.service.js';
 import { createDatabase } from '../src/db/database.js';
 import { InstanceSecretService } from '../src/secrets/instance-secret.service.js';
 import { SubmissionCursors } from '../src/submissions/submission-cursor.js';
-import { SEEDING_BUSY_TIMEOUT_MS, SERVER_NODE_FLAGS, addHooks, addRecipient, benchAccount, cpuPerRequest, cpuSnapshot, freshDatabase, indexSeededSqliteRows, load, recountPostgresForms, recountSqliteForms, median, memoryOf, startChild, timeRequests, type BenchDialect, type BenchRow, type Child, type CpuPerRequest, type LoadResult } from './lib.js';
+import { SEEDING_BUSY_TIMEOUT_MS, addHooks, addRecipient, benchAccount, cpuPerRequest, cpuSnapshot, freshDatabase, indexSeededSqliteRows, load, recountPostgresForms, recountSqliteForms, median, memoryOf, startChild, startFormgate, timeRequests, type BenchDialect, type BenchRow, type Child, type CpuPerRequest, type LoadResult } from './lib.js';
 import { formsListScenario, searchScenario } from './dashboard.js';
 import { exportScenario } from './export.js';
 import { integrationsScenario } from './integrations.js';
@@ -33,7 +33,6 @@ const PURGE_ROWS = Number(option('purge-rows', '100000'));
 const EXPORT_ROWS = Number(option('export-rows', '1000000'));
 const SOAK_SECONDS = Number(option('soak-seconds', '120'));
 
-const SERVER = 'dist/src/server.js';
 /** Idle memory is read this long after the listening line (the target of issue 30)… */
 const IDLE_SETTLE_MS = 2_000;
 /** …and again once V8's memory reducer has given back what start-up used (informational). */
@@ -44,8 +43,6 @@ const FORM_BODY = 'name=Ada+Lovelace&email=ada%40example.com&message=Hello+from+
 
 const rows: BenchRow[] = [];
 const medianBy = (results: LoadResult[], key: 'rps' | 'p99') => [...results].sort((a, b) => a[key] - b[key])[Math.floor(results.length / 2)]!;
-/** Formgate's server, run as `npm start` runs it. */
-const startFormgate = (env: Record<string, string>) => startChild(SERVER, env, SERVER_NODE_FLAGS);
 const ratio = (a: number, b: number) => (b === 0 ? '—' : (a / b).toFixed(2));
 const cpuTotal = (cpu: CpuPerRequest) => cpu.server + cpu.postgres + cpu.loadGenerator + cpu.other;
 const describeCpu = (cpu: CpuPerRequest) => `${cpu.server} / ${cpu.postgres} / ${cpu.loadGenerator}, ${cpu.busyPercent}%`;
@@ -439,11 +436,11 @@ for (const db of dialects) {
   await measure('forms-list', db, () => formsListScenario(db, serverEnv));
   await measure('purge', db, () => purgeScenario(db));
   await measure('email', db, () => emailScenario(db));
-  await measure('export', db, () => exportScenario(db, { rows: EXPORT_ROWS, seconds: SECONDS, rounds: ROUNDS, serverEnv, nodeFlags: SERVER_NODE_FLAGS }));
-  await measure('integrations', db, () => integrationsScenario(db, { seconds: SECONDS, rounds: ROUNDS, serverEnv, nodeFlags: SERVER_NODE_FLAGS }));
-  await measure('confirmations', db, () => confirmationsScenario(db, { seconds: SECONDS, rounds: ROUNDS, serverEnv, nodeFlags: SERVER_NODE_FLAGS }));
-  await measure('soak', db, () => soakScenario(db, { seconds: SOAK_SECONDS, serverEnv, nodeFlags: SERVER_NODE_FLAGS }));
-  await measure('rejected', db, () => rejectedScenario(db, { seconds: SECONDS, rounds: ROUNDS, serverEnv, nodeFlags: SERVER_NODE_FLAGS }));
+  await measure('export', db, () => exportScenario(db, { rows: EXPORT_ROWS, seconds: SECONDS, rounds: ROUNDS, serverEnv }));
+  await measure('integrations', db, () => integrationsScenario(db, { seconds: SECONDS, rounds: ROUNDS, serverEnv }));
+  await measure('confirmations', db, () => confirmationsScenario(db, { seconds: SECONDS, rounds: ROUNDS, serverEnv }));
+  await measure('soak', db, () => soakScenario(db, { seconds: SOAK_SECONDS, serverEnv }));
+  await measure('rejected', db, () => rejectedScenario(db, { seconds: SECONDS, rounds: ROUNDS, serverEnv }));
   process.stdout.write(`${db} done\n`);
 }
 writeReport();

@@ -5,10 +5,9 @@
 // long after the load's end the last one arrived.
 import { sql } from 'kysely';
 import type { DatabaseHandle } from '../src/db/database.js';
-import { addHooks, addRecipient, benchAccount, cpuPerRequest, cpuSeconds, cpuSnapshot, freshDatabase, load, startChild, type BenchDialect, type BenchRow, type LoadResult } from './lib.js';
+import { addHooks, addRecipient, benchAccount, cpuPerRequest, cpuSeconds, cpuSnapshot, freshDatabase, load, startFormgate, type BenchDialect, type BenchRow, type LoadResult } from './lib.js';
 import { startSinks } from './sinks.js';
 
-const SERVER = 'dist/src/server.js';
 const RATE = 400;
 const WARM_UP_SECONDS = 5;
 /**
@@ -25,7 +24,7 @@ const countRows = async (handle: DatabaseHandle, formId: string) =>
 
 export async function soakScenario(
   db: BenchDialect,
-  options: { seconds: number; serverEnv: (url: string, extra?: Record<string, string>) => Record<string, string>; nodeFlags: string[] },
+  options: { seconds: number; serverEnv: (url: string, extra?: Record<string, string>) => Record<string, string> },
 ): Promise<BenchRow[]> {
   const sinks = await startSinks();
   const database = await freshDatabase(db);
@@ -38,7 +37,7 @@ export async function soakScenario(
     await addHooks(handle, accountId, form.id, `${sinks.hookUrl}/soak`, 1);
   }
   const env = { ...options.serverEnv(database.url, { SMTP_URL: sinks.smtpUrl, HOOK_ALLOW_PRIVATE_TARGETS: 'true', HOOK_TIMEOUT_MS: '5000' }), NODE_EXTRA_CA_CERTS: sinks.caFile };
-  const server = await startChild(SERVER, env, options.nodeFlags);
+  const server = await startFormgate(env);
   const steady = (formId: string, seconds: number) =>
     load({ url: `${server.url}/v1/submit/${formId}`, body: JSON_BODY, contentType: 'application/json', seconds, overallRate: RATE, steadyAfterSeconds: RAMP_SECONDS });
   /** Milliseconds until both sinks hold every stored submission of the form (or the deadline). */

@@ -14,10 +14,9 @@ import { newTimeOrderedId } from '../src/lib/ids.js';
 import { nowIso } from '../src/lib/time.js';
 import { createServices } from '../src/services.js';
 import { insertSubmissionRows } from '../src/submissions/submission.repository.js';
-import { SERVER_NODE_FLAGS, freshDatabase, load, startChild, type BenchDialect, type BenchRow, type LoadResult } from './lib.js';
+import { freshDatabase, load, startFormgate, type BenchDialect, type BenchRow, type LoadResult } from './lib.js';
 import { loadSpamCorpus } from './spam-corpus.js';
 
-const SERVER = 'dist/src/server.js';
 const BODY = JSON.stringify({ name: 'Ada Lovelace', email: 'ada@example.com', message: 'Hello, could you tell me when the shop opens on Saturday?', topics: ['a', 'b'] });
 
 const medianBy = (results: LoadResult[]) => [...results].sort((a, b) => a.rps - b.rps)[Math.floor(results.length / 2)]!;
@@ -93,7 +92,7 @@ export async function spamChecksScenario(
     await handle.close();
   }
 
-  const server = await startChild(SERVER, serverEnv(database.url), SERVER_NODE_FLAGS);
+  const server = await startFormgate(serverEnv(database.url));
   try {
     const formIds = await (async () => {
       const h = createDatabase(database.url, { poolSize: 1 });
