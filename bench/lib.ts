@@ -140,8 +140,13 @@ export function startFormgate(env: Record<string, string>): Promise<Child> {
   return startChild('dist/src/server.js', env, SERVER_NODE_FLAGS);
 }
 
+/** One of the references in bench/reference-server.ts (what each measures: that file's header). */
+export function startReference(kind: 'bare' | 'insert' | 'group', env: Record<string, string> = {}): Promise<Child> {
+  return startChild('dist/bench/reference-server.js', { ...env, REFERENCE: kind });
+}
+
 /** Starts a compiled script as a child process and waits for it to print its listening URL. */
-export async function startChild(script: string, env: Record<string, string>, args: string[] = []): Promise<Child> {
+async function startChild(script: string, env: Record<string, string>, args: string[] = []): Promise<Child> {
   const child = spawn(process.execPath, [...args, resolve(script)], {
     env: { ...process.env, PORT: '0', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],

@@ -11,9 +11,8 @@
 // wrong access key is a body field) can be answered faster than that.
 import autocannon from 'autocannon';
 import { newId } from '../src/lib/ids.js';
-import { benchAccount, freshDatabase, startChild, startFormgate, type BenchDialect, type BenchRow, type Child } from './lib.js';
+import { benchAccount, freshDatabase, startFormgate, startReference, type BenchDialect, type BenchRow, type Child } from './lib.js';
 
-const REFERENCE = 'dist/bench/reference-server.js';
 const JSON_BODY = JSON.stringify({ name: 'Ada Lovelace', email: 'ada@example.com', message: 'Hello from the benchmark', topics: ['a', 'b'] });
 const WRONG_KEY_BODY = JSON.stringify({ name: 'Ada Lovelace', email: 'ada@example.com', message: 'Hello from the benchmark', access_key: 'not-the-key' });
 const TARGET = 1.5;
@@ -77,7 +76,7 @@ export async function rejectedScenario(
   };
   const results = new Map<string, Measured[]>(Object.keys(runs).map((name) => [name, []]));
   try {
-    bare = await startChild(REFERENCE, { REFERENCE: 'bare' });
+    bare = await startReference('bare');
     for (const run of Object.values(runs)) await run(); // warm-up
     // Interleaved rounds, the median of each: the machine's drift hits all of them alike.
     for (let round = 0; round < options.rounds; round++) {

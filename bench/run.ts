@@ -8,7 +8,7 @@ import { ApiKeyService } from '../src/api-keys/api-key.service.js';
 import { createDatabase } from '../src/db/database.js';
 import { InstanceSecretService } from '../src/secrets/instance-secret.service.js';
 import { SubmissionCursors } from '../src/submissions/submission-cursor.js';
-import { SEEDING_BUSY_TIMEOUT_MS, addHooks, addRecipient, benchAccount, cpuPerRequest, cpuSnapshot, freshDatabase, indexSeededSqliteRows, load, recountPostgresForms, recountSqliteForms, median, memoryOf, startChild, startFormgate, timeRequests, type BenchDialect, type BenchRow, type Child, type CpuPerRequest, type LoadResult } from './lib.js';
+import { SEEDING_BUSY_TIMEOUT_MS, addHooks, addRecipient, benchAccount, cpuPerRequest, cpuSnapshot, freshDatabase, indexSeededSqliteRows, load, recountPostgresForms, recountSqliteForms, median, memoryOf, startFormgate, startReference, timeRequests, type BenchDialect, type BenchRow, type Child, type CpuPerRequest, type LoadResult } from './lib.js';
 import { formsListScenario, searchScenario } from './dashboard.js';
 import { exportScenario } from './export.js';
 import { integrationsScenario } from './integrations.js';
@@ -37,7 +37,6 @@ const SOAK_SECONDS = Number(option('soak-seconds', '120'));
 const IDLE_SETTLE_MS = 2_000;
 /** …and again once V8's memory reducer has given back what start-up used (informational). */
 const IDLE_REDUCED_MS = 30_000;
-const REFERENCE = 'dist/bench/reference-server.js';
 const JSON_BODY = JSON.stringify({ name: 'Ada Lovelace', email: 'ada@example.com', message: 'Hello from the benchmark', topics: ['a', 'b'] });
 const FORM_BODY = 'name=Ada+Lovelace&email=ada%40example.com&message=Hello+from+the+benchmark&topics=a&topics=b';
 
@@ -75,10 +74,10 @@ async function submitScenario(db: BenchDialect): Promise<void> {
     { db, scenario: 'memory', metric: `idle RSS (MB) ${IDLE_SETTLE_MS / 1000} s after it starts listening, no request yet, vs as it starts listening`, value: String(settled), reference: String(atListen), ratio: ratio(settled, atListen), target: '< 100 MB', pass: settled < 100 },
     { db, scenario: 'memory', metric: `idle RSS (MB) ${IDLE_REDUCED_MS / 1000} s after it starts listening (V8's memory reducer has run) vs at ${IDLE_SETTLE_MS / 1000} s`, value: String(reduced), reference: String(settled), ratio: ratio(reduced, settled) },
   );
-  const bare = await startChild(REFERENCE, { REFERENCE: 'bare' });
-  const insert = await startChild(REFERENCE, { REFERENCE: 'insert', DATABASE_URL: refDatabase.url });
+  const bare = await startReference('bare');
+  const insert = await startReference('insert', { DATABASE_URL: refDatabase.url });
   const groupDatabase = await freshDatabase(db);
-  const group = await startChild(REFERENCE, { REFERENCE: 'group', DATABASE_URL: groupDatabase.url });
+  const group = await startReference('group', { DATABASE_URL: groupDatabase.url });
   try {
     const path = `/v1/submit/${form.id}`;
     /** A load, and where its CPU went (the server, PostgreSQL, the load generator). */
