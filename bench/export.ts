@@ -1,10 +1,9 @@
 // The export scenario of `npm run bench`: the dashboard's CSV export of a form with 1,000,000
 // submissions (rows per second, resident memory growth), and what it does to the submit p99 of
 // another form meanwhile.
-import { load, memoryOf, freshDatabase, startFormgate, type BenchDialect, type BenchRow, type LoadResult } from './lib.js';
+import { JSON_BODY, load, memoryOf, freshDatabase, startFormgate, type BenchDialect, type BenchRow, type LoadResult } from './lib.js';
 import { owner, seed } from './dashboard.js';
 
-const JSON_BODY = JSON.stringify({ name: 'Ada Lovelace', email: 'ada@example.com', message: 'Hello from the benchmark', topics: ['a', 'b'] });
 
 interface ExportRun {
   rows: number;

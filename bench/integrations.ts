@@ -3,11 +3,10 @@
 // the messages per second the dispatcher sustains to a receiver that answers at once.
 import { newId } from '../src/lib/ids.js';
 import { owner } from './dashboard.js';
-import { freshDatabase, load, startFormgate, type BenchDialect, type BenchRow, type LoadResult } from './lib.js';
+import { JSON_BODY, freshDatabase, load, startFormgate, type BenchDialect, type BenchRow, type LoadResult } from './lib.js';
 import { startReceiver } from './receiver.js';
 import { createDatabase } from '../src/db/database.js';
 
-const JSON_BODY = JSON.stringify({ name: 'Ada Lovelace', email: 'ada@example.com', message: 'Hello from the benchmark', topics: ['a', 'b'] });
 
 /** Three integrations of different kinds, straight into the table (`formgate integrations add` does the same). */
 async function addIntegrations(url: string, formId: string, target: string): Promise<void> {

@@ -16,6 +16,9 @@ import { indexPendingSubmissions } from '../src/submissions/submission-search.re
 
 export type BenchDialect = 'sqlite' | 'postgres';
 
+/** The submission every load scenario posts as JSON (run.ts's urlencoded body holds the same fields). */
+export const JSON_BODY = JSON.stringify({ name: 'Ada Lovelace', email: 'ada@example.com', message: 'Hello from the benchmark', topics: ['a', 'b'] });
+
 /** Node flags of the server under test: those of `npm start` and the `formgate` bin. */
 const SERVER_NODE_FLAGS = ['--max-semi-space-size=8', '--heap-growing-percent=50'];
 

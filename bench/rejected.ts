@@ -11,9 +11,8 @@
 // wrong access key is a body field) can be answered faster than that.
 import autocannon from 'autocannon';
 import { newId } from '../src/lib/ids.js';
-import { benchAccount, freshDatabase, startFormgate, startReference, type BenchDialect, type BenchRow, type Child } from './lib.js';
+import { JSON_BODY, benchAccount, freshDatabase, startFormgate, startReference, type BenchDialect, type BenchRow, type Child } from './lib.js';
 
-const JSON_BODY = JSON.stringify({ name: 'Ada Lovelace', email: 'ada@example.com', message: 'Hello from the benchmark', topics: ['a', 'b'] });
 const WRONG_KEY_BODY = JSON.stringify({ name: 'Ada Lovelace', email: 'ada@example.com', message: 'Hello from the benchmark', access_key: 'not-the-key' });
 const TARGET = 1.5;
 

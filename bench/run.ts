@@ -8,7 +8,7 @@ import { ApiKeyService } from '../src/api-keys/api-key.service.js';
 import { createDatabase } from '../src/db/database.js';
 import { InstanceSecretService } from '../src/secrets/instance-secret.service.js';
 import { SubmissionCursors } from '../src/submissions/submission-cursor.js';
-import { SEEDING_BUSY_TIMEOUT_MS, addHooks, addRecipient, benchAccount, cpuPerRequest, cpuSnapshot, freshDatabase, indexSeededSqliteRows, load, recountPostgresForms, recountSqliteForms, median, memoryOf, startFormgate, startReference, timeRequests, type BenchDialect, type BenchRow, type Child, type CpuPerRequest, type LoadResult } from './lib.js';
+import { JSON_BODY, SEEDING_BUSY_TIMEOUT_MS, addHooks, addRecipient, benchAccount, cpuPerRequest, cpuSnapshot, freshDatabase, indexSeededSqliteRows, load, recountPostgresForms, recountSqliteForms, median, memoryOf, startFormgate, startReference, timeRequests, type BenchDialect, type BenchRow, type Child, type CpuPerRequest, type LoadResult } from './lib.js';
 import { formsListScenario, searchScenario } from './dashboard.js';
 import { exportScenario } from './export.js';
 import { integrationsScenario } from './integrations.js';
@@ -37,7 +37,6 @@ const SOAK_SECONDS = Number(option('soak-seconds', '120'));
 const IDLE_SETTLE_MS = 2_000;
 /** …and again once V8's memory reducer has given back what start-up used (informational). */
 const IDLE_REDUCED_MS = 30_000;
-const JSON_BODY = JSON.stringify({ name: 'Ada Lovelace', email: 'ada@example.com', message: 'Hello from the benchmark', topics: ['a', 'b'] });
 const FORM_BODY = 'name=Ada+Lovelace&email=ada%40example.com&message=Hello+from+the+benchmark&topics=a&topics=b';
 
 const rows: BenchRow[] = [];

@@ -5,7 +5,7 @@
 // long after the load's end the last one arrived.
 import { sql } from 'kysely';
 import type { DatabaseHandle } from '../src/db/database.js';
-import { addHooks, addRecipient, benchAccount, cpuPerRequest, cpuSeconds, cpuSnapshot, freshDatabase, load, startFormgate, type BenchDialect, type BenchRow, type LoadResult } from './lib.js';
+import { JSON_BODY, addHooks, addRecipient, benchAccount, cpuPerRequest, cpuSeconds, cpuSnapshot, freshDatabase, load, startFormgate, type BenchDialect, type BenchRow, type LoadResult } from './lib.js';
 import { startSinks } from './sinks.js';
 
 const RATE = 400;
@@ -17,7 +17,6 @@ const WARM_UP_SECONDS = 5;
  */
 const RAMP_SECONDS = 5;
 const DRAIN_DEADLINE_MS = 180_000;
-const JSON_BODY = JSON.stringify({ name: 'Ada Lovelace', email: 'ada@example.com', message: 'Hello from the benchmark', topics: ['a', 'b'] });
 
 const countRows = async (handle: DatabaseHandle, formId: string) =>
   Number((await sql<{ n: string | number }>`select count(*) as n from submissions where form_id = ${formId}`.execute(handle.db)).rows[0]!.n);
