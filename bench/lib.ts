@@ -16,7 +16,7 @@ import { indexPendingSubmissions } from '../src/submissions/submission-search.re
 
 export type BenchDialect = 'sqlite' | 'postgres';
 
-/** The submission every load scenario posts as JSON (run.ts's urlencoded body holds the same fields). */
+/** The submission the submit, soak, export, integrations and rejected scenarios post as JSON (run.ts's urlencoded body holds the same fields; confirmations and spam checks post their own). */
 export const JSON_BODY = JSON.stringify({ name: 'Ada Lovelace', email: 'ada@example.com', message: 'Hello from the benchmark', topics: ['a', 'b'] });
 
 /** Node flags of the server under test: those of `npm start` and the `formgate` bin. */
