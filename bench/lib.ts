@@ -19,8 +19,18 @@ export type BenchDialect = 'sqlite' | 'postgres';
 /** The submission the submit, soak, export, integrations and rejected scenarios post as JSON (run.ts's urlencoded body holds the same fields; confirmations and spam checks post their own). */
 export const JSON_BODY = JSON.stringify({ name: 'Ada Lovelace', email: 'ada@example.com', message: 'Hello from the benchmark', topics: ['a', 'b'] });
 
-/** Node flags of the server under test: those of `npm start` and the `formgate` bin. */
-const SERVER_NODE_FLAGS = ['--max-semi-space-size=8', '--heap-growing-percent=50'];
+/**
+ * Node flags of the server under test, read from `npm start`'s script so the bench measures the
+ * server as operators start it (test/ops/startup.test.ts keeps the `formgate` bin's the same).
+ */
+const SERVER_NODE_FLAGS = startScriptNodeFlags();
+
+function startScriptNodeFlags(): string[] {
+  const start = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start;
+  const flags = /\bnode ((?:--\S+ )*)dist\/src\/server\.js/.exec(start)?.[1];
+  if (flags === undefined) throw new Error(`package.json's start script does not run dist/src/server.js: ${start}`);
+  return flags.split(' ').filter(Boolean);
+}
 
 /**
  * After rows were seeded straight into SQLite's submissions table: the per-form and per-hour

@@ -9,7 +9,8 @@ import { createTestDatabase, testDialect, type TestDatabase } from '../helpers/d
 import { PROCESS_TEST_TIMEOUT_MS, SERVER_ENTRY, operatorEnv, runCli, runServer, spawnServer, type ServerProcess } from '../helpers/server-process.js';
 import { waitFor } from '../helpers/wait.js';
 
-const packageVersion = (JSON.parse(readFileSync('package.json', 'utf8')) as { version: string }).version;
+const packageJson = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string; scripts: { start: string } };
+const packageVersion = packageJson.version;
 
 let database: TestDatabase;
 let dir: string;
@@ -185,5 +186,16 @@ describe('version', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
     expect(doc.info.version).toBe(packageVersion);
     server.child.kill('SIGTERM');
     expect(await server.exited).toBe(0);
+  });
+});
+
+describe('Node flags', () => {
+  // The bench reads them from the start script (bench/lib.ts), so both ways of starting the
+  // server must agree for its figures to hold for the formgate command too.
+  it('npm start and the formgate command run Node with the same flags', () => {
+    const startFlags = /\bnode ((?:--\S+ )*)dist\/src\/server\.js/.exec(packageJson.scripts.start)?.[1]?.trim();
+    expect(startFlags).toMatch(/^--max-semi-space-size=\d+ /);
+    const shebang = readFileSync('bin/formgate.js', 'utf8').split('\n', 1)[0];
+    expect(shebang).toBe(`#!/usr/bin/env -S node ${startFlags}`);
   });
 });
