@@ -10,7 +10,7 @@ const DAILY_LIMIT = 100_000;
 
 export async function confirmationsScenario(
   db: BenchDialect,
-  options: { seconds: number; rounds: number; serverEnv: (url: string, extra?: Record<string, string>) => Record<string, string> },
+  options: { seconds: number; rounds: number },
 ): Promise<BenchRow[]> {
   const sinks = await startSinks();
   const database = await freshDatabase(db);
@@ -22,7 +22,7 @@ export async function confirmationsScenario(
     onForms.push((await forms.createForm(accountId, { name: `Confirmations on ${i}`, autoReply: { enabled: true, field: 'email' }, autoReplyDailyLimit: DAILY_LIMIT })).id);
   }
   await handle.close();
-  const server = await startFormgate(options.serverEnv(database.url, { SMTP_URL: sinks.smtpUrl }));
+  const server = await startFormgate(database.url, { SMTP_URL: sinks.smtpUrl });
   let sent = 0;
   const run = (formId: string) =>
     load({

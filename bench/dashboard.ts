@@ -119,7 +119,7 @@ async function insertCost(db: BenchDialect, batch: number): Promise<{ withTrigge
   return { withTriggers: await measure(false), without: await measure(true) };
 }
 
-export async function searchScenario(db: BenchDialect, rowsCount: number, serverEnv: (url: string) => Record<string, string>): Promise<BenchRow[]> {
+export async function searchScenario(db: BenchDialect, rowsCount: number): Promise<BenchRow[]> {
   const out: BenchRow[] = [];
   // One row per transaction (an idle server) and 50 (the group-commit writer under load).
   for (const batch of [1, 50]) {
@@ -130,7 +130,7 @@ export async function searchScenario(db: BenchDialect, rowsCount: number, server
   try {
     const { formIds, cookie } = await owner(database.url, 1);
     const seconds = await seed(db, database.url, formIds, rowsCount);
-    const server = await startFormgate(serverEnv(database.url));
+    const server = await startFormgate(database.url);
     try {
       const base = `${server.url}/dashboard/forms/${formIds[0]}/submissions`;
       const plain = await timeGets(base, cookie, 100);
@@ -149,12 +149,12 @@ export async function searchScenario(db: BenchDialect, rowsCount: number, server
   return out;
 }
 
-export async function formsListScenario(db: BenchDialect, serverEnv: (url: string) => Record<string, string>): Promise<BenchRow[]> {
+export async function formsListScenario(db: BenchDialect): Promise<BenchRow[]> {
   const database = await freshDatabase(db);
   try {
     const { formIds, cookie } = await owner(database.url, 100);
     const seconds = await seed(db, database.url, formIds, 10_000);
-    const server = await startFormgate(serverEnv(database.url));
+    const server = await startFormgate(database.url);
     try {
       const list = await timeGets(`${server.url}/dashboard/forms`, cookie, 200);
       const chart = await timeGets(`${server.url}/dashboard/forms/${formIds[0]}/submissions`, cookie, 100);

@@ -35,13 +35,13 @@ async function runExport(url: string, cookie: string, pid: number, signal?: Abor
 
 export async function exportScenario(
   db: BenchDialect,
-  options: { rows: number; seconds: number; rounds: number; serverEnv: (url: string) => Record<string, string> },
+  options: { rows: number; seconds: number; rounds: number },
 ): Promise<BenchRow[]> {
   const database = await freshDatabase(db);
   const { formIds, cookie } = await owner(database.url, 2);
   const [exportForm, submitForm] = formIds as [string, string];
   const seedSeconds = await seed(db, database.url, [exportForm], options.rows);
-  const server = await startFormgate(options.serverEnv(database.url));
+  const server = await startFormgate(database.url);
   try {
     const exportUrl = `${server.url}/dashboard/forms/${exportForm}/export.csv`;
     const pid = server.process.pid!;

@@ -4,7 +4,7 @@
 import { newId } from '../src/lib/ids.js';
 import { owner } from './dashboard.js';
 import { JSON_BODY, freshDatabase, load, startFormgate, type BenchDialect, type BenchRow, type LoadResult } from './lib.js';
-import { startReceiver } from './receiver.js';
+import { receiverEnv, startReceiver } from './receiver.js';
 import { createDatabase } from '../src/db/database.js';
 
 
@@ -25,7 +25,7 @@ async function addIntegrations(url: string, formId: string, target: string): Pro
 
 export async function integrationsScenario(
   db: BenchDialect,
-  options: { seconds: number; rounds: number; serverEnv: (url: string, extra?: Record<string, string>) => Record<string, string> },
+  options: { seconds: number; rounds: number },
 ): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
   const medianP99 = (results: LoadResult[]) => [...results].sort((a, b) => a.p99 - b.p99)[Math.floor(results.length / 2)]!;
@@ -35,8 +35,7 @@ export async function integrationsScenario(
   const { formIds } = await owner(database.url, 2);
   const [plain, integrated] = formIds as [string, string];
   await addIntegrations(database.url, integrated, slow.url);
-  const env = { ...options.serverEnv(database.url, { HOOK_ALLOW_PRIVATE_TARGETS: 'true', HOOK_TIMEOUT_MS: '5000' }), NODE_EXTRA_CA_CERTS: slow.caFile };
-  const server = await startFormgate(env);
+  const server = await startFormgate(database.url, receiverEnv(slow.caFile));
   try {
     const run = (formId: string) => load({ url: `${server.url}/v1/submit/${formId}`, body: JSON_BODY, contentType: 'application/json', seconds: options.seconds });
     await run(plain);
@@ -56,7 +55,7 @@ export async function integrationsScenario(
   const throughputDatabase = await freshDatabase(db);
   const { formIds: [form] } = await owner(throughputDatabase.url, 1);
   await addIntegrations(throughputDatabase.url, form!, fast.url);
-  const fastServer = await startFormgate({ ...options.serverEnv(throughputDatabase.url, { HOOK_ALLOW_PRIVATE_TARGETS: 'true', HOOK_TIMEOUT_MS: '5000' }), NODE_EXTRA_CA_CERTS: fast.caFile });
+  const fastServer = await startFormgate(throughputDatabase.url, receiverEnv(fast.caFile));
   try {
     const count = 1000;
     const expected = count * 3;

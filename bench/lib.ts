@@ -148,9 +148,12 @@ export interface Child {
   stop(): Promise<void>;
 }
 
-/** Formgate's server under test, run as `npm start` runs it (its Node flags included). */
-export function startFormgate(env: Record<string, string>): Promise<Child> {
-  return startChild('dist/src/server.js', env, SERVER_NODE_FLAGS);
+/**
+ * Formgate's server under test on `databaseUrl`, run as `npm start` runs it (its Node flags
+ * included), with the submit rate limit off: the load generator is one client.
+ */
+export function startFormgate(databaseUrl: string, env: Record<string, string> = {}): Promise<Child> {
+  return startChild('dist/src/server.js', { DATABASE_URL: databaseUrl, SUBMIT_RATE_LIMIT_PER_MINUTE: '0', ...env }, SERVER_NODE_FLAGS);
 }
 
 /** One of the references in bench/reference-server.ts (what each measures: that file's header). */

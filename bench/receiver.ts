@@ -8,6 +8,14 @@ import selfsigned from 'selfsigned';
 import { Tally } from './tally.js';
 
 /**
+ * What Formgate needs to deliver to a receiver of this file (`caFile`): its self-signed
+ * certificate trusted, a loopback target allowed, and a timeout above the slowest receiver's delay.
+ */
+export function receiverEnv(caFile: string): Record<string, string> {
+  return { HOOK_ALLOW_PRIVATE_TARGETS: 'true', HOOK_TIMEOUT_MS: '5000', NODE_EXTRA_CA_CERTS: caFile };
+}
+
+/**
  * A loopback HTTPS hook target that answers after `delayMs`, counting deliveries and tallying
  * them by the submission ID of their `webhook-id` header (`<submissionId>.<hookId>`).
  */

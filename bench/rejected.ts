@@ -59,11 +59,11 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 
 export async function rejectedScenario(
   db: BenchDialect,
-  options: { seconds: number; rounds: number; serverEnv: (url: string, extra?: Record<string, string>) => Record<string, string> },
+  options: { seconds: number; rounds: number },
 ): Promise<BenchRow[]> {
   const database = await freshDatabase(db);
   const { open, locked } = await fixtures(database.url);
-  const server = await startFormgate(options.serverEnv(database.url));
+  const server = await startFormgate(database.url);
   let bare: Child | undefined;
   const unknown = newId('frm');
   const runs = {

@@ -16,7 +16,7 @@ import { confirmationsScenario } from './confirmations.js';
 import { soakScenario } from './soak.js';
 import { rejectedScenario } from './rejected.js';
 import { spamChecksScenario } from './spam-checks.js';
-import { startReceiver } from './receiver.js';
+import { receiverEnv, startReceiver } from './receiver.js';
 import { startSmtpSink } from './smtp-sink.js';
 
 const args = process.argv.slice(2);
@@ -52,14 +52,12 @@ async function fixtures(url: string) {
   return { handle, accountId, form, forms, apiKey };
 }
 
-const serverEnv = (url: string, extra: Record<string, string> = {}) => ({ DATABASE_URL: url, SUBMIT_RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'warn', ...extra });
-
 async function submitScenario(db: BenchDialect): Promise<void> {
   const database = await freshDatabase(db);
   const refDatabase = await freshDatabase(db);
   const { handle, form } = await fixtures(database.url);
   await handle.close();
-  const server = await startFormgate(serverEnv(database.url));
+  const server = await startFormgate(database.url);
   // Idle memory, no request yet: as the listening line is printed, 2 s later (the target), and at
   // 30 s, after V8's memory reducer ran (~8 s after the last full collection; on PostgreSQL the
   // first background queries cause one 2–15 s after start).
@@ -170,7 +168,7 @@ async function pagingScenario(db: BenchDialect): Promise<void> {
   const database = await freshDatabase(db);
   const { handle, form, apiKey } = await fixtures(database.url);
   await handle.close();
-  const server = await startFormgate(serverEnv(database.url));
+  const server = await startFormgate(database.url);
   const idle = memoryOf(server.process.pid!).rssMb;
   await server.stop();
   const started = Date.now();
@@ -189,7 +187,7 @@ async function pagingScenario(db: BenchDialect): Promise<void> {
   // Signed with the database's own cursor secret, so the server accepts it as one it issued.
   const deepCursor = await new SubmissionCursors(new InstanceSecretService(reader.db)).issue(form.id, { createdAt: deep.created_at, id: deep.id });
   await reader.close();
-  const again = await startFormgate(serverEnv(database.url));
+  const again = await startFormgate(database.url);
   try {
     const headers = { authorization: `Bearer ${apiKey}` };
     const base = `${again.url}/v1/api/forms/${form.id}/submissions?limit=25`;
@@ -228,7 +226,7 @@ async function purgeScenario(db: BenchDialect): Promise<void> {
     const deadline = Date.now() + 600_000;
     while ((await remaining()) > below && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
   };
-  const server = await startFormgate(serverEnv(database.url, { RETENTION_PURGE_INTERVAL_MS: '1000' }));
+  const server = await startFormgate(database.url, { RETENTION_PURGE_INTERVAL_MS: '1000' });
   const rounds: Array<{ during: LoadResult; without: LoadResult; purgedDuringLoad: number; rowsPerSecond: number }> = [];
   try {
     const run = () => load({ url: `${server.url}/v1/submit/${form.id}`, body: JSON_BODY, contentType: 'application/json', seconds: SECONDS });
@@ -270,8 +268,7 @@ async function hooksScenario(db: BenchDialect): Promise<void> {
   const { handle, accountId, form, forms } = await fixtures(database.url);
   const hooked = await forms.createForm(accountId, { name: 'Hooked' });
   await addHooks(handle, accountId, hooked.id, `${slow.url}/slow`, 10);
-  const env = serverEnv(database.url, { HOOK_ALLOW_PRIVATE_TARGETS: 'true', HOOK_TIMEOUT_MS: '5000' });
-  const server = await startFormgate({ ...env, NODE_EXTRA_CA_CERTS: slow.caFile });
+  const server = await startFormgate(database.url, receiverEnv(slow.caFile));
   try {
     const run = (formId: string) => load({ url: `${server.url}/v1/submit/${formId}`, body: JSON_BODY, contentType: 'application/json', seconds: SECONDS });
     // Both warmed up (the hooked run opens the TLS connections to the receiver and leaves a
@@ -293,7 +290,7 @@ async function hooksScenario(db: BenchDialect): Promise<void> {
   const throughput = await fixtures(throughputDatabase.url);
   await addHooks(throughput.handle, throughput.accountId, throughput.form.id, `${fast.url}/fast`, 1);
   const throughputForm = throughput.form;
-  const fastServer = await startFormgate({ ...serverEnv(throughputDatabase.url, { HOOK_ALLOW_PRIVATE_TARGETS: 'true', HOOK_TIMEOUT_MS: '5000' }), NODE_EXTRA_CA_CERTS: fast.caFile });
+  const fastServer = await startFormgate(throughputDatabase.url, receiverEnv(fast.caFile));
   try {
     const count = 2000;
     const before = fast.received();
@@ -319,8 +316,7 @@ async function emailScenario(db: BenchDialect): Promise<void> {
   const { handle, accountId, form, forms } = await fixtures(database.url);
   const notified = await forms.createForm(accountId, { name: 'Notified' });
   await addRecipient(handle, notified.id, 'owner@example.com');
-  const env = serverEnv(database.url, { SMTP_URL: sink.url });
-  const server = await startFormgate(env);
+  const server = await startFormgate(database.url, { SMTP_URL: sink.url });
   try {
     const run = (formId: string) => load({ url: `${server.url}/v1/submit/${formId}`, body: JSON_BODY, contentType: 'application/json', seconds: SECONDS });
     // Warmed up both ways (the notified run opens the SMTP connections and leaves a backlog, the
@@ -346,7 +342,7 @@ async function emailScenario(db: BenchDialect): Promise<void> {
   const rateDatabase = await freshDatabase(db);
   const rate = await fixtures(rateDatabase.url);
   await addRecipient(rate.handle, rate.form.id, 'owner@example.com');
-  const rateServer = await startFormgate(serverEnv(rateDatabase.url, { SMTP_URL: sink.url }));
+  const rateServer = await startFormgate(rateDatabase.url, { SMTP_URL: sink.url });
   try {
     const count = 1000;
     const before = sink.received();
@@ -428,17 +424,17 @@ async function measure(group: string, db: BenchDialect, scenario: () => Promise<
 for (const db of dialects) {
   await measure('submit', db, () => submitScenario(db));
   await measure('paging', db, () => pagingScenario(db));
-  await measure('spam-checks', db, () => spamChecksScenario(db, serverEnv, SECONDS, ROUNDS));
+  await measure('spam-checks', db, () => spamChecksScenario(db, SECONDS, ROUNDS));
   await measure('hooks', db, () => hooksScenario(db));
-  await measure('search', db, () => searchScenario(db, PAGING_ROWS, serverEnv));
-  await measure('forms-list', db, () => formsListScenario(db, serverEnv));
+  await measure('search', db, () => searchScenario(db, PAGING_ROWS));
+  await measure('forms-list', db, () => formsListScenario(db));
   await measure('purge', db, () => purgeScenario(db));
   await measure('email', db, () => emailScenario(db));
-  await measure('export', db, () => exportScenario(db, { rows: EXPORT_ROWS, seconds: SECONDS, rounds: ROUNDS, serverEnv }));
-  await measure('integrations', db, () => integrationsScenario(db, { seconds: SECONDS, rounds: ROUNDS, serverEnv }));
-  await measure('confirmations', db, () => confirmationsScenario(db, { seconds: SECONDS, rounds: ROUNDS, serverEnv }));
-  await measure('soak', db, () => soakScenario(db, { seconds: SOAK_SECONDS, serverEnv }));
-  await measure('rejected', db, () => rejectedScenario(db, { seconds: SECONDS, rounds: ROUNDS, serverEnv }));
+  await measure('export', db, () => exportScenario(db, { rows: EXPORT_ROWS, seconds: SECONDS, rounds: ROUNDS }));
+  await measure('integrations', db, () => integrationsScenario(db, { seconds: SECONDS, rounds: ROUNDS }));
+  await measure('confirmations', db, () => confirmationsScenario(db, { seconds: SECONDS, rounds: ROUNDS }));
+  await measure('soak', db, () => soakScenario(db, { seconds: SOAK_SECONDS }));
+  await measure('rejected', db, () => rejectedScenario(db, { seconds: SECONDS, rounds: ROUNDS }));
   process.stdout.write(`${db} done\n`);
 }
 writeReport();

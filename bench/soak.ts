@@ -6,6 +6,7 @@
 import { sql } from 'kysely';
 import type { DatabaseHandle } from '../src/db/database.js';
 import { JSON_BODY, addHooks, addRecipient, benchAccount, cpuPerRequest, cpuSeconds, cpuSnapshot, freshDatabase, load, startFormgate, type BenchDialect, type BenchRow, type LoadResult } from './lib.js';
+import { receiverEnv } from './receiver.js';
 import { startSinks } from './sinks.js';
 
 const RATE = 400;
@@ -23,7 +24,7 @@ const countRows = async (handle: DatabaseHandle, formId: string) =>
 
 export async function soakScenario(
   db: BenchDialect,
-  options: { seconds: number; serverEnv: (url: string, extra?: Record<string, string>) => Record<string, string> },
+  options: { seconds: number },
 ): Promise<BenchRow[]> {
   const sinks = await startSinks();
   const database = await freshDatabase(db);
@@ -35,8 +36,7 @@ export async function soakScenario(
     await addRecipient(handle, form.id, 'owner@example.com');
     await addHooks(handle, accountId, form.id, `${sinks.hookUrl}/soak`, 1);
   }
-  const env = { ...options.serverEnv(database.url, { SMTP_URL: sinks.smtpUrl, HOOK_ALLOW_PRIVATE_TARGETS: 'true', HOOK_TIMEOUT_MS: '5000' }), NODE_EXTRA_CA_CERTS: sinks.caFile };
-  const server = await startFormgate(env);
+  const server = await startFormgate(database.url, { SMTP_URL: sinks.smtpUrl, ...receiverEnv(sinks.caFile) });
   const steady = (formId: string, seconds: number) =>
     load({ url: `${server.url}/v1/submit/${formId}`, body: JSON_BODY, contentType: 'application/json', seconds, overallRate: RATE, steadyAfterSeconds: RAMP_SECONDS });
   /** Milliseconds until both sinks hold every stored submission of the form (or the deadline). */

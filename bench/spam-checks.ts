@@ -33,7 +33,6 @@ function solve(challenge: { algorithm: string; challenge: string; maxnumber?: nu
 
 export async function spamChecksScenario(
   db: BenchDialect,
-  serverEnv: (url: string) => Record<string, string>,
   seconds: number,
   rounds: number,
 ): Promise<BenchRow[]> {
@@ -92,7 +91,7 @@ export async function spamChecksScenario(
     await handle.close();
   }
 
-  const server = await startFormgate(serverEnv(database.url));
+  const server = await startFormgate(database.url);
   try {
     const formIds = await (async () => {
       const h = createDatabase(database.url, { poolSize: 1 });
