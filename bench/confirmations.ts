@@ -2,7 +2,7 @@
 // that sends the visitor a confirmation email (every submission carrying a fresh address, so no
 // guard skips one) against a form without, same server and run, interleaved rounds in alternating
 // order; and the confirmations the SMTP sink (answering at once) received per second meanwhile.
-import { benchAccount, freshDatabase, load, startFormgate, type BenchDialect, type BenchRow, type LoadResult } from './lib.js';
+import { benchAccount, freshDatabase, load, median, startFormgate, type BenchDialect, type BenchRow, type LoadResult } from './lib.js';
 import { startSinks } from './sinks.js';
 
 /** The highest daily cap a form may have; each run gets a form of its own, so none reaches it. */
@@ -64,7 +64,7 @@ export async function confirmationsScenario(
     await sinks.close();
   }
   if (rounds.some((r) => r.on.errors > 0 || r.off.errors > 0)) throw new Error('confirmations scenario: submit errors');
-  const medianOf = (which: 'on' | 'off', key: 'rps' | 'p99') => [...rounds.map((r) => r[which][key])].sort((a, b) => a - b)[Math.floor(rounds.length / 2)]!;
+  const medianOf = (which: 'on' | 'off', key: 'rps' | 'p99') => median(rounds.map((r) => r[which][key]));
   const [onRps, offRps, onP99, offP99] = [medianOf('on', 'rps'), medianOf('off', 'rps'), medianOf('on', 'p99'), medianOf('off', 'p99')];
   const submittedOn = rounds.reduce((sum, r) => sum + r.on.ok, 0);
   const label = 'confirmation emails';

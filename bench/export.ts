@@ -1,7 +1,7 @@
 // The export scenario of `npm run bench`: the dashboard's CSV export of a form with 1,000,000
 // submissions (rows per second, resident memory growth), and what it does to the submit p99 of
 // another form meanwhile.
-import { JSON_BODY, load, memoryOf, freshDatabase, startFormgate, type BenchDialect, type BenchRow, type LoadResult } from './lib.js';
+import { JSON_BODY, load, medianBy, memoryOf, freshDatabase, startFormgate, type BenchDialect, type BenchRow, type LoadResult } from './lib.js';
 import { owner, seed } from './dashboard.js';
 
 
@@ -63,8 +63,7 @@ export async function exportScenario(
       await exporting;
       rounds.push({ without, during, covered });
     }
-    const ratios = rounds.map((r) => r.during.p99 / r.without.p99).sort((a, b) => a - b);
-    const mid = rounds.find((r) => r.during.p99 / r.without.p99 === ratios[Math.floor(ratios.length / 2)])!;
+    const mid = medianBy(rounds, (r) => r.during.p99 / r.without.p99);
     const rowsPerSecond = Math.round(alone.rows / alone.seconds);
     const scenario = `CSV export (${options.rows.toLocaleString('en')} rows, seeded in ${seedSeconds.toFixed(0)} s)`;
     return [

@@ -3,7 +3,7 @@
 // the messages per second the dispatcher sustains to a receiver that answers at once.
 import { newId } from '../src/lib/ids.js';
 import { owner } from './dashboard.js';
-import { JSON_BODY, freshDatabase, load, startFormgate, type BenchDialect, type BenchRow, type LoadResult } from './lib.js';
+import { JSON_BODY, freshDatabase, load, medianBy, startFormgate, type BenchDialect, type BenchRow, type LoadResult } from './lib.js';
 import { receiverEnv, startReceiver } from './receiver.js';
 import { createDatabase } from '../src/db/database.js';
 
@@ -28,7 +28,6 @@ export async function integrationsScenario(
   options: { seconds: number; rounds: number },
 ): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
-  const medianP99 = (results: LoadResult[]) => [...results].sort((a, b) => a.p99 - b.p99)[Math.floor(results.length / 2)]!;
   const slow = await startReceiver(200);
   const fast = await startReceiver(0);
   const database = await freshDatabase(db);
@@ -42,8 +41,8 @@ export async function integrationsScenario(
     await run(integrated);
     const rounds: Array<[LoadResult, LoadResult]> = [];
     for (let round = 0; round < options.rounds; round++) rounds.push([await run(plain), await run(integrated)]);
-    const without = medianP99(rounds.map((r) => r[0]));
-    const withIntegrations = medianP99(rounds.map((r) => r[1]));
+    const without = medianBy(rounds.map((r) => r[0]), (m) => m.p99);
+    const withIntegrations = medianBy(rounds.map((r) => r[1]), (m) => m.p99);
     const ratio = withIntegrations.p99 / without.p99;
     rows.push({ db, scenario: 'integrations', metric: 'submit p99 ms, 3 integrations to a 200 ms receiver vs none', value: String(withIntegrations.p99), reference: String(without.p99), ratio: ratio.toFixed(2), target: '≤ 1.3', pass: ratio <= 1.3 });
     rows.push({ db, scenario: 'integrations', metric: 'messages to the 200 ms receiver started meanwhile', value: String(slow.received()), reference: '—', ratio: '—' });

@@ -337,7 +337,12 @@ export async function addRecipient(handle: DatabaseHandle, formId: string, addre
     .execute();
 }
 
-export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+/** The item at the median of `value` (the upper middle of an even count), so what was measured with it comes along. */
+export function medianBy<T>(items: readonly T[], value: (item: T) => number): T {
+  return [...items].sort((a, b) => value(a) - value(b))[Math.floor(items.length / 2)]!;
+}
+
+export const median = (values: readonly number[]) => medianBy(values, (v) => v);
 
 export async function timeRequests(url: string, headers: Record<string, string>, n: number): Promise<number> {
   const times: number[] = [];

@@ -11,7 +11,7 @@
 // wrong access key is a body field) can be answered faster than that.
 import autocannon from 'autocannon';
 import { newId } from '../src/lib/ids.js';
-import { JSON_BODY, benchAccount, freshDatabase, startFormgate, startReference, type BenchDialect, type BenchRow, type Child } from './lib.js';
+import { JSON_BODY, benchAccount, freshDatabase, median, startFormgate, startReference, type BenchDialect, type BenchRow, type Child } from './lib.js';
 
 const WRONG_KEY_BODY = JSON.stringify({ name: 'Ada Lovelace', email: 'ada@example.com', message: 'Hello from the benchmark', access_key: 'not-the-key' });
 const TARGET = 1.5;
@@ -55,7 +55,6 @@ async function measure(base: string, options: { path: string | (() => string); b
 
 const BARE = 'a bare Fastify route reading the same body (the ceiling of a refusal that reads it)';
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 export async function rejectedScenario(
   db: BenchDialect,

@@ -8,7 +8,7 @@ import { ApiKeyService } from '../src/api-keys/api-key.service.js';
 import { createDatabase } from '../src/db/database.js';
 import { InstanceSecretService } from '../src/secrets/instance-secret.service.js';
 import { SubmissionCursors } from '../src/submissions/submission-cursor.js';
-import { JSON_BODY, SEEDING_BUSY_TIMEOUT_MS, addHooks, addRecipient, benchAccount, cpuPerRequest, cpuSnapshot, freshDatabase, indexSeededSqliteRows, load, recountPostgresForms, recountSqliteForms, median, memoryOf, startFormgate, startReference, timeRequests, type BenchDialect, type BenchRow, type Child, type CpuPerRequest, type LoadResult } from './lib.js';
+import { JSON_BODY, SEEDING_BUSY_TIMEOUT_MS, addHooks, addRecipient, benchAccount, cpuPerRequest, cpuSnapshot, freshDatabase, indexSeededSqliteRows, load, recountPostgresForms, recountSqliteForms, median, medianBy, memoryOf, startFormgate, startReference, timeRequests, type BenchDialect, type BenchRow, type Child, type CpuPerRequest, type LoadResult } from './lib.js';
 import { formsListScenario, searchScenario } from './dashboard.js';
 import { exportScenario } from './export.js';
 import { integrationsScenario } from './integrations.js';
@@ -40,7 +40,6 @@ const IDLE_REDUCED_MS = 30_000;
 const FORM_BODY = 'name=Ada+Lovelace&email=ada%40example.com&message=Hello+from+the+benchmark&topics=a&topics=b';
 
 const rows: BenchRow[] = [];
-const medianBy = (results: LoadResult[], key: 'rps' | 'p99') => [...results].sort((a, b) => a[key] - b[key])[Math.floor(results.length / 2)]!;
 const ratio = (a: number, b: number) => (b === 0 ? '—' : (a / b).toFixed(2));
 const cpuTotal = (cpu: CpuPerRequest) => cpu.server + cpu.postgres + cpu.loadGenerator + cpu.other;
 const describeCpu = (cpu: CpuPerRequest) => `${cpu.server} / ${cpu.postgres} / ${cpu.loadGenerator}, ${cpu.busyPercent}%`;
@@ -92,7 +91,7 @@ async function submitScenario(db: BenchDialect): Promise<void> {
       for (let round = 0; round < ROUNDS; round++) {
         rounds.push([await run(server, body, type), await run(group, body, type), await run(insert, body, type), await run(bare, body, type)]);
       }
-      const [formgate, limit, oneInsert, ceiling] = ([0, 1, 2, 3] as const).map((i) => medianBy(rounds.map((r) => r[i]), 'rps')) as [Measured, Measured, Measured, Measured];
+      const [formgate, limit, oneInsert, ceiling] = ([0, 1, 2, 3] as const).map((i) => medianBy(rounds.map((r) => r[i]), (m) => m.rps)) as [Measured, Measured, Measured, Measured];
       if (formgate.errors > 0) throw new Error(`${label} submit: ${formgate.errors} errors`);
       const vsLimit = formgate.rps / limit.rps;
       // p99 of each side from the round whose throughput was the median.
@@ -250,13 +249,13 @@ async function purgeScenario(db: BenchDialect): Promise<void> {
     await reader.close();
     await database.drop();
   }
-  const during = medianBy(rounds.map((r) => r.during), 'p99');
-  const without = medianBy(rounds.map((r) => r.without), 'p99');
+  const during = medianBy(rounds.map((r) => r.during), (m) => m.p99);
+  const without = medianBy(rounds.map((r) => r.without), (m) => m.p99);
   const p99Ratio = during.p99 / without.p99;
   const rowsPerSecond = median(rounds.map((r) => r.rowsPerSecond));
   rows.push(
     { db, scenario: 'retention purge', metric: `submit p99 ms while the purge deletes ${PURGE_ROWS.toLocaleString('en')} rows vs no purge`, value: String(during.p99), reference: String(without.p99), ratio: p99Ratio.toFixed(2), ...(db === 'sqlite' ? { target: '≤ 1.3', pass: p99Ratio <= 1.3 } : {}) },
-    { db, scenario: 'retention purge', metric: 'submit req/s while purging vs no purge', value: String(medianBy(rounds.map((r) => r.during), 'rps').rps), reference: String(medianBy(rounds.map((r) => r.without), 'rps').rps), ratio: ratio(medianBy(rounds.map((r) => r.during), 'rps').rps, medianBy(rounds.map((r) => r.without), 'rps').rps) },
+    { db, scenario: 'retention purge', metric: 'submit req/s while purging vs no purge', value: String(medianBy(rounds.map((r) => r.during), (m) => m.rps).rps), reference: String(medianBy(rounds.map((r) => r.without), (m) => m.rps).rps), ratio: ratio(medianBy(rounds.map((r) => r.during), (m) => m.rps).rps, medianBy(rounds.map((r) => r.without), (m) => m.rps).rps) },
     { db, scenario: 'retention purge', metric: 'rows purged during the measured load (fewest of the rounds); purge rows/s under load', value: String(Math.min(...rounds.map((r) => r.purgedDuringLoad))), reference: rowsPerSecond.toFixed(0), ratio: '—' },
   );
 }
@@ -277,8 +276,8 @@ async function hooksScenario(db: BenchDialect): Promise<void> {
     await run(hooked.id);
     const rounds: Array<[LoadResult, LoadResult]> = [];
     for (let round = 0; round < ROUNDS; round++) rounds.push([await run(form.id), await run(hooked.id)]);
-    const without = medianBy(rounds.map((r) => r[0]), 'p99');
-    const withHooks = medianBy(rounds.map((r) => r[1]), 'p99');
+    const without = medianBy(rounds.map((r) => r[0]), (m) => m.p99);
+    const withHooks = medianBy(rounds.map((r) => r[1]), (m) => m.p99);
     const p99Ratio = withHooks.p99 / without.p99;
     rows.push({ db, scenario: 'hook fan-out', metric: 'submit p99 ms, 10 hooks to a 2 s receiver vs no hooks', value: String(withHooks.p99), reference: String(without.p99), ratio: p99Ratio.toFixed(2), ...(db === 'sqlite' ? { target: '≤ 1.3', pass: p99Ratio <= 1.3 } : {}) });
     rows.push({ db, scenario: 'hook fan-out', metric: 'deliveries to the slow receiver started meanwhile', value: String(slow.received()), reference: '—', ratio: '—' });
@@ -325,10 +324,10 @@ async function emailScenario(db: BenchDialect): Promise<void> {
     await run(notified.id);
     const rounds: Array<[LoadResult, LoadResult]> = [];
     for (let round = 0; round < ROUNDS; round++) rounds.push([await run(form.id), await run(notified.id)]);
-    const offRps = medianBy(rounds.map((r) => r[0]), 'rps');
-    const onRps = medianBy(rounds.map((r) => r[1]), 'rps');
-    const offP99 = medianBy(rounds.map((r) => r[0]), 'p99');
-    const onP99 = medianBy(rounds.map((r) => r[1]), 'p99');
+    const offRps = medianBy(rounds.map((r) => r[0]), (m) => m.rps);
+    const onRps = medianBy(rounds.map((r) => r[1]), (m) => m.rps);
+    const offP99 = medianBy(rounds.map((r) => r[0]), (m) => m.p99);
+    const onP99 = medianBy(rounds.map((r) => r[1]), (m) => m.p99);
     const rpsRatio = onRps.rps / offRps.rps;
     const p99Ratio = onP99.p99 / offP99.p99;
     rows.push({ db, scenario: 'email notifications', metric: 'submit req/s, every submission emailed (SMTP sink answering after 50 ms) vs notifications off', value: String(onRps.rps), reference: String(offRps.rps), ratio: rpsRatio.toFixed(2), target: '≥ 0.90', pass: rpsRatio >= 0.9 });

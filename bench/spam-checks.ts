@@ -14,12 +14,11 @@ import { newTimeOrderedId } from '../src/lib/ids.js';
 import { nowIso } from '../src/lib/time.js';
 import { createServices } from '../src/services.js';
 import { insertSubmissionRows } from '../src/submissions/submission.repository.js';
-import { freshDatabase, load, startFormgate, type BenchDialect, type BenchRow, type LoadResult } from './lib.js';
+import { freshDatabase, load, median, medianBy, startFormgate, type BenchDialect, type BenchRow, type LoadResult } from './lib.js';
 import { loadSpamCorpus } from './spam-corpus.js';
 
 const BODY = JSON.stringify({ name: 'Ada Lovelace', email: 'ada@example.com', message: 'Hello, could you tell me when the shop opens on Saturday?', topics: ['a', 'b'] });
 
-const medianBy = (results: LoadResult[]) => [...results].sort((a, b) => a.rps - b.rps)[Math.floor(results.length / 2)]!;
 
 /** Solves an ALTCHA challenge with Node's synchronous SHA-256 (the bench measures verifying, not solving). */
 function solve(challenge: { algorithm: string; challenge: string; maxnumber?: number; salt: string; signature: string }): string {
@@ -114,8 +113,8 @@ export async function spamChecksScenario(
         results.push([await run(formIds.learn), off]);
       }
     }
-    const learn = medianBy(results.map((r) => r[0]));
-    const off = medianBy(results.map((r) => r[1]));
+    const learn = medianBy(results.map((r) => r[0]), (m) => m.rps);
+    const off = medianBy(results.map((r) => r[1]), (m) => m.rps);
     if (learn.errors > 0 || off.errors > 0) throw new Error('submit errors');
     const r = learn.rps / off.rps;
     rows.push(...(await altchaSolveTimes(db, server.url, database.url)));
@@ -168,8 +167,7 @@ async function altchaSolveTimes(db: BenchDialect, formgateUrl: string, databaseU
         times.push(performance.now() - start);
         await tab.close();
       }
-      times.sort((a, b) => a - b);
-      rows.push({ db, scenario: 'ALTCHA', metric: `solve time in headless Chromium at ${complexity} (page load to solution, ms, median of 5)`, value: times[2]!.toFixed(0), reference: '—', ratio: '—' });
+      rows.push({ db, scenario: 'ALTCHA', metric: `solve time in headless Chromium at ${complexity} (page load to solution, ms, median of 5)`, value: median(times).toFixed(0), reference: '—', ratio: '—' });
     }
   } finally {
     await browser.close();
