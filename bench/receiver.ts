@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -49,6 +49,8 @@ export async function startReceiver(delayMs: number) {
     close: async () => {
       server.closeAllConnections();
       server.close();
+      // Else every run leaves its certificates in tmpdir (a server reads NODE_EXTRA_CA_CERTS only as it starts).
+      rmSync(caFile, { force: true });
     },
   };
 }
