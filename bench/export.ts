@@ -4,7 +4,6 @@
 import { JSON_BODY, load, medianBy, memoryOf, freshDatabase, startFormgate, type BenchDialect, type BenchRow, type LoadResult } from './lib.js';
 import { owner, seed } from './dashboard.js';
 
-
 interface ExportRun {
   rows: number;
   seconds: number;

@@ -7,7 +7,6 @@ import { JSON_BODY, freshDatabase, load, medianBy, startFormgate, type BenchDial
 import { receiverEnv, startReceiver } from './receiver.js';
 import { createDatabase } from '../src/db/database.js';
 
-
 /** Three integrations of different kinds, straight into the table (`formgate integrations add` does the same). */
 async function addIntegrations(url: string, formId: string, target: string): Promise<void> {
   const handle = createDatabase(url, { poolSize: 1 });

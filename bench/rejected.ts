@@ -55,7 +55,6 @@ async function measure(base: string, options: { path: string | (() => string); b
 
 const BARE = 'a bare Fastify route reading the same body (the ceiling of a refusal that reads it)';
 
-
 export async function rejectedScenario(
   db: BenchDialect,
   options: { seconds: number; rounds: number },

@@ -19,7 +19,6 @@ import { loadSpamCorpus } from './spam-corpus.js';
 
 const BODY = JSON.stringify({ name: 'Ada Lovelace', email: 'ada@example.com', message: 'Hello, could you tell me when the shop opens on Saturday?', topics: ['a', 'b'] });
 
-
 /** Solves an ALTCHA challenge with Node's synchronous SHA-256 (the bench measures verifying, not solving). */
 function solve(challenge: { algorithm: string; challenge: string; maxnumber?: number; salt: string; signature: string }): string {
   for (let n = 0; n <= (challenge.maxnumber ?? 1e6); n++) {
@@ -38,12 +37,14 @@ export async function spamChecksScenario(
   const rows: BenchRow[] = [];
   const database = await freshDatabase(db);
   const handle = createDatabase(database.url, { poolSize: 2 });
+  let formIds: { learn: string; off: string };
   try {
     await migrateToLatest(handle);
     const services = createServices(handle, parseConfig({ LOG_LEVEL: 'silent' }), pino({ level: 'silent' }));
     const account = await services.accounts.createAccount({ email: `bench-${Date.now()}@example.com`, planId: 'pro' });
     const learning = await services.forms.createForm(account.id, { name: 'Learning', spamFilter: 'learn' });
     const plain = await services.forms.createForm(account.id, { name: 'Plain' });
+    formIds = { learn: learning.id, off: plain.id };
 
     // Train the account's model on the corpus' training half, marked by the "owner".
     const { train } = loadSpamCorpus();
@@ -92,15 +93,6 @@ export async function spamChecksScenario(
 
   const server = await startFormgate(database.url);
   try {
-    const formIds = await (async () => {
-      const h = createDatabase(database.url, { poolSize: 1 });
-      try {
-        const forms = await h.db.selectFrom('forms').select(['id', 'name']).execute();
-        return { learn: forms.find((f) => f.name === 'Learning')!.id, off: forms.find((f) => f.name === 'Plain')!.id };
-      } finally {
-        await h.close();
-      }
-    })();
     const run = (formId: string) => load({ url: `${server.url}/v1/submit/${formId}`, body: BODY, contentType: 'application/json', seconds });
     await run(formIds.learn); // warm-up: loads the account's model
     await run(formIds.off);
