@@ -156,9 +156,15 @@ export function startFormgate(databaseUrl: string, env: Record<string, string> =
   return startChild('dist/src/server.js', { DATABASE_URL: databaseUrl, SUBMIT_RATE_LIMIT_PER_MINUTE: '0', ...env }, SERVER_NODE_FLAGS);
 }
 
-/** One of the references in bench/reference-server.ts (what each measures: that file's header). */
-export function startReference(kind: 'bare' | 'insert' | 'group', env: Record<string, string> = {}): Promise<Child> {
-  return startChild('dist/bench/reference-server.js', { ...env, REFERENCE: kind });
+/**
+ * One of the references in bench/reference-server.ts (what each measures: that file's header).
+ * The two that store rows take their database as an argument: without DATABASE_URL the reference
+ * server would fall back to an in-memory SQLite database and measure that instead.
+ */
+export function startReference(kind: 'bare'): Promise<Child>;
+export function startReference(kind: 'insert' | 'group', databaseUrl: string): Promise<Child>;
+export function startReference(kind: 'bare' | 'insert' | 'group', databaseUrl?: string): Promise<Child> {
+  return startChild('dist/bench/reference-server.js', { REFERENCE: kind, ...(databaseUrl === undefined ? {} : { DATABASE_URL: databaseUrl }) });
 }
 
 /** Starts a compiled script as a child process and waits for it to print its listening URL. */

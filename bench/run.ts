@@ -71,9 +71,9 @@ async function submitScenario(db: BenchDialect): Promise<void> {
     { db, scenario: 'memory', metric: `idle RSS (MB) ${IDLE_REDUCED_MS / 1000} s after it starts listening (V8's memory reducer has run) vs at ${IDLE_SETTLE_MS / 1000} s`, value: String(reduced), reference: String(settled), ratio: ratio(reduced, settled) },
   );
   const bare = await startReference('bare');
-  const insert = await startReference('insert', { DATABASE_URL: refDatabase.url });
+  const insert = await startReference('insert', refDatabase.url);
   const groupDatabase = await freshDatabase(db);
-  const group = await startReference('group', { DATABASE_URL: groupDatabase.url });
+  const group = await startReference('group', groupDatabase.url);
   try {
     const path = `/v1/submit/${form.id}`;
     /** A load, and where its CPU went (the server, PostgreSQL, the load generator). */
