@@ -2,7 +2,7 @@
 # The container image as operators run it (issue 29, contract section 15), with podman as root:
 #  1. podman, runc, mmdebstrap and podman-compose installed (apt-get when missing);
 #  2. a Node base image made from Debian's packages (no image registry is needed), cached in
-#     /var/cache/formgate-ci and in podman's store between runs;
+#     /var/cache/formgate-ci and in podman's store between runs (1 and 2: prepare.sh);
 #  3. the repository's Dockerfile built on it;
 #  4. SQLite on a volume, read-only root file system: health check, a submission read back through
 #     the management API, a restart that keeps it, SIGTERM ending the server cleanly in time,
@@ -17,7 +17,6 @@ cd "$(dirname "$0")/../.."
 root=$(pwd)
 started=$(date +%s)
 
-CACHE_DIR=/var/cache/formgate-ci
 BASE_IMAGE=localhost/node-base
 IMAGE=localhost/formgate:ci
 SHUTDOWN_TIMEOUT_MS=5000
@@ -100,36 +99,8 @@ wait_http_ok() {
 }
 cli() { local c=$1; shift; pm exec "$c" formgate "$@"; }
 
-step "checking podman, runc, mmdebstrap, podman-compose"
-missing=()
-for tool in podman runc mmdebstrap podman-compose; do command -v "$tool" >/dev/null || missing+=("$tool"); done
-if [ ${#missing[@]} -gt 0 ]; then
-  step "installing ${missing[*]} with apt-get"
-  apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
-fi
-podman --version
-
-if podman image exists "$BASE_IMAGE"; then
-  step "base image $BASE_IMAGE is cached"
-else
-  mkdir -p "$CACHE_DIR"
-  if [ ! -s "$CACHE_DIR/base.tar" ]; then
-    step "making the base image from Debian trixie's packages (nodejs 20, npm) with mmdebstrap"
-    rm -f "$CACHE_DIR/base-new.tar"
-    # Without manuals, translations and documentation (copyright files stay): less to unpack; and
-    # no fsync per file (a half-made tarball is made again, never used).
-    mmdebstrap --quiet --variant=minbase --include=ca-certificates,nodejs,npm --dpkgopt=force-unsafe-io \
-      --dpkgopt='path-exclude=/usr/share/man/*' --dpkgopt='path-exclude=/usr/share/info/*' \
-      --dpkgopt='path-exclude=/usr/share/locale/*' --dpkgopt='path-exclude=/usr/share/doc/*' \
-      --dpkgopt='path-include=/usr/share/doc/*/copyright' \
-      trixie "$CACHE_DIR/base-new.tar" ||
-      fail "mmdebstrap could not make the base image"
-    mv "$CACHE_DIR/base-new.tar" "$CACHE_DIR/base.tar"
-  fi
-  step "importing $CACHE_DIR/base.tar as $BASE_IMAGE"
-  podman import --quiet "$CACHE_DIR/base.tar" "$BASE_IMAGE" >/dev/null
-fi
+step "podman and the base image (test/container/prepare.sh)"
+bash "$root/test/container/prepare.sh" || fail "the container test's preparation failed"
 pm run --rm "${RUN_FLAGS[@]}" --network none "$BASE_IMAGE" node -e 'if (!process.versions.node.startsWith("20.")) process.exit(1)' ||
   fail "the base image has no Node 20"
 
