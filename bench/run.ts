@@ -1,5 +1,6 @@
 // `npm run bench [-- --only submit,paging,hooks,search,forms-list,purge,email,export,integrations,spam-checks,confirmations,soak,rejected --db sqlite,postgres --soak-seconds 120]`: runs each scenario beside
-// its reference in the same invocation and rewrites BENCHMARKS.md with figures and ratios.
+// its reference in the same invocation and rewrites BENCHMARKS.md with figures and ratios
+// (`--only none` runs nothing and rewrites it from bench/results.json and bench/ANALYSIS.md).
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import SqliteDatabase from 'better-sqlite3';
@@ -24,8 +25,17 @@ const option = (name: string, fallback: string) => {
   const i = args.indexOf(`--${name}`);
   return (i >= 0 ? args[i + 1] : undefined) ?? fallback;
 };
-const only = new Set(option('only', 'submit,paging,hooks,search,forms-list,purge,email,export,integrations,spam-checks,confirmations,soak,rejected').split(','));
-const dialects = option('db', 'sqlite,postgres').split(',') as BenchDialect[];
+/** The scenarios, in the order they run and are listed. */
+const GROUPS = ['submit', 'paging', 'spam-checks', 'hooks', 'search', 'forms-list', 'purge', 'email', 'export', 'integrations', 'confirmations', 'soak', 'rejected'];
+const DIALECTS: readonly BenchDialect[] = ['sqlite', 'postgres'];
+const only = new Set(option('only', GROUPS.join(',')).split(','));
+const dialects = option('db', DIALECTS.join(',')).split(',') as BenchDialect[];
+// A misspelt name would otherwise run nothing, rewrite BENCHMARKS.md and exit 0, as if measured.
+const unknown = [...[...only].filter((g) => g !== 'none' && !GROUPS.includes(g)), ...dialects.filter((d) => !DIALECTS.includes(d))];
+if (unknown.length > 0) {
+  process.stderr.write(`unknown --only scenario or --db database: ${unknown.join(', ')} (scenarios: ${GROUPS.join(', ')}, or none; databases: ${DIALECTS.join(', ')})\n`);
+  process.exit(2);
+}
 const SECONDS = Number(option('seconds', '3'));
 const ROUNDS = Number(option('rounds', '3'));
 const PAGING_ROWS = Number(option('rows', '1000000'));
@@ -367,7 +377,6 @@ interface StoredRow extends BenchRow {
 /** Ratios compare within one run, but rows kept from runs on other machines must say so. */
 const MACHINE = `${cpus().length} cores, ${cpus()[0]?.model ?? 'unknown CPU'}`;
 const RESULTS = 'bench/results.json';
-const GROUPS = ['submit', 'paging', 'spam-checks', 'hooks', 'search', 'forms-list', 'purge', 'email', 'export', 'integrations', 'confirmations', 'soak', 'rejected'];
 const measured: StoredRow[] = [];
 
 /** This run's rows replace those of the same scenario and database; the rest are kept, in scenario order. */
@@ -397,7 +406,7 @@ function writeReport(): void {
     '- Targets from the benchmark issues (SQLite throughput and paging, hooks, purge, email, search; PostgreSQL throughput, memory and export from issue 18); PASS/MISS is computed by the harness.',
     `- Memory: idle RSS is read ${IDLE_SETTLE_MS / 1000} s after the server prints its listening line, with no request yet (beside the figure as it starts listening), and again at ${IDLE_REDUCED_MS / 1000} s; peak RSS is the server's VmHWM after both submit loads. Export: the dashboard's CSV download of one form, and the submit p99 of another form under the same 50-connection load while it runs.`,
     '',
-    '- `--only` runs some scenarios: their rows replace those of the same scenarios and database in `bench/results.json`, the others are kept from the run that measured them (the last column says when and on what machine).',
+    '- `--only` runs some scenarios: their rows replace those of the same scenarios and database in `bench/results.json`, the others are kept from the run that measured them (the last column says when and on what machine); `--only none` measures nothing and writes this file again (after an edit to bench/ANALYSIS.md).',
     '',
     '| db | scenario | metric | value | reference | ratio | target | measured |',
     '|---|---|---|---|---|---|---|---|',
