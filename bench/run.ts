@@ -1,8 +1,9 @@
-// `npm run bench [-- --only submit,paging,hooks,search,forms-list,purge,email,export,integrations,spam-checks,confirmations,soak,rejected --db sqlite,postgres --soak-seconds 120]`: runs each scenario beside
-// its reference in the same invocation and rewrites BENCHMARKS.md with figures and ratios
-// (`--only none` runs nothing and rewrites it from bench/results.json and bench/ANALYSIS.md).
+// `npm run bench [-- --only submit,soak --db postgres …]` (`-- --help` lists the options): runs each
+// scenario beside its reference in the same invocation and rewrites BENCHMARKS.md with figures and
+// ratios (`--only none` runs nothing and rewrites it from bench/results.json and bench/ANALYSIS.md).
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
+import { parseArgs } from 'node:util';
 import SqliteDatabase from 'better-sqlite3';
 import { sql } from 'kysely';
 import { ApiKeyService } from '../src/api-keys/api-key.service.js';
@@ -20,28 +21,62 @@ import { spamChecksScenario } from './spam-checks.js';
 import { receiverEnv, startReceiver } from './receiver.js';
 import { startSmtpSink } from './smtp-sink.js';
 
-const args = process.argv.slice(2);
-const option = (name: string, fallback: string) => {
-  const i = args.indexOf(`--${name}`);
-  return (i >= 0 ? args[i + 1] : undefined) ?? fallback;
-};
 /** The scenarios, in the order they run and are listed. */
 const GROUPS = ['submit', 'paging', 'spam-checks', 'hooks', 'search', 'forms-list', 'purge', 'email', 'export', 'integrations', 'confirmations', 'soak', 'rejected'];
 const DIALECTS: readonly BenchDialect[] = ['sqlite', 'postgres'];
-const only = new Set(option('only', GROUPS.join(',')).split(','));
-const dialects = option('db', DIALECTS.join(',')).split(',') as BenchDialect[];
-// A misspelt name would otherwise run nothing, rewrite BENCHMARKS.md and exit 0, as if measured.
-const unknown = [...[...only].filter((g) => g !== 'none' && !GROUPS.includes(g)), ...dialects.filter((d) => !DIALECTS.includes(d))];
-if (unknown.length > 0) {
-  process.stderr.write(`unknown --only scenario or --db database: ${unknown.join(', ')} (scenarios: ${GROUPS.join(', ')}, or none; databases: ${DIALECTS.join(', ')})\n`);
+const OPTIONS = {
+  only: { type: 'string', default: GROUPS.join(',') },
+  db: { type: 'string', default: DIALECTS.join(',') },
+  seconds: { type: 'string', default: '3' },
+  rounds: { type: 'string', default: '3' },
+  rows: { type: 'string', default: '1000000' },
+  'purge-rows': { type: 'string', default: '100000' },
+  'export-rows': { type: 'string', default: '1000000' },
+  'soak-seconds': { type: 'string', default: '120' },
+  help: { type: 'boolean', default: false },
+} as const;
+const USAGE = `usage: npm run bench [-- ${Object.entries(OPTIONS)
+  .filter(([name]) => name !== 'help')
+  .map(([name, { default: value }]) => `--${name} ${name === 'only' ? `${value}|none` : value}`)
+  .join(' ')}]`;
+
+/**
+ * The options, checked before anything runs or is written: a misspelt option, scenario or
+ * database would otherwise be ignored, and the bench would run everything or nothing and rewrite
+ * BENCHMARKS.md as if it had measured what was asked.
+ */
+function parseOptions() {
+  const { values } = parseArgs({ options: OPTIONS });
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    process.exit(0);
+  }
+  const only = new Set(values.only.split(','));
+  const dialects = values.db.split(',') as BenchDialect[];
+  const unknown = [...[...only].filter((g) => g !== 'none' && !GROUPS.includes(g)), ...dialects.filter((d) => !DIALECTS.includes(d))];
+  if (unknown.length > 0) throw new Error(`unknown scenario or database: ${unknown.join(', ')}`);
+  const count = (name: 'seconds' | 'rounds' | 'rows' | 'purge-rows' | 'export-rows' | 'soak-seconds') => {
+    const value = Number(values[name]);
+    if (!Number.isInteger(value) || value <= 0) throw new Error(`--${name} takes a whole number above 0, not "${values[name]}"`);
+    return value;
+  };
+  return { only, dialects, seconds: count('seconds'), rounds: count('rounds'), rows: count('rows'), purgeRows: count('purge-rows'), exportRows: count('export-rows'), soakSeconds: count('soak-seconds') };
+}
+
+let options: ReturnType<typeof parseOptions>;
+try {
+  options = parseOptions();
+} catch (error) {
+  process.stderr.write(`${(error as Error).message}\n${USAGE}\n`);
   process.exit(2);
 }
-const SECONDS = Number(option('seconds', '3'));
-const ROUNDS = Number(option('rounds', '3'));
-const PAGING_ROWS = Number(option('rows', '1000000'));
-const PURGE_ROWS = Number(option('purge-rows', '100000'));
-const EXPORT_ROWS = Number(option('export-rows', '1000000'));
-const SOAK_SECONDS = Number(option('soak-seconds', '120'));
+const { only, dialects } = options;
+const SECONDS = options.seconds;
+const ROUNDS = options.rounds;
+const PAGING_ROWS = options.rows;
+const PURGE_ROWS = options.purgeRows;
+const EXPORT_ROWS = options.exportRows;
+const SOAK_SECONDS = options.soakSeconds;
 
 /** Idle memory is read this long after the listening line (the target of issue 30)… */
 const IDLE_SETTLE_MS = 2_000;
