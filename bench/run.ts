@@ -55,7 +55,7 @@ function parseOptions() {
   const dialects = values.db.split(',') as BenchDialect[];
   const unknown = [...[...only].filter((g) => g !== 'none' && !GROUPS.includes(g)), ...dialects.filter((d) => !DIALECTS.includes(d))];
   if (unknown.length > 0) throw new Error(`unknown scenario or database: ${unknown.join(', ')}`);
-  const count = (name: 'seconds' | 'rounds' | 'rows' | 'purge-rows' | 'export-rows' | 'soak-seconds') => {
+  const count = (name: Exclude<keyof typeof OPTIONS, 'only' | 'db' | 'help'>) => {
     const value = Number(values[name]);
     if (!Number.isInteger(value) || value <= 0) throw new Error(`--${name} takes a whole number above 0, not "${values[name]}"`);
     return value;
@@ -70,13 +70,7 @@ try {
   process.stderr.write(`${(error as Error).message}\n${USAGE}\n`);
   process.exit(2);
 }
-const { only, dialects } = options;
-const SECONDS = options.seconds;
-const ROUNDS = options.rounds;
-const PAGING_ROWS = options.rows;
-const PURGE_ROWS = options.purgeRows;
-const EXPORT_ROWS = options.exportRows;
-const SOAK_SECONDS = options.soakSeconds;
+const { only, dialects, seconds: SECONDS, rounds: ROUNDS, rows: PAGING_ROWS, purgeRows: PURGE_ROWS, exportRows: EXPORT_ROWS, soakSeconds: SOAK_SECONDS } = options;
 
 /** Idle memory is read this long after the listening line (the target of issue 30)… */
 const IDLE_SETTLE_MS = 2_000;
