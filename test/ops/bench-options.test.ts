@@ -1,0 +1,67 @@
+import { execFile } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { PROCESS_TEST_TIMEOUT_MS } from '../helpers/server-process.js';
+
+// The bench writes bench/results.json and BENCHMARKS.md under its working directory: each case
+// runs it in a fresh one holding only package.json (whose start script the bench reads), so a
+// refusal can be seen to write nothing.
+const BENCH_ENTRY = resolve('dist/bench/run.js');
+let dir: string;
+
+function runBench(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((done) => {
+    execFile(process.execPath, [BENCH_ENTRY, ...args], { cwd: dir }, (error, stdout, stderr) => {
+      done({ code: error ? Number(error.code) : 0, stdout, stderr });
+    });
+  });
+}
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'formgate-bench-options-'));
+  copyFileSync('package.json', join(dir, 'package.json'));
+});
+afterEach(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('npm run bench: its options', () => {
+  // `--only none` with each mistake: were the mistake ignored, the run would write its report.
+  it.each([
+    [['--only', 'none', '--soak-secs', '10'], /Unknown option '--soak-secs'/],
+    [['--only', 'none,spam-filter'], /unknown scenario or database: spam-filter/],
+    [['--only', 'none', '--db', 'postgresql'], /unknown scenario or database: postgresql/],
+    [['--only', 'none', '--seconds', 'abc'], /--seconds takes a whole number above 0, not "abc"/],
+    [['--only', 'none', '--rounds', '0'], /--rounds takes a whole number above 0/],
+    [['--only'], /argument missing/],
+  ])('refuses %j before it runs or writes anything', { timeout: PROCESS_TEST_TIMEOUT_MS }, async (args, message) => {
+    const result = await runBench(args);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(message);
+    expect(result.stderr).toMatch(/^usage: npm run bench \[-- --only /m);
+    expect(existsSync(join(dir, 'bench'))).toBe(false);
+    expect(existsSync(join(dir, 'BENCHMARKS.md'))).toBe(false);
+  });
+
+  it('prints its usage for --help, and runs nothing', { timeout: PROCESS_TEST_TIMEOUT_MS }, async () => {
+    const result = await runBench(['--help']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^usage: npm run bench \[-- --only submit,.*\|none --db sqlite,postgres .*--soak-seconds 120\]$/m);
+    expect(existsSync(join(dir, 'BENCHMARKS.md'))).toBe(false);
+  });
+
+  it('rewrites BENCHMARKS.md from the kept results and the analysis for --only none', { timeout: PROCESS_TEST_TIMEOUT_MS }, async () => {
+    mkdirSync(join(dir, 'bench'));
+    writeFileSync(join(dir, 'bench/ANALYSIS.md'), '## The analysis\n');
+    const kept = { db: 'sqlite', group: 'submit', scenario: 'submit JSON', metric: 'req/s', value: '1', reference: '2', ratio: '0.50', target: '≥ 0.60', pass: false, measuredOn: '2026-01-01', machine: 'a machine' };
+    writeFileSync(join(dir, 'bench/results.json'), JSON.stringify([kept]));
+    const result = await runBench(['--only', 'none', '--db', 'sqlite']);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(readFileSync(join(dir, 'bench/results.json'), 'utf8'))).toEqual([kept]);
+    const report = readFileSync(join(dir, 'BENCHMARKS.md'), 'utf8');
+    expect(report).toContain('| sqlite | submit JSON | req/s | 1 | 2 | 0.50 | ≥ 0.60 MISS | 2026-01-01, a machine |');
+    expect(report.endsWith('## The analysis\n')).toBe(true);
+  });
+});
