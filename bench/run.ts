@@ -54,7 +54,8 @@ function parseOptions() {
   const only = new Set(values.only.split(','));
   const dialects = values.db.split(',') as BenchDialect[];
   const unknown = [...[...only].filter((g) => g !== 'none' && !GROUPS.includes(g)), ...dialects.filter((d) => !DIALECTS.includes(d))];
-  if (unknown.length > 0) throw new Error(`unknown scenario or database: ${unknown.join(', ')}`);
+  // Quoted, so that the empty name a trailing or doubled comma makes is seen.
+  if (unknown.length > 0) throw new Error(`unknown scenario or database: ${unknown.map((name) => JSON.stringify(name)).join(', ')}`);
   const count = (name: Exclude<keyof typeof OPTIONS, 'only' | 'db' | 'help'>) => {
     const value = Number(values[name]);
     if (!Number.isInteger(value) || value <= 0) throw new Error(`--${name} takes a whole number above 0, not "${values[name]}"`);

@@ -31,8 +31,9 @@ describe('npm run bench: its options', () => {
   // `--only none` with each mistake: were the mistake ignored, the run would write its report.
   it.each([
     [['--only', 'none', '--soak-secs', '10'], /Unknown option '--soak-secs'/],
-    [['--only', 'none,spam-filter'], /unknown scenario or database: spam-filter/],
-    [['--only', 'none', '--db', 'postgresql'], /unknown scenario or database: postgresql/],
+    [['--only', 'none,spam-filter'], /unknown scenario or database: "spam-filter"$/m],
+    [['--only', 'none', '--db', 'postgresql'], /unknown scenario or database: "postgresql"$/m],
+    [['--only', 'none,'], /unknown scenario or database: ""$/m],
     [['--only', 'none', '--seconds', 'abc'], /--seconds takes a whole number above 0, not "abc"/],
     [['--only', 'none', '--rounds', '0'], /--rounds takes a whole number above 0/],
     [['--only'], /argument missing/],
