@@ -16,8 +16,10 @@ import { indexPendingSubmissions } from '../src/submissions/submission-search.re
 
 export type BenchDialect = 'sqlite' | 'postgres';
 
-/** The submission the submit, soak, export, integrations and rejected scenarios post as JSON (run.ts's urlencoded body holds the same fields; confirmations and spam checks post their own). */
+/** The submission the submit, soak, export, integrations and rejected scenarios post as JSON (confirmations and spam checks post their own). */
 export const JSON_BODY = JSON.stringify({ name: 'Ada Lovelace', email: 'ada@example.com', message: 'Hello from the benchmark', topics: ['a', 'b'] });
+/** The same fields as an HTML form posts them: the submit scenario's second body. */
+export const FORM_BODY = 'name=Ada+Lovelace&email=ada%40example.com&message=Hello+from+the+benchmark&topics=a&topics=b';
 
 /**
  * Node flags of the server under test, read from `npm start`'s script so the bench measures the
@@ -132,8 +134,11 @@ export async function freshDatabase(dialect: BenchDialect): Promise<BenchDatabas
   };
 }
 
-async function adminQuery(text: string): Promise<void> {
-  const client = new pg.Client({ connectionString: PG_ADMIN_URL });
+const adminQuery = (text: string) => queryPostgres(PG_ADMIN_URL, text);
+
+/** One statement (or several, in one text) on its own connection. */
+export async function queryPostgres(url: string, text: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
     await client.query(text);
@@ -150,10 +155,11 @@ export interface Child {
 
 /**
  * Formgate's server under test on `databaseUrl`, run as `npm start` runs it (its Node flags
- * included), with the submit rate limit off: the load generator is one client.
+ * included), with the submit rate limit off: the load generator is one client. `serverScript`
+ * is another build's server when bench/pair.ts compares two builds.
  */
-export function startFormgate(databaseUrl: string, env: Record<string, string> = {}): Promise<Child> {
-  return startChild('dist/src/server.js', { DATABASE_URL: databaseUrl, SUBMIT_RATE_LIMIT_PER_MINUTE: '0', ...env }, SERVER_NODE_FLAGS);
+export function startFormgate(databaseUrl: string, env: Record<string, string> = {}, serverScript = 'dist/src/server.js'): Promise<Child> {
+  return startChild(serverScript, { DATABASE_URL: databaseUrl, SUBMIT_RATE_LIMIT_PER_MINUTE: '0', ...env }, SERVER_NODE_FLAGS);
 }
 
 /**
@@ -360,4 +366,25 @@ export async function timeRequests(url: string, headers: Record<string, string>,
     times.push(performance.now() - started);
   }
   return median(times);
+}
+
+/**
+ * A bench script's options, checked before anything runs or is written: a mistake prints what
+ * was wrong and the usage, and exits 2 (a misspelt option would otherwise measure something else
+ * and report it as what was asked).
+ */
+export function parseOptionsOrExit<T>(parse: () => T, usage: string): T {
+  try {
+    return parse();
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n${usage}\n`);
+    process.exit(2);
+  }
+}
+
+/** A count option's value (rounds, seconds, rows), which must be a whole number above 0. */
+export function wholeNumberOption(name: string, text: string): number {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value <= 0) throw new Error(`--${name} takes a whole number above 0, not "${text}"`);
+  return value;
 }

@@ -10,7 +10,7 @@ import { ApiKeyService } from '../src/api-keys/api-key.service.js';
 import { createDatabase } from '../src/db/database.js';
 import { InstanceSecretService } from '../src/secrets/instance-secret.service.js';
 import { SubmissionCursors } from '../src/submissions/submission-cursor.js';
-import { JSON_BODY, SEEDING_BUSY_TIMEOUT_MS, addHooks, addRecipient, benchAccount, cpuPerRequest, cpuSnapshot, freshDatabase, indexSeededSqliteRows, load, recountPostgresForms, recountSqliteForms, median, medianBy, memoryOf, startFormgate, startReference, timeRequests, type BenchDialect, type BenchRow, type Child, type CpuPerRequest, type LoadResult } from './lib.js';
+import { FORM_BODY, JSON_BODY, SEEDING_BUSY_TIMEOUT_MS, addHooks, addRecipient, benchAccount, cpuPerRequest, cpuSnapshot, freshDatabase, indexSeededSqliteRows, load, recountPostgresForms, recountSqliteForms, median, medianBy, memoryOf, parseOptionsOrExit, startFormgate, startReference, timeRequests, wholeNumberOption, type BenchDialect, type BenchRow, type Child, type CpuPerRequest, type LoadResult } from './lib.js';
 import { formsListScenario, searchScenario } from './dashboard.js';
 import { exportScenario } from './export.js';
 import { integrationsScenario } from './integrations.js';
@@ -56,28 +56,16 @@ function parseOptions() {
   const unknown = [...[...only].filter((g) => g !== 'none' && !GROUPS.includes(g)), ...dialects.filter((d) => !DIALECTS.includes(d))];
   // Quoted, so that the empty name a trailing or doubled comma makes is seen.
   if (unknown.length > 0) throw new Error(`unknown scenario or database: ${unknown.map((name) => JSON.stringify(name)).join(', ')}`);
-  const count = (name: Exclude<keyof typeof OPTIONS, 'only' | 'db' | 'help'>) => {
-    const value = Number(values[name]);
-    if (!Number.isInteger(value) || value <= 0) throw new Error(`--${name} takes a whole number above 0, not "${values[name]}"`);
-    return value;
-  };
+  const count = (name: Exclude<keyof typeof OPTIONS, 'only' | 'db' | 'help'>) => wholeNumberOption(name, values[name]);
   return { only, dialects, seconds: count('seconds'), rounds: count('rounds'), rows: count('rows'), purgeRows: count('purge-rows'), exportRows: count('export-rows'), soakSeconds: count('soak-seconds') };
 }
 
-let options: ReturnType<typeof parseOptions>;
-try {
-  options = parseOptions();
-} catch (error) {
-  process.stderr.write(`${(error as Error).message}\n${USAGE}\n`);
-  process.exit(2);
-}
-const { only, dialects, seconds: SECONDS, rounds: ROUNDS, rows: PAGING_ROWS, purgeRows: PURGE_ROWS, exportRows: EXPORT_ROWS, soakSeconds: SOAK_SECONDS } = options;
+const { only, dialects, seconds: SECONDS, rounds: ROUNDS, rows: PAGING_ROWS, purgeRows: PURGE_ROWS, exportRows: EXPORT_ROWS, soakSeconds: SOAK_SECONDS } = parseOptionsOrExit(parseOptions, USAGE);
 
 /** Idle memory is read this long after the listening line (the target of issue 30)… */
 const IDLE_SETTLE_MS = 2_000;
 /** …and again once V8's memory reducer has given back what start-up used (informational). */
 const IDLE_REDUCED_MS = 30_000;
-const FORM_BODY = 'name=Ada+Lovelace&email=ada%40example.com&message=Hello+from+the+benchmark&topics=a&topics=b';
 
 const rows: BenchRow[] = [];
 const ratio = (a: number, b: number) => (b === 0 ? '—' : (a / b).toFixed(2));

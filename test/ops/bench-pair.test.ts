@@ -1,0 +1,100 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import pg from 'pg';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { postgresAdminUrl, testDialect } from '../helpers/database.js';
+import { PROCESS_TEST_TIMEOUT_MS, operatorEnv } from '../helpers/server-process.js';
+
+// `npm run bench:pair` against this project's database: SQLite files go under a private TMPDIR,
+// PostgreSQL schemas into the test database, so what a run leaves behind can be seen.
+const PAIR_ENTRY = resolve('dist/bench/pair.js');
+const QUICK = ['--db', testDialect, '--rounds', '2', '--seconds', '1'];
+let tmp: string;
+
+function runPair(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((done) => {
+    const env = { ...operatorEnv(), TMPDIR: tmp, BENCH_DATABASE_URL: postgresAdminUrl };
+    execFile(process.execPath, [PAIR_ENTRY, ...args], { env }, (error, stdout, stderr) => {
+      done({ code: error ? Number(error.code) : 0, stdout, stderr });
+    });
+  });
+}
+
+async function benchSchemas(): Promise<string[]> {
+  if (testDialect !== 'postgres') return [];
+  const client = new pg.Client({ connectionString: postgresAdminUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ name: string }>(`select nspname as name from pg_namespace where nspname like 'bench\\_%' order by 1`);
+    return rows.map((row) => row.name);
+  } finally {
+    await client.end();
+  }
+}
+
+let schemasBefore: string[];
+beforeEach(async () => {
+  tmp = mkdtempSync(join(tmpdir(), 'formgate-bench-pair-'));
+  schemasBefore = await benchSchemas();
+});
+afterEach(async () => {
+  // Every run, passed or failed, drops what it made: no SQLite file, no PostgreSQL schema is left.
+  expect(readdirSync(tmp)).toEqual([]);
+  expect(await benchSchemas()).toEqual(schemasBefore);
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+describe('npm run bench:pair', () => {
+  it.each([
+    [['--rounds', '0'], /--rounds takes a whole number above 0, not "0"/],
+    [['--db', 'mysql'], /--db takes postgres or sqlite, not "mysql"/],
+    [['--body', 'xml'], /--body takes json or urlencoded, not "xml"/],
+    [['--b-env', 'SUBMIT_RATE_LIMIT_PER_MINUTE'], /--b-env takes NAME=value, not "SUBMIT_RATE_LIMIT_PER_MINUTE"/],
+    [['--b-env', 'DATABASE_URL=sqlite::memory:'], /--b-env cannot set DATABASE_URL/],
+    [['--b-dist', 'no-such-dir'], /--b-dist: .*no-such-dir\/src\/server\.js does not exist/],
+    [['--b-sq', 'select 1'], /Unknown option '--b-sq'/],
+  ])('refuses %j before anything starts', { timeout: PROCESS_TEST_TIMEOUT_MS }, async (args, message) => {
+    const result = await runPair(args);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(message);
+    expect(result.stderr).toMatch(/^usage: npm run bench:pair \[-- --db /m);
+    expect(result.stdout).toBe('');
+  });
+
+  it('loads A, B and the limit in interleaved rounds and prints B against A', { timeout: PROCESS_TEST_TIMEOUT_MS }, async () => {
+    // B is this build again, named as another build's tree, with the spam index dropped.
+    const result = await runPair([...QUICK, '--b-dist', 'dist', '--b-sql', 'drop index submissions_form_spam_newest_idx']);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(`pair on ${testDialect}: 2 rounds of 1 s, json body`);
+    expect(result.stdout).toMatch(/^A: this build, as it is$/m);
+    // --b-dist naming this very tree is not a change: only the SQL is.
+    expect(result.stdout).toMatch(/^B: after: drop index submissions_form_spam_newest_idx$/m);
+    for (const name of ['A', 'B', 'the limit']) expect(result.stdout).toMatch(new RegExp(`^\\| ${name} \\| [1-9]\\d* \\| \\d+\\.\\d\\d \\| \\d+ / \\d+ / \\d+, \\d+% \\| `, 'm'));
+    expect(result.stdout).toMatch(/^B \/ A per round: \d+\.\d\d \d+\.\d\d$/m);
+    expect(result.stdout).toMatch(/^B \/ A: median \d+\.\d\d, range \d+\.\d\d–\d+\.\d\d$/m);
+  });
+
+  it("fails the run when B's SQL fails, and leaves no database behind", { timeout: PROCESS_TEST_TIMEOUT_MS }, async () => {
+    const result = await runPair([...QUICK, '--b-sql', 'drop index no_such_index']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^bench:pair failed: .*no_such_index/m);
+    expect(result.stdout).toBe('');
+  });
+
+  it("runs B's SQL on B's database alone: a renamed table fails B's load, not A's", { timeout: PROCESS_TEST_TIMEOUT_MS }, async () => {
+    const result = await runPair([...QUICK, '--b-sql', 'alter table submissions rename to submissions_elsewhere']);
+    expect(result.code).toBe(1);
+    // A is loaded first: had the statement reached A's database, A's load would have failed first.
+    expect(result.stderr).toMatch(/^bench:pair failed: B: \d+ requests failed/m);
+  });
+
+  it("gives B's environment to B alone: a rate limit there fails B's load, not A's", { timeout: PROCESS_TEST_TIMEOUT_MS }, async () => {
+    const result = await runPair([...QUICK, '--b-env', 'SUBMIT_RATE_LIMIT_PER_MINUTE=1']);
+    expect(result.code).toBe(1);
+    // A is loaded first, so had the limit reached A its load would have failed first.
+    expect(result.stderr).toMatch(/^bench:pair failed: B: \d+ requests failed/m);
+  });
+});
