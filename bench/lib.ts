@@ -330,6 +330,13 @@ function percentile(values: number[], fraction: number): number {
   return Math.round(sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * fraction) - 1)]!);
 }
 
+/** A load of one of `child`'s paths, and where its CPU went (the server, PostgreSQL, the load generator) a request answered. */
+export async function loadWithCpu(child: Child, path: string, body: string, contentType: string, seconds: number): Promise<LoadResult & { cpu: CpuPerRequest }> {
+  const before = cpuSnapshot();
+  const result = await load({ url: `${child.url}${path}`, body, contentType, seconds });
+  return { ...result, cpu: cpuPerRequest(before, cpuSnapshot(), child.process.pid!, result.ok, seconds) };
+}
+
 /** Hooks straight into the table, as `formgate hooks create` makes them. */
 export async function addHooks(handle: DatabaseHandle, accountId: string, formId: string, targetUrl: string, count: number) {
   for (let i = 0; i < count; i++) {

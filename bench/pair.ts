@@ -11,7 +11,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import SqliteDatabase from 'better-sqlite3';
-import { FORM_BODY, JSON_BODY, cpuPerRequest, cpuSnapshot, freshDatabase, load, median, medianBy, parseOptionsOrExit, queryPostgres, startFormgate, startReference, type BenchDatabase, type BenchDialect, type Child, type CpuPerRequest, type LoadResult, wholeNumberOption } from './lib.js';
+import { FORM_BODY, JSON_BODY, freshDatabase, loadWithCpu, median, medianBy, parseOptionsOrExit, queryPostgres, startFormgate, startReference, type BenchDatabase, type BenchDialect, type Child, wholeNumberOption } from './lib.js';
 
 const OPTIONS = {
   db: { type: 'string', default: 'postgres' },
@@ -54,15 +54,14 @@ function parseOptions() {
   return { dialect: values.db as BenchDialect, body: values.body as keyof typeof BODIES, rounds: count('rounds'), seconds: count('seconds'), sql: values['b-sql'], env, dist };
 }
 
-interface Side {
-  label: string;
-  description: string;
-  database: BenchDatabase;
-  child?: Child;
-  formId?: string;
+type Options = ReturnType<typeof parseOptions>;
+type Measured = Awaited<ReturnType<typeof loadWithCpu>>;
+/** What is loaded in each round: A, B and the limit. */
+interface Contender {
+  name: string;
+  child: Child;
+  path: string;
 }
-
-type Measured = LoadResult & { cpu: CpuPerRequest };
 
 /**
  * A migrated database with one form, made by the side's own build (`dist/bench/lib.js` of its
@@ -92,63 +91,69 @@ async function runSql(dialect: BenchDialect, url: string, text: string): Promise
   await queryPostgres(url, text);
 }
 
-async function main(options: ReturnType<typeof parseOptions>): Promise<void> {
-  const [body, contentType] = BODIES[options.body];
+async function main(options: Options): Promise<void> {
   const change = [
-    options.dist === resolve('dist') ? '' : `the build in ${options.dist}`,
+    ...(options.dist === resolve('dist') ? [] : [`the build in ${options.dist}`]),
     ...Object.entries(options.env).map(([name, value]) => `${name}=${value}`),
-    options.sql === undefined ? '' : `after: ${options.sql}`,
-  ].filter(Boolean);
-  const sides: Side[] = [];
-  let limit: Child | undefined;
-  let limitDatabase: BenchDatabase | undefined;
+    ...(options.sql === undefined ? [] : [`after: ${options.sql}`]),
+  ];
+  const sides = [
+    { name: 'A', description: 'this build, as it is', dist: resolve('dist'), env: {}, sql: undefined },
+    { name: 'B', description: change.length > 0 ? change.join('; ') : 'A again (an A/A run)', dist: options.dist, env: options.env, sql: options.sql },
+  ];
+  // Whatever was made is stopped and dropped, however far the run got.
+  const databases: BenchDatabase[] = [];
+  const children: Child[] = [];
+  const newDatabase = async () => {
+    databases.push(await freshDatabase(options.dialect));
+    return databases.at(-1)!.url;
+  };
+  const started = async (child: Promise<Child>) => {
+    children.push(await child);
+    return children.at(-1)!;
+  };
   try {
-    for (const [label, description, dist] of [['A', 'this build, as it is', resolve('dist')], ['B', change.length > 0 ? change.join('; ') : 'A again (an A/A run)', options.dist]] as const) {
-      const side: Side = { label, description, database: await freshDatabase(options.dialect) };
-      sides.push(side);
-      side.formId = await prepareFixture(dist, side.database.url);
-      if (label === 'B' && options.sql !== undefined) await runSql(options.dialect, side.database.url, options.sql);
-      side.child = await startFormgate(side.database.url, label === 'B' ? options.env : {}, resolve(dist, 'src/server.js'));
+    const contenders: Contender[] = [];
+    for (const side of sides) {
+      const url = await newDatabase();
+      const formId = await prepareFixture(side.dist, url);
+      if (side.sql !== undefined) await runSql(options.dialect, url, side.sql);
+      contenders.push({ name: side.name, child: await started(startFormgate(url, side.env, resolve(side.dist, 'src/server.js'))), path: `/v1/submit/${formId}` });
     }
-    limitDatabase = await freshDatabase(options.dialect);
-    limit = await startReference('group', limitDatabase.url);
-    const [a, b] = sides as [Required<Side>, Required<Side>];
-    const run = async (child: Child, path: string, what: string): Promise<Measured> => {
-      const before = cpuSnapshot();
-      const result = await load({ url: `${child.url}${path}`, body, contentType, seconds: options.seconds });
-      if (result.errors > 0) throw new Error(`${what}: ${result.errors} requests failed (not 2xx, errors or timeouts)`);
-      return { ...result, cpu: cpuPerRequest(before, cpuSnapshot(), child.process.pid!, result.ok, options.seconds) };
+    contenders.push({ name: 'the limit', child: await started(startReference('group', await newDatabase())), path: contenders[0]!.path });
+    const [body, contentType] = BODIES[options.body];
+    const measure = async ({ name, child, path }: Contender): Promise<Measured> => {
+      const measured = await loadWithCpu(child, path, body, contentType, options.seconds);
+      if (measured.errors > 0) throw new Error(`${name}: ${measured.errors} requests failed (not 2xx, errors or timeouts)`);
+      return measured;
     };
-    const loads = { A: () => run(a.child, `/v1/submit/${a.formId}`, 'A'), B: () => run(b.child, `/v1/submit/${b.formId}`, 'B'), limit: () => run(limit!, `/v1/submit/${a.formId}`, 'the limit') };
-    for (const warmUp of Object.values(loads)) await warmUp();
-    const rounds: Array<Record<keyof typeof loads, Measured>> = [];
+    for (const contender of contenders) await measure(contender); // warm-up, A first
+    const rounds: Array<Map<Contender, Measured>> = [];
     for (let round = 0; round < options.rounds; round++) {
-      const order = (round % 2 === 0 ? ['A', 'B', 'limit'] : ['limit', 'B', 'A']) as Array<keyof typeof loads>;
-      const measured: Partial<Record<keyof typeof loads, Measured>> = {};
-      for (const name of order) measured[name] = await loads[name]();
-      rounds.push(measured as Record<keyof typeof loads, Measured>);
+      const measured = new Map<Contender, Measured>();
+      for (const contender of round % 2 === 0 ? contenders : [...contenders].reverse()) measured.set(contender, await measure(contender));
+      rounds.push(measured);
     }
-    printReport(options, sides, rounds);
+    printReport(options, sides, contenders, rounds);
   } finally {
-    await Promise.all([...sides.map((side) => side.child?.stop()), limit?.stop()]);
-    await Promise.all([...sides.map((side) => side.database.drop()), limitDatabase?.drop()]);
+    await Promise.all(children.map((child) => child.stop()));
+    await Promise.all(databases.map((database) => database.drop()));
   }
 }
 
-function printReport(options: ReturnType<typeof parseOptions>, sides: Side[], rounds: Array<Record<'A' | 'B' | 'limit', Measured>>): void {
-  const byName = (name: 'A' | 'B' | 'limit') => medianBy(rounds.map((r) => r[name]), (m) => m.rps);
-  const limit = byName('limit');
+function printReport(options: Options, sides: Array<{ name: string; description: string }>, contenders: Contender[], rounds: Array<Map<Contender, Measured>>): void {
+  const [a, b, limit] = contenders.map((contender) => medianBy(rounds.map((round) => round.get(contender)!), (m) => m.rps)) as [Measured, Measured, Measured];
   const row = (name: string, m: Measured) =>
     `| ${name} | ${m.rps} | ${(m.rps / limit.rps).toFixed(2)} | ${m.cpu.server} / ${m.cpu.postgres} / ${m.cpu.loadGenerator}, ${m.cpu.busyPercent}% | ${m.p50} / ${m.p99} |`;
-  const ratios = rounds.map((r) => r.B.rps / r.A.rps);
+  const ratios = rounds.map((round) => round.get(contenders[1]!)!.rps / round.get(contenders[0]!)!.rps);
   const lines = [
     `pair on ${options.dialect}: ${options.rounds} rounds of ${options.seconds} s, ${options.body} body, 50 connections, the order reversed every other round`,
-    ...sides.map((side) => `${side.label}: ${side.description}`),
+    ...sides.map((side) => `${side.name}: ${side.description}`),
     '',
     '| | req/s (median round) | of the limit | CPU µs a request: server / PostgreSQL / load generator, cores busy | p50 / p99 ms |',
     '|---|---|---|---|---|',
-    row('A', byName('A')),
-    row('B', byName('B')),
+    row('A', a),
+    row('B', b),
     row('the limit', limit),
     '',
     `B / A per round: ${ratios.map((r) => r.toFixed(2)).join(' ')}`,

@@ -10,7 +10,7 @@ import { ApiKeyService } from '../src/api-keys/api-key.service.js';
 import { createDatabase } from '../src/db/database.js';
 import { InstanceSecretService } from '../src/secrets/instance-secret.service.js';
 import { SubmissionCursors } from '../src/submissions/submission-cursor.js';
-import { FORM_BODY, JSON_BODY, SEEDING_BUSY_TIMEOUT_MS, addHooks, addRecipient, benchAccount, cpuPerRequest, cpuSnapshot, freshDatabase, indexSeededSqliteRows, load, recountPostgresForms, recountSqliteForms, median, medianBy, memoryOf, parseOptionsOrExit, startFormgate, startReference, timeRequests, wholeNumberOption, type BenchDialect, type BenchRow, type Child, type CpuPerRequest, type LoadResult } from './lib.js';
+import { FORM_BODY, JSON_BODY, SEEDING_BUSY_TIMEOUT_MS, addHooks, addRecipient, benchAccount, freshDatabase, indexSeededSqliteRows, load, loadWithCpu, recountPostgresForms, recountSqliteForms, median, medianBy, memoryOf, parseOptionsOrExit, startFormgate, startReference, timeRequests, wholeNumberOption, type BenchDialect, type BenchRow, type Child, type CpuPerRequest, type LoadResult } from './lib.js';
 import { formsListScenario, searchScenario } from './dashboard.js';
 import { exportScenario } from './export.js';
 import { integrationsScenario } from './integrations.js';
@@ -104,12 +104,7 @@ async function submitScenario(db: BenchDialect): Promise<void> {
   const group = await startReference('group', groupDatabase.url);
   try {
     const path = `/v1/submit/${form.id}`;
-    /** A load, and where its CPU went (the server, PostgreSQL, the load generator). */
-    const run = async (child: Child, body: string, contentType: string): Promise<LoadResult & { cpu: CpuPerRequest }> => {
-      const before = cpuSnapshot();
-      const result = await load({ url: `${child.url}${path}`, body, contentType, seconds: SECONDS });
-      return { ...result, cpu: cpuPerRequest(before, cpuSnapshot(), child.process.pid!, result.ok, SECONDS) };
-    };
+    const run = (child: Child, body: string, contentType: string) => loadWithCpu(child, path, body, contentType, SECONDS);
     for (const [label, body, type] of [['JSON', JSON_BODY, 'application/json'], ['urlencoded', FORM_BODY, 'application/x-www-form-urlencoded']] as const) {
       await run(server, body, type); // warm-up
       // Interleaved rounds, median of each: the machine's drift hits all three alike.
