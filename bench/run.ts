@@ -420,6 +420,7 @@ function writeReport(): void {
     `- Memory: idle RSS is read ${IDLE_SETTLE_MS / 1000} s after the server prints its listening line, with no request yet (beside the figure as it starts listening), and again at ${IDLE_REDUCED_MS / 1000} s; peak RSS is the server's VmHWM after both submit loads. Export: the dashboard's CSV download of one form, and the submit p99 of another form under the same 50-connection load while it runs.`,
     '',
     '- `--only` runs some scenarios: their rows replace those of the same scenarios and database in `bench/results.json`, the others are kept from the run that measured them (the last column says when and on what machine); `--only none` measures nothing and writes this file again (after an edit to bench/ANALYSIS.md).',
+    '- `npm run bench:pair` prices one change to the submit path against this build instead (two servers on fresh databases in interleaved rounds beside the group-commit limit, and an A/A run for the machine\'s noise; see the README) and writes nothing here.',
     '',
     '| db | scenario | metric | value | reference | ratio | target | measured |',
     '|---|---|---|---|---|---|---|---|',
