@@ -72,14 +72,17 @@ export interface FinishedProcess {
   stderr: string;
 }
 
-/** Runs a compiled entry point (the server's, the CLI's) until it exits. */
-async function runToExit(args: string[], env: Record<string, string>): Promise<FinishedProcess> {
-  const child = spawn(process.execPath, args, { env: { ...operatorEnv(), PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+/**
+ * Runs a compiled entry point (the server's, the CLI's, a bench script's) until it exits. One that
+ * runs past `limitMs` is killed, and its code reads SIGKILL.
+ */
+export async function runToExit(args: string[], env: Record<string, string>, options: { cwd?: string; limitMs?: number } = {}): Promise<FinishedProcess> {
+  const child = spawn(process.execPath, args, { env: { ...operatorEnv(), PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'], cwd: options.cwd });
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const timer = setTimeout(() => child.kill('SIGKILL'), PROCESS_LIMIT_MS);
+  const timer = setTimeout(() => child.kill('SIGKILL'), options.limitMs ?? PROCESS_LIMIT_MS);
   const [code, signal] = (await once(child, 'close')) as [number | null, string | null];
   clearTimeout(timer);
   return { code: code ?? signal ?? 'unknown', stdout, stderr };

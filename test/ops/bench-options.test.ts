@@ -1,9 +1,8 @@
-import { execFile } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { PROCESS_TEST_TIMEOUT_MS } from '../helpers/server-process.js';
+import { PROCESS_TEST_TIMEOUT_MS, runToExit } from '../helpers/server-process.js';
 
 // The bench writes bench/results.json and BENCHMARKS.md under its working directory: each case
 // runs it in a fresh one holding only package.json (whose start script the bench reads), so a
@@ -11,13 +10,7 @@ import { PROCESS_TEST_TIMEOUT_MS } from '../helpers/server-process.js';
 const BENCH_ENTRY = resolve('dist/bench/run.js');
 let dir: string;
 
-function runBench(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((done) => {
-    execFile(process.execPath, [BENCH_ENTRY, ...args], { cwd: dir }, (error, stdout, stderr) => {
-      done({ code: error ? Number(error.code) : 0, stdout, stderr });
-    });
-  });
-}
+const runBench = (args: string[]) => runToExit([BENCH_ENTRY, ...args], {}, { cwd: dir });
 
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'formgate-bench-options-'));

@@ -1,11 +1,10 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { postgresAdminUrl, testDialect } from '../helpers/database.js';
-import { PROCESS_TEST_TIMEOUT_MS, operatorEnv } from '../helpers/server-process.js';
+import { PROCESS_TEST_TIMEOUT_MS, runToExit } from '../helpers/server-process.js';
 
 // `npm run bench:pair` against this project's database: SQLite files go under a private TMPDIR,
 // PostgreSQL schemas into the test database, so what a run leaves behind can be seen.
@@ -13,14 +12,8 @@ const PAIR_ENTRY = resolve('dist/bench/pair.js');
 const QUICK = ['--db', testDialect, '--rounds', '2', '--seconds', '1'];
 let tmp: string;
 
-function runPair(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((done) => {
-    const env = { ...operatorEnv(), TMPDIR: tmp, BENCH_DATABASE_URL: postgresAdminUrl };
-    execFile(process.execPath, [PAIR_ENTRY, ...args], { env }, (error, stdout, stderr) => {
-      done({ code: error ? Number(error.code) : 0, stdout, stderr });
-    });
-  });
-}
+// A run of QUICK's length took 12–16 s here, beside the rest of the suite.
+const runPair = (args: string[]) => runToExit([PAIR_ENTRY, ...args], { TMPDIR: tmp, BENCH_DATABASE_URL: postgresAdminUrl }, { limitMs: 75_000 });
 
 async function benchSchemas(): Promise<string[]> {
   if (testDialect !== 'postgres') return [];
