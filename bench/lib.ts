@@ -13,6 +13,7 @@ import { migrateToLatest } from '../src/db/migrate.js';
 import { FormService } from '../src/forms/form.service.js';
 import { newId, randomBase62 } from '../src/lib/ids.js';
 import { indexPendingSubmissions } from '../src/submissions/submission-search.repository.js';
+import { madeForRun, removedFromRun } from './reaper.js';
 
 export type BenchDialect = 'sqlite' | 'postgres';
 
@@ -124,13 +125,24 @@ export interface BenchDatabase {
 export async function freshDatabase(dialect: BenchDialect): Promise<BenchDatabase> {
   if (dialect === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), 'formgate-bench-'));
-    return { url: `sqlite:${join(dir, 'bench.db')}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
+    madeForRun('dir', dir);
+    return {
+      url: `sqlite:${join(dir, 'bench.db')}`,
+      drop: async () => {
+        rmSync(dir, { recursive: true, force: true });
+        removedFromRun('dir', dir);
+      },
+    };
   }
   const schema = `bench_${randomBase62(10).toLowerCase()}`;
+  madeForRun('schema', schema, PG_ADMIN_URL);
   await adminQuery(`create schema ${schema}`);
   return {
     url: `${PG_ADMIN_URL}?options=${encodeURIComponent(`-c search_path=${schema}`)}`,
-    drop: () => adminQuery(`drop schema ${schema} cascade`),
+    drop: async () => {
+      await adminQuery(`drop schema ${schema} cascade`);
+      removedFromRun('schema', schema);
+    },
   };
 }
 
@@ -179,6 +191,11 @@ async function startChild(script: string, env: Record<string, string>, args: str
     env: { ...process.env, PORT: '0', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
+  const pid = child.pid;
+  if (pid !== undefined) {
+    madeForRun('pid', pid);
+    child.once('exit', () => removedFromRun('pid', pid));
+  }
   let output = '';
   const url = await new Promise<string>((resolveUrl, reject) => {
     child.stdout!.on('data', (chunk: Buffer) => {

@@ -1,10 +1,12 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import pg from 'pg';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { postgresAdminUrl, testDialect } from '../helpers/database.js';
-import { PROCESS_TEST_TIMEOUT_MS, runToExit } from '../helpers/server-process.js';
+import { PROCESS_TEST_TIMEOUT_MS, operatorEnv, runToExit } from '../helpers/server-process.js';
 
 // `npm run bench:pair` against this project's database: SQLite files go under a private TMPDIR,
 // PostgreSQL schemas into the test database, so what a run leaves behind can be seen.
@@ -24,6 +26,33 @@ async function benchSchemas(): Promise<string[]> {
     return rows.map((row) => row.name);
   } finally {
     await client.end();
+  }
+}
+
+/** The databases a run has made so far: its SQLite directories, or its PostgreSQL schemas. */
+async function madeDatabases(): Promise<string[]> {
+  return testDialect === 'postgres' ? (await benchSchemas()).filter((name) => !schemasBefore.includes(name)) : readdirSync(tmp);
+}
+
+/** The live processes whose parent is `parentPid` (a zombie is not live). */
+function liveChildren(parentPid: number): Array<{ pid: number; command: string }> {
+  const children: Array<{ pid: number; command: string }> = [];
+  for (const entry of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      const [state, ppid] = readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      if (Number(ppid) === parentPid && state !== 'Z') children.push({ pid: Number(entry), command: readFileSync(`/proc/${entry}/cmdline`, 'utf8') });
+    } catch {
+      // It ended meanwhile.
+    }
+  }
+  return children;
+}
+
+function isLive(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[0] !== 'Z';
+  } catch {
+    return false;
   }
 }
 
@@ -89,5 +118,39 @@ describe('npm run bench:pair', () => {
     expect(result.code).toBe(1);
     // A is loaded first, so had the limit reached A its load would have failed first.
     expect(result.stderr).toMatch(/^bench:pair failed: B: \d+ requests failed/m);
+  });
+
+  it('takes its servers and databases along when it is killed with SIGKILL, which runs no cleanup of its own', { timeout: PROCESS_TEST_TIMEOUT_MS }, async () => {
+    // 100 rounds: the kill lands long before the end.
+    const run = spawn(process.execPath, [PAIR_ENTRY, '--db', testDialect, '--rounds', '100'], {
+      env: { ...operatorEnv(), TMPDIR: tmp, BENCH_DATABASE_URL: postgresAdminUrl },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    run.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const closed = once(run, 'close');
+    let made: Array<{ pid: number; command: string }> = [];
+    try {
+      await vi.waitFor(
+        () => {
+          made = liveChildren(run.pid!);
+          expect(made.filter((child) => child.command.includes('server.js'))).toHaveLength(3); // A, B and the limit
+        },
+        { timeout: 60_000, interval: 50 },
+      );
+      expect(made.filter((child) => child.command.includes('reaper-process.js'))).toHaveLength(1);
+      expect(await madeDatabases()).toHaveLength(3);
+
+      run.kill('SIGKILL');
+      // The reaper is among them, and ends once it has dropped what the run made.
+      await vi.waitFor(() => expect(made.filter((child) => isLive(child.pid))).toEqual([]), { timeout: 20_000, interval: 50 });
+      await closed;
+      expect(stderr).toBe('');
+      expect(await madeDatabases()).toEqual([]);
+    } finally {
+      // A failed expectation leaves neither the run nor its servers to the rest of the suite.
+      run.kill('SIGKILL');
+      for (const child of made.filter((child) => isLive(child.pid))) process.kill(child.pid, 'SIGKILL');
+    }
   });
 });
