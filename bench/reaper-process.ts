@@ -28,16 +28,11 @@ createInterface({ input: process.stdin })
   })
   .on('close', () => {
     setTimeout(() => process.exit(1), GIVE_UP_AFTER_MS).unref();
-    removeLeftovers().then(
-      () => process.exit(0),
-      (error: Error) => {
-        process.stderr.write(`bench reaper: ${error.message}\n`);
-        process.exit(1);
-      },
-    );
+    void removeLeftovers().then((failures) => process.exit(failures === 0 ? 0 : 1));
   });
 
-async function removeLeftovers(): Promise<void> {
+/** Removes each leftover on its own, so one that fails leaves the rest still removed; the failures' count. */
+async function removeLeftovers(): Promise<number> {
   for (const pid of made.pid.keys()) {
     try {
       process.kill(Number(pid), 'SIGKILL');
@@ -45,14 +40,28 @@ async function removeLeftovers(): Promise<void> {
       // It ended meanwhile.
     }
   }
-  for (const dir of made.dir.keys()) rmSync(dir, { recursive: true, force: true });
-  for (const [schema, url] of made.schema) {
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
+  const removals = [
+    ...[...made.dir.keys()].map((dir) => ({ what: dir, remove: async () => rmSync(dir, { recursive: true, force: true }) })),
+    ...[...made.schema].map(([schema, url]) => ({ what: `schema ${schema}`, remove: () => dropSchema(schema, url) })),
+  ];
+  let failures = 0;
+  for (const { what, remove } of removals) {
     try {
-      await client.query(`drop schema if exists ${pg.escapeIdentifier(schema)} cascade`);
-    } finally {
-      await client.end();
+      await remove();
+    } catch (error) {
+      failures++;
+      process.stderr.write(`bench reaper: ${what} left behind: ${(error as Error).message}\n`);
     }
+  }
+  return failures;
+}
+
+async function dropSchema(schema: string, url: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(`drop schema if exists ${pg.escapeIdentifier(schema)} cascade`);
+  } finally {
+    await client.end();
   }
 }
