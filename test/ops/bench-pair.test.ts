@@ -34,26 +34,32 @@ async function madeDatabases(): Promise<string[]> {
   return testDialect === 'postgres' ? (await benchSchemas()).filter((name) => !schemasBefore.includes(name)) : readdirSync(tmp);
 }
 
-/** The live processes whose parent is `parentPid` (a zombie is not live). */
+/** A process's state and parent from /proc, or undefined once it is gone (the command name, in parentheses, may hold spaces). */
+function processStat(pid: number | string): { state: string; ppid: number } | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const [state, ppid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { state: state!, ppid: Number(ppid) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Running or able to run: neither gone nor a zombie (this machine's init does not reap the orphans of a killed run). */
+const isLive = (pid: number) => (processStat(pid)?.state ?? 'Z') !== 'Z';
+
+/** The live processes whose parent is `parentPid`, with their command lines. */
 function liveChildren(parentPid: number): Array<{ pid: number; command: string }> {
   const children: Array<{ pid: number; command: string }> = [];
-  for (const entry of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name)).map(Number)) {
+    if (processStat(pid)?.ppid !== parentPid || !isLive(pid)) continue;
     try {
-      const [state, ppid] = readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1]!.split(' ');
-      if (Number(ppid) === parentPid && state !== 'Z') children.push({ pid: Number(entry), command: readFileSync(`/proc/${entry}/cmdline`, 'utf8') });
+      children.push({ pid, command: readFileSync(`/proc/${pid}/cmdline`, 'utf8') });
     } catch {
       // It ended meanwhile.
     }
   }
   return children;
-}
-
-function isLive(pid: number): boolean {
-  try {
-    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[0] !== 'Z';
-  } catch {
-    return false;
-  }
 }
 
 let schemasBefore: string[];
