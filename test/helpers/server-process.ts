@@ -76,16 +76,24 @@ export interface FinishedProcess {
  * Runs a compiled entry point (the server's, the CLI's, a bench script's) until it exits. One that
  * runs past `limitMs` is killed, and its code reads SIGKILL.
  */
-export async function runToExit(args: string[], env: Record<string, string>, options: { cwd?: string; limitMs?: number } = {}): Promise<FinishedProcess> {
+export function runToExit(args: string[], env: Record<string, string>, options: { cwd?: string; limitMs?: number } = {}): Promise<FinishedProcess> {
+  return startToExit(args, env, options).finished;
+}
+
+/** runToExit's process while it runs, for a test that acts on it meanwhile (a signal, a look at its children). */
+export function startToExit(args: string[], env: Record<string, string>, options: { cwd?: string; limitMs?: number } = {}): { child: ChildProcess; finished: Promise<FinishedProcess> } {
   const child = spawn(process.execPath, args, { env: { ...operatorEnv(), PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'], cwd: options.cwd });
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const timer = setTimeout(() => child.kill('SIGKILL'), options.limitMs ?? PROCESS_LIMIT_MS);
-  const [code, signal] = (await once(child, 'close')) as [number | null, string | null];
-  clearTimeout(timer);
-  return { code: code ?? signal ?? 'unknown', stdout, stderr };
+  // 'close', not 'exit': the output is whole once every process holding its pipes is gone.
+  const finished = once(child, 'close').then(([code, signal]: Array<number | string | null>) => {
+    clearTimeout(timer);
+    return { code: code ?? signal ?? 'unknown', stdout, stderr };
+  });
+  return { child, finished };
 }
 
 /** The server run until it exits: a start-up that must fail, with its one line on stderr. */

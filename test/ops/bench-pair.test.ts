@@ -1,12 +1,10 @@
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { postgresAdminUrl, testDialect } from '../helpers/database.js';
-import { PROCESS_TEST_TIMEOUT_MS, operatorEnv, runToExit } from '../helpers/server-process.js';
+import { PROCESS_TEST_TIMEOUT_MS, runToExit, startToExit } from '../helpers/server-process.js';
 
 // `npm run bench:pair` against this project's database: SQLite files go under a private TMPDIR,
 // PostgreSQL schemas into the test database, so what a run leaves behind can be seen.
@@ -127,14 +125,9 @@ describe('npm run bench:pair', () => {
   });
 
   it('takes its servers and databases along when it is killed with SIGKILL, which runs no cleanup of its own', { timeout: PROCESS_TEST_TIMEOUT_MS }, async () => {
-    // 100 rounds: the kill lands long before the end.
-    const run = spawn(process.execPath, [PAIR_ENTRY, '--db', testDialect, '--rounds', '100'], {
-      env: { ...operatorEnv(), TMPDIR: tmp, BENCH_DATABASE_URL: postgresAdminUrl },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let stderr = '';
-    run.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const closed = once(run, 'close');
+    // 100 rounds: the kill lands long before the end. The run's servers and its reaper hold its
+    // stderr, so `finished` waits for the last of them.
+    const { child: run, finished } = startToExit([PAIR_ENTRY, '--db', testDialect, '--rounds', '100'], { TMPDIR: tmp, BENCH_DATABASE_URL: postgresAdminUrl }, { limitMs: 75_000 });
     let made: Array<{ pid: number; command: string }> = [];
     try {
       await vi.waitFor(
@@ -150,8 +143,9 @@ describe('npm run bench:pair', () => {
       run.kill('SIGKILL');
       // The reaper is among them, and ends once it has dropped what the run made.
       await vi.waitFor(() => expect(made.filter((child) => isLive(child.pid))).toEqual([]), { timeout: 20_000, interval: 50 });
-      await closed;
-      expect(stderr).toBe('');
+      const result = await finished;
+      expect(result.code).toBe('SIGKILL');
+      expect(result.stderr).toBe('');
       expect(await madeDatabases()).toEqual([]);
     } finally {
       // A failed expectation leaves neither the run nor its servers to the rest of the suite.
