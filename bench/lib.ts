@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
@@ -13,7 +13,7 @@ import { migrateToLatest } from '../src/db/migrate.js';
 import { FormService } from '../src/forms/form.service.js';
 import { newId, randomBase62 } from '../src/lib/ids.js';
 import { indexPendingSubmissions } from '../src/submissions/submission-search.repository.js';
-import { madeForRun, removedFromRun } from './reaper.js';
+import { madeForRun, markedEnv, removedFromRun } from './reaper.js';
 
 export type BenchDialect = 'sqlite' | 'postgres';
 
@@ -124,8 +124,9 @@ export interface BenchDatabase {
 /** A fresh database for one scenario: a temp SQLite file, or a private PostgreSQL schema. */
 export async function freshDatabase(dialect: BenchDialect): Promise<BenchDatabase> {
   if (dialect === 'sqlite') {
-    const dir = mkdtempSync(join(tmpdir(), 'formgate-bench-'));
+    const dir = join(tmpdir(), `formgate-bench-${randomBase62(10)}`);
     madeForRun('dir', dir);
+    mkdirSync(dir);
     return {
       url: `sqlite:${join(dir, 'bench.db')}`,
       drop: async () => {
@@ -188,14 +189,9 @@ export function startReference(kind: 'bare' | 'insert' | 'group', databaseUrl?: 
 /** Starts a compiled script as a child process and waits for it to print its listening URL. */
 async function startChild(script: string, env: Record<string, string>, args: string[] = []): Promise<Child> {
   const child = spawn(process.execPath, [...args, resolve(script)], {
-    env: { ...process.env, PORT: '0', LOG_LEVEL: 'warn', ...env },
+    env: markedEnv({ ...process.env, PORT: '0', LOG_LEVEL: 'warn', ...env }),
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  const pid = child.pid;
-  if (pid !== undefined) {
-    madeForRun('pid', pid);
-    child.once('exit', () => removedFromRun('pid', pid));
-  }
   let output = '';
   const url = await new Promise<string>((resolveUrl, reject) => {
     child.stdout!.on('data', (chunk: Buffer) => {
