@@ -11,12 +11,12 @@ import { randomBase62 } from '../src/lib/ids.js';
  * - Processes carry RUN_MARK_NAME in their environment from their first instruction on; the reaper
  *   kills whatever carries it. A PID could only be told once the process exists, and a kill in
  *   between would leave that one running.
- * Started on the first database made; a run that makes nothing starts none.
+ * Started on the first database made or process started; a run that makes nothing starts none.
  */
 export const MADE_KINDS = ['schema', 'dir'] as const;
 export type Made = (typeof MADE_KINDS)[number];
 
-/** The environment variable that marks a run's processes, and this run's value of it. */
+/** The environment variable that marks a run's processes; RUN_TOKEN is this run's value of it. */
 export const RUN_MARK_NAME = 'FORMGATE_BENCH_RUN';
 const RUN_TOKEN = randomBase62(16);
 
