@@ -72,16 +72,22 @@ export interface FinishedProcess {
   stderr: string;
 }
 
+/** Where a process runs, and how long it may (PROCESS_LIMIT_MS unless given). */
+export interface RunOptions {
+  cwd?: string;
+  limitMs?: number;
+}
+
 /**
  * Runs a compiled entry point (the server's, the CLI's, a bench script's) until it exits. One that
  * runs past `limitMs` is killed, and its code reads SIGKILL.
  */
-export function runToExit(args: string[], env: Record<string, string>, options: { cwd?: string; limitMs?: number } = {}): Promise<FinishedProcess> {
+export function runToExit(args: string[], env: Record<string, string>, options: RunOptions = {}): Promise<FinishedProcess> {
   return startToExit(args, env, options).finished;
 }
 
 /** runToExit's process while it runs, for a test that acts on it meanwhile (a signal, a look at its children). */
-export function startToExit(args: string[], env: Record<string, string>, options: { cwd?: string; limitMs?: number } = {}): { child: ChildProcess; finished: Promise<FinishedProcess> } {
+export function startToExit(args: string[], env: Record<string, string>, options: RunOptions = {}): { child: ChildProcess; finished: Promise<FinishedProcess> } {
   const child = spawn(process.execPath, args, { env: { ...operatorEnv(), PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'], cwd: options.cwd });
   let stdout = '';
   let stderr = '';
