@@ -4,7 +4,8 @@
 // with SIGKILL (a CI cut, an operator's kill -9) closes the pipe all the same, being dead, and its
 // servers, PostgreSQL schemas and SQLite files go with it instead of lingering.
 //
-// Argument: the run's token (its processes carry RUN_MARK_NAME=token in their environment).
+// Arguments: the run's token (its processes carry RUN_MARK_NAME=token in their environment), and
+// how many milliseconds to try before giving up.
 // Lines: `+schema bench_x postgres://…` (the database it is in) / `-schema bench_x`,
 // `+dir /tmp/…` / `-dir /tmp/…`.
 import { readFileSync, readdirSync, rmSync } from 'node:fs';
@@ -13,25 +14,26 @@ import { setTimeout as delay } from 'node:timers/promises';
 import pg from 'pg';
 import { MADE_KINDS, RUN_MARK_NAME, type Made } from './reaper.js';
 
-const mark = `${RUN_MARK_NAME}=${process.argv[2]}`;
-// What is still there, each with what removing it needs (a schema: its database's URL).
-const made = Object.fromEntries(MADE_KINDS.map((kind) => [kind, new Map<string, string>()])) as Record<Made, Map<string, string>>;
+const [token, giveUpAfter] = process.argv.slice(2);
+const mark = `${RUN_MARK_NAME}=${token}`;
+const giveUpAfterMs = Number(giveUpAfter);
+// What is still there, by `kind name`, each with what removing it needs (a schema: its database's URL).
+const leftovers = new Map<string, { kind: Made; name: string; detail: string }>();
 const LINE = new RegExp(`^([+-])(${MADE_KINDS.join('|')}) (\\S+)(?: (.+))?$`);
-
-// A schema can only be dropped once the killed servers' backends have let go of it; past this the
-// reaper gives up rather than linger itself.
-const GIVE_UP_AFTER_MS = 30_000;
 
 createInterface({ input: process.stdin })
   .on('line', (line) => {
     const match = LINE.exec(line);
     if (!match) return;
     const [, sign, kind, name, detail] = match as unknown as [string, '+' | '-', Made, string, string | undefined];
-    if (sign === '+') made[kind].set(name, detail ?? '');
-    else made[kind].delete(name);
+    if (sign === '+') leftovers.set(`${kind} ${name}`, { kind, name, detail: detail ?? '' });
+    else leftovers.delete(`${kind} ${name}`);
   })
   .on('close', () => {
-    setTimeout(() => process.exit(1), GIVE_UP_AFTER_MS).unref();
+    setTimeout(() => {
+      for (const what of leftovers.keys()) leftBehind(what, `gave up after ${giveUpAfterMs} ms`);
+      process.exit(1);
+    }, giveUpAfterMs).unref();
     void removeLeftovers().then((failures) => process.exit(failures === 0 ? 0 : 1));
   });
 
@@ -48,20 +50,22 @@ async function removeLeftovers(): Promise<number> {
   // A signal is delivered, not obeyed at once: a server starting up could still create its
   // SQLite files after an rmSync has emptied the directory, which would then fail (ENOTEMPTY).
   while (marked.some(isRunning)) await delay(5);
-  const removals = [
-    ...[...made.dir.keys()].map((dir) => ({ what: dir, remove: async () => rmSync(dir, { recursive: true, force: true }) })),
-    ...[...made.schema].map(([schema, url]) => ({ what: `schema ${schema}`, remove: () => dropSchema(schema, url) })),
-  ];
   let failures = 0;
-  for (const { what, remove } of removals) {
+  for (const [what, { kind, name, detail }] of [...leftovers]) {
     try {
-      await remove();
+      if (kind === 'dir') rmSync(name, { recursive: true, force: true });
+      else await dropSchema(name, detail);
     } catch (error) {
       failures++;
-      process.stderr.write(`bench reaper: ${what} left behind: ${(error as Error).message}\n`);
+      leftBehind(what, (error as Error).message);
     }
+    leftovers.delete(what);
   }
   return failures;
+}
+
+function leftBehind(what: string, why: string): void {
+  process.stderr.write(`bench reaper: ${what} left behind: ${why}\n`);
 }
 
 function runningPids(): number[] {

@@ -19,6 +19,8 @@ export type Made = (typeof MADE_KINDS)[number];
 /** The environment variable that marks a run's processes; RUN_TOKEN is this run's value of it. */
 export const RUN_MARK_NAME = 'FORMGATE_BENCH_RUN';
 const RUN_TOKEN = randomBase62(16);
+/** A schema can only be dropped once the killed servers' backends have let go of it; past this the reaper gives up rather than linger. */
+const GIVE_UP_AFTER_MS = 30_000;
 
 let reaper: ChildProcess | undefined;
 
@@ -46,7 +48,7 @@ function startReaper(): ChildProcess {
   // Detached, in a process group of its own: a kill of the run's group does not take it along.
   // Its stdin is the only end of the pipe this process holds (Node opens pipes close-on-exec, so
   // the servers do not inherit it): it closes when this process exits, however it exits.
-  const child = spawn(process.execPath, [fileURLToPath(new URL('./reaper-process.js', import.meta.url)), RUN_TOKEN], {
+  const child = spawn(process.execPath, [fileURLToPath(new URL('./reaper-process.js', import.meta.url)), RUN_TOKEN, String(GIVE_UP_AFTER_MS)], {
     detached: true,
     stdio: ['pipe', 'ignore', 'inherit'],
   });

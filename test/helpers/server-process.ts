@@ -72,10 +72,12 @@ export interface FinishedProcess {
   stderr: string;
 }
 
-/** Where a process runs, and how long it may (PROCESS_LIMIT_MS unless given). */
+/** Where a process runs, how long it may (PROCESS_LIMIT_MS unless given), and what it reads. */
 export interface RunOptions {
   cwd?: string;
   limitMs?: number;
+  /** Written to its stdin, which is then closed; without it, stdin is /dev/null. */
+  input?: string;
 }
 
 /**
@@ -88,7 +90,8 @@ export function runToExit(args: string[], env: Record<string, string>, options: 
 
 /** runToExit's process while it runs, for a test that acts on it meanwhile (a signal, a look at its children). */
 export function startToExit(args: string[], env: Record<string, string>, options: RunOptions = {}): { child: ChildProcess; finished: Promise<FinishedProcess> } {
-  const child = spawn(process.execPath, args, { env: { ...operatorEnv(), PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'], cwd: options.cwd });
+  const child = spawn(process.execPath, args, { env: { ...operatorEnv(), PORT: '0', ...env }, stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'], cwd: options.cwd });
+  if (options.input !== undefined) child.stdin!.end(options.input);
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

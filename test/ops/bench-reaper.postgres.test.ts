@@ -1,0 +1,74 @@
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import pg from 'pg';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { postgresAdminUrl } from '../helpers/database.js';
+import { PROCESS_TEST_TIMEOUT_MS, runToExit } from '../helpers/server-process.js';
+import { startTcpProxy } from '../helpers/tcp-proxy.js';
+
+// The bench's reaper on its own, told by hand what a run made, as bench/reaper.ts tells it over
+// its stdin; stdin closing is the run ending. (test/ops/bench-pair.test.ts kills a real run.)
+// PostgreSQL only: its schemas are half of what the reaper removes, and the other half needs no
+// database.
+const REAPER_ENTRY = resolve('dist/bench/reaper-process.js');
+const reap = (lines: string[], giveUpAfterMs: number) =>
+  runToExit([REAPER_ENTRY, 'test-token', String(giveUpAfterMs)], {}, { input: lines.map((line) => `${line}\n`).join(''), limitMs: 20_000 });
+
+async function adminQuery<T extends pg.QueryResultRow>(text: string): Promise<T[]> {
+  const client = new pg.Client({ connectionString: postgresAdminUrl });
+  await client.connect();
+  try {
+    return (await client.query<T>(text)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+const schemaExists = async (schema: string) => (await adminQuery(`select 1 from pg_namespace where nspname = '${schema}'`)).length > 0;
+
+let tmp: string;
+let schema: string;
+beforeEach(async () => {
+  tmp = mkdtempSync(join(tmpdir(), 'formgate-reaper-'));
+  schema = `reaper_test_${process.pid}`; // not bench_…: test/ops/bench-pair.test.ts counts those
+  await adminQuery(`create schema ${schema}`);
+});
+afterEach(async () => {
+  await adminQuery(`drop schema if exists ${schema} cascade`);
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+describe('the bench reaper', () => {
+  it('removes what is still listed when its pipe closes, and leaves what was told removed', { timeout: PROCESS_TEST_TIMEOUT_MS }, async () => {
+    const left = join(tmp, 'left');
+    const removed = join(tmp, 'removed');
+    mkdirSync(left);
+    mkdirSync(removed);
+    const result = await reap([`+dir ${left}`, `+schema ${schema} ${postgresAdminUrl}`, `+dir ${removed}`, `-dir ${removed}`], 10_000);
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(existsSync(left)).toBe(false);
+    expect(await schemaExists(schema)).toBe(false);
+    // Told removed, so not the reaper's any more (in a real run, its remover already took it).
+    expect(existsSync(removed)).toBe(true);
+  });
+
+  it('names what it could not remove when it gives up: a schema on a database that stopped answering', { timeout: PROCESS_TEST_TIMEOUT_MS }, async () => {
+    const proxy = await startTcpProxy('127.0.0.1', Number(new URL(postgresAdminUrl).port || 5432));
+    try {
+      proxy.pause();
+      const frozen = new URL(postgresAdminUrl);
+      frozen.port = String(proxy.port);
+      const dir = join(tmp, 'made');
+      mkdirSync(dir);
+      const result = await reap([`+dir ${dir}`, `+schema ${schema} ${frozen.href}`], 1_000);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toBe(`bench reaper: schema ${schema} left behind: gave up after 1000 ms\n`);
+      // What it could remove before the hang is gone; the schema is still there.
+      expect(existsSync(dir)).toBe(false);
+      expect(await schemaExists(schema)).toBe(true);
+    } finally {
+      await proxy.close();
+    }
+  });
+});
