@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
@@ -13,6 +13,7 @@ import { migrateToLatest } from '../src/db/migrate.js';
 import { FormService } from '../src/forms/form.service.js';
 import { newId, randomBase62 } from '../src/lib/ids.js';
 import { indexPendingSubmissions } from '../src/submissions/submission-search.repository.js';
+import { allPids, readProcStat } from './proc.js';
 import { madeForRun, markedEnv, removedFromRun } from './reaper.js';
 
 export type BenchDialect = 'sqlite' | 'postgres';
@@ -214,13 +215,9 @@ async function startChild(script: string, env: Record<string, string>, args: str
 
 /** CPU seconds a process (or one of its threads) has used so far: user + system, from /proc. */
 export function cpuSeconds(pid: number, thread?: number): number {
-  return cpuOfStat(readFileSync(thread === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${thread}/stat`, 'utf8')).seconds;
-}
-
-function cpuOfStat(stat: string): { command: string; seconds: number } {
-  // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return { command: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')), seconds: (Number(fields[11]) + Number(fields[12])) / 100 };
+  const stat = readProcStat(pid, thread);
+  if (!stat) throw new Error(`process ${pid}${thread === undefined ? '' : ` thread ${thread}`} is gone`);
+  return stat.cpuSeconds;
 }
 
 /** CPU seconds used so far by every process of the machine, by PID. */
@@ -228,13 +225,9 @@ export type CpuSnapshot = Map<number, { command: string; seconds: number }>;
 
 export function cpuSnapshot(): CpuSnapshot {
   const snapshot: CpuSnapshot = new Map();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      snapshot.set(Number(entry), cpuOfStat(readFileSync(`/proc/${entry}/stat`, 'utf8')));
-    } catch {
-      // The process ended meanwhile.
-    }
+  for (const pid of allPids()) {
+    const stat = readProcStat(pid); // undefined if it ended meanwhile
+    if (stat) snapshot.set(pid, { command: stat.command, seconds: stat.cpuSeconds });
   }
   return snapshot;
 }

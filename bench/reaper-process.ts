@@ -8,10 +8,11 @@
 // how many milliseconds to try before giving up.
 // Lines: `+schema bench_x postgres://…` (the database it is in) / `-schema bench_x`,
 // `+dir /tmp/…` / `-dir /tmp/…`.
-import { readFileSync, readdirSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { setTimeout as delay } from 'node:timers/promises';
 import pg from 'pg';
+import { allPids, environOf, isRunning } from './proc.js';
 import { MADE_KINDS, RUN_MARK_NAME, type Made } from './reaper.js';
 
 const [token, giveUpAfter] = process.argv.slice(2);
@@ -39,7 +40,7 @@ createInterface({ input: process.stdin })
 
 /** Removes each leftover on its own, so one that fails leaves the rest still removed; the failures' count. */
 async function removeLeftovers(): Promise<number> {
-  const marked = runningPids().filter((pid) => pid !== process.pid && environOf(pid).includes(mark));
+  const marked = allPids().filter((pid) => pid !== process.pid && isRunning(pid) && environOf(pid).includes(mark));
   for (const pid of marked) {
     try {
       process.kill(pid, 'SIGKILL');
@@ -66,29 +67,6 @@ async function removeLeftovers(): Promise<number> {
 
 function leftBehind(what: string, why: string): void {
   process.stderr.write(`bench reaper: ${what} left behind: ${why}\n`);
-}
-
-function runningPids(): number[] {
-  return readdirSync('/proc').filter((entry) => /^\d+$/.test(entry)).map(Number).filter(isRunning);
-}
-
-/** A process's environment, NUL-separated; empty if it is gone or not ours to read. */
-function environOf(pid: number): string[] {
-  try {
-    return readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
-  } catch {
-    return [];
-  }
-}
-
-/** Neither gone nor a zombie (an orphan's zombie waits for an init that may never reap it). */
-function isRunning(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return false;
-  }
 }
 
 async function dropSchema(schema: string, url: string): Promise<void> {

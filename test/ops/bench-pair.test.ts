@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { allPids, isRunning, readProcStat } from '../../bench/proc.js';
 import { postgresAdminUrl, testDialect } from '../helpers/database.js';
 import { PROCESS_TEST_TIMEOUT_MS, runToExit, startToExit } from '../helpers/server-process.js';
 
@@ -32,25 +33,11 @@ async function madeDatabases(): Promise<string[]> {
   return testDialect === 'postgres' ? (await benchSchemas()).filter((name) => !schemasBefore.includes(name)) : readdirSync(tmp);
 }
 
-/** A process's state and parent from /proc, or undefined once it is gone (the command name, in parentheses, may hold spaces). */
-function processStat(pid: number | string): { state: string; ppid: number } | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const [state, ppid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return { state: state!, ppid: Number(ppid) };
-  } catch {
-    return undefined;
-  }
-}
-
-/** Running or able to run: neither gone nor a zombie (this machine's init does not reap the orphans of a killed run). */
-const isLive = (pid: number) => (processStat(pid)?.state ?? 'Z') !== 'Z';
-
-/** The live processes whose parent is `parentPid`, with their command lines. */
+/** The running processes whose parent is `parentPid`, with their command lines. */
 function liveChildren(parentPid: number): Array<{ pid: number; command: string }> {
   const children: Array<{ pid: number; command: string }> = [];
-  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name)).map(Number)) {
-    if (processStat(pid)?.ppid !== parentPid || !isLive(pid)) continue;
+  for (const pid of allPids()) {
+    if (readProcStat(pid)?.ppid !== parentPid || !isRunning(pid)) continue;
     try {
       children.push({ pid, command: readFileSync(`/proc/${pid}/cmdline`, 'utf8') });
     } catch {
@@ -142,7 +129,7 @@ describe('npm run bench:pair', () => {
 
       run.kill('SIGKILL');
       // The reaper is among them, and ends once it has dropped what the run made.
-      await vi.waitFor(() => expect(made.filter((child) => isLive(child.pid))).toEqual([]), { timeout: 20_000, interval: 50 });
+      await vi.waitFor(() => expect(made.filter((child) => isRunning(child.pid))).toEqual([]), { timeout: 20_000, interval: 50 });
       const result = await finished;
       expect(result.code).toBe('SIGKILL');
       expect(result.stderr).toBe('');
@@ -150,7 +137,7 @@ describe('npm run bench:pair', () => {
     } finally {
       // A failed expectation leaves neither the run nor its servers to the rest of the suite.
       run.kill('SIGKILL');
-      for (const child of made.filter((child) => isLive(child.pid))) process.kill(child.pid, 'SIGKILL');
+      for (const child of made.filter((child) => isRunning(child.pid))) process.kill(child.pid, 'SIGKILL');
     }
   });
 });
