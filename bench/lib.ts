@@ -262,12 +262,6 @@ export function cpuPerRequest(before: CpuSnapshot, after: CpuSnapshot, serverPid
   };
 }
 
-/** Peak (VmHWM) and current (VmRSS) resident memory of a process, in MB. */
-export function memoryOf(pid: number): { peakMb: number; rssMb: number } {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
-  return { peakMb: Math.round(kb('VmHWM') / 1024), rssMb: Math.round(kb('VmRSS') / 1024) };
-}
 
 export interface LoadResult {
   rps: number;

@@ -1,7 +1,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 
-// Linux's /proc as the bench reads it: its CPU figures, the reaper's search for a run's processes,
-// and the tests that watch them end. (The bench is Linux-only for these.)
+// Linux's /proc as the bench reads it: its CPU and memory figures, the reaper's search for a run's
+// processes, and the tests that watch them end. (The bench is Linux-only for these.)
 
 /** What the bench reads of a process's /proc/<pid>/stat, or of one of its threads'. */
 export interface ProcStat {
@@ -53,4 +53,11 @@ export function environOf(pid: number): string[] {
   } catch {
     return [];
   }
+}
+
+/** Peak (VmHWM) and current (VmRSS) resident memory of a process, in MB. */
+export function memoryOf(pid: number): { peakMb: number; rssMb: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+  return { peakMb: Math.round(kb('VmHWM') / 1024), rssMb: Math.round(kb('VmRSS') / 1024) };
 }
