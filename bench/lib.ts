@@ -262,7 +262,6 @@ export function cpuPerRequest(before: CpuSnapshot, after: CpuSnapshot, serverPid
   };
 }
 
-
 export interface LoadResult {
   rps: number;
   p50: number;
