@@ -15,17 +15,17 @@ const REAPER_ENTRY = resolve('dist/bench/reaper-process.js');
 const reap = (lines: string[], giveUpAfterMs: number) =>
   runToExit([REAPER_ENTRY, 'test-token', String(giveUpAfterMs)], {}, { input: lines.map((line) => `${line}\n`).join(''), limitMs: 20_000 });
 
-async function adminQuery<T extends pg.QueryResultRow>(text: string): Promise<T[]> {
+async function adminQuery<T extends pg.QueryResultRow>(text: string, values: unknown[] = []): Promise<T[]> {
   const client = new pg.Client({ connectionString: postgresAdminUrl });
   await client.connect();
   try {
-    return (await client.query<T>(text)).rows;
+    return (await client.query<T>(text, values)).rows;
   } finally {
     await client.end();
   }
 }
 
-const schemaExists = async (schema: string) => (await adminQuery(`select 1 from pg_namespace where nspname = '${schema}'`)).length > 0;
+const schemaExists = async (schema: string) => (await adminQuery('select 1 from pg_namespace where nspname = $1', [schema])).length > 0;
 
 let tmp: string;
 let schema: string;
@@ -54,10 +54,12 @@ describe('the bench reaper', () => {
   });
 
   it('names what it could not remove when it gives up: a schema on a database that stopped answering', { timeout: PROCESS_TEST_TIMEOUT_MS }, async () => {
-    const proxy = await startTcpProxy('127.0.0.1', Number(new URL(postgresAdminUrl).port || 5432));
+    const database = new URL(postgresAdminUrl);
+    const proxy = await startTcpProxy(database.hostname, Number(database.port || 5432));
     try {
       proxy.pause();
       const frozen = new URL(postgresAdminUrl);
+      frozen.hostname = '127.0.0.1';
       frozen.port = String(proxy.port);
       const dir = join(tmp, 'made');
       mkdirSync(dir);
