@@ -37,7 +37,8 @@ async function madeDatabases(): Promise<string[]> {
 function liveChildren(parentPid: number): Array<{ pid: number; command: string }> {
   const children: Array<{ pid: number; command: string }> = [];
   for (const pid of allPids()) {
-    if (readProcStat(pid)?.ppid !== parentPid || !isRunning(pid)) continue;
+    const stat = readProcStat(pid);
+    if (stat?.ppid !== parentPid || stat.state === 'Z') continue; // gone, another's, or a zombie
     try {
       children.push({ pid, command: readFileSync(`/proc/${pid}/cmdline`, 'utf8') });
     } catch {
