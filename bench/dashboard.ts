@@ -7,7 +7,6 @@ import { createDatabase } from '../src/db/database.js';
 import { insertSubmissionRows } from '../src/submissions/submission.repository.js';
 import { SEEDING_BUSY_TIMEOUT_MS, benchAccount, freshDatabase, indexSeededSqliteRows, recountPostgresForms, recountSqliteForms, startFormgate, type BenchDialect, type BenchRow } from './lib.js';
 
-
 const DAY_MS = 86_400_000;
 export const COMMON_WORD = 'orange'; // every second submission
 export const RARE_WORD = 'quetzal'; // one submission in 10,000 (in the inbox)
