@@ -13,7 +13,7 @@ import { migrateToLatest } from '../src/db/migrate.js';
 import { FormService } from '../src/forms/form.service.js';
 import { newId, randomBase62 } from '../src/lib/ids.js';
 import { indexPendingSubmissions } from '../src/submissions/submission-search.repository.js';
-import { allPids, readProcStat } from './proc.js';
+import { allPids, readProcStat, type ProcStat } from './proc.js';
 import { madeForRun, markedEnv, removedFromRun } from './reaper.js';
 
 export type BenchDialect = 'sqlite' | 'postgres';
@@ -221,13 +221,13 @@ export function cpuSeconds(pid: number, thread?: number): number {
 }
 
 /** CPU seconds used so far by every process of the machine, by PID. */
-export type CpuSnapshot = Map<number, { command: string; seconds: number }>;
+export type CpuSnapshot = Map<number, ProcStat>;
 
 export function cpuSnapshot(): CpuSnapshot {
   const snapshot: CpuSnapshot = new Map();
   for (const pid of allPids()) {
     const stat = readProcStat(pid); // undefined if it ended meanwhile
-    if (stat) snapshot.set(pid, { command: stat.command, seconds: stat.cpuSeconds });
+    if (stat) snapshot.set(pid, stat);
   }
   return snapshot;
 }
@@ -245,8 +245,8 @@ export interface CpuPerRequest {
 
 export function cpuPerRequest(before: CpuSnapshot, after: CpuSnapshot, serverPid: number, requests: number, seconds: number): CpuPerRequest {
   const used = { server: 0, postgres: 0, loadGenerator: 0, other: 0 };
-  for (const [pid, { command, seconds: now }] of after) {
-    const delta = now - (before.get(pid)?.seconds ?? 0);
+  for (const [pid, { command, cpuSeconds }] of after) {
+    const delta = cpuSeconds - (before.get(pid)?.cpuSeconds ?? 0);
     if (delta <= 0) continue;
     const role = pid === serverPid ? 'server' : command === 'postgres' ? 'postgres' : pid === process.pid ? 'loadGenerator' : 'other';
     used[role] += delta;

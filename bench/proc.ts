@@ -9,7 +9,7 @@ export interface ProcStat {
   /** R, S, D …, or Z: a zombie, ended but not yet reaped by its parent. */
   state: string;
   ppid: number;
-  /** User + system CPU used so far. */
+  /** User + system CPU used so far (the fields count clock ticks, USER_HZ: 100 a second on Linux). */
   cpuSeconds: number;
 }
 
