@@ -48,11 +48,23 @@ export function isRunning(pid: number): boolean {
 
 /** A process's environment as NAME=value strings; empty if it is gone or not ours to read. */
 export function environOf(pid: number): string[] {
+  return nulSeparated(pid, 'environ');
+}
+
+/** A process's command line, one argument an entry; empty if it is gone (a zombie or a kernel thread has none either). */
+export function commandLineOf(pid: number): string[] {
+  return nulSeparated(pid, 'cmdline');
+}
+
+/** Each entry of these files ends with a NUL, the last one too. */
+function nulSeparated(pid: number, file: 'environ' | 'cmdline'): string[] {
+  let text: string;
   try {
-    return readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
+    text = readFileSync(`/proc/${pid}/${file}`, 'utf8');
   } catch {
     return [];
   }
+  return text === '' ? [] : text.replace(/\0$/, '').split('\0');
 }
 
 /** Peak (VmHWM) and current (VmRSS) resident memory of a process, in MB. */

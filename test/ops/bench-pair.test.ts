@@ -1,9 +1,9 @@
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { allPids, isRunning, readProcStat } from '../../bench/proc.js';
+import { allPids, commandLineOf, isRunning, readProcStat } from '../../bench/proc.js';
 import { postgresAdminUrl, testDialect } from '../helpers/database.js';
 import { PROCESS_TEST_TIMEOUT_MS, runToExit, startToExit } from '../helpers/server-process.js';
 
@@ -34,19 +34,19 @@ async function madeDatabases(): Promise<string[]> {
 }
 
 /** The running processes whose parent is `parentPid`, with their command lines. */
-function liveChildren(parentPid: number): Array<{ pid: number; command: string }> {
-  const children: Array<{ pid: number; command: string }> = [];
+function liveChildren(parentPid: number): Array<{ pid: number; command: string[] }> {
+  const children: Array<{ pid: number; command: string[] }> = [];
   for (const pid of allPids()) {
     const stat = readProcStat(pid);
     if (stat?.ppid !== parentPid || stat.state === 'Z') continue; // gone, another's, or a zombie
-    try {
-      children.push({ pid, command: readFileSync(`/proc/${pid}/cmdline`, 'utf8') });
-    } catch {
-      // It ended meanwhile.
-    }
+    const command = commandLineOf(pid);
+    if (command.length > 0) children.push({ pid, command }); // empty: it ended meanwhile
   }
   return children;
 }
+
+/** Whether one of the child's arguments (its script) ends with `ending`. */
+const runs = (child: { command: string[] }, ending: string) => child.command.some((arg) => arg.endsWith(ending));
 
 let schemasBefore: string[];
 beforeEach(async () => {
@@ -116,16 +116,17 @@ describe('npm run bench:pair', () => {
     // 100 rounds: the kill lands long before the end. The run's servers and its reaper hold its
     // stderr, so `finished` waits for the last of them.
     const { child: run, finished } = startToExit([PAIR_ENTRY, '--db', testDialect, '--rounds', '100'], { TMPDIR: tmp, BENCH_DATABASE_URL: postgresAdminUrl }, { limitMs: 75_000 });
-    let made: Array<{ pid: number; command: string }> = [];
+    let made: Array<{ pid: number; command: string[] }> = [];
     try {
       await vi.waitFor(
         () => {
           made = liveChildren(run.pid!);
-          expect(made.filter((child) => child.command.includes('server.js'))).toHaveLength(3); // A, B and the limit
+          // A and B (dist/src/server.js), and the limit (dist/bench/reference-server.js)
+          expect(made.filter((child) => runs(child, 'server.js'))).toHaveLength(3);
         },
         { timeout: 60_000, interval: 50 },
       );
-      expect(made.filter((child) => child.command.includes('reaper-process.js'))).toHaveLength(1);
+      expect(made.filter((child) => runs(child, 'reaper-process.js'))).toHaveLength(1);
       expect(await madeDatabases()).toHaveLength(3);
 
       run.kill('SIGKILL');
