@@ -213,13 +213,6 @@ async function startChild(script: string, env: Record<string, string>, args: str
   };
 }
 
-/** CPU seconds a process (or one of its threads) has used so far: user + system, from /proc. */
-export function cpuSeconds(pid: number, thread?: number): number {
-  const stat = readProcStat(pid, thread);
-  if (!stat) throw new Error(`process ${pid}${thread === undefined ? '' : ` thread ${thread}`} is gone`);
-  return stat.cpuSeconds;
-}
-
 /** CPU seconds used so far by every process of the machine, by PID. */
 export type CpuSnapshot = Map<number, ProcStat>;
 

@@ -33,6 +33,13 @@ export function readProcStat(pid: number, thread?: number): ProcStat | undefined
   };
 }
 
+/** CPU seconds a process (or one of its threads) has used so far, user + system; it must be running. */
+export function cpuSeconds(pid: number, thread?: number): number {
+  const stat = readProcStat(pid, thread);
+  if (!stat) throw new Error(`process ${pid}${thread === undefined ? '' : ` thread ${thread}`} is gone`);
+  return stat.cpuSeconds;
+}
+
 /** The PIDs of every process on the machine. */
 export function allPids(): number[] {
   return readdirSync('/proc')

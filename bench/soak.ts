@@ -5,7 +5,8 @@
 // long after the load's end the last one arrived.
 import { sql } from 'kysely';
 import type { DatabaseHandle } from '../src/db/database.js';
-import { JSON_BODY, addHooks, addRecipient, benchAccount, cpuPerRequest, cpuSeconds, cpuSnapshot, freshDatabase, load, startFormgate, type BenchDialect, type BenchRow, type LoadResult } from './lib.js';
+import { JSON_BODY, addHooks, addRecipient, benchAccount, cpuPerRequest, cpuSnapshot, freshDatabase, load, startFormgate, type BenchDialect, type BenchRow, type LoadResult } from './lib.js';
+import { cpuSeconds } from './proc.js';
 import { receiverEnv } from './receiver.js';
 import { startSinks } from './sinks.js';
 
