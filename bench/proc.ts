@@ -33,7 +33,7 @@ export function readProcStat(pid: number, thread?: number): ProcStat | undefined
   };
 }
 
-/** CPU seconds a process (or one of its threads) has used so far, user + system; it must be running. */
+/** CPU seconds a process (or one of its threads) has used so far, user + system; throws once it is gone (a zombie still reads). */
 export function cpuSeconds(pid: number, thread?: number): number {
   const stat = readProcStat(pid, thread);
   if (!stat) throw new Error(`process ${pid}${thread === undefined ? '' : ` thread ${thread}`} is gone`);
