@@ -58,7 +58,11 @@ export function environOf(pid: number): string[] {
   return nulSeparated(pid, 'environ');
 }
 
-/** A process's command line, one argument an entry; empty if it is gone (a zombie or a kernel thread has none either). */
+/**
+ * A process's command line, one argument an entry; empty if it is gone (a zombie or a kernel thread
+ * has none either). A process that retitled itself, as PostgreSQL's do, shows its title followed by
+ * the NULs that pad it to its argv's old length: empty entries here.
+ */
 export function commandLineOf(pid: number): string[] {
   return nulSeparated(pid, 'cmdline');
 }
