@@ -213,7 +213,7 @@ async function startChild(script: string, env: Record<string, string>, args: str
   };
 }
 
-/** CPU seconds used so far by every process of the machine, by PID. */
+/** Every process of the machine as its stat read then (its command, its CPU seconds so far), by PID. */
 export type CpuSnapshot = Map<number, ProcStat>;
 
 export function cpuSnapshot(): CpuSnapshot {
