@@ -1,0 +1,248 @@
+// `npm run bench:profile [-- --seconds 8 --body json --frequency 1999]` (`-- --help` lists the
+// options): where PostgreSQL's CPU a submitted row goes, Formgate's batch statement beside the
+// group-commit limit's (bench/ANALYSIS.md, stop 74). Each is loaded on a fresh schema (50
+// connections, after a warm-up) while `perf record -a -g` samples the machine; the samples of the
+// PostgreSQL backends that served the load (found by the application_name its server connected
+// with) are summed by the functions on their stacks, so each part is inclusive, and whatever else
+// the machine runs is left out. Profiles from two machines, set side by side, tell which part of the
+// statement a machine makes dearer. Needs perf with access to every CPU (root, or
+// perf_event_paranoid ≤ 0) and a PostgreSQL built with symbols and frame pointers, as Debian's is.
+// Prints a table; writes no file but perf's, in a temp directory it removes.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { FORM_BODY, JSON_BODY, PG_ADMIN_URL, benchAccount, freshDatabase, load, parseOptionsOrExit, startFormgate, startReference, type BenchDatabase, type Child, wholeNumberOption } from './lib.js';
+import { madeForRun, markedEnv, removedFromRun } from './reaper.js';
+
+const OPTIONS = {
+  seconds: { type: 'string', default: '8' },
+  body: { type: 'string', default: 'json' },
+  frequency: { type: 'string', default: '1999' },
+  help: { type: 'boolean', default: false },
+} as const;
+const USAGE = 'usage: npm run bench:profile [-- --seconds 8 --body json|urlencoded --frequency 1999]';
+const BODIES = { json: [JSON_BODY, 'application/json'], urlencoded: [FORM_BODY, 'application/x-www-form-urlencoded'] } as const;
+const WARM_UP_SECONDS = 3;
+
+/**
+ * The parts, each a function whose samples include all it calls; a `·` part lies within the part
+ * above it. The names are PostgreSQL 15's (bench/ANALYSIS.md, stops 46 and 74).
+ */
+const PARTS: ReadonlyArray<readonly [label: string, fn: string]> = [
+  ["the search index's expression (FormIndexDatum)", 'FormIndexDatum'],
+  ['· jsonb_to_tsvector', 'jsonb_to_tsvector_byid'],
+  ["· the payload's cast (jsonb_in)", 'jsonb_in'],
+  ['B-tree inserts (btinsert)', 'btinsert'],
+  ['GIN inserts (gininsert)', 'gininsert'],
+  ["the batch's rows from its parameters (ExecMakeTableFunctionResult)", 'ExecMakeTableFunctionResult'],
+  ['executor start (standard_ExecutorStart)', 'standard_ExecutorStart'],
+  ['executor finish: CTEs run last (standard_ExecutorFinish)', 'standard_ExecutorFinish'],
+  ['the heap insert (heap_insert)', 'heap_insert'],
+  ['commit (CommitTransactionCommand)', 'CommitTransactionCommand'],
+  ["· the WAL flush's fdatasync", 'fdatasync'],
+];
+
+function parseOptions() {
+  const { values } = parseArgs({ options: OPTIONS });
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    process.exit(0);
+  }
+  if (values.body !== 'json' && values.body !== 'urlencoded') throw new Error(`--body takes json or urlencoded, not ${JSON.stringify(values.body)}`);
+  return { seconds: wholeNumberOption('seconds', values.seconds), frequency: wholeNumberOption('frequency', values.frequency), body: values.body as keyof typeof BODIES };
+}
+
+type Options = ReturnType<typeof parseOptions>;
+
+/** PostgreSQL's CPU under one side's load: nanoseconds in all and by part, and the rows answered. */
+interface Profile {
+  rows: number;
+  rps: number;
+  totalNs: number;
+  partNs: number[];
+}
+
+/**
+ * `perf record` of the whole machine, started with its events off and switched on and off over its
+ * control descriptors (3 in, 4 for its acknowledgements), so the samples span exactly the load.
+ * Marked for the reaper: a run killed meanwhile does not leave it sampling.
+ */
+class PerfRecording {
+  private readonly child: ChildProcess;
+  private readonly exited: Promise<number | null>;
+  private stderr = '';
+  private waiting: Array<() => void> = [];
+
+  constructor(file: string, frequency: number) {
+    // cpu-clock, whatever the machine has: its periods are nanoseconds, which cpuTimeOf sums.
+    this.child = spawn('perf', ['record', '-e', 'cpu-clock', '-a', '-g', '-F', String(frequency), '-D', '-1', '--control', 'fd:3,4', '-o', file], {
+      stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'],
+      env: markedEnv(process.env),
+    });
+    this.child.stderr!.on('data', (chunk: Buffer) => (this.stderr += chunk.toString()));
+    // A write to a perf that has exited fails; `exited` reports that, with perf's own words.
+    (this.child.stdio[3] as NodeJS.WritableStream).on('error', () => {});
+    createInterface({ input: this.child.stdio[4] as NodeJS.ReadableStream }).on('line', (line) => {
+      // perf ends each acknowledgement with "\n\0", so the next line begins with the NUL.
+      if (line.replace(/\0/g, '').trim() === 'ack') this.waiting.shift()?.();
+    });
+    this.exited = once(this.child, 'exit').then(([code]) => code as number | null);
+  }
+
+  /** Sends a control command and waits for perf's acknowledgement (or its exit, which fails). */
+  async command(name: 'enable' | 'disable'): Promise<void> {
+    const acked = new Promise<void>((resolve) => this.waiting.push(resolve));
+    (this.child.stdio[3] as NodeJS.WritableStream).write(`${name}\n`);
+    let settled = false;
+    // Once acknowledged, perf's later exit is no failure (and no unhandled rejection).
+    const exited = this.exited.then((code) => {
+      if (!settled) throw new Error(`perf record exited (${code}) before it acknowledged "${name}": ${this.stderr.trim()}`);
+    });
+    try {
+      await Promise.race([acked, exited]);
+    } finally {
+      settled = true;
+    }
+  }
+
+  /** Stops perf (SIGINT, as ^C would) and waits for it to write its file. */
+  async finish(): Promise<void> {
+    this.child.kill('SIGINT');
+    await this.exited;
+  }
+}
+
+/** The PostgreSQL backends connected as `applicationName`: the ones serving one side's server. */
+async function backendsOf(applicationName: string): Promise<number[]> {
+  const client = new pg.Client({ connectionString: PG_ADMIN_URL });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ pid: number }>('select pid from pg_stat_activity where application_name = $1', [applicationName]);
+    return rows.map((row) => row.pid);
+  } finally {
+    await client.end();
+  }
+}
+
+/** The samples of `pids` in `file`, in nanoseconds of CPU (perf's cpu-clock periods), by part. */
+async function cpuTimeOf(file: string, pids: number[]): Promise<{ totalNs: number; partNs: number[] }> {
+  const script = spawn('perf', ['script', '-i', file, '--pid', pids.join(','), '-F', 'comm,period,ip,sym'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const partNs = PARTS.map(() => 0);
+  let totalNs = 0;
+  let period = 0;
+  let onStack = new Set<string>();
+  const endSample = () => {
+    totalNs += period;
+    PARTS.forEach(([, fn], index) => {
+      if (onStack.has(fn)) partNs[index]! += period;
+    });
+  };
+  // A sample is a line "postgres <period>", then its stack, a frame a line ("<address> <symbol>").
+  for await (const line of createInterface({ input: script.stdout! })) {
+    if (line.length === 0) continue;
+    if (!/^\s/.test(line)) {
+      endSample();
+      period = Number(line.trim().split(/\s+/)[1]) || 0;
+      onStack = new Set();
+    } else {
+      const symbol = line.trim().split(/\s+/)[1];
+      if (symbol !== undefined) onStack.add(symbol);
+    }
+  }
+  endSample();
+  const [code] = await once(script, 'close');
+  if (code !== 0) throw new Error(`perf script exited with ${code}`);
+  return { totalNs, partNs };
+}
+
+/** Loads one side (after a warm-up) with perf sampling, then takes its PostgreSQL samples apart. */
+async function profileSide(options: Options, dir: string, side: 'formgate' | 'limit'): Promise<Profile> {
+  let database: BenchDatabase | undefined;
+  let server: Child | undefined;
+  const file = join(dir, `${side}.data`);
+  try {
+    database = await freshDatabase('postgres');
+    // The servers' pools connect with it, so their backends can be told from any other's.
+    const applicationName = `formgate_profile_${process.pid}_${side}`;
+    const url = `${database.url}&application_name=${applicationName}`;
+    let path = '/v1/submit/frm_profile';
+    if (side === 'formgate') {
+      const { handle, accountId, forms } = await benchAccount(database.url, 1);
+      try {
+        path = `/v1/submit/${(await forms.createForm(accountId, { name: 'Bench' })).id}`;
+      } finally {
+        await handle.close();
+      }
+      server = await startFormgate(url);
+    } else {
+      server = await startReference('group', url);
+    }
+    const [body, contentType] = BODIES[options.body];
+    const run = async (seconds: number) => {
+      const result = await load({ url: `${server!.url}${path}`, body, contentType, seconds });
+      if (result.errors > 0) throw new Error(`${side}: ${result.errors} requests failed (not 2xx, errors or timeouts)`);
+      return result;
+    };
+    await run(WARM_UP_SECONDS);
+    const perf = new PerfRecording(file, options.frequency);
+    let measured;
+    try {
+      await perf.command('enable');
+      measured = await run(options.seconds);
+      await perf.command('disable');
+    } finally {
+      await perf.finish();
+    }
+    // Asked while the server still holds its connections.
+    const backends = await backendsOf(applicationName);
+    if (backends.length === 0) throw new Error(`${side}: no PostgreSQL backend connected as ${applicationName}`);
+    return { rows: measured.ok, rps: measured.rps, ...(await cpuTimeOf(file, backends)) };
+  } finally {
+    await server?.stop();
+    await database?.drop();
+  }
+}
+
+function printReport(options: Options, formgate: Profile, limit: Profile): void {
+  const perRow = (profile: Profile, ns: number) => `${(ns / 1000 / profile.rows).toFixed(1)} (${((100 * ns) / profile.totalNs).toFixed(1)}%)`;
+  const lines = [
+    `profile on postgres: ${options.body} body, 50 connections, ${options.seconds} s each after a ${WARM_UP_SECONDS} s warm-up, perf at ${options.frequency} Hz`,
+    `Formgate: ${formgate.rps} submissions/s; the limit: ${limit.rps} (${(formgate.rps / limit.rps).toFixed(2)})`,
+    '',
+    "| PostgreSQL's CPU a row, µs (share) | Formgate | the limit |",
+    '|---|---|---|',
+    `| all of it (the backends that served the load) | ${(formgate.totalNs / 1000 / formgate.rows).toFixed(1)} | ${(limit.totalNs / 1000 / limit.rows).toFixed(1)} |`,
+    ...PARTS.map(([label], index) => `| ${label} | ${perRow(formgate, formgate.partNs[index]!)} | ${perRow(limit, limit.partNs[index]!)} |`),
+    '',
+    'Each part counts a function and all it calls; a · part lies within the one above it.',
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+async function main(options: Options): Promise<void> {
+  // Before anything starts: without perf there is nothing to measure.
+  const version = spawnSync('perf', ['--version'], { encoding: 'utf8' });
+  if (version.error || version.status !== 0) throw new Error('perf is not installed or does not run (Debian: apt-get install linux-perf)');
+  const dir = mkdtempSync(join(tmpdir(), 'formgate-profile-'));
+  madeForRun('dir', dir);
+  try {
+    const formgate = await profileSide(options, dir, 'formgate');
+    const limit = await profileSide(options, dir, 'limit');
+    if (formgate.totalNs === 0 || limit.totalNs === 0) throw new Error('perf recorded no samples of the backends that served the load (is PostgreSQL on this machine?)');
+    printReport(options, formgate, limit);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+    removedFromRun('dir', dir);
+  }
+}
+
+const options = parseOptionsOrExit(parseOptions, USAGE);
+main(options).catch((error: Error) => {
+  process.stderr.write(`bench:profile failed: ${error.message}\n`);
+  process.exitCode = 1;
+});
