@@ -1,9 +1,8 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import pg from 'pg';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { allPids, commandLineOf, isRunning, readProcStat } from '../../bench/proc.js';
+import { readdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
+import { isRunning } from '../../bench/proc.js';
+import { benchSchemas as schemasIn, expectNothingLeftBehind, liveChildren } from '../helpers/bench-run.js';
 import { postgresAdminUrl, testDialect } from '../helpers/database.js';
 import { PROCESS_TEST_TIMEOUT_MS, runToExit, startToExit } from '../helpers/server-process.js';
 
@@ -11,54 +10,21 @@ import { PROCESS_TEST_TIMEOUT_MS, runToExit, startToExit } from '../helpers/serv
 // PostgreSQL schemas into the test database, so what a run leaves behind can be seen.
 const PAIR_ENTRY = resolve('dist/bench/pair.js');
 const QUICK = ['--db', testDialect, '--rounds', '2', '--seconds', '1'];
-let tmp: string;
+
+const benchSchemas = async (): Promise<string[]> => (testDialect === 'postgres' ? schemasIn(postgresAdminUrl) : []);
+// No SQLite file, no PostgreSQL schema is left after a run.
+const { tmp, schemasBefore } = expectNothingLeftBehind('formgate-bench-pair-', benchSchemas);
 
 // A run of QUICK's length took 12–16 s here, beside the rest of the suite.
-const runPair = (args: string[]) => runToExit([PAIR_ENTRY, ...args], { TMPDIR: tmp, BENCH_DATABASE_URL: postgresAdminUrl }, { limitMs: 75_000 });
-
-async function benchSchemas(): Promise<string[]> {
-  if (testDialect !== 'postgres') return [];
-  const client = new pg.Client({ connectionString: postgresAdminUrl });
-  await client.connect();
-  try {
-    const { rows } = await client.query<{ name: string }>(`select nspname as name from pg_namespace where nspname like 'bench\\_%' order by 1`);
-    return rows.map((row) => row.name);
-  } finally {
-    await client.end();
-  }
-}
+const runPair = (args: string[]) => runToExit([PAIR_ENTRY, ...args], { TMPDIR: tmp(), BENCH_DATABASE_URL: postgresAdminUrl }, { limitMs: 75_000 });
 
 /** The databases a run has made so far: its SQLite directories, or its PostgreSQL schemas. */
 async function madeDatabases(): Promise<string[]> {
-  return testDialect === 'postgres' ? (await benchSchemas()).filter((name) => !schemasBefore.includes(name)) : readdirSync(tmp);
-}
-
-/** The running processes whose parent is `parentPid`, with their command lines. */
-function liveChildren(parentPid: number): Array<{ pid: number; command: string[] }> {
-  const children: Array<{ pid: number; command: string[] }> = [];
-  for (const pid of allPids()) {
-    const stat = readProcStat(pid);
-    if (stat?.ppid !== parentPid || stat.state === 'Z') continue; // gone, another's, or a zombie
-    const command = commandLineOf(pid);
-    if (command.length > 0) children.push({ pid, command }); // empty: it ended meanwhile
-  }
-  return children;
+  return testDialect === 'postgres' ? (await benchSchemas()).filter((name) => !schemasBefore().includes(name)) : readdirSync(tmp());
 }
 
 /** Whether one of the child's arguments (its script) ends with `ending`. */
 const runs = (child: { command: string[] }, ending: string) => child.command.some((arg) => arg.endsWith(ending));
-
-let schemasBefore: string[];
-beforeEach(async () => {
-  tmp = mkdtempSync(join(tmpdir(), 'formgate-bench-pair-'));
-  schemasBefore = await benchSchemas();
-});
-afterEach(async () => {
-  // Every run, passed or failed, drops what it made: no SQLite file, no PostgreSQL schema is left.
-  expect(readdirSync(tmp)).toEqual([]);
-  expect(await benchSchemas()).toEqual(schemasBefore);
-  rmSync(tmp, { recursive: true, force: true });
-});
 
 describe('npm run bench:pair', () => {
   it.each([
@@ -115,7 +81,7 @@ describe('npm run bench:pair', () => {
   it('takes its servers and databases along when it is killed with SIGKILL, which runs no cleanup of its own', { timeout: PROCESS_TEST_TIMEOUT_MS }, async () => {
     // 100 rounds: the kill lands long before the end. The run's servers and its reaper hold its
     // stderr, so `finished` waits for the last of them.
-    const { child: run, finished } = startToExit([PAIR_ENTRY, '--db', testDialect, '--rounds', '100'], { TMPDIR: tmp, BENCH_DATABASE_URL: postgresAdminUrl }, { limitMs: 75_000 });
+    const { child: run, finished } = startToExit([PAIR_ENTRY, '--db', testDialect, '--rounds', '100'], { TMPDIR: tmp(), BENCH_DATABASE_URL: postgresAdminUrl }, { limitMs: 75_000 });
     let made: Array<{ pid: number; command: string[] }> = [];
     try {
       await vi.waitFor(

@@ -1,9 +1,7 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import pg from 'pg';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { allPids, commandLineOf, isRunning, readProcStat } from '../../bench/proc.js';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { isRunning } from '../../bench/proc.js';
+import { benchSchemas as schemasIn, expectNothingLeftBehind, liveChildren } from '../helpers/bench-run.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { PROCESS_TEST_TIMEOUT_MS, runToExit, startToExit } from '../helpers/server-process.js';
 
@@ -14,22 +12,19 @@ import { PROCESS_TEST_TIMEOUT_MS, runToExit, startToExit } from '../helpers/serv
 // assertions hold whatever else runs.
 const PROFILE_ENTRY = resolve('dist/bench/profile.js');
 let database: TestDatabase;
-let tmp: string;
-let schemasBefore: string[];
+beforeAll(async () => {
+  database = await createTestDatabase();
+});
+afterAll(async () => {
+  await database?.drop();
+});
 
-const env = () => ({ TMPDIR: tmp, BENCH_DATABASE_URL: database.url });
+const benchSchemas = () => schemasIn(database.url);
+// No perf file, no PostgreSQL schema is left after a run.
+const { tmp, schemasBefore } = expectNothingLeftBehind('formgate-bench-profile-', benchSchemas);
+
+const env = () => ({ TMPDIR: tmp(), BENCH_DATABASE_URL: database.url });
 const runProfile = (args: string[], extraEnv: Record<string, string> = {}) => runToExit([PROFILE_ENTRY, ...args], { ...env(), ...extraEnv }, { limitMs: 75_000 });
-
-async function benchSchemas(): Promise<string[]> {
-  const client = new pg.Client({ connectionString: database.url });
-  await client.connect();
-  try {
-    const { rows } = await client.query<{ name: string }>(`select nspname as name from pg_namespace where nspname like 'bench\\_%' order by 1`);
-    return rows.map((row) => row.name);
-  } finally {
-    await client.end();
-  }
-}
 
 /** A row of the printed table: Formgate's and the limit's µs a row and shares, by the row's label. */
 function tableRow(stdout: string, label: string): { formgate: number; formgateShare: number; limit: number; limitShare: number } {
@@ -39,23 +34,6 @@ function tableRow(stdout: string, label: string): { formgate: number; formgateSh
   const [formgate, formgateShare, limit, limitShare] = match!.slice(1).map(Number) as [number, number, number, number];
   return { formgate, formgateShare, limit, limitShare };
 }
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-});
-afterAll(async () => {
-  await database?.drop();
-});
-beforeEach(async () => {
-  tmp = mkdtempSync(join(tmpdir(), 'formgate-bench-profile-'));
-  schemasBefore = await benchSchemas();
-});
-afterEach(async () => {
-  // Every run, passed or failed, removes what it made: no perf file, no PostgreSQL schema is left.
-  expect(readdirSync(tmp)).toEqual([]);
-  expect(await benchSchemas()).toEqual(schemasBefore);
-  rmSync(tmp, { recursive: true, force: true });
-});
 
 describe('npm run bench:profile', () => {
   it.each([
@@ -72,7 +50,7 @@ describe('npm run bench:profile', () => {
   });
 
   it('says perf is missing, before it starts a server or makes a schema', { timeout: PROCESS_TEST_TIMEOUT_MS }, async () => {
-    const result = await runProfile(['--seconds', '1'], { PATH: join(tmp, 'no-such-bin') });
+    const result = await runProfile(['--seconds', '1'], { PATH: join(tmp(), 'no-such-bin') });
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/^bench:profile failed: perf is not installed or does not run/m);
     expect(result.stdout).toBe('');
@@ -111,23 +89,21 @@ describe('npm run bench:profile', () => {
     try {
       await vi.waitFor(
         () => {
-          made = allPids()
-            .filter((pid) => readProcStat(pid)?.ppid === run.pid && readProcStat(pid)?.state !== 'Z')
-            .map((pid) => ({ pid, command: commandLineOf(pid) }));
+          made = liveChildren(run.pid!);
           // `perf record`, not the `perf --version` the run checks perf with first.
           expect(made.filter((child) => child.command[0] === 'perf' && child.command[1] === 'record')).toHaveLength(1);
         },
         { timeout: 60_000, interval: 50 },
       );
       expect(made.filter((child) => child.command.some((arg) => arg.endsWith('server.js')))).toHaveLength(1);
-      expect((await benchSchemas()).filter((name) => !schemasBefore.includes(name))).toHaveLength(1);
+      expect((await benchSchemas()).filter((name) => !schemasBefore().includes(name))).toHaveLength(1);
 
       run.kill('SIGKILL');
       await vi.waitFor(() => expect(made.filter((child) => isRunning(child.pid))).toEqual([]), { timeout: 20_000, interval: 50 });
       const result = await finished;
       expect(result.code).toBe('SIGKILL');
       // The reaper holds the run's stderr until it is done, so by now the schema is dropped.
-      expect(await benchSchemas()).toEqual(schemasBefore);
+      expect(await benchSchemas()).toEqual(schemasBefore());
     } finally {
       // A failed expectation leaves neither the run nor perf to the rest of the suite.
       run.kill('SIGKILL');
