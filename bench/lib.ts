@@ -150,12 +150,13 @@ export async function freshDatabase(dialect: BenchDialect): Promise<BenchDatabas
 
 const adminQuery = (text: string) => queryPostgres(PG_ADMIN_URL, text);
 
-/** One statement (or several, in one text) on its own connection. */
-export async function queryPostgres(url: string, text: string): Promise<void> {
+/** One statement (or several, in one text, then without values) on its own connection; the rows of the last. */
+export async function queryPostgres<Row extends pg.QueryResultRow = pg.QueryResultRow>(url: string, text: string, values?: unknown[]): Promise<Row[]> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    await client.query(text);
+    const result = await client.query<Row>(text, values);
+    return result.rows;
   } finally {
     await client.end();
   }

@@ -14,9 +14,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { setTimeout as delay } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
-import { FORM_BODY, JSON_BODY, PG_ADMIN_URL, benchAccount, freshDatabase, load, parseOptionsOrExit, startFormgate, startReference, type BenchDatabase, type Child, wholeNumberOption } from './lib.js';
+import { FORM_BODY, JSON_BODY, PG_ADMIN_URL, benchAccount, freshDatabase, load, parseOptionsOrExit, queryPostgres, startFormgate, startReference, type BenchDatabase, type Child, wholeNumberOption } from './lib.js';
 import { madeForRun, markedEnv, removedFromRun } from './reaper.js';
 
 const OPTIONS = {
@@ -28,6 +28,15 @@ const OPTIONS = {
 const USAGE = 'usage: npm run bench:profile [-- --seconds 8 --body json|urlencoded --frequency 1999]';
 const BODIES = { json: [JSON_BODY, 'application/json'], urlencoded: [FORM_BODY, 'application/x-www-form-urlencoded'] } as const;
 const WARM_UP_SECONDS = 3;
+/**
+ * Samples a second on each CPU. Far above this, perf spends the machine on its own interrupts:
+ * at 100,000 Hz here it never acknowledged "enable".
+ */
+const MAX_FREQUENCY = 10_000;
+/** A perf that has not acknowledged a command by then is stuck, not slow. */
+const ACK_TIMEOUT_MS = 30_000;
+/** How long perf may take to write its file after SIGINT before it is killed. */
+const FINISH_TIMEOUT_MS = 30_000;
 
 /**
  * The parts, each a function whose samples include all it calls; a `·` part lies within the part
@@ -54,7 +63,9 @@ function parseOptions() {
     process.exit(0);
   }
   if (values.body !== 'json' && values.body !== 'urlencoded') throw new Error(`--body takes json or urlencoded, not ${JSON.stringify(values.body)}`);
-  return { seconds: wholeNumberOption('seconds', values.seconds), frequency: wholeNumberOption('frequency', values.frequency), body: values.body as keyof typeof BODIES };
+  const frequency = wholeNumberOption('frequency', values.frequency);
+  if (frequency > MAX_FREQUENCY) throw new Error(`--frequency takes at most ${MAX_FREQUENCY} (samples a second on each CPU), not ${frequency}`);
+  return { seconds: wholeNumberOption('seconds', values.seconds), frequency, body: values.body as keyof typeof BODIES };
 }
 
 type Options = ReturnType<typeof parseOptions>;
@@ -75,6 +86,8 @@ interface Profile {
 class PerfRecording {
   private readonly child: ChildProcess;
   private readonly exited: Promise<number | null>;
+  /** Rejects once perf has exited: a command raced against it fails instead of waiting for ever. */
+  private readonly failed: Promise<never>;
   private stderr = '';
   private waiting: Array<() => void> = [];
 
@@ -92,41 +105,45 @@ class PerfRecording {
       if (line.replace(/\0/g, '').trim() === 'ack') this.waiting.shift()?.();
     });
     this.exited = once(this.child, 'exit').then(([code]) => code as number | null);
+    this.failed = this.exited.then((code) => {
+      throw new Error(`perf record exited (${code}) before it acknowledged a command: ${this.stderr.trim()}`);
+    });
+    // Read only in a race: perf's exit after its last command is no failure.
+    this.failed.catch(() => {});
   }
 
-  /** Sends a control command and waits for perf's acknowledgement (or its exit, which fails). */
+  /** Sends a control command and waits for perf's acknowledgement (its exit, or none in time, fails). */
   async command(name: 'enable' | 'disable'): Promise<void> {
     const acked = new Promise<void>((resolve) => this.waiting.push(resolve));
     (this.child.stdio[3] as NodeJS.WritableStream).write(`${name}\n`);
-    let settled = false;
-    // Once acknowledged, perf's later exit is no failure (and no unhandled rejection).
-    const exited = this.exited.then((code) => {
-      if (!settled) throw new Error(`perf record exited (${code}) before it acknowledged "${name}": ${this.stderr.trim()}`);
+    const timer = new AbortController();
+    const late = delay(ACK_TIMEOUT_MS, undefined, { signal: timer.signal }).then(() => {
+      throw new Error(`perf record did not acknowledge "${name}" within ${ACK_TIMEOUT_MS / 1000} s: ${this.stderr.trim()}`);
     });
+    late.catch(() => {}); // aborted once the race is over
     try {
-      await Promise.race([acked, exited]);
+      await Promise.race([acked, this.failed, late]);
     } finally {
-      settled = true;
+      timer.abort();
     }
   }
 
-  /** Stops perf (SIGINT, as ^C would) and waits for it to write its file. */
+  /** Stops perf (SIGINT, as ^C would) and waits for it to write its file; a perf that does not stop is killed. */
   async finish(): Promise<void> {
     this.child.kill('SIGINT');
-    await this.exited;
+    const kill = setTimeout(() => this.child.kill('SIGKILL'), FINISH_TIMEOUT_MS);
+    try {
+      await this.exited;
+    } finally {
+      clearTimeout(kill);
+    }
   }
 }
 
 /** The PostgreSQL backends connected as `applicationName`: the ones serving one side's server. */
 async function backendsOf(applicationName: string): Promise<number[]> {
-  const client = new pg.Client({ connectionString: PG_ADMIN_URL });
-  await client.connect();
-  try {
-    const { rows } = await client.query<{ pid: number }>('select pid from pg_stat_activity where application_name = $1', [applicationName]);
-    return rows.map((row) => row.pid);
-  } finally {
-    await client.end();
-  }
+  const rows = await queryPostgres<{ pid: number }>(PG_ADMIN_URL, 'select pid from pg_stat_activity where application_name = $1', [applicationName]);
+  return rows.map((row) => row.pid);
 }
 
 /** The samples of `pids` in `file`, in nanoseconds of CPU (perf's cpu-clock periods), by part. */

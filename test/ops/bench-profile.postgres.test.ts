@@ -39,6 +39,7 @@ describe('npm run bench:profile', () => {
   it.each([
     [['--seconds', '0'], /--seconds takes a whole number above 0, not "0"/],
     [['--frequency', 'fast'], /--frequency takes a whole number above 0, not "fast"/],
+    [['--frequency', '20000'], /--frequency takes at most 10000 \(samples a second on each CPU\), not 20000/],
     [['--body', 'xml'], /--body takes json or urlencoded, not "xml"/],
     [['--db', 'sqlite'], /Unknown option '--db'/],
   ])('refuses %j before anything starts', { timeout: PROCESS_TEST_TIMEOUT_MS }, async (args, message) => {
