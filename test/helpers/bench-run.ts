@@ -1,8 +1,8 @@
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { afterEach, beforeEach, expect } from 'vitest';
+import { queryPostgres } from '../../bench/lib.js';
 import { allPids, commandLineOf, readProcStat } from '../../bench/proc.js';
 
 // What the bench scripts' tests (npm run bench:pair, bench:profile) look at to see what a run made
@@ -10,14 +10,8 @@ import { allPids, commandLineOf, readProcStat } from '../../bench/proc.js';
 
 /** The bench's PostgreSQL schemas (bench_…) in the database of `url`, by name. */
 export async function benchSchemas(url: string): Promise<string[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    const { rows } = await client.query<{ name: string }>(`select nspname as name from pg_namespace where nspname like 'bench\\_%' order by 1`);
-    return rows.map((row) => row.name);
-  } finally {
-    await client.end();
-  }
+  const rows = await queryPostgres<{ name: string }>(url, `select nspname as name from pg_namespace where nspname like 'bench\\_%' order by 1`);
+  return rows.map((row) => row.name);
 }
 
 /** The running processes whose parent is `parentPid`, with their command lines. */

@@ -1,8 +1,8 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { queryPostgres } from '../../bench/lib.js';
 import { postgresAdminUrl } from '../helpers/database.js';
 import { PROCESS_TEST_TIMEOUT_MS, runToExit } from '../helpers/server-process.js';
 import { startTcpProxy } from '../helpers/tcp-proxy.js';
@@ -15,15 +15,7 @@ const REAPER_ENTRY = resolve('dist/bench/reaper-process.js');
 const reap = (lines: string[], giveUpAfterMs: number) =>
   runToExit([REAPER_ENTRY, 'test-token', String(giveUpAfterMs)], {}, { input: lines.map((line) => `${line}\n`).join(''), limitMs: 20_000 });
 
-async function adminQuery<T extends pg.QueryResultRow>(text: string, values: unknown[] = []): Promise<T[]> {
-  const client = new pg.Client({ connectionString: postgresAdminUrl });
-  await client.connect();
-  try {
-    return (await client.query<T>(text, values)).rows;
-  } finally {
-    await client.end();
-  }
-}
+const adminQuery = (text: string, values?: unknown[]) => queryPostgres(postgresAdminUrl, text, values);
 
 const schemaExists = async (schema: string) => (await adminQuery('select 1 from pg_namespace where nspname = $1', [schema])).length > 0;
 
