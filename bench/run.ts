@@ -422,7 +422,7 @@ function writeReport(): void {
     '',
     '- `--only` runs some scenarios: their rows replace those of the same scenarios and database in `bench/results.json`, the others are kept from the run that measured them (the last column says when and on what machine); `--only none` measures nothing and writes this file again (after an edit to bench/ANALYSIS.md).',
     '- `npm run bench:pair` prices one change to the submit path against this build instead (two servers on fresh databases in interleaved rounds beside the group-commit limit, and an A/A run for the machine\'s noise; see the README) and writes nothing here.',
-    '- `npm run bench:profile` takes PostgreSQL\'s CPU a submitted row apart by function under perf, Formgate\'s statement beside the group-commit limit\'s (bench/ANALYSIS.md, stop 74), and writes nothing here.',
+    '- `npm run bench:profile` takes PostgreSQL\'s CPU a submitted row apart by function under perf, Formgate\'s statement beside the group-commit limit\'s (bench/ANALYSIS.md, stops 74 and 75), and writes nothing here.',
     '',
     '| db | scenario | metric | value | reference | ratio | target | measured |',
     '|---|---|---|---|---|---|---|---|',
