@@ -5,14 +5,12 @@ import { sql } from 'kysely';
 import { SessionService } from '../src/accounts/session.service.js';
 import { createDatabase } from '../src/db/database.js';
 import { insertSubmissionRows } from '../src/submissions/submission.repository.js';
-import { SEEDING_BUSY_TIMEOUT_MS, benchAccount, freshDatabase, indexSeededSqliteRows, recountPostgresForms, recountSqliteForms, startFormgate, type BenchDialect, type BenchRow } from './lib.js';
+import { SEEDING_BUSY_TIMEOUT_MS, benchAccount, freshDatabase, indexSeededSqliteRows, percentile, recountPostgresForms, recountSqliteForms, startFormgate, type BenchDialect, type BenchRow } from './lib.js';
 
 const DAY_MS = 86_400_000;
 export const COMMON_WORD = 'orange'; // every second submission
 export const RARE_WORD = 'quetzal'; // one submission in 10,000 (in the inbox)
 export const ABSENT_WORD = 'zyzzyva'; // in none
-
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))]!;
 
 /** Median and p99 of n sequential GETs (after 5 warm-up requests). */
 async function timeGets(url: string, cookie: string, n: number): Promise<{ p50: number; p99: number }> {
@@ -24,8 +22,7 @@ async function timeGets(url: string, cookie: string, n: number): Promise<{ p50: 
     if (res.status !== 200) throw new Error(`GET ${url} answered ${res.status}`);
     if (i >= 5) times.push(performance.now() - started);
   }
-  times.sort((a, b) => a - b);
-  return { p50: percentile(times, 50), p99: percentile(times, 99) };
+  return { p50: percentile(times, 0.5), p99: percentile(times, 0.99) };
 }
 
 export async function owner(url: string, formCount: number) {

@@ -312,15 +312,15 @@ export async function load(options: {
     p99: result.latency.p99,
     errors: result.errors + result.timeouts + result.non2xx,
     ok: result['2xx'],
-    ...(steadyFrom === undefined ? {} : { steadyP99: percentile(steadyLatencies, 0.99) }),
+    ...(steadyFrom === undefined ? {} : { steadyP99: Math.round(percentile(steadyLatencies, 0.99)) }),
   };
 }
 
-/** The value below which `fraction` of the values lie (nearest rank), rounded to the millisecond. */
-function percentile(values: number[], fraction: number): number {
+/** The value below which `fraction` of the values lie (nearest rank). */
+export function percentile(values: number[], fraction: number): number {
   if (values.length === 0) return Number.NaN;
   const sorted = [...values].sort((a, b) => a - b);
-  return Math.round(sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * fraction) - 1)]!);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(sorted.length * fraction) - 1))]!;
 }
 
 /** A load of one of `child`'s paths, and where its CPU went (the server, PostgreSQL, the load generator) a request answered. */
