@@ -74,6 +74,8 @@ type Options = ReturnType<typeof parseOptions>;
 interface Profile {
   rows: number;
   rps: number;
+  /** The measured load's rows a batch: each batch is one statement in one transaction, so its rows share an xmin. */
+  rowsABatch: number;
   totalNs: number;
   partNs: number[];
 }
@@ -146,6 +148,20 @@ async function backendsOf(applicationName: string): Promise<number[]> {
   return rows.map((row) => row.pid);
 }
 
+/**
+ * The rows a batch in `table` among those created within `window` (both sides stamp rows with
+ * ISO times, as they accept them). Each batch is one transaction, so its rows share an xmin. What
+ * a batch pays once (executor start and finish, the commit) is shared by its rows.
+ */
+async function rowsABatchOf(url: string, table: 'submissions' | 'reference_group', window: [string, string]): Promise<number> {
+  const [counted] = await queryPostgres<{ rows: number; batches: number }>(
+    url,
+    `select count(*)::int as rows, count(distinct xmin::text)::int as batches from ${table} where created_at between $1 and $2`,
+    window,
+  );
+  return counted!.batches === 0 ? 0 : counted!.rows / counted!.batches;
+}
+
 /** The samples of `pids` in `file`, in nanoseconds of CPU (perf's cpu-clock periods), by part. */
 async function cpuTimeOf(file: string, pids: number[]): Promise<{ totalNs: number; partNs: number[] }> {
   const script = spawn('perf', ['script', '-i', file, '--pid', pids.join(','), '-F', 'comm,period,ip,sym'], { stdio: ['ignore', 'pipe', 'ignore'] });
@@ -208,9 +224,12 @@ async function profileSide(options: Options, dir: string, side: 'formgate' | 'li
     await run(WARM_UP_SECONDS);
     const perf = new PerfRecording(file, options.frequency);
     let measured;
+    let measuredWindow: [string, string];
     try {
       await perf.command('enable');
+      const from = new Date().toISOString();
       measured = await run(options.seconds);
+      measuredWindow = [from, new Date().toISOString()];
       await perf.command('disable');
     } finally {
       await perf.finish();
@@ -218,7 +237,8 @@ async function profileSide(options: Options, dir: string, side: 'formgate' | 'li
     // Asked while the server still holds its connections.
     const backends = await backendsOf(applicationName);
     if (backends.length === 0) throw new Error(`${side}: no PostgreSQL backend connected as ${applicationName}`);
-    return { rows: measured.ok, rps: measured.rps, ...(await cpuTimeOf(file, backends)) };
+    const rowsABatch = await rowsABatchOf(database.url, side === 'formgate' ? 'submissions' : 'reference_group', measuredWindow);
+    return { rows: measured.ok, rps: measured.rps, rowsABatch, ...(await cpuTimeOf(file, backends)) };
   } finally {
     await server?.stop();
     await database?.drop();
@@ -229,7 +249,7 @@ function printReport(options: Options, formgate: Profile, limit: Profile): void 
   const perRow = (profile: Profile, ns: number) => `${(ns / 1000 / profile.rows).toFixed(1)} (${((100 * ns) / profile.totalNs).toFixed(1)}%)`;
   const lines = [
     `profile on postgres: ${options.body} body, 50 connections, ${options.seconds} s each after a ${WARM_UP_SECONDS} s warm-up, perf at ${options.frequency} Hz`,
-    `Formgate: ${formgate.rps} submissions/s; the limit: ${limit.rps} (${(formgate.rps / limit.rps).toFixed(2)})`,
+    `Formgate: ${formgate.rps} submissions/s, ${formgate.rowsABatch.toFixed(1)} rows a batch; the limit: ${limit.rps}, ${limit.rowsABatch.toFixed(1)} (${(formgate.rps / limit.rps).toFixed(2)})`,
     '',
     "| PostgreSQL's CPU a row, µs (share) | Formgate | the limit |",
     '|---|---|---|',
