@@ -64,7 +64,7 @@ describe('npm run bench:profile', () => {
     expect(result.stdout).toContain('profile on postgres: json body, 50 connections, 1 s each after a 3 s warm-up, perf at 499 Hz');
     const summary = /^Formgate: [1-9]\d* submissions\/s, (\d+\.\d) rows a batch; the limit: [1-9]\d*, (\d+\.\d) \(\d+\.\d\d\)$/m.exec(result.stdout);
     expect(summary, result.stdout).not.toBeNull();
-    // 50 connections and one batch in flight: the requests that arrive while one is written share the next.
+    // 50 connections: the requests that arrive while a batch is written share the next one.
     expect(Number(summary![1])).toBeGreaterThan(1);
     expect(Number(summary![2])).toBeGreaterThan(1);
     const all = /^\| all of it \(the backends that served the load\) \| (\d+\.\d) \| (\d+\.\d) \|$/m.exec(result.stdout);
