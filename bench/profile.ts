@@ -4,9 +4,11 @@
 // connections, after a warm-up) while `perf record -a -g` samples the machine; the samples of the
 // PostgreSQL backends that served the load (found by the application_name its server connected
 // with) are summed by the functions on their stacks, so each part is inclusive, and whatever else
-// the machine runs is left out. Profiles from two machines, set side by side, tell which part of the
-// statement a machine makes dearer. Needs perf with access to every CPU (root, or
-// perf_event_paranoid ≤ 0) and a PostgreSQL built with symbols and frame pointers, as Debian's is.
+// the machine runs is left out. It also counts each side's rows a batch (a batch's rows share an
+// xmin), as what a batch pays once (executor start and finish, the commit) is shared by them.
+// Profiles from two machines, set side by side, tell which part of the statement a machine makes
+// dearer. Needs perf with access to every CPU (root, or perf_event_paranoid ≤ 0) and a PostgreSQL
+// built with symbols and frame pointers, as Debian's is.
 // Prints a table; writes no file but perf's, in a temp directory it removes.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
