@@ -15,6 +15,7 @@ import { newId, randomBase62 } from '../src/lib/ids.js';
 import { indexPendingSubmissions } from '../src/submissions/submission-search.repository.js';
 import { allPids, readProcStat, type ProcStat } from './proc.js';
 import { madeForRun, markedEnv, removedFromRun } from './reaper.js';
+import type { Answer } from './series.js';
 
 export type BenchDialect = 'sqlite' | 'postgres';
 
@@ -265,6 +266,8 @@ export interface LoadResult {
   ok: number;
   /** With `steadyAfterSeconds`: the p99 of the answers that came after the load's first seconds. */
   steadyP99?: number;
+  /** With `steadyAfterSeconds`: every answer, for the soak's per-second series (bench/series.ts). */
+  answers?: Answer[];
 }
 
 /** Loads one URL with autocannon; every non-2xx answer counts as an error. */
@@ -288,6 +291,7 @@ export async function load(options: {
 }): Promise<LoadResult> {
   const started = performance.now();
   const steadyLatencies: number[] = [];
+  const answers: Answer[] = [];
   const instance = autocannon({
     url: options.url,
     method: 'POST',
@@ -302,7 +306,9 @@ export async function load(options: {
   const steadyFrom = options.steadyAfterSeconds === undefined ? undefined : started + options.steadyAfterSeconds * 1000;
   if (steadyFrom !== undefined) {
     instance.on('response', (_client: unknown, _status: number, _bytes: number, responseTime: number) => {
-      if (performance.now() >= steadyFrom) steadyLatencies.push(responseTime);
+      const now = performance.now();
+      if (now >= steadyFrom) steadyLatencies.push(responseTime);
+      answers.push({ sentAt: now - responseTime, ms: responseTime });
     });
   }
   const result = await instance;
@@ -312,7 +318,7 @@ export async function load(options: {
     p99: result.latency.p99,
     errors: result.errors + result.timeouts + result.non2xx,
     ok: result['2xx'],
-    ...(steadyFrom === undefined ? {} : { steadyP99: Math.round(percentile(steadyLatencies, 0.99)) }),
+    ...(steadyFrom === undefined ? {} : { steadyP99: Math.round(percentile(steadyLatencies, 0.99)), answers }),
   };
 }
 

@@ -1,13 +1,15 @@
 // The soak scenario of `npm run bench` (issue 30): a steady 400 submissions/s for a while, every
 // submission of one form emailed (SMTP sink) and hooked (HTTPS receiver), both answering at once,
 // against the same steady load on a form with no outbound work, on the same server. Rows: the
-// submit p99 of each, whether every stored submission reached both sinks exactly once, and how
-// long after the load's end the last one arrived.
+// submit p99 of each, each load's slowest seconds (bench/series.ts: when, and what PostgreSQL was
+// doing meanwhile), whether every stored submission reached both sinks exactly once, and how long
+// after the load's end the last one arrived.
 import { sql } from 'kysely';
 import type { DatabaseHandle } from '../src/db/database.js';
 import { JSON_BODY, addHooks, addRecipient, benchAccount, cpuPerRequest, cpuSnapshot, freshDatabase, load, startFormgate, type BenchDialect, type BenchRow, type LoadResult } from './lib.js';
 import { cpuSeconds } from './proc.js';
 import { receiverEnv } from './receiver.js';
+import { describeSecond, perSecond, samplePostgres, slowestSeconds, type SecondOfLoad } from './series.js';
 import { startSinks } from './sinks.js';
 
 const RATE = 400;
@@ -58,14 +60,16 @@ export async function soakScenario(
     const pid = server.process.pid!;
     const [rowsBefore, loopBefore, allBefore] = [await countRows(handle, formId), cpuSeconds(pid, pid), cpuSeconds(pid)];
     const [machineBefore, sinksBefore] = [cpuSnapshot(), cpuSeconds(process.pid, sinks.threadId)];
+    const sampler = db === 'postgres' ? await samplePostgres(database.url) : undefined;
     const started = performance.now();
     const result = await steady(formId, options.seconds);
+    const seconds = perSecond(result.answers ?? [], started, (await sampler?.stop()) ?? []);
     const [machine, sinksSeconds] = [cpuPerRequest(machineBefore, cpuSnapshot(), pid, 1, (performance.now() - started) / 1000), cpuSeconds(process.pid, sinks.threadId) - sinksBefore];
     const rows = (await countRows(handle, formId)) - rowsBefore;
     const perRow = (µs: number) => Math.round(µs / rows);
     const sinksUs = sinksSeconds * 1e6;
     const budget = `${perRow(machine.server)} / ${perRow(machine.postgres)} / ${perRow(sinksUs)} / ${perRow(machine.loadGenerator - sinksUs)}, ${machine.busyPercent}%`;
-    return { result, loopMs: ((cpuSeconds(pid, pid) - loopBefore) * 1000) / rows, allMs: ((cpuSeconds(pid) - allBefore) * 1000) / rows, budget };
+    return { result, seconds, loopMs: ((cpuSeconds(pid, pid) - loopBefore) * 1000) / rows, allMs: ((cpuSeconds(pid) - allBefore) * 1000) / rows, budget };
   };
   let without: Awaited<ReturnType<typeof measured>>;
   let withOutbound: Awaited<ReturnType<typeof measured>>;
@@ -94,6 +98,10 @@ export async function soakScenario(
   const steadyP99 = (result: LoadResult) => result.steadyP99 ?? result.p99;
   const p99Ratio = steadyP99(withOutbound.result) / steadyP99(without.result);
   const { stored, tally } = drain;
+  for (const [phase, { seconds }] of [['outbound', withOutbound], ['none', without]] as const) {
+    for (const second of slowestSeconds(seconds, 10)) process.stdout.write(`soak (${db}, ${phase}), a slowest second: ${describeSecond(second)}\n`);
+  }
+  const slowest = (seconds: SecondOfLoad[]) => slowestSeconds(seconds, 3).map(describeSecond).join(' · ');
   const exact = tally.emails.distinct === stored && tally.hooks.distinct === stored && tally.emails.duplicates + tally.hooks.duplicates === 0;
   // Every answered submission is stored (requests cut off by the load's end may be stored unanswered).
   const nothingLost = withOutbound.result.ok <= stored && withOutbound.result.errors === 0 && without.result.errors === 0;
@@ -115,6 +123,15 @@ export async function soakScenario(
       value: String(withOutbound.result.p99),
       reference: String(without.result.p99),
       ratio: (withOutbound.result.p99 / without.result.p99).toFixed(2),
+    },
+    {
+      db,
+      scenario: label,
+      metric:
+        "the load's 3 slowest seconds, outbound vs none (s since its start: slowest / p99 ms, requests sent that second; PostgreSQL's WAL that second, its checkpointer writing, autovacuum at work)",
+      value: slowest(withOutbound.seconds),
+      reference: slowest(without.seconds),
+      ratio: '—',
     },
     { db, scenario: label, metric: 'submit p50 ms, outbound vs none; req/s achieved (outbound, none)', value: String(withOutbound.result.p50), reference: String(without.result.p50), ratio: `${withOutbound.result.rps}, ${without.result.rps} req/s` },
     {
