@@ -2,6 +2,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import type { DatabaseHandle } from '../db/database.js';
 import { pauseInProportion } from '../lib/yield.js';
+import { PendingListMerger, type PendingListMergerOptions } from './search-pending-merge.js';
 import { countPendingSearchRows, indexPendingSubmissions, mergeSearchIndexStep } from './submission-search.repository.js';
 
 /** How long new submissions gather before they are indexed: large batches are what make FTS5 cheap. */
@@ -38,6 +39,8 @@ export function pauseAfterMergeStep(heldMs: number, closed: AbortSignal): Promis
 export interface SearchIndexerOptions {
   /** Waited for between two merge steps, given how long the first held the loop (tests pass their own). */
   pauseAfterMergeStep?: (heldMs: number, closed: AbortSignal) => Promise<void>;
+  /** PostgreSQL's pending-list merges (tests pass a shorter delay). */
+  pendingListMerge?: PendingListMergerOptions;
 }
 
 /**
@@ -47,8 +50,8 @@ export interface SearchIndexerOptions {
  * lags; the delay bounds when a submission becomes findable otherwise (a second at most,
  * tested). Rows left waiting by a crash are indexed at the next start. The index's segments are
  * merged after the chunks, in paced steps (migration 0017), by a loop of their own that neither a
- * search's catch-up nor the next chunks wait for. On PostgreSQL every method is a no-op: the GIN
- * index is maintained by the insert.
+ * search's catch-up nor the next chunks wait for. On PostgreSQL the GIN index is maintained by the
+ * insert, and a commit only wakes the merge of its pending list (search-pending-merge.ts).
  */
 export class SearchIndexer {
   private timer: NodeJS.Timeout | undefined;
@@ -63,6 +66,7 @@ export class SearchIndexer {
   /** Rows were indexed since the merge loop last started a pass (a search's catch-up leaves merging to the timer's pass). */
   private unmerged = false;
   private readonly pauseAfterMergeStep: (heldMs: number, closed: AbortSignal) => Promise<void>;
+  private readonly pendingListMerger: PendingListMerger;
 
   constructor(
     private readonly handle: DatabaseHandle,
@@ -70,6 +74,7 @@ export class SearchIndexer {
     options: SearchIndexerOptions = {},
   ) {
     this.pauseAfterMergeStep = options.pauseAfterMergeStep ?? pauseAfterMergeStep;
+    this.pendingListMerger = new PendingListMerger(handle, logger, options.pendingListMerge);
   }
 
   private get enabled(): boolean {
@@ -83,6 +88,7 @@ export class SearchIndexer {
    * one pass, not by one for every timer that came due meanwhile.
    */
   wake(): void {
+    if (this.handle.dialect === 'postgres') return this.pendingListMerger.wake();
     if (!this.enabled || this.timer) return;
     this.timer = setTimeout(() => {
       this.timer = undefined;
@@ -125,6 +131,7 @@ export class SearchIndexer {
    * next rows indexed.
    */
   async close(): Promise<void> {
+    await this.pendingListMerger.close();
     this.closed.abort();
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;

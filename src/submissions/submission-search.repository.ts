@@ -44,3 +44,13 @@ export async function countPendingSearchRows(db: Executor): Promise<number> {
   const { rows } = await sql<{ n: number }>`select count(*) as n from submissions where rowid > (select last_rowid from submissions_fts_watermark)`.execute(db);
   return Number(rows[0]?.n ?? 0);
 }
+
+/**
+ * PostgreSQL: merges the search index's pending list (the words of rows inserted since the last
+ * merge, kept unsorted by GIN's `fastupdate`) into the index, as vacuum would; returns how many
+ * of the list's pages it emptied. Only the index's owner may (SQLSTATE 42501 otherwise).
+ */
+export async function mergePendingSearchEntries(db: Executor): Promise<number> {
+  const { rows } = await sql<{ pages: string | number }>`select gin_clean_pending_list('submissions_search_idx'::regclass) as pages`.execute(db);
+  return Number(rows[0]!.pages);
+}
