@@ -62,7 +62,11 @@ export async function soakScenario(
     const [machineBefore, sinksBefore] = [cpuSnapshot(), cpuSeconds(process.pid, sinks.threadId)];
     const sampler = db === 'postgres' ? await samplePostgres(database.url) : undefined;
     const started = performance.now();
-    const result = await steady(formId, options.seconds);
+    // A failed load stops the sampler too: its timer and connection would keep the bench from exiting.
+    const result = await steady(formId, options.seconds).catch(async (err: unknown) => {
+      await sampler?.stop().catch(() => undefined);
+      throw err;
+    });
     const seconds = perSecond(result.answers ?? [], started, (await sampler?.stop()) ?? []);
     const [machine, sinksSeconds] = [cpuPerRequest(machineBefore, cpuSnapshot(), pid, 1, (performance.now() - started) / 1000), cpuSeconds(process.pid, sinks.threadId) - sinksBefore];
     const rows = (await countRows(handle, formId)) - rowsBefore;
