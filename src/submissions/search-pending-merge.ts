@@ -7,8 +7,9 @@ import { mergePendingSearchEntries } from './submission-search.repository.js';
  * per interval on each instance. Left alone, the list grows to `gin_pending_list_limit` (4 MB,
  * ~20,000 submissions) and the insert that overflows it merges all of it inside a submit batch,
  * with `work_mem`: a slow second every ~50 s at 400 submissions/s. Merged here, on a connection of
- * its own with `maintenance_work_mem`, a submit batch carries none up to ~20,000 submissions a
- * second, and searches scan a short list (bench/ANALYSIS.md, stop 76).
+ * its own with `maintenance_work_mem`, about a second's rows at a time, no submit batch carries a
+ * merge unless a second brings more than the list holds (estimated from the soak, not measured at
+ * that rate), and searches scan a short list (bench/ANALYSIS.md, stop 76).
  */
 export const PENDING_LIST_MERGE_DELAY_MS = 1000;
 
