@@ -9,12 +9,15 @@ ARG NODE_IMAGE=node:20-bookworm-slim
 # Production dependencies, with better-sqlite3's native addon compiled against NODE_IMAGE's Node.
 # (The compiler stays in this stage; force-unsafe-io: no fsync per file in a throwaway layer.)
 FROM ${NODE_IMAGE} AS deps
-ARG NPM_CONFIG_REGISTRY=
-ARG NPM_CONFIG_CAFILE=
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
       -o Dpkg::Options::=--force-unsafe-io python3 make g++ \
  && rm -rf /var/lib/apt/lists/*
+# The ARGs come after the compiler: apt-get does not read them, and a first step this stage shares
+# with the build stage's would be made twice when podman builds both at once (--jobs 2), leaving
+# the next build a cache that misses this stage.
+ARG NPM_CONFIG_REGISTRY=
+ARG NPM_CONFIG_CAFILE=
 WORKDIR /app
 # The client package is an npm workspace: the lock file names it, so npm ci needs its manifest.
 COPY package.json package-lock.json ./
