@@ -112,7 +112,9 @@ step "building the Dockerfile on $BASE_IMAGE (log: build.log on failure)"
 build_started=$(date +%s)
 registry=$(npm config get registry 2>/dev/null)
 # --format docker keeps the HEALTHCHECK (the OCI image format has no field for it).
-# --jobs 2: the dependency and TypeScript stages build side by side.
+# --jobs 2: the dependency and TypeScript stages build side by side. They must share no first step
+# (the Dockerfile's deps stage declares its ARGs after apt-get): podman makes a shared step once per
+# stage when they run at once, and the next build then misses the cache of one of them.
 if ! podman build --format docker --isolation=chroot --network host --jobs 2 \
   --build-arg NODE_IMAGE="$BASE_IMAGE" \
   --build-arg NPM_CONFIG_REGISTRY="$registry" \
