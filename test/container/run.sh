@@ -138,6 +138,7 @@ podman image inspect -f '{{json .Config.Volumes}}' "$IMAGE" | grep -q '"/data"' 
 env_json=$(podman image inspect -f '{{json .Config.Env}}' "$IMAGE")
 grep -q 'DATABASE_URL=sqlite:/data/formgate.db' <<<"$env_json" || fail "DATABASE_URL is not sqlite:/data/formgate.db"
 grep -q 'HOST=0.0.0.0' <<<"$env_json" || fail "HOST is not 0.0.0.0"
+grep -q 'MALLOC_ARENA_MAX=2' <<<"$env_json" || fail "MALLOC_ARENA_MAX is not 2 (docs/choices.md)"
 if grep -qi 'npm_config' <<<"$env_json$(podman history --no-trunc --format '{{.CreatedBy}}' "$IMAGE")"; then
   fail "npm build settings are in the runtime image"
 fi
