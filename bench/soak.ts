@@ -6,6 +6,7 @@
 // after the load's end the last one arrived.
 import { sql } from 'kysely';
 import type { DatabaseHandle } from '../src/db/database.js';
+import { waitUntilDelivered } from './drain.js';
 import { JSON_BODY, addHooks, addRecipient, benchAccount, cpuPerRequest, cpuSnapshot, freshDatabase, load, startFormgate, type BenchDialect, type BenchRow, type LoadResult } from './lib.js';
 import { cpuSeconds } from './proc.js';
 import { receiverEnv } from './receiver.js';
@@ -43,14 +44,7 @@ export async function soakScenario(
   const steady = (formId: string, seconds: number) =>
     load({ url: `${server.url}/v1/submit/${formId}`, body: JSON_BODY, contentType: 'application/json', seconds, overallRate: RATE, steadyAfterSeconds: RAMP_SECONDS });
   /** Milliseconds until both sinks hold every stored submission of the form (or the deadline). */
-  const drained = async (formId: string, since: number) => {
-    for (;;) {
-      const [stored, tally] = [await countRows(handle, formId), await sinks.tally()];
-      if (tally.emails.distinct >= stored && tally.hooks.distinct >= stored) return { ms: performance.now() - since, stored, tally };
-      if (performance.now() - since > DRAIN_DEADLINE_MS) return { ms: Number.POSITIVE_INFINITY, stored, tally };
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  };
+  const drained = (formId: string) => waitUntilDelivered({ countStored: () => countRows(handle, formId), tally: () => sinks.tally(), deadlineMs: DRAIN_DEADLINE_MS });
   /**
    * The load, and the CPU it took per stored submission: the server's event loop's thread and all
    * its threads (ms), and every process of the machine (µs: the server, PostgreSQL, the sinks'
@@ -81,14 +75,14 @@ export async function soakScenario(
   try {
     await steady(plain.id, WARM_UP_SECONDS);
     await steady(warm.id, WARM_UP_SECONDS);
-    await drained(warm.id, performance.now());
+    await drained(warm.id);
     without = await measured(plain.id);
     // Only now: the warm-up's last requests, in flight when its load stopped, may be committed and
     // sent after the warm-up looked drained (50 of them were once counted as the outbound form's).
     // The phase without outbound work sends nothing, and lasts long enough for them to arrive.
     await sinks.reset();
     withOutbound = await measured(outbound.id);
-    drain = await drained(outbound.id, performance.now());
+    drain = await drained(outbound.id);
     // Anything sent twice arrives within moments of the first: look again a second later.
     await new Promise((resolve) => setTimeout(resolve, 1000));
     drain = { ...drain, stored: await countRows(handle, outbound.id), tally: await sinks.tally() };
