@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { waitUntilDelivered } from '../../bench/drain.js';
 
@@ -46,6 +47,18 @@ describe("the soak's drain wait", () => {
     expect(result.stored).toBe(12);
     expect(result.tally.emails.distinct).toBe(12);
     expect(stored.calls).toBe(3);
+  });
+
+  it('ends the drain at the tally that reached the count, not after the count that confirms it', async () => {
+    let calls = 0;
+    // The confirming count is a slow query (on a busy machine a count(*) took ~31 ms).
+    const countStored = async () => {
+      if (calls++ > 0) await delay(200);
+      return 4;
+    };
+    const result = await waitUntilDelivered({ countStored, tally: async () => ({ emails: { distinct: 4 }, hooks: { distinct: 4 } }), deadlineMs: 60_000, pollMs: 0 });
+    expect(calls).toBe(2);
+    expect(result.ms).toBeLessThan(200);
   });
 
   it('waits for the slower sink: every email out is not enough while a hook is missing', async () => {
