@@ -81,16 +81,14 @@ export class HookDeliveryChannel implements OutboxChannel {
     return insertHookDeliveries(trx, submissionIds);
   }
 
-  async claim(limit: number): Promise<OutboxSend[]> {
+  async claim(trx: Trx, limit: number): Promise<OutboxSend[]> {
     const now = nowIso();
     const lookedAt = performance.now();
     const checkAbandoned = lookedAt - this.abandonedCheckedAt >= ABANDONED_CHECK_MS;
     const staleBefore = checkAbandoned ? isoMinus(now, 2 * this.config.hookTimeoutMs + 30_000) : undefined;
     const options = { limit, now, staleBefore };
     const claimed =
-      this.handle.dialect === 'postgres'
-        ? await claimPendingDeliveriesInOneStatement(this.handle.db, options)
-        : await this.handle.db.transaction().execute((trx) => claimPendingDeliveries(trx, options));
+      this.handle.dialect === 'postgres' ? await claimPendingDeliveriesInOneStatement(trx, options) : await claimPendingDeliveries(trx, options);
     // Counted as looked once the claim succeeded; a full claim may have left more abandoned ones,
     // so the next claim looks again.
     if (checkAbandoned && claimed.length < limit) this.abandonedCheckedAt = lookedAt;

@@ -69,16 +69,14 @@ export class IntegrationChannel implements OutboxChannel {
     return insertMessagesForQueued(trx, submissionIds, nowIso());
   }
 
-  async claim(limit: number): Promise<OutboxSend[]> {
+  async claim(trx: Trx, limit: number): Promise<OutboxSend[]> {
     const now = nowIso();
-    const rows = await this.handle.db.transaction().execute((trx) =>
-      claimDueMessages(trx, this.handle.dialect, {
-        limit,
-        now,
-        instance: this.instance,
-        staleBefore: isoMinus(now, 2 * this.config.hookTimeoutMs + 5_000),
-      }),
-    );
+    const rows = await claimDueMessages(trx, this.handle.dialect, {
+      limit,
+      now,
+      instance: this.instance,
+      staleBefore: isoMinus(now, 2 * this.config.hookTimeoutMs + 5_000),
+    });
     return rows.map((row) => () => this.deliver(row));
   }
 

@@ -115,14 +115,17 @@ export class EmailChannel implements OutboxChannel {
     return notifications + (await insertConfirmationRows(trx, confirmationRows(await listConfirmationCandidates(trx, submissionIds), now)));
   }
 
-  async claim(limit: number): Promise<OutboxSend[]> {
-    if (this.handle.dialect === 'postgres' && !this.liveness?.held && !(await this.holdLivenessLock())) return [];
+  /** PostgreSQL: claims only while this instance holds its liveness lock; and now and then, claims of dead instances go back to pending. */
+  async readyToClaim(): Promise<boolean> {
+    if (this.handle.dialect === 'postgres' && !this.liveness?.held && !(await this.holdLivenessLock())) return false;
     if (Date.now() - this.lastReclaimCheck > RECLAIM_CHECK_MS) await this.reclaimFromDeadInstances();
-    const rows = await this.handle.db.transaction().execute(async (trx) => {
-      const now = nowIso();
-      const claimed = await claimDueMessageRows(trx, this.handle.dialect, { limit, now, instance: this.instance });
-      return admitConfirmationsOf(trx, this.handle.dialect, claimed, now);
-    });
+    return true;
+  }
+
+  async claim(trx: Trx, limit: number): Promise<OutboxSend[]> {
+    const now = nowIso();
+    const claimed = await claimDueMessageRows(trx, this.handle.dialect, { limit, now, instance: this.instance });
+    const rows = await admitConfirmationsOf(trx, this.handle.dialect, claimed, now);
     return rows.map((row) => () => this.deliver(row));
   }
 

@@ -32,8 +32,17 @@ export interface OutboxChannel {
    * Returns how many items it created: a channel that created none is not asked to claim.
    */
   expand(trx: Trx, submissionIds: string[]): Promise<number>;
-  /** Claims up to `limit` due items (so no other dispatcher sends them) and returns their sends. */
-  claim(limit: number): Promise<OutboxSend[]>;
+  /**
+   * Before each round of the dispatcher, outside its transaction: false when the channel cannot
+   * claim now (e.g. it does not hold its liveness lock), which counts as nothing due.
+   */
+  readyToClaim?(): Promise<boolean>;
+  /**
+   * Inside the dispatcher's transaction, beside the other channels' claims and the expansion:
+   * claims up to `limit` due items (so no other dispatcher sends them) and returns their sends,
+   * which the dispatcher starts only once that transaction committed.
+   */
+  claim(trx: Trx, limit: number): Promise<OutboxSend[]>;
   /** Items queued or in flight (for the outbox-pending gauge). */
   countPending(): Promise<number>;
   start?(context: ChannelContext): Promise<void>;

@@ -11,10 +11,10 @@ import {
   findFormsWithOutboundWork,
   insertOutboxRows,
   listenForQueuedWork,
-  lockOutboxBatch,
   queueOutboundWork,
   queueOutboundWorkStatementSql,
 } from './outbox.repository.js';
+import { runRoundSteps, type RoundOutcome } from './outbox.round.js';
 
 const POLL_INTERVAL_MS = 2000;
 /**
@@ -65,6 +65,8 @@ export class OutboxDispatcher {
    * nothing after every message.
    */
   private readonly idle = new Set<string>();
+  /** A round failed: its steps run in a transaction each until a round has no failing step. */
+  private stepsApart = false;
 
   constructor(
     private readonly handle: DatabaseHandle,
@@ -248,81 +250,93 @@ export class OutboxDispatcher {
     await this.ready;
     this.lastPumpAt = performance.now();
     this.wakeAgain = false;
-    // The last expansion took all there was: what was queued since woke the pump again.
-    let outboxEmpty = false;
     while (!this.stopping) {
-      let full = false;
-      const claims: Array<Promise<void>> = [];
-      for (const channel of this.channels) {
-        // Nothing was due at its last claim: no items wait, however busy its slots are.
-        if (this.idle.has(channel.name)) continue;
-        const free = this.freeSlots(channel);
-        // A channel refills its slots a quarter at a time, not one per finished send: at a
-        // steady rate each claim is then one transaction for several items, not one each.
-        if (free < Math.max(1, Math.floor(channel.maxInFlight / 4))) {
-          full = true;
-          continue;
-        }
-        claims.push(
-          this.claim(channel, free).then((filled) => {
-            if (filled) full = true;
-          }),
-        );
-        // The channels' claims overlap where the database answers over the network; on SQLite
-        // each is synchronous work, and requests that arrived meanwhile go before the next.
-        await yieldToWaitingWork(1);
-      }
-      await Promise.all(claims);
-      // Expand more only when every created item is out: a backlog stays compact outbox rows.
-      // A full channel may still have items waiting; a finished send wakes the pump again.
-      if (full || outboxEmpty) break;
-      const expanded = await this.expand();
-      if (expanded === 0) break;
-      outboxEmpty = expanded < EXPAND_BATCH;
+      const round = await this.runRound();
+      await this.startSends(round);
+      // A full channel may still have items waiting (a finished send wakes the pump again); an
+      // expansion short of a batch took all there was (what was queued since woke the pump).
+      if (round.full || (round.expanded < EXPAND_BATCH && !round.claimAgain)) break;
       await yieldToWaitingWork(1);
     }
   }
 
-  /** Claims up to `free` items of the channel and starts sending them; true when it took all `free` (more may wait). */
-  private async claim(channel: OutboxChannel, free: number): Promise<boolean> {
-    let sends;
-    try {
-      sends = await channel.claim(free);
-    } catch (err) {
-      this.logger.warn({ err, channel: channel.name }, 'claiming outbound work failed; retrying at the next poll');
-      return false;
+  /**
+   * One round (runRoundSteps). On PostgreSQL in one transaction: one commit, one WAL flush, where
+   * a transaction a step made three or more, each landing just after a submit batch's. After a
+   * round that failed, each step runs in its own transaction until a round has no failing step,
+   * so one channel's failing claim does not stop the others' work. On SQLite always apart, with
+   * waiting requests let in between: its queries run on the event loop and a commit does not wait
+   * for the disk, so one transaction would hold the loop longer and save nothing.
+   */
+  private async runRound(): Promise<RoundOutcome> {
+    const plan = {
+      channels: this.channels,
+      idle: this.idle,
+      ready: await this.channelsReadyToClaim(),
+      freeSlots: (channel: OutboxChannel) => this.freeSlots(channel),
+      expandBatch: EXPAND_BATCH,
+      dialect: this.handle.dialect,
+    };
+    if (this.handle.dialect === 'postgres' && !this.stepsApart) {
+      try {
+        const outcome = await this.handle.db.transaction().execute((trx) => runRoundSteps((_what, step) => step(trx), plan));
+        this.applyRound(outcome);
+        return outcome;
+      } catch (err) {
+        this.logger.warn({ err }, 'a round of the outbox failed; its steps run in a transaction each until they all succeed');
+        this.stepsApart = true;
+      }
     }
-    // Fewer than asked for: nothing more is due now (a claim takes the oldest due first).
-    if (sends.length < free) this.idle.add(channel.name);
-    for (let i = 0; i < sends.length; i++) {
-      // Starting a send is synchronous work (a body to build and sign, a message to compose):
-      // a claim of dozens, started at once, would hold the event loop for milliseconds while
-      // submissions wait. Requests that arrived meanwhile go between slices.
-      if (i > 0 && i % SEND_START_SLICE === 0) await yieldToWaitingWork(1);
-      this.track(channel, sends[i]!());
-    }
-    return sends.length === free;
+    let failed = false;
+    const outcome = await runRoundSteps(async (what, step) => {
+      try {
+        return await this.handle.db.transaction().execute(step);
+      } catch (err) {
+        failed = true;
+        this.logger.warn({ err }, `${what} failed; retrying at the next poll`);
+        return undefined;
+      } finally {
+        await yieldToWaitingWork(1);
+      }
+    }, plan);
+    this.stepsApart = failed;
+    this.applyRound(outcome);
+    return outcome;
   }
 
-  /** Creates the work of the oldest queued submissions in every channel; returns how many submissions. */
-  private async expand(): Promise<number> {
-    try {
-      const madeWork: string[] = [];
-      const expanded = await this.handle.db.transaction().execute(async (trx) => {
-        const ids = await lockOutboxBatch(trx, this.handle.dialect, EXPAND_BATCH);
-        if (ids.length === 0) return 0;
-        for (const channel of this.channels) {
-          if ((await channel.expand(trx, ids)) > 0) madeWork.push(channel.name);
-        }
-        await deleteOutboxRows(trx, ids);
-        return ids.length;
-      });
-      // Committed: the channels that got items have work to claim; the others stay as they were.
-      for (const name of madeWork) this.idle.delete(name);
-      return expanded;
-    } catch (err) {
-      this.logger.warn({ err }, 'expanding the outbox failed; retrying at the next poll');
-      return 0;
+  /** The channels that may claim this round; a channel whose check fails sits the round out. */
+  private async channelsReadyToClaim(): Promise<Set<string>> {
+    const ready = new Set<string>();
+    for (const channel of this.channels) {
+      try {
+        if (!channel.readyToClaim || (await channel.readyToClaim())) ready.add(channel.name);
+      } catch (err) {
+        this.logger.warn({ err, channel: channel.name }, 'preparing to claim outbound work failed; retrying at the next poll');
+      }
+    }
+    return ready;
+  }
+
+  /** Committed: the channels the expansion gave items have work to claim; a drained claim makes its channel idle. */
+  private applyRound(outcome: RoundOutcome): void {
+    for (const name of outcome.madeWork) this.idle.delete(name);
+    for (const [name, drained] of outcome.drained) {
+      if (drained) this.idle.add(name);
+      else this.idle.delete(name);
+    }
+  }
+
+  private async startSends(outcome: RoundOutcome): Promise<void> {
+    let started = 0;
+    for (const { channel, sends } of outcome.sends) {
+      for (const send of sends) {
+        // Starting a send is synchronous work (a body to build and sign, a message to compose):
+        // a claim of dozens, started at once, would hold the event loop for milliseconds while
+        // submissions wait. Requests that arrived meanwhile go between slices.
+        if (started > 0 && started % SEND_START_SLICE === 0) await yieldToWaitingWork(1);
+        this.track(channel, send());
+        started++;
+      }
     }
   }
 

@@ -28,12 +28,12 @@ function channelWithDueItems(count: number, events: string[]): OutboxChannel {
     maxInFlight: count,
     formHasWorkSql: () => 'false',
     expand: async () => 0,
-    claim: async (limit: number): Promise<OutboxSend[]> => {
+    claim: async (_trx, limit: number): Promise<OutboxSend[]> => {
       if (claimed) return [];
       claimed = true;
-      // Work that arrived while the claim ran (a request, say) waits for the next turn.
-      setImmediate(() => events.push('other work'));
       return Array.from({ length: Math.min(limit, count) }, (_, i) => async () => {
+        // Work that arrives once sending began (a request, say) waits for the next turn.
+        if (i === 0) setImmediate(() => events.push('other work'));
         events.push(`send ${i}`);
       });
     },
@@ -86,7 +86,7 @@ describe('outbox dispatcher', () => {
         due += ids.length;
         return ids.length;
       },
-      claim: async (limit) => {
+      claim: async (_trx, limit) => {
         claims.busy++;
         const taken = Math.min(limit, due);
         due -= taken;
@@ -117,6 +117,86 @@ describe('outbox dispatcher', () => {
       dispatcher.wake();
       await dispatcher.settle();
       expect(claims.idle).toBe(2);
+    } finally {
+      await dispatcher.stop();
+    }
+  });
+
+  it('runs a round in one transaction on PostgreSQL (each step in its own on SQLite, or after a round that failed), so a failing claim stops no other channel', async () => {
+    const together = handle.dialect === 'postgres';
+    const trxOf: Record<string, unknown[]> = { expand: [], good: [], broken: [] };
+    const sent: Array<{ id: string; outboxRowGone: boolean }> = [];
+    let expandedIds: string[] = [];
+    const outboxRowExists = async (id: string) =>
+      (await handle.db.selectFrom('outbox').select('submission_id').where('submission_id', '=', id).executeTakeFirst()) !== undefined;
+    /** One item per expanded submission; each send notes whether the expansion that made it was committed. */
+    const good: OutboxChannel = {
+      name: 'good',
+      maxInFlight: 8,
+      formHasWorkSql: () => 'true',
+      expand: async (trx, ids) => {
+        trxOf.expand!.push(trx);
+        expandedIds = [...ids];
+        return ids.length;
+      },
+      claim: async (trx) => {
+        trxOf.good!.push(trx);
+        const ids = expandedIds;
+        expandedIds = [];
+        return ids.map((id) => async () => {
+          sent.push({ id, outboxRowGone: !(await outboxRowExists(id)) });
+        });
+      },
+      countPending: async () => 0,
+      close: async () => {},
+    };
+    let failing = false;
+    /** Has work for every submission; its claim throws while `failing`. */
+    const broken: OutboxChannel = {
+      name: 'broken',
+      maxInFlight: 8,
+      formHasWorkSql: () => 'true',
+      expand: async (_trx, ids) => ids.length,
+      claim: async (trx) => {
+        trxOf.broken!.push(trx);
+        if (failing) throw new Error('the claim failed');
+        return [];
+      },
+      countPending: async () => 0,
+      close: async () => {},
+    };
+    const services = servicesFor(handle);
+    const { form } = await createOwner(services);
+    const dispatcher = new OutboxDispatcher(handle, pino({ level: 'silent' }), [good, broken]);
+    const queueOne = async () => {
+      const [id] = await insertSubmissions(services, form.id, [{ createdAt: new Date().toISOString() }]);
+      await handle.db.transaction().execute((trx) => dispatcher.queueInTransaction(trx, [id!]));
+      dispatcher.wakeToExpand();
+      await dispatcher.settle();
+      return id!;
+    };
+    dispatcher.start();
+    try {
+      await dispatcher.settle();
+      failing = true;
+      const first = await queueOne();
+      // PostgreSQL: the round's claim of `good` was rolled back with the expansion, and its sends
+      // never started; the steps apart then expanded again. Either way `good` sent once, after
+      // the commit of the expansion that made its item.
+      expect(sent).toEqual([{ id: first, outboxRowGone: true }]);
+      expect(await outboxRowExists(first)).toBe(false);
+      expect(trxOf.expand).toHaveLength(together ? 2 : 1);
+      expect(trxOf.good!.at(-1)).not.toBe(trxOf.expand!.at(-1));
+      failing = false;
+      dispatcher.wake();
+      await dispatcher.settle();
+      // A round whose steps all succeeded: on PostgreSQL the next runs in one transaction again.
+      const second = await queueOne();
+      expect(sent.map((s) => s.id)).toEqual([first, second]);
+      expect(sent.at(-1)!.outboxRowGone).toBe(true);
+      const roundTrx = trxOf.expand!.at(-1);
+      expect(trxOf.good!.at(-1) === roundTrx).toBe(together);
+      expect(trxOf.broken!.at(-1) === roundTrx).toBe(together);
     } finally {
       await dispatcher.stop();
     }
