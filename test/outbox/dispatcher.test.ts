@@ -1,24 +1,14 @@
 import pino from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../src/db/database.js';
-import { migrateToLatest } from '../../src/db/migrate.js';
 import type { OutboxChannel, OutboxSend } from '../../src/outbox/outbox.channel.js';
 import { OutboxDispatcher } from '../../src/outbox/outbox.dispatcher.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
-import { createOwner, insertSubmissions, servicesFor } from '../helpers/factories.js';
+import type { Services } from '../../src/services.js';
+import { createOwner, insertSubmissions, useMigratedDatabase } from '../helpers/factories.js';
 
-let database: TestDatabase;
 let handle: DatabaseHandle;
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-  handle = database.open();
-  await migrateToLatest(handle);
-});
-afterAll(async () => {
-  await handle?.close();
-  await database?.drop();
-});
+let services: Services;
+useMigratedDatabase((opened) => ({ handle, services } = opened));
 
 /** A channel with `count` items due at its first claim and none after; it notes what happens when. */
 function channelWithDueItems(count: number, events: string[]): OutboxChannel {
@@ -95,7 +85,6 @@ describe('outbox dispatcher', () => {
       countPending: async () => due,
       close: async () => {},
     };
-    const services = servicesFor(handle);
     const { form } = await createOwner(services);
     const dispatcher = new OutboxDispatcher(handle, pino({ level: 'silent' }), [idle, busy]);
     dispatcher.start();
@@ -165,7 +154,6 @@ describe('outbox dispatcher', () => {
       countPending: async () => 0,
       close: async () => {},
     };
-    const services = servicesFor(handle);
     const { form } = await createOwner(services);
     const dispatcher = new OutboxDispatcher(handle, pino({ level: 'silent' }), [good, broken]);
     const queueOne = async () => {

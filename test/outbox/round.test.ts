@@ -1,25 +1,15 @@
 import pino from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { DatabaseHandle, Trx } from '../../src/db/database.js';
-import { migrateToLatest } from '../../src/db/migrate.js';
 import type { OutboxChannel } from '../../src/outbox/outbox.channel.js';
 import { OutboxDispatcher } from '../../src/outbox/outbox.dispatcher.js';
 import { runRoundSteps, type RoundPlan } from '../../src/outbox/outbox.round.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
-import { createOwner, insertSubmissions, servicesFor } from '../helpers/factories.js';
+import type { Services } from '../../src/services.js';
+import { createOwner, insertSubmissions, useMigratedDatabase } from '../helpers/factories.js';
 
-let database: TestDatabase;
 let handle: DatabaseHandle;
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-  handle = database.open();
-  await migrateToLatest(handle);
-});
-afterAll(async () => {
-  await handle?.close();
-  await database?.drop();
-});
+let services: Services;
+useMigratedDatabase((opened) => ({ handle, services } = opened));
 
 /** A channel that makes one item of each submission it expands and notes each claim's transaction. */
 function countingChannel(name: string, claims: Array<{ channel: string; trx: Trx }>): OutboxChannel {
@@ -43,30 +33,35 @@ function countingChannel(name: string, claims: Array<{ channel: string; trx: Trx
   };
 }
 
-/** Queues the submissions on the outbox as the submit path does (a dispatcher that is never started). */
-async function queueSubmissions(channels: OutboxChannel[], ids: string[]): Promise<void> {
+/** `count` new submissions of a new form, queued on the outbox as the submit path does (by a dispatcher never started). */
+async function queueNewSubmissions(count: number, channels: OutboxChannel[]): Promise<void> {
+  const { form } = await createOwner(services);
+  const ids = await insertSubmissions(services, form.id, Array.from({ length: count }, () => ({ createdAt: new Date().toISOString() })));
   const queue = new OutboxDispatcher(handle, pino({ level: 'silent' }), channels);
-  expect(await handle.db.transaction().execute((trx) => queue.queueInTransaction(trx, ids))).toBe(ids.length);
+  expect(await handle.db.transaction().execute((trx) => queue.queueInTransaction(trx, ids))).toBe(count);
+}
+
+/** A round over `channels` in one transaction, as the dispatcher runs it on PostgreSQL; every channel ready, 8 free slots each, unless `plan` says otherwise. */
+function runRound(channels: OutboxChannel[], plan: Partial<RoundPlan> = {}) {
+  const whole: RoundPlan = {
+    channels,
+    idle: new Set(),
+    ready: new Set(channels.map((channel) => channel.name)),
+    freeSlots: () => 8,
+    expandBatch: 32,
+    dialect: handle.dialect,
+    ...plan,
+  };
+  return handle.db.transaction().execute((trx) => runRoundSteps((_what, step) => step(trx), whole));
 }
 
 describe('a round of the outbox', () => {
   it('claims each channel at most once: one that claimed before the expansion gave it items claims them in the next round', async () => {
-    const services = servicesFor(handle);
-    const { form } = await createOwner(services);
-    const ids = await insertSubmissions(services, form.id, [{ createdAt: new Date().toISOString() }, { createdAt: new Date().toISOString() }]);
     const claims: Array<{ channel: string; trx: Trx }> = [];
     const woken = countingChannel('woken', claims);
     const idle = countingChannel('idle', claims);
-    await queueSubmissions([woken, idle], ids);
-    const plan: RoundPlan = {
-      channels: [woken, idle],
-      idle: new Set(['idle']),
-      ready: new Set(['woken', 'idle']),
-      freeSlots: () => 8,
-      expandBatch: 32,
-      dialect: handle.dialect,
-    };
-    const outcome = await handle.db.transaction().execute((trx) => runRoundSteps((_what, step) => step(trx), plan));
+    await queueNewSubmissions(2, [woken, idle]);
+    const outcome = await runRound([woken, idle], { idle: new Set(['idle']) });
     expect(outcome.expanded).toBe(2);
     expect(outcome.madeWork).toEqual(['woken', 'idle']);
     // `woken` claimed before the expansion (nothing was due) and not again; `idle` claimed after it.
@@ -79,25 +74,15 @@ describe('a round of the outbox', () => {
   });
 
   it('does not expand while a channel is full, and gives a channel that is not ready to claim nothing', async () => {
-    const services = servicesFor(handle);
-    const { form } = await createOwner(services);
-    const ids = await insertSubmissions(services, form.id, [{ createdAt: new Date().toISOString() }]);
     const claims: Array<{ channel: string; trx: Trx }> = [];
     const busy = countingChannel('busy', claims);
     const locked = countingChannel('locked', claims);
-    await queueSubmissions([busy, locked], ids);
-    const plan: RoundPlan = {
-      channels: [busy, locked],
-      idle: new Set(),
-      ready: new Set(['busy']),
-      freeSlots: (channel) => (channel.name === 'busy' ? 1 : 8),
-      expandBatch: 32,
-      dialect: handle.dialect,
-    };
-    const full = await handle.db.transaction().execute((trx) => runRoundSteps((_what, step) => step(trx), plan));
+    await queueNewSubmissions(1, [busy, locked]);
+    const ready = new Set(['busy']);
+    const full = await runRound([busy, locked], { ready, freeSlots: (channel) => (channel.name === 'busy' ? 1 : 8) });
     expect(full).toMatchObject({ full: true, expanded: 0, claimAgain: false });
     expect(claims).toEqual([]);
-    const room = await handle.db.transaction().execute((trx) => runRoundSteps((_what, step) => step(trx), { ...plan, freeSlots: () => 8 }));
+    const room = await runRound([busy, locked], { ready });
     expect(room.expanded).toBe(1);
     // `busy` claimed once, before the expansion; `locked` is not ready: no claim, counted as drained.
     expect(claims.map((c) => c.channel)).toEqual(['busy']);
