@@ -123,6 +123,8 @@ export class EmailChannel implements OutboxChannel {
   }
 
   async claim(trx: Trx, limit: number): Promise<OutboxSend[]> {
+    // The confirmation guards' per-form locks are taken sorted, and held to the dispatcher's
+    // commit: it claims at most once a transaction, so they stay in that order.
     const now = nowIso();
     const claimed = await claimDueMessageRows(trx, this.handle.dialect, { limit, now, instance: this.instance });
     const rows = await admitConfirmationsOf(trx, this.handle.dialect, claimed, now);

@@ -40,7 +40,9 @@ export interface OutboxChannel {
   /**
    * Inside the dispatcher's transaction, beside the other channels' claims and the expansion:
    * claims up to `limit` due items (so no other dispatcher sends them) and returns their sends,
-   * which the dispatcher starts only once that transaction committed.
+   * which the dispatcher starts only once that transaction committed. Called at most once in a
+   * transaction: locks a claim takes in an order of its own (sorted, say) stay in that order
+   * until the commit, so two dispatchers claiming at once cannot deadlock on them.
    */
   claim(trx: Trx, limit: number): Promise<OutboxSend[]>;
   /** Items queued or in flight (for the outbox-pending gauge). */

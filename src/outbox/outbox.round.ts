@@ -77,8 +77,7 @@ export async function runRoundSteps(run: RunStep, plan: RoundPlan): Promise<Roun
   if (!expansion || expansion.expanded === 0) return outcome;
   outcome.expanded = expansion.expanded;
   outcome.madeWork = expansion.madeWork;
-  // A channel claims at most once a round: two claims in one transaction could take the email
-  // channel's per-form guard locks out of their sorted order, and two instances could deadlock.
+  // A channel claims at most once a round (OutboxChannel.claim says why).
   for (const name of expansion.madeWork) {
     if (!claimed.has(name)) continue;
     outcome.drained.set(name, false);
