@@ -44,12 +44,11 @@ export interface RoundOutcome {
  */
 export async function runRoundSteps(run: RunStep, plan: RoundPlan): Promise<RoundOutcome> {
   const outcome: RoundOutcome = { sends: [], drained: new Map(), madeWork: [], expanded: 0, full: false, claimAgain: false };
-  const taken = new Map<string, number>();
   /** Channels whose claim ran this round (and may hold locks in its transaction). */
   const claimed = new Set<string>();
   const claimEach = async (channels: readonly OutboxChannel[]) => {
     for (const channel of channels) {
-      const free = plan.freeSlots(channel) - (taken.get(channel.name) ?? 0);
+      const free = plan.freeSlots(channel);
       // A channel refills its slots a quarter at a time, not one per finished send: at a steady
       // rate each claim takes several items.
       if (free < Math.max(1, Math.floor(channel.maxInFlight / 4))) {
@@ -63,7 +62,6 @@ export async function runRoundSteps(run: RunStep, plan: RoundPlan): Promise<Roun
       claimed.add(channel.name);
       const sends = await run(`claiming ${channel.name}'s outbound work`, (trx) => channel.claim(trx, free));
       if (sends === undefined) continue;
-      taken.set(channel.name, (taken.get(channel.name) ?? 0) + sends.length);
       if (sends.length > 0) outcome.sends.push({ channel, sends });
       // Fewer than asked for: nothing more is due now (a claim takes the oldest due first).
       outcome.drained.set(channel.name, sends.length < free);
