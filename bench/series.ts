@@ -108,7 +108,10 @@ export async function samplePostgres(url: string): Promise<{ stop(): Promise<Pos
     const row = (await client.query<{ wal_bytes: number; checkpointing: boolean; autovacuum: string[] }>(SAMPLE_SQL)).rows[0]!;
     samples.push({ at, walBytes: row.wal_bytes, checkpointing: row.checkpointing, autovacuum: row.autovacuum });
   };
+  // The first reading is taken before the caller's load starts: begun, not awaited, it could run
+  // after a short load had already written its WAL (a busy machine's clean-clone CI saw 0 bytes).
   let reading = read().catch(noteFailure);
+  await reading;
   const timer = setInterval(() => {
     reading = reading.then(read).catch(noteFailure);
   }, 1000);
