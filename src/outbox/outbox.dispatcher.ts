@@ -5,15 +5,8 @@ import { openDedicatedConnection, type DedicatedConnection } from '../db/dedicat
 import { yieldToWaitingWork } from '../lib/yield.js';
 import { QueuedWorkAnnouncer } from './outbox.announcer.js';
 import type { OutboxChannel } from './outbox.channel.js';
-import {
-  countOutboxRows,
-  deleteOutboxRows,
-  findFormsWithOutboundWork,
-  insertOutboxRows,
-  listenForQueuedWork,
-  queueOutboundWork,
-  queueOutboundWorkStatementSql,
-} from './outbox.repository.js';
+import { OutboxQueue } from './outbox.queue.js';
+import { countOutboxRows, listenForQueuedWork } from './outbox.repository.js';
 import { runRoundSteps, type RoundOutcome } from './outbox.round.js';
 
 const POLL_INTERVAL_MS = 2000;
@@ -33,9 +26,9 @@ const SEND_START_SLICE = 4;
 
 /**
  * The one place that owns queued outbound work. The submit transaction writes one outbox row per
- * submission whose form has work for some channel; this dispatcher expands a batch of them into
- * each channel's items once the items already created are all claimed, so a backlog
- * stays compact outbox rows. Woken at once after a commit that queued work (and, on PostgreSQL,
+ * submission whose form has work for some channel (OutboxQueue, which callers reach through
+ * this); the dispatcher expands a batch of them into each channel's items once the items already
+ * created are all claimed, so a backlog stays compact outbox rows. Woken at once after a commit that queued work (and, on PostgreSQL,
  * by NOTIFY from any instance), with a poll as a fallback. Channels claim their items so that
  * each is sent by exactly one dispatcher; what a crash left queued is picked up at the next start.
  */
@@ -54,8 +47,8 @@ export class OutboxDispatcher {
   private listening = false;
   private stopped: Promise<void> | undefined;
   private ready: Promise<void> = Promise.resolve();
-  /** SQL text per form id column: the form has work for some channel (each channel owns its part). */
-  private readonly hasWorkSqlByColumn = new Map<string, string>();
+  /** Writes and drops outbox rows in the callers' transactions. */
+  private readonly queue: OutboxQueue;
   /** PostgreSQL: NOTIFY to the other instances after a commit that queued work. */
   private readonly announcer: QueuedWorkAnnouncer | undefined;
   /**
@@ -74,6 +67,7 @@ export class OutboxDispatcher {
     private readonly channels: OutboxChannel[],
   ) {
     for (const channel of channels) this.inFlight.set(channel.name, new Set());
+    this.queue = new OutboxQueue(channels);
     if (handle.pgPool) this.announcer = new QueuedWorkAnnouncer(handle.db, logger);
   }
 
@@ -138,61 +132,25 @@ export class OutboxDispatcher {
       });
   }
 
-  /**
-   * Drops the queued rows of submissions about to be deleted, inside the deleting transaction and
-   * before the submissions themselves: the row locks are then taken in the dispatcher's order
-   * (outbox row, then submission), so a deletion waits for an expansion in progress instead of
-   * deadlocking with it on PostgreSQL.
-   */
-  async dropQueuedWork(trx: Trx, submissionIds: string[]): Promise<void> {
-    if (submissionIds.length > 0) await deleteOutboxRows(trx, submissionIds);
+  /** OutboxQueue.dropQueuedWork: inside a deleting transaction, before the submissions. */
+  dropQueuedWork(trx: Trx, submissionIds: string[]): Promise<void> {
+    return this.queue.dropQueuedWork(trx, submissionIds);
   }
 
-  /**
-   * THE way to queue a submission's outbound work (new submissions, and any later path that must
-   * send one as if new): inside the caller's transaction, one outbox row per submission whose form
-   * has work for some channel (OutboxChannel.formHasWorkSql); a submission already queued
-   * is not queued twice. Call queuedWorkCommitted() after the commit. `releasedAt` (default: the
-   * submission's arrival) decides which hooks receive it: those subscribed by then. Returns how
-   * many submissions were queued.
-   */
-  async queueInTransaction(trx: Trx, submissionIds: string[], options: { releasedAt?: string } = {}): Promise<number> {
-    return queueOutboundWork(trx, submissionIds, { hasWork: this.formHasWorkSql, releasedAt: options.releasedAt });
+  /** OutboxQueue.queueInTransaction; call queuedWorkCommitted() after the commit. */
+  queueInTransaction(trx: Trx, submissionIds: string[], options: { releasedAt?: string } = {}): Promise<number> {
+    return this.queue.queueInTransaction(trx, submissionIds, options);
   }
 
-  /**
-   * The same queueing for submissions inserted by the caller's transaction, whose forms the caller
-   * knows: one query finds which of their forms have outbound work (usually none, or one form),
-   * instead of a lookup per submission. Same result as queueInTransaction for new submissions.
-   */
-  async queueNewSubmissions(trx: Trx, submissions: Array<{ id: string; formId: string; createdAt: string }>): Promise<number> {
-    if (submissions.length === 0) return 0;
-    const forms = await findFormsWithOutboundWork(trx, [...new Set(submissions.map((s) => s.formId))], this.formHasWorkSql);
-    if (forms.size === 0) return 0;
-    return insertOutboxRows(trx, submissions.filter((s) => forms.has(s.formId)));
+  /** OutboxQueue.queueNewSubmissions; call queuedWorkCommitted() after the commit. */
+  queueNewSubmissions(trx: Trx, submissions: Array<{ id: string; formId: string; createdAt: string }>): Promise<number> {
+    return this.queue.queueNewSubmissions(trx, submissions);
   }
 
-  /** Every channel's condition, or'ed; built once per column (it runs on every submit). */
-  private readonly formHasWorkSql = (formIdColumn: string): string => {
-    let text = this.hasWorkSqlByColumn.get(formIdColumn);
-    if (text === undefined) {
-      // In parentheses as a whole: the callers AND it with other conditions, and `a and b or c`
-      // is `(a and b) or c` (queueInTransaction queued every submission of a form with work for
-      // the second channel, whichever submissions it was given).
-      text = this.channels.length === 0 ? 'false' : `(${this.channels.map((channel) => `(${channel.formHasWorkSql(formIdColumn)})`).join(' or ')})`;
-      this.hasWorkSqlByColumn.set(formIdColumn, text);
-    }
-    return text;
-  };
-
-  /**
-   * The same queueing for a statement that inserts submissions and queues them at once
-   * (PostgreSQL's one-statement submit batch): SQL over a relation of the inserted submissions.
-   * Call queuedWorkCommitted() after it ran, if it queued any.
-   */
-  readonly queueStatement = {
-    queueSql: (source: string) => queueOutboundWorkStatementSql(source, this.formHasWorkSql),
-  };
+  /** OutboxQueue.queueStatement; call queuedWorkCommitted() after it ran, if it queued any. */
+  get queueStatement(): OutboxQueue['queueStatement'] {
+    return this.queue.queueStatement;
+  }
 
   /**
    * Outbound work not yet done: submissions still to expand (one each, however many items they
