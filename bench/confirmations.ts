@@ -1,8 +1,10 @@
-// The confirmations scenario of `npm run bench` (issue 24): submit throughput and p99 of a form
+// The confirmations scenario of `npm run bench`: submit throughput and p99 of a form
 // that sends the visitor a confirmation email (every submission carrying a fresh address, so no
 // guard skips one) against a form without, same server and run, interleaved rounds in alternating
 // order; and the confirmations the SMTP sink (answering at once) received per second meanwhile.
-import { benchAccount, freshDatabase, load, median, startFormgate, type BenchDialect, type BenchRow, type LoadResult } from './lib.js';
+import { benchAccount, freshDatabase, load, type BenchDialect, type BenchRow, type LoadResult } from './lib.js';
+import { startFormgate } from './servers.js';
+import { median } from './stats.js';
 import { startSinks } from './sinks.js';
 
 /** The highest daily cap a form may have; each run gets a form of its own, so none reaches it. */

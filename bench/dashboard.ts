@@ -5,7 +5,9 @@ import { sql } from 'kysely';
 import { SessionService } from '../src/accounts/session.service.js';
 import { createDatabase } from '../src/db/database.js';
 import { insertSubmissionRows } from '../src/submissions/submission.repository.js';
-import { SEEDING_BUSY_TIMEOUT_MS, benchAccount, freshDatabase, indexSeededSqliteRows, percentile, recountPostgresForms, recountSqliteForms, startFormgate, type BenchDialect, type BenchRow } from './lib.js';
+import { SEEDING_BUSY_TIMEOUT_MS, benchAccount, freshDatabase, indexSeededSqliteRows, recountPostgresForms, recountSqliteForms, type BenchDialect, type BenchRow } from './lib.js';
+import { startFormgate } from './servers.js';
+import { percentile } from './stats.js';
 
 const DAY_MS = 86_400_000;
 export const COMMON_WORD = 'orange'; // every second submission

@@ -22,9 +22,9 @@ export interface DrainOptions<T extends DeliveredTally> {
  * Milliseconds until both sinks hold every stored submission of a form (or the deadline), with
  * the last count and tally. The rows are counted once at the start and again only when the tally
  * has reached the last count: a `count(*)` of the form's rows every 20 ms took 2.5 s of a 4.4 s
- * drain's wall time on a slow machine (bench/ANALYSIS.md, stop 83), PostgreSQL work that the
- * drain being measured had to share the cores with. A request cut off by the load's end may
- * commit after a count, so the wait ends only on a count that the tally has reached.
+ * drain's wall time on a slow machine, PostgreSQL work that the drain being measured had to share
+ * the cores with. A request cut off by the load's end may commit after a count, so the wait ends
+ * only on a count that the tally has reached.
  */
 export async function waitUntilDelivered<T extends DeliveredTally>(options: DrainOptions<T>): Promise<{ ms: number; stored: number; tally: T }> {
   const since = performance.now();

@@ -1,7 +1,9 @@
 // The export scenario of `npm run bench`: the dashboard's CSV export of a form with 1,000,000
 // submissions (rows per second, resident memory growth), and what it does to the submit p99 of
 // another form meanwhile.
-import { JSON_BODY, load, medianBy, freshDatabase, startFormgate, type BenchDialect, type BenchRow, type LoadResult } from './lib.js';
+import { JSON_BODY, load, freshDatabase, type BenchDialect, type BenchRow, type LoadResult } from './lib.js';
+import { startFormgate } from './servers.js';
+import { medianBy } from './stats.js';
 import { memoryOf } from './proc.js';
 import { owner, seed } from './dashboard.js';
 

@@ -3,7 +3,9 @@
 // the messages per second the dispatcher sustains to a receiver that answers at once.
 import { newId } from '../src/lib/ids.js';
 import { owner } from './dashboard.js';
-import { JSON_BODY, freshDatabase, load, medianBy, startFormgate, type BenchDialect, type BenchRow, type LoadResult } from './lib.js';
+import { JSON_BODY, freshDatabase, load, type BenchDialect, type BenchRow, type LoadResult } from './lib.js';
+import { startFormgate } from './servers.js';
+import { medianBy } from './stats.js';
 import { receiverEnv, startReceiver } from './receiver.js';
 import { createDatabase } from '../src/db/database.js';
 

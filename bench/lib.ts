@@ -1,8 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { sql, type Kysely } from 'kysely';
 import pg from 'pg';
@@ -14,8 +12,10 @@ import { FormService } from '../src/forms/form.service.js';
 import { newId, randomBase62 } from '../src/lib/ids.js';
 import { indexPendingSubmissions } from '../src/submissions/submission-search.repository.js';
 import { allPids, readProcStat, type ProcStat } from './proc.js';
-import { madeForRun, markedEnv, removedFromRun } from './reaper.js';
+import { madeForRun, removedFromRun } from './reaper.js';
 import type { Answer } from './series.js';
+import type { Child } from './servers.js';
+import { median, percentile } from './stats.js';
 
 export type BenchDialect = 'sqlite' | 'postgres';
 
@@ -23,19 +23,6 @@ export type BenchDialect = 'sqlite' | 'postgres';
 export const JSON_BODY = JSON.stringify({ name: 'Ada Lovelace', email: 'ada@example.com', message: 'Hello from the benchmark', topics: ['a', 'b'] });
 /** The same fields as an HTML form posts them: the submit scenario's second body. */
 export const FORM_BODY = 'name=Ada+Lovelace&email=ada%40example.com&message=Hello+from+the+benchmark&topics=a&topics=b';
-
-/**
- * Node flags of the server under test, read from `npm start`'s script so the bench measures the
- * server as operators start it (test/ops/startup.test.ts keeps the `formgate` bin's the same).
- */
-const SERVER_NODE_FLAGS = startScriptNodeFlags();
-
-function startScriptNodeFlags(): string[] {
-  const start = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start;
-  const flags = /\bnode ((?:--\S+ )*)dist\/src\/server\.js/.exec(start)?.[1];
-  if (flags === undefined) throw new Error(`package.json's start script does not run dist/src/server.js: ${start}`);
-  return flags.split(' ').filter(Boolean);
-}
 
 /**
  * After rows were seeded straight into SQLite's submissions table: the per-form and per-hour
@@ -163,58 +150,6 @@ export async function queryPostgres<Row extends pg.QueryResultRow = pg.QueryResu
   }
 }
 
-export interface Child {
-  url: string;
-  process: ChildProcess;
-  stop(): Promise<void>;
-}
-
-/**
- * Formgate's server under test on `databaseUrl`, run as `npm start` runs it (its Node flags
- * included), with the submit rate limit off: the load generator is one client. `serverScript`
- * is another build's server when bench/pair.ts compares two builds.
- */
-export function startFormgate(databaseUrl: string, env: Record<string, string> = {}, serverScript = 'dist/src/server.js'): Promise<Child> {
-  return startChild(serverScript, { DATABASE_URL: databaseUrl, SUBMIT_RATE_LIMIT_PER_MINUTE: '0', ...env }, SERVER_NODE_FLAGS);
-}
-
-/**
- * One of the references in bench/reference-server.ts (what each measures: that file's header).
- * The two that store rows take their database as an argument: without DATABASE_URL the reference
- * server would fall back to an in-memory SQLite database and measure that instead.
- */
-export function startReference(kind: 'bare'): Promise<Child>;
-export function startReference(kind: 'insert' | 'group', databaseUrl: string): Promise<Child>;
-export function startReference(kind: 'bare' | 'insert' | 'group', databaseUrl?: string): Promise<Child> {
-  return startChild('dist/bench/reference-server.js', { REFERENCE: kind, ...(databaseUrl === undefined ? {} : { DATABASE_URL: databaseUrl }) });
-}
-
-/** Starts a compiled script as a child process and waits for it to print its listening URL. */
-async function startChild(script: string, env: Record<string, string>, args: string[] = []): Promise<Child> {
-  const child = spawn(process.execPath, [...args, resolve(script)], {
-    env: markedEnv({ ...process.env, PORT: '0', LOG_LEVEL: 'warn', ...env }),
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  let output = '';
-  const url = await new Promise<string>((resolveUrl, reject) => {
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /listening on (http:\/\/[\d.]+:\d+)/i.exec(output);
-      if (match) resolveUrl(match[1]!);
-    });
-    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}: ${output}`)));
-  });
-  return {
-    url,
-    process: child,
-    stop: async () => {
-      if (child.exitCode !== null) return;
-      child.kill('SIGTERM');
-      await once(child, 'exit');
-    },
-  };
-}
-
 /** Every process of the machine as its stat read then (its command, its CPU seconds so far), by PID. */
 export type CpuSnapshot = Map<number, ProcStat>;
 
@@ -322,13 +257,6 @@ export async function load(options: {
   };
 }
 
-/** The value below which `fraction` of the values lie (nearest rank). */
-export function percentile(values: number[], fraction: number): number {
-  if (values.length === 0) return Number.NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(sorted.length * fraction) - 1))]!;
-}
-
 /** A load of one of `child`'s paths, and where its CPU went (the server, PostgreSQL, the load generator) a request answered. */
 export async function loadWithCpu(child: Child, path: string, body: string, contentType: string, seconds: number): Promise<LoadResult & { cpu: CpuPerRequest }> {
   const before = cpuSnapshot();
@@ -354,13 +282,6 @@ export async function addRecipient(handle: DatabaseHandle, formId: string, addre
     .values({ id: newId('rcp'), form_id: formId, address, state: 'verified', token_hash: null, token_expires_at: null, created_at: now, verified_at: now, bounced_at: null })
     .execute();
 }
-
-/** The item at the median of `value` (the upper middle of an even count), so what was measured with it comes along. */
-export function medianBy<T>(items: readonly T[], value: (item: T) => number): T {
-  return [...items].sort((a, b) => value(a) - value(b))[Math.floor(items.length / 2)]!;
-}
-
-export const median = (values: readonly number[]) => medianBy(values, (v) => v);
 
 export async function timeRequests(url: string, headers: Record<string, string>, n: number): Promise<number> {
   const times: number[] = [];

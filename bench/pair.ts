@@ -4,14 +4,17 @@
 // another build's dist), each on a fresh database, are loaded in rounds interleaved with the
 // group-commit limit, the order reversed every other round, so the machine's drift hits all three
 // alike. With no change B is A again: an A/A run, whose spread is what this machine cannot resolve
-// (bench/ANALYSIS.md, stop 66: ±13% between two identical servers on a noisy machine).
+// (on a noisy machine two identical servers differ by up to ±13%: docs/performance.md).
 // Prints a table; writes no file.
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import SqliteDatabase from 'better-sqlite3';
-import { FORM_BODY, JSON_BODY, freshDatabase, loadWithCpu, median, medianBy, parseOptionsOrExit, queryPostgres, startFormgate, startReference, type BenchDatabase, type BenchDialect, type Child, wholeNumberOption } from './lib.js';
+import { FORM_BODY, JSON_BODY, freshDatabase, loadWithCpu, parseOptionsOrExit, queryPostgres, type BenchDatabase, type BenchDialect, wholeNumberOption } from './lib.js';
+import { atRoot, fromInvocation } from './root.js';
+import { startFormgate, startReference, type Child } from './servers.js';
+import { median, medianBy } from './stats.js';
 
 const OPTIONS = {
   db: { type: 'string', default: 'postgres' },
@@ -27,6 +30,8 @@ const USAGE =
   'usage: npm run bench:pair [-- --db postgres|sqlite --body json|urlencoded --rounds 7 --seconds 4 ' +
   '--b-sql "<SQL run on B\'s database after migrating>" --b-env NAME=value … --b-dist <another build\'s dist directory>]';
 const BODIES = { json: [JSON_BODY, 'application/json'], urlencoded: [FORM_BODY, 'application/x-www-form-urlencoded'] } as const;
+/** A's build: this checkout's, which `npm run bench:pair` has just compiled. */
+const THIS_BUILD = atRoot('dist');
 /** B's environment may change the server's settings, not which database or port it uses. */
 const RESERVED_ENV = new Set(['DATABASE_URL', 'PORT']);
 
@@ -47,10 +52,9 @@ function parseOptions() {
     if (RESERVED_ENV.has(match[1]!)) throw new Error(`--b-env cannot set ${match[1]}: the bench gives each server its own`);
     env[match[1]!] = match[2]!;
   }
-  const dist = resolve(values['b-dist'] ?? 'dist');
-  for (const file of ['src/server.js', 'bench/lib.js']) {
-    if (!existsSync(resolve(dist, file))) throw new Error(`--b-dist: ${resolve(dist, file)} does not exist (build that tree first)`);
-  }
+  const dist = values['b-dist'] === undefined ? THIS_BUILD : fromInvocation(values['b-dist']);
+  const server = resolve(dist, 'src/server.js');
+  if (!existsSync(server)) throw new Error(`--b-dist: ${server} does not exist (build that tree first)`);
   return { dialect: values.db as BenchDialect, body: values.body as keyof typeof BODIES, rounds: count('rounds'), seconds: count('seconds'), sql: values['b-sql'], env, dist };
 }
 
@@ -64,14 +68,24 @@ interface Contender {
 }
 
 /**
- * A migrated database with one form, made by the side's own build (`dist/bench/lib.js` of its
- * tree), so that a build with other migrations migrates its own database.
+ * A migrated database with one form, made by the side's own build (the compiled modules of its
+ * dist/src, as lib.ts's benchAccount makes one from this tree's source), so that a build with
+ * other migrations migrates its own database.
  */
 async function prepareFixture(dist: string, url: string): Promise<string> {
-  const lib = (await import(pathToFileURL(resolve(dist, 'bench/lib.js')).href)) as typeof import('./lib.js');
-  const { handle, accountId, forms } = await lib.benchAccount(url, 1);
+  const product = <Module>(path: string) => import(pathToFileURL(resolve(dist, 'src', path)).href) as Promise<Module>;
+  const [{ createDatabase }, { migrateToLatest }, { parseConfig }, { AccountService }, { FormService }] = await Promise.all([
+    product<typeof import('../src/db/database.js')>('db/database.js'),
+    product<typeof import('../src/db/migrate.js')>('db/migrate.js'),
+    product<typeof import('../src/config.js')>('config.js'),
+    product<typeof import('../src/accounts/account.service.js')>('accounts/account.service.js'),
+    product<typeof import('../src/forms/form.service.js')>('forms/form.service.js'),
+  ]);
+  const handle = createDatabase(url, { poolSize: 1 });
   try {
-    return (await forms.createForm(accountId, { name: 'Bench' })).id;
+    await migrateToLatest(handle);
+    const account = await new AccountService(handle.db, parseConfig({})).createAccount({ email: `bench-${Date.now()}@example.com`, planId: 'pro' });
+    return (await new FormService(handle.db).createForm(account.id, { name: 'Bench' })).id;
   } finally {
     await handle.close();
   }
@@ -93,12 +107,12 @@ async function runSql(dialect: BenchDialect, url: string, text: string): Promise
 
 async function main(options: Options): Promise<void> {
   const change = [
-    ...(options.dist === resolve('dist') ? [] : [`the build in ${options.dist}`]),
+    ...(options.dist === THIS_BUILD ? [] : [`the build in ${options.dist}`]),
     ...Object.entries(options.env).map(([name, value]) => `${name}=${value}`),
     ...(options.sql === undefined ? [] : [`after: ${options.sql}`]),
   ];
   const sides = [
-    { name: 'A', description: 'this build, as it is', dist: resolve('dist'), env: {}, sql: undefined },
+    { name: 'A', description: 'this build, as it is', dist: THIS_BUILD, env: {}, sql: undefined },
     { name: 'B', description: change.length > 0 ? change.join('; ') : 'A again (an A/A run)', dist: options.dist, env: options.env, sql: options.sql },
   ];
   // Whatever was made is stopped and dropped, however far the run got.

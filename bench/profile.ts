@@ -1,10 +1,10 @@
 // `npm run bench:profile [-- --seconds 8 --body json --frequency 1999]` (`-- --help` lists the
 // options): where PostgreSQL's CPU a submitted row goes, Formgate's batch statement beside the
-// group-commit limit's (bench/ANALYSIS.md, stop 74). Each is loaded on a fresh schema (50
-// connections, after a warm-up) while `perf record -a -g` samples the machine; the samples of the
-// PostgreSQL backends that served the load (found by the application_name its server connected
-// with) are summed by the functions on their stacks, so each part is inclusive, and whatever else
-// the machine runs is left out. It also counts each side's rows a batch (a batch's rows share an
+// group-commit limit's (what the parts cost and why: docs/performance.md). Each is loaded on a
+// fresh schema (50 connections, after a warm-up) while `perf record -a -g` samples the machine;
+// the samples of the PostgreSQL backends that served the load (found by the application_name its
+// server connected with) are summed by the functions on their stacks, so each part is inclusive,
+// and whatever else the machine runs is left out. It also counts each side's rows a batch (a batch's rows share an
 // xmin), as what a batch pays once (executor start and finish, the commit) is shared by them.
 // Profiles from two machines, set side by side, tell which part of the statement a machine makes
 // dearer. Needs perf with access to every CPU (root, or perf_event_paranoid ≤ 0) and a PostgreSQL
@@ -18,8 +18,9 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { setTimeout as delay } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
-import { FORM_BODY, JSON_BODY, PG_ADMIN_URL, benchAccount, freshDatabase, load, parseOptionsOrExit, queryPostgres, startFormgate, startReference, type BenchDatabase, type Child, wholeNumberOption } from './lib.js';
+import { FORM_BODY, JSON_BODY, PG_ADMIN_URL, benchAccount, freshDatabase, load, parseOptionsOrExit, queryPostgres, type BenchDatabase, wholeNumberOption } from './lib.js';
 import { madeForRun, markedEnv, removedFromRun } from './reaper.js';
+import { startFormgate, startReference, type Child } from './servers.js';
 
 const OPTIONS = {
   seconds: { type: 'string', default: '8' },
@@ -42,7 +43,7 @@ const FINISH_TIMEOUT_MS = 30_000;
 
 /**
  * The parts, each a function whose samples include all it calls; a `·` part lies within the part
- * above it. The names are PostgreSQL 15's (bench/ANALYSIS.md, stops 46 and 74).
+ * above it. The names are PostgreSQL 15's: a function another version names otherwise reads 0.
  */
 const PARTS: ReadonlyArray<readonly [label: string, fn: string]> = [
   ["the search index's expression (FormIndexDatum)", 'FormIndexDatum'],

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Socket } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { randomBase62 } from '../src/lib/ids.js';
+import { typescriptEntry } from './tsx.js';
 
 /**
  * What a bench run makes is told to a reaper process (bench/reaper-process.ts), which outlives
@@ -48,7 +48,7 @@ function startReaper(): ChildProcess {
   // Detached, in a process group of its own: a kill of the run's group does not take it along.
   // Its stdin is the only end of the pipe this process holds (Node opens pipes close-on-exec, so
   // the servers do not inherit it): it closes when this process exits, however it exits.
-  const child = spawn(process.execPath, [fileURLToPath(new URL('./reaper-process.js', import.meta.url)), RUN_TOKEN, String(GIVE_UP_AFTER_MS)], {
+  const child = spawn(process.execPath, [...typescriptEntry(new URL('./reaper-process.ts', import.meta.url)), RUN_TOKEN, String(GIVE_UP_AFTER_MS)], {
     detached: true,
     stdio: ['pipe', 'ignore', 'inherit'],
   });

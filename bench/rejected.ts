@@ -1,4 +1,4 @@
-// The rejected-submit scenario of `npm run bench` (issue 30): what a refused submission costs
+// The rejected-submit scenario of `npm run bench`: what a refused submission costs
 // against an accepted one, same server, interleaved rounds. An unknown form ID (one, and a new
 // invented one per request, as a client flooding the service would send) and a wrong access key
 // must each be answered at least 1.5× as fast as a real submission is stored.
@@ -11,7 +11,9 @@
 // wrong access key is a body field) can be answered faster than that.
 import autocannon from 'autocannon';
 import { newId } from '../src/lib/ids.js';
-import { JSON_BODY, benchAccount, freshDatabase, median, startFormgate, startReference, type BenchDialect, type BenchRow, type Child } from './lib.js';
+import { JSON_BODY, benchAccount, freshDatabase, type BenchDialect, type BenchRow } from './lib.js';
+import { startFormgate, startReference, type Child } from './servers.js';
+import { median } from './stats.js';
 
 const WRONG_KEY_BODY = JSON.stringify({ name: 'Ada Lovelace', email: 'ada@example.com', message: 'Hello from the benchmark', access_key: 'not-the-key' });
 const TARGET = 1.5;

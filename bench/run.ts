@@ -1,8 +1,6 @@
 // `npm run bench [-- --only submit,soak --db postgres …]` (`-- --help` lists the options): runs each
 // scenario beside its reference in the same invocation and rewrites BENCHMARKS.md with figures and
-// ratios (`--only none` runs nothing and rewrites it from bench/results.json and bench/ANALYSIS.md).
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { cpus } from 'node:os';
+// ratios (bench/report.ts; `--only none` runs nothing and renders it again from bench/results.json).
 import { parseArgs } from 'node:util';
 import SqliteDatabase from 'better-sqlite3';
 import { sql } from 'kysely';
@@ -10,8 +8,11 @@ import { ApiKeyService } from '../src/api-keys/api-key.service.js';
 import { createDatabase } from '../src/db/database.js';
 import { InstanceSecretService } from '../src/secrets/instance-secret.service.js';
 import { SubmissionCursors } from '../src/submissions/submission-cursor.js';
-import { FORM_BODY, JSON_BODY, SEEDING_BUSY_TIMEOUT_MS, addHooks, addRecipient, benchAccount, freshDatabase, indexSeededSqliteRows, load, loadWithCpu, recountPostgresForms, recountSqliteForms, median, medianBy, parseOptionsOrExit, startFormgate, startReference, timeRequests, wholeNumberOption, type BenchDialect, type BenchRow, type Child, type CpuPerRequest, type LoadResult } from './lib.js';
+import { FORM_BODY, JSON_BODY, SEEDING_BUSY_TIMEOUT_MS, addHooks, addRecipient, benchAccount, freshDatabase, indexSeededSqliteRows, load, loadWithCpu, recountPostgresForms, recountSqliteForms, parseOptionsOrExit, timeRequests, wholeNumberOption, type BenchDialect, type BenchRow, type CpuPerRequest, type LoadResult } from './lib.js';
+import { startFormgate, startReference, type Child } from './servers.js';
+import { median, medianBy } from './stats.js';
 import { memoryOf } from './proc.js';
+import { MACHINE, writeReport, type StoredRow } from './report.js';
 import { formsListScenario, searchScenario } from './dashboard.js';
 import { exportScenario } from './export.js';
 import { integrationsScenario } from './integrations.js';
@@ -63,7 +64,7 @@ function parseOptions() {
 
 const { only, dialects, seconds: SECONDS, rounds: ROUNDS, rows: PAGING_ROWS, purgeRows: PURGE_ROWS, exportRows: EXPORT_ROWS, soakSeconds: SOAK_SECONDS } = parseOptionsOrExit(parseOptions, USAGE);
 
-/** Idle memory is read this long after the listening line (the target of issue 30)… */
+/** Idle memory is read this long after the listening line, where its target applies… */
 const IDLE_SETTLE_MS = 2_000;
 /** …and again once V8's memory reducer has given back what start-up used (informational). */
 const IDLE_REDUCED_MS = 30_000;
@@ -382,56 +383,9 @@ async function emailScenario(db: BenchDialect): Promise<void> {
   }
 }
 
-/** A row as kept in bench/results.json: which `--only` scenario measured it, when, and on what machine. */
-interface StoredRow extends BenchRow {
-  group: string;
-  measuredOn: string;
-  machine: string;
-}
-/** Ratios compare within one run, but rows kept from runs on other machines must say so. */
-const MACHINE = `${cpus().length} cores, ${cpus()[0]?.model ?? 'unknown CPU'}`;
-const RESULTS = 'bench/results.json';
 const measured: StoredRow[] = [];
-
-/** This run's rows replace those of the same scenario and database; the rest are kept, in scenario order. */
-function mergedResults(): StoredRow[] {
-  const kept = existsSync(RESULTS) ? (JSON.parse(readFileSync(RESULTS, 'utf8')) as StoredRow[]) : [];
-  const ran = new Set(measured.map((r) => `${r.db} ${r.group}`));
-  const all = [...kept.filter((r) => !ran.has(`${r.db} ${r.group}`)), ...measured];
-  const order = (r: StoredRow) => (r.db === 'sqlite' ? 0 : 1000) + (GROUPS.indexOf(r.group) + 1) * 10;
-  return all.map((r, i) => ({ r, i })).sort((a, b) => order(a.r) - order(b.r) || a.i - b.i).map(({ r }) => r);
-}
-
-function writeReport(): void {
-  const results = mergedResults();
-  writeFileSync(RESULTS, `${JSON.stringify(results, null, 1)}\n`);
-  const lines = [
-    '# Benchmarks',
-    '',
-    `Written by \`npm run bench\` on ${new Date().toISOString()} — ${MACHINE}, Node ${process.version}.`,
-    '',
-    '## How to read this',
-    '',
-    '- Every figure is measured in the same run as its reference, both as separate processes on loopback, so the **ratio** is the number that matters; absolute numbers drift on shared machines.',
-    '- Submit load: autocannon, 50 connections, ' + `${SECONDS} s per measurement after a warm-up, ${ROUNDS} interleaved rounds of Formgate and both references (the median of each is shown), rate limit off, \`LOG_LEVEL=warn\`.`,
-    '- References: a bare Fastify route that parses the same body and answers the same JSON (the framework ceiling), and the same route plus one autocommitted single-row insert through the same driver (one transaction per request).',
-    '- CPU per request (submit rows): each process\'s user + system time from /proc over the measured load, divided by the requests answered: the server (all its threads), every PostgreSQL process, and the bench process itself (autocannon); beside it, how busy the two cores were. On these machines throughput follows the machine\'s busy share divided by the total CPU a request costs, so this row says where a gap to the limit lies.',
-    '- Rejected submits: every run names its path per request (autocannon\'s `setupRequest`, which the invented IDs need), so each side is measured with the same load generator; a bare Fastify route that reads the same body is measured beside them.',
-    '- Targets from the benchmark issues (SQLite throughput and paging, hooks, purge, email, search; PostgreSQL throughput, memory and export from issue 18); PASS/MISS is computed by the harness.',
-    `- Memory: idle RSS is read ${IDLE_SETTLE_MS / 1000} s after the server prints its listening line, with no request yet (beside the figure as it starts listening), and again at ${IDLE_REDUCED_MS / 1000} s; peak RSS is the server's VmHWM after both submit loads. Export: the dashboard's CSV download of one form, and the submit p99 of another form under the same 50-connection load while it runs.`,
-    '',
-    '- `--only` runs some scenarios: their rows replace those of the same scenarios and database in `bench/results.json`, the others are kept from the run that measured them (the last column says when and on what machine); `--only none` measures nothing and writes this file again (after an edit to bench/ANALYSIS.md).',
-    '- `npm run bench:pair` prices one change to the submit path against this build instead (two servers on fresh databases in interleaved rounds beside the group-commit limit, and an A/A run for the machine\'s noise; see the README) and writes nothing here.',
-    '- `npm run bench:profile` takes PostgreSQL\'s CPU a submitted row apart by function under perf, Formgate\'s statement beside the group-commit limit\'s (bench/ANALYSIS.md, stops 74 and 75), and writes nothing here.',
-    '',
-    '| db | scenario | metric | value | reference | ratio | target | measured |',
-    '|---|---|---|---|---|---|---|---|',
-    ...results.map((r) => `| ${r.db} | ${r.scenario} | ${r.metric} | ${r.value} | ${r.reference} | ${r.ratio} | ${r.target ? `${r.target} ${r.pass ? 'PASS' : 'MISS'}` : ''} | ${r.measuredOn}, ${r.machine} |`),
-    '',
-  ];
-  const analysis = readFileSync('bench/ANALYSIS.md', 'utf8');
-  writeFileSync('BENCHMARKS.md', `${lines.join('\n')}\n${analysis}`);
-}
+const writeResults = () =>
+  writeReport(measured, { groups: GROUPS, seconds: OPTIONS.seconds.default, rounds: OPTIONS.rounds.default, idleSettleMs: IDLE_SETTLE_MS, idleReducedMs: IDLE_REDUCED_MS });
 
 /** Runs one `--only` scenario and files its rows under its name. */
 async function measure(group: string, db: BenchDialect, scenario: () => Promise<BenchRow[] | void>): Promise<void> {
@@ -442,7 +396,7 @@ async function measure(group: string, db: BenchDialect, scenario: () => Promise<
   const measuredOn = new Date().toISOString().slice(0, 10);
   measured.push(...rows.slice(before).map((row) => ({ ...row, group, measuredOn, machine: MACHINE })));
   // After every scenario: a crash later in a long run keeps what was measured.
-  writeReport();
+  writeResults();
 }
 
 for (const db of dialects) {
@@ -461,5 +415,5 @@ for (const db of dialects) {
   await measure('rejected', db, () => rejectedScenario(db, { seconds: SECONDS, rounds: ROUNDS }));
   process.stdout.write(`${db} done\n`);
 }
-writeReport();
+writeResults();
 for (const r of rows) process.stdout.write(`${r.db}\t${r.scenario}\t${r.metric}\t${r.value}\t${r.reference}\t${r.ratio}\t${r.target ? (r.pass ? 'PASS' : 'MISS') : ''}\n`);

@@ -1,9 +1,9 @@
 // The soak's per-second series: when in a load its slowest answers were sent, and what PostgreSQL
 // was doing in those seconds (a checkpoint writing, an autovacuum worker running, how much WAL it
-// wrote). A p99 that misses can then be placed in time and set beside a cause: ANALYSIS stop 75's
-// soak p99 of 223 ms over the whole load could be neither.
+// wrote). A p99 that misses can then be placed in time and set beside a cause, which a p99 over
+// the whole load cannot.
 import pg from 'pg';
-import { percentile } from './lib.js';
+import { percentile } from './stats.js';
 
 /** One answer of a load: when its request was sent (`performance.now()`) and how long it took (ms). */
 export interface Answer {

@@ -1,12 +1,12 @@
 // The bench's SMTP sink and HTTPS hook receiver on a thread of their own (sinks.worker.ts): at
 // thousands of messages a second their work must not delay the load generator's event loop, which
 // would add latency to the runs with outbound work only.
-import { Worker } from 'node:worker_threads';
 import type { SinksRequest, SinksTally } from './sinks.worker.js';
+import { typescriptWorker } from './tsx.js';
 
 /** The SMTP sink and hook receiver on their own thread; requests are answered in order. */
 export async function startSinks() {
-  const worker = new Worker(new URL('./sinks.worker.js', import.meta.url));
+  const worker = typescriptWorker(new URL('./sinks.worker.ts', import.meta.url));
   const waiting: Array<(value: unknown) => void> = [];
   const ready = new Promise<{ smtpUrl: string; hookUrl: string; caFile: string; threadId: number }>((resolve, reject) => {
     worker.once('message', resolve);

@@ -1,4 +1,4 @@
-// The soak scenario of `npm run bench` (issue 30): a steady 400 submissions/s for a while, every
+// The soak scenario of `npm run bench`: a steady 400 submissions/s for a while, every
 // submission of one form emailed (SMTP sink) and hooked (HTTPS receiver), both answering at once,
 // against the same steady load on a form with no outbound work, on the same server. Rows: the
 // submit p99 of each, each load's slowest seconds (bench/series.ts: when, and what PostgreSQL was
@@ -7,10 +7,11 @@
 import { sql } from 'kysely';
 import type { DatabaseHandle } from '../src/db/database.js';
 import { waitUntilDelivered } from './drain.js';
-import { JSON_BODY, addHooks, addRecipient, benchAccount, cpuPerRequest, cpuSnapshot, freshDatabase, load, startFormgate, type BenchDialect, type BenchRow, type LoadResult } from './lib.js';
+import { JSON_BODY, addHooks, addRecipient, benchAccount, cpuPerRequest, cpuSnapshot, freshDatabase, load, type BenchDialect, type BenchRow, type LoadResult } from './lib.js';
 import { cpuSeconds } from './proc.js';
 import { receiverEnv } from './receiver.js';
 import { describeSecond, perSecond, samplePostgres, slowestSeconds, type SecondOfLoad } from './series.js';
+import { startFormgate } from './servers.js';
 import { startSinks } from './sinks.js';
 
 const RATE = 400;

@@ -1,5 +1,5 @@
-// Issue 26's figures for `npm run bench -- --only spam-checks`: submit throughput of a form whose
-// learning filter is on with a trained model (every submission scored) beside a form with it off,
+// The spam-checks scenario of `npm run bench` (`--only spam-checks`): submit throughput of a form
+// whose learning filter is on with a trained model (every submission scored) beside a form with it off,
 // same server, interleaved rounds; and ALTCHA challenges issued and solutions verified per second.
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
@@ -14,7 +14,9 @@ import { newTimeOrderedId } from '../src/lib/ids.js';
 import { nowIso } from '../src/lib/time.js';
 import { createServices } from '../src/services.js';
 import { insertSubmissionRows } from '../src/submissions/submission.repository.js';
-import { freshDatabase, load, median, medianBy, startFormgate, type BenchDialect, type BenchRow, type LoadResult } from './lib.js';
+import { freshDatabase, load, type BenchDialect, type BenchRow, type LoadResult } from './lib.js';
+import { startFormgate } from './servers.js';
+import { median, medianBy } from './stats.js';
 import { loadSpamCorpus } from './spam-corpus.js';
 
 const BODY = JSON.stringify({ name: 'Ada Lovelace', email: 'ada@example.com', message: 'Hello, could you tell me when the shop opens on Saturday?', topics: ['a', 'b'] });

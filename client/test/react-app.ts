@@ -1,4 +1,4 @@
-// A small React app using useFormgate, bundled and served by test/client/react-hook.test.ts.
+// A small React app using useFormgate, bundled and served by e2e/browser/react-hook.test.ts.
 import { createElement as h } from 'react';
 import { createRoot } from 'react-dom/client';
 import { useFormgate } from '../src/react.js';

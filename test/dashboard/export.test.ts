@@ -29,7 +29,7 @@ describe('CSV writer', () => {
 
   it('leaves ordinary text alone and quotes what CSV needs quoted', () => {
     expect(neutraliseFormula('hello = world')).toBe('hello = world');
-    // Time, then the fields, then the metadata (issue 28 item 4).
+    // Time, then the fields, then the metadata.
     expect(csvHeader(['name', 'note'])).toBe('createdAt,name,note,id,isSpam,spamReason,country\r\n');
     expect(csvRow(submission({ name: '=HYPERLINK("http://evil")', note: 'a,b\n"c"', tags: ['x', 'y'] }), ['name', 'note', 'tags', 'missing'])).toBe(
       '2026-01-01T00:00:00.000Z,"\'=HYPERLINK(""http://evil"")","a,b\n""c""","x; y",,sub_1,0,,XX\r\n',

@@ -22,7 +22,7 @@ async function owner(plan: 'free' | 'pro' = 'free') {
   return { client, account, form, email };
 }
 
-describe('settings page (issue 13, item 8)', () => {
+describe('settings page', () => {
   it('puts an access key with & " < > into the snippet HTML-escaped, so the pasted form works', async () => {
     const { client, form } = await owner();
     const key = `a&b"c<d>e'f`;
@@ -168,7 +168,7 @@ describe('bulk delete and post/redirect/get', () => {
     const again = await client.get('/dashboard/keys');
     expect(again.html).not.toContain('id="new-key"');
     // The page with the key is never loaded again by the time-zone script (the key would be gone);
-    // a plain GET page may be, a POST's answer may not (issue 28 item 2).
+    // a plain GET page may be, a POST's answer may not.
     expect(shown.html).not.toContain('data-reloadable');
     expect(again.html).toContain('data-reloadable');
     expect(empty.html).not.toContain('data-reloadable');

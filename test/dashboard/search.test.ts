@@ -29,7 +29,7 @@ describe('searching a form', () => {
     expect(await browse('billing')).toEqual([ids[2]]); // array values are searched too
     expect(await browse('42')).toEqual([ids[3]]); // numbers too
     expect(await browse('nothing-like-this')).toEqual([]);
-    // The last word is a prefix (issue 28 item 11); earlier words stay whole.
+    // The last word is a prefix; earlier words stay whole.
     expect(await browse('refu')).toEqual([ids[2], ids[0]]);
     expect(await browse('second REFU')).toEqual([ids[2]]);
     expect(await browse('refu second')).toEqual([]);

@@ -11,7 +11,7 @@ useMigratedDatabase((opened) => ({ handle, services } = opened));
 const LA = 'America/Los_Angeles';
 const ids = (page: { submissions: Array<{ id: string }> }) => page.submissions.map((s) => s.id);
 
-describe('time zones (issue 28 item 2): the helpers', () => {
+describe('time zones: the helpers', () => {
   it('accepts IANA names only, and knows where days start, daylight-saving changes included', () => {
     expect(canonicalTimeZone('America/Los_Angeles')).toBe(LA);
     expect(canonicalTimeZone('Etc/UTC')).toBe('UTC');
@@ -45,7 +45,7 @@ describe('time zones (issue 28 item 2): the helpers', () => {
   });
 });
 
-describe('time zones (issue 28 item 2): date filters and chart days in the viewer\'s zone', () => {
+describe('time zones: date filters and chart days in the viewer\'s zone', () => {
   it('From/To are days in the viewer\'s zone, for the list and for a search', async () => {
     const { account, form } = await createOwner(services);
     // 03:04 UTC on 24 November is 19:04 on 23 November in Los Angeles.

@@ -14,7 +14,7 @@ let database: TestDatabase;
 let handle: DatabaseHandle;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
+  database = await createTestDatabase({ empty: true });
   handle = database.open();
 });
 afterAll(async () => {

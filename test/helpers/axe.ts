@@ -5,7 +5,7 @@ import { expect } from 'vitest';
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
-/** The rule sets of issue 28: WCAG 2.1 A and AA, and axe's best practices. */
+/** The rule sets the dashboard is held to: WCAG 2.1 A and AA, and axe's best practices. */
 const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
 
 /**
@@ -33,7 +33,7 @@ export function pageTemplate(url: string): string {
 }
 
 /**
- * Issue 28 item 13 for a browser journey: `watch` each tab, `check` it on every page worth
+ * The accessibility audit of a browser journey: `watch` each tab, `check` it on every page worth
  * auditing (it asserts no serious or critical violation there and then), and at the end
  * `unchecked()` names every page of `baseUrl` the journey loaded but never audited.
  */

@@ -1,20 +1,133 @@
 import { execFileSync } from 'node:child_process';
-import { connect } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { once } from 'node:events';
+import { connect, createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
+import type { TestProject } from 'vitest/node';
+import { createDatabase } from '../../src/db/database.js';
+import { migrateToLatest } from '../../src/db/migrate.js';
+import { randomBase62 } from '../../src/lib/ids.js';
+import { findPostgresBinaries, startSuiteCluster, type SuiteCluster } from './postgres-cluster.js';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The maintenance database of the run's PostgreSQL server. */
+    postgresAdminUrl: string;
+    /** A database migrated once for the run; test files copy it (CREATE DATABASE … TEMPLATE). */
+    postgresTemplateDatabase: string;
+    /** A SQLite file migrated once for the run; test files copy it. */
+    sqliteTemplateFile: string;
+  }
+}
+
+interface RunResources {
+  postgresAdminUrl: string;
+  postgresTemplateDatabase: string;
+  sqliteTemplateFile: string;
+  release(): Promise<void>;
+}
 
 /**
- * Runs once before the suite: PostgreSQL and Redis must answer (else one line says what to
- * start, and the run stops), the test database is created when it is missing, and the browser
- * client is rebuilt when its sources changed (every app serves client/dist/formgate.min.js).
+ * Runs before the suite: PostgreSQL and Redis must answer (else one line says what to start,
+ * and the run stops); the browser client is rebuilt when its sources changed; each database is
+ * migrated once into a template that every test file copies, instead of every file running
+ * every migration.
+ *
+ * PostgreSQL is the server at TEST_DATABASE_URL when that is set; otherwise a cluster of the
+ * suite's own with fsync off (./postgres-cluster.ts), where the machine has PostgreSQL's server
+ * binaries; otherwise postgres://postgres@127.0.0.1:5432. Each project of the run calls this; they
+ * share one set of resources, released after the last of them ends.
  */
-export default async function setup(): Promise<void> {
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const shared = globalThis as { formgateTestRun?: { resources: Promise<RunResources>; users: number } };
+  if (!shared.formgateTestRun) {
+    shared.formgateTestRun = { resources: prepareRun(), users: 0 };
+  }
+  const run = shared.formgateTestRun;
+  run.users += 1;
+  const resources = await run.resources;
+  project.provide('postgresAdminUrl', resources.postgresAdminUrl);
+  project.provide('postgresTemplateDatabase', resources.postgresTemplateDatabase);
+  project.provide('sqliteTemplateFile', resources.sqliteTemplateFile);
+  return async () => {
+    run.users -= 1;
+    if (run.users === 0) {
+      delete shared.formgateTestRun;
+      await resources.release();
+    }
+  };
+}
+
+async function prepareRun(): Promise<RunResources> {
   execFileSync(process.execPath, [new URL('../../scripts/build-client-if-stale.mjs', import.meta.url).pathname], { stdio: 'inherit' });
-  const postgresUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/formgate_test';
   const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+  let cluster: SuiteCluster | undefined;
+  let postgresUrl = process.env.TEST_DATABASE_URL;
+  if (!postgresUrl) {
+    const bin = findPostgresBinaries();
+    if (bin) {
+      cluster = startSuiteCluster(bin, await freePort());
+      postgresUrl = cluster.url;
+    } else {
+      postgresUrl = 'postgres://postgres@127.0.0.1:5432/formgate_test';
+    }
+  }
   const problems = [await ensurePostgres(postgresUrl), await checkRedis(redisUrl)].filter((p): p is string => p !== undefined);
   if (problems.length > 0) {
+    cluster?.stop();
     process.stderr.write(`\nThe test suite needs these running first: ${problems.join('; ')}.\n\n`);
     process.exit(1);
+  }
+  const postgresTemplateDatabase = `formgate_template_${randomBase62(8).toLowerCase()}`;
+  await adminQuery(postgresUrl, `create database ${postgresTemplateDatabase} template template0`);
+  const templateUrl = new URL(postgresUrl);
+  templateUrl.pathname = `/${postgresTemplateDatabase}`;
+  const sqliteDir = mkdtempSync(join(tmpdir(), 'formgate-template-'));
+  const sqliteTemplateFile = join(sqliteDir, 'formgate.db');
+  await Promise.all([migrateOnce(templateUrl.href), migrateOnce(`sqlite:${sqliteTemplateFile}`)]);
+  return {
+    postgresAdminUrl: postgresUrl,
+    postgresTemplateDatabase,
+    sqliteTemplateFile,
+    release: async () => {
+      rmSync(sqliteDir, { recursive: true, force: true });
+      if (cluster) {
+        cluster.stop();
+        return;
+      }
+      await adminQuery(postgresUrl, `drop database if exists ${postgresTemplateDatabase} with (force)`);
+    },
+  };
+}
+
+/** Migrates and closes: a template must have no connection when it is copied. */
+async function migrateOnce(url: string): Promise<void> {
+  const handle = createDatabase(url, { poolSize: 1 });
+  try {
+    await migrateToLatest(handle);
+  } finally {
+    await handle.close();
+  }
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  server.close();
+  await once(server, 'close');
+  return port;
+}
+
+async function adminQuery(url: string, text: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(text);
+  } finally {
+    await client.end();
   }
 }
 

@@ -13,7 +13,7 @@ export function operatorEnv(): NodeJS.ProcessEnv {
  * For a test that runs Formgate's processes as operators do (CLI commands, the server starting
  * or failing to), one Node process each: ~1 s a command on a slow 2-core machine, two to three
  * while the other suites share its cores, and such a test runs up to ten, some of them at once.
- * The default 30 s left one of them 3 s of margin on such a machine (stop 57).
+ * The default 30 s left one of them 3 s of margin on such a machine.
  */
 export const PROCESS_TEST_TIMEOUT_MS = 90_000;
 

@@ -47,7 +47,7 @@ describe('hosted error pages: each code its own plain message', () => {
     expect(new Set(submitCodes.map((c) => texts.get(c))).size).toBe(submitCodes.length);
   });
 
-  it('"back to the site" on /thanks and the error pages: the Referer\'s http(s) origin, never a query parameter, never Formgate itself (issue 28 item 12)', async () => {
+  it('"back to the site" on /thanks and the error pages: the Referer\'s http(s) origin, never a query parameter, never Formgate itself', async () => {
     const backLinks = (html: string) => [...html.matchAll(/<a href="([^"]*)"/g)].map((m) => m[1]);
     const page = async (path: string, referer?: string) => backLinks(await (await fetch(`${t.url}${path}`, { headers: referer ? { referer } : {} })).text());
     const site = 'https://shop.example:8443/contact/form.html?x=1#top';

@@ -41,7 +41,6 @@ describe('group commit', () => {
     const after = t.services.submissions.writerStats;
     const transactions = after.transactions - before.transactions;
     expect(after.submissions - before.submissions).toBe(200);
-    expect(transactions).toBeGreaterThanOrEqual(1);
     expect(transactions).toBeLessThanOrEqual(100);
 
     if (t.handle.dialect === 'postgres') {

@@ -1,0 +1,201 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, testDialect, type TestDatabase } from '../../test/helpers/database.js';
+import { PROCESS_TEST_TIMEOUT_MS, SERVER_ENTRY, operatorEnv, runCli, runServer, spawnServer, type ServerProcess } from '../../test/helpers/server-process.js';
+import { waitFor } from '../../test/helpers/wait.js';
+
+const packageJson = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string; scripts: { start: string } };
+const packageVersion = packageJson.version;
+
+let database: TestDatabase;
+let dir: string;
+const servers: ServerProcess[] = [];
+
+/** A port that was free a moment ago (nothing listens on it). */
+async function closedPort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  server.close();
+  await once(server, 'close');
+  return port;
+}
+
+async function heldPort(): Promise<Server> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return server;
+}
+
+/** What an operator sees when the server cannot run: one line on stderr, no stack trace, exit 1. */
+function expectOneLineFailure(result: { code: number | string; stdout: string; stderr: string }, pattern: RegExp): void {
+  expect(result.code).toBe(1);
+  const lines = result.stderr.trim().split('\n');
+  expect(lines).toHaveLength(1);
+  expect(lines[0]).toMatch(/^error: /);
+  expect(lines[0]).toMatch(pattern);
+  expect(result.stderr).not.toMatch(/\n\s+at /);
+}
+
+beforeAll(async () => {
+  database = await createTestDatabase({ empty: true });
+  dir = mkdtempSync(join(tmpdir(), 'formgate-startup-'));
+});
+afterAll(async () => {
+  for (const s of servers) if (s.child.exitCode === null && s.child.signalCode === null) s.child.kill('SIGKILL');
+  rmSync(dir, { recursive: true, force: true });
+  await database?.drop();
+});
+
+describe(`start on ${testDialect}`, { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
+  it('first lines say, in words, the address, dashboard, database (no password), Redis, email, metrics and how to stop', async () => {
+    // A password in the URL (PostgreSQL's trust authentication ignores it) must never be printed.
+    const databaseUrl = database.url.replace('postgres://postgres@', 'postgres://postgres:s3cret-pw@');
+    const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+    const server = await spawnServer({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'info', METRICS_PORT: '0', BASE_URL: 'https://forms.example.com', REDIS_URL: redisUrl });
+    servers.push(server);
+    await waitFor(() => server.output().includes('how to stop') || server.output().includes('Stop with'), 10_000, 'the last start line');
+    const records = server.output().trim().split('\n').map((line) => JSON.parse(line) as { msg: string; level: number });
+    const messages = records.map((r) => r.msg);
+    const listen = messages.findIndex((m) => m.startsWith(`Formgate ${packageVersion} listening on http://127.0.0.1:`));
+    expect(listen).toBe(0);
+    expect(messages.slice(1, 7)).toEqual([
+      'Dashboard: https://forms.example.com/dashboard (public URL https://forms.example.com)',
+      testDialect === 'sqlite'
+        ? `Database: SQLite file ${database.url.slice('sqlite:'.length)}`
+        : `Database: PostgreSQL database ${new URL(database.url).pathname.slice(1)} on postgres@127.0.0.1:5432`,
+      `Redis: on, ${redisUrl}`,
+      'Email: off (SMTP_URL not set; no notification emails)',
+      expect.stringMatching(/^Metrics: http:\/\/127\.0\.0\.1:\d+\/metrics$/),
+      'Stop with Ctrl+C or SIGTERM: requests in progress finish first.',
+    ]);
+    expect(server.output()).not.toContain('s3cret-pw');
+    // Redis answered: no warning.
+    expect(records.filter((r) => r.level >= 40)).toEqual([]);
+
+    // The metrics listener of the running process, and / sending a browser to the dashboard.
+    const metricsUrl = /Metrics: (http:\/\/\S+)/.exec(messages.join('\n'))![1]!;
+    const scraped = await (await fetch(metricsUrl)).text();
+    expect(scraped).toContain('formgate_submissions_total{outcome="accepted"} 0');
+    expect(scraped).toContain('process_cpu_user_seconds_total');
+    const root = await fetch(`${server.url}/`, { redirect: 'manual' });
+    expect(root.status).toBe(302);
+    expect(root.headers.get('location')).toBe('/dashboard');
+
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+    // Not a terminal: every line is JSON for machines.
+    for (const line of server.output().trim().split('\n')) expect(() => JSON.parse(line)).not.toThrow();
+  });
+
+  it('prints readable lines through pino-pretty when stdout is a terminal', async () => {
+    // script(1) gives the process a pseudo-terminal.
+    const child = spawn('script', ['-qfec', `${process.execPath} ${SERVER_ENTRY}`, '/dev/null'], {
+      env: { ...operatorEnv(), PORT: '0', LOG_LEVEL: 'info', DATABASE_URL: database.url },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    try {
+      await waitFor(() => output.includes('Stop with Ctrl+C'), 30_000, 'the start lines on a terminal');
+      const plain = output.replace(/\x1b\[[0-9;]*m/g, '');
+      expect(plain).toMatch(/^\[\d\d:\d\d:\d\d\] INFO: Formgate \S+ listening on http:\/\/127\.0\.0\.1:\d+\r?$/m);
+      expect(plain).toMatch(/INFO: Database: /);
+      expect(plain).not.toMatch(/^\{"level"/m);
+    } finally {
+      child.kill('SIGKILL');
+    }
+  });
+
+  it('with Redis not answering: one warning line, and the server runs', async () => {
+    const port = await closedPort();
+    const server = await spawnServer({ DATABASE_URL: database.url, LOG_LEVEL: 'info', REDIS_URL: `redis://:hidden-pw@127.0.0.1:${port}` });
+    servers.push(server);
+    await waitFor(() => server.output().includes('does not answer'), 10_000, 'the Redis warning');
+    const warnings = server.output().trim().split('\n').map((l) => JSON.parse(l) as { level: number; msg: string }).filter((r) => r.level === 40);
+    expect(warnings.map((w) => w.msg)).toEqual([
+      `Redis at redis://127.0.0.1:${port} does not answer: rate limits are counted per process until it does; start Redis or correct REDIS_URL.`,
+    ]);
+    expect(server.output()).toContain(`Redis: on, redis://127.0.0.1:${port} (not answering yet; counting in this process until it does)`);
+    expect(server.output()).not.toContain('hidden-pw');
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+  });
+});
+
+describe('start-up failures: one line saying what is wrong and what to do, exit 1', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
+  it('PostgreSQL unreachable', async () => {
+    const port = await closedPort();
+    const result = await runServer({ DATABASE_URL: `postgres://formgate:pw@127.0.0.1:${port}/formgate` });
+    expectOneLineFailure(result, new RegExp(`^error: Cannot reach PostgreSQL database formgate on formgate@127\\.0\\.0\\.1:${port} \\(ECONNREFUSED\\): start PostgreSQL or correct`));
+    expect(result.stderr).not.toContain(':pw@');
+  });
+
+  it('SQLite path not writable (its folder cannot be created), through `formgate serve`', async () => {
+    writeFileSync(join(dir, 'a-file'), 'not a folder');
+    const path = join(dir, 'a-file', 'data', 'formgate.db');
+    const result = await runCli(['serve'], { DATABASE_URL: `sqlite:${path}` });
+    expectOneLineFailure(result, new RegExp(`Cannot create or write the SQLite database ${path.replace(/[.]/g, '\\.')} \\(ENOTDIR\\): make sure its folder .* or set DATABASE_URL`));
+  });
+
+  it('SQLite path that cannot be opened as a file (a folder)', async () => {
+    const result = await runServer({ DATABASE_URL: `sqlite:${dir}` });
+    expectOneLineFailure(result, /Cannot create or write the SQLite database .* \(SQLITE_CANTOPEN\)/);
+  });
+
+  it('SQLite file that is not a database', async () => {
+    const path = join(dir, 'notes.db');
+    writeFileSync(path, 'These are my notes, not a database. '.repeat(200));
+    const result = await runServer({ DATABASE_URL: `sqlite:${path}` });
+    expectOneLineFailure(result, /is not a usable SQLite database \(SQLITE_NOTADB\): point DATABASE_URL at a Formgate database, or move the file away/);
+    expect(readFileSync(path, 'utf8')).toMatch(/^These are my notes/);
+  });
+
+  it('port in use, and metrics port in use', async () => {
+    const held = await heldPort();
+    try {
+      const port = (held.address() as AddressInfo).port;
+      const web = await runServer({ DATABASE_URL: `sqlite:${join(dir, 'port.db')}`, PORT: String(port) });
+      expectOneLineFailure(web, new RegExp(`^error: Port ${port} on 127\\.0\\.0\\.1 is already in use .*set PORT to a free port\\.$`));
+      const metrics = await runServer({ DATABASE_URL: `sqlite:${join(dir, 'port.db')}`, METRICS_PORT: String(port) });
+      expectOneLineFailure(metrics, new RegExp(`^error: Port ${port} on 127\\.0\\.0\\.1 is already in use .*set METRICS_PORT to a free port\\.$`));
+    } finally {
+      held.close();
+    }
+  });
+
+  it('invalid configuration names the variable', async () => {
+    const result = await runServer({ METRICS_PORT: 'ninety' });
+    expectOneLineFailure(result, /METRICS_PORT/);
+  });
+});
+
+describe('version', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
+  it('formgate --version prints the package version, which is also the OpenAPI info.version', async () => {
+    const result = await runCli(['--version'], {});
+    expect(result).toMatchObject({ code: 0, stdout: `${packageVersion}\n`, stderr: '' });
+    const server = await spawnServer({ DATABASE_URL: database.url });
+    servers.push(server);
+    const doc = (await (await fetch(`${server.url}/v1/openapi.json`)).json()) as { info: { version: string } };
+    expect(doc.info.version).toBe(packageVersion);
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+  });
+});
+
+describe('Node flags', () => {
+  // The bench reads them from the start script (bench/lib.ts), so both ways of starting the
+  // server must agree for its figures to hold for the formgate command too.
+  it('npm start and the formgate command run Node with the same flags', () => {
+    const startFlags = /\bnode ((?:--\S+ )*)dist\/src\/server\.js/.exec(packageJson.scripts.start)?.[1]?.trim();
+    expect(startFlags).toMatch(/^--max-semi-space-size=\d+ /);
+    const shebang = readFileSync('bin/formgate.js', 'utf8').split('\n', 1)[0];
+    expect(shebang).toBe(`#!/usr/bin/env -S node ${startFlags}`);
+  });
+});

@@ -1,0 +1,24 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+// `npm run test:e2e` (e2e/run.sh) runs this first: what needs a whole program or a browser —
+// Chromium journeys, the CLI and the server as child processes — on SQLite and on PostgreSQL.
+// The crash, flood and fault cases follow with vitest.reliability.config.ts, one file at a time.
+const TESTS = ['e2e/browser/**/*.test.ts', 'e2e/cli/**/*.test.ts', 'e2e/process/**/*.test.ts'];
+
+export default defineConfig({
+  root: fileURLToPath(new URL('..', import.meta.url)),
+  test: {
+    pool: 'forks',
+    // They wait on browsers and child processes more than they compute.
+    maxWorkers: 3,
+    globalSetup: ['test/helpers/global-setup.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    reporters: ['default'],
+    projects: [
+      { extends: true, test: { name: 'sqlite', include: TESTS, env: { FORMGATE_TEST_DB: 'sqlite' }, exclude: ['**/*.postgres.test.ts', 'node_modules/**'] } },
+      { extends: true, test: { name: 'postgres', include: TESTS, env: { FORMGATE_TEST_DB: 'postgres' }, exclude: ['**/*.sqlite.test.ts', 'node_modules/**'] } },
+    ],
+  },
+});
