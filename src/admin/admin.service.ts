@@ -26,7 +26,7 @@ const SIGNUP_SETTING = 'dashboard_signup';
 const LAST_PURGE_SETTING = 'last_purge';
 
 /**
- * The instance admin's powers (issue 28): every account at a glance, plan, disable, delete, and
+ * The instance admin's powers: every account at a glance, plan, disable, delete, and
  * sign-up opened or closed in the database, overriding DASHBOARD_SIGNUP for every instance.
  */
 export class AdminService {

@@ -28,10 +28,10 @@ function hashOf(formId: string): number {
 
 /**
  * Which form IDs can exist, so the submit path refuses an invented one without a query or a
- * cache entry (issue 30: a flood of new IDs cost a batched read each, and filled the negative
- * cache). It keeps a 30-bit hash of every form's ID (~20 bytes a form): an ID whose hash is
- * absent names no form; one whose hash is present may (deleted forms stay, and 1 in ~10^9 / forms
- * collides) and goes the cache's way.
+ * cache entry (a flood of new IDs would cost a batched read each and fill the negative cache;
+ * docs/performance.md#the-negative-cache-of-unknown-form-ids). It keeps a 30-bit hash of every
+ * form's ID (~20 bytes a form): an ID whose hash is absent names no form; one whose hash is present
+ * may (deleted forms stay, and 1 in ~10^9 / forms collides) and goes the cache's way.
  *
  * It answers only while fresh, for `ttlMs` (the form cache's second) after the start of its
  * last read; then the next lookup starts a read and goes the cache's way until it is done. A form

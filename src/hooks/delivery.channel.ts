@@ -22,8 +22,8 @@ import { DeliverySender, type DeliveryResult, type HookTransportOptions } from '
 /**
  * How often a claim also looks for claims a dead process abandoned. Looking costs a scan of every
  * delivery in `sending` since the last vacuum (each sent delivery leaves such an index entry):
- * 1.3 ms of a 3.9 ms claim at 400 deliveries/s (issue 30, bench/ANALYSIS.md, stop 40), while an
- * abandoned claim is only taken over after twice the timeout anyway.
+ * 1.3 ms of a 3.9 ms claim at 400 deliveries/s (docs/performance.md#outbound-work-in-batches),
+ * while an abandoned claim is only taken over after twice the timeout anyway.
  */
 const ABANDONED_CHECK_MS = 5_000;
 /** Outcomes are written at most this often: at 400 sends/s, groups of ~8 rows instead of ~4. */

@@ -26,7 +26,7 @@ const SECRET_PREFIX = 'whsec_';
 /**
  * `v1,<base64 HMAC-SHA256 of "id.timestamp.body">` keyed with the secret's base64 bytes, the
  * Standard Webhooks signature. Node's HMAC, not the reference library's pure-JS SHA-256 (1.5% of
- * the event loop at 400 deliveries/s, issue 30); the tests verify it with the reference library.
+ * the event loop at 400 deliveries/s); the tests verify it with the reference library.
  */
 export function signDelivery(secret: string, id: string, timestamp: Date, body: string): string {
   const key = Buffer.from(secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret, 'base64');

@@ -130,7 +130,7 @@ export function formatLocalTime(zone: string, iso: string): string {
 }
 
 // Emails under a steady flow say the same few minutes over and over: each zone and minute is put
-// in words once (two formatToParts calls, ~2% of the event loop at 400 emails/s; issue 30). A
+// in words once (two formatToParts calls, ~2% of the event loop at 400 emails/s). A
 // minute is exact: every zone's offset today is a whole number of minutes.
 const wordsByMinute = new BoundedMemo<string, string>(256);
 

@@ -33,7 +33,7 @@ import { formSendsConfirmationsSql, insertConfirmationRows, insertSuppression, l
 
 const MAX_ATTEMPTS = 5;
 const RECLAIM_CHECK_MS = 5_000;
-/** Attempts are written at most this often: at 400 messages/s, groups of ~8 instead of ~4 (issue 30). */
+/** Attempts are written at most this often: at 400 messages/s, groups of ~8 instead of ~4. */
 const ATTEMPTS_GAP_MS = 20;
 /** Longer than any send can take (three 30 s SMTP timeouts, with room). */
 const SQLITE_STALE_CLAIM_MS = 10 * 60_000;

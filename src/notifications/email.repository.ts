@@ -72,7 +72,7 @@ export async function findExistingMessageIds(db: Executor, ids: string[]): Promi
  * PostgreSQL planner could start from the few forms in per-submission mode and read each one's
  * submissions through the form index, every row the form has, to keep the batch's (estimated at a
  * form's average size, it measured 0.8 ms a batch rising to 3 ms as a form grew to 7,000 rows in a
- * soak; issue 30, bench/ANALYSIS.md, stop 40).
+ * soak; docs/performance.md#outbound-work-in-batches).
  */
 export async function insertSubmissionMessages(trx: Trx, submissionIds: string[], now: string): Promise<number> {
   if (submissionIds.length === 0) return 0;
@@ -126,7 +126,7 @@ export interface ClaimedMessageRow extends EmailMessageRow {
  * Moves up to `limit` due pending messages to sending, claimed by `instance`, and returns them.
  * On PostgreSQL SKIP LOCKED keeps concurrent dispatchers off each other's rows, and the claim is
  * one statement of fixed text instead of three: each round trip wakes a backend that takes the
- * event loop's core for a while (issue 30, the soak's profile).
+ * event loop's core for a while (the soak's profile).
  */
 export async function claimDueMessageRows(
   trx: Trx,
@@ -186,7 +186,7 @@ const CLAIMED_MESSAGE_DETAILS = [
  * never marks them dead, an index scan marks each one the first time it passes it. The planner
  * picked the bitmap scan from its row estimate. Measured during the bench's soak (400 emails/s,
  * 6,000–8,000 dead entries, no autovacuum yet): 1.0–1.2 ms a claim with the bitmap scan,
- * 0.04–0.11 ms with the index scan (bench/ANALYSIS.md, stop 42).
+ * 0.04–0.11 ms with the index scan (docs/performance.md#outbound-work-in-batches).
  */
 const WALK_THE_DUE_INDEX_IN_ORDER = 'set local enable_bitmapscan = off';
 

@@ -15,8 +15,8 @@ export const ANNOUNCE_GAP_MS = 50;
  * its own. Not inside the submit statement: PostgreSQL serializes the commits of every
  * transaction that notified on one cluster-wide lock held across the commit's WAL flush, so
  * submit batches that notified could no longer share a flush, and the submit p99 rose by a fifth
- * at a steady 400 emailed and hooked submissions/s (bench/ANALYSIS.md, stop 42). A NOTIFY that
- * fails is only logged: the other instances' 2 s poll finds the work anyway.
+ * at a steady 400 emailed and hooked submissions/s (docs/performance.md#notify-after-commit).
+ * A NOTIFY that fails is only logged: the other instances' 2 s poll finds the work anyway.
  */
 export class QueuedWorkAnnouncer {
   private readonly notifications: BatchedWrites<undefined>;

@@ -100,8 +100,8 @@ export class OutboxDispatcher {
    * Called on NOTIFY of queued submissions: outbox rows, which become a channel's items only when
    * expanded, so the channels whose last claim found nothing stay idle and the expansion wakes
    * those it gives items. Waking every channel after each submit commit cost a claim transaction
-   * per channel per pump, for nothing: ~10% of the submit throughput with email on (issue 30,
-   * bench/ANALYSIS.md, stop 36).
+   * per channel per pump, for nothing: ~10% of the submit throughput with email on
+   * (docs/performance.md#outbound-work-in-batches).
    */
   wakeToExpand(): void {
     this.pumpSoon();

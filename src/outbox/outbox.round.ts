@@ -40,7 +40,7 @@ export interface RoundOutcome {
  * is full, the oldest queued submissions are expanded into each channel's items, and the channels
  * given items claim them. The dispatcher runs the steps in one transaction: one commit a round,
  * where a transaction per claim and per expansion made three or more, each landing just after a
- * submit batch's commit (issue 30, bench/ANALYSIS.md, stop 85).
+ * submit batch's commit (docs/performance.md#the-dispatchers-round-in-one-transaction).
  */
 export async function runRoundSteps(run: RunStep, plan: RoundPlan): Promise<RoundOutcome> {
   const outcome: RoundOutcome = { sends: [], drained: new Map(), madeWork: [], expanded: 0, full: false, claimAgain: false };

@@ -10,8 +10,8 @@ const DEFAULT_GROWTH_FACTOR = 2;
  * each, ~14 MB more resident than at their start), and V8 gives them back only when its memory
  * reducer runs, 10–30 s later. Held at its initial size during start-up, an idle server is that
  * much smaller; released once it listens, the first load grows it again as before (same
- * throughput, same peak). Measured in issue 30: idle RSS 2 s after listening 103–106 MB held
- * neither way, 89–92 MB held.
+ * throughput, same peak). Idle RSS 2 s after listening: 89–92 MB held, 103–106 MB not held
+ * (docs/performance.md#memory-settings).
  *
  * It must be called before the program's modules are parsed (an ES module graph is parsed whole
  * before any of it runs): by the entry points, ahead of a dynamic import of the rest.

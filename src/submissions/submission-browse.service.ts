@@ -22,14 +22,13 @@ export const BROWSE_PAGE_SIZE = 50;
 /**
  * Rows per query of an export. SQLite reads a page synchronously: 250 rows, ~1–2 ms of the event
  * loop. PostgreSQL's next page is read while this one is formatted: 1,000 rows a page, a quarter
- * of the round trips and query builds, exported 88–101k → 100–124k rows/s (interleaved, 3 rounds,
- * issue 30).
+ * of the round trips and query builds, and a faster export (docs/performance.md#export-pacing).
  */
 const EXPORT_PAGE_SIZE: Record<Dialect, number> = { sqlite: 250, postgres: 1000 };
 /**
  * Rows handed on (parsed, formatted, written) in one turn of the event loop, whatever the page
- * size: a 1,000-row PostgreSQL page formatted at once held the loop ~4 ms (at the 230k rows/s
- * measured in issue 30, stop 38), four times a SQLite page's turn.
+ * size: a 1,000-row PostgreSQL page formatted at once holds the loop ~4 ms (at 230k rows/s on a
+ * fast 2-core machine), four times a SQLite page's turn.
  */
 export const EXPORT_SLICE_ROWS = 250;
 const MAX_WORDS = 8;

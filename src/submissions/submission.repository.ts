@@ -181,7 +181,7 @@ export async function storeSubmissionBatchInOneStatement(
   // parameters went through the driver's per-element escaping (~9 µs a submission, measured).
   // Each row is one object literal of one shape with short keys, and what is absent is left out
   // (undefined is not serialized; the statement fills the defaults): a spread copy of the row
-  // with sixteen column names cost ~7 µs a submission in the server's profile (issue 30).
+  // with sixteen column names cost ~7 µs a submission (docs/performance.md#the-one-statement-batch).
   const input = JSON.stringify(batch.map(batchInputOf));
   const statement = submitBatchStatement(options.outbox);
   const result = await pool.query<{ claimed: string[]; missing_forms: string[]; queued: number }>({
@@ -265,7 +265,7 @@ function submitBatchSql(outbox: OutboxStatement): string {
   ), form_counted as (
     -- After hourly_counted (it reads its rows): the hourly row, then the form's, the order the
     -- delete and spam-change triggers lock them in. Taken the other way round, a submission
-    -- and a deletion deadlocked (stop 46).
+    -- and a deletion can deadlock.
     insert into form_counts as c (form_id, shard, inbox, spam)
     select form_id, $3::int, sum(1 - is_spam), sum(is_spam) from stored where form_id in (select form_id from hourly_counted)
     group by form_id order by form_id

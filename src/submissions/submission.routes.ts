@@ -174,8 +174,8 @@ export async function submitRoutes(app: FastifyInstance): Promise<void> {
       // Refusals are answered in the check phase, together with the others of this turn of the
       // event loop, as accepted submissions are after their batch. Each written in the turn that
       // read its request, they cost the server and the client twice the CPU a refusal under a
-      // flood (wrong access key 12.2k → 23.2k req/s, unknown form 26–28k → 33–38k on SQLite, with
-      // the same syscalls per request; bench/ANALYSIS.md, stop 35).
+      // flood, with the same syscalls per request (docs/performance.md#refusals-in-the-check-phase).
+      // A refusal waits at most the rest of its turn.
       await answerInCheckPhase();
       const appError = toAppError(error);
       if (appError.statusCode >= 500) request.log.error({ err: error }, 'submit failed');

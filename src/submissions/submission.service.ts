@@ -161,7 +161,7 @@ export class SubmissionService {
   /**
    * Whether the form takes this request at all: the refusal (inactive, origin, access key), else
    * the admission to store. Returned, not thrown: a flood of wrong keys is answered without an
-   * exception and Fastify's error path per request (issue 30, bench/ANALYSIS.md).
+   * exception and Fastify's error path per request (docs/performance.md#refusals-in-the-check-phase).
    * `target` is the form the submit URL names, looked up before the body was read (findForm).
    */
   admitSubmission(request: SubmitRequest, target: Form): Admission | AppError {

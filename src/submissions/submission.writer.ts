@@ -114,10 +114,10 @@ interface Queued {
 const MAX_BATCH = 256;
 /**
  * PostgreSQL: at most 4 batches at once (of the pool's 10), a batch beside another only once 32
- * submissions wait or the oldest has waited 2 ms. Measured on 2 cores (bench/ANALYSIS.md, stop
- * 35): 4 batches started as soon as any submission waited made batches of ~14 at ~90 µs of
- * PostgreSQL CPU a submission; with this rule batches of ~25 at ~55 µs, and ~20% more
- * submissions/s. The 2 ms keeps a slow commit from holding up a light load behind it.
+ * submissions wait or the oldest has waited 2 ms. On 2 cores, 4 batches started as soon as any
+ * submission waited make batches of ~14 at ~90 µs of PostgreSQL CPU a submission; this rule makes
+ * batches of ~25 at ~55 µs, and ~20% more submissions/s. The 2 ms keeps a slow commit from
+ * holding up a light load behind it (docs/performance.md#group-commit-of-submissions).
  */
 export interface WriterOptions {
   /** Batches written at once: 1 on SQLite (one connection, one writer). */

@@ -114,7 +114,7 @@ export function parseUrlencodedFields(text: string): PostedFields {
 
 function decodeComponent(raw: string): string {
   // Most names and many values carry no escape: a string without "%" decodes to itself (about
-  // half of the parse's time on the bench's body, issue 30 stop 54).
+  // half of the parse's time on the bench's body).
   const spaced = raw.includes('+') ? raw.replaceAll('+', ' ') : raw;
   if (!spaced.includes('%')) return spaced;
   try {
