@@ -2,7 +2,19 @@ import { mkdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import type SqliteDatabase from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, type CompiledQuery, type KyselyConfig, type Transaction } from 'kysely';
+import {
+  CompiledQuery,
+  Kysely,
+  PostgresDialect,
+  SqliteDialect,
+  SqliteDriver,
+  type DatabaseConnection,
+  type Driver,
+  type KyselyConfig,
+  type SqliteDialectConfig,
+  type Transaction,
+  type TransactionSettings,
+} from 'kysely';
 import type pg from 'pg';
 import type { Database } from './schema.js';
 import { startSqliteCheckpointer } from './sqlite-checkpointer.js';
@@ -99,7 +111,7 @@ function openSqlite(path: string, options: DatabaseOptions): DatabaseHandle {
     options.checkpointInBackground && path !== ':memory:'
       ? startSqliteCheckpointer(sqlite, path, options.onBackgroundError ?? (() => {}))
       : undefined;
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }), ...queryLog(options) });
+  const db = new Kysely<Database>({ dialect: new SqliteImmediateDialect({ database: withStatementCache(sqlite) }), ...queryLog(options) });
   return {
     db,
     dialect: 'sqlite',
@@ -119,6 +131,34 @@ function openSqlite(path: string, options: DatabaseOptions): DatabaseHandle {
       await db.destroy();
     },
   };
+}
+
+/**
+ * Transactions on SQLite begin IMMEDIATE, taking the write lock first. A deferred transaction
+ * that reads before it writes holds a snapshot, and cannot take the write lock once another
+ * connection (the server, beside a CLI command, or the other way round) has committed after that
+ * snapshot or is writing: SQLite answers SQLITE_BUSY at once, since waiting could not help it,
+ * and busy_timeout does not apply. BEGIN IMMEDIATE waits up to busy_timeout for the lock instead,
+ * before any read. A transaction declared read only (`setAccessMode('read only')`) stays deferred:
+ * it needs no lock, and WAL readers never wait for a writer.
+ */
+class SqliteImmediateDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection, settings?: TransactionSettings): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw(settings?.accessMode === 'read only' ? 'begin deferred' : 'begin immediate'));
+  }
+}
+
+class SqliteImmediateDialect extends SqliteDialect {
+  readonly #driverConfig: SqliteDialectConfig;
+
+  constructor(config: SqliteDialectConfig) {
+    super(config);
+    this.#driverConfig = config;
+  }
+
+  override createDriver(): Driver {
+    return new SqliteImmediateDriver(this.#driverConfig);
+  }
 }
 
 const STATEMENT_CACHE_SIZE = 200;
