@@ -58,15 +58,16 @@ export async function updateAccountIsAdmin(db: Executor, id: string, isAdmin: bo
   await db.updateTable('accounts').set({ is_admin: isAdmin ? 1 : 0 }).where('id', '=', id).execute();
 }
 
-/** Makes the oldest account the admin when there is none yet; true when it did. */
-export async function promoteFirstAccountIfNoAdmin(db: Executor): Promise<boolean> {
-  const result = await db
+/** Makes the oldest account the admin when there is none yet; returns its ID when it did. */
+export async function promoteFirstAccountIfNoAdmin(db: Executor): Promise<string | undefined> {
+  const row = await db
     .updateTable('accounts')
     .set({ is_admin: 1 })
     .where('id', '=', (eb) => eb.selectFrom('accounts').select('id').orderBy('created_at').orderBy('id').limit(1))
     .where((eb) => eb.not(eb.exists(eb.selectFrom('accounts as admins').select('admins.id').where('admins.is_admin', '=', 1))))
+    .returning('id')
     .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+  return row?.id;
 }
 
 /** Forms, submissions, keys, hooks and sessions go with it (ON DELETE CASCADE). */

@@ -23,6 +23,9 @@ import type { Account } from './account.types.js';
 import { plans } from './account.types.js';
 import { hashPassword, verifyPassword } from './password.js';
 
+/** The plan of an instance's first account (its admin) when none is given. */
+export const FIRST_ACCOUNT_PLAN: Plan = 'business';
+
 const newAccountSchema = z.object({
   email: z.email().max(254).transform((e) => e.toLowerCase()),
   displayName: z.string().trim().min(1).max(200).optional(),
@@ -77,9 +80,11 @@ export class AccountService {
     if (!(await insertAccount(this.db, row))) {
       throw validationFailed('An account with this email already exists.', { email: 'already registered' });
     }
-    // The first account of an instance is its admin (issue 28); later ones are not.
-    if (await promoteFirstAccountIfNoAdmin(this.db)) return this.getAccount(row.id);
-    return accountRowToAccount(row);
+    // The first account of an instance is its admin; later ones are not. On one's own server
+    // nothing is held back from its admin: without a plan chosen for it, it gets the top one.
+    if ((await promoteFirstAccountIfNoAdmin(this.db)) !== row.id) return accountRowToAccount(row);
+    if (planId === undefined) await updateAccountPlan(this.db, row.id, FIRST_ACCOUNT_PLAN);
+    return this.getAccount(row.id);
   }
 
   async findAccount(id: string): Promise<Account | undefined> {

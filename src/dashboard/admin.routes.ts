@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { plans } from '../accounts/account.types.js';
+import { FIRST_ACCOUNT_PLAN } from '../accounts/account.service.js';
+import { planAllowsHooks, plans } from '../accounts/account.types.js';
 import { AdminService } from '../admin/admin.service.js';
 import { notFound, rethrowUnlessValidation } from '../errors.js';
 import { pingDatabase } from '../db/health.repository.js';
@@ -9,7 +10,7 @@ import type { ConfirmModel } from './views/confirm.views.js';
 
 const accountParams = { type: 'object', required: ['id'], properties: { id: { type: 'string', maxLength: 100 } } } as const;
 
-/** The instance admin's page (issue 28 item 9): accounts, sign-up, health. Anyone else gets a 404. */
+/** The instance admin's page: accounts, sign-up, health. Anyone else gets a 404. */
 export async function adminPages(app: FastifyInstance): Promise<void> {
   const secure = app.config.baseUrl.startsWith('https:');
   const admin = app.services.admin;
@@ -33,7 +34,8 @@ export async function adminPages(app: FastifyInstance): Promise<void> {
   const renderAdmin = async (request: FastifyRequest, reply: FastifyReply, error?: string, status = 200) => {
     const [accounts, signupOpen, signupFromDatabase] = await Promise.all([admin.listAccounts(), admin.signupOpen(), admin.signupSetInDatabase()]);
     const ctx = { ...pageContext(request, reply, 'Admin'), ...(error ? { error } : {}) };
-    return sendPage(reply, 'admin', ctx, { accounts, plans, signupOpen, signupFromDatabase, health: await health() }, status);
+    const planRules = { hookPlans: plans.filter(planAllowsHooks), defaultPlan: app.config.defaultPlan, firstAccountPlan: FIRST_ACCOUNT_PLAN };
+    return sendPage(reply, 'admin', ctx, { accounts, plans, planRules, signupOpen, signupFromDatabase, health: await health() }, status);
   };
 
   /** Runs an admin action; a refusal re-renders the page with its sentence. */

@@ -14,7 +14,7 @@ export function registerAccounts(program: Command): void {
     .description('create an account')
     .requiredOption('--email <email>', 'login email')
     .option('--name <name>', 'display name')
-    .option('--plan <plan>', 'free, pro or business (default: DEFAULT_PLAN)')
+    .option('--plan <plan>', "free, pro or business (default: DEFAULT_PLAN; business for the instance's first account)")
     .option('--password <password>', 'dashboard password (at least 8 characters)')
     .option('--json', 'print JSON')
     .action((o: { email: string; name?: string; plan?: string; password?: string; json?: boolean }) =>

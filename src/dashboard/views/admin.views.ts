@@ -23,6 +23,7 @@ export const adminViews: Record<string, string> = {
 </section>
 <section class="card">
 <h2>Accounts</h2>
+<p id="plan-rules">A plan gates one thing: REST hooks, which need <% it.planRules.hookPlans.forEach(function (p, i) { %><%= i === 0 ? '' : ' or ' %><strong><%= p %></strong><% }) %>. Everything else works on every plan. New accounts get <strong><%= it.planRules.defaultPlan %></strong> (<code>DEFAULT_PLAN</code>); the instance's first account, created without a plan, gets <strong><%= it.planRules.firstAccountPlan %></strong>.</p>
 <div class="table-wrap">
 <table class="stacked accounts"><thead><tr><th>Email</th><th>Plan</th><th>Forms</th><th>Submissions</th><th>Created</th><th>Actions</th></tr></thead><tbody>
 <% it.accounts.forEach(function (a) { %>
