@@ -3,22 +3,30 @@ import { CUT_MARK, defuseMentions, moreFieldsNote, type SubmissionMessage } from
 /** Escapes one character (or code point) of untrusted text for a platform's markup. */
 export type CharEscaper = (char: string) => string;
 
+/**
+ * Escapes untrusted text where whether a character needs an escape depends on its neighbours:
+ * one escaped unit per code point, so that a cut never splits an escape.
+ */
+export interface TextEscaper {
+  escapeEach(chars: readonly string[]): string[];
+}
+
+export type Escaper = CharEscaper | TextEscaper;
+
 export const noEscape: CharEscaper = (char) => char;
+
+const escapeEach = (escape: Escaper, chars: readonly string[]): string[] =>
+  typeof escape === 'function' ? chars.map((char) => escape(char)) : escape.escapeEach(chars);
 
 /**
  * Submitter text made safe for a platform: mentions defused, each character escaped, and cut so
  * that the escaped result (with the cut mark) is at most `max` long. Cutting the raw text by
  * characters never leaves half an escape sequence or half a surrogate pair behind.
  */
-export function fitEscaped(raw: string, max: number, escape: CharEscaper, measure: (s: string) => number = (s) => s.length): string {
-  const text = defuseMentions(raw);
-  const parts: string[] = [];
+export function fitEscaped(raw: string, max: number, escape: Escaper, measure: (s: string) => number = (s) => s.length): string {
+  const parts = escapeEach(escape, [...defuseMentions(raw)]);
   let total = 0;
-  for (const char of text) {
-    const escaped = escape(char);
-    parts.push(escaped);
-    total += measure(escaped);
-  }
+  for (const escaped of parts) total += measure(escaped);
   if (total <= max) return parts.join('');
   const budget = max - measure(CUT_MARK);
   let out = '';
@@ -38,7 +46,7 @@ export interface FieldLimits {
   maxValue: number;
   /** Room for every field's name and value together (the caller's unit). */
   maxTotal: number;
-  escape: CharEscaper;
+  escape: Escaper;
   /** The size of a rendered name/value pair beyond the two strings themselves (separators). */
   overhead?: number;
   measure?: (s: string) => number;

@@ -1,3 +1,6 @@
+import { countryInWords } from '../lib/text.js';
+import { formatTimeInWords, UTC } from '../lib/time-zone.js';
+
 /**
  * The platform-neutral content of one chat message for a submission (contract section 13): form
  * name, each field as name and value, time, country and the dashboard link. Platform formats turn
@@ -85,7 +88,7 @@ export function defuseMentions(text: string): string {
   return text.replace(/(^|[^\p{L}\p{N}_.+-])@/gu, '$1@\u200b');
 }
 
-/** The footer line of every format. */
-export const footerText = (m: SubmissionMessage) => `${m.createdAt} · country: ${m.country || 'unknown'}`;
+/** The footer line of every format: time and country said as the notification emails say them. */
+export const footerText = (m: SubmissionMessage) => `${formatTimeInWords(UTC, m.createdAt)} · country: ${countryInWords(m.country)}`;
 
 export const titleText = (m: SubmissionMessage) => `New submission: ${m.formName.replace(/[\r\n]+/g, ' ')}`;

@@ -25,3 +25,11 @@ export function shortened(value: string, max = 64): string {
   const end = /[\uD800-\uDBFF]/.test(value[max - 1]!) ? max - 1 : max;
   return `${value.slice(0, end)}…`;
 }
+
+/** The country code a submission has when none could be told (a private, loopback or unlisted address). */
+const UNKNOWN_COUNTRY = 'XX';
+
+/** A submission's country for people to read (emails, chat messages): its code, or "unknown". */
+export function countryInWords(code: string): string {
+  return code === '' || code === UNKNOWN_COUNTRY ? 'unknown' : code;
+}

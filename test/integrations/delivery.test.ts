@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatRequest } from '../../src/integrations/formats/index.js';
 import { buildSubmissionMessage } from '../../src/integrations/message.js';
 import type { IntegrationKind } from '../../src/integrations/integration.types.js';
+import { formatTimeInWords, UTC } from '../../src/lib/time-zone.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { testDialect } from '../helpers/database.js';
 import { createOwner } from '../helpers/factories.js';
@@ -81,17 +82,18 @@ describe(`integrations over HTTPS on ${testDialect}`, () => {
       expect(JSON.parse(received[0]!.body)).toEqual(JSON.parse(expected(kind, `${receiver.url}${path}/${kind}`).body));
     }
     const slack = JSON.parse(to(`${path}/slack`)[0]!.body);
-    expect(slack.text).toContain('Hello &lt;@\u200b123&gt; @\u200beveryone \\*\\*hi\\*\\*');
+    expect(slack.text).toContain('Hello &lt;@\u200b123&gt; @\u200beveryone **hi**');
     const discord = JSON.parse(to(`${path}/discord`)[0]!.body);
     expect(discord.allowed_mentions).toEqual({ parse: [] });
 
+    expect(stored.country).toBe('XX');
     const [ntfy] = to(`${path}/ntfy/`);
     expect(ntfy!.url).toBe(`${path}/ntfy/`);
     expect(ntfy!.headers.authorization).toBe('Bearer tk_abc');
     expect(JSON.parse(ntfy!.body)).toEqual({
       topic: 'alerts',
       title: 'New submission: Contact',
-      message: `email: ada@example.com\nmessage: Hello <@123> @everyone **hi**\n${stored.created_at} · country: ${stored.country}`,
+      message: `email: ada@example.com\nmessage: Hello <@123> @everyone **hi**\n${formatTimeInWords(UTC, stored.created_at)} · country: unknown`,
       click: `${t.config.baseUrl}/dashboard/submissions/${submissionId}`,
       markdown: false,
     });

@@ -1,4 +1,4 @@
-import { fitEscaped, fitFields, type CharEscaper } from '../fit.js';
+import { fitEscaped, fitFields, noEscape, type CharEscaper } from '../fit.js';
 import { footerText, titleText, type SubmissionMessage } from '../message.js';
 import type { PlatformRequest } from '../integration.types.js';
 
@@ -17,7 +17,8 @@ const DESCRIPTION = 'Open the submission in Formgate';
  */
 export function formatDiscord(url: string, m: SubmissionMessage): PlatformRequest {
   const title = fitEscaped(titleText(m), DISCORD_LIMITS.title, escapeDiscord);
-  const footer = fitEscaped(footerText(m), 200, escapeDiscord);
+  // Discord shows a footer as plain text: an escape there would show as a backslash.
+  const footer = fitEscaped(footerText(m), 200, noEscape);
   const description = `[${DESCRIPTION}](${m.link})`;
   const fixed = title.length + footer.length + description.length;
   const fitted = fitFields(m, {

@@ -1,16 +1,43 @@
-import { fitEscaped, fitFields, noEscape, type CharEscaper } from '../fit.js';
+import { fitEscaped, fitFields, noEscape, type TextEscaper } from '../fit.js';
 import { footerText, titleText, type SubmissionMessage } from '../message.js';
 import type { PlatformRequest } from '../integration.types.js';
 
 /** Slack's control characters (its formatting reference: escape &, < and >, nothing else). */
 const SLACK_ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
 
+/** What a backslash escapes in Markdown: ASCII punctuation. */
+const MARKDOWN_ESCAPABLE = /^[!-/:-@[-`{-~]$/;
+
 /**
- * For the top-level `text`: Slack's three entities, plus a backslash before Markdown punctuation
- * for the Slack-compatible servers (Mattermost, Rocket.Chat) that render `text` as Markdown,
- * where `[x](url)` and `![](url)` would otherwise make links and remote images.
+ * For the top-level `text`. Slack reads only its three entities there and shows a backslash as a
+ * backslash, so ordinary text (`alert(1)`, `**bold**`) goes as typed. The Slack-compatible servers
+ * (Mattermost, Rocket.Chat) read `text` as Markdown, where brackets make links and remote images
+ * (`[x](url)`, `[x][ref]` with `[ref]: url`, `![x](url)`): brackets, an `!` before one and the
+ * parentheses of a link's target get a backslash there, and so does an `!` after `<`, so that
+ * `<!channel>` stays broken even on a server that turns the entities back into `<`. A backslash
+ * typed before punctuation is doubled: it would otherwise escape the backslash added after it.
  */
-const escapeFallback: CharEscaper = (char) => SLACK_ENTITIES[char] ?? (/[\\`*_~[\]()!#|]/.test(char) ? `\\${char}` : char);
+const escapeFallback: TextEscaper = {
+  escapeEach(chars) {
+    let targetDepth = 0;
+    return chars.map((char, i) => {
+      const entity = SLACK_ENTITIES[char];
+      if (entity) return entity;
+      if (char === '\\' && MARKDOWN_ESCAPABLE.test(chars[i + 1] ?? '')) return '\\\\';
+      if (char === '[' || char === ']') return `\\${char}`;
+      if (char === '!' && (chars[i + 1] === '[' || chars[i - 1] === '<')) return '\\!';
+      if (char === '(' && (targetDepth > 0 || chars[i - 1] === ']')) {
+        targetDepth += 1;
+        return '\\(';
+      }
+      if (char === ')' && targetDepth > 0) {
+        targetDepth -= 1;
+        return '\\)';
+      }
+      return char;
+    });
+  },
+};
 
 /** Limits: header text 150, one rich-text/mrkdwn text 3000, message text kept well under 40k. */
 export const SLACK_LIMITS = { header: 150, maxFields: 50, maxName: 100, maxValue: 1000, maxTotal: 3000 } as const;

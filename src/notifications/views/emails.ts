@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { escapeHtml } from '../../lib/html.js';
 import { oneLine, renderTemplate, submissionVariables, valueText } from '../../lib/template.js';
+import { countryInWords } from '../../lib/text.js';
 import { formatTimeInWords, UTC } from '../../lib/time-zone.js';
 
 export interface ComposedEmail {
@@ -40,7 +41,7 @@ const inWords = (iso: string) => formatTimeInWords(UTC, iso);
 
 function submissionText(s: SubmissionForEmail, baseUrl: string): string {
   const lines = fieldLines(s.payload).map(([name, value]) => `${name}: ${value}`);
-  return [...lines, '', `time: ${inWords(s.createdAt)}`, `country: ${s.country}`, `view: ${submissionLink(baseUrl, s.id)}`].join('\n');
+  return [...lines, '', `time: ${inWords(s.createdAt)}`, `country: ${countryInWords(s.country)}`, `view: ${submissionLink(baseUrl, s.id)}`].join('\n');
 }
 
 function submissionHtml(s: SubmissionForEmail, baseUrl: string): string {
@@ -48,7 +49,7 @@ function submissionHtml(s: SubmissionForEmail, baseUrl: string): string {
     .map(([name, value]) => `<tr><th align="left" valign="top">${escapeHtml(name)}</th><td style="white-space:pre-wrap">${escapeHtml(value)}</td></tr>`)
     .join('\n');
   const link = escapeHtml(submissionLink(baseUrl, s.id));
-  return `<table cellpadding="4">\n${rows}\n<tr><th align="left">time</th><td>${escapeHtml(inWords(s.createdAt))}</td></tr>\n<tr><th align="left">country</th><td>${escapeHtml(s.country)}</td></tr>\n</table>\n<p><a href="${link}">View this submission on the dashboard</a></p>`;
+  return `<table cellpadding="4">\n${rows}\n<tr><th align="left">time</th><td>${escapeHtml(inWords(s.createdAt))}</td></tr>\n<tr><th align="left">country</th><td>${escapeHtml(countryInWords(s.country))}</td></tr>\n</table>\n<p><a href="${link}">View this submission on the dashboard</a></p>`;
 }
 
 const page = (body: string) => `<!doctype html><html><body style="font-family:system-ui,sans-serif">${body}</body></html>`;
