@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { compiledProduct, compiledSource } from '../test/helpers/compiled-source.js';
 
 // `npm run test:e2e` (e2e/run.sh) runs this first: what needs a whole program or a browser —
 // Chromium journeys, the CLI and the server as child processes — on SQLite and on PostgreSQL.
@@ -8,7 +9,9 @@ const TESTS = ['e2e/browser/**/*.test.ts', 'e2e/cli/**/*.test.ts', 'e2e/process/
 
 export default defineConfig({
   root: fileURLToPath(new URL('..', import.meta.url)),
+  plugins: [compiledSource()],
   test: {
+    server: { deps: { external: [compiledProduct] } },
     pool: 'forks',
     // They wait on browsers and child processes more than they compute.
     maxWorkers: 3,

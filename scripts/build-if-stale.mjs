@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm start` and `npm run test:reliability` in a checkout: compile only when a source file is newer
+// `npm start`, the test suites' global setup and `npm run test:e2e` in a checkout: compile only when a source file is newer
 // than the last build (the browser client first, then the server). `npm test` always runs the
 // compiler, as the first command CI and a newcomer run.
 // tsc's own incremental mode (dist/.tsbuildinfo) would also skip unchanged files, but it still
@@ -25,7 +25,7 @@ function newestMtime(path) {
 // The browser script the server serves first (client/dist/formgate.min.js).
 execFileSync(process.execPath, [join(root, 'scripts', 'build-client-if-stale.mjs')], { stdio: 'inherit', cwd: root });
 
-const inputs = ['src', 'bench', 'tsconfig.json', 'tsconfig.build.json', 'package.json'].map((p) => join(root, p)).filter(existsSync);
+const inputs = ['src', 'tsconfig.json', 'tsconfig.build.json', 'package.json'].map((p) => join(root, p)).filter(existsSync);
 const sourcesChanged = Math.max(...inputs.map(newestMtime));
 if (existsSync(buildInfo) && statSync(buildInfo).mtimeMs >= sourcesChanged) process.exit(0);
 

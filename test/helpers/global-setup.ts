@@ -61,7 +61,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
 }
 
 async function prepareRun(): Promise<RunResources> {
-  execFileSync(process.execPath, [new URL('../../scripts/build-client-if-stale.mjs', import.meta.url).pathname], { stdio: 'inherit' });
+  // Tests load the compiled product (./compiled-source.ts) and the served browser script.
+  execFileSync(process.execPath, [new URL('../../scripts/build-if-stale.mjs', import.meta.url).pathname], { stdio: 'inherit' });
   const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
   let cluster: SuiteCluster | undefined;
   let postgresUrl = process.env.TEST_DATABASE_URL;
