@@ -54,7 +54,7 @@ RUN set -eu; \
 COPY tsconfig.json tsconfig.build.json ./
 COPY client ./client
 COPY src ./src
-# bench/ stays out: the image keeps only dist/src, and bench/ANALYSIS.md and results.json change
+# bench/ stays out: a workspace of its own that the image never runs, and its results.json changes
 # every time the benchmarks are written, which would rebuild this stage without a source change.
 RUN npm run build && find dist -name '*.map' -delete && rm -f dist/.tsbuildinfo
 

@@ -7,23 +7,14 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { browserScriptOptions } from './script-options.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const dist = join(here, 'dist');
 const src = join(here, 'src');
 rmSync(dist, { recursive: true, force: true });
 
-await build({
-  entryPoints: [join(src, 'browser.ts')],
-  outfile: join(dist, 'formgate.min.js'),
-  bundle: true,
-  format: 'iife',
-  platform: 'browser',
-  target: 'es2019',
-  minify: true,
-  legalComments: 'none',
-  logLevel: 'warning',
-});
+await build({ ...browserScriptOptions, outfile: join(dist, 'formgate.min.js'), logLevel: 'warning' });
 
 // The modules stay one file per source (no bundling), so `formgate-client/react` shares the
 // submit code with the main entry instead of carrying a copy.

@@ -13,7 +13,8 @@ export default defineConfig({
   test: {
     server: { deps: { external: [compiledProduct] } },
     pool: 'forks',
-    // They wait on browsers and child processes more than they compute.
+    // Three at a time on 2 cores: six (and one process for several files) made pages and child
+    // processes miss their 30 s waits.
     maxWorkers: 3,
     globalSetup: ['test/helpers/global-setup.ts'],
     testTimeout: 30_000,

@@ -18,7 +18,7 @@ function newestMtime(path) {
   return newest;
 }
 
-const inputs = ['client/src', 'client/build.mjs', 'client/package.json', 'client/tsconfig.json', 'client/tsconfig.build.json']
+const inputs = ['client/src', 'client/build.mjs', 'client/script-options.mjs', 'client/package.json', 'client/tsconfig.json', 'client/tsconfig.build.json']
   .map((p) => join(root, p))
   .filter(existsSync);
 if (existsSync(script) && statSync(script).mtimeMs >= Math.max(...inputs.map(newestMtime))) process.exit(0);

@@ -5,6 +5,7 @@ import { createServer, type AddressInfo, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../test/helpers/free-port.js';
 import { createTestDatabase, testDialect, type TestDatabase } from '../../test/helpers/database.js';
 import { PROCESS_TEST_TIMEOUT_MS, SERVER_ENTRY, operatorEnv, runCli, runServer, spawnServer, type ServerProcess } from '../../test/helpers/server-process.js';
 import { waitFor } from '../../test/helpers/wait.js';
@@ -17,14 +18,7 @@ let dir: string;
 const servers: ServerProcess[] = [];
 
 /** A port that was free a moment ago (nothing listens on it). */
-async function closedPort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  server.close();
-  await once(server, 'close');
-  return port;
-}
+const closedPort = freePort;
 
 async function heldPort(): Promise<Server> {
   const server = createServer().listen(0, '127.0.0.1');
@@ -68,7 +62,7 @@ describe(`start on ${testDialect}`, { timeout: PROCESS_TEST_TIMEOUT_MS }, () => 
       'Dashboard: https://forms.example.com/dashboard (public URL https://forms.example.com)',
       testDialect === 'sqlite'
         ? `Database: SQLite file ${database.url.slice('sqlite:'.length)}`
-        : `Database: PostgreSQL database ${new URL(database.url).pathname.slice(1)} on postgres@127.0.0.1:5432`,
+        : `Database: PostgreSQL database ${new URL(database.url).pathname.slice(1)} on postgres@127.0.0.1:${new URL(database.url).port || 5432}`,
       `Redis: on, ${redisUrl}`,
       'Email: off (SMTP_URL not set; no notification emails)',
       expect.stringMatching(/^Metrics: http:\/\/127\.0\.0\.1:\d+\/metrics$/),

@@ -1,5 +1,3 @@
-import { once } from 'node:events';
-import { createServer, type AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { parseConfig, type Config } from '../../src/config.js';
@@ -7,6 +5,7 @@ import type { DatabaseHandle, DatabaseOptions } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import type { Services } from '../../src/services.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
+import { freePort } from './free-port.js';
 import { OpenApiResponseChecker, recordTally } from './openapi-responses.js';
 
 export interface TestApp {
@@ -38,16 +37,7 @@ export interface TestAppOptions {
   databaseOptions?: DatabaseOptions;
 }
 
-/** A free loopback port, found by letting the OS pick one and releasing it. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  server.close();
-  await once(server, 'close');
-  return port;
-}
+export { freePort };
 
 /** A real server on a loopback port with its own migrated database. */
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {

@@ -1,14 +1,12 @@
 import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { once } from 'node:events';
-import { connect, createServer, type AddressInfo } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
-import { createDatabase } from '../../src/db/database.js';
-import { migrateToLatest } from '../../src/db/migrate.js';
-import { randomBase62 } from '../../src/lib/ids.js';
+import { freePort } from './free-port.js';
 import { findPostgresBinaries, startSuiteCluster, type SuiteCluster } from './postgres-cluster.js';
 
 declare module 'vitest' {
@@ -81,7 +79,7 @@ async function prepareRun(): Promise<RunResources> {
     process.stderr.write(`\nThe test suite needs these running first: ${problems.join('; ')}.\n\n`);
     process.exit(1);
   }
-  const postgresTemplateDatabase = `formgate_template_${randomBase62(8).toLowerCase()}`;
+  const postgresTemplateDatabase = `formgate_template_${randomBytes(6).toString('hex')}`;
   await adminQuery(postgresUrl, `create database ${postgresTemplateDatabase} template template0`);
   const templateUrl = new URL(postgresUrl);
   templateUrl.pathname = `/${postgresTemplateDatabase}`;
@@ -105,21 +103,15 @@ async function prepareRun(): Promise<RunResources> {
 
 /** Migrates and closes: a template must have no connection when it is copied. */
 async function migrateOnce(url: string): Promise<void> {
+  // Imported only now: tests load the compiled product, which the build above brought up to date.
+  const { createDatabase } = await import('../../src/db/database.js');
+  const { migrateToLatest } = await import('../../src/db/migrate.js');
   const handle = createDatabase(url, { poolSize: 1 });
   try {
     await migrateToLatest(handle);
   } finally {
     await handle.close();
   }
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  server.close();
-  await once(server, 'close');
-  return port;
 }
 
 async function adminQuery(url: string, text: string): Promise<void> {
