@@ -77,14 +77,18 @@ export class AccountService {
       is_admin: 0,
       disabled_at: null,
     };
-    if (!(await insertAccount(this.db, row))) {
-      throw validationFailed('An account with this email already exists.', { email: 'already registered' });
-    }
-    // The first account of an instance is its admin; later ones are not. On one's own server
-    // nothing is held back from its admin: without a plan chosen for it, it gets the top one.
-    if ((await promoteFirstAccountIfNoAdmin(this.db)) !== row.id) return accountRowToAccount(row);
-    if (planId === undefined) await updateAccountPlan(this.db, row.id, FIRST_ACCOUNT_PLAN);
-    return this.getAccount(row.id);
+    // One transaction: an admin made first is never left on DEFAULT_PLAN by a crash in between.
+    const promoted = await this.db.transaction().execute(async (trx) => {
+      if (!(await insertAccount(trx, row))) {
+        throw validationFailed('An account with this email already exists.', { email: 'already registered' });
+      }
+      // The first account of an instance is its admin; later ones are not. On one's own server
+      // nothing is held back from its admin: without a plan chosen for it, it gets the top one.
+      if ((await promoteFirstAccountIfNoAdmin(trx)) !== row.id) return false;
+      if (planId === undefined) await updateAccountPlan(trx, row.id, FIRST_ACCOUNT_PLAN);
+      return true;
+    });
+    return promoted ? this.getAccount(row.id) : accountRowToAccount(row);
   }
 
   async findAccount(id: string): Promise<Account | undefined> {

@@ -3,6 +3,7 @@ import type { Config } from '../config.js';
 import type { DatabaseHandle, Trx } from '../db/database.js';
 import { BatchedWrites, writeSkippingLocked } from '../lib/batched-writes.js';
 import { isoMinus, nowIso } from '../lib/time.js';
+import { UNKNOWN_COUNTRY } from '../lib/text.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { OutboxChannel, OutboxSend } from '../outbox/outbox.channel.js';
 import {
@@ -64,7 +65,7 @@ export class HookDeliveryChannel implements OutboxChannel {
       form_id: hook.formId,
       created_at: now,
       ip: '203.0.113.1',
-      country: 'XX',
+      country: UNKNOWN_COUNTRY,
       user_agent: 'Formgate test delivery',
       referer: '',
       fields: { email: 'test@example.com', message: 'This is a test delivery from the Formgate dashboard.' },

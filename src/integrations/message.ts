@@ -1,4 +1,4 @@
-import { countryInWords } from '../lib/text.js';
+import { countryInWords, UNKNOWN_COUNTRY } from '../lib/text.js';
 import { formatTimeInWords, UTC } from '../lib/time-zone.js';
 
 /**
@@ -47,7 +47,7 @@ export function sampleMessage(formName: string, link: string): SubmissionMessage
       { name: 'message', value: 'This is a test message from Formgate.' },
     ],
     createdAt: new Date().toISOString(),
-    country: 'XX',
+    country: UNKNOWN_COUNTRY,
     link,
   };
 }

@@ -27,7 +27,7 @@ export function shortened(value: string, max = 64): string {
 }
 
 /** The country code a submission has when none could be told (a private, loopback or unlisted address). */
-const UNKNOWN_COUNTRY = 'XX';
+export const UNKNOWN_COUNTRY = 'XX';
 
 /** A submission's country for people to read (emails, chat messages): its code, or "unknown". */
 export function countryInWords(code: string): string {

@@ -2,8 +2,7 @@ import { createRequire } from 'node:module';
 import type geoipModule from 'geoip-country';
 import { isPublicAddress } from '../lib/addresses.js';
 import { BoundedMemo } from '../lib/bounded-memo.js';
-
-const UNKNOWN_COUNTRY = 'XX';
+import { UNKNOWN_COUNTRY } from '../lib/text.js';
 
 type GeoIp = typeof geoipModule;
 let geoip: GeoIp | undefined;

@@ -1,4 +1,5 @@
 import { escapeHtml } from '../../lib/html.js';
+import { UNKNOWN_COUNTRY } from '../../lib/text.js';
 import { formatLocalTime, UTC } from '../../lib/time-zone.js';
 import type { DailyCount } from '../../submissions/submission-browse.repository.js';
 
@@ -14,7 +15,7 @@ export function timeTag(zone: string, iso: string | null | undefined, fallback =
 
 /** Country code with the meaning of XX spelled out. */
 export function countryTag(code: string): string {
-  if (code === 'XX') return '<abbr title="Unknown: a private, loopback or unlisted address">XX (unknown)</abbr>';
+  if (code === UNKNOWN_COUNTRY) return '<abbr title="Unknown: a private, loopback or unlisted address">XX (unknown)</abbr>';
   return escapeHtml(code);
 }
 
