@@ -14,10 +14,11 @@ export default defineConfig({
     server: { deps: { external: [compiledProduct] } },
     pool: 'forks',
     // Three at a time on 2 cores: six (and one process for several files) made pages and child
-    // processes miss their 30 s waits.
+    // processes miss their waits. A journey that walks eight pages through axe-core takes 15 s
+    // alone and over 30 s beside two other workers, hence the 90 s.
     maxWorkers: 3,
     globalSetup: ['test/helpers/global-setup.ts'],
-    testTimeout: 30_000,
+    testTimeout: 90_000,
     hookTimeout: 60_000,
     reporters: ['default'],
     projects: [
