@@ -74,6 +74,16 @@ const envSchema = z.object({
   SHUTDOWN_TIMEOUT_MS: timeoutMs.default(10_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DASHBOARD_SIGNUP: z.enum(['open', 'closed']).default('open'),
+  PASSWORD_LOGIN: booleanString.default(true),
+  OIDC_ISSUER: z.url({ protocol: /^https?$/ }).optional(),
+  OIDC_CLIENT_ID: z.string().min(1).max(1000).optional(),
+  OIDC_CLIENT_SECRET: z.string().min(1).max(4000).optional(),
+  OIDC_DISPLAY_NAME: z.string().trim().min(1).max(60).default('Single sign-on'),
+  OIDC_SCOPES: z
+    .string()
+    .trim()
+    .refine((scopes) => scopes.split(/\s+/).includes('openid'), 'must include openid')
+    .default('openid email profile'),
   METRICS_PORT: port.optional(),
   // Contract section 10: at least hourly.
   RETENTION_PURGE_INTERVAL_MS: z.coerce.number().int().min(1000).max(3_600_000).default(3_600_000),
@@ -111,6 +121,10 @@ export interface Config {
   readonly shutdownTimeoutMs: number;
   readonly logLevel: string;
   readonly dashboardSignup: 'open' | 'closed';
+  /** false: the dashboard offers single sign-on only (no password log-in, sign-up or reset). */
+  readonly passwordLogin: boolean;
+  /** Single sign-on through an OpenID Connect provider; undefined = off. */
+  readonly oidc: OidcConfig | undefined;
   /** Port of the Prometheus listener; undefined = no metrics endpoint. */
   readonly metricsPort: number | undefined;
   readonly retentionPurgeIntervalMs: number;
@@ -120,6 +134,17 @@ export interface Config {
   readonly mailRetryBaseMs: number;
   /** Bot API base of Telegram integrations (a self-hosted Bot API server, or a test stand-in). */
   readonly telegramApiUrl: string;
+}
+
+export interface OidcConfig {
+  /** The provider's issuer identifier (its discovery document is read from it). */
+  readonly issuer: string;
+  readonly clientId: string;
+  /** Unset for a public client (PKCE alone). */
+  readonly clientSecret: string | undefined;
+  /** The sign-in button's words. */
+  readonly displayName: string;
+  readonly scopes: string;
 }
 
 export class ConfigError extends Error {}
@@ -134,6 +159,12 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
   }
   const e = result.data;
+  if ((e.OIDC_ISSUER === undefined) !== (e.OIDC_CLIENT_ID === undefined)) {
+    throw new ConfigError('Invalid configuration: OIDC_ISSUER and OIDC_CLIENT_ID are set together or not at all');
+  }
+  if (!e.PASSWORD_LOGIN && e.OIDC_ISSUER === undefined) {
+    throw new ConfigError('Invalid configuration: PASSWORD_LOGIN=false needs single sign-on (OIDC_ISSUER and OIDC_CLIENT_ID), or nobody could log in to the dashboard');
+  }
   const baseUrl = (e.BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
   return Object.freeze({
     port: e.PORT,
@@ -158,6 +189,17 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     logLevel: e.LOG_LEVEL,
     dashboardSignup: e.DASHBOARD_SIGNUP,
+    passwordLogin: e.PASSWORD_LOGIN,
+    oidc:
+      e.OIDC_ISSUER && e.OIDC_CLIENT_ID
+        ? Object.freeze({
+            issuer: e.OIDC_ISSUER,
+            clientId: e.OIDC_CLIENT_ID,
+            clientSecret: e.OIDC_CLIENT_SECRET,
+            displayName: e.OIDC_DISPLAY_NAME,
+            scopes: e.OIDC_SCOPES,
+          })
+        : undefined,
     metricsPort: e.METRICS_PORT,
     retentionPurgeIntervalMs: e.RETENTION_PURGE_INTERVAL_MS,
     smtpUrl: e.SMTP_URL,

@@ -28,6 +28,7 @@ import { SubmissionService } from './submissions/submission.service.js';
 import { SubmissionLifecycleService } from './submissions/submission-lifecycle.service.js';
 import { SubmissionTriageService } from './submissions/submission-triage.service.js';
 import { SessionService } from './accounts/session.service.js';
+import { SsoService } from './sso/sso.service.js';
 import { BotCheckService } from './bot-checks/bot-check.service.js';
 import { SpamFilterService } from './spam-filter/spam-filter.service.js';
 
@@ -54,6 +55,8 @@ export interface Services {
   /** Queued outbound work of every channel (hook deliveries, email) and its dispatcher. */
   readonly outbox: OutboxDispatcher;
   readonly sessions: SessionService;
+  /** Single sign-on through an OpenID Connect provider (`enabled` false when not configured). */
+  readonly sso: SsoService;
   /** This instance's Prometheus metrics (incremented by the services, served on METRICS_PORT). */
   readonly metrics: Metrics;
   readonly notifications: NotificationService;
@@ -145,6 +148,7 @@ export function createServices(
     integrations,
     outbox,
     sessions,
+    sso: new SsoService(handle.db, config, accounts, admin),
     notifications,
     passwordResets: new PasswordResetService(handle, config, accounts, sessions, notifications, wakeOutbox),
     metrics,

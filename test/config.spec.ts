@@ -86,4 +86,18 @@ describe('parseConfig', () => {
     expect(on.mailRetryBaseMs).toBe(500);
     expect(parseConfig({ MAIL_FROM: 'Forms <forms@example.com>' }).mailFrom).toBe('Forms <forms@example.com>');
   });
+
+  it('reads single sign-on settings, with the contract defaults, and refuses what would lock everyone out', () => {
+    expect(parseConfig({})).toMatchObject({ oidc: undefined, passwordLogin: true });
+    const sso = { OIDC_ISSUER: 'https://id.example.com/realms/staff', OIDC_CLIENT_ID: 'formgate', OIDC_CLIENT_SECRET: 's3cret' };
+    expect(parseConfig({ ...sso, PASSWORD_LOGIN: 'false' })).toMatchObject({
+      passwordLogin: false,
+      oidc: { issuer: 'https://id.example.com/realms/staff', clientId: 'formgate', clientSecret: 's3cret', displayName: 'Single sign-on', scopes: 'openid email profile' },
+    });
+    expect(() => parseConfig({ PASSWORD_LOGIN: 'false' })).toThrow(/PASSWORD_LOGIN=false needs single sign-on/);
+    expect(() => parseConfig({ OIDC_ISSUER: sso.OIDC_ISSUER })).toThrow(/OIDC_ISSUER and OIDC_CLIENT_ID are set together/);
+    expect(() => parseConfig({ OIDC_CLIENT_ID: 'formgate' })).toThrow(/OIDC_ISSUER and OIDC_CLIENT_ID are set together/);
+    expect(() => parseConfig({ ...sso, OIDC_SCOPES: 'email profile' })).toThrow(/OIDC_SCOPES: must include openid/);
+    expect(() => parseConfig({ ...sso, OIDC_ISSUER: 'ftp://id.example.com' })).toThrow(/OIDC_ISSUER/);
+  });
 });

@@ -3,8 +3,8 @@ import { normalizeEmail } from '../accounts/account.service.js';
 import { AppError, rethrowUnlessValidation } from '../errors.js';
 import { clientKey, rateLimited } from '../http/rate-limits.js';
 import type { Counter } from '../lib/rate-limiter.js';
-import { SESSION_TTL_MS } from '../accounts/session.service.js';
 import { SESSION_COOKIE, pageContext, sendPage, setFlash } from './page.js';
+import { startDashboardSession } from './session-cookie.js';
 
 const credentialsSchema = {
   type: 'object',
@@ -38,24 +38,16 @@ const loginCounters = (request: FastifyRequest, email: string): [Counter, Counte
   { key: `login-email:${normalizeEmail(email)}`, windowMs: 15 * 60_000 },
 ];
 
+/** What the log-in and sign-up pages offer besides their form: single sign-on, password log-in. */
+export const signInChoices = (app: FastifyInstance) => ({
+  sso: app.services.sso.enabled ? { displayName: app.config.oidc!.displayName, href: '/dashboard/auth/oidc' } : undefined,
+  passwordLogin: app.config.passwordLogin,
+});
+
 export async function authPages(app: FastifyInstance): Promise<void> {
   // The admin's choice in the database wins over DASHBOARD_SIGNUP, read at every request so every instance follows it.
   const isSignupOpen = () => app.services.admin.signupOpen();
   const secure = app.config.baseUrl.startsWith('https:');
-
-  async function logIn(request: FastifyRequest, reply: FastifyReply, accountId: string): Promise<FastifyReply> {
-    // A new session ID at every login: a planted cookie can never become an authenticated one.
-    await app.services.sessions.endSession(request.cookies[SESSION_COOKIE]);
-    const token = await app.services.sessions.startSession(accountId, { userAgent: request.headers['user-agent'], ip: request.ip });
-    reply.setCookie(SESSION_COOKIE, token, {
-      path: '/dashboard',
-      httpOnly: true,
-      sameSite: 'lax',
-      secure,
-      maxAge: SESSION_TTL_MS / 1000,
-    });
-    return reply.redirect('/dashboard/forms', 303);
-  }
 
   // Every attempt is counted before the password is checked (so parallel guesses cannot slip
   // past the limit) and a successful one is taken back: only failures add up. The address is
@@ -75,15 +67,15 @@ export async function authPages(app: FastifyInstance): Promise<void> {
     const account = await app.services.accounts.verifyCredentials(request.body.email, request.body.password);
     if (!account) {
       const page = { ...pageContext(request, reply, 'Log in'), error: 'Wrong email or password.' };
-      return sendPage(reply, 'auth', page, { heading: 'Log in', action: '/dashboard/login', email: request.body.email, signupOpen: await isSignupOpen() }, 401);
+      return sendPage(reply, 'auth', page, { heading: 'Log in', action: '/dashboard/login', email: request.body.email, signupOpen: await isSignupOpen(), ...signInChoices(app) }, 401);
     }
     if (account.disabled) {
       await app.limiter.unhit(...counters);
       const page = { ...pageContext(request, reply, 'Log in'), error: 'This account is disabled. Ask this instance\'s admin to enable it.' };
-      return sendPage(reply, 'auth', page, { heading: 'Log in', action: '/dashboard/login', email: request.body.email, signupOpen: await isSignupOpen() }, 403);
+      return sendPage(reply, 'auth', page, { heading: 'Log in', action: '/dashboard/login', email: request.body.email, signupOpen: await isSignupOpen(), ...signInChoices(app) }, 403);
     }
     await app.limiter.unhit(...counters);
-    return logIn(request, reply, account.id);
+    return startDashboardSession(app, request, reply, account.id);
   });
 
   app.post<{ Body: Credentials }>('/dashboard/signup', { schema: { hide: true, body: credentialsSchema } }, async (request, reply) => {
@@ -96,23 +88,23 @@ export async function authPages(app: FastifyInstance): Promise<void> {
         displayName: request.body.displayName,
         password: request.body.password,
       });
-      return await logIn(request, reply, account.id);
+      return await startDashboardSession(app, request, reply, account.id);
     } catch (err) {
       rethrowUnlessValidation(err);
       const fieldErrors = Object.fromEntries(Object.keys(err.fieldErrors ?? {}).map((field) => [field, signupMessages[field] ?? 'Check this field.']));
       if (err.fieldErrors?.email === 'already registered') fieldErrors.email = 'An account with this email already exists. Log in, or use “Forgot password?”.';
       const page = { ...pageContext(request, reply, 'Sign up'), error: 'The account was not created: see the messages by the fields.' };
-      return sendPage(reply, 'auth', page, { heading: 'Sign up', action: '/dashboard/signup', signup: true, email: request.body.email, displayName: request.body.displayName, fieldErrors }, 400);
+      return sendPage(reply, 'auth', page, { heading: 'Sign up', action: '/dashboard/signup', signup: true, email: request.body.email, displayName: request.body.displayName, fieldErrors, ...signInChoices(app) }, 400);
     }
   });
 
   app.get('/dashboard/login', { schema: { hide: true } }, async (request, reply) =>
-    sendPage(reply, 'auth', pageContext(request, reply, 'Log in'), { heading: 'Log in', action: '/dashboard/login', signupOpen: await isSignupOpen() }),
+    sendPage(reply, 'auth', pageContext(request, reply, 'Log in'), { heading: 'Log in', action: '/dashboard/login', signupOpen: await isSignupOpen(), ...signInChoices(app) }),
   );
 
   app.get('/dashboard/signup', { schema: { hide: true } }, async (request, reply) => {
     if (!(await isSignupOpen())) throw new AppError('not_found', 'Sign-up is closed on this server; ask its operator for an account.');
-    return sendPage(reply, 'auth', pageContext(request, reply, 'Sign up'), { heading: 'Sign up', action: '/dashboard/signup', signup: true });
+    return sendPage(reply, 'auth', pageContext(request, reply, 'Sign up'), { heading: 'Sign up', action: '/dashboard/signup', signup: true, ...signInChoices(app) });
   });
 
   app.post('/dashboard/logout', { schema: { hide: true } }, async (request, reply) => {

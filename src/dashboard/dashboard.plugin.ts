@@ -9,6 +9,7 @@ import { accountPages } from './account.routes.js';
 import { adminPages } from './admin.routes.js';
 import { appCss, appJs } from './assets.js';
 import { authPages } from './auth.routes.js';
+import { ssoPages } from './sso.routes.js';
 import { emailPages, emailPublicPages } from './email.routes.js';
 import { formPages } from './forms.routes.js';
 import { hookPages } from './hooks.routes.js';
@@ -23,6 +24,10 @@ declare module 'fastify' {
     owner: Account | undefined;
   }
 }
+
+/** What PASSWORD_LOGIN=false turns off: log-in by password, sign-up and password reset. */
+const PASSWORD_PAGES = /^\/dashboard\/(signup|forgot-password|reset-password\/)/;
+const isPasswordRequest = (method: string, path: string) => PASSWORD_PAGES.test(path) || (method === 'POST' && path === '/dashboard/login');
 
 const CSP = [
   "default-src 'self'",
@@ -55,6 +60,9 @@ export async function dashboardPlugin(app: FastifyInstance): Promise<void> {
       const owner = accountId ? await app.services.accounts.findAccount(accountId) : undefined;
       // A disabled account's sessions open nothing, even one started before it was disabled.
       request.owner = owner && !owner.disabled ? owner : undefined;
+      if (!app.config.passwordLogin && isPasswordRequest(request.method, request.url.split('?')[0]!)) {
+        throw new AppError('not_found', 'Password log-in is turned off on this server: sign in with single sign-on.');
+      }
     });
     // Every state-changing request must carry the CSRF token of the form it came from.
     dashboard.addHook('preHandler', async (request, reply) => {
@@ -91,6 +99,7 @@ export async function dashboardPlugin(app: FastifyInstance): Promise<void> {
     );
 
     await dashboard.register(authPages);
+    await dashboard.register(ssoPages);
     await dashboard.register(emailPublicPages);
     // Everything below needs a logged-in owner.
     await dashboard.register(async (owned) => {

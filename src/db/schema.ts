@@ -342,6 +342,17 @@ export interface SpamFilterLessonTable {
   created_at: string;
 }
 
+/** An OpenID Connect identity (issuer, `sub`) and the account it signs in to. */
+export interface SsoIdentityTable {
+  issuer: string;
+  subject: string;
+  account_id: string;
+  /** The address the provider last vouched for (verified). */
+  email: string;
+  created_at: string;
+  last_sign_in_at: string;
+}
+
 export interface Database {
   accounts: AccountTable;
   api_keys: ApiKeyTable;
@@ -360,6 +371,7 @@ export interface Database {
   email_suppressions: EmailSuppressionTable;
   password_resets: PasswordResetTable;
   sessions: SessionTable;
+  sso_identities: SsoIdentityTable;
   form_hourly_counts: FormHourlyCountTable;
   form_counts: FormCountTable;
   instance_secrets: InstanceSecretTable;

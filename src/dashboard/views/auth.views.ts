@@ -2,7 +2,9 @@
 export const authViews: Record<string, string> = {
   auth: `<section class="card narrow">
 <h1><%= it.heading %></h1>
-<form method="post" action="<%= it.action %>">
+<% if (it.sso) { %><p><a class="button primary" href="<%= it.sso.href %>"><%= it.sso.displayName %></a></p>
+<% if (it.passwordLogin !== false) { %><p class="muted">Or with your email and a password:</p><% } %><% } %>
+<% if (it.passwordLogin !== false) { %><form method="post" action="<%= it.action %>">
   <input type="hidden" name="_csrf" value="<%= it.csrf %>">
   <label>Email <input type="email" name="email" required value="<%= it.email || '' %>" autocomplete="email" aria-describedby="email-error"></label>
   <% if (it.fieldErrors.email) { %><p class="field-error" id="email-error"><%= it.fieldErrors.email %></p><% } %>
@@ -13,7 +15,15 @@ export const authViews: Record<string, string> = {
   <button class="primary"><%= it.heading %></button>
 </form>
 <% if (it.action === '/dashboard/login') { %><p><a href="/dashboard/forgot-password">Forgot password?</a></p><% } %>
-<p class="muted"><% if (it.signup) { %>Already have an account? <a href="/dashboard/login">Log in</a><% } else if (it.signupOpen) { %><a href="/dashboard/signup">Create an account</a><% } %></p>
+<% } %>
+<p class="muted"><% if (it.signup) { %>Already have an account? <a href="/dashboard/login">Log in</a><% } else if (it.signupOpen && it.passwordLogin !== false) { %><a href="/dashboard/signup">Create an account</a><% } %></p>
+</section>`,
+
+  ssoFailed: `<section class="card narrow">
+<h1>Single sign-on did not work</h1>
+<p><%= it.reason %></p>
+<p><a class="button primary" href="/dashboard/auth/oidc">Try again</a></p>
+<% if (it.passwordLogin) { %><p class="muted"><a href="/dashboard/login">Log in with a password instead</a></p><% } %>
 </section>`,
 
   forgotPassword: `<section class="card narrow">
