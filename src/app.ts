@@ -1,5 +1,7 @@
+import { runAsActor } from './audit/audit.context.js';
+import type { AuditActor } from './audit/audit.types.js';
 import { unsubscribeRoutes } from './notifications/unsubscribe.routes.js';
-import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import type { Config } from './config.js';
 import { clientScriptRoutes } from './client-script/client-script.routes.js';
 import { loadClientScript, type ClientScript } from './client-script/client-script.js';
@@ -96,6 +98,12 @@ function trustProxyOption(trust: Config['trustProxy']): FastifyServerOptions['tr
 }
 
 /** Builds the whole service. Never listens: server.ts and tests decide that. */
+function requestActor(request: FastifyRequest): AuditActor | undefined {
+  if (request.owner) return { type: 'account', id: request.owner.id, label: request.owner.email };
+  if (request.apiKeyId) return { type: 'api_key', id: request.apiKeyId, label: request.apiKeyId };
+  return undefined;
+}
+
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config } = options;
   // First: a missing build stops the start before anything is opened.
@@ -155,6 +163,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addHook('onRequest', (_request, reply, done) => {
     reply.header('x-content-type-options', 'nosniff');
     done();
+  });
+  // The dashboard's owner or the API key is the actor of what the request changes (the audit
+  // log). Only where changes can be made: the submit path keeps its request as it was.
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (!request.url.startsWith('/dashboard') && !request.url.startsWith('/v1/api')) return done();
+    runAsActor(() => ({ actor: requestActor(request), address: request.ip }), done);
   });
   app.setErrorHandler(jsonErrorHandler);
   acceptEveryHttpMethod(app);

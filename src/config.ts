@@ -75,6 +75,7 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DASHBOARD_SIGNUP: z.enum(['open', 'closed']).default('open'),
   PASSWORD_LOGIN: booleanString.default(true),
+  AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(365),
   OIDC_ISSUER: z.url({ protocol: /^https?$/ }).optional(),
   OIDC_CLIENT_ID: z.string().min(1).max(1000).optional(),
   OIDC_CLIENT_SECRET: z.string().min(1).max(4000).optional(),
@@ -121,6 +122,8 @@ export interface Config {
   readonly shutdownTimeoutMs: number;
   readonly logLevel: string;
   readonly dashboardSignup: 'open' | 'closed';
+  /** Audit events older than this are purged (with the retention purge, at least hourly). */
+  readonly auditRetentionDays: number;
   /** false: the dashboard offers single sign-on only (no password log-in, sign-up or reset). */
   readonly passwordLogin: boolean;
   /** Single sign-on through an OpenID Connect provider; undefined = off. */
@@ -190,6 +193,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     logLevel: e.LOG_LEVEL,
     dashboardSignup: e.DASHBOARD_SIGNUP,
     passwordLogin: e.PASSWORD_LOGIN,
+    auditRetentionDays: e.AUDIT_RETENTION_DAYS,
     oidc:
       e.OIDC_ISSUER && e.OIDC_CLIENT_ID
         ? Object.freeze({

@@ -29,6 +29,7 @@ import { SubmissionLifecycleService } from './submissions/submission-lifecycle.s
 import { SubmissionTriageService } from './submissions/submission-triage.service.js';
 import { SessionService } from './accounts/session.service.js';
 import { SsoService } from './sso/sso.service.js';
+import { AuditService } from './audit/audit.service.js';
 import { BotCheckService } from './bot-checks/bot-check.service.js';
 import { SpamFilterService } from './spam-filter/spam-filter.service.js';
 
@@ -55,6 +56,8 @@ export interface Services {
   /** Queued outbound work of every channel (hook deliveries, email) and its dispatcher. */
   readonly outbox: OutboxDispatcher;
   readonly sessions: SessionService;
+  /** Each account's audit log: who changed what (contract section 17). */
+  readonly audit: AuditService;
   /** Single sign-on through an OpenID Connect provider (`enabled` false when not configured). */
   readonly sso: SsoService;
   /** This instance's Prometheus metrics (incremented by the services, served on METRICS_PORT). */
@@ -88,18 +91,25 @@ export function createServices(
   options: ServiceOptions = {},
 ): Services {
   const metrics = options.metrics ?? createMetrics();
-  const forms = new FormService(handle.db, {
-    turnstile: config.turnstileSecretKey,
-    hcaptcha: config.hcaptchaSecretKey,
-    recaptcha: config.recaptchaSecretKey,
-  });
+  const audit = new AuditService(handle.db, config.auditRetentionDays);
+  const forms = new FormService(
+    handle.db,
+    { turnstile: config.turnstileSecretKey, hcaptcha: config.hcaptchaSecretKey, recaptcha: config.recaptchaSecretKey },
+    Date.now,
+    audit,
+  );
   // Deleting an account deletes its forms through the lifecycle service first (built below).
   let lifecycle: SubmissionLifecycleService | undefined;
-  const accounts = new AccountService(handle.db, config, async (accountId) => {
-    await lifecycle?.deleteFormsOfAccount(accountId);
-  });
+  const accounts = new AccountService(
+    handle.db,
+    config,
+    async (accountId) => {
+      await lifecycle?.deleteFormsOfAccount(accountId);
+    },
+    audit,
+  );
   const instanceSecrets = new InstanceSecretService(handle.db);
-  const sessions = new SessionService(handle.db);
+  const sessions = new SessionService(handle.db, audit);
   // The dispatcher is built after the services that queue work; they reach it through this.
   let outbox: OutboxDispatcher | undefined;
   const wakeOutbox = () => outbox?.wake();
@@ -111,7 +121,7 @@ export function createServices(
   const unsubscribeGoneHook = async (hookId: string) => hooks?.unsubscribeGoneHook(hookId);
   const hookChannel = new HookDeliveryChannel(handle, config, logger, options.hookTransport, metrics, unsubscribeGoneHook);
   const integrationSender = new IntegrationSender(config.hookTimeoutMs, config.hookAllowPrivateTargets, options.hookTransport);
-  const integrations = new IntegrationService(handle.db, config, forms, integrationSender);
+  const integrations = new IntegrationService(handle.db, config, forms, integrationSender, audit);
   const channels: OutboxChannel[] = [hookChannel, new IntegrationChannel(handle, config, logger, integrationSender, integrations, metrics)];
   const onEmailAttempt: EmailAttemptListener = (outcome) => {
     metrics.emails.inc({ outcome });
@@ -119,12 +129,15 @@ export function createServices(
   };
   if (mailer) channels.push(new EmailChannel(handle, config, mailer, logger, () => notifications.queueDueDigests(), instanceSecrets, onEmailAttempt));
   outbox = new OutboxDispatcher(handle, logger, channels);
-  hooks = new HookService(handle.db, config, forms, accounts, hookChannel);
+  hooks = new HookService(handle.db, config, forms, accounts, hookChannel, audit);
   const admin = new AdminService(handle.db, config, accounts);
   lifecycle = new SubmissionLifecycleService(handle, forms, outbox, logger, {
     purgeIntervalMs: config.retentionPurgeIntervalMs,
     // The Admin page shows when the purge last ran, whichever instance ran it.
-    onPurged: (deleted) => admin.recordPurge(deleted),
+    onPurged: async (deleted) => {
+      await admin.recordPurge(deleted);
+      await audit.purgeExpired();
+    },
   });
   const botChecks = new BotCheckService(handle.db, config, instanceSecrets);
   const spamFilter = new SpamFilterService(handle.db, logger);
@@ -136,7 +149,7 @@ export function createServices(
     handle,
     accounts,
     admin,
-    apiKeys: new ApiKeyService(handle.db),
+    apiKeys: new ApiKeyService(handle.db, audit),
     forms,
     submissions: new SubmissionService(handle, config, forms, outbox, logger, { botChecks, spamFilter }, searchIndex),
     submissionQueries: new SubmissionQueryService(handle.db, forms, new SubmissionCursors(instanceSecrets)),
@@ -148,6 +161,7 @@ export function createServices(
     integrations,
     outbox,
     sessions,
+    audit,
     sso: new SsoService(handle.db, config, accounts, admin),
     notifications,
     passwordResets: new PasswordResetService(handle, config, accounts, sessions, notifications, wakeOutbox),

@@ -1,3 +1,4 @@
+import type { AuditService } from '../audit/audit.service.js';
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { Config, Plan } from '../config.js';
@@ -55,6 +56,7 @@ export class AccountService {
     private readonly db: Executor,
     private readonly config: Pick<Config, 'defaultPlan'>,
     private readonly eraseOwnedData: OwnedDataEraser = async () => {},
+    private readonly audit?: AuditService,
   ) {}
 
   async createAccount(input: NewAccountInput): Promise<Account> {
@@ -174,6 +176,13 @@ export class AccountService {
       return undefined;
     }
     return (await verifyPassword(password, row.password_hash)) ? accountRowToAccount(row) : undefined;
+  }
+
+  /** A failed password log-in as an existing account goes in that account's audit log. */
+  async recordFailedSignIn(email: string): Promise<void> {
+    const row = await findAccountRowByEmail(this.db, normalizeEmail(email));
+    if (!row) return;
+    await this.audit?.record(this.db, row.id, 'sign_in_failed', undefined, { method: 'password' }, { type: 'account', id: row.id, label: row.email });
   }
 
   /** The stored password must match before email, password or the account itself change. */

@@ -1,3 +1,4 @@
+import type { AuditService } from '../audit/audit.service.js';
 import { randomBytes } from 'node:crypto';
 import { hashToken } from '../lib/token-hash.js';
 import type { Executor } from '../db/database.js';
@@ -30,6 +31,9 @@ export interface SessionSummary {
 export interface SessionClient {
   userAgent?: string | undefined;
   ip?: string | undefined;
+  /** Who signs in and how, for the audit log. */
+  email?: string;
+  method?: 'password' | 'sso';
 }
 
 const MAX_USER_AGENT = 512;
@@ -41,13 +45,17 @@ export const SESSION_TTL_MS = 14 * 24 * 60 * 60 * 1000;
  * so a leaked database does not hand out sessions. Every login makes a new token.
  */
 export class SessionService {
-  constructor(private readonly db: Executor) {}
+  constructor(
+    private readonly db: Executor,
+    private readonly audit?: AuditService,
+  ) {}
 
   async startSession(accountId: string, client: SessionClient = {}): Promise<string> {
     const token = randomBytes(32).toString('base64url');
     const now = nowIso();
     await deleteExpiredSessions(this.db, now);
-    await insertSession(this.db, {
+    await this.db.transaction().execute(async (trx) => {
+      await insertSession(trx, {
       id: hashToken(token),
       account_id: accountId,
       csrf_secret: randomBytes(16).toString('hex'),
@@ -55,6 +63,9 @@ export class SessionService {
       expires_at: new Date(Date.parse(now) + SESSION_TTL_MS).toISOString(),
       user_agent: client.userAgent ? client.userAgent.slice(0, MAX_USER_AGENT) : null,
       ip: client.ip ?? null,
+      });
+      const actor = { type: 'account' as const, id: accountId, label: client.email ?? accountId, ...(client.ip ? { address: client.ip } : {}) };
+      await this.audit?.record(trx, accountId, 'sign_in', undefined, { method: client.method ?? 'password' }, actor);
     });
     return token;
   }

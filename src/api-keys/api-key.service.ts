@@ -1,4 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
+import type { AuditService } from '../audit/audit.service.js';
 import type { Executor } from '../db/database.js';
 import { notFound, validationFailed } from '../errors.js';
 import { newId, randomBase62 } from '../lib/ids.js';
@@ -28,7 +29,10 @@ export class ApiKeyService {
   /** key id → when last_used_at was last written; keeps auth from writing on every request. */
   private readonly lastTouched = new Map<string, number>();
 
-  constructor(private readonly db: Executor) {}
+  constructor(
+    private readonly db: Executor,
+    private readonly audit?: AuditService,
+  ) {}
 
   async createApiKey(accountId: string, name = 'API key'): Promise<CreatedApiKey> {
     const trimmed = name.trim();
@@ -46,7 +50,10 @@ export class ApiKeyService {
       last_used_at: null,
       revoked_at: null,
     };
-    await insertApiKey(this.db, row);
+    await this.db.transaction().execute(async (trx) => {
+      await insertApiKey(trx, row);
+      await this.audit?.record(trx, accountId, 'api_key.created', { type: 'api_key', id: row.id }, { name: row.name, prefix: row.key_prefix });
+    });
     return { key: apiKeyRowToApiKey(row), apiKey };
   }
 
@@ -56,7 +63,12 @@ export class ApiKeyService {
 
   /** Revokes a key; with accountId, only a key of that account (the dashboard's case). */
   async revokeApiKey(keyId: string, accountId?: string): Promise<void> {
-    const revoked = await revokeApiKeyRow(this.db, keyId, nowIso(), accountId);
+    const revoked = await this.db.transaction().execute(async (trx) => {
+      const row = await findApiKeyRowById(trx, keyId);
+      if (!row || !(await revokeApiKeyRow(trx, keyId, nowIso(), accountId))) return false;
+      await this.audit?.record(trx, row.account_id, 'api_key.revoked', { type: 'api_key', id: row.id }, { name: row.name, prefix: row.key_prefix });
+      return true;
+    });
     if (revoked) return;
     const row = await findApiKeyRowById(this.db, keyId);
     // Revoking twice is fine; a key of another account is as unknown as a missing one.

@@ -2,6 +2,7 @@ import pino from 'pino';
 import { loadConfig, type Config } from '../config.js';
 import { createDatabase } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
+import { runAsActor } from '../audit/audit.context.js';
 import { AppError } from '../errors.js';
 import { createServices, type Services } from '../services.js';
 
@@ -25,7 +26,8 @@ export async function withServices<T>(
     await migrateToLatest(handle);
     const logger = pino({ level: 'warn' }, pino.destination(2));
     services = createServices(handle, config, logger);
-    const result = await run(services, config);
+    // What a command changes is the operator's doing in the audit log.
+    const result = await runAsActor(() => ({ actor: { type: 'cli', label: 'cli' }, address: undefined }), () => run(services!, config));
     process.stdout.write(options.json ? `${JSON.stringify(result)}\n` : `${describe(result)}\n`);
   } finally {
     // Never started, so this only closes what a command opened (an SMTP connection).

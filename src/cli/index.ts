@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { ConfigError } from '../config.js';
 import { VERSION } from '../version.js';
 import { registerAccounts } from './commands/accounts.js';
+import { registerAudit } from './commands/audit.js';
 import { registerBackup } from './commands/backup.js';
 import { registerForms } from './commands/forms.js';
 import { registerIntegrations } from './commands/integrations.js';
@@ -36,6 +37,7 @@ registerPurge(program);
 registerMail(program);
 registerIntegrations(program);
 registerSuppressions(program);
+registerAudit(program);
 
 try {
   await program.parseAsync(process.argv);

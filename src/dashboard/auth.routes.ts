@@ -66,6 +66,7 @@ export async function authPages(app: FastifyInstance): Promise<void> {
     const counters = [addressCounter, emailCounter];
     const account = await app.services.accounts.verifyCredentials(request.body.email, request.body.password);
     if (!account) {
+      await app.services.accounts.recordFailedSignIn(request.body.email);
       const page = { ...pageContext(request, reply, 'Log in'), error: 'Wrong email or password.' };
       return sendPage(reply, 'auth', page, { heading: 'Log in', action: '/dashboard/login', email: request.body.email, signupOpen: await isSignupOpen(), ...signInChoices(app) }, 401);
     }
@@ -75,7 +76,7 @@ export async function authPages(app: FastifyInstance): Promise<void> {
       return sendPage(reply, 'auth', page, { heading: 'Log in', action: '/dashboard/login', email: request.body.email, signupOpen: await isSignupOpen(), ...signInChoices(app) }, 403);
     }
     await app.limiter.unhit(...counters);
-    return startDashboardSession(app, request, reply, account.id);
+    return startDashboardSession(app, request, reply, account, 'password');
   });
 
   app.post<{ Body: Credentials }>('/dashboard/signup', { schema: { hide: true, body: credentialsSchema } }, async (request, reply) => {
@@ -88,7 +89,7 @@ export async function authPages(app: FastifyInstance): Promise<void> {
         displayName: request.body.displayName,
         password: request.body.password,
       });
-      return await startDashboardSession(app, request, reply, account.id);
+      return await startDashboardSession(app, request, reply, account, 'password');
     } catch (err) {
       rethrowUnlessValidation(err);
       const fieldErrors = Object.fromEntries(Object.keys(err.fieldErrors ?? {}).map((field) => [field, signupMessages[field] ?? 'Check this field.']));

@@ -7,6 +7,7 @@ import { AppError } from '../errors.js';
 import { toAppError } from '../http/error-handler.js';
 import { accountPages } from './account.routes.js';
 import { adminPages } from './admin.routes.js';
+import { auditPages } from './audit.routes.js';
 import { appCss, appJs } from './assets.js';
 import { authPages } from './auth.routes.js';
 import { ssoPages } from './sso.routes.js';
@@ -114,6 +115,7 @@ export async function dashboardPlugin(app: FastifyInstance): Promise<void> {
       await owned.register(emailPages);
       await owned.register(integrationPages);
       await owned.register(adminPages);
+      await owned.register(auditPages);
       // Lowest priority in the router: any other dashboard address is a 404 page in the layout.
       owned.get('/dashboard/*', { schema: { hide: true } }, async (request) => {
         throw new AppError('not_found', `There is no page at ${request.url.split('?')[0]!.slice(0, 200)}.`);

@@ -3,10 +3,16 @@ import { SESSION_TTL_MS } from '../accounts/session.service.js';
 import { SESSION_COOKIE } from './page.js';
 
 /** Signs the browser in to an account (after a password or single sign-on) and opens its forms. */
-export async function startDashboardSession(app: FastifyInstance, request: FastifyRequest, reply: FastifyReply, accountId: string): Promise<FastifyReply> {
+export async function startDashboardSession(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  account: { id: string; email: string },
+  method: 'password' | 'sso',
+): Promise<FastifyReply> {
   // A new session ID at every log-in: a planted cookie can never become an authenticated one.
   await app.services.sessions.endSession(request.cookies[SESSION_COOKIE]);
-  const token = await app.services.sessions.startSession(accountId, { userAgent: request.headers['user-agent'], ip: request.ip });
+  const token = await app.services.sessions.startSession(account.id, { userAgent: request.headers['user-agent'], ip: request.ip, email: account.email, method });
   reply.setCookie(SESSION_COOKIE, token, {
     path: '/dashboard',
     httpOnly: true,

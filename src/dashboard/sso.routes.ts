@@ -80,6 +80,6 @@ export async function ssoPages(app: FastifyInstance): Promise<void> {
       request.log.warn({ reason: result.reason, detail: result.detail }, 'single sign-on refused');
       return sendFailure(request, reply, result.reason);
     }
-    return startDashboardSession(app, request, reply, result.account.id);
+    return startDashboardSession(app, request, reply, result.account, 'sso');
   });
 }

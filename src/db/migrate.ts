@@ -19,6 +19,7 @@ import * as m0016 from './migrations/0016_search_vector_parallel_restricted.js';
 import * as m0017 from './migrations/0017_sqlite_search_merges_in_steps.js';
 import * as m0018 from './migrations/0018_counters_hours_before_totals.js';
 import * as m0025 from './migrations/0025_sso_identities.js';
+import * as m0026 from './migrations/0026_audit_log.js';
 
 // Listed statically so the compiled package needs no file-system scan to find migrations.
 const migrations: Record<string, Migration> = {
@@ -41,6 +42,7 @@ const migrations: Record<string, Migration> = {
   '0017_sqlite_search_merges_in_steps': m0017,
   '0018_counters_hours_before_totals': m0018,
   '0025_sso_identities': m0025,
+  '0026_audit_log': m0026,
 };
 
 /** The connection's own PostgreSQL schema; undefined on SQLite. */

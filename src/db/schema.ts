@@ -353,6 +353,25 @@ export interface SsoIdentityTable {
   last_sign_in_at: string;
 }
 
+/** One audit event: who (actor), from where, did what to which target; details never hold secrets. */
+export interface AuditEventTable {
+  /** Time-ordered (newTimeOrderedId), so paging by id is paging by time. */
+  id: string;
+  account_id: string;
+  at: string;
+  /** account | api_key | cli | system (a user, once accounts have members) */
+  actor_type: string;
+  actor_id: string | null;
+  /** The actor as people read it: an email, a key's name and prefix, `cli`. */
+  actor_label: string;
+  address: string | null;
+  action: string;
+  target_type: string | null;
+  target_id: string | null;
+  /** JSON object, e.g. the names of the settings that changed. */
+  details: string | null;
+}
+
 export interface Database {
   accounts: AccountTable;
   api_keys: ApiKeyTable;
@@ -372,6 +391,7 @@ export interface Database {
   password_resets: PasswordResetTable;
   sessions: SessionTable;
   sso_identities: SsoIdentityTable;
+  audit_events: AuditEventTable;
   form_hourly_counts: FormHourlyCountTable;
   form_counts: FormCountTable;
   instance_secrets: InstanceSecretTable;

@@ -1,3 +1,4 @@
+import type { AuditService } from '../audit/audit.service.js';
 import { z } from 'zod';
 import type { Executor, Trx } from '../db/database.js';
 import { notFound, validationFailed } from '../errors.js';
@@ -227,6 +228,7 @@ export class FormService {
     private readonly defaultSecrets: DefaultBotCheckSecrets = {},
     /** The form cache's clock (tests stop it). */
     cacheClock: () => number = Date.now,
+    private readonly audit?: AuditService,
   ) {
     this.cache = new FormCache(async (formIds) => (await findFormRowsByIds(db, formIds)).map(formRowToForm), cacheClock);
     this.directory = new FormDirectory(
@@ -327,7 +329,10 @@ export class FormService {
       updated_at: now,
       ...settingsToRow(settings),
     };
-    await insertForm(this.db, row);
+    await this.db.transaction().execute(async (trx) => {
+      await insertForm(trx, row);
+      await this.audit?.record(trx, accountId, 'form.created', { type: 'form', id: row.id }, { name: row.name });
+    });
     this.directory.add(row.id);
     return formRowToForm(row);
   }
@@ -337,7 +342,11 @@ export class FormService {
     const form = accountId ? await this.getFormOfAccount(accountId, formId) : await this.getForm(formId);
     const settings = withBotCheck(parseSettings(input, false), form);
     this.checkBotCheckSecret(settings, form);
-    await updateFormRow(this.db, form.id, { ...settingsToRow(settings), updated_at: nowIso() });
+    await this.db.transaction().execute(async (trx) => {
+      await updateFormRow(trx, form.id, { ...settingsToRow(settings), updated_at: nowIso() });
+      // The names of the settings given, never their values (some are secrets).
+      await this.audit?.record(trx, form.accountId, 'form.updated', { type: 'form', id: form.id }, { changed: Object.keys(settings).sort() });
+    });
     this.cache.forget(form.id);
     return this.getForm(form.id);
   }
@@ -363,7 +372,10 @@ export class FormService {
 
   /** Deletes the form row inside the caller's transaction; its rows in other tables cascade. */
   async deleteFormInTransaction(trx: Trx, formId: string): Promise<boolean> {
+    // Read in the transaction: on SQLite its connection is the only one.
+    const [form] = await findFormRowsByIds(trx, [formId]);
     const deleted = await deleteFormRow(trx, formId);
+    if (deleted && form) await this.audit?.record(trx, form.account_id, 'form.deleted', { type: 'form', id: formId }, { name: form.name });
     this.cache.forget(formId);
     return deleted;
   }

@@ -1,3 +1,4 @@
+import type { AuditService } from '../audit/audit.service.js';
 import type { HookDeliveryChannel } from './delivery.channel.js';
 import type { DeliveryResult } from './delivery.sender.js';
 import { randomBytes } from 'node:crypto';
@@ -34,6 +35,7 @@ export class HookService {
     private readonly forms: FormService,
     private readonly accounts: AccountService,
     private readonly deliveries?: Pick<HookDeliveryChannel, 'sendTest'>,
+    private readonly audit?: AuditService,
   ) {}
 
   /** The signing secret is returned here once and never shown again. */
@@ -54,7 +56,10 @@ export class HookService {
       secret,
       created_at: nowIso(),
     };
-    await insertHook(this.db, row);
+    await this.db.transaction().execute(async (trx) => {
+      await insertHook(trx, row);
+      await this.audit?.record(trx, accountId, 'hook.added', { type: 'hook', id: row.id }, { formId: row.form_id, targetUrl: row.target_url });
+    });
     return { hook: hookRowToHook(row), secret };
   }
 
@@ -65,7 +70,10 @@ export class HookService {
   async deleteHook(accountId: string, hookId: string): Promise<void> {
     const row = await findHookRowOfAccount(this.db, accountId, hookId);
     if (!row) throw notFound('Hook');
-    await this.db.transaction().execute((trx) => deleteHookRow(trx, row.id));
+    await this.db.transaction().execute(async (trx) => {
+      await deleteHookRow(trx, row.id);
+      await this.audit?.record(trx, accountId, 'hook.removed', { type: 'hook', id: row.id }, { formId: row.form_id, targetUrl: row.target_url });
+    });
   }
 
   /** The target answered 410 Gone to a delivery: the subscription ends (Zapier's convention). */

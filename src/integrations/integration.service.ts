@@ -1,3 +1,4 @@
+import type { AuditService } from '../audit/audit.service.js';
 import type { Config } from '../config.js';
 import type { Executor, Trx } from '../db/database.js';
 import { notFound, validationFailed } from '../errors.js';
@@ -61,6 +62,7 @@ export class IntegrationService {
     private readonly config: Config,
     private readonly forms: FormService,
     private readonly sender: Pick<IntegrationSender, 'post'>,
+    private readonly audit?: AuditService,
   ) {}
 
   private async getForm(formId: string, accountId: string | undefined) {
@@ -121,7 +123,10 @@ export class IntegrationService {
       chat_id: chatId ?? null,
       created_at: nowIso(),
     };
-    await insertIntegration(this.db, row);
+    await this.db.transaction().execute(async (trx) => {
+      await insertIntegration(trx, row);
+      await this.audit?.record(trx, form.accountId, 'integration.added', { type: 'integration', id: row.id }, { formId: form.id, kind, name });
+    });
     return integrationRowToIntegration(row);
   }
 
@@ -136,7 +141,11 @@ export class IntegrationService {
 
   async removeIntegration(id: string, accountId?: string): Promise<void> {
     const row = await this.getRow(id, accountId);
-    await this.db.transaction().execute((trx) => deleteIntegrationRow(trx, row.id));
+    const form = await this.forms.getForm(row.form_id);
+    await this.db.transaction().execute(async (trx) => {
+      await deleteIntegrationRow(trx, row.id);
+      await this.audit?.record(trx, form.accountId, 'integration.removed', { type: 'integration', id: row.id }, { formId: form.id, kind: row.kind, name: row.name });
+    });
   }
 
   /** Turning one on again clears the reason; turning one off skips what is still queued for it. */

@@ -6,6 +6,7 @@ export const accountViews: Record<string, string> = {
 <tr><th>Email</th><td id="account-email"><%= it.account.email %></td></tr>
 <tr><th>Plan</th><td id="account-plan"><%= it.account.planId %></td></tr>
 </table>
+<p><a href="/dashboard/audit">Audit log</a>: who signed in and what changed.</p>
 <form method="post" action="/dashboard/account" class="stack" novalidate>
   <input type="hidden" name="_csrf" value="<%= it.csrf %>">
   <label>Display name <input name="displayName" maxlength="200" value="<%= it.values.displayName !== undefined ? it.values.displayName : it.account.displayName %>" aria-describedby="displayName-error"></label>

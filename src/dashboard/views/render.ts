@@ -2,6 +2,7 @@ import { Eta } from 'eta';
 import { UTC } from '../../lib/time-zone.js';
 import { accountViews } from './account.views.js';
 import { adminViews } from './admin.views.js';
+import { auditViews } from './audit.views.js';
 import { authViews } from './auth.views.js';
 import { confirmViews } from './confirm.views.js';
 import { emailViews } from './email.views.js';
@@ -36,6 +37,7 @@ const templates: Record<string, string> = {
   ...accountViews,
   ...confirmViews,
   ...adminViews,
+  ...auditViews,
 };
 
 for (const [name, template] of Object.entries(templates)) eta.loadTemplate(`@${name}`, template);
