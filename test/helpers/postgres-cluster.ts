@@ -29,9 +29,39 @@ export function findPostgresBinaries(): string | undefined {
   return versions[0] ? join(debian, versions[0], 'bin') : undefined;
 }
 
+const CLUSTER_PREFIX = 'formgate-test-pg-';
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Stops and removes the clusters of runs that were killed before their teardown (their folder
+ * names the run's process, now gone): each holds a server and its memory until the machine
+ * restarts otherwise.
+ */
+function removeAbandonedClusters(base: string, stopCluster: (data: string) => void): void {
+  for (const name of readdirSync(base)) {
+    const pid = Number(name.startsWith(CLUSTER_PREFIX) ? name.slice(CLUSTER_PREFIX.length).split('-')[0] : NaN);
+    if (!Number.isInteger(pid) || isAlive(pid)) continue;
+    const root = join(base, name);
+    try {
+      if (existsSync(join(root, 'data', 'postmaster.pid'))) stopCluster(join(root, 'data'));
+    } catch {
+      // Already stopped, or not ours to stop: the folder goes either way.
+    }
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
 export function startSuiteCluster(bin: string, port: number): SuiteCluster {
   const base = existsSync('/dev/shm') ? '/dev/shm' : tmpdir();
-  const root = join(base, `formgate-test-pg-${process.pid}-${port}`);
+  const root = join(base, `${CLUSTER_PREFIX}${process.pid}-${port}`);
   const data = join(root, 'data');
   mkdirSync(root, { recursive: true });
   // initdb and postgres refuse to run as root; the machine's postgres user runs them then.
@@ -46,6 +76,7 @@ export function startSuiteCluster(bin: string, port: number): SuiteCluster {
     const result = spawnSync(file as string, argv as string[], { encoding: 'utf8' });
     if (result.status !== 0) throw new Error(`${command} failed: ${result.stderr || result.stdout || result.error?.message}`);
   };
+  removeAbandonedClusters(base, (abandoned) => run('pg_ctl', ['-D', abandoned, '-m', 'immediate', '-w', 'stop']));
   run('initdb', ['-D', data, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--no-sync', '--locale=C.UTF-8']);
   const options = [
     `-p ${port}`,
