@@ -8,6 +8,7 @@ import { nowIso } from '../lib/time.js';
 import {
   accountRowToAccount,
   findAccountRowByEmail,
+  hasAnyAccountRow,
   findAccountRowById,
   insertAccount,
   promoteFirstAccountIfNoAdmin,
@@ -76,6 +77,7 @@ export class AccountService {
       created_at: nowIso(),
       is_admin: 0,
       disabled_at: null,
+      time_zone: null,
     };
     // One transaction: an admin made first is never left on DEFAULT_PLAN by a crash in between.
     const promoted = await this.db.transaction().execute(async (trx) => {
@@ -100,6 +102,11 @@ export class AccountService {
     const account = await this.findAccount(id);
     if (!account) throw notFound('Account');
     return account;
+  }
+
+  /** False on a fresh instance: the dashboard then opens on sign-up. */
+  async hasAnyAccount(): Promise<boolean> {
+    return hasAnyAccountRow(this.db);
   }
 
   /** Operators name accounts by ID or by email. */

@@ -146,7 +146,7 @@ export class EmailChannel implements OutboxChannel {
     const perRecipient = row.kind === 'submission' || row.kind === 'digest';
     // A recipient removed, bounced or unverified since the message was queued gets nothing.
     if (perRecipient && row.recipient_state !== 'verified') {
-      await setMessageState(this.handle.db, row.id, 'skipped');
+      await setMessageState(this.handle.db, row.id, 'skipped', 'recipient_not_verified');
       return;
     }
     let email: ComposedEmail;

@@ -3,6 +3,7 @@ import { randomBase62 } from '../../src/lib/ids.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { testDialect } from '../helpers/database.js';
 import { createOwner, insertSubmissions } from '../helpers/factories.js';
+import { DashboardClient } from '../helpers/dashboard-client.js';
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp-sink.js';
 import { JSON_ACCEPT, submit } from '../helpers/submit.js';
 import { waitFor } from '../helpers/wait.js';
@@ -90,7 +91,7 @@ describe(`email notifications on ${testDialect}`, () => {
     expect(await t.services.outbox.countPending()).toBe(0);
   });
 
-  it('sends an address added on the dashboard only its verification email until the link is opened; the link works once', async () => {
+  it('holds the notifications of an address added on the dashboard until its link is confirmed by a POST, then sends them; the link works once', async () => {
     const c = address('c');
     const owner = await createOwner(t.services);
     await t.services.notifications.setRecipients(owner.form.id, [c], { verified: false, accountId: owner.account.id });
@@ -101,18 +102,33 @@ describe(`email notifications on ${testDialect}`, () => {
 
     const before = await submitJson(owner.form.id, { message: 'before verification' });
     await t.services.outbox.settle();
-    expect((await messagesOfForm(owner.form.id)).filter((m) => m.kind === 'submission')).toEqual([]);
+    expect((await messagesOfForm(owner.form.id)).filter((m) => m.kind === 'submission').map((m) => m.state)).toEqual(['held']);
+    expect(sink.to(c)).toHaveLength(1);
 
-    const opened = await fetch(`${t.url}${link}`);
-    expect(opened.status).toBe(200);
-    expect(await opened.text()).toContain('Address confirmed');
+    // A mail scanner opening the link confirms nothing: the page only offers the button.
+    const visitor = new DashboardClient(t.url);
+    const opened = await visitor.get(link);
+    expect(opened.res.status).toBe(200);
+    expect(opened.html).toContain(`Confirm ${c}`);
+    expect(opened.html).not.toContain('Back to the dashboard');
+    expect((await t.services.notifications.listRecipients(owner.form.id)).map((r) => r.state)).toEqual(['pending']);
+
+    const confirmed = await visitor.post(link, {});
+    expect(confirmed.res.status).toBe(200);
+    expect(confirmed.html).toContain('Address confirmed');
+    expect(confirmed.html).not.toContain('Back to the dashboard');
     expect((await t.services.notifications.listRecipients(owner.form.id)).map((r) => r.state)).toEqual(['verified']);
-    expect((await fetch(`${t.url}${link}`)).status).toBe(404);
+    // What arrived while it waited is sent now, once.
+    await waitFor(() => sink.to(c).length === 2, 15_000, 'the held submission email');
+    expect(sink.to(c)[1]!.parsed.headers.get('x-formgate-submission-id')).toBe(before.submissionId);
+    expect((await visitor.get(link)).res.status).toBe(404);
+    expect((await visitor.post(link, {})).res.status).toBe(404);
 
     const after = await submitJson(owner.form.id, { message: 'after verification' });
-    await waitFor(() => sink.to(c).length === 2, 15_000, 'the submission email');
-    expect(sink.to(c)[1]!.parsed.headers.get('x-formgate-submission-id')).toBe(after.submissionId);
-    expect(sink.to(c).some((m) => m.parsed.headers.get('x-formgate-submission-id') === before.submissionId)).toBe(false);
+    await waitFor(() => sink.to(c).length === 3, 15_000, 'the submission email');
+    expect(sink.to(c)[2]!.parsed.headers.get('x-formgate-submission-id')).toBe(after.submissionId);
+    await t.services.outbox.settle();
+    expect(sink.to(c).filter((m) => m.parsed.headers.get('x-formgate-submission-id') === before.submissionId)).toHaveLength(1);
   });
 
   it('takes Reply-To only from an email field holding one valid address, and no field value ever becomes a header', async () => {
