@@ -17,6 +17,7 @@ import {
   updateAccountDisplayName,
   updateAccountIsAdmin,
   updateAccountEmail,
+  updateAccountTimeZone,
   updateAccountPasswordHash,
   updateAccountPlan,
 } from './account.repository.js';
@@ -193,15 +194,28 @@ export class AccountService {
     }
   }
 
-  async changeEmail(id: string, email: string, currentPassword: string): Promise<Account> {
+  /** Checks a requested new email (valid, not the current one, free) and the current password; returns it normalised. */
+  async checkEmailChange(id: string, email: string, currentPassword: string): Promise<string> {
     const parsed = z.email().max(254).safeParse(email.trim());
     if (!parsed.success) throw validationFailed('The email address is not valid.', { email: 'Enter an email address like name@example.com' });
     await this.checkCurrentPassword(id, currentPassword, 'emailPassword');
     const normalised = parsed.data.toLowerCase();
     const other = await findAccountRowByEmail(this.db, normalised);
+    if (other?.id === id) throw validationFailed('That is already your email.', { email: 'This is already the account\'s email' });
+    if (other) throw validationFailed('Another account uses this email.', { email: 'Another account already uses this email' });
+    return normalised;
+  }
+
+  /** Sets a checked email (see EmailChangeService); refused when another account took it meanwhile. */
+  async setEmail(id: string, email: string, db: Executor = this.db): Promise<void> {
+    const other = await findAccountRowByEmail(db, email);
     if (other && other.id !== id) throw validationFailed('Another account uses this email.', { email: 'Another account already uses this email' });
-    await updateAccountEmail(this.db, id, normalised);
-    return this.getAccount(id);
+    await updateAccountEmail(db, id, email);
+  }
+
+  /** The zone the account reads times in (an IANA name already checked by the caller). */
+  async setTimeZone(id: string, timeZone: string | null): Promise<void> {
+    await updateAccountTimeZone(this.db, id, timeZone);
   }
 
   async changePassword(id: string, currentPassword: string, newPassword: string): Promise<void> {

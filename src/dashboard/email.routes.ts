@@ -45,6 +45,28 @@ export async function emailPublicPages(app: FastifyInstance): Promise<void> {
     );
   });
 
+  const changeLinkNotValid = (request: FastifyRequest, reply: FastifyReply) =>
+    sendPage(reply, 'message', pageContext(request, reply, 'Link not valid'), message('Link not valid', 'This link was already used, replaced by a newer change or has expired. The account keeps its email.'), 404);
+
+  // An account's new email: as above, the GET only shows the button.
+  app.get<{ Params: { token: string } }>('/dashboard/confirm-email/:token', { schema: { hide: true, params: tokenParams } }, async (request, reply) => {
+    const change = await app.services.emailChanges.findChangeOfToken(request.params.token);
+    if (!change) return changeLinkNotValid(request, reply);
+    return sendPage(reply, 'confirmLink', pageContext(request, reply, 'Confirm your new email'), {
+      heading: 'Confirm your new email',
+      text: `Confirm that ${change.newEmail} becomes the email of your Formgate account: you log in with it from then on.`,
+      action: `/dashboard/confirm-email/${request.params.token}`,
+      button: `Use ${change.newEmail}`,
+    });
+  });
+
+  app.post<{ Params: { token: string } }>('/dashboard/confirm-email/:token', { schema: { hide: true, params: tokenParams } }, async (request, reply) => {
+    const changed = await app.services.emailChanges.confirm(request.params.token);
+    if (!changed) return changeLinkNotValid(request, reply);
+    const text = `Your account's email is now ${changed.email}. Log in with it from now on.`;
+    return sendPage(reply, 'message', pageContext(request, reply, 'Email changed'), { ...message('Email changed', text), ...(request.owner ? {} : { links: [{ href: '/dashboard/login', text: 'Log in' }] }) });
+  });
+
   app.get('/dashboard/forgot-password', { schema: { hide: true } }, async (request, reply) =>
     sendPage(reply, 'forgotPassword', pageContext(request, reply, 'Forgot password?'), { enabled: app.services.notifications.emailEnabled }),
   );

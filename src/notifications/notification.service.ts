@@ -9,7 +9,7 @@ import type { FormService } from '../forms/form.service.js';
 import type { Form } from '../forms/form.types.js';
 import { newId } from '../lib/ids.js';
 import { nowIso } from '../lib/time.js';
-import { composePasswordResetEmail, composeTestEmail, composeVerificationEmail, type ComposedEmail } from './views/emails.js';
+import { composeEmailChangeEmail, composeEmailChangeNotice, composePasswordResetEmail, composeTestEmail, composeVerificationEmail, type ComposedEmail } from './views/emails.js';
 import {
   deleteRecipientRows,
   findAccountVerifiedAddresses,
@@ -188,6 +188,15 @@ export class NotificationService {
   /** Queues the "forgot password" email with its single-use link, inside the caller's transaction. */
   async queuePasswordResetEmail(trx: Trx, to: string, link: string, now: string): Promise<number> {
     return this.queueMessage(trx, { kind: 'password_reset', formId: null, recipientId: null, to, content: composePasswordResetEmail(link), now });
+  }
+
+  /** Queues an email change's link to the new address and the notice to the old one, inside the caller's transaction. */
+  async queueEmailChangeEmails(trx: Trx, change: { oldEmail: string; newEmail: string; link: string; now: string }): Promise<number> {
+    const base = { formId: null, recipientId: null, now: change.now };
+    return (
+      (await this.queueMessage(trx, { ...base, kind: 'email_change', to: change.newEmail, content: composeEmailChangeEmail(change.newEmail, change.link) })) +
+      (await this.queueMessage(trx, { ...base, kind: 'email_change_notice', to: change.oldEmail, content: composeEmailChangeNotice(change.newEmail) }))
+    );
   }
 
   /** Queues a message composed now (verification, reset, test); returns 1, or 0 when email is off. */

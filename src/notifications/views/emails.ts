@@ -109,6 +109,28 @@ export function composePasswordResetEmail(link: string): ComposedEmail {
   };
 }
 
+/** To the new address of an account: the change happens only when this link's page is confirmed. */
+export function composeEmailChangeEmail(newEmail: string, link: string): ComposedEmail {
+  return {
+    subject: 'Confirm your new Formgate email',
+    text: `Someone (hopefully you) asked to change the email of a Formgate account to ${newEmail}.\n\nOpen this link within 24 hours and confirm: ${link}\n\nUntil then the account keeps its old email. If it was not you, ignore this message.\n`,
+    html: page(
+      `<p>Someone (hopefully you) asked to change the email of a Formgate account to ${escapeHtml(newEmail)}.</p><p><a href="${escapeHtml(link)}">Confirm the new email</a> (valid for 24 hours).</p><p>Until then the account keeps its old email. If it was not you, ignore this message.</p>`,
+    ),
+  };
+}
+
+/** To the old address: a change was asked for, so a stranger holding the session cannot take the account quietly. */
+export function composeEmailChangeNotice(newEmail: string): ComposedEmail {
+  return {
+    subject: 'Your Formgate email is about to change',
+    text: `Someone signed in to your Formgate account asked to change its email to ${newEmail}. It changes only when that address confirms the link sent to it.\n\nIf it was not you, log in, change your password (this logs out every other session) and ask for a change back to this address.\n`,
+    html: page(
+      `<p>Someone signed in to your Formgate account asked to change its email to <strong>${escapeHtml(newEmail)}</strong>. It changes only when that address confirms the link sent to it.</p><p>If it was not you, log in, change your password (this logs out every other session) and ask for a change back to this address.</p>`,
+    ),
+  };
+}
+
 export function composeTestEmail(what: string): ComposedEmail {
   return {
     subject: 'Formgate test email',
