@@ -16,7 +16,8 @@ import { integrationPages } from './integrations.routes.js';
 import { keyPages } from './keys.routes.js';
 import { postOnlyRedirects } from './redirects.routes.js';
 import { submissionPages } from './submissions.routes.js';
-import { SESSION_COOKIE, sendPage } from './page.js';
+import { SESSION_COOKIE, TIME_ZONE_COOKIE, sendPage } from './page.js';
+import { canonicalTimeZone } from '../lib/time-zone.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -60,6 +61,12 @@ export async function dashboardPlugin(app: FastifyInstance): Promise<void> {
       // A disabled account's sessions open nothing, even one started before it was disabled.
       request.owner = owner && !owner.disabled ? owner : undefined;
       request.ownerDisabled = owner?.disabled === true;
+      // The account's zone is the one its browser last reported: emails then say times as the dashboard shows them.
+      const zone = canonicalTimeZone(request.cookies[TIME_ZONE_COOKIE]);
+      if (request.owner && zone && request.owner.timeZone !== zone) {
+        await app.services.accounts.setTimeZone(request.owner.id, zone);
+        request.owner = { ...request.owner, timeZone: zone };
+      }
     });
     // Every state-changing request must carry the CSRF token of the form it came from.
     dashboard.addHook('preHandler', async (request, reply) => {

@@ -78,6 +78,17 @@ export async function skipHeldMessages(db: Executor, recipientIds: string[], rea
     .execute();
 }
 
+/** The zone the form's account reads times in (null: not known yet). */
+export async function findAccountTimeZoneOfForm(db: Executor, formId: string): Promise<string | null> {
+  const row = await db
+    .selectFrom('forms as f')
+    .innerJoin('accounts as a', 'a.id', 'f.account_id')
+    .select('a.time_zone')
+    .where('f.id', '=', formId)
+    .executeTakeFirst();
+  return row?.time_zone ?? null;
+}
+
 export async function listVerifiedAddresses(db: Executor, formId: string): Promise<string[]> {
   const rows = await db
     .selectFrom('email_recipients')

@@ -95,4 +95,23 @@ describe(`recipients verified per account on ${testDialect}`, () => {
     const after = await t.services.notifications.emailLog(owner.account.id, owner.form.id);
     expect(after.filter((m) => m.to === e && m.kind === 'digest').map((m) => [m.state, m.skipReason])).toEqual([['skipped', 'recipient_not_verified']]);
   });
+
+  it('says times in the zone the account\'s browser last reported, named, as the dashboard does', async () => {
+    const [z, ownerEmail] = [address('z'), address('owner')];
+    const dashboard = new DashboardClient(t.url);
+    dashboard.cookies.set('fg_tz', 'Europe/Berlin');
+    await dashboard.signUp(ownerEmail);
+    await dashboard.get('/dashboard/forms');
+    const account = (await t.services.accounts.findAccountByEmail(ownerEmail))!;
+    expect(account.timeZone).toBe('Europe/Berlin');
+    const form = await t.services.forms.createForm(account.id, { name: 'Zoned' });
+    await t.services.notifications.setRecipients(form.id, [z], { verified: true });
+    await submit(t, form.id, { json: { message: 'zoned' } }, JSON_ACCEPT);
+    await waitFor(() => sink.to(z).length === 1, 15_000, 'the notification');
+    expect(sink.to(z)[0]!.parsed.text).toMatch(/\ntime: \d{1,2} [A-Z][a-z]{2} \d{4}, \d\d:\d\d CES?T\n/);
+    // A garbage cookie changes nothing.
+    dashboard.cookies.set('fg_tz', 'Not/AZone');
+    await dashboard.get('/dashboard/forms');
+    expect((await t.services.accounts.findAccount(account.id))!.timeZone).toBe('Europe/Berlin');
+  });
 });
