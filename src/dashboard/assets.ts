@@ -66,7 +66,7 @@ table.stacked td::before{content:attr(data-label);position:absolute;left:.2rem;t
 .jump{display:flex;flex-wrap:wrap;gap:.25rem .9rem;margin:0 0 1rem;font-size:.9rem}.jump a{text-decoration:underline}
 details.variant{margin-top:.75rem}details.variant>summary{cursor:pointer;font-weight:600;padding:.3rem 0}
 .settings-groups{display:grid;grid-template-columns:repeat(auto-fill,minmax(min(100%,26rem),1fr));gap:0 1.25rem;align-items:start}
-.save-bar{position:sticky;bottom:0;z-index:1;margin:-.5rem 0 1.25rem;padding:.6rem .9rem;background:#fff;border-radius:10px;box-shadow:0 -1px 3px rgba(16,24,40,.08)}
+.save-bar{margin:0 0 1.25rem;padding:.6rem .9rem;background:#fff;border-radius:10px;box-shadow:0 1px 3px rgba(16,24,40,.08)}
 .save-bar button{margin-right:.5rem}
 /* Only the chosen bot check's fields, as the select changes: CSS alone, so it works without JavaScript. */
 @supports selector(:has(*)){

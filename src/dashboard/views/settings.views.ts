@@ -120,13 +120,15 @@ export const settingsViews: Record<string, string> = {
 </div>
 <p class="save-bar"><button class="primary">Save settings</button> <span class="muted">Saves every section above (not the snippet, notifications or confirmation email below).</span></p>
 </form>
-<%~ include('@notifySettings', it) %>
-<%~ include('@submitterSettings', it) %>
+<div class="settings-groups">
+<div><%~ include('@notifySettings', it) %>
 <section class="card" id="delete">
 <h2>Delete this form</h2>
 <p class="muted">Deletes the form with all its submissions, hooks and queued deliveries.</p>
 <a class="button danger" href="/dashboard/forms/<%= it.form.id %>/delete">Delete form…</a>
-</section>`,
+</section></div>
+<%~ include('@submitterSettings', it) %>
+</div>`,
 
   deleteForm: `<%~ include('@formNav', it) %>
 <section class="card narrow">
