@@ -12,6 +12,7 @@ import { SuppressionService } from './notifications/suppression.service.js';
 import { SmtpMailer, type MailTransportOptions } from './notifications/mailer.js';
 import { NotificationService } from './notifications/notification.service.js';
 import { PasswordResetService } from './accounts/password-reset.service.js';
+import { EmailChangeService } from './accounts/email-change.service.js';
 import type { OutboxChannel } from './outbox/outbox.channel.js';
 import { OutboxDispatcher } from './outbox/outbox.dispatcher.js';
 import { HookService } from './hooks/hook.service.js';
@@ -64,6 +65,8 @@ export interface Services {
   readonly metrics: Metrics;
   readonly notifications: NotificationService;
   readonly passwordResets: PasswordResetService;
+  /** An account's email change, confirmed by a link to the new address. */
+  readonly emailChanges: EmailChangeService;
   /** Secrets shared by every instance on the database (the cursor signing key). */
   readonly instanceSecrets: InstanceSecretService;
   /** Turnstile, hCaptcha, reCAPTCHA and ALTCHA (contract section 14). */
@@ -165,6 +168,7 @@ export function createServices(
     sso: new SsoService(handle.db, config, accounts, admin),
     notifications,
     passwordResets: new PasswordResetService(handle, config, accounts, sessions, notifications, wakeOutbox),
+    emailChanges: new EmailChangeService(handle, config, accounts, notifications, wakeOutbox),
     metrics,
     instanceSecrets,
     botChecks,

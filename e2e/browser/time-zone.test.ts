@@ -23,15 +23,18 @@ const utcDay = new Date(Date.now() - 2 * 86_400_000).toISOString().slice(0, 10);
 const createdAt = `${utcDay}T03:04:00.000Z`;
 const laDay = new Intl.DateTimeFormat('en-CA', { timeZone: LA }).format(new Date(createdAt));
 
-/** What a person in the zone reads for an instant: "YYYY-MM-DD HH:mm ABBR" (computed here with Intl, not by the app). */
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+/** What a person in the zone reads for an instant: "23 Nov 2026, 19:04 PST" (computed here with Intl, not by the app). */
 function wallClock(zone: string, iso: string): string {
   const p = Object.fromEntries(
-    new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', timeZoneName: 'short' })
+    new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: '2-digit', minute: '2-digit', timeZoneName: 'short' })
       .formatToParts(new Date(iso))
       .map((x) => [x.type, x.value]),
   );
-  return `${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute} ${p.timeZoneName}`;
+  return `${p.day} ${MONTHS[Number(p.month) - 1]} ${p.year}, ${p.hour}:${p.minute} ${p.timeZoneName}`;
 }
+/** A YYYY-MM-DD day as the pages write it: "23 Nov 2026". */
+const dayText = (day: string) => `${Number(day.slice(8, 10))} ${MONTHS[Number(day.slice(5, 7)) - 1]} ${day.slice(0, 4)}`;
 
 beforeAll(async () => {
   smtp = await startSmtpSink();
@@ -72,7 +75,7 @@ describe('time zones in Chromium', () => {
     expect(await page.textContent('#tz')).toBe(LA);
     const row = page.locator('tr', { hasText: 'late evening refund' });
     expect(await row.locator('time').textContent()).toBe(wallClock(LA, createdAt));
-    expect(await row.locator('time').textContent()).toMatch(new RegExp(`^${laDay} (19|20):04 P[SD]T$`));
+    expect(await row.locator('time').textContent()).toMatch(new RegExp(`^${dayText(laDay)}, (19|20):04 P[SD]T$`));
     expect(await page.textContent('figcaption')).toContain(`days in ${LA}`);
     // The chart's bar is on the Los Angeles day, not on the UTC one.
     expect(await page.getAttribute(`svg.chart g.day[data-day="${laDay}"]`, 'data-inbox')).toBe('1');
@@ -153,7 +156,7 @@ describe('time zones in Chromium', () => {
     const { context, page } = await loggedIn({ timezoneId: LA, javaScriptEnabled: false });
     await page.goto(listUrl());
     expect(await page.textContent('footer')).toBe('Times, date filters and chart days are in UTC.');
-    expect(await page.locator('tr', { hasText: 'late evening refund' }).locator('time').textContent()).toBe(`${utcDay} 03:04 UTC`);
+    expect(await page.locator('tr', { hasText: 'late evening refund' }).locator('time').textContent()).toBe(`${dayText(utcDay)}, 03:04 UTC`);
     expect(await page.getAttribute(`svg.chart g.day[data-day="${utcDay}"]`, 'data-inbox')).toBe('1');
     expect(await page.textContent('figcaption')).toContain('days in UTC');
     await page.goto(`${listUrl()}?from=${utcDay}&to=${utcDay}`);

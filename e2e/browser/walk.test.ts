@@ -110,7 +110,7 @@ describe('walked by eye: settings and sign-up errors', () => {
     await page.fill('textarea[name=recipients]', 'a@b.example, not-an-email');
     await settle(page.click('text=Save notifications'));
     expect(page.url()).toContain(`/dashboard/forms/${formId}/notifications`);
-    expect(await page.textContent('h1')).toBe('Settings');
+    expect(await page.textContent('h1')).toBe('Settings & snippet');
     expect(await page.textContent('#recipients-error')).toContain('“not-an-email” is not an email address');
     expect(await page.inputValue('textarea[name=recipients]')).toBe('a@b.example, not-an-email');
 

@@ -12,6 +12,7 @@ export function accountRowToAccount(row: AccountRow): Account {
     createdAt: row.created_at,
     isAdmin: row.is_admin === 1,
     disabled: row.disabled_at !== null,
+    timeZone: row.time_zone,
   };
 }
 
@@ -24,6 +25,11 @@ export async function insertAccount(db: Executor, row: NewAccountRow): Promise<b
     if (isUniqueViolation(err)) return false;
     throw err;
   }
+}
+
+/** True once any account exists (a fresh instance has none). */
+export async function hasAnyAccountRow(db: Executor): Promise<boolean> {
+  return (await db.selectFrom('accounts').select('id').limit(1).executeTakeFirst()) !== undefined;
 }
 
 export async function findAccountRowById(db: Executor, id: string): Promise<AccountRow | undefined> {
@@ -44,6 +50,10 @@ export async function updateAccountDisplayName(db: Executor, id: string, display
 
 export async function updateAccountEmail(db: Executor, id: string, email: string): Promise<void> {
   await db.updateTable('accounts').set({ email }).where('id', '=', id).execute();
+}
+
+export async function updateAccountTimeZone(db: Executor, id: string, timeZone: string | null): Promise<void> {
+  await db.updateTable('accounts').set({ time_zone: timeZone }).where('id', '=', id).execute();
 }
 
 export async function updateAccountPasswordHash(db: Executor, id: string, passwordHash: string): Promise<void> {

@@ -9,6 +9,7 @@ import { nowIso } from '../lib/time.js';
 import {
   accountRowToAccount,
   findAccountRowByEmail,
+  hasAnyAccountRow,
   findAccountRowById,
   insertAccount,
   promoteFirstAccountIfNoAdmin,
@@ -17,6 +18,7 @@ import {
   updateAccountDisplayName,
   updateAccountIsAdmin,
   updateAccountEmail,
+  updateAccountTimeZone,
   updateAccountPasswordHash,
   updateAccountPlan,
 } from './account.repository.js';
@@ -78,6 +80,7 @@ export class AccountService {
       created_at: nowIso(),
       is_admin: 0,
       disabled_at: null,
+      time_zone: null,
     };
     // One transaction: an admin made first is never left on DEFAULT_PLAN by a crash in between.
     const promoted = await this.db.transaction().execute(async (trx) => {
@@ -102,6 +105,11 @@ export class AccountService {
     const account = await this.findAccount(id);
     if (!account) throw notFound('Account');
     return account;
+  }
+
+  /** False on a fresh instance: the dashboard then opens on sign-up. */
+  async hasAnyAccount(): Promise<boolean> {
+    return hasAnyAccountRow(this.db);
   }
 
   /** Operators name accounts by ID or by email. */
@@ -195,15 +203,28 @@ export class AccountService {
     }
   }
 
-  async changeEmail(id: string, email: string, currentPassword: string): Promise<Account> {
+  /** Checks a requested new email (valid, not the current one, free) and the current password; returns it normalised. */
+  async checkEmailChange(id: string, email: string, currentPassword: string): Promise<string> {
     const parsed = z.email().max(254).safeParse(email.trim());
     if (!parsed.success) throw validationFailed('The email address is not valid.', { email: 'Enter an email address like name@example.com' });
     await this.checkCurrentPassword(id, currentPassword, 'emailPassword');
     const normalised = parsed.data.toLowerCase();
     const other = await findAccountRowByEmail(this.db, normalised);
+    if (other?.id === id) throw validationFailed('That is already your email.', { email: 'This is already the account\'s email' });
+    if (other) throw validationFailed('Another account uses this email.', { email: 'Another account already uses this email' });
+    return normalised;
+  }
+
+  /** Sets a checked email (see EmailChangeService); refused when another account took it meanwhile. */
+  async setEmail(id: string, email: string, db: Executor = this.db): Promise<void> {
+    const other = await findAccountRowByEmail(db, email);
     if (other && other.id !== id) throw validationFailed('Another account uses this email.', { email: 'Another account already uses this email' });
-    await updateAccountEmail(this.db, id, normalised);
-    return this.getAccount(id);
+    await updateAccountEmail(db, id, email);
+  }
+
+  /** The zone the account reads times in (an IANA name already checked by the caller). */
+  async setTimeZone(id: string, timeZone: string | null): Promise<void> {
+    await updateAccountTimeZone(this.db, id, timeZone);
   }
 
   async changePassword(id: string, currentPassword: string, newPassword: string): Promise<void> {

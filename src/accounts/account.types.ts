@@ -12,6 +12,8 @@ export interface Account {
   isAdmin: boolean;
   /** A disabled account cannot log in and its API keys answer 401. */
   disabled: boolean;
+  /** The IANA zone the account reads times in (dashboard and emails); null: not known yet, UTC. */
+  timeZone: string | null;
 }
 
 /** "Pro or higher" of the specification. */

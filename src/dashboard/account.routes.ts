@@ -21,19 +21,20 @@ export async function accountPages(app: FastifyInstance): Promise<void> {
   const renderAccount = async (request: FastifyRequest, reply: FastifyReply, extra: { values?: Values; fieldErrors?: Record<string, string>; error?: string } = {}, status = 200) => {
     const account = (await app.services.accounts.findAccount(request.owner!.id)) ?? request.owner!;
     const sessions = await app.services.sessions.listSessions(account.id, request.cookies[SESSION_COOKIE]);
+    const pendingEmail = await app.services.emailChanges.findPending(account.id);
     const ctx = { ...pageContext(request, reply, 'Account'), account, ...(extra.error ? { error: extra.error } : {}) };
-    return sendPage(reply, 'account', ctx, { account, sessions, values: extra.values ?? {}, fieldErrors: extra.fieldErrors ?? {} }, status);
+    return sendPage(reply, 'account', ctx, { account, sessions, pendingEmail, values: extra.values ?? {}, fieldErrors: extra.fieldErrors ?? {} }, status);
   };
 
   /** Runs a change; a validation error re-renders the page with what was typed and the message by its field. */
-  const change = async (request: FastifyRequest<{ Body: Values }>, reply: FastifyReply, notice: string, action: () => Promise<unknown>, redirectTo = '/dashboard/account') => {
+  const change = async (request: FastifyRequest<{ Body: Values }>, reply: FastifyReply, notice: string | (() => string), action: () => Promise<unknown>, redirectTo = '/dashboard/account') => {
     try {
       await action();
     } catch (err) {
       rethrowUnlessValidation(err);
       return renderAccount(request, reply, { values: withoutPasswords(request.body ?? {}), fieldErrors: err.fieldErrors ?? {}, error: err.message }, 400);
     }
-    setFlash(reply, { notice }, secure);
+    setFlash(reply, { notice: typeof notice === 'function' ? notice() : notice }, secure);
     return reply.redirect(redirectTo, 303);
   };
 
@@ -43,11 +44,22 @@ export async function accountPages(app: FastifyInstance): Promise<void> {
     change(request, reply, 'Saved.', () => app.services.accounts.setDisplayName(request.owner!.id, request.body.displayName ?? '')),
   );
 
-  app.post<{ Body: Values }>('/dashboard/account/email', { schema: { hide: true, body: bodySchema(['email', 'currentPassword']) } }, async (request, reply) =>
-    change(request, reply, 'Email changed.', () =>
-      app.services.accounts.changeEmail(request.owner!.id, request.body.email ?? '', request.body.currentPassword ?? ''),
-    ),
-  );
+  // The new address confirms a link before the email changes; the old one is told at once.
+  app.post<{ Body: Values }>('/dashboard/account/email', { schema: { hide: true, body: bodySchema(['email', 'currentPassword']) } }, async (request, reply) => {
+    let notice = 'Email changed.';
+    return change(request, reply, () => notice, async () => {
+      const result = await app.services.emailChanges.requestChange(request.owner!.id, request.body.email ?? '', request.body.currentPassword ?? '');
+      if (!result.changed) {
+        notice = `A link to confirm is on its way to ${result.pending.newEmail} (valid 24 hours). Your email stays ${result.oldEmail} until it is confirmed; ${result.oldEmail} was told about the change.`;
+      }
+    });
+  });
+
+  app.post('/dashboard/account/email/cancel', { schema: { hide: true } }, async (request, reply) => {
+    await app.services.emailChanges.cancel(request.owner!.id);
+    setFlash(reply, { notice: 'The email change was cancelled: its link no longer works.' }, secure);
+    return reply.redirect('/dashboard/account', 303);
+  });
 
   // A new password ends every other session: whoever knew the old one is logged out.
   app.post<{ Body: Values }>('/dashboard/account/password', { schema: { hide: true, body: bodySchema(['currentPassword', 'newPassword']) } }, async (request, reply) =>

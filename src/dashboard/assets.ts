@@ -60,6 +60,47 @@ table.stacked td::before{content:attr(data-label);position:absolute;left:.2rem;t
 .preview{max-width:none;white-space:normal;word-break:break-word}
 .fields th,.fields td{display:block;width:auto}
 .search .grow{min-width:100%}pre{font-size:.8rem}}
+/* Added rules only below: later rules win, so pages of other sections keep the ones above. */
+.badge{white-space:nowrap}
+.page-title{margin:.25rem 0 .5rem}
+.jump{display:flex;flex-wrap:wrap;gap:.25rem .9rem;margin:0 0 1rem;font-size:.9rem}.jump a{text-decoration:underline}
+details.variant{margin-top:.75rem}details.variant>summary{cursor:pointer;font-weight:600;padding:.3rem 0}
+.settings-groups{display:grid;grid-template-columns:repeat(auto-fill,minmax(min(100%,26rem),1fr));gap:0 1.25rem;align-items:start}
+.save-bar{margin:0 0 1.25rem;padding:.6rem .9rem;background:#fff;border-radius:10px;box-shadow:0 1px 3px rgba(16,24,40,.08)}
+.save-bar button{margin-right:.5rem}
+/* Only the chosen bot check's fields, as the select changes: CSS alone, so it works without JavaScript. */
+@supports selector(:has(*)){
+.settings-form .vendor{display:none}
+.settings-form:has(select[name=botCheck] option[value=none]:checked) .vendor[data-vendor=none],
+.settings-form:has(select[name=botCheck] option[value=altcha]:checked) .vendor[data-vendor=altcha],
+.settings-form:has(select[name=botCheck] option[value=turnstile]:checked) .vendor[data-vendor=turnstile],
+.settings-form:has(select[name=botCheck] option[value=hcaptcha]:checked) .vendor[data-vendor=hcaptcha],
+.settings-form:has(select[name=botCheck] option[value=recaptcha]:checked) .vendor[data-vendor=recaptcha]{display:block}}
+/* Wide screens: the content uses the width; a list's Fields column takes what the others leave. */
+main,.foot{max-width:min(1800px,100%)}
+@media (min-width:641px){td.preview{max-width:0;width:100%}}
+/* Dark mode, following the system setting. */
+:root{color-scheme:light dark}
+@media (prefers-color-scheme:dark){
+body{background:#10131a;color:#e3e7ef}
+a{color:#9db8ff}
+.card,.save-bar{background:#1a1f2a;box-shadow:0 1px 3px rgba(0,0,0,.5)}
+th,td{border-bottom-color:#2c3342}th,legend{color:#b8c0d0}
+.muted,.crumbs,.copy-status{color:#aab2c3}
+input:not([type=checkbox]),textarea,select{background:#10131a;color:#e3e7ef;border-color:#3a4356}
+button,.button{background:#232a38;color:#e3e7ef;border-color:#3a4356}
+.primary{background:#3a63d8;border-color:#3a63d8;color:#fff}
+.danger{color:#ff9b90;border-color:#7a3a34}
+.badge.ok{background:#15381f;color:#8fe0a8}.badge.off{background:#2a303c;color:#c9cfdb}
+.notice{background:#15381f;color:#9fe6b5}.error{background:#431a16;color:#ffb4aa}
+.field-error{color:#ff9b90}
+pre{background:#10131a;color:#e3e7ef}
+.secret{background:#3a2e0d;border-color:#7a6120;color:#f5e6bf}
+.hook,table.stacked tr,fieldset{border-color:#2c3342}
+.tabs a{color:#b8c0d0}.tabs a.active{background:#22315c;color:#c4d4ff}
+.legend.inbox{color:#8fb0ff}.legend.spam{color:#f0b450}
+.chart line{stroke:#3a4356}
+.preview,table.stacked td::before{color:#b8c0d0}}
 `;
 
 export const appJs = `

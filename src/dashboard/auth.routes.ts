@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { normalizeEmail } from '../accounts/account.service.js';
-import { AppError, rethrowUnlessValidation } from '../errors.js';
+import { rethrowUnlessValidation } from '../errors.js';
 import { clientKey, rateLimited } from '../http/rate-limits.js';
 import type { Counter } from '../lib/rate-limiter.js';
 import { SESSION_COOKIE, pageContext, sendPage, setFlash } from './page.js';
@@ -44,6 +44,14 @@ export const signInChoices = (app: FastifyInstance) => ({
   passwordLogin: app.config.passwordLogin,
 });
 
+const DISABLED_MESSAGE = 'This account is disabled. Ask this instance\'s admin to enable it.';
+
+/** Sign-up closed says so by its name (a 404: there is no sign-up page on this server). */
+function signupClosed(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const heading = 'Sign-up is closed';
+  return sendPage(reply, 'message', pageContext(request, reply, heading), { heading, text: 'This server does not take new accounts. Ask its operator for one, or log in if you have one.', links: [{ href: '/dashboard/login', text: 'Log in' }] }, 404);
+}
+
 export async function authPages(app: FastifyInstance): Promise<void> {
   // The admin's choice in the database wins over DASHBOARD_SIGNUP, read at every request so every instance follows it.
   const isSignupOpen = () => app.services.admin.signupOpen();
@@ -72,7 +80,7 @@ export async function authPages(app: FastifyInstance): Promise<void> {
     }
     if (account.disabled) {
       await app.limiter.unhit(...counters);
-      const page = { ...pageContext(request, reply, 'Log in'), error: 'This account is disabled. Ask this instance\'s admin to enable it.' };
+      const page = { ...pageContext(request, reply, 'Log in'), error: DISABLED_MESSAGE };
       return sendPage(reply, 'auth', page, { heading: 'Log in', action: '/dashboard/login', email: request.body.email, signupOpen: await isSignupOpen(), ...signInChoices(app) }, 403);
     }
     await app.limiter.unhit(...counters);
@@ -82,7 +90,7 @@ export async function authPages(app: FastifyInstance): Promise<void> {
   app.post<{ Body: Credentials }>('/dashboard/signup', { schema: { hide: true, body: credentialsSchema } }, async (request, reply) => {
     const [attempts] = await app.limiter.hit({ key: `signup-ip:${clientKey(request.ip)}`, windowMs: 60_000 });
     if (attempts!.count > SIGNUPS_PER_ADDRESS) throw rateLimited('Too many attempts. Wait a minute and try again.', attempts!.resetMs);
-    if (!(await isSignupOpen())) throw new AppError('not_found', 'Sign-up is closed on this server; ask its operator for an account.');
+    if (!(await isSignupOpen())) return signupClosed(request, reply);
     try {
       const account = await app.services.accounts.createAccount({
         email: request.body.email,
@@ -99,12 +107,15 @@ export async function authPages(app: FastifyInstance): Promise<void> {
     }
   });
 
-  app.get('/dashboard/login', { schema: { hide: true } }, async (request, reply) =>
-    sendPage(reply, 'auth', pageContext(request, reply, 'Log in'), { heading: 'Log in', action: '/dashboard/login', signupOpen: await isSignupOpen(), ...signInChoices(app) }),
-  );
+  // A session whose account was disabled since opens nothing; the page says why instead of just asking to log in.
+  app.get('/dashboard/login', { schema: { hide: true } }, async (request, reply) => {
+    const page = pageContext(request, reply, 'Log in');
+    if (request.ownerDisabled) page.error = DISABLED_MESSAGE;
+    return sendPage(reply, 'auth', page, { heading: 'Log in', action: '/dashboard/login', signupOpen: await isSignupOpen(), ...signInChoices(app) });
+  });
 
   app.get('/dashboard/signup', { schema: { hide: true } }, async (request, reply) => {
-    if (!(await isSignupOpen())) throw new AppError('not_found', 'Sign-up is closed on this server; ask its operator for an account.');
+    if (!(await isSignupOpen())) return signupClosed(request, reply);
     return sendPage(reply, 'auth', pageContext(request, reply, 'Sign up'), { heading: 'Sign up', action: '/dashboard/signup', signup: true, ...signInChoices(app) });
   });
 

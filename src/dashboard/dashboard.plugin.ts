@@ -16,13 +16,17 @@ import { formPages } from './forms.routes.js';
 import { hookPages } from './hooks.routes.js';
 import { integrationPages } from './integrations.routes.js';
 import { keyPages } from './keys.routes.js';
+import { postOnlyRedirects } from './redirects.routes.js';
 import { submissionPages } from './submissions.routes.js';
-import { SESSION_COOKIE, sendPage } from './page.js';
+import { SESSION_COOKIE, TIME_ZONE_COOKIE, sendPage } from './page.js';
+import { canonicalTimeZone } from '../lib/time-zone.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** The logged-in owner on dashboard pages. */
     owner: Account | undefined;
+    /** The session belongs to an account an admin disabled: the log-in page says so. */
+    ownerDisabled: boolean;
   }
 }
 
@@ -51,6 +55,7 @@ export async function dashboardPlugin(app: FastifyInstance): Promise<void> {
       cookieOpts: { path: '/dashboard', sameSite: 'lax', httpOnly: true, secure },
     });
     dashboard.decorateRequest('owner', undefined);
+    dashboard.decorateRequest('ownerDisabled', false);
 
     dashboard.addHook('onRequest', async (request, reply) => {
       reply.header('content-security-policy', CSP);
@@ -61,6 +66,13 @@ export async function dashboardPlugin(app: FastifyInstance): Promise<void> {
       const owner = accountId ? await app.services.accounts.findAccount(accountId) : undefined;
       // A disabled account's sessions open nothing, even one started before it was disabled.
       request.owner = owner && !owner.disabled ? owner : undefined;
+      request.ownerDisabled = owner?.disabled === true;
+      // The account's zone is the one its browser last reported: emails then say times as the dashboard shows them.
+      const zone = canonicalTimeZone(request.cookies[TIME_ZONE_COOKIE]);
+      if (request.owner && zone && request.owner.timeZone !== zone) {
+        await app.services.accounts.setTimeZone(request.owner.id, zone);
+        request.owner = { ...request.owner, timeZone: zone };
+      }
       if (!app.config.passwordLogin && isPasswordRequest(request.method, request.url.split('?')[0]!)) {
         throw new AppError('not_found', 'Password log-in is turned off on this server: sign in with single sign-on.');
       }
@@ -95,9 +107,12 @@ export async function dashboardPlugin(app: FastifyInstance): Promise<void> {
     dashboard.get('/dashboard/assets/app.js', { schema: { hide: true } }, async (_request, reply) =>
       reply.type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=3600').send(appJs),
     );
-    dashboard.get('/dashboard', { schema: { hide: true } }, async (request, reply) =>
-      reply.redirect(request.owner ? '/dashboard/forms' : '/dashboard/login', 303),
-    );
+    // A fresh instance (no account yet, sign-up open) opens on sign-up: its first visitor has nothing to log in to.
+    dashboard.get('/dashboard', { schema: { hide: true } }, async (request, reply) => {
+      if (request.owner) return reply.redirect('/dashboard/forms', 303);
+      const fresh = !request.ownerDisabled && !(await app.services.accounts.hasAnyAccount()) && (await app.services.admin.signupOpen());
+      return reply.redirect(fresh ? '/dashboard/signup' : '/dashboard/login', 303);
+    });
 
     await dashboard.register(authPages);
     await dashboard.register(ssoPages);
@@ -116,6 +131,7 @@ export async function dashboardPlugin(app: FastifyInstance): Promise<void> {
       await owned.register(integrationPages);
       await owned.register(adminPages);
       await owned.register(auditPages);
+      await owned.register(postOnlyRedirects);
       // Lowest priority in the router: any other dashboard address is a 404 page in the layout.
       owned.get('/dashboard/*', { schema: { hide: true } }, async (request) => {
         throw new AppError('not_found', `There is no page at ${request.url.split('?')[0]!.slice(0, 200)}.`);

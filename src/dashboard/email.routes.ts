@@ -1,9 +1,10 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, rethrowUnlessValidation, validationFailed } from '../errors.js';
 import { clientKey, rateLimited } from '../http/rate-limits.js';
 import { notifyModes, type NotifyMode } from '../forms/form.types.js';
 import { renderSettingsPage } from './forms.routes.js';
 import { pageContext, sendPage, setFlash } from './page.js';
+import { SKIP_REASONS } from './views/email.views.js';
 
 /** "Forgot password?" requests per client address per minute: nobody can mail-bomb an account. */
 export const RESET_REQUESTS_PER_ADDRESS = 5;
@@ -18,17 +19,52 @@ const tokenParams = { type: 'object', required: ['token'], properties: { token: 
 export async function emailPublicPages(app: FastifyInstance): Promise<void> {
   const message = (heading: string, text: string) => ({ heading, text });
 
+  const linkNotValid = (request: FastifyRequest, reply: FastifyReply) =>
+    sendPage(reply, 'message', pageContext(request, reply, 'Link not valid'), message('Link not valid', 'This confirmation link was already used or has expired.'), 404);
+
+  // GET only shows the button: mail scanners open every link, and must not confirm the address.
   app.get<{ Params: { token: string } }>('/dashboard/verify-email/:token', { schema: { hide: true, params: tokenParams } }, async (request, reply) => {
+    const recipient = await app.services.notifications.findRecipientOfToken(request.params.token);
+    if (!recipient) return linkNotValid(request, reply);
+    return sendPage(reply, 'confirmLink', pageContext(request, reply, 'Confirm this address'), {
+      heading: 'Confirm this address',
+      text: `Confirm that ${recipient.address} should receive a form's notifications from Formgate. If you did not expect this, close this page: nothing is sent to an address that is not confirmed.`,
+      action: `/dashboard/verify-email/${request.params.token}`,
+      button: `Confirm ${recipient.address}`,
+    });
+  });
+
+  app.post<{ Params: { token: string } }>('/dashboard/verify-email/:token', { schema: { hide: true, params: tokenParams } }, async (request, reply) => {
     const recipient = await app.services.notifications.verifyRecipient(request.params.token);
-    if (!recipient) {
-      return sendPage(reply, 'message', pageContext(request, reply, 'Link not valid'), message('Link not valid', 'This confirmation link was already used or has expired.'), 404);
-    }
+    if (!recipient) return linkNotValid(request, reply);
     return sendPage(
       reply,
       'message',
       pageContext(request, reply, 'Address confirmed'),
-      message('Address confirmed', `${recipient.address} is confirmed and will receive the form's notifications.`),
+      message('Address confirmed', `${recipient.address} is confirmed and will receive the form's notifications, including any that arrived while it waited.`),
     );
+  });
+
+  const changeLinkNotValid = (request: FastifyRequest, reply: FastifyReply) =>
+    sendPage(reply, 'message', pageContext(request, reply, 'Link not valid'), message('Link not valid', 'This link was already used, replaced by a newer change or has expired. The account keeps its email.'), 404);
+
+  // An account's new email: as above, the GET only shows the button.
+  app.get<{ Params: { token: string } }>('/dashboard/confirm-email/:token', { schema: { hide: true, params: tokenParams } }, async (request, reply) => {
+    const change = await app.services.emailChanges.findChangeOfToken(request.params.token);
+    if (!change) return changeLinkNotValid(request, reply);
+    return sendPage(reply, 'confirmLink', pageContext(request, reply, 'Confirm your new email'), {
+      heading: 'Confirm your new email',
+      text: `Confirm that ${change.newEmail} becomes the email of your Formgate account: you log in with it from then on.`,
+      action: `/dashboard/confirm-email/${request.params.token}`,
+      button: `Use ${change.newEmail}`,
+    });
+  });
+
+  app.post<{ Params: { token: string } }>('/dashboard/confirm-email/:token', { schema: { hide: true, params: tokenParams } }, async (request, reply) => {
+    const changed = await app.services.emailChanges.confirm(request.params.token);
+    if (!changed) return changeLinkNotValid(request, reply);
+    const text = `Your account's email is now ${changed.email}. Log in with it from now on.`;
+    return sendPage(reply, 'message', pageContext(request, reply, 'Email changed'), { ...message('Email changed', text), ...(request.owner ? {} : { links: [{ href: '/dashboard/login', text: 'Log in' }] }) });
   });
 
   app.get('/dashboard/forgot-password', { schema: { hide: true } }, async (request, reply) =>
@@ -143,6 +179,6 @@ export async function emailPages(app: FastifyInstance): Promise<void> {
   app.get<{ Params: { id: string } }>('/dashboard/forms/:id/email-log', { schema: { hide: true, params: formParams } }, async (request, reply) => {
     const form = await app.services.forms.getFormOfAccount(request.owner!.id, request.params.id);
     const entries = await notifications.emailLog(request.owner!.id, form.id);
-    return sendPage(reply, 'emailLog', pageContext(request, reply, `${form.name}: email log`), { form, entries, enabled: notifications.emailEnabled });
+    return sendPage(reply, 'emailLog', pageContext(request, reply, `${form.name}: email log`), { form, entries, enabled: notifications.emailEnabled, skipReasons: SKIP_REASONS });
   });
 }

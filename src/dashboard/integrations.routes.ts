@@ -54,7 +54,8 @@ export async function integrationPages(app: FastifyInstance): Promise<void> {
     { schema: { hide: true, params, body: addBodySchema } },
     async (request, reply) => {
       const body = request.body ?? {};
-      const values = { kind: body.kind ?? '', name: body.name ?? '', chatId: body.chatId ?? '' };
+      // A refused add keeps everything typed, the URL and token too: this answer is the POST's own (never cached), seen only by who typed them.
+      const values = { kind: body.kind ?? '', name: body.name ?? '', chatId: body.chatId ?? '', url: body.url ?? '', token: body.token ?? '' };
       try {
         const added = await integrations.addIntegration(request.params.id, { ...body, kind: body.kind ?? '' }, request.owner!.id);
         const secret = added.kind === 'telegram' ? body.token : body.url;

@@ -18,6 +18,7 @@ import * as m0015 from './migrations/0015_postgres_submit_counts.js';
 import * as m0016 from './migrations/0016_search_vector_parallel_restricted.js';
 import * as m0017 from './migrations/0017_sqlite_search_merges_in_steps.js';
 import * as m0018 from './migrations/0018_counters_hours_before_totals.js';
+import * as m0021 from './migrations/0021_email_changes_and_time_zones.js';
 import * as m0025 from './migrations/0025_sso_identities.js';
 import * as m0026 from './migrations/0026_audit_log.js';
 
@@ -41,6 +42,7 @@ const migrations: Record<string, Migration> = {
   '0016_search_vector_parallel_restricted': m0016,
   '0017_sqlite_search_merges_in_steps': m0017,
   '0018_counters_hours_before_totals': m0018,
+  '0021_email_changes_and_time_zones': m0021,
   '0025_sso_identities': m0025,
   '0026_audit_log': m0026,
 };

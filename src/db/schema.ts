@@ -16,6 +16,8 @@ export interface AccountTable {
   is_admin: Generated<number>;
   /** Set: the account cannot log in and its API keys answer 401. */
   disabled_at: string | null;
+  /** The IANA zone the account reads times in; null until the dashboard learned the browser's. */
+  time_zone: string | null;
 }
 
 export interface ApiKeyTable {
@@ -225,6 +227,16 @@ export interface EmailAttemptTable {
   reply: string;
 }
 
+/** A requested new account email, changed only when the link sent to it is opened. */
+export interface EmailChangeTable {
+  account_id: string;
+  new_email: string;
+  /** SHA-256 of the single-use token; the token itself is only in the email. */
+  token_hash: string;
+  created_at: string;
+  expires_at: string;
+}
+
 export interface PasswordResetTable {
   /** SHA-256 of the single-use token; the token itself is only in the email. */
   token_hash: string;
@@ -389,6 +401,7 @@ export interface Database {
   integration_attempts: IntegrationAttemptTable;
   email_suppressions: EmailSuppressionTable;
   password_resets: PasswordResetTable;
+  email_changes: EmailChangeTable;
   sessions: SessionTable;
   sso_identities: SsoIdentityTable;
   audit_events: AuditEventTable;
@@ -404,6 +417,7 @@ export interface Database {
 
 export type AccountRow = Selectable<AccountTable>;
 export type NewAccountRow = Insertable<AccountTable>;
+export type EmailChangeRow = Selectable<EmailChangeTable>;
 export type ApiKeyRow = Selectable<ApiKeyTable>;
 export type NewApiKeyRow = Insertable<ApiKeyTable>;
 export type FormRow = Selectable<FormTable>;

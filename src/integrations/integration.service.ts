@@ -56,6 +56,13 @@ const clean = (value: string | undefined) => (value === undefined || value.trim(
  * secrets (URLs, tokens) returned by nothing here once stored. `accountId`, when given, scopes
  * every call to that owner's forms (the dashboard); the CLI acts as the operator.
  */
+/**
+ * A bot token as @BotFather gives it: the bot's numeric ID, a colon and its secret (35 characters
+ * today; any length is taken, since Telegram itself says whether it works on "Send test").
+ */
+const TELEGRAM_TOKEN = /^\d{1,20}:[A-Za-z0-9_-]{1,100}$/;
+export const TELEGRAM_TOKEN_EXAMPLE = '123456789:AAHfiqksKZ8WmR2zSjiQ7_v4TMAKdiHm9T0';
+
 export class IntegrationService {
   constructor(
     private readonly db: Executor,
@@ -84,7 +91,8 @@ export class IntegrationService {
       throw validationFailed('Unknown integration kind.', { kind: `must be one of ${INTEGRATION_KINDS.join(', ')}` });
     }
     const url = clean(input.url);
-    const token = clean(input.token);
+    // A token copied from an API address (`…/bot<token>/…`) keeps its `bot` prefix: it is not part of the token.
+    const token = kind === 'telegram' ? clean(input.token)?.replace(/^bot(?=\d)/, '') : clean(input.token);
     const chatId = clean(input.chatId);
     const name = clean(input.name) ?? KIND_LABELS[kind];
     const problems: Record<string, string> = {};
@@ -95,7 +103,7 @@ export class IntegrationService {
     if (name.length > 100) problems.name = 'must be at most 100 characters';
     if (kind === 'telegram') {
       if (!token) problems.token = 'required: the bot token from @BotFather';
-      else if (!/^\d+:[A-Za-z0-9_-]{20,100}$/.test(token)) problems.token = 'must be a bot token such as 123456:ABC-DEF…';
+      else if (!TELEGRAM_TOKEN.test(token)) problems.token = `must be the bot token @BotFather gave, like ${TELEGRAM_TOKEN_EXAMPLE}`;
       if (!chatId) problems.chatId = 'required: the chat ID (a number, or @channelname)';
       else if (!/^(-?\d{1,20}|@[A-Za-z][A-Za-z0-9_]{3,64})$/.test(chatId)) problems.chatId = 'must be a number or @channelname';
       if (url) problems.url = 'not used for Telegram (TELEGRAM_API_URL sets the API)';

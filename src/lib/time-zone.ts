@@ -1,6 +1,7 @@
 /**
  * IANA time zones for what people read: the dashboard shows times, date filters and chart days
- * in the viewer's zone, and emails say times in words. Stored times stay ISO 8601 UTC.
+ * in the viewer's zone, and emails and chat messages say them the same way (formatTime). Stored
+ * times stay ISO 8601 UTC.
  */
 import { BoundedMemo } from './bounded-memo.js';
 
@@ -13,7 +14,6 @@ const ZONE_NAME = /^[A-Za-z][A-Za-z0-9_+\-/]{0,63}$/;
 // most the ~600 IANA names whatever a cookie says.
 const partsFormatters = new Map<string, Intl.DateTimeFormat>();
 const shortNameFormatters = new Map<string, Intl.DateTimeFormat>();
-const wordFormatters = new Map<string, Intl.DateTimeFormat>();
 // Names already checked (Intl is case-insensitive, so a cookie could vary the case: capped).
 const checkedNames = new Map<string, string>();
 
@@ -114,46 +114,50 @@ export function nextCalendarDay(day: string, by = 1): string {
   return new Date(Date.parse(`${day}T00:00:00.000Z`) + by * 86_400_000).toISOString().slice(0, 10);
 }
 
-/** The zone's short name at an instant as English speakers write it: "UTC", "PST", "GMT+1". */
+// English locales that know a zone's lettered name where en-US only has "GMT+1" (CET in en-GB,
+// IST in en-IN, AEDT in en-AU). The first lettered name wins; an offset is the fallback.
+const NAME_LOCALES = ['en-US', 'en-GB', 'en-IN', 'en-AU'];
+const zoneNames = new Map<string, string>();
+
+/** The zone's short name at an instant: "UTC", "CET", "PST", "IST", "AEDT"; "GMT+9" where English has no letters for it. */
 export function zoneAbbreviation(zone: string, ms: number): string {
   if (zone === UTC) return UTC;
-  const formatter = cached(shortNameFormatters, zone, () => new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'short' }));
-  return formatter.formatToParts(ms).find((p) => p.type === 'timeZoneName')?.value ?? zone;
+  let fallback: string | undefined;
+  for (const locale of NAME_LOCALES) {
+    const formatter = cached(shortNameFormatters, `${locale} ${zone}`, () => new Intl.DateTimeFormat(locale, { timeZone: zone, timeZoneName: 'short' }));
+    const name = formatter.formatToParts(ms).find((p) => p.type === 'timeZoneName')?.value;
+    if (!name) continue;
+    if (!/^GMT[+-]/.test(name)) return name;
+    fallback ??= name;
+  }
+  return fallback ?? zone;
 }
 
-/** "2026-11-23 11:04 PST": an instant (ISO text) on the zone's wall clock, with the zone's short name. */
-export function formatLocalTime(zone: string, iso: string): string {
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/**
+ * The one way a person is shown a time, on the dashboard, in emails and in chat messages: the
+ * zone's wall clock with the zone's name, "2 Dec 2026, 14:03 CET". Machine formats (the API,
+ * CSV and NDJSON exports, `datetime` attributes) keep ISO 8601 UTC.
+ */
+export function formatTime(zone: string, iso: string): string {
   const ms = Date.parse(iso);
   if (Number.isNaN(ms)) return iso;
-  const c = wallClock(zone, ms);
-  return `${dayText(c)} ${pad(c.hour)}:${pad(c.minute)} ${zoneAbbreviation(zone, ms)}`;
+  return byMinute.get(`${zone} ${Math.floor(ms / 60_000)}`, () => {
+    const c = wallClock(zone, ms);
+    return `${c.day} ${MONTHS[c.month - 1]} ${c.year}, ${pad(c.hour)}:${pad(c.minute)} ${zoneAbbreviation(zone, ms)}`;
+  });
 }
+
+/** The dashboard's name for formatTime (a page draws many times: each zone and minute is formatted once). */
+export const formatLocalTime = formatTime;
 
 // Emails under a steady flow say the same few minutes over and over: each zone and minute is put
-// in words once (two formatToParts calls, ~2% of the event loop at 400 emails/s). A
-// minute is exact: every zone's offset today is a whole number of minutes.
-const wordsByMinute = new BoundedMemo<string, string>(256);
+// in words once (~2% of the event loop at 400 emails/s before this memo). A minute is exact:
+// every zone's offset today is a whole number of minutes.
+const byMinute = new BoundedMemo<string, string>(512);
 
-/** "Tuesday, 24 November 2026 at 19:04 UTC": an instant in words, for emails. */
+/** Emails' and chat's name for formatTime: "2 Dec 2026, 19:04 UTC". */
 export function formatTimeInWords(zone: string, iso: string): string {
-  const ms = Date.parse(iso);
-  if (Number.isNaN(ms)) return iso;
-  return wordsByMinute.get(`${zone} ${Math.floor(ms / 60_000)}`, () => timeInWords(zone, ms));
-}
-
-function timeInWords(zone: string, ms: number): string {
-  const formatter = cached(wordFormatters, zone, () =>
-    new Intl.DateTimeFormat('en-GB', {
-      timeZone: zone,
-      hourCycle: 'h23',
-      weekday: 'long',
-      day: 'numeric',
-      month: 'long',
-      year: 'numeric',
-      hour: '2-digit',
-      minute: '2-digit',
-    }),
-  );
-  const part = partsOf(formatter, ms);
-  return `${part.weekday}, ${part.day} ${part.month} ${part.year} at ${part.hour}:${part.minute} ${zoneAbbreviation(zone, ms)}`;
+  return formatTime(zone, iso);
 }

@@ -6,12 +6,14 @@ import { openDedicatedConnection, type DedicatedConnection } from '../db/dedicat
 import { BatchedWrites, writeSkippingLocked } from '../lib/batched-writes.js';
 import { newId } from '../lib/ids.js';
 import { nowIso } from '../lib/time.js';
+import { canonicalTimeZone, UTC } from '../lib/time-zone.js';
 import type { ChannelContext, OutboxChannel, OutboxSend } from '../outbox/outbox.channel.js';
 import { composeDigestEmail, composeSubmissionEmail, DIGEST_MAX_IN_FULL, replyToOf, type ComposedEmail } from './views/emails.js';
 import {
   claimDueMessageRows,
   countDigestSubmissions,
   countUnsentMessages,
+  findAccountTimeZoneOfForm,
   formHasPerSubmissionRecipientSql,
   insertSubmissionMessages,
   isClaimantGone,
@@ -69,6 +71,7 @@ export class EmailChannel implements OutboxChannel {
    */
   readonly maxInFlight = 64;
   private readonly verifiedCache = new Map<string, { addresses: Promise<string[]>; until: number }>();
+  private readonly zoneCache = new Map<string, { zone: Promise<string>; until: number }>();
   private readonly instance = String(randomInt(1, 2 ** 31 - 1));
   private context: ChannelContext | undefined;
   /** PostgreSQL: the connection holding this instance's liveness lock. */
@@ -146,7 +149,7 @@ export class EmailChannel implements OutboxChannel {
     const perRecipient = row.kind === 'submission' || row.kind === 'digest';
     // A recipient removed, bounced or unverified since the message was queued gets nothing.
     if (perRecipient && row.recipient_state !== 'verified') {
-      await setMessageState(this.handle.db, row.id, 'skipped');
+      await setMessageState(this.handle.db, row.id, 'skipped', 'recipient_not_verified');
       return;
     }
     let email: ComposedEmail;
@@ -161,7 +164,7 @@ export class EmailChannel implements OutboxChannel {
       if (row.kind === 'submission') {
         const payload = JSON.parse(row.s_payload ?? '{}') as Record<string, unknown>;
         const submission = { id: row.submission_id!, createdAt: row.s_created_at!, country: row.s_country!, payload };
-        email = composeSubmissionEmail(row.form_name ?? '', row.form_notify_subject, submission, this.config.baseUrl);
+        email = composeSubmissionEmail(row.form_name ?? '', row.form_notify_subject, submission, this.config.baseUrl, await this.timeZoneOf(row.form_id!));
         replyTo = replyToOf(payload);
       } else if (row.kind === 'confirmation') {
         const payload = JSON.parse(row.s_payload ?? '{}') as Record<string, unknown>;
@@ -201,6 +204,18 @@ export class EmailChannel implements OutboxChannel {
     await this.record(row, result);
   }
 
+  /** The zone of the form's account, read at most once a second per form like the To list. */
+  private timeZoneOf(formId: string): Promise<string> {
+    const now = Date.now();
+    const hit = this.zoneCache.get(formId);
+    if (hit && hit.until > now) return hit.zone;
+    if (this.zoneCache.size > 1000) this.zoneCache.clear();
+    const zone = findAccountTimeZoneOfForm(this.handle.db, formId).then((z) => canonicalTimeZone(z) ?? UTC);
+    this.zoneCache.set(formId, { zone, until: now + 1000 });
+    zone.catch(() => this.zoneCache.delete(formId));
+    return zone;
+  }
+
   /** The To header's list, read at most once a second per form (a burst shares one read). */
   private verifiedAddresses(formId: string): Promise<string[]> {
     const now = Date.now();
@@ -226,6 +241,7 @@ export class EmailChannel implements OutboxChannel {
       total,
       rows.map((s) => ({ id: s.id, createdAt: s.created_at, country: s.country, payload: JSON.parse(s.payload) as Record<string, unknown> })),
       this.config.baseUrl,
+      await this.timeZoneOf(row.form_id!),
     );
   }
 

@@ -24,6 +24,71 @@ export async function findRecipientRowByTokenHash(db: Executor, tokenHash: strin
   return db.selectFrom('email_recipients').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
 }
 
+/** Which of these addresses are verified recipients of any form of the account. */
+export async function findAccountVerifiedAddresses(db: Executor, accountId: string, addresses: string[]): Promise<Set<string>> {
+  if (addresses.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('email_recipients as r')
+    .innerJoin('forms as f', 'f.id', 'r.form_id')
+    .select('r.address')
+    .distinct()
+    .where('f.account_id', '=', accountId)
+    .where('r.state', '=', 'verified')
+    .where('r.address', 'in', addresses)
+    .execute();
+  return new Set(rows.map((r) => r.address));
+}
+
+/** The address's pending rows on every form of the account (one confirmation confirms them all). */
+export async function listPendingRecipientRowsOfAccount(db: Executor, accountId: string, address: string): Promise<EmailRecipientRow[]> {
+  return db
+    .selectFrom('email_recipients as r')
+    .innerJoin('forms as f', 'f.id', 'r.form_id')
+    .selectAll('r')
+    .where('f.account_id', '=', accountId)
+    .where('r.address', '=', address)
+    .where('r.state', '<>', 'verified')
+    .execute();
+}
+
+export async function findFormAccountId(db: Executor, formId: string): Promise<string | undefined> {
+  return (await db.selectFrom('forms').select('account_id').where('id', '=', formId).executeTakeFirst())?.account_id;
+}
+
+/** Sends what was held for these recipients while they were unconfirmed: due now. Returns how many. */
+export async function releaseHeldMessages(db: Executor, recipientIds: string[], now: string): Promise<number> {
+  if (recipientIds.length === 0) return 0;
+  const result = await db
+    .updateTable('email_messages')
+    .set({ state: 'pending', next_attempt_at: now })
+    .where('recipient_id', 'in', recipientIds)
+    .where('state', '=', 'held')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/** What was held for recipients about to be removed is recorded as never sent. */
+export async function skipHeldMessages(db: Executor, recipientIds: string[], reason: string): Promise<void> {
+  if (recipientIds.length === 0) return;
+  await db
+    .updateTable('email_messages')
+    .set({ state: 'skipped', skip_reason: reason })
+    .where('recipient_id', 'in', recipientIds)
+    .where('state', '=', 'held')
+    .execute();
+}
+
+/** The zone the form's account reads times in (null: not known yet). */
+export async function findAccountTimeZoneOfForm(db: Executor, formId: string): Promise<string | null> {
+  const row = await db
+    .selectFrom('forms as f')
+    .innerJoin('accounts as a', 'a.id', 'f.account_id')
+    .select('a.time_zone')
+    .where('f.id', '=', formId)
+    .executeTakeFirst();
+  return row?.time_zone ?? null;
+}
+
 export async function listVerifiedAddresses(db: Executor, formId: string): Promise<string[]> {
   const rows = await db
     .selectFrom('email_recipients')
@@ -35,18 +100,18 @@ export async function listVerifiedAddresses(db: Executor, formId: string): Promi
   return rows.map((r) => r.address);
 }
 
-/** Forms in a digest mode with their verified recipients. */
+/** Forms in a digest mode with their verified recipients and those waiting for confirmation (their digests are held). */
 export async function listDigestRecipients(
   db: Executor,
-): Promise<Array<{ formId: string; mode: string; recipientId: string; address: string }>> {
+): Promise<Array<{ formId: string; mode: string; recipientId: string; address: string; verified: boolean }>> {
   const rows = await db
     .selectFrom('email_recipients as r')
     .innerJoin('forms as f', 'f.id', 'r.form_id')
-    .select(['f.id as form_id', 'f.notify_mode', 'r.id as recipient_id', 'r.address'])
+    .select(['f.id as form_id', 'f.notify_mode', 'r.id as recipient_id', 'r.address', 'r.state'])
     .where('f.notify_mode', 'in', ['hourly', 'daily'])
-    .where('r.state', '=', 'verified')
+    .where('r.state', 'in', ['verified', 'pending'])
     .execute();
-  return rows.map((r) => ({ formId: r.form_id, mode: r.notify_mode, recipientId: r.recipient_id, address: r.address }));
+  return rows.map((r) => ({ formId: r.form_id, mode: r.notify_mode, recipientId: r.recipient_id, address: r.address, verified: r.state === 'verified' }));
 }
 
 // ---- messages ----
@@ -95,13 +160,14 @@ export async function insertSubmissionMessages(trx: Trx, submissionIds: string[]
           's.id as submission_id',
           'r.id as recipient_id',
           'r.address as to_address',
-          sql<string>`'pending'`.as('state'),
+          // An address not yet confirmed gets its notifications once it is: held until then, not dropped.
+          sql<string>`case when r.state = 'verified' then 'pending' else 'held' end`.as('state'),
           sql<number>`0`.as('attempts'),
           sql<string>`${now}`.as('next_attempt_at'),
           sql<string>`${now}`.as('created_at'),
         ])
         .where('f.notify_mode', '=', 'each')
-        .where('r.state', '=', 'verified'),
+        .where('r.state', 'in', ['verified', 'pending']),
     )
     .onConflict((oc) => oc.column('id').doNothing())
     .executeTakeFirst();
@@ -251,8 +317,8 @@ export async function releaseClaims(
   return Number(result.numUpdatedRows);
 }
 
-export async function setMessageState(db: Executor, id: string, state: string): Promise<void> {
-  await db.updateTable('email_messages').set({ state, claimed_at: null, claimed_by: null }).where('id', '=', id).execute();
+export async function setMessageState(db: Executor, id: string, state: string, skipReason?: string): Promise<void> {
+  await db.updateTable('email_messages').set({ state, claimed_at: null, claimed_by: null, ...(skipReason ? { skip_reason: skipReason } : {}) }).where('id', '=', id).execute();
 }
 
 export interface EmailLogRow {
@@ -311,11 +377,12 @@ export async function listDigestSubmissionRows(db: Executor, formId: string, sta
 
 /**
  * SQL over a form id column: the form emails each submission (per-submission mode) to at least
- * one verified recipient. Digests are queued by their own timer, not through the outbox.
+ * one verified recipient or one waiting for confirmation (its messages are held until then).
+ * Digests are queued by their own timer, not through the outbox.
  */
 export function formHasPerSubmissionRecipientSql(formIdColumn: string): string {
   return `exists (select 1 from email_recipients r inner join forms f on f.id = r.form_id
-    where r.form_id = ${formIdColumn} and r.state = 'verified' and f.notify_mode = 'each')`;
+    where r.form_id = ${formIdColumn} and r.state in ('verified', 'pending') and f.notify_mode = 'each')`;
 }
 
 // ---- liveness of email senders (PostgreSQL, on a dedicated connection) ----

@@ -9,17 +9,22 @@ import type { FormService } from '../forms/form.service.js';
 import type { Form } from '../forms/form.types.js';
 import { newId } from '../lib/ids.js';
 import { nowIso } from '../lib/time.js';
-import { composePasswordResetEmail, composeTestEmail, composeVerificationEmail, type ComposedEmail } from './views/emails.js';
+import { composeEmailChangeEmail, composeEmailChangeNotice, composePasswordResetEmail, composeTestEmail, composeVerificationEmail, type ComposedEmail } from './views/emails.js';
 import {
   deleteRecipientRows,
+  findAccountVerifiedAddresses,
   findExistingMessageIds,
+  findFormAccountId,
   findRecipientRowByTokenHash,
   insertMessageRows,
   insertRecipientRow,
   listDigestRecipients,
   listEmailLogRows,
+  listPendingRecipientRowsOfAccount,
   listRecipientRows,
   countDigestSubmissions,
+  releaseHeldMessages,
+  skipHeldMessages,
   updateRecipientRow,
 } from './email.repository.js';
 import { composeConfirmationEmail, confirmationTexts } from './confirmation.js';
@@ -71,21 +76,27 @@ export class NotificationService {
 
   /**
    * Replaces the form's recipient list. With `verified` (the CLI: the operator set them) every
-   * address counts as verified, a bounced one included; otherwise a new address is pending and
-   * receives a verification email, queued in the same transaction, and nothing else until its
-   * link is opened. Addresses kept from the old list keep their state.
+   * address counts as verified, a bounced one included. Otherwise an address already verified on
+   * another form of the account is verified here too, and a new one is pending and receives a
+   * verification email, queued in the same transaction: its notifications are held (kept, not
+   * sent) until its link is confirmed, then sent. Addresses kept from the old list keep their state.
    */
   async setRecipients(formId: string, addresses: string[], options: { verified: boolean; accountId?: string }): Promise<Recipient[]> {
     const form = options.accountId ? await this.forms.getFormOfAccount(options.accountId, formId) : await this.forms.getForm(formId);
     const list = parseRecipientList(addresses);
     const queued = await this.handle.db.transaction().execute(async (trx) => {
       const existing = await listRecipientRows(trx, form.id);
-      await deleteRecipientRows(trx, existing.filter((r) => !list.includes(r.address)).map((r) => r.id));
+      const removed = existing.filter((r) => !list.includes(r.address)).map((r) => r.id);
+      await skipHeldMessages(trx, removed, 'recipient_not_verified');
+      await deleteRecipientRows(trx, removed);
+      const knownToAccount = await findAccountVerifiedAddresses(trx, form.accountId, list);
       let messages = 0;
       const now = nowIso();
       for (const addr of list) {
         const row = existing.find((r) => r.address === addr);
-        if (options.verified) {
+        if (!options.verified && !row && knownToAccount.has(addr)) {
+          await insertRecipientRow(trx, { id: newId('rcp'), form_id: form.id, address: addr, state: 'verified', token_hash: null, token_expires_at: null, created_at: now, verified_at: now, bounced_at: null });
+        } else if (options.verified) {
           if (row && row.state !== 'verified') await updateRecipientRow(trx, row.id, { state: 'verified', verified_at: now, token_hash: null, token_expires_at: null });
           if (!row) await insertRecipientRow(trx, { id: newId('rcp'), form_id: form.id, address: addr, state: 'verified', token_hash: null, token_expires_at: null, created_at: now, verified_at: now, bounced_at: null });
         } else if (!row) {
@@ -118,14 +129,35 @@ export class NotificationService {
     return this.queueMessage(trx, { kind: 'verification', formId: recipient.formId, recipientId: recipient.id, to: recipient.address, content, now });
   }
 
-  /** Opens a verification link: the address becomes verified (a bounced one too). Single use. */
-  async verifyRecipient(token: string): Promise<Recipient | undefined> {
+  /** The recipient a live verification link names, without using it (the page that asks to confirm). */
+  async findRecipientOfToken(token: string): Promise<Recipient | undefined> {
     if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return undefined;
     const row = await findRecipientRowByTokenHash(this.handle.db, hashToken(token));
     if (!row || row.token_expires_at === null || row.token_expires_at < nowIso()) return undefined;
+    return recipientRowToRecipient(row);
+  }
+
+  /**
+   * Confirms a verification link (a POST from its page: mail scanners only GET). The address
+   * becomes verified (a bounced one too) on every form of the account that lists it, and what was
+   * held for it meanwhile is sent. Single use.
+   */
+  async verifyRecipient(token: string): Promise<Recipient | undefined> {
+    const found = await this.findRecipientOfToken(token);
+    if (!found) return undefined;
     const now = nowIso();
-    await updateRecipientRow(this.handle.db, row.id, { state: 'verified', verified_at: now, bounced_at: null, token_hash: null, token_expires_at: null });
-    return recipientRowToRecipient({ ...row, state: 'verified', verified_at: now, bounced_at: null });
+    const released = await this.handle.db.transaction().execute(async (trx) => {
+      const row = await findRecipientRowByTokenHash(trx, hashToken(token));
+      if (!row) return undefined;
+      const accountId = await findFormAccountId(trx, row.form_id);
+      const rows = accountId ? await listPendingRecipientRowsOfAccount(trx, accountId, row.address) : [row];
+      const ids = [...new Set([row.id, ...rows.map((r) => r.id)])];
+      for (const id of ids) await updateRecipientRow(trx, id, { state: 'verified', verified_at: now, bounced_at: null, token_hash: null, token_expires_at: null });
+      return releaseHeldMessages(trx, ids, now);
+    });
+    if (released === undefined) return undefined;
+    if (released > 0) this.wakeOutbox();
+    return { ...found, state: 'verified', verifiedAt: now, bouncedAt: null };
   }
 
   /** The dashboard's button: one test message to each verified recipient, through the queue. */
@@ -156,6 +188,15 @@ export class NotificationService {
   /** Queues the "forgot password" email with its single-use link, inside the caller's transaction. */
   async queuePasswordResetEmail(trx: Trx, to: string, link: string, now: string): Promise<number> {
     return this.queueMessage(trx, { kind: 'password_reset', formId: null, recipientId: null, to, content: composePasswordResetEmail(link), now });
+  }
+
+  /** Queues an email change's link to the new address and the notice to the old one, inside the caller's transaction. */
+  async queueEmailChangeEmails(trx: Trx, change: { oldEmail: string; newEmail: string; link: string; now: string }): Promise<number> {
+    const base = { formId: null, recipientId: null, now: change.now };
+    return (
+      (await this.queueMessage(trx, { ...base, kind: 'email_change', to: change.newEmail, content: composeEmailChangeEmail(change.newEmail, change.link) })) +
+      (await this.queueMessage(trx, { ...base, kind: 'email_change_notice', to: change.oldEmail, content: composeEmailChangeNotice(change.newEmail) }))
+    );
   }
 
   /** Queues a message composed now (verification, reset, test); returns 1, or 0 when email is off. */
@@ -205,7 +246,7 @@ export class NotificationService {
       const key = `${t.formId}.${period.start}.${span}`;
       if (!counts.has(key)) counts.set(key, await countDigestSubmissions(db, t.formId, period.start, period.end));
       if (counts.get(key) === 0) continue;
-      queued += await insertMessageRows(db, [
+      const inserted = await insertMessageRows(db, [
         {
           id,
           kind: 'digest',
@@ -216,12 +257,14 @@ export class NotificationService {
           period_start: period.start,
           period_end: period.end,
           content: null,
-          state: 'pending',
+          // Held for an address not confirmed yet: sent once it is.
+          state: t.verified ? 'pending' : 'held',
           attempts: 0,
           next_attempt_at: queuedAt,
           created_at: queuedAt,
         },
       ]);
+      if (t.verified) queued += inserted;
     }
     if (queued > 0) this.wakeOutbox();
     return queued;

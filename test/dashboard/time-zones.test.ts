@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../src/db/database.js';
-import { canonicalTimeZone, formatLocalTime, formatTimeInWords, localDay, startOfLocalDay } from '../../src/lib/time-zone.js';
+import { canonicalTimeZone, formatLocalTime, formatTime, formatTimeInWords, localDay, startOfLocalDay } from '../../src/lib/time-zone.js';
 import type { Services } from '../../src/services.js';
 import { createOwner, insertSubmissions, useMigratedDatabase } from '../helpers/factories.js';
 
@@ -22,25 +22,30 @@ describe('time zones: the helpers', () => {
     // Havana skips midnight when daylight saving starts: its day begins at 01:00.
     expect(new Date(startOfLocalDay('America/Havana', '2026-03-08')).toISOString()).toBe('2026-03-08T05:00:00.000Z');
     expect(localDay(LA, Date.parse('2026-11-24T03:04:00.000Z'))).toBe('2026-11-23');
-    expect(formatLocalTime(LA, '2026-11-24T03:04:00.000Z')).toBe('2026-11-23 19:04 PST');
-    expect(formatLocalTime('UTC', '2026-11-24T03:04:00.000Z')).toBe('2026-11-24 03:04 UTC');
-    expect(formatTimeInWords('UTC', '2026-11-24T19:04:00.000Z')).toBe('Tuesday, 24 November 2026 at 19:04 UTC');
+    expect(formatLocalTime(LA, '2026-11-24T03:04:00.000Z')).toBe('23 Nov 2026, 19:04 PST');
+    expect(formatLocalTime('UTC', '2026-11-24T03:04:00.000Z')).toBe('24 Nov 2026, 03:04 UTC');
+    // One rule for dashboard, emails and chat, with the zone's lettered name where English has one.
+    expect(formatTime('Europe/Berlin', '2026-12-02T13:03:00.000Z')).toBe('2 Dec 2026, 14:03 CET');
+    expect(formatTime('Europe/Berlin', '2026-07-02T12:03:00.000Z')).toBe('2 Jul 2026, 14:03 CEST');
+    expect(formatTime('Asia/Tokyo', '2026-09-02T12:03:00.000Z')).toBe('2 Sep 2026, 21:03 GMT+9');
+    expect(formatLocalTime).toBe(formatTime);
+    expect(formatTimeInWords('UTC', '2026-11-24T19:04:00.000Z')).toBe('24 Nov 2026, 19:04 UTC');
   });
 
   it('puts each zone and minute in words once, and tells minutes and zones apart', () => {
     // Asked in this order, a cache keyed too coarsely (the hour, the zone alone) would repeat an earlier answer.
-    expect(formatTimeInWords('UTC', '2026-11-24T19:04:59.999Z')).toBe('Tuesday, 24 November 2026 at 19:04 UTC');
-    expect(formatTimeInWords('UTC', '2026-11-24T19:05:00.000Z')).toBe('Tuesday, 24 November 2026 at 19:05 UTC');
-    expect(formatTimeInWords(LA, '2026-11-24T19:05:30.000Z')).toBe('Tuesday, 24 November 2026 at 11:05 PST');
-    expect(formatTimeInWords('Asia/Kolkata', '2026-11-24T19:05:30.000Z')).toBe('Wednesday, 25 November 2026 at 00:35 GMT+5:30');
+    expect(formatTimeInWords('UTC', '2026-11-24T19:04:59.999Z')).toBe('24 Nov 2026, 19:04 UTC');
+    expect(formatTimeInWords('UTC', '2026-11-24T19:05:00.000Z')).toBe('24 Nov 2026, 19:05 UTC');
+    expect(formatTimeInWords(LA, '2026-11-24T19:05:30.000Z')).toBe('24 Nov 2026, 11:05 PST');
+    expect(formatTimeInWords('Asia/Kolkata', '2026-11-24T19:05:30.000Z')).toBe('25 Nov 2026, 00:35 IST');
     // Daylight saving ends at 09:00 UTC on 1 November 2026 in Los Angeles: a minute apart, an hour apart on the clock.
-    expect(formatTimeInWords(LA, '2026-11-01T08:59:30.000Z')).toBe('Sunday, 1 November 2026 at 01:59 PDT');
-    expect(formatTimeInWords(LA, '2026-11-01T09:00:30.000Z')).toBe('Sunday, 1 November 2026 at 01:00 PST');
+    expect(formatTimeInWords(LA, '2026-11-01T08:59:30.000Z')).toBe('1 Nov 2026, 01:59 PDT');
+    expect(formatTimeInWords(LA, '2026-11-01T09:00:30.000Z')).toBe('1 Nov 2026, 01:00 PST');
     expect(formatTimeInWords('UTC', 'not a time')).toBe('not a time');
     // Many more minutes than the cache holds still read right.
     for (let minute = 0; minute < 600; minute += 7) {
       const iso = new Date(Date.UTC(2026, 10, 24, 0, minute)).toISOString();
-      expect(formatTimeInWords('UTC', iso)).toBe(`Tuesday, 24 November 2026 at ${String(Math.floor(minute / 60)).padStart(2, '0')}:${String(minute % 60).padStart(2, '0')} UTC`);
+      expect(formatTimeInWords('UTC', iso)).toBe(`24 Nov 2026, ${String(Math.floor(minute / 60)).padStart(2, '0')}:${String(minute % 60).padStart(2, '0')} UTC`);
     }
   });
 });

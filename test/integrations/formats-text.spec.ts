@@ -14,7 +14,7 @@ const message = buildSubmissionMessage(
   { id: 'sub_1', createdAt: '2026-12-02T09:30:00.000Z', country: 'XX', payload: { message: 'alert(1) is **bold**', date: '2026-12-02' } },
   LINK,
 );
-const FOOTER = 'Wednesday, 2 December 2026 at 09:30 UTC · country: unknown';
+const FOOTER = '2 Dec 2026, 09:30 UTC · country: unknown';
 
 describe('the text of each format for ordinary punctuation, a date and an unknown country', () => {
   it('Slack: the fallback text escapes only what Slack reads (and link syntax), the blocks nothing', () => {

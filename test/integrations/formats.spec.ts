@@ -44,7 +44,7 @@ describe('Slack', () => {
         '*New submission: Contact*',
         '*email*: ada@example.com',
         '*tags*: a, b',
-        `Tuesday, 24 November 2026 at 10:00 UTC · country: DE · <${LINK}|Open the submission in Formgate>`,
+        `24 Nov 2026, 10:00 UTC · country: DE · <${LINK}|Open the submission in Formgate>`,
       ].join('\n'),
       blocks: [
         { type: 'header', text: { type: 'plain_text', text: 'New submission: Contact', emoji: false } },
@@ -62,7 +62,7 @@ describe('Slack', () => {
             },
           ],
         },
-        { type: 'context', elements: [{ type: 'mrkdwn', text: `Tuesday, 24 November 2026 at 10:00 UTC · country: DE · <${LINK}|Open the submission in Formgate>` }] },
+        { type: 'context', elements: [{ type: 'mrkdwn', text: `24 Nov 2026, 10:00 UTC · country: DE · <${LINK}|Open the submission in Formgate>` }] },
       ],
       unfurl_links: false,
       unfurl_media: false,
@@ -88,7 +88,7 @@ describe('Slack', () => {
     expect(literal.length).toBeLessThanOrEqual(3000);
     expect(literal).toMatch(/more fields not shown/);
     expect(payload.blocks.length).toBeLessThanOrEqual(50);
-    expect(payload.blocks[2].elements[0].text).toBe(`Tuesday, 24 November 2026 at 10:00 UTC · country: DE · ${ownLink}`);
+    expect(payload.blocks[2].elements[0].text).toBe(`24 Nov 2026, 10:00 UTC · country: DE · ${ownLink}`);
   });
 });
 
@@ -106,7 +106,7 @@ describe('Discord', () => {
             { name: 'email', value: 'ada@example.com', inline: false },
             { name: 'tags', value: 'a, b', inline: false },
           ],
-          footer: { text: 'Tuesday, 24 November 2026 at 10:00 UTC · country: DE' },
+          footer: { text: '24 Nov 2026, 10:00 UTC · country: DE' },
           timestamp: '2026-11-24T10:00:00.000Z',
         },
       ],
@@ -150,7 +150,7 @@ describe('Telegram', () => {
         '<b>email</b>: ada@example.com',
         '<b>tags</b>: a, b',
         '',
-        'Tuesday, 24 November 2026 at 10:00 UTC · country: DE',
+        '24 Nov 2026, 10:00 UTC · country: DE',
         `<a href="${LINK}">Open the submission in Formgate</a>`,
       ].join('\n'),
       parse_mode: 'HTML',
@@ -187,7 +187,7 @@ describe('Teams', () => {
               { type: 'RichTextBlock', inlines: [run('New submission: Contact', { weight: 'Bolder', size: 'Medium' })] },
               { type: 'RichTextBlock', inlines: [run('email: ', { weight: 'Bolder' }), run('ada@example.com')] },
               { type: 'RichTextBlock', inlines: [run('tags: ', { weight: 'Bolder' }), run('a, b')] },
-              { type: 'RichTextBlock', inlines: [run('Tuesday, 24 November 2026 at 10:00 UTC · country: DE', { isSubtle: true })] },
+              { type: 'RichTextBlock', inlines: [run('24 Nov 2026, 10:00 UTC · country: DE', { isSubtle: true })] },
             ],
             actions: [{ type: 'Action.OpenUrl', title: 'Open the submission in Formgate', url: LINK }],
           },
@@ -217,7 +217,7 @@ describe('ntfy', () => {
     expect(JSON.parse(request.body)).toEqual({
       topic: 'formgate-abc',
       title: 'New submission: Contact',
-      message: 'email: ada@example.com\ntags: a, b\nTuesday, 24 November 2026 at 10:00 UTC · country: DE',
+      message: 'email: ada@example.com\ntags: a, b\n24 Nov 2026, 10:00 UTC · country: DE',
       click: LINK,
       markdown: false,
     });

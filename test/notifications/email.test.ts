@@ -3,6 +3,7 @@ import { randomBase62 } from '../../src/lib/ids.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { testDialect } from '../helpers/database.js';
 import { createOwner, insertSubmissions } from '../helpers/factories.js';
+import { DashboardClient } from '../helpers/dashboard-client.js';
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp-sink.js';
 import { JSON_ACCEPT, submit } from '../helpers/submit.js';
 import { waitFor } from '../helpers/wait.js';
@@ -64,11 +65,10 @@ describe(`email notifications on ${testDialect}`, () => {
     expect(text).toContain('email: ada@example.org\n');
     expect(text).toContain('tags: x, y\n');
     expect(text).toContain('n: 3\n');
-    // The time in words with its zone: accounts keep no zone, so UTC.
+    // The time as everywhere (formatTime): this account's browser never reported a zone, so UTC.
     const at = new Date(stored.createdAt);
-    const weekday = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'][at.getUTCDay()];
-    const month = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'][at.getUTCMonth()];
-    const inWords = `${weekday}, ${at.getUTCDate()} ${month} ${at.getUTCFullYear()} at ${stored.createdAt.slice(11, 16)} UTC`;
+    const month = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'][at.getUTCMonth()];
+    const inWords = `${at.getUTCDate()} ${month} ${at.getUTCFullYear()}, ${stored.createdAt.slice(11, 16)} UTC`;
     expect(text).toContain(`time: ${inWords}\n`);
     // XX is no country: said as in chat messages.
     expect(stored.country).toBe('XX');
@@ -90,7 +90,7 @@ describe(`email notifications on ${testDialect}`, () => {
     expect(await t.services.outbox.countPending()).toBe(0);
   });
 
-  it('sends an address added on the dashboard only its verification email until the link is opened; the link works once', async () => {
+  it('holds the notifications of an address added on the dashboard until its link is confirmed by a POST, then sends them; the link works once', async () => {
     const c = address('c');
     const owner = await createOwner(t.services);
     await t.services.notifications.setRecipients(owner.form.id, [c], { verified: false, accountId: owner.account.id });
@@ -101,18 +101,33 @@ describe(`email notifications on ${testDialect}`, () => {
 
     const before = await submitJson(owner.form.id, { message: 'before verification' });
     await t.services.outbox.settle();
-    expect((await messagesOfForm(owner.form.id)).filter((m) => m.kind === 'submission')).toEqual([]);
+    expect((await messagesOfForm(owner.form.id)).filter((m) => m.kind === 'submission').map((m) => m.state)).toEqual(['held']);
+    expect(sink.to(c)).toHaveLength(1);
 
-    const opened = await fetch(`${t.url}${link}`);
-    expect(opened.status).toBe(200);
-    expect(await opened.text()).toContain('Address confirmed');
+    // A mail scanner opening the link confirms nothing: the page only offers the button.
+    const visitor = new DashboardClient(t.url);
+    const opened = await visitor.get(link);
+    expect(opened.res.status).toBe(200);
+    expect(opened.html).toContain(`Confirm ${c}`);
+    expect(opened.html).not.toContain('Back to the dashboard');
+    expect((await t.services.notifications.listRecipients(owner.form.id)).map((r) => r.state)).toEqual(['pending']);
+
+    const confirmed = await visitor.post(link, {});
+    expect(confirmed.res.status).toBe(200);
+    expect(confirmed.html).toContain('Address confirmed');
+    expect(confirmed.html).not.toContain('Back to the dashboard');
     expect((await t.services.notifications.listRecipients(owner.form.id)).map((r) => r.state)).toEqual(['verified']);
-    expect((await fetch(`${t.url}${link}`)).status).toBe(404);
+    // What arrived while it waited is sent now, once.
+    await waitFor(() => sink.to(c).length === 2, 15_000, 'the held submission email');
+    expect(sink.to(c)[1]!.parsed.headers.get('x-formgate-submission-id')).toBe(before.submissionId);
+    expect((await visitor.get(link)).res.status).toBe(404);
+    expect((await visitor.post(link, {})).res.status).toBe(404);
 
     const after = await submitJson(owner.form.id, { message: 'after verification' });
-    await waitFor(() => sink.to(c).length === 2, 15_000, 'the submission email');
-    expect(sink.to(c)[1]!.parsed.headers.get('x-formgate-submission-id')).toBe(after.submissionId);
-    expect(sink.to(c).some((m) => m.parsed.headers.get('x-formgate-submission-id') === before.submissionId)).toBe(false);
+    await waitFor(() => sink.to(c).length === 3, 15_000, 'the submission email');
+    expect(sink.to(c)[2]!.parsed.headers.get('x-formgate-submission-id')).toBe(after.submissionId);
+    await t.services.outbox.settle();
+    expect(sink.to(c).filter((m) => m.parsed.headers.get('x-formgate-submission-id') === before.submissionId)).toHaveLength(1);
   });
 
   it('takes Reply-To only from an email field holding one valid address, and no field value ever becomes a header', async () => {
@@ -233,8 +248,8 @@ describe(`email notifications on ${testDialect}`, () => {
     const digest = sink.to(g)[0]!;
     expect(digest.parsed.subject).toBe('Hourly digest: 52 new submissions to Digest form');
     const text = digest.parsed.text!;
-    expect(text).toContain('52 new submissions to Digest form between Tuesday, 1 January 2030 at 09:00 UTC and Tuesday, 1 January 2030 at 10:00 UTC.');
-    expect(text).toContain('seq: item-00\n\ntime: Tuesday, 1 January 2030 at 09:00 UTC\n');
+    expect(text).toContain('52 new submissions to Digest form between 1 Jan 2030, 09:00 UTC and 1 Jan 2030, 10:00 UTC.');
+    expect(text).toContain('seq: item-00\n\ntime: 1 Jan 2030, 09:00 UTC\n');
     for (let i = 0; i < 50; i++) expect(text).toContain(`seq: item-${String(i).padStart(2, '0')}\n`);
     expect(text).not.toContain('item-50');
     expect(text).toContain('… and 2 more');

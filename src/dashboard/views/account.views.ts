@@ -16,6 +16,11 @@ export const accountViews: Record<string, string> = {
 </section>
 <section class="card narrow">
 <h2>Change email</h2>
+<% if (it.pendingEmail) { %>
+<p class="notice" id="pending-email">Waiting for <strong><%= it.pendingEmail.newEmail %></strong> to confirm the link sent to it (until <%~ it.h.timeTag(it.pendingEmail.expiresAt) %>). Until then your email stays <%= it.account.email %>.</p>
+<form method="post" action="/dashboard/account/email/cancel" class="inline"><input type="hidden" name="_csrf" value="<%= it.csrf %>"><button class="small">Cancel this change</button></form>
+<% } %>
+<p class="muted">The new address gets a link to confirm; the email changes only then, and the current address is told.</p>
 <form method="post" action="/dashboard/account/email" class="stack" novalidate>
   <input type="hidden" name="_csrf" value="<%= it.csrf %>">
   <label>New email <input type="email" name="email" maxlength="254" autocomplete="email" value="<%= it.values.email || '' %>" aria-describedby="email-error"></label>

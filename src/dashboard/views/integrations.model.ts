@@ -5,7 +5,7 @@ import { MAX_INTEGRATIONS_PER_FORM, type Integration, type IntegrationAttempt } 
 export const INTEGRATION_FORMS = [
   { kind: 'slack', label: 'Slack', url: 'Incoming webhook URL', urlPlaceholder: 'https://hooks.slack.com/services/…', help: 'Mattermost and Rocket.Chat incoming webhooks take this format too.' },
   { kind: 'discord', label: 'Discord', url: 'Webhook URL', urlPlaceholder: 'https://discord.com/api/webhooks/…', help: 'Server Settings → Integrations → Webhooks → Copy Webhook URL.' },
-  { kind: 'telegram', label: 'Telegram', token: 'Bot token', tokenPlaceholder: '123456789:AA…', chatId: true, help: 'The token comes from @BotFather; add the bot to the chat first.' },
+  { kind: 'telegram', label: 'Telegram', token: 'Bot token', tokenPlaceholder: '123456789:AAHfiqksKZ8WmR2zSjiQ7_v4TMAKdiHm9T0', chatId: true, help: 'The token comes from @BotFather; add the bot to the chat first.' },
   { kind: 'teams', label: 'Microsoft Teams', url: 'Workflows webhook URL', urlPlaceholder: 'https://….logic.azure.com/workflows/…', help: 'Channel → Workflows → "Post to a channel when a webhook request is received".' },
   { kind: 'ntfy', label: 'ntfy', url: 'Topic URL', urlPlaceholder: 'https://ntfy.sh/your-secret-topic', token: 'Access token (optional)', tokenPlaceholder: 'tk_…', help: 'Pick a topic name nobody can guess; a token only for protected topics.' },
 ] as const;
@@ -18,7 +18,7 @@ export function integrationsPageModel(input: {
   integrations: Integration[];
   /** Recent attempts of each integration, in the order of `integrations`. */
   attempts: IntegrationAttempt[][];
-  values: { kind?: string; name?: string; chatId?: string };
+  values: { kind?: string; name?: string; chatId?: string; url?: string; token?: string };
   fieldErrors: Record<string, string>;
 }): Record<string, unknown> {
   return {

@@ -7,7 +7,7 @@ export const integrationViews: Record<string, string> = {
   integrations: `<%~ include('@formNav', it) %>
 <section class="card" id="integrations">
 <h1>Integrations</h1>
-<p class="muted">Every non-spam submission also goes to these chats and push topics (at most <%= it.max %>). How to get each URL or token: see <code>docs/integrations.md</code>.</p>
+<p class="muted">Every non-spam submission also goes to these chats and push topics (at most <%= it.max %>). Each add form below says where its URL or token comes from.</p>
 <% if (it.secret) { %>
 <div class="secret"><p><strong>The <%= it.secretLabel %> you just set.</strong> It is shown only this once; afterwards only as <em>set</em>.</p>
 <pre id="new-secret"><%= it.secret %></pre><button type="button" class="copy" data-copy="new-secret">Copy</button><span class="copy-status" role="status"></span></div>
@@ -43,9 +43,9 @@ export const integrationViews: Record<string, string> = {
   <input type="hidden" name="_csrf" value="<%= it.csrf %>">
   <input type="hidden" name="kind" value="<%= k.kind %>">
   <label>Name <input name="name" maxlength="100" placeholder="<%= k.label %>" value="<%= it.values.kind === k.kind ? (it.values.name || '') : '' %>"></label>
-  <% if (k.url) { %><label><%= k.url %> <input name="url" type="url" maxlength="2048" placeholder="<%= k.urlPlaceholder %>" autocomplete="off"></label>
+  <% if (k.url) { %><label><%= k.url %> <input name="url" type="url" maxlength="2048" placeholder="<%= k.urlPlaceholder %>" autocomplete="off" value="<%= it.values.kind === k.kind ? (it.values.url || '') : '' %>"></label>
   <% if (it.values.kind === k.kind && it.fieldErrors.url) { %><p class="field-error"><%= it.fieldErrors.url %></p><% } %><% } %>
-  <% if (k.token) { %><label><%= k.token %> <input name="token" maxlength="200" autocomplete="off" placeholder="<%= k.tokenPlaceholder %>"></label>
+  <% if (k.token) { %><label><%= k.token %> <input name="token" maxlength="200" autocomplete="off" placeholder="<%= k.tokenPlaceholder %>" value="<%= it.values.kind === k.kind ? (it.values.token || '') : '' %>"></label>
   <% if (it.values.kind === k.kind && it.fieldErrors.token) { %><p class="field-error"><%= it.fieldErrors.token %></p><% } %><% } %>
   <% if (k.chatId) { %><label>Chat ID <input name="chatId" maxlength="70" placeholder="-1001234567890 or @channelname" value="<%= it.values.kind === k.kind ? (it.values.chatId || '') : '' %>"></label>
   <% if (it.values.kind === k.kind && it.fieldErrors.chatId) { %><p class="field-error"><%= it.fieldErrors.chatId %></p><% } %><% } %>

@@ -39,5 +39,8 @@ export const layoutViews: Record<string, string> = {
 <a href="/dashboard/forms/<%= it.form.id %>/integrations">Integrations</a> ·
 <a href="/dashboard/forms/<%= it.form.id %>/email-log">Email log</a></p>`,
 
-  message: `<section class="card narrow"><h1><%= it.heading %></h1><p><%= it.text %></p><p><a href="/dashboard">Back to the dashboard</a></p></section>`,
+  // Someone who opened a link from an email may have no account: "Back to the dashboard" is only for those signed in.
+  message: `<section class="card narrow"><h1><%= it.heading %></h1><p><%= it.text %></p>
+<% (it.links || []).forEach(function (l) { %><p><a href="<%= l.href %>"><%= l.text %></a></p><% }) %>
+<% if (it.account && !it.links) { %><p><a href="/dashboard">Back to the dashboard</a></p><% } %></section>`,
 };

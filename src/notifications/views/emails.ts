@@ -33,23 +33,20 @@ function fieldLines(payload: Record<string, unknown>): Array<[string, string]> {
 
 const submissionLink = (baseUrl: string, submissionId: string) => `${baseUrl}/dashboard/submissions/${submissionId}`;
 
-/**
- * Times in words with their zone ("Tuesday, 24 November 2026 at 19:04 UTC"). Accounts keep no
- * time zone, so emails say UTC; the dashboard shows the same instants in the reader's zone.
- */
-const inWords = (iso: string) => formatTimeInWords(UTC, iso);
+/** Times as everywhere a person reads them (formatTime): in the form's account's zone, named. */
+const inWords = (zone: string, iso: string) => formatTimeInWords(zone, iso);
 
-function submissionText(s: SubmissionForEmail, baseUrl: string): string {
+function submissionText(s: SubmissionForEmail, baseUrl: string, zone: string): string {
   const lines = fieldLines(s.payload).map(([name, value]) => `${name}: ${value}`);
-  return [...lines, '', `time: ${inWords(s.createdAt)}`, `country: ${countryInWords(s.country)}`, `view: ${submissionLink(baseUrl, s.id)}`].join('\n');
+  return [...lines, '', `time: ${inWords(zone, s.createdAt)}`, `country: ${countryInWords(s.country)}`, `view: ${submissionLink(baseUrl, s.id)}`].join('\n');
 }
 
-function submissionHtml(s: SubmissionForEmail, baseUrl: string): string {
+function submissionHtml(s: SubmissionForEmail, baseUrl: string, zone: string): string {
   const rows = fieldLines(s.payload)
     .map(([name, value]) => `<tr><th align="left" valign="top">${escapeHtml(name)}</th><td style="white-space:pre-wrap">${escapeHtml(value)}</td></tr>`)
     .join('\n');
   const link = escapeHtml(submissionLink(baseUrl, s.id));
-  return `<table cellpadding="4">\n${rows}\n<tr><th align="left">time</th><td>${escapeHtml(inWords(s.createdAt))}</td></tr>\n<tr><th align="left">country</th><td>${escapeHtml(countryInWords(s.country))}</td></tr>\n</table>\n<p><a href="${link}">View this submission on the dashboard</a></p>`;
+  return `<table cellpadding="4">\n${rows}\n<tr><th align="left">time</th><td>${escapeHtml(inWords(zone, s.createdAt))}</td></tr>\n<tr><th align="left">country</th><td>${escapeHtml(countryInWords(s.country))}</td></tr>\n</table>\n<p><a href="${link}">View this submission on the dashboard</a></p>`;
 }
 
 const page = (body: string) => `<!doctype html><html><body style="font-family:system-ui,sans-serif">${body}</body></html>`;
@@ -57,11 +54,11 @@ const page = (body: string) => `<!doctype html><html><body style="font-family:sy
 export const DEFAULT_NOTIFY_SUBJECT_TEMPLATE = 'New submission: {{form.name}}';
 
 /** Contract section 8's message for one submission; the subject is the form's template (section 12). */
-export function composeSubmissionEmail(formName: string, subjectTemplate: string | null, s: SubmissionForEmail, baseUrl: string): ComposedEmail {
+export function composeSubmissionEmail(formName: string, subjectTemplate: string | null, s: SubmissionForEmail, baseUrl: string, zone: string = UTC): ComposedEmail {
   return {
     subject: renderTemplate(subjectTemplate ?? DEFAULT_NOTIFY_SUBJECT_TEMPLATE, submissionVariables(formName, s), 'subject'),
-    text: `New submission to ${formName}\n\n${submissionText(s, baseUrl)}\n`,
-    html: page(`<h2>New submission to ${escapeHtml(formName)}</h2>\n${submissionHtml(s, baseUrl)}`),
+    text: `New submission to ${formName}\n\n${submissionText(s, baseUrl, zone)}\n`,
+    html: page(`<h2>New submission to ${escapeHtml(formName)}</h2>\n${submissionHtml(s, baseUrl, zone)}`),
   };
 }
 
@@ -74,15 +71,16 @@ export function composeDigestEmail(
   total: number,
   submissions: SubmissionForEmail[],
   baseUrl: string,
+  zone: string = UTC,
 ): ComposedEmail {
   const more = total - submissions.length;
-  const intro = `${total} new submission${total === 1 ? '' : 's'} to ${formName} between ${inWords(period.start)} and ${inWords(period.end)}.`;
+  const intro = `${total} new submission${total === 1 ? '' : 's'} to ${formName} between ${inWords(zone, period.start)} and ${inWords(zone, period.end)}.`;
   const moreText = more > 0 ? `\n\n… and ${more} more on the dashboard: ${baseUrl}/dashboard` : '';
   return {
     subject: `${period.label} digest: ${total} new submission${total === 1 ? '' : 's'} to ${oneLine(formName)}`,
-    text: `${intro}\n\n${submissions.map((s) => submissionText(s, baseUrl)).join('\n\n----\n\n')}${moreText}\n`,
+    text: `${intro}\n\n${submissions.map((s) => submissionText(s, baseUrl, zone)).join('\n\n----\n\n')}${moreText}\n`,
     html: page(
-      `<h2>${escapeHtml(intro)}</h2>\n${submissions.map((s) => submissionHtml(s, baseUrl)).join('\n<hr>\n')}${
+      `<h2>${escapeHtml(intro)}</h2>\n${submissions.map((s) => submissionHtml(s, baseUrl, zone)).join('\n<hr>\n')}${
         more > 0 ? `\n<p>… and ${more} more on <a href="${escapeHtml(baseUrl)}/dashboard">the dashboard</a>.</p>` : ''
       }`,
     ),
@@ -105,6 +103,28 @@ export function composePasswordResetEmail(link: string): ComposedEmail {
     text: `Someone (hopefully you) asked to reset the password of this Formgate account.\n\nOpen this link within an hour to choose a new one: ${link}\n\nIf it was not you, ignore this message.\n`,
     html: page(
       `<p>Someone (hopefully you) asked to reset the password of this Formgate account.</p><p><a href="${escapeHtml(link)}">Choose a new password</a> (valid for one hour).</p><p>If it was not you, ignore this message.</p>`,
+    ),
+  };
+}
+
+/** To the new address of an account: the change happens only when this link's page is confirmed. */
+export function composeEmailChangeEmail(newEmail: string, link: string): ComposedEmail {
+  return {
+    subject: 'Confirm your new Formgate email',
+    text: `Someone (hopefully you) asked to change the email of a Formgate account to ${newEmail}.\n\nOpen this link within 24 hours and confirm: ${link}\n\nUntil then the account keeps its old email. If it was not you, ignore this message.\n`,
+    html: page(
+      `<p>Someone (hopefully you) asked to change the email of a Formgate account to ${escapeHtml(newEmail)}.</p><p><a href="${escapeHtml(link)}">Confirm the new email</a> (valid for 24 hours).</p><p>Until then the account keeps its old email. If it was not you, ignore this message.</p>`,
+    ),
+  };
+}
+
+/** To the old address: a change was asked for, so a stranger holding the session cannot take the account quietly. */
+export function composeEmailChangeNotice(newEmail: string): ComposedEmail {
+  return {
+    subject: 'Your Formgate email is about to change',
+    text: `Someone signed in to your Formgate account asked to change its email to ${newEmail}. It changes only when that address confirms the link sent to it.\n\nIf it was not you, log in, change your password (this logs out every other session) and ask for a change back to this address.\n`,
+    html: page(
+      `<p>Someone signed in to your Formgate account asked to change its email to <strong>${escapeHtml(newEmail)}</strong>. It changes only when that address confirms the link sent to it.</p><p>If it was not you, log in, change your password (this logs out every other session) and ask for a change back to this address.</p>`,
     ),
   };
 }
