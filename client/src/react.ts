@@ -1,5 +1,5 @@
 import { useCallback, useRef, useState } from 'react';
-import { formBody, newIdempotencyKey, postSubmission, resetBotCheck, type JsonFields, type SubmitError, type SubmitOutcome } from './submit.js';
+import { formBody, newIdempotencyKey, postSubmission, resetBotCheck, spentBotCheck, type JsonFields, type SubmitError, type SubmitOutcome } from './submit.js';
 
 export interface UseFormgateOptions {
   /** Where Formgate answers, e.g. `https://forms.example.com` (no trailing path). */
@@ -53,7 +53,7 @@ export function useFormgate(formId: string, { baseUrl }: UseFormgateOptions): Us
       setState({ status: 'submitting' });
       const sent = postSubmission(url, body, attempt).then((outcome) => {
         inFlight.current = undefined;
-        if (form) resetBotCheck(form);
+        if (form) resetBotCheck(form, outcome.ok || spentBotCheck(outcome));
         if (outcome.ok) {
           key.current = undefined;
           setState({ status: 'succeeded', submissionId: outcome.submissionId });

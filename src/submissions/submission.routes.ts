@@ -6,8 +6,11 @@ import { sendAppError, toAppError } from '../http/error-handler.js';
 import { ALWAYS, errorResponses } from '../http/error-responses.js';
 import { clientKey, rateLimited, setRateLimitHeaders } from '../http/rate-limits.js';
 import { chooseLanguage } from '../i18n/i18n.js';
+import { renderTemplate, submissionVariables } from '../lib/template.js';
 import { HOSTED_PAGE_CSP, errorPage, thanksPage } from './views/hosted-pages.js';
-import { errorDestination } from './redirects.js';
+import { localizedError } from './localized-errors.js';
+import { errorDestination, thanksUsesVariables } from './redirects.js';
+import { originAllowed } from './spam-rules.js';
 import { respondsWithJson } from './response-mode.js';
 import { checkIdempotencyKey } from './submission.service.js';
 import { parseMultipartFields } from './submit-multipart.js';
@@ -64,17 +67,25 @@ const redirect = {
  */
 const documentedOnly = () => () => true;
 
+/** How long after a submission the hosted thank-you page still fills its fields into the form's texts. */
+const THANKS_VARIABLES_MAX_AGE_MS = 60 * 60 * 1000;
+
 /**
- * The page the visitor came from, for the hosted pages' "back to the site" link: the origin of
- * this request's Referer (the submit's own request, or after its redirect, where the browser
- * still names the page that held the form), and only an http(s) one other than Formgate's own.
- * Derived when the page is shown, so no query parameter can point the link anywhere.
+ * The page the visitor came from, for the hosted pages' "back to the site" link: this request's
+ * Referer (the submit's own request, or after its redirect, where the browser still names the
+ * page that held the form), whole as the browser sent it (a cross-origin Referer is often only
+ * the origin: the page's referrer policy decides), and only an http(s) one other than
+ * Formgate's own, on one of the form's allowed origins when it lists any. Derived when the page
+ * is shown, so no query parameter can point the link anywhere.
  */
-function backOrigin(referer: string | undefined, ownOrigin: string): string | undefined {
+function backUrl(referer: string | undefined, ownOrigin: string, form: Form | undefined): string | undefined {
   if (!referer) return undefined;
   try {
     const url = new URL(referer);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin !== ownOrigin ? url.origin : undefined;
+    if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.origin === ownOrigin || url.username || url.password) return undefined;
+    if (form && !originAllowed(form.allowedOrigins, url.origin, undefined)) return undefined;
+    url.hash = '';
+    return url.href;
   } catch {
     return undefined;
   }
@@ -90,17 +101,21 @@ export async function submitRoutes(app: FastifyInstance): Promise<void> {
         hide: true,
         querystring: {
           type: 'object',
-          properties: { error: { type: 'string', maxLength: 64 }, form: { type: 'string', maxLength: 100 } },
+          properties: {
+            error: { type: 'string', maxLength: 64 },
+            form: { type: 'string', maxLength: 100 },
+            submission: { type: 'string', maxLength: 100 },
+          },
         },
       },
     },
-    async (request: FastifyRequest<{ Querystring: { error?: string; form?: string } }>, reply) => {
+    async (request: FastifyRequest<{ Querystring: { error?: string; form?: string; submission?: string } }>, reply) => {
       const form = request.query.form ? await app.services.forms.findFormCached(request.query.form) : undefined;
       const language = chooseLanguage(form?.language, request.headers['accept-language']);
-      const backUrl = backOrigin(request.headers.referer, ownOrigin);
+      const back = backUrl(request.headers.referer, ownOrigin, form);
       const body = request.query.error
-        ? errorPage(language, request.query.error, backUrl)
-        : thanksPage(language, form ? { title: form.thanksTitle, message: form.thanksMessage, backUrl } : { backUrl });
+        ? errorPage(language, request.query.error, back)
+        : thanksPage(language, form ? { ...(await thanksTexts(app, form, request.query.submission)), backUrl: back } : { backUrl: back });
       return reply
         .header('content-security-policy', HOSTED_PAGE_CSP)
         .header('content-language', language)
@@ -180,18 +195,20 @@ export async function submitRoutes(app: FastifyInstance): Promise<void> {
       const appError = toAppError(error);
       if (appError.statusCode >= 500) request.log.error({ err: error }, 'submit failed');
       const form = request.submitForm === undefined ? await findFormQuietly(app, request) : (request.submitForm ?? undefined);
+      // One language per submission: the JSON a script shows and the hosted page alike.
+      const language = chooseLanguage(form?.language, request.headers['accept-language']);
+      const localized = localizedError(appError, language);
       if (respondsWithJson(request.headers.accept, request.headers['content-type'], form)) {
-        return sendAppError(reply, appError);
+        return sendAppError(reply.header('content-language', language), localized);
       }
       for (const [name, value] of Object.entries(appError.headers)) reply.header(name, value);
       if (form?.errorUrl) return reply.code(303).header('location', errorDestination(form.errorUrl, appError.code)).send();
-      const language = chooseLanguage(form?.language, request.headers['accept-language']);
       return reply
         .code(appError.statusCode)
         .header('content-security-policy', HOSTED_PAGE_CSP)
         .header('content-language', language)
         .type('text/html; charset=utf-8')
-        .send(errorPage(language, appError.code, backOrigin(request.headers.referer, ownOrigin)));
+        .send(errorPage(language, appError.code, backUrl(request.headers.referer, ownOrigin, form), localized.fieldErrors));
     };
     submit.setErrorHandler(answerRefusal);
 
@@ -321,6 +338,21 @@ function lookUpSubmitForm(app: FastifyInstance, request: FastifyRequest, done: (
   const known = app.services.submissions.peekForm(formId);
   if (known !== undefined) return settle(known);
   app.services.submissions.findForm(formId).then((form) => settle(form ?? null), done);
+}
+
+/**
+ * The form's thank-you title and message, with the submission's fields filled in when they name
+ * any (`{{name}}`) and the page names a recent submission of the form; otherwise variables render
+ * empty, never as written.
+ */
+async function thanksTexts(app: FastifyInstance, form: Form, submissionId: string | undefined): Promise<{ title: string | null; message: string | null }> {
+  if (!thanksUsesVariables(form)) return { title: form.thanksTitle, message: form.thanksMessage };
+  const submission = submissionId
+    ? await app.services.submissionQueries.findRecentSubmissionOfForm(form, submissionId, THANKS_VARIABLES_MAX_AGE_MS).catch(() => undefined)
+    : undefined;
+  const variables = submissionVariables(form.name, submission ?? { id: '', createdAt: '', payload: {} });
+  const render = (text: string | null) => (text === null ? null : renderTemplate(text, variables, 'text'));
+  return { title: render(form.thanksTitle), message: render(form.thanksMessage) };
 }
 
 function headerValue(value: string | string[] | undefined): string | undefined {

@@ -230,10 +230,11 @@ export class SubmissionService {
     const { reason: spamReason, score } = await this.spamReason(request, form, payload, control);
     const spam = spamReason !== null;
     const createdAt = nowIso();
+    const submissionId = newTimeOrderedId('sub');
     const result: SubmitResult = {
-      submissionId: newTimeOrderedId('sub'),
+      submissionId,
       spam,
-      redirectTo: successDestination(form, control.redirect, this.config.baseUrl),
+      redirectTo: successDestination(form, control.redirect, this.config.baseUrl, submissionId),
     };
     const written = await this.writeSubmission({
       row: {
