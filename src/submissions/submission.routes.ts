@@ -6,11 +6,10 @@ import { sendAppError, toAppError } from '../http/error-handler.js';
 import { ALWAYS, errorResponses } from '../http/error-responses.js';
 import { clientKey, rateLimited, setRateLimitHeaders } from '../http/rate-limits.js';
 import { chooseLanguage } from '../i18n/i18n.js';
-import { renderTemplate, submissionVariables } from '../lib/template.js';
 import { HOSTED_PAGE_CSP, errorPage, thanksPage } from './views/hosted-pages.js';
 import { localizedError } from './localized-errors.js';
-import { errorDestination, thanksUsesVariables } from './redirects.js';
-import { originAllowed } from './spam-rules.js';
+import { backUrl, thanksTexts } from './hosted-page-context.js';
+import { errorDestination } from './redirects.js';
 import { respondsWithJson } from './response-mode.js';
 import { checkIdempotencyKey } from './submission.service.js';
 import { parseMultipartFields } from './submit-multipart.js';
@@ -66,30 +65,6 @@ const redirect = {
  * everything: the only parameter, formId, is a path segment and always a string.
  */
 const documentedOnly = () => () => true;
-
-/** How long after a submission the hosted thank-you page still fills its fields into the form's texts. */
-const THANKS_VARIABLES_MAX_AGE_MS = 60 * 60 * 1000;
-
-/**
- * The page the visitor came from, for the hosted pages' "back to the site" link: this request's
- * Referer (the submit's own request, or after its redirect, where the browser still names the
- * page that held the form), whole as the browser sent it (a cross-origin Referer is often only
- * the origin: the page's referrer policy decides), and only an http(s) one other than
- * Formgate's own, on one of the form's allowed origins when it lists any. Derived when the page
- * is shown, so no query parameter can point the link anywhere.
- */
-function backUrl(referer: string | undefined, ownOrigin: string, form: Form | undefined): string | undefined {
-  if (!referer) return undefined;
-  try {
-    const url = new URL(referer);
-    if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.origin === ownOrigin || url.username || url.password) return undefined;
-    if (form && !originAllowed(form.allowedOrigins, url.origin, undefined)) return undefined;
-    url.hash = '';
-    return url.href;
-  } catch {
-    return undefined;
-  }
-}
 
 /** The public submit endpoint (any origin, no credential) and the hosted thank-you page. */
 export async function submitRoutes(app: FastifyInstance): Promise<void> {
@@ -253,6 +228,7 @@ export async function submitRoutes(app: FastifyInstance): Promise<void> {
             userAgent: request.headers['user-agent'] ?? '',
             referer: request.headers.referer ?? '',
             origin: request.headers.origin,
+            acceptLanguage: request.headers['accept-language'],
             countryHeader: config.countryHeader ? headerValue(request.headers[config.countryHeader]) : undefined,
           },
           form,
@@ -338,21 +314,6 @@ function lookUpSubmitForm(app: FastifyInstance, request: FastifyRequest, done: (
   const known = app.services.submissions.peekForm(formId);
   if (known !== undefined) return settle(known);
   app.services.submissions.findForm(formId).then((form) => settle(form ?? null), done);
-}
-
-/**
- * The form's thank-you title and message, with the submission's fields filled in when they name
- * any (`{{name}}`) and the page names a recent submission of the form; otherwise variables render
- * empty, never as written.
- */
-async function thanksTexts(app: FastifyInstance, form: Form, submissionId: string | undefined): Promise<{ title: string | null; message: string | null }> {
-  if (!thanksUsesVariables(form)) return { title: form.thanksTitle, message: form.thanksMessage };
-  const submission = submissionId
-    ? await app.services.submissionQueries.findRecentSubmissionOfForm(form, submissionId, THANKS_VARIABLES_MAX_AGE_MS).catch(() => undefined)
-    : undefined;
-  const variables = submissionVariables(form.name, submission ?? { id: '', createdAt: '', payload: {} });
-  const render = (text: string | null) => (text === null ? null : renderTemplate(text, variables, 'text'));
-  return { title: render(form.thanksTitle), message: render(form.thanksMessage) };
 }
 
 function headerValue(value: string | string[] | undefined): string | undefined {
