@@ -51,7 +51,8 @@ export function altchaWidgetStrings(language: Language): Record<string, string> 
  * start. Header values are ASCII here: JSON's \u escapes carry the rest.
  */
 export function altchaConfigHeader(language: Language, nextChallengeUrl: string): string {
-  return JSON.stringify({ challengeurl: nextChallengeUrl, strings: altchaWidgetStrings(language) }).replace(
+  // hidelogo: the logo is a focusable link hidden from screen readers; the footer names ALTCHA.
+  return JSON.stringify({ challengeurl: nextChallengeUrl, hidelogo: true, strings: altchaWidgetStrings(language) }).replace(
     /[\u007f-\uffff]/g,
     (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );

@@ -34,7 +34,7 @@ describe('dashboard snippets', () => {
   it("each bot check's widget; ALTCHA loads only from this Formgate", () => {
     const of = (botCheck: string) => formSnippet({ ...form, botCheck } as Form, 'https://forms.example/v1/submit/frm_abc', altcha);
     // auto="onload": the challenge is fetched and solved as the page loads, never when the box is ticked.
-    expect(of('altcha')).toContain('<altcha-widget challengeurl="https://forms.example/v1/challenge/frm_abc" auto="onload"></altcha-widget>');
+    expect(of('altcha')).toContain('<altcha-widget challengeurl="https://forms.example/v1/challenge/frm_abc" auto="onload" hidelogo></altcha-widget>');
     expect(of('altcha')).toContain('<script type="module" src="https://forms.example/v1/assets/altcha.js?v=2" async defer></script>');
     expect(of('altcha')).not.toMatch(/https:\/\/(?!forms\.example)/);
     expect(of('hcaptcha')).toContain('class="h-captcha"');
@@ -72,7 +72,7 @@ describe('dashboard snippets', () => {
     expect(auto).not.toContain(' lang=');
     expect(auto).toContain('<button type="submit">Send</button>');
     expect(reactSnippet({ ...form, botCheck: 'altcha' } as Form, 'https://forms.example', altcha)).toContain(
-      '<altcha-widget challengeurl={"https://forms.example/v1/challenge/frm_abc"} auto="onload" />',
+      '<altcha-widget challengeurl={"https://forms.example/v1/challenge/frm_abc"} auto="onload" hidelogo />',
     );
   });
 });

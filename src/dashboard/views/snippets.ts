@@ -66,13 +66,15 @@ function fieldHtml(field: SnippetField): string {
  * The element and script of the form's bot-check widget; site keys are limited to [A-Za-z0-9_-]
  * by the settings, escaped all the same. ALTCHA solves its challenge as soon as the page loads
  * (`auto="onload"`): the visitor never waits for it, and the form's minimum fill time counts
- * from the page's load, not from the moment the box would have been ticked.
+ * from the page's load, not from the moment the box would have been ticked. `hidelogo`: the
+ * widget's logo is a focusable link hidden from screen readers (axe-core: aria-hidden-focus); the
+ * footer still names ALTCHA.
  */
 function botCheckWidget(form: Form, altcha: AltchaUrls): { element: string; script: string } | undefined {
   switch (form.botCheck) {
     case 'altcha':
       return {
-        element: `<altcha-widget challengeurl="${escapeAttribute(altcha.challenge)}" auto="onload"></altcha-widget>`,
+        element: `<altcha-widget challengeurl="${escapeAttribute(altcha.challenge)}" auto="onload" hidelogo></altcha-widget>`,
         script: `<script type="module" src="${escapeAttribute(altcha.script)}" async defer></script>`,
       };
     case 'turnstile':
@@ -144,7 +146,7 @@ function jsxWidget(form: Form, altcha: AltchaUrls): string[] {
     case 'altcha':
       return [
         `      {/* ALTCHA: load ${altcha.script} on the page (type="module") */}`,
-        `      <altcha-widget challengeurl={${JSON.stringify(altcha.challenge)}} auto="onload" />`,
+        `      <altcha-widget challengeurl={${JSON.stringify(altcha.challenge)}} auto="onload" hidelogo />`,
       ];
     case 'turnstile':
       return [
