@@ -29,15 +29,25 @@ export interface ErrorBody {
   requestId?: string;
 }
 
+/**
+ * Catalogue keys (src/i18n) of an error's texts, for answers in the visitor's language: the
+ * message's, and one per field (`*` for every field without its own).
+ */
+export interface ErrorTextKeys {
+  message?: string;
+  fields?: Record<string, string>;
+}
+
 export class AppError extends Error {
   readonly code: ErrorCode;
   readonly fieldErrors: FieldErrors | undefined;
   readonly headers: Record<string, string>;
+  readonly textKeys: ErrorTextKeys | undefined;
 
   constructor(
     code: ErrorCode,
     message: string,
-    options: { fieldErrors?: FieldErrors; headers?: Record<string, string> } = {},
+    options: { fieldErrors?: FieldErrors; headers?: Record<string, string>; textKeys?: ErrorTextKeys } = {},
   ) {
     // A client's mistake needs no stack (its code and message say everything), and capturing one
     // was the largest single cost of refusing a submission: only 5xx errors keep theirs.
@@ -53,6 +63,7 @@ export class AppError extends Error {
     this.code = code;
     this.fieldErrors = options.fieldErrors;
     this.headers = options.headers ?? {};
+    this.textKeys = options.textKeys;
   }
 
   get statusCode(): number {

@@ -1,5 +1,14 @@
-import { messages } from './messages.js';
-import { formBody, newIdempotencyKey, postSubmission, resetBotCheck, type SubmitError, type SubmitOutcome } from './submit.js';
+import { languageOf, text } from './messages.js';
+import {
+  formBody,
+  newIdempotencyKey,
+  postSubmission,
+  resetBotCheck,
+  spentBotCheck,
+  startAltcha,
+  type SubmitError,
+  type SubmitOutcome,
+} from './submit.js';
 
 interface FormState {
   sending: boolean;
@@ -36,8 +45,13 @@ export function enhance(doc: Document = document): void {
   else loadBotCheck(doc);
 }
 
-/** Loads Turnstile's script when a Formgate form holds a widget and the page did not load it. */
+/**
+ * Starts every ALTCHA widget of a Formgate form that has no `auto` of its own, and loads
+ * Turnstile's script when a Formgate form holds a widget and the page did not load it.
+ */
 function loadBotCheck(doc: Document): void {
+  const widgets = doc.querySelectorAll('form[data-formgate] altcha-widget:not([auto])');
+  for (let i = 0; i < widgets.length; i++) startAltcha(widgets[i]!);
   if (!doc.querySelector('form[data-formgate] .cf-turnstile') || (window as { turnstile?: unknown }).turnstile) return;
   if (doc.querySelector('script[src*="challenges.cloudflare.com/turnstile"]')) return;
   const script = doc.createElement('script');
@@ -51,11 +65,12 @@ export async function send(form: HTMLFormElement, submitter: HTMLElement | null 
   const state = stateOf(form);
   if (state.sending) return undefined;
   state.sending = true;
+  const language = languageOf(form);
   const status = statusRegion(form);
   clearErrors(state);
   const restoreButtons = disableButtons(form);
   form.setAttribute('aria-busy', 'true');
-  show(status, 'sending', messages.sending);
+  show(status, 'sending', text('sending', language));
 
   const data = new FormData(form);
   const button = submitter as HTMLButtonElement | null;
@@ -64,14 +79,15 @@ export async function send(form: HTMLFormElement, submitter: HTMLElement | null 
   // getAttribute, not form.action: a field named "action" would shadow the property.
   const url = new URL(form.getAttribute('action') || '', form.ownerDocument.baseURI).href;
   const key = state.key || (state.key = newIdempotencyKey());
-  let outcome: SubmitOutcome;
+  let outcome: SubmitOutcome | undefined;
   try {
-    outcome = await postSubmission(url, formBody(data, multipart), key);
+    outcome = await postSubmission(url, formBody(data, multipart), key, undefined, language);
   } finally {
     state.sending = false;
     restoreButtons();
     form.removeAttribute('aria-busy');
-    resetBotCheck(form);
+    // After a success the form's reset (below) clears an ALTCHA widget; the form is done.
+    resetBotCheck(form, !outcome || (!outcome.ok && spentBotCheck(outcome)));
   }
 
   if (outcome.ok) {
@@ -84,7 +100,9 @@ export async function send(form: HTMLFormElement, submitter: HTMLElement | null 
     }
     HTMLFormElement.prototype.reset.call(form);
     form.setAttribute('hidden', '');
-    show(status, 'success', form.getAttribute('data-formgate-success') || messages.success);
+    show(status, 'success', form.getAttribute('data-formgate-success') || text('success', language));
+    // The form (and the button that had the focus) is hidden: the focus goes to the message, read out.
+    focusRegion(status);
   } else {
     showError(form, state, status, outcome.error);
     form.dispatchEvent(new CustomEvent('formgate:error', { detail: outcome }));
@@ -116,9 +134,15 @@ function statusRegion(form: HTMLFormElement): HTMLElement {
   return region;
 }
 
-function show(region: HTMLElement, kind: 'sending' | 'success' | 'error', text: string): void {
+function show(region: HTMLElement, kind: 'sending' | 'success' | 'error', message: string): void {
   region.setAttribute('data-state', kind);
-  region.textContent = text;
+  region.textContent = message;
+}
+
+/** Makes the status region focusable (not tabbable) and moves the focus to it. */
+function focusRegion(region: HTMLElement): void {
+  if (!region.hasAttribute('tabindex')) region.setAttribute('tabindex', '-1');
+  region.focus();
 }
 
 function disableButtons(form: HTMLFormElement): () => void {
@@ -183,9 +207,10 @@ function showError(form: HTMLFormElement, state: FormState, status: HTMLElement,
     }
     first = first || fields[0];
   }
-  const text = unplaced.length > 0 ? `${error.message} ${unplaced.join('; ')}` : error.message;
-  show(status, 'error', text);
+  show(status, 'error', unplaced.length > 0 ? `${error.message} ${unplaced.join('; ')}` : error.message);
+  // The first field to correct, or else the message saying what went wrong: never the page's body.
   if (first) first.focus();
+  else focusRegion(status);
 }
 
 function restore(el: Element, name: string, value: string | null): void {

@@ -1,9 +1,12 @@
 import { useCallback, useRef, useState } from 'react';
-import { formBody, newIdempotencyKey, postSubmission, resetBotCheck, type JsonFields, type SubmitError, type SubmitOutcome } from './submit.js';
+import { languageOf } from './messages.js';
+import { formBody, newIdempotencyKey, postSubmission, resetBotCheck, spentBotCheck, type JsonFields, type SubmitError, type SubmitOutcome } from './submit.js';
 
 export interface UseFormgateOptions {
   /** Where Formgate answers, e.g. `https://forms.example.com` (no trailing path). */
   baseUrl: string;
+  /** The language of the hook's own texts (en, de, fr, es, pt); default: the form's `lang`, else the browser's. */
+  language?: string;
 }
 
 export type FormgateState =
@@ -26,7 +29,7 @@ export interface UseFormgate {
 
 const NO_FIELD_ERRORS: Record<string, string> = Object.freeze({}) as Record<string, string>;
 
-export function useFormgate(formId: string, { baseUrl }: UseFormgateOptions): UseFormgate {
+export function useFormgate(formId: string, { baseUrl, language }: UseFormgateOptions): UseFormgate {
   const [state, setState] = useState<FormgateState>({ status: 'idle' });
   // Kept until a success, like the script: a retry after a lost answer stores nothing twice.
   const key = useRef<string | undefined>(undefined);
@@ -51,9 +54,9 @@ export function useFormgate(formId: string, { baseUrl }: UseFormgateOptions): Us
       const url = `${baseUrl.replace(/\/+$/, '')}/v1/submit/${encodeURIComponent(formId)}`;
       const attempt = key.current || (key.current = newIdempotencyKey());
       setState({ status: 'submitting' });
-      const sent = postSubmission(url, body, attempt).then((outcome) => {
+      const sent = postSubmission(url, body, attempt, undefined, language || languageOf(form)).then((outcome) => {
         inFlight.current = undefined;
-        if (form) resetBotCheck(form);
+        if (form) resetBotCheck(form, outcome.ok || spentBotCheck(outcome));
         if (outcome.ok) {
           key.current = undefined;
           setState({ status: 'succeeded', submissionId: outcome.submissionId });
@@ -65,7 +68,7 @@ export function useFormgate(formId: string, { baseUrl }: UseFormgateOptions): Us
       inFlight.current = sent;
       return sent;
     },
-    [formId, baseUrl],
+    [formId, baseUrl, language],
   );
 
   const reset = useCallback(() => {

@@ -1,4 +1,4 @@
-import { messages } from './messages.js';
+import { text } from './messages.js';
 
 /** A submit error: the server's code (contract section 3) or `network_error` / `offline`. */
 export interface SubmitError {
@@ -56,15 +56,18 @@ const offline = () => typeof navigator !== 'undefined' && navigator.onLine === f
 
 /**
  * One POST to a submit URL in JSON mode. Never throws: every way it can end (an answer, a
- * refused connection, no network at all) comes back as an outcome with a text to show.
+ * refused connection, no network at all) comes back as an outcome with a text to show, in
+ * `language` (see languageOf) where the text is the script's own; the server's messages come
+ * in the language it chose for the submission.
  */
 export async function postSubmission(
   url: string,
   body: SubmitBody,
   idempotencyKey: string,
   signal?: AbortSignal,
+  language = 'en',
 ): Promise<SubmitOutcome> {
-  if (offline()) return failure('offline', messages.offline);
+  if (offline()) return failure('offline', text('offline', language));
   const headers: Record<string, string> = { Accept: 'application/json', 'Idempotency-Key': idempotencyKey };
   const isJson = !(body instanceof FormData) && !(body instanceof URLSearchParams);
   if (isJson) headers['Content-Type'] = 'application/json';
@@ -85,7 +88,7 @@ export async function postSubmission(
     });
   } catch (err) {
     if ((err as Error | undefined)?.name === 'AbortError') throw err;
-    return offline() ? failure('offline', messages.offline) : failure('network_error', messages.network);
+    return offline() ? failure('offline', text('offline', language)) : failure('network_error', text('network', language));
   }
   const status = response.status;
   if (response.ok && answer?.ok === true && typeof answer.submissionId === 'string') {
@@ -94,11 +97,11 @@ export async function postSubmission(
   const code = typeof (answer as { error?: unknown } | undefined)?.error === 'string' ? (answer as { error: string }).error : 'internal_error';
   if (status === 429) {
     const seconds = retryAfterSeconds(response.headers.get('retry-after'));
-    const text = seconds === undefined ? messages.rateLimitedSoon : messages.rateLimited.replace('{seconds}', String(seconds));
-    return failure('rate_limited', text, { status, ...(seconds === undefined ? {} : { retryAfterSeconds: seconds }) });
+    const wait = seconds === undefined ? text('rateLimitedSoon', language) : text('rateLimited', language).replace('{seconds}', String(seconds));
+    return failure('rate_limited', wait, { status, ...(seconds === undefined ? {} : { retryAfterSeconds: seconds }) });
   }
-  if (status === 413) return failure('payload_too_large', messages.tooLarge, { status });
-  if (status >= 500 || typeof answer?.message !== 'string') return failure(code, messages.server, { status });
+  if (status === 413) return failure('payload_too_large', text('tooLarge', language), { status });
+  if (status >= 500 || typeof answer?.message !== 'string') return failure(code, text('server', language), { status });
   const fieldErrors: Record<string, string> = {};
   if (answer.fieldErrors && typeof answer.fieldErrors === 'object') {
     for (const [name, text] of Object.entries(answer.fieldErrors)) if (typeof text === 'string') fieldErrors[name] = text;
@@ -127,13 +130,47 @@ function tryReset(reset: () => void): void {
   }
 }
 
+/** The parts of an `<altcha-widget>` element the script uses. */
+type AltchaElement = Element & { reset?: () => void; verify?: () => Promise<void>; getState?: () => string };
+
 /**
- * Bot-check tokens are single-use: after every try, sent or not, the form's widget gets a fresh
- * one (a replay of the same Idempotency-Key never spends a token, so the retry needs the new one).
- * Turnstile, hCaptcha and reCAPTCHA reset through their page globals; an ALTCHA widget is an
- * element with its own `reset()`, and solves a new challenge on the next try.
+ * Whether a try may have spent the form's ALTCHA solution: the server checks it only while
+ * storing, after every refusal (4xx) it can answer. A stored submission, an error on the
+ * server's side (5xx) or no answer at all may have spent it; a refusal did not.
  */
-export function resetBotCheck(form: Element): void {
+export function spentBotCheck(outcome: SubmitOutcome): boolean {
+  if (outcome.ok) return true;
+  const status = outcome.error.status;
+  return status === undefined || status >= 500;
+}
+
+/**
+ * Starts an ALTCHA widget's work now (`verify()`), as `auto="onload"` does: its challenge, and so
+ * the form's minimum fill time, then counts from the page's load. Snippets copied before they
+ * carried `auto` get the same from the script. A widget not defined yet is started once it is.
+ */
+export function startAltcha(widget: Element): void {
+  const start = () => {
+    const el = widget as AltchaElement;
+    if (typeof el.verify !== 'function') return;
+    const state = typeof el.getState === 'function' ? el.getState() : 'unverified';
+    if (state === 'unverified' || state === 'expired' || state === 'error') el.verify().catch(() => undefined);
+  };
+  if (typeof customElements === 'undefined') return;
+  if (customElements.get('altcha-widget')) start();
+  else customElements.whenDefined('altcha-widget').then(start, () => undefined);
+}
+
+/**
+ * Bot-check tokens are single-use: after a try that may have spent one (see spentBotCheck), the
+ * form's widget gets a fresh one (a replay of the same Idempotency-Key never spends a token, so
+ * the retry needs the new one). Turnstile, hCaptcha and reCAPTCHA reset through their page
+ * globals after every try, as their tokens are short-lived; an ALTCHA widget keeps a solution no
+ * refusal spent (a new one would be work for nothing), else resets and solves a new challenge at
+ * once, which keeps the visit's start (the challenge URL carries it), so the retry is not "too
+ * fast".
+ */
+export function resetBotCheck(form: Element, spent = true): void {
   const globals = window as { turnstile?: WidgetApi; hcaptcha?: WidgetApi; grecaptcha?: WidgetApi };
   const turnstile = form.querySelector('.cf-turnstile');
   if (turnstile && typeof globals.turnstile?.reset === 'function') tryReset(() => globals.turnstile!.reset(turnstile));
@@ -141,6 +178,9 @@ export function resetBotCheck(form: Element): void {
   const hcaptchaId = hcaptcha?.querySelector('iframe')?.getAttribute('data-hcaptcha-widget-id') ?? undefined;
   if (hcaptcha && typeof globals.hcaptcha?.reset === 'function') tryReset(() => globals.hcaptcha!.reset(hcaptchaId));
   if (form.querySelector('.g-recaptcha') && typeof globals.grecaptcha?.reset === 'function') tryReset(() => globals.grecaptcha!.reset());
-  const altcha = form.querySelector('altcha-widget') as (Element & { reset?: () => void }) | null;
-  if (altcha && typeof altcha.reset === 'function') tryReset(() => altcha.reset!());
+  const altcha = form.querySelector('altcha-widget') as AltchaElement | null;
+  if (altcha && spent && typeof altcha.reset === 'function') {
+    tryReset(() => altcha.reset!());
+    startAltcha(altcha);
+  }
 }

@@ -240,21 +240,46 @@ describe('the script on a plain HTML form (another origin)', () => {
     expect(await tab.locator('input[name=cf-turnstile-response]').inputValue()).toBe('token-1');
   });
 
-  it('resets the hCaptcha, reCAPTCHA and ALTCHA widgets of the form after each try', async () => {
+  it('resets hCaptcha and reCAPTCHA after each try; ALTCHA only when a try may have spent its solution, solving anew at once', async () => {
     const { form } = await createOwner(t.services);
-    // Stand-ins with the vendors' reset APIs: page globals for hCaptcha and reCAPTCHA, the element's own reset() for ALTCHA.
+    // Stand-ins with the vendors' APIs: page globals for hCaptcha and reCAPTCHA, the element's own methods for ALTCHA.
     const stubs = `<script>
       window.resets = [];
       window.hcaptcha = { reset: function () { window.resets.push('hcaptcha'); } };
       window.grecaptcha = { reset: function () { window.resets.push('recaptcha'); } };
-      customElements.define('altcha-widget', class extends HTMLElement { reset() { window.resets.push('altcha'); } });
+      customElements.define('altcha-widget', class extends HTMLElement {
+        reset() { window.resets.push('altcha'); this.state = 'unverified'; }
+        verify() { window.resets.push('altcha-verify'); this.state = 'verified'; return Promise.resolve(); }
+        getState() { return this.state || 'unverified'; }
+      });
     </script>`;
     const { tab } = await openPage(
       stubs + formHtml(form, '', '<label>Name <input name="name" value="Ada"></label><div class="h-captcha"></div><div class="g-recaptcha"></div><altcha-widget></altcha-widget>'),
     );
+    const resets = async () => (await tab.evaluate(() => (window as unknown as { resets: string[] }).resets.splice(0))).sort();
+    // A widget copied without auto="onload" is started by the script as the page loads.
+    await tab.waitForFunction(() => (window as unknown as { resets: string[] }).resets.includes('altcha-verify'));
+    expect(await resets()).toEqual(['altcha-verify']);
+    let answer: 'refused' | 'failed' | 'real' = 'refused';
+    await tab.route(submitUrl(form), async (route) => {
+      if (route.request().method() !== 'POST' || answer === 'real') return route.continue();
+      const headers = { 'access-control-allow-origin': '*', 'content-type': 'application/json' };
+      if (answer === 'refused') return route.fulfill({ status: 400, headers, body: JSON.stringify({ error: 'validation_failed', message: 'Refused.' }) });
+      return route.fulfill({ status: 500, headers, body: JSON.stringify({ error: 'internal_error', message: 'Broken.' }) });
+    });
+    // A refusal (4xx) comes before the bot check: the solution was not spent and is kept.
+    await tab.click('button');
+    await announced(tab, 'Refused.');
+    expect(await resets()).toEqual(['hcaptcha', 'recaptcha']);
+    // A server error may have spent it: reset, and solved again at once.
+    answer = 'failed';
+    await tab.click('button');
+    await announced(tab, messages.server);
+    expect(await resets()).toEqual(['altcha', 'altcha-verify', 'hcaptcha', 'recaptcha']);
+    answer = 'real';
     await tab.click('button');
     await announced(tab, messages.success);
-    expect((await tab.evaluate(() => (window as unknown as { resets: string[] }).resets)).sort()).toEqual(['altcha', 'hcaptcha', 'recaptcha']);
+    expect(await resets()).toEqual(['hcaptcha', 'recaptcha']);
     expect(await countStored(t, form.id)).toBe(1);
   });
 

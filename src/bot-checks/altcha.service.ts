@@ -1,4 +1,4 @@
-import { hkdfSync } from 'node:crypto';
+import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 import { createChallenge, extractParams, verifySolution } from 'altcha-lib';
 import type { Challenge, Payload } from 'altcha-lib/types';
 import type { Executor } from '../db/database.js';
@@ -17,6 +17,13 @@ export const ALTCHA_CHALLENGE_TTL_MS = 10 * 60 * 1000;
  * Chromium are in BENCHMARKS.md; a bot posting thousands pays that CPU for each.
  */
 export const ALTCHA_MAX_NUMBER: Record<AltchaComplexity, number> = { low: 20_000, medium: 100_000, high: 500_000 };
+
+/**
+ * How long a page visit's start carries over to the challenges fetched after its first one (the
+ * widget fetches a new one when one expires, or after a reset). A page left open longer than this
+ * starts counting again, which a minimum fill time of at most 60 seconds does not notice.
+ */
+export const ALTCHA_VISIT_MAX_MS = 2 * 60 * 60 * 1000;
 
 /** A widget payload is about 300 characters of base64; anything far longer is not one. */
 const MAX_PAYLOAD_LENGTH = 4096;
@@ -59,14 +66,40 @@ export class AltchaService implements BotCheckVerifier {
     private readonly secrets: InstanceSecretService,
   ) {}
 
-  async issueChallenge(form: Form, now = Date.now()): Promise<Challenge> {
+  /**
+   * A challenge for the form. `started` is when the visitor's page fetched its first challenge
+   * (from a start token, see visitStart): the minimum fill time counts from there, not from this
+   * challenge, so a challenge fetched again after an expiry or a reset does not make a visitor
+   * who has been typing for minutes "too fast".
+   */
+  async issueChallenge(form: Form, now = Date.now(), started = now): Promise<Challenge> {
     return createChallenge({
       hmacKey: await this.key(),
       algorithm: 'SHA-256',
       maxnumber: ALTCHA_MAX_NUMBER[form.altchaComplexity],
       expires: new Date(now + ALTCHA_CHALLENGE_TTL_MS),
-      params: { form: form.id, issued: String(now) },
+      params: { form: form.id, issued: String(now), started: String(Math.min(started, now)) },
     });
+  }
+
+  /** `<start ms>.<HMAC>`: names when a visit began, for this form only, unforgeable. */
+  async startToken(form: Form, started: number): Promise<string> {
+    return `${started}.${await this.startMac(form.id, started)}`;
+  }
+
+  /** The start a token names when it is this instance's, for this form, and within a visit's length of now; else undefined. */
+  async visitStart(form: Form, token: string | undefined, now = Date.now()): Promise<number | undefined> {
+    const match = token === undefined ? null : /^(\d{13})\.([A-Za-z0-9_-]{22})$/.exec(token);
+    if (!match) return undefined;
+    const started = Number(match[1]);
+    if (started > now || now - started > ALTCHA_VISIT_MAX_MS) return undefined;
+    const expected = Buffer.from(await this.startMac(form.id, started));
+    const given = Buffer.from(match[2]!);
+    return given.length === expected.length && timingSafeEqual(given, expected) ? started : undefined;
+  }
+
+  private async startMac(formId: string, started: number): Promise<string> {
+    return createHmac('sha256', await this.key()).update(`visit-start\n${formId}\n${started}`).digest('base64url').slice(0, 22);
   }
 
   async verify(form: Form, response: string | undefined): Promise<BotCheckVerdict> {
@@ -77,7 +110,9 @@ export class AltchaService implements BotCheckVerifier {
     const params = extractParams(payload);
     const expires = Number(params.expires) * 1000;
     const issued = Number(params.issued);
-    if (params.form !== form.id || !Number.isFinite(expires) || !Number.isFinite(issued)) return 'bot_check';
+    // Challenges issued before visits were tracked carry no start: their issue time is it.
+    const started = params.started === undefined ? issued : Number(params.started);
+    if (params.form !== form.id || !Number.isFinite(expires) || !Number.isFinite(issued) || !Number.isFinite(started)) return 'bot_check';
     this.purgeNowAndThen();
     const fresh = await insertSpentAltchaSolution(this.db, {
       challenge: payload.challenge,
@@ -86,7 +121,7 @@ export class AltchaService implements BotCheckVerifier {
     });
     if (!fresh) return 'bot_check';
     // Checked after spending: a solution sent too soon is not kept for a second, slower try.
-    if (form.minFillSeconds > 0 && Date.now() - issued < form.minFillSeconds * 1000) return 'too_fast';
+    if (form.minFillSeconds > 0 && Date.now() - started < form.minFillSeconds * 1000) return 'too_fast';
     return 'passed';
   }
 

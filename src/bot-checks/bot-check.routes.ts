@@ -2,7 +2,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { notFound } from '../errors.js';
 import { ALWAYS, errorResponses } from '../http/error-responses.js';
 import { clientKey, rateLimited, setRateLimitHeaders } from '../http/rate-limits.js';
-import { ALTCHA_ASSET_PATH, altchaWidgetScript } from './altcha-widget.js';
+import { chooseLanguage } from '../i18n/i18n.js';
+import { ALTCHA_ASSET_PATH, altchaConfigHeader, altchaUrls, altchaWidgetScript } from './altcha-widget.js';
 
 const CHALLENGE_URL = '/v1/challenge/:formId';
 
@@ -36,7 +37,7 @@ function allowAnyOrigin(request: FastifyRequest, reply: FastifyReply): void {
 export async function botCheckRoutes(app: FastifyInstance): Promise<void> {
   const limitPerMinute = app.config.submitRateLimitPerMinute;
 
-  app.get<{ Params: { formId: string } }>(
+  app.get<{ Params: { formId: string }; Querystring: { since?: string } }>(
     CHALLENGE_URL,
     {
       schema: {
@@ -46,9 +47,23 @@ export async function botCheckRoutes(app: FastifyInstance): Promise<void> {
         security: [],
         description:
           'Signed by this Formgate, valid for 10 minutes, for this form only; its work follows the form\'s altchaComplexity. ' +
-          'Rate-limited per client IP and form like submit.',
+          'Rate-limited per client IP and form like submit. The X-Altcha-Config header gives the widget its texts in the ' +
+          "form's language and the URL of its next challenge, whose `since` keeps the visit's start: the form's minimum " +
+          'fill time counts from the first challenge of a page, not from one fetched again after an expiry.',
         params: paramsSchema,
-        response: { 200: challengeSchema, ...errorResponses([...ALWAYS, 404, 429]) },
+        querystring: {
+          type: 'object',
+          properties: { since: { type: 'string', maxLength: 64, description: "The visit's start, as the previous challenge's X-Altcha-Config named it" } },
+        },
+        response: {
+          200: {
+            ...challengeSchema,
+            headers: {
+              'X-Altcha-Config': { type: 'string', description: 'JSON the widget applies: `strings` (its texts) and `challengeurl` (the next challenge)' },
+            },
+          },
+          ...errorResponses([...ALWAYS, 404, 429]),
+        },
       },
     },
     async (request, reply) => {
@@ -61,8 +76,18 @@ export async function botCheckRoutes(app: FastifyInstance): Promise<void> {
         if (count!.count > limitPerMinute) throw rateLimited('Too many challenges from this address; try again later.', count!.resetMs);
       }
       if (!form) throw notFound('Form');
-      reply.header('cache-control', 'no-store');
-      return app.services.botChecks.altcha.issueChallenge(form);
+      const altcha = app.services.botChecks.altcha;
+      const now = Date.now();
+      // A missing, forged or stale start is no error: the visit starts now.
+      const started = (await altcha.visitStart(form, request.query.since, now)) ?? now;
+      const next = `${altchaUrls(app.config.baseUrl, form.id).challenge}?since=${await altcha.startToken(form, started)}`;
+      const language = chooseLanguage(form.language, request.headers['accept-language']);
+      reply
+        .header('cache-control', 'no-store')
+        .header('access-control-expose-headers', 'X-Altcha-Config')
+        .header('content-language', language)
+        .header('x-altcha-config', altchaConfigHeader(language, next));
+      return altcha.issueChallenge(form, now, started);
     },
   );
 

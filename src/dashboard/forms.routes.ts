@@ -201,7 +201,7 @@ export async function renderSettingsPage(app: FastifyInstance, request: FastifyR
       url: `${app.config.baseUrl}${app.clientScript.versionedPath}`,
       integrity: app.clientScript.integrity,
     }),
-    reactSnippet: reactSnippet(form, app.config.baseUrl),
+    reactSnippet: reactSnippet(form, app.config.baseUrl, altcha),
     baseUrl: app.config.baseUrl,
     defaultSecrets,
     missingSecret,

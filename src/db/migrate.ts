@@ -19,6 +19,7 @@ import * as m0016 from './migrations/0016_search_vector_parallel_restricted.js';
 import * as m0017 from './migrations/0017_sqlite_search_merges_in_steps.js';
 import * as m0018 from './migrations/0018_counters_hours_before_totals.js';
 import * as m0021 from './migrations/0021_email_changes_and_time_zones.js';
+import * as m0024 from './migrations/0024_submission_language.js';
 import * as m0025 from './migrations/0025_sso_identities.js';
 import * as m0026 from './migrations/0026_audit_log.js';
 
@@ -43,6 +44,7 @@ const migrations: Record<string, Migration> = {
   '0017_sqlite_search_merges_in_steps': m0017,
   '0018_counters_hours_before_totals': m0018,
   '0021_email_changes_and_time_zones': m0021,
+  '0024_submission_language': m0024,
   '0025_sso_identities': m0025,
   '0026_audit_log': m0026,
 };

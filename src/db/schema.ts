@@ -107,6 +107,8 @@ export interface SubmissionTable {
   outbound_released: Generated<number>;
   /** The learning filter's spam probability when it filed the submission as spam (`classifier`). */
   spam_score?: number | null;
+  /** The language its pages spoke and its confirmation speaks (en, de, fr, es, pt); null before migration 0024. */
+  language?: string | null;
 }
 
 export interface IdempotencyKeyTable {

@@ -1,7 +1,7 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import type { NewEmailMessageRow } from '../db/schema.js';
-import { chooseLanguage, messages } from '../i18n/i18n.js';
+import { chooseLanguage, isLanguage, messages } from '../i18n/i18n.js';
 import { escapeHtml } from '../lib/html.js';
 import { renderTemplate, submissionVariables } from '../lib/template.js';
 import type { ComposedEmail } from './views/emails.js';
@@ -95,11 +95,12 @@ export interface ConfirmationTexts {
 }
 
 /**
- * The default texts and the footer in the form's language. `auto` is English here: the visitor's
- * Accept-Language is not kept with the submission.
+ * The default texts and the footer in the submission's language: the one its pages spoke, kept
+ * with it (for `auto`, the visitor's Accept-Language then); else the form's; else English.
  */
-export function confirmationTexts(formLanguage: string | null): ConfirmationTexts {
-  const m = messages(chooseLanguage(formLanguage ?? undefined, undefined));
+export function confirmationTexts(formLanguage: string | null, submissionLanguage: string | null = null): ConfirmationTexts {
+  const chosen = submissionLanguage !== null && isLanguage(submissionLanguage) ? submissionLanguage : (formLanguage ?? undefined);
+  const m = messages(chooseLanguage(chosen, undefined));
   return { subject: m['confirmation.subject'], body: m['confirmation.body'], footer: m['confirmation.footer'] };
 }
 

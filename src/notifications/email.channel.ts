@@ -174,7 +174,7 @@ export class EmailChannel implements OutboxChannel {
           subjectTemplate: row.form_auto_reply_subject,
           bodyTemplate: row.form_auto_reply_body,
           submission: { id: row.submission_id!, createdAt: row.s_created_at!, payload },
-          texts: confirmationTexts(row.form_language),
+          texts: confirmationTexts(row.form_language, row.s_language ?? null),
           baseUrl: this.config.baseUrl,
           unsubscribeUrl: url,
         });

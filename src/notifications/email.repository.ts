@@ -182,6 +182,8 @@ export interface ClaimedMessageRow extends EmailMessageRow {
   form_auto_reply_body: string | null;
   form_auto_reply_daily_limit: number | null;
   form_language: string | null;
+  /** The language the submission's pages spoke (migration 0024); null for older submissions. */
+  s_language?: string | null;
   recipient_state: string | null;
   s_created_at: string | null;
   s_country: string | null;
@@ -243,6 +245,7 @@ const CLAIMED_MESSAGE_DETAILS = [
   's.created_at as s_created_at',
   's.country as s_country',
   's.payload as s_payload',
+  's.language as s_language',
 ] as const;
 
 /**

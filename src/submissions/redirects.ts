@@ -5,15 +5,24 @@ import type { Form } from '../forms/form.types.js';
  * http(s) URL on an allowed host (the success URL's host or one of the form's allowed hosts),
  * else the success URL, else the hosted thank-you page. Never an open redirect.
  */
-export function successDestination(form: Form, redirectField: string | undefined, baseUrl: string): string {
+export function successDestination(form: Form, redirectField: string | undefined, baseUrl: string, submissionId: string): string {
   const override = redirectField === undefined ? undefined : allowedOverride(form, redirectField);
-  return override ?? form.successUrl ?? hostedThanksUrl(form, baseUrl);
+  return override ?? form.successUrl ?? hostedThanksUrl(form, baseUrl, submissionId);
 }
 
-/** The hosted thank-you page; with the form named when it has a title or message of its own. */
-function hostedThanksUrl(form: Form, baseUrl: string): string {
+/** Whether the form's thank-you title or message names a variable (`{{name}}`). */
+export const thanksUsesVariables = (form: Form): boolean => `${form.thanksTitle ?? ''}${form.thanksMessage ?? ''}`.includes('{{');
+
+/**
+ * The hosted thank-you page; with the form named when it has a title or message of its own, and
+ * the submission too when they name its fields. A submission ID has 95 random bits: only the
+ * visitor who sent it (and the owner) can know it, and the page reads it for an hour only.
+ */
+function hostedThanksUrl(form: Form, baseUrl: string, submissionId: string): string {
   const custom = form.thanksTitle !== null || form.thanksMessage !== null;
-  return custom ? `${baseUrl}/thanks?form=${encodeURIComponent(form.id)}` : `${baseUrl}/thanks`;
+  if (!custom) return `${baseUrl}/thanks`;
+  const submission = thanksUsesVariables(form) ? `&submission=${encodeURIComponent(submissionId)}` : '';
+  return `${baseUrl}/thanks?form=${encodeURIComponent(form.id)}${submission}`;
 }
 
 function allowedOverride(form: Form, value: string): string | undefined {

@@ -1,4 +1,4 @@
-import { validationFailed } from '../errors.js';
+import { AppError } from '../errors.js';
 import type { FieldValue, SubmissionPayload } from './submission.types.js';
 
 /** Text that is not only white space, or any number or boolean (a 0 or a false is an answer). */
@@ -15,12 +15,19 @@ function holdsContent(value: FieldValue | undefined): boolean {
  */
 export function checkSubmissionContent(payload: SubmissionPayload, requiredFields: readonly string[]): void {
   const names = Object.keys(payload);
-  if (!names.some((name) => holdsContent(payload[name]))) throw validationFailed('The submission is empty');
+  if (!names.some((name) => holdsContent(payload[name]))) {
+    throw new AppError('validation_failed', 'The submission is empty', { textKeys: { message: 'submit.empty' } });
+  }
   const fieldErrors: Record<string, string> = {};
   for (const name of requiredFields) {
     const value = Object.prototype.hasOwnProperty.call(payload, name) ? payload[name] : undefined;
     // defineProperty: a required field named __proto__ is data like any other.
     if (!holdsContent(value)) Object.defineProperty(fieldErrors, name, { value: 'This field is required.', enumerable: true, writable: true, configurable: true });
   }
-  if (Object.keys(fieldErrors).length > 0) throw validationFailed('Some required fields are missing.', fieldErrors);
+  if (Object.keys(fieldErrors).length > 0) {
+    throw new AppError('validation_failed', 'Some required fields are missing.', {
+      fieldErrors,
+      textKeys: { message: 'submit.required_missing', fields: { '*': 'field.required' } },
+    });
+  }
 }

@@ -58,6 +58,16 @@ export class SubmissionQueryService {
     return submissionRowToSubmission(row);
   }
 
+  /**
+   * The form's submission when it arrived at most `maxAgeMs` ago, else undefined: for the hosted
+   * thank-you page, which names the visitor's own fields shortly after they sent them.
+   */
+  async findRecentSubmissionOfForm(form: { id: string; accountId: string }, submissionId: string, maxAgeMs: number): Promise<Submission | undefined> {
+    const row = await findSubmissionRowOfAccount(this.db, form.accountId, submissionId);
+    if (!row || row.form_id !== form.id || Date.now() - Date.parse(row.created_at) > maxAgeMs) return undefined;
+    return submissionRowToSubmission(row);
+  }
+
   /** Any account's submission: for the operator's CLI only. */
   async getSubmissionForOperator(submissionId: string): Promise<Submission> {
     const row = await findSubmissionRowById(this.db, submissionId);

@@ -25,17 +25,17 @@ export async function insertSubmissionRows(trx: Trx, rows: NewSubmissionRow[]): 
   await addToFormCounters(trx, rows, sqlite ? SQLITE_COUNTER_UPSERTS : POSTGRES_COUNTER_UPSERTS);
 }
 
-const SUBMISSION_COLUMNS = 'id, form_id, created_at, status, is_spam, payload, ip, country, user_agent, referer, spam_reason, outbound_released';
+const SUBMISSION_COLUMNS = 'id, form_id, created_at, status, is_spam, payload, ip, country, user_agent, referer, spam_reason, outbound_released, language';
 const submissionValues = (row: NewSubmissionRow): unknown[] => [
   row.id, row.form_id, row.created_at, row.status, row.is_spam, row.payload, row.ip, row.country, row.user_agent, row.referer,
-  row.spam_reason ?? null, row.outbound_released ?? 0,
+  row.spam_reason ?? null, row.outbound_released ?? 0, row.language ?? null,
 ];
 const sqliteInsertTexts = new Map<number, string>();
 
 /**
  * SQLite, on the submit path: the query builder's compile of a multi-row insert cost more than
  * SQLite's own insert of the rows (~6 µs a submission, profiled). Rows go in chunks of 2^k
- * (at most 128: 1,536 parameters), so eight fixed texts, each prepared once and kept by the
+ * (at most 128: 1,664 parameters), so eight fixed texts, each prepared once and kept by the
  * statement cache, serve every batch size.
  */
 async function insertSqliteSubmissionRows(trx: Trx, rows: NewSubmissionRow[]): Promise<void> {
@@ -43,7 +43,7 @@ async function insertSqliteSubmissionRows(trx: Trx, rows: NewSubmissionRow[]): P
   for (let size = 128; size >= 1; size >>= 1) {
     for (; rows.length - offset >= size; offset += size) {
       let text = sqliteInsertTexts.get(size);
-      if (!text) sqliteInsertTexts.set(size, (text = `insert into submissions (${SUBMISSION_COLUMNS}) values ${Array(size).fill('(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`));
+      if (!text) sqliteInsertTexts.set(size, (text = `insert into submissions (${SUBMISSION_COLUMNS}) values ${Array(size).fill('(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`));
       await trx.executeQuery(CompiledQuery.raw(text, rows.slice(offset, offset + size).flatMap(submissionValues)));
     }
   }
@@ -226,6 +226,7 @@ function batchInputOf({ row, idempotency, queueOutbound }: BatchedSubmission) {
     referer: row.referer,
     reason: row.spam_reason ?? undefined,
     released: row.outbound_released || undefined,
+    lang: row.language ?? undefined,
     key: idempotency?.key,
     key_result: idempotency?.result,
     key_at: idempotency?.createdAt,
@@ -236,11 +237,11 @@ function batchInputOf({ row, idempotency, queueOutbound }: BatchedSubmission) {
 function submitBatchSql(outbox: OutboxStatement): string {
   return `with input as (
     select id, form as form_id, created as created_at, status, spam as is_spam, payload, ip, country, ua as user_agent, referer,
-      reason as spam_reason, coalesce(released, 0) as outbound_released, key as idempotency_key, key_result as idempotency_result,
-      key_at as idempotency_created_at, coalesce(queue, false) as queue_outbound
+      reason as spam_reason, coalesce(released, 0) as outbound_released, lang as language, key as idempotency_key,
+      key_result as idempotency_result, key_at as idempotency_created_at, coalesce(queue, false) as queue_outbound
     from json_to_recordset($1::json)
       as t(id text, form text, created text, status text, spam int, payload text, ip text, country text, ua text,
-        referer text, reason text, released int, key text, key_result text, key_at text, queue bool)
+        referer text, reason text, released int, lang text, key text, key_result text, key_at text, queue bool)
   ), locked_forms as (
     select f.id from forms f where f.id in (select form_id from input) for key share
   ), claimed as (
@@ -252,8 +253,8 @@ function submitBatchSql(outbox: OutboxStatement): string {
       where k.created_at < $2
     returning submission_id
   ), stored as (
-    insert into submissions (id, form_id, created_at, status, is_spam, payload, ip, country, user_agent, referer, spam_reason, outbound_released)
-    select id, form_id, created_at, status, is_spam, payload, ip, country, user_agent, referer, spam_reason, outbound_released
+    insert into submissions (id, form_id, created_at, status, is_spam, payload, ip, country, user_agent, referer, spam_reason, outbound_released, language)
+    select id, form_id, created_at, status, is_spam, payload, ip, country, user_agent, referer, spam_reason, outbound_released, language
     from input where form_id in (select id from locked_forms) and (idempotency_key is null or id in (select submission_id from claimed))
     returning id, form_id, created_at, is_spam
   ), hourly_counted as (

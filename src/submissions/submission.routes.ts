@@ -7,6 +7,8 @@ import { ALWAYS, errorResponses } from '../http/error-responses.js';
 import { clientKey, rateLimited, setRateLimitHeaders } from '../http/rate-limits.js';
 import { chooseLanguage } from '../i18n/i18n.js';
 import { HOSTED_PAGE_CSP, errorPage, thanksPage } from './views/hosted-pages.js';
+import { localizedError } from './localized-errors.js';
+import { backUrl, thanksTexts } from './hosted-page-context.js';
 import { errorDestination } from './redirects.js';
 import { respondsWithJson } from './response-mode.js';
 import { checkIdempotencyKey } from './submission.service.js';
@@ -64,22 +66,6 @@ const redirect = {
  */
 const documentedOnly = () => () => true;
 
-/**
- * The page the visitor came from, for the hosted pages' "back to the site" link: the origin of
- * this request's Referer (the submit's own request, or after its redirect, where the browser
- * still names the page that held the form), and only an http(s) one other than Formgate's own.
- * Derived when the page is shown, so no query parameter can point the link anywhere.
- */
-function backOrigin(referer: string | undefined, ownOrigin: string): string | undefined {
-  if (!referer) return undefined;
-  try {
-    const url = new URL(referer);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin !== ownOrigin ? url.origin : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** The public submit endpoint (any origin, no credential) and the hosted thank-you page. */
 export async function submitRoutes(app: FastifyInstance): Promise<void> {
   const ownOrigin = new URL(app.config.baseUrl).origin;
@@ -90,17 +76,21 @@ export async function submitRoutes(app: FastifyInstance): Promise<void> {
         hide: true,
         querystring: {
           type: 'object',
-          properties: { error: { type: 'string', maxLength: 64 }, form: { type: 'string', maxLength: 100 } },
+          properties: {
+            error: { type: 'string', maxLength: 64 },
+            form: { type: 'string', maxLength: 100 },
+            submission: { type: 'string', maxLength: 100 },
+          },
         },
       },
     },
-    async (request: FastifyRequest<{ Querystring: { error?: string; form?: string } }>, reply) => {
+    async (request: FastifyRequest<{ Querystring: { error?: string; form?: string; submission?: string } }>, reply) => {
       const form = request.query.form ? await app.services.forms.findFormCached(request.query.form) : undefined;
       const language = chooseLanguage(form?.language, request.headers['accept-language']);
-      const backUrl = backOrigin(request.headers.referer, ownOrigin);
+      const back = backUrl(request.headers.referer, ownOrigin, form);
       const body = request.query.error
-        ? errorPage(language, request.query.error, backUrl)
-        : thanksPage(language, form ? { title: form.thanksTitle, message: form.thanksMessage, backUrl } : { backUrl });
+        ? errorPage(language, request.query.error, back)
+        : thanksPage(language, form ? { ...(await thanksTexts(app, form, request.query.submission)), backUrl: back } : { backUrl: back });
       return reply
         .header('content-security-policy', HOSTED_PAGE_CSP)
         .header('content-language', language)
@@ -180,18 +170,20 @@ export async function submitRoutes(app: FastifyInstance): Promise<void> {
       const appError = toAppError(error);
       if (appError.statusCode >= 500) request.log.error({ err: error }, 'submit failed');
       const form = request.submitForm === undefined ? await findFormQuietly(app, request) : (request.submitForm ?? undefined);
+      // One language per submission: the JSON a script shows and the hosted page alike.
+      const language = chooseLanguage(form?.language, request.headers['accept-language']);
+      const localized = localizedError(appError, language);
       if (respondsWithJson(request.headers.accept, request.headers['content-type'], form)) {
-        return sendAppError(reply, appError);
+        return sendAppError(reply.header('content-language', language), localized);
       }
       for (const [name, value] of Object.entries(appError.headers)) reply.header(name, value);
       if (form?.errorUrl) return reply.code(303).header('location', errorDestination(form.errorUrl, appError.code)).send();
-      const language = chooseLanguage(form?.language, request.headers['accept-language']);
       return reply
         .code(appError.statusCode)
         .header('content-security-policy', HOSTED_PAGE_CSP)
         .header('content-language', language)
         .type('text/html; charset=utf-8')
-        .send(errorPage(language, appError.code, backOrigin(request.headers.referer, ownOrigin)));
+        .send(errorPage(language, appError.code, backUrl(request.headers.referer, ownOrigin, form), localized.fieldErrors));
     };
     submit.setErrorHandler(answerRefusal);
 
@@ -236,6 +228,7 @@ export async function submitRoutes(app: FastifyInstance): Promise<void> {
             userAgent: request.headers['user-agent'] ?? '',
             referer: request.headers.referer ?? '',
             origin: request.headers.origin,
+            acceptLanguage: request.headers['accept-language'],
             countryHeader: config.countryHeader ? headerValue(request.headers[config.countryHeader]) : undefined,
           },
           form,

@@ -6,6 +6,7 @@ import type { OutboxDispatcher } from '../outbox/outbox.dispatcher.js';
 import { AppError, notFound, validationFailed } from '../errors.js';
 import type { FormService } from '../forms/form.service.js';
 import type { Form } from '../forms/form.types.js';
+import { chooseLanguage } from '../i18n/i18n.js';
 import { newTimeOrderedId } from '../lib/ids.js';
 import { isoMinus, nowIso } from '../lib/time.js';
 import { postedAccessKey, separateControlFields } from './control-fields.js';
@@ -34,6 +35,8 @@ export interface SubmitRequest {
   referer: string;
   /** The Origin header, checked against the form's allowedOrigins. */
   origin?: string | undefined;
+  /** The Accept-Language header: a form set to `auto` speaks the visitor's language. */
+  acceptLanguage?: string | undefined;
   countryHeader: string | undefined;
 }
 
@@ -230,10 +233,11 @@ export class SubmissionService {
     const { reason: spamReason, score } = await this.spamReason(request, form, payload, control);
     const spam = spamReason !== null;
     const createdAt = nowIso();
+    const submissionId = newTimeOrderedId('sub');
     const result: SubmitResult = {
-      submissionId: newTimeOrderedId('sub'),
+      submissionId,
       spam,
-      redirectTo: successDestination(form, control.redirect, this.config.baseUrl),
+      redirectTo: successDestination(form, control.redirect, this.config.baseUrl, submissionId),
     };
     const written = await this.writeSubmission({
       row: {
@@ -250,6 +254,8 @@ export class SubmissionService {
         country: resolveCountry(request.ip, request.countryHeader, this.config.countryHeader !== undefined),
         user_agent: request.userAgent,
         referer: request.referer,
+        // What its pages spoke, so its confirmation email speaks it too.
+        language: chooseLanguage(form.language, request.acceptLanguage),
       },
       ...(idempotencyKey
         ? {

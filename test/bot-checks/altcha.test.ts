@@ -1,4 +1,5 @@
 import { createChallenge } from 'altcha-lib';
+import type { Challenge } from 'altcha-lib/types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALTCHA_MAX_NUMBER } from '../../src/bot-checks/altcha.service.js';
 import { fetchChallenge, solveAltcha } from '../helpers/altcha.js';
@@ -150,6 +151,60 @@ describe('a solution', () => {
     const removed = await t.services.botChecks.altcha.purgeExpired(new Date(Date.now() + 11 * 60 * 1000));
     expect(removed).toBeGreaterThan(0);
     expect(await count()).toBe(0);
+  });
+});
+
+describe("a visit's start", () => {
+  const configOf = (res: Response) => JSON.parse(res.headers.get('x-altcha-config')!) as { challengeurl: string; strings: Record<string, string> };
+
+  it("the next challenge's URL keeps the first challenge's start: a refetch after an expiry is not too_fast", async () => {
+    const form = await createForm(t.services, accountId, { botCheck: 'altcha', altchaComplexity: 'low', minFillSeconds: 30 });
+    const first = await fetch(`${t.url}/v1/challenge/${form.id}`, { headers: { origin: 'https://shop.example' } });
+    expect(first.headers.get('access-control-expose-headers')).toContain('X-Altcha-Config');
+    const next = configOf(first).challengeurl;
+    // Absolute, on BASE_URL: the widget fetches it from the customer's page.
+    expect(next).toMatch(new RegExp(`^https?://[^/]+/v1/challenge/${form.id}\\?since=\\d{13}\\.[\\w-]{22}$`));
+    // A visit that began 40 seconds ago: its token, as the first challenge's header would have named it then.
+    const since = await t.services.botChecks.altcha.startToken(form, Date.now() - 40_000);
+    const later = await fetch(`${t.url}/v1/challenge/${form.id}?since=${since}`);
+    const challenge = (await later.json()) as Challenge;
+    expect(configOf(later).challengeurl).toContain(`since=${since}`);
+    expect(await post(t, form.id, await solveAltcha(challenge))).toEqual({ spam: false, reason: null });
+    // Without the start, a challenge fetched just now is too fast.
+    expect(await post(t, form.id, await solveAltcha(await fetchChallenge(t.url, form.id)))).toEqual({ spam: true, reason: 'too_fast' });
+  });
+
+  it('a forged, stale, future or other form\'s start counts from now', async () => {
+    const form = await createForm(t.services, accountId, { botCheck: 'altcha', altchaComplexity: 'low', minFillSeconds: 30 });
+    const other = await createForm(t.services, accountId, { botCheck: 'altcha' });
+    const altcha = t.services.botChecks.altcha;
+    const old = Date.now() - 40_000;
+    const genuine = await altcha.startToken(form, old);
+    for (const since of [
+      `${old}.${'A'.repeat(22)}`,
+      await altcha.startToken(other, old),
+      await altcha.startToken(form, Date.now() - 3 * 60 * 60 * 1000),
+      await altcha.startToken(form, Date.now() + 60_000),
+      genuine.replace(String(old), String(old - 1000)),
+      'garbage',
+    ]) {
+      const res = await fetch(`${t.url}/v1/challenge/${form.id}?since=${encodeURIComponent(since)}`);
+      expect(res.status).toBe(200);
+      expect(await post(t, form.id, await solveAltcha((await res.json()) as Challenge))).toEqual({ spam: true, reason: 'too_fast' });
+    }
+    expect(await altcha.visitStart(form, genuine)).toBe(old);
+  });
+
+  it("the widget's texts follow the form's language, or the visitor's for auto, in an ASCII header", async () => {
+    const german = await createForm(t.services, accountId, { botCheck: 'altcha', language: 'de' });
+    const res = await fetch(`${t.url}/v1/challenge/${german.id}`, { headers: { 'accept-language': 'fr' } });
+    expect(res.headers.get('content-language')).toBe('de');
+    expect(res.headers.get('x-altcha-config')).toMatch(/^[\x20-\x7e]+$/);
+    expect(configOf(res).strings).toMatchObject({ label: 'Ich bin kein Roboter', verifying: 'Wird überprüft…', verified: 'Überprüft' });
+    const auto = await createForm(t.services, accountId, { botCheck: 'altcha' });
+    const french = await fetch(`${t.url}/v1/challenge/${auto.id}`, { headers: { 'accept-language': 'fr-CH, de;q=0.5' } });
+    expect(configOf(french).strings.label).toBe('Je ne suis pas un robot');
+    expect(configOf(await fetch(`${t.url}/v1/challenge/${auto.id}`)).strings.label).toBe("I'm not a robot");
   });
 });
 

@@ -30,7 +30,7 @@ describe('settings page: bot check and learning filter', () => {
     expect(altcha.res.status).toBe(200);
     expect(await t.services.forms.getForm(formId)).toMatchObject({ botCheck: 'altcha', altchaComplexity: 'high', minFillSeconds: 4, spamFilter: 'learn' });
     const snippet = decode(/<pre id="snippet">([\s\S]*?)<\/pre>/.exec(altcha.html)![1]!);
-    expect(snippet).toContain(`<altcha-widget challengeurl="${t.config.baseUrl}/v1/challenge/${formId}"></altcha-widget>`);
+    expect(snippet).toContain(`<altcha-widget challengeurl="${t.config.baseUrl}/v1/challenge/${formId}" auto="onload" hidelogo></altcha-widget>`);
     expect(snippet).toMatch(new RegExp(`<script type="module" src="${t.config.baseUrl}/v1/assets/altcha\\.js\\?v=\\d+\\.\\d+\\.\\d+" async defer></script>`));
     expect(snippet).not.toContain('cloudflare');
     expect(altcha.html).toContain('<option value="altcha" selected>');

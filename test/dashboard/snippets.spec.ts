@@ -9,6 +9,8 @@ const form = {
   botCheck: 'turnstile',
   turnstileSiteKey: '0x4AAA',
   successUrl: 'https://shop.example/thanks?a=1&b="2"',
+  requiredFields: [],
+  language: 'auto',
 } as unknown as Form;
 
 const altcha = { script: 'https://forms.example/v1/assets/altcha.js?v=2', challenge: 'https://forms.example/v1/challenge/frm_abc' };
@@ -23,7 +25,7 @@ describe('dashboard snippets', () => {
   });
 
   it('React: the form ID, base URL and access key as JavaScript string literals', () => {
-    const jsx = reactSnippet(form, 'https://forms.example');
+    const jsx = reactSnippet(form, 'https://forms.example', altcha);
     expect(jsx).toContain(`useFormgate("frm_abc", { baseUrl: "https://forms.example" })`);
     expect(jsx).toContain(`<input type="hidden" name="access_key" value={"k\\"<&'"} />`);
     expect(jsx).toContain('data-sitekey={"0x4AAA"}');
@@ -31,11 +33,46 @@ describe('dashboard snippets', () => {
 
   it("each bot check's widget; ALTCHA loads only from this Formgate", () => {
     const of = (botCheck: string) => formSnippet({ ...form, botCheck } as Form, 'https://forms.example/v1/submit/frm_abc', altcha);
-    expect(of('altcha')).toContain('<altcha-widget challengeurl="https://forms.example/v1/challenge/frm_abc"></altcha-widget>');
+    // auto="onload": the challenge is fetched and solved as the page loads, never when the box is ticked.
+    expect(of('altcha')).toContain('<altcha-widget challengeurl="https://forms.example/v1/challenge/frm_abc" auto="onload" hidelogo></altcha-widget>');
     expect(of('altcha')).toContain('<script type="module" src="https://forms.example/v1/assets/altcha.js?v=2" async defer></script>');
     expect(of('altcha')).not.toMatch(/https:\/\/(?!forms\.example)/);
     expect(of('hcaptcha')).toContain('class="h-captcha"');
     expect(of('recaptcha')).toContain('class="g-recaptcha"');
     expect(of('none')).not.toContain('<script');
+  });
+
+  it("follows the form's settings: required exactly where required, every required field, multipart only with files", () => {
+    const plain = formSnippet({ ...form, botCheck: 'none', accessKey: null } as Form, 'https://forms.example/v1/submit/frm_abc', altcha);
+    expect(plain).toContain('<input type="email" name="email">');
+    expect(plain).toContain('<textarea name="message"></textarea>');
+    expect(plain).not.toContain('required');
+    expect(plain).not.toContain('enctype');
+    const strict = { ...form, botCheck: 'none', requiredFields: ['email', 'phone"<', 'work_email'] } as unknown as Form;
+    const html = formSnippet(strict, 'https://forms.example/v1/submit/frm_abc', altcha);
+    expect(html).toContain('<input type="email" name="email" required>');
+    expect(html).toContain('<textarea name="message"></textarea>');
+    expect(html).toContain('<label>phone&quot;&lt; <input type="text" name="phone&quot;&lt;" required></label>');
+    expect(html).toContain('<input type="email" name="work_email" required>');
+    const jsx = reactSnippet(strict, 'https://forms.example', altcha);
+    expect(jsx).toContain('<input type="email" name={"email"} required />');
+    expect(jsx).toContain('<input type="text" name={"phone\\"<"} required />');
+    const files = formSnippet({ ...strict, files: 'store' } as unknown as Form, 'https://forms.example/v1/submit/frm_abc', altcha);
+    expect(files).toContain('enctype="multipart/form-data"');
+    expect(files).toContain('<input type="file" name="attachment">');
+  });
+
+  it("speaks the form's fixed language (labels, button, lang for the script); auto stays English", () => {
+    const german = formSnippet({ ...form, botCheck: 'altcha', language: 'de' } as Form, 'https://forms.example/v1/submit/frm_abc', altcha);
+    expect(german).toContain(' lang="de"');
+    expect(german).toContain('<label>E-Mail <input type="email" name="email"></label>');
+    expect(german).toContain('<label>Nachricht <textarea name="message"></textarea></label>');
+    expect(german).toContain('<button type="submit">Senden</button>');
+    const auto = formSnippet(form, 'https://forms.example/v1/submit/frm_abc', altcha);
+    expect(auto).not.toContain(' lang=');
+    expect(auto).toContain('<button type="submit">Send</button>');
+    expect(reactSnippet({ ...form, botCheck: 'altcha' } as Form, 'https://forms.example', altcha)).toContain(
+      '<altcha-widget challengeurl={"https://forms.example/v1/challenge/frm_abc"} auto="onload" hidelogo />',
+    );
   });
 });

@@ -85,6 +85,24 @@ describe(`confirmation emails on ${testDialect}`, () => {
     expect(await confirmations(owner.form.id)).toHaveLength(1);
   });
 
+  it("with language auto, speaks the submission's language (its Accept-Language), as its pages did; a fixed language wins", async () => {
+    const auto = await confirmingForm();
+    const [german, plain] = [address('de'), address('plain')];
+    const res = await submit(t, auto.form.id, { json: { email: german } }, { ...JSON_ACCEPT, 'accept-language': 'de-AT,de;q=0.9,en;q=0.5' });
+    expect(res.status).toBe(200);
+    await submitJson(auto.form.id, { email: plain });
+    const french = await confirmingForm({ language: 'fr' });
+    const fixed = address('fr');
+    await submit(t, french.form.id, { json: { email: fixed } }, { ...JSON_ACCEPT, 'accept-language': 'de' });
+    await waitFor(() => sink.to(german).length === 1 && sink.to(plain).length === 1 && sink.to(fixed).length === 1, 15_000, 'three confirmations');
+    expect(sink.to(german)[0]!.parsed.subject).toBe('Wir haben Ihre Nachricht erhalten: Contact');
+    expect(sink.to(german)[0]!.parsed.text).toContain('Sie erhalten diese E-Mail');
+    expect(sink.to(plain)[0]!.parsed.subject).toBe('We received your message: Contact');
+    expect(sink.to(fixed)[0]!.parsed.subject).toMatch(/^Nous avons/);
+    const row = await t.handle.db.selectFrom('submissions').select('language').where('form_id', '=', auto.form.id).orderBy('created_at').executeTakeFirstOrThrow();
+    expect(row.language).toBe('de');
+  });
+
   it('sends none for spam, for two addresses, for CR/LF tricks or a missing field, and uses the chosen field', async () => {
     const owner = await confirmingForm({ autoReply: { enabled: true, field: 'reply_to' } });
     const [spam, two, crlf, wrongField, good] = [address('spam'), address('two'), address('crlf'), address('wrong'), address('good')];

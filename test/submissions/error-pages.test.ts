@@ -47,25 +47,39 @@ describe('hosted error pages: each code its own plain message', () => {
     expect(new Set(submitCodes.map((c) => texts.get(c))).size).toBe(submitCodes.length);
   });
 
-  it('"back to the site" on /thanks and the error pages: the Referer\'s http(s) origin, never a query parameter, never Formgate itself', async () => {
+  it('"back to the site" on /thanks and the error pages: the Referer\'s http(s) page, never a query parameter, never Formgate itself', async () => {
     const backLinks = (html: string) => [...html.matchAll(/<a href="([^"]*)"/g)].map((m) => m[1]);
     const page = async (path: string, referer?: string) => backLinks(await (await fetch(`${t.url}${path}`, { headers: referer ? { referer } : {} })).text());
     const site = 'https://shop.example:8443/contact/form.html?x=1#top';
-    expect(await page('/thanks?error=access_denied', site)).toEqual(['https://shop.example:8443']);
-    expect(await page('/thanks', site)).toEqual(['https://shop.example:8443']);
-    expect(await page(`/thanks?form=${owner.form.id}`, 'http://127.0.0.1:9/page')).toEqual(['http://127.0.0.1:9']);
-    // No Referer, a non-http(s) one, garbage, or Formgate's own pages: no link, whatever the query says.
+    // The form's own page, as the browser named it (a cross-origin Referer is often its origin only).
+    expect(await page('/thanks?error=access_denied', site)).toEqual(['https://shop.example:8443/contact/form.html?x=1']);
+    expect(await page('/thanks', site)).toEqual(['https://shop.example:8443/contact/form.html?x=1']);
+    expect(await page(`/thanks?form=${owner.form.id}`, 'http://127.0.0.1:9/page')).toEqual(['http://127.0.0.1:9/page']);
+    expect(await page('/thanks', 'https://shop.example/')).toEqual(['https://shop.example/']);
+    // No Referer, a non-http(s) one, one with credentials, garbage, or Formgate's own pages: no link, whatever the query says.
     expect(await page('/thanks?error=access_denied&back=https://evil.example&redirect=https://evil.example')).toEqual([]);
-    for (const referer of ['javascript:alert(1)', 'data:text/html,x', 'not a url', `${t.config.baseUrl}/dashboard`]) {
+    for (const referer of ['javascript:alert(1)', 'data:text/html,x', 'not a url', 'https://user:pw@shop.example/', `${t.config.baseUrl}/dashboard`]) {
       expect(await page('/thanks?error=rate_limited', referer), referer).toEqual([]);
     }
     // The error page the submit itself answers (no error URL set): back to the page that held the form.
     const keyed = await createForm(t.services, owner.account.id, { accessKey: 'right' });
     const denied = await submit(t, keyed.id, { form: { message: 'hi' } }, { ...BROWSER_ACCEPT, referer: site });
     expect(denied.status).toBe(403);
-    expect(backLinks(await denied.text())).toEqual(['https://shop.example:8443']);
+    expect(backLinks(await denied.text())).toEqual(['https://shop.example:8443/contact/form.html?x=1']);
     const quoted = await submit(t, keyed.id, { form: { message: 'hi' } }, { ...BROWSER_ACCEPT, referer: 'https://a.example/"><script>x</script>' });
-    expect(backLinks(await quoted.text())).toEqual(['https://a.example']);
+    const quotedHtml = await quoted.text();
+    expect(backLinks(quotedHtml)).toEqual(['https://a.example/%22%3E%3Cscript%3Ex%3C/script%3E']);
+    expect(quotedHtml).not.toContain('<script>x');
+  });
+
+  it("with allowed origins, only a Referer on one of them gets a link: no way to point it elsewhere", async () => {
+    const backLinks = (html: string) => [...html.matchAll(/<a href="([^"]*)"/g)].map((m) => m[1]);
+    const guarded = await createForm(t.services, owner.account.id, { allowedOrigins: ['shop.example'], requiredFields: ['name'] });
+    const fromShop = await submit(t, guarded.id, { form: { message: 'hi' } }, { ...BROWSER_ACCEPT, referer: 'https://shop.example/contact?lang=de' });
+    expect(fromShop.status).toBe(400);
+    expect(backLinks(await fromShop.text())).toEqual(['https://shop.example/contact?lang=de']);
+    const thanks = await fetch(`${t.url}/thanks?form=${guarded.id}&error=validation_failed`, { headers: { referer: 'https://evil.example/phish' } });
+    expect(backLinks(await thanks.text())).toEqual([]);
   });
 
   it('the JSON messages differ too', async () => {
