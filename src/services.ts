@@ -27,6 +27,7 @@ import { SubmissionQueryService } from './submissions/submission-query.service.j
 import { SubmissionService } from './submissions/submission.service.js';
 import { SubmissionLifecycleService } from './submissions/submission-lifecycle.service.js';
 import { SubmissionTriageService } from './submissions/submission-triage.service.js';
+import { SubmissionInboxService } from './submissions/submission-inbox.service.js';
 import { SessionService } from './accounts/session.service.js';
 import { BotCheckService } from './bot-checks/bot-check.service.js';
 import { SpamFilterService } from './spam-filter/spam-filter.service.js';
@@ -43,6 +44,8 @@ export interface Services {
   readonly submissionQueries: SubmissionQueryService;
   /** Marking submissions spam / not spam. */
   readonly triage: SubmissionTriageService;
+  /** The team inbox: read, open or done, assignee, tags, notes (contract section 22). */
+  readonly inbox: SubmissionInboxService;
   /** Every deletion of submissions: the dashboard's, retention purge, erasure and form deletion. */
   readonly lifecycle: SubmissionLifecycleService;
   /** The dashboard's search, paging both ways, counters and export. */
@@ -127,6 +130,7 @@ export function createServices(
   const spamFilter = new SpamFilterService(handle.db, logger);
   const searchIndex = new SearchIndexer(handle, logger);
   const dispatcher = outbox;
+  const inbox = new SubmissionInboxService(handle, accounts);
   metrics.setOutboxPendingSource(() => dispatcher.countPending());
   return {
     config,
@@ -136,7 +140,8 @@ export function createServices(
     apiKeys: new ApiKeyService(handle.db),
     forms,
     submissions: new SubmissionService(handle, config, forms, outbox, logger, { botChecks, spamFilter }, searchIndex),
-    submissionQueries: new SubmissionQueryService(handle.db, forms, new SubmissionCursors(instanceSecrets)),
+    submissionQueries: new SubmissionQueryService(handle.db, forms, new SubmissionCursors(instanceSecrets), inbox),
+    inbox,
     triage: new SubmissionTriageService(handle, outbox, spamFilter),
     lifecycle,
     submissionBrowser: new SubmissionBrowseService(handle.db, handle.dialect, forms, searchIndex),

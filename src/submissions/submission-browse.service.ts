@@ -5,16 +5,20 @@ import { localDay, nextCalendarDay, startOfLocalDay, UTC } from '../lib/time-zon
 import { yieldToWaitingWork } from '../lib/yield.js';
 import {
   browseSubmissionRows,
+  countMatching,
   countSubmissionsInRanges,
   exportRowToExportedSubmission,
   listHourlyCounts,
   listExportPayloadsOfForm,
   listExportRowsOfForm,
   listFormOverviewRows,
+  listMatchingIds,
   type BrowsePosition,
   type BrowseRow,
   type DailyCount,
+  type TriageFilter,
 } from './submission-browse.repository.js';
+import { countTriagedInboxRows } from './submission-inbox.repository.js';
 import { parsePayload, submissionRowToSubmission, type ExportedSubmission, type Submission, type SubmissionPosition } from './submission.types.js';
 import type { SearchIndexer } from './search-indexer.js';
 
@@ -36,7 +40,10 @@ const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 /** An export of what the list shows: the same filters as the page. */
-export type ExportFilter = Pick<BrowseInput, 'q' | 'spam' | 'from' | 'to' | 'timeZone'>;
+export type ExportFilter = Pick<BrowseInput, 'q' | 'spam' | 'from' | 'to' | 'timeZone' | 'triage'>;
+
+/** A search's total is counted this far ("more than 10,000" beyond), and "all matching" acts on at most this many. */
+export const MAX_MATCHING = 10_000;
 
 /** Rows per search page of a filtered export (the search's own paging). */
 const FILTERED_EXPORT_PAGE = 100;
@@ -49,6 +56,8 @@ interface BrowseInput {
   to?: string;
   /** The viewer's IANA time zone, already checked (default UTC). */
   timeZone?: string;
+  /** Read or unread, open or done, assignee, tag. */
+  triage?: TriageFilter;
   cursor?: string;
   direction?: 'older' | 'newer';
   limit?: number;
@@ -65,6 +74,10 @@ export interface BrowsePage {
 interface FormSummary {
   inbox: number;
   spam: number;
+  /** Inbox submissions nobody has opened or marked read. */
+  unread: number;
+  /** Inbox submissions not marked done. */
+  open: number;
   lastSubmissionAt: string | null;
 }
 
@@ -105,6 +118,27 @@ function checkDay(value: string | undefined, field: 'from' | 'to'): string | und
   return value;
 }
 
+/** Both days checked, and From not after To (which would match nothing, and say nothing of why). */
+function checkDays(input: Pick<BrowseInput, 'from' | 'to'>): { from: string | undefined; to: string | undefined } {
+  const from = checkDay(input.from, 'from');
+  const to = checkDay(input.to, 'to');
+  if (from !== undefined && to !== undefined && from > to) {
+    throw validationFailed('The From date is after the To date.', { to: 'Choose a To date on or after the From date' });
+  }
+  return { from, to };
+}
+
+/** The repository's filter of a browse input. */
+function filterOf(formId: string, words: string[], input: Pick<BrowseInput, 'spam' | 'timeZone' | 'triage'>, from: string | undefined, to: string | undefined) {
+  return {
+    formId,
+    words,
+    ...(input.spam === undefined ? {} : { isSpam: input.spam ? (1 as const) : (0 as const) }),
+    ...(input.triage ? { triage: input.triage } : {}),
+    ...dateRange(input.timeZone ?? UTC, from, to),
+  };
+}
+
 const HOUR_MS = 3_600_000;
 const iso = (ms: number) => new Date(ms).toISOString();
 /** `YYYY-MM-DDTHH`: the key of form_hourly_counts for the hour an instant falls in. */
@@ -135,8 +169,7 @@ export class SubmissionBrowseService {
 
   async browse(accountId: string, formId: string, input: BrowseInput): Promise<BrowsePage> {
     await this.forms.getFormOfAccount(accountId, formId);
-    const from = checkDay(input.from, 'from');
-    const to = checkDay(input.to, 'to');
+    const { from, to } = checkDays(input);
     let position: BrowsePosition | undefined;
     if (input.cursor) {
       position = decodePosition(input.cursor);
@@ -149,10 +182,7 @@ export class SubmissionBrowseService {
     // it does not wait for the index's segments to be merged.
     if (words.length > 0) await this.searchIndex.indexPending({ merge: false });
     const rows = await browseSubmissionRows(this.db, this.dialect, {
-      formId,
-      words,
-      ...(input.spam === undefined ? {} : { isSpam: input.spam ? 1 : 0 }),
-      ...dateRange(input.timeZone ?? UTC, from, to),
+      ...filterOf(formId, words, input, from, to),
       limit: limit + 1,
       direction,
       ...(position ? { position } : {}),
@@ -175,6 +205,34 @@ export class SubmissionBrowseService {
   }
 
   /**
+   * How many submissions the list's filter matches, counted up to MAX_MATCHING (more: the
+   * answer is MAX_MATCHING + 1): the total a search or a filtered list shows.
+   */
+  async countMatching(accountId: string, formId: string, input: Omit<BrowseInput, 'cursor' | 'direction' | 'limit'>): Promise<number> {
+    await this.forms.getFormOfAccount(accountId, formId);
+    const { from, to } = checkDays(input);
+    const words = searchWords(input.q);
+    if (words.length > 0) await this.searchIndex.indexPending({ merge: false });
+    return countMatching(this.db, this.dialect, filterOf(formId, words, input, from, to), MAX_MATCHING + 1);
+  }
+
+  /**
+   * The IDs of every submission the list's filter matches, newest first, for a bulk action on
+   * "all matching"; more than MAX_MATCHING is validation_failed (narrow the filter first).
+   */
+  async matchingIds(accountId: string, formId: string, input: Omit<BrowseInput, 'cursor' | 'direction' | 'limit'>): Promise<string[]> {
+    await this.forms.getFormOfAccount(accountId, formId);
+    const { from, to } = checkDays(input);
+    const words = searchWords(input.q);
+    if (words.length > 0) await this.searchIndex.indexPending({ merge: false });
+    const ids = await listMatchingIds(this.db, this.dialect, filterOf(formId, words, input, from, to), MAX_MATCHING + 1);
+    if (ids.length > MAX_MATCHING) {
+      throw validationFailed(`More than ${MAX_MATCHING.toLocaleString('en')} submissions match.`, { scope: `Narrow the filter to at most ${MAX_MATCHING.toLocaleString('en')} submissions` });
+    }
+    return ids;
+  }
+
+  /**
    * What the list shows (search, inbox or spam, dates), newest first, page by page through the
    * same search as the page itself: an export of what the owner is looking at.
    */
@@ -191,8 +249,16 @@ export class SubmissionBrowseService {
 
   /** Counts and last submission per form, for the forms list (counters, never a scan). */
   async summariseForms(accountId: string, formIds: string[]): Promise<Map<string, FormSummary>> {
-    const rows = await listFormOverviewRows(this.db, accountId, formIds);
-    return new Map(rows.map((r) => [r.formId, { inbox: r.inbox, spam: r.spam, lastSubmissionAt: r.lastSubmissionAt }]));
+    const [rows, triaged] = await Promise.all([listFormOverviewRows(this.db, accountId, formIds), countTriagedInboxRows(this.db, formIds)]);
+    const triagedByForm = new Map(triaged.map((t) => [t.formId, t]));
+    return new Map(
+      rows.map((r) => {
+        const t = triagedByForm.get(r.formId);
+        const unread = Math.max(0, r.inbox - (t?.read ?? 0));
+        const open = Math.max(0, r.inbox - (t?.done ?? 0));
+        return [r.formId, { inbox: r.inbox, spam: r.spam, unread, open, lastSubmissionAt: r.lastSubmissionAt }];
+      }),
+    );
   }
 
   /**
