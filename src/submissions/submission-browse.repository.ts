@@ -1,7 +1,8 @@
 import { sql, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { Dialect, Executor } from '../db/database.js';
 import type { Database, SubmissionRow } from '../db/schema.js';
-import { parsePayload, toSpamReason, type ExportedSubmission, type SubmissionPosition } from './submission.types.js';
+import { triageConditions } from './submission-inbox.repository.js';
+import type { TriageFilter } from './submission-inbox.types.js';
 
 type SubmissionsQuery = SelectQueryBuilder<Database, 'submissions', {}>;
 
@@ -24,31 +25,6 @@ interface BrowseFilter {
   triage?: TriageFilter;
 }
 
-export interface TriageFilter {
-  read?: boolean;
-  state?: 'open' | 'done';
-  /** A member's ID, or null for nobody. */
-  assigneeId?: string | null;
-  tag?: string;
-}
-
-/**
- * The team inbox's filters as SQL on the submission row whose ID is `idColumn`. A submission without a
- * triage row is unread, open and unassigned, so those filters are "no row says otherwise".
- */
-function triageConditions(filter: TriageFilter | undefined, idColumn: 's.id' | 'submissions.id'): RawBuilder<SqlBool>[] {
-  if (!filter) return [];
-  const id = sql.ref(idColumn);
-  const row = (condition: RawBuilder<unknown>) => sql<SqlBool>`exists (select 1 from submission_triage t where t.submission_id = ${id} and ${condition})`;
-  const conditions: RawBuilder<SqlBool>[] = [];
-  if (filter.read !== undefined) conditions.push(filter.read ? row(sql`t.read_at is not null`) : sql<SqlBool>`not ${row(sql`t.read_at is not null`)}`);
-  if (filter.state !== undefined) conditions.push(filter.state === 'done' ? row(sql`t.state = 'done'`) : sql<SqlBool>`not ${row(sql`t.state = 'done'`)}`);
-  if (filter.assigneeId !== undefined) {
-    conditions.push(filter.assigneeId === null ? sql<SqlBool>`not ${row(sql`t.assignee_id is not null`)}` : row(sql`t.assignee_id = ${filter.assigneeId}`));
-  }
-  if (filter.tag !== undefined) conditions.push(sql<SqlBool>`exists (select 1 from submission_tags g where g.submission_id = ${id} and g.tag = ${filter.tag})`);
-  return conditions;
-}
 
 interface BrowseQuery extends BrowseFilter, BrowseFilterDays {
   limit: number;
@@ -341,40 +317,4 @@ export async function countSubmissionsInRanges(db: Executor, formId: string, ran
     .groupBy(hour)
     .execute();
   return rows.map((r) => ({ hour: r.hour, inbox: Number(r.inbox), spam: Number(r.spam) }));
-}
-
-type ExportRow = Pick<SubmissionRow, 'id' | 'created_at' | 'is_spam' | 'spam_reason' | 'country' | 'payload'>;
-
-export function exportRowToExportedSubmission(row: ExportRow): ExportedSubmission {
-  return {
-    id: row.id,
-    createdAt: row.created_at,
-    isSpam: row.is_spam === 1,
-    spamReason: row.is_spam === 1 ? toSpamReason(row.spam_reason) : null,
-    country: row.country,
-    payload: parsePayload(row.payload),
-  };
-}
-
-/** A page of an export, newest first: only the columns it writes (half the bytes to read and parse). */
-export async function listExportRowsOfForm(db: Executor, formId: string, query: { limit: number; after?: SubmissionPosition }): Promise<ExportRow[]> {
-  return exportPageQuery(db, formId, query).select(['id', 'created_at', 'is_spam', 'spam_reason', 'country', 'payload']).execute();
-}
-
-/** The same page with only the payload (and the position): what the CSV's first pass, which collects field names, reads. */
-export async function listExportPayloadsOfForm(
-  db: Executor,
-  formId: string,
-  query: { limit: number; after?: SubmissionPosition },
-): Promise<Array<Pick<SubmissionRow, 'id' | 'created_at' | 'payload'>>> {
-  return exportPageQuery(db, formId, query).select(['id', 'created_at', 'payload']).execute();
-}
-
-function exportPageQuery(db: Executor, formId: string, query: { limit: number; after?: SubmissionPosition }) {
-  let q = db.selectFrom('submissions').where('form_id', '=', formId);
-  if (query.after) {
-    const { createdAt, id } = query.after;
-    q = q.where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(createdAt, id)));
-  }
-  return q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(query.limit);
 }

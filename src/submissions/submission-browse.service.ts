@@ -7,18 +7,17 @@ import {
   browseSubmissionRows,
   countMatching,
   countSubmissionsInRanges,
-  exportRowToExportedSubmission,
   listHourlyCounts,
-  listExportPayloadsOfForm,
-  listExportRowsOfForm,
   listFormOverviewRows,
   listMatchingIds,
   type BrowsePosition,
   type BrowseRow,
   type DailyCount,
-  type TriageFilter,
 } from './submission-browse.repository.js';
+import { exportRowToExportedSubmission, listExportPayloadsOfForm, listExportRowsOfForm } from './submission-export.repository.js';
+import { checkDays, decodePosition, encodePosition, filterOf, searchWords } from './submission-browse.filters.js';
 import { countTriagedInboxRows } from './submission-inbox.repository.js';
+import type { TriageFilter } from './submission-inbox.types.js';
 import { parsePayload, submissionRowToSubmission, type ExportedSubmission, type Submission, type SubmissionPosition } from './submission.types.js';
 import type { SearchIndexer } from './search-indexer.js';
 
@@ -35,9 +34,6 @@ const EXPORT_PAGE_SIZE: Record<Dialect, number> = { sqlite: 250, postgres: 1000 
  * fast 2-core machine), four times a SQLite page's turn.
  */
 export const EXPORT_SLICE_ROWS = 250;
-const MAX_WORDS = 8;
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
-const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 /** An export of what the list shows: the same filters as the page. */
 export type ExportFilter = Pick<BrowseInput, 'q' | 'spam' | 'from' | 'to' | 'timeZone' | 'triage'>;
@@ -81,82 +77,11 @@ interface FormSummary {
   lastSubmissionAt: string | null;
 }
 
-/** Dashboard cursors: opaque to the browser, checked on the way back. */
-function encodePosition(position: BrowsePosition): string {
-  const value = 'rowid' in position ? ['r', position.rowid] : ['c', position.createdAt, position.id];
-  return Buffer.from(JSON.stringify(value)).toString('base64url');
-}
-
-function decodePosition(cursor: string): BrowsePosition | undefined {
-  if (cursor.length > 200 || !/^[A-Za-z0-9_-]+$/.test(cursor)) return undefined;
-  try {
-    const v: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (Array.isArray(v) && v[0] === 'r' && Number.isSafeInteger(v[1]) && v.length === 2) return { rowid: v[1] as number };
-    if (Array.isArray(v) && v[0] === 'c' && v.length === 3 && typeof v[1] === 'string' && ISO_MS.test(v[1]) && typeof v[2] === 'string' && /^sub_[0-9A-Za-z]{1,64}$/.test(v[2])) {
-      return { createdAt: v[1], id: v[2] };
-    }
-  } catch {
-    // not JSON: refused below
-  }
-  return undefined;
-}
-
-/** Words a search must find: letters or digits in each, at most MAX_WORDS. */
-function searchWords(q: string | undefined): string[] {
-  return (q ?? '')
-    .split(/\s+/)
-    .filter((w) => /[\p{L}\p{N}]/u.test(w))
-    .slice(0, MAX_WORDS)
-    .map((w) => w.slice(0, 100));
-}
-
-function checkDay(value: string | undefined, field: 'from' | 'to'): string | undefined {
-  if (value === undefined || value === '') return undefined;
-  if (!DAY.test(value) || Number.isNaN(Date.parse(`${value}T00:00:00.000Z`)) || new Date(`${value}T00:00:00.000Z`).toISOString().slice(0, 10) !== value) {
-    throw validationFailed('The date range is not valid.', { [field]: 'Enter a date like 2026-01-31' });
-  }
-  return value;
-}
-
-/** Both days checked, and From not after To (which would match nothing, and say nothing of why). */
-function checkDays(input: Pick<BrowseInput, 'from' | 'to'>): { from: string | undefined; to: string | undefined } {
-  const from = checkDay(input.from, 'from');
-  const to = checkDay(input.to, 'to');
-  if (from !== undefined && to !== undefined && from > to) {
-    throw validationFailed('The From date is after the To date.', { to: 'Choose a To date on or after the From date' });
-  }
-  return { from, to };
-}
-
-/** The repository's filter of a browse input. */
-function filterOf(formId: string, words: string[], input: Pick<BrowseInput, 'spam' | 'timeZone' | 'triage'>, from: string | undefined, to: string | undefined) {
-  return {
-    formId,
-    words,
-    ...(input.spam === undefined ? {} : { isSpam: input.spam ? (1 as const) : (0 as const) }),
-    ...(input.triage ? { triage: input.triage } : {}),
-    ...dateRange(input.timeZone ?? UTC, from, to),
-  };
-}
-
 const HOUR_MS = 3_600_000;
 const iso = (ms: number) => new Date(ms).toISOString();
 /** `YYYY-MM-DDTHH`: the key of form_hourly_counts for the hour an instant falls in. */
 const hourKey = (ms: number) => iso(ms).slice(0, 13);
 const hourOfKey = (key: string) => Date.parse(`${key}:00:00.000Z`);
-
-/**
- * The date filter as instants: from the start of `from` to the start of the day after `to`, both
- * days in the viewer's zone, and the UTC days those instants touch (for SQLite's search index).
- */
-function dateRange(zone: string, from: string | undefined, to: string | undefined) {
-  const start = from ? startOfLocalDay(zone, from) : undefined;
-  const end = to ? startOfLocalDay(zone, nextCalendarDay(to)) : undefined;
-  return {
-    ...(start !== undefined ? { from: iso(start), fromDay: iso(start).slice(0, 10) } : {}),
-    ...(end !== undefined ? { to: iso(end), toDay: iso(end - 1).slice(0, 10) } : {}),
-  };
-}
 
 /** The dashboard's reading of a form's submissions: search, filters, paging both ways, overview, export. */
 export class SubmissionBrowseService {

@@ -24,6 +24,15 @@ export interface SubmissionTriage {
 /** A submission nobody has opened or triaged yet. */
 export const UNTRIAGED: SubmissionTriage = Object.freeze({ read: false, state: 'open', assigneeId: null, assignee: null, tags: [], notes: '' }) as SubmissionTriage;
 
+/** The list filters of the team inbox; absent: any. */
+export interface TriageFilter {
+  read?: boolean;
+  state?: 'open' | 'done';
+  /** A member's ID, or null for nobody. */
+  assigneeId?: string | null;
+  tag?: string;
+}
+
 /** The management API's view of it: the notes stay in the dashboard. */
 export interface ApiTriage {
   read: boolean;

@@ -1,7 +1,7 @@
 import type { Form } from '../../forms/form.types.js';
 import { BROWSE_PAGE_SIZE, type BrowsePage } from '../../submissions/submission-browse.service.js';
-import type { DailyCount, TriageFilter } from '../../submissions/submission-browse.repository.js';
-import type { SubmissionTriage } from '../../submissions/submission-inbox.types.js';
+import type { DailyCount } from '../../submissions/submission-browse.repository.js';
+import type { SubmissionTriage, TriageFilter } from '../../submissions/submission-inbox.types.js';
 import type { Submission } from '../../submissions/submission.types.js';
 
 /** The list page's query string, as the browser sends it (everything optional and unchecked). */
