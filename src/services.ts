@@ -28,6 +28,7 @@ import { SubmissionQueryService } from './submissions/submission-query.service.j
 import { SubmissionService } from './submissions/submission.service.js';
 import { SubmissionLifecycleService } from './submissions/submission-lifecycle.service.js';
 import { SubmissionTriageService } from './submissions/submission-triage.service.js';
+import { SubmissionInboxService } from './submissions/submission-inbox.service.js';
 import { SessionService } from './accounts/session.service.js';
 import { SsoService } from './sso/sso.service.js';
 import { AuditService } from './audit/audit.service.js';
@@ -46,6 +47,8 @@ export interface Services {
   readonly submissionQueries: SubmissionQueryService;
   /** Marking submissions spam / not spam. */
   readonly triage: SubmissionTriageService;
+  /** The team inbox: read, open or done, assignee, tags, notes (contract section 22). */
+  readonly inbox: SubmissionInboxService;
   /** Every deletion of submissions: the dashboard's, retention purge, erasure and form deletion. */
   readonly lifecycle: SubmissionLifecycleService;
   /** The dashboard's search, paging both ways, counters and export. */
@@ -146,6 +149,7 @@ export function createServices(
   const spamFilter = new SpamFilterService(handle.db, logger);
   const searchIndex = new SearchIndexer(handle, logger);
   const dispatcher = outbox;
+  const inbox = new SubmissionInboxService(handle, accounts);
   metrics.setOutboxPendingSource(() => dispatcher.countPending());
   return {
     config,
@@ -155,7 +159,8 @@ export function createServices(
     apiKeys: new ApiKeyService(handle.db, audit),
     forms,
     submissions: new SubmissionService(handle, config, forms, outbox, logger, { botChecks, spamFilter }, searchIndex),
-    submissionQueries: new SubmissionQueryService(handle.db, forms, new SubmissionCursors(instanceSecrets)),
+    submissionQueries: new SubmissionQueryService(handle.db, forms, new SubmissionCursors(instanceSecrets), inbox),
+    inbox,
     triage: new SubmissionTriageService(handle, outbox, spamFilter),
     lifecycle,
     submissionBrowser: new SubmissionBrowseService(handle.db, handle.dialect, forms, searchIndex),

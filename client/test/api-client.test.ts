@@ -68,6 +68,23 @@ describe('the typed management-API client', () => {
     expect(one).toMatchObject({ id: ids[7], payload: { n: 7 }, isSpam: 0, spamReason: null });
   });
 
+  it('filters the iterator by spam and dates, and types each submission\'s triage', async () => {
+    const form = await createForm(t.services, owner.account.id, { name: 'Filtered' });
+    const ids = await insertSubmissions(
+      t.services,
+      form.id,
+      [1, 2, 3, 4].map((d) => ({ createdAt: `2026-02-0${d}T09:00:00.000Z`, isSpam: d === 3 })),
+    );
+    await t.services.inbox.apply(owner.account.id, [ids[1]!], { kind: 'tag', tag: 'vip' });
+    const seen: Array<{ id: string; tags: string[] }> = [];
+    for await (const s of api.submissions(form.id, { limit: 1, spam: 'false', since: '2026-02-02', until: '2026-02-04T09:00:00Z' })) {
+      seen.push({ id: s.id, tags: s.triage.tags });
+    }
+    expect(seen).toEqual([{ id: ids[1], tags: ['vip'] }]);
+    const bad = await api.listFormSubmissions(form.id, { since: 'last week' }).catch((e: unknown) => e);
+    expect(bad).toMatchObject({ status: 400, code: 'validation_failed', fieldErrors: { since: expect.any(String) } });
+  });
+
   it('stops after one request on a form without submissions', async () => {
     const empty = await createForm(t.services, owner.account.id, { name: 'Empty' });
     requests.length = 0;

@@ -97,10 +97,10 @@ describe('spam rules, triage and data lifecycle in Chromium', () => {
     await t.services.hooks.createHook(accountId, { formId, targetUrl: `${receiver.url}/in` });
     const spamId = await post({ message: 'win at the casino', email: 'a@b.example' });
     await page.goto(`${t.url}/dashboard/forms/${formId}/submissions?spam=1`);
-    expect(await page.textContent('td.reason')).toBe('blocked_term');
+    expect(await page.textContent('td.reason')).toBe('it contains a blocked word');
     await audit.check(page);
     await Promise.all([page.waitForURL(`${t.url}/dashboard/submissions/${spamId}`), page.click(`a[href="/dashboard/submissions/${spamId}"]`)]);
-    expect(await page.textContent('#spam-state')).toBe('Spam (blocked_term)');
+    expect(await page.textContent('#spam-state')).toBe('Spam: it contains a blocked word');
     await audit.check(page);
     expect(await page.textContent('table.fields:nth-of-type(2)')).toContain('not stored');
     await Promise.all([page.waitForURL(`${t.url}/dashboard/submissions/${spamId}`), page.click('button:has-text("Not spam")')]);
@@ -110,7 +110,7 @@ describe('spam rules, triage and data lifecycle in Chromium', () => {
 
     // Marked spam and back again from the page: nothing is sent a second time.
     await Promise.all([page.waitForURL(`${t.url}/dashboard/submissions/${spamId}`), page.click('button:has-text("Mark as spam")')]);
-    expect(await page.textContent('#spam-state')).toBe('Spam (marked)');
+    expect(await page.textContent('#spam-state')).toBe('Spam: marked spam by hand');
     await Promise.all([page.waitForURL(`${t.url}/dashboard/submissions/${spamId}`), page.click('button:has-text("Not spam")')]);
     const later = await post({ message: 'hello' });
     await waitFor(() => receivedFor(later).length === 1, 15_000, 'a later delivery');

@@ -52,6 +52,7 @@ fieldset{border:1px solid #eceef2;border-radius:8px;margin:.75rem 0;padding:.4re
 .submit-url,.wrap{overflow-wrap:anywhere;word-break:break-all}
 .copy-status{margin-left:.5rem;font-size:.85rem;color:#4f566a}
 abbr[title]{text-decoration:underline dotted;cursor:help}
+tr.unread td{font-weight:600}.tags{gap:.4rem}[hidden]{display:none!important}
 @media (max-width:640px){.top{gap:.75rem;padding:.7rem 1rem}.fields th{width:auto}
 main{margin:1rem auto;padding:0 .5rem}.card{padding:1rem}
 table.stacked thead{display:none}table.stacked tr{display:block;border-bottom:1px solid #eceef2;padding:.4rem 0}
@@ -144,4 +145,20 @@ document.addEventListener('click', function (event) {
     say('Copied.');
   }, refused);
 });
+
+// Select all on this page: ticks or clears every row; "All N matching" is a box of its own.
+(function () {
+  var all = document.getElementById('select-page');
+  var form = document.getElementById('bulk');
+  if (!all || !form) return;
+  all.closest('label').hidden = false;
+  var boxes = function () { return Array.prototype.slice.call(form.querySelectorAll('input[name=ids]')); };
+  all.addEventListener('change', function () { boxes().forEach(function (b) { b.checked = all.checked; }); });
+  form.addEventListener('change', function (event) {
+    if (event.target.name !== 'ids') return;
+    var ticked = boxes().filter(function (b) { return b.checked; }).length;
+    all.checked = ticked === boxes().length;
+    all.indeterminate = ticked > 0 && ticked < boxes().length;
+  });
+})();
 `;

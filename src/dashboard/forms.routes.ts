@@ -5,6 +5,7 @@ import type { Form } from '../forms/form.types.js';
 import { splitHostList } from '../forms/host-list.js';
 import { pageContext, sendPage, setFlash } from './page.js';
 import { altchaUrls } from '../bot-checks/altcha-widget.js';
+import { spamFilterStatusText } from './views/submissions.model.js';
 import { formSnippet, reactSnippet } from './views/snippets.js';
 
 type SettingsBody = Record<string, unknown>;
@@ -205,7 +206,7 @@ export async function renderSettingsPage(app: FastifyInstance, request: FastifyR
     baseUrl: app.config.baseUrl,
     defaultSecrets,
     missingSecret,
-    spamFilterExamples: await app.services.spamFilter.countExamples(form.accountId),
+    spamFilterStatus: spamFilterStatusText(await app.services.spamFilter.status(form.accountId)),
     values: values ?? {},
     fieldErrors: fieldErrors ?? {},
     notifications: {
@@ -233,7 +234,7 @@ export async function formPages(app: FastifyInstance): Promise<void> {
     ]);
     const rows = forms.map((f) => ({
       ...f,
-      ...(summaries.get(f.id) ?? { inbox: 0, spam: 0, lastSubmissionAt: null }),
+      ...(summaries.get(f.id) ?? { inbox: 0, spam: 0, unread: 0, open: 0, lastSubmissionAt: null }),
       integrationDisabled: disabledIntegrations.has(f.id),
     }));
     const ctx = { ...pageContext(request, reply, 'Forms'), ...(extra.error ? { error: extra.error } : {}) };

@@ -3,14 +3,19 @@ import type { FastifyInstance } from 'fastify';
 import { AppError, rethrowUnlessValidation } from '../errors.js';
 import { pageContext, sendPage, setFlash, viewerTimeZone } from './page.js';
 import { CSV_BOM, csvHeader, csvRow, ndjsonRow } from './export.js';
-import type { ExportFilter } from '../submissions/submission-browse.service.js';
+import { MAX_MATCHING, type ExportFilter } from '../submissions/submission-browse.service.js';
+import type { SubmissionTriage } from '../submissions/submission-inbox.types.js';
+import { inboxPages } from './inbox.routes.js';
+import { confirmBulkModel } from './views/submission-bulk.model.js';
+import { submissionInboxModel } from './views/submission-inbox.views.js';
 import {
-  confirmDeleteModel,
-  countedNotice,
   EMPTY_BROWSE_PAGE,
   readSubmissionListQuery,
+  spamFilterStatusText,
+  spamReasonWords,
   submissionFields,
   submissionListModel,
+  triageFilterOf,
   type SubmissionListQuery,
 } from './views/submissions.model.js';
 
@@ -21,6 +26,10 @@ const listQuerySchema = {
   properties: {
     spam: { type: 'string', maxLength: 1 },
     q: { type: 'string', maxLength: 200 },
+    read: { type: 'string', maxLength: 10 },
+    state: { type: 'string', maxLength: 10 },
+    assignee: { type: 'string', maxLength: 10 },
+    tag: { type: 'string', maxLength: 100 },
     from: { type: 'string', maxLength: 10 },
     to: { type: 'string', maxLength: 10 },
     cursor: { type: 'string', maxLength: 300 },
@@ -29,44 +38,27 @@ const listQuerySchema = {
   },
 } as const;
 
-interface BulkBody {
-  action: string;
-  ids?: string | string[];
-  confirm?: string;
-  back?: string;
-}
-const bulkBodySchema = {
-  type: 'object',
-  required: ['action'],
-  properties: {
-    action: { type: 'string', enum: ['delete', 'spam', 'not-spam'] },
-    ids: { anyOf: [{ type: 'string', maxLength: 100 }, { type: 'array', maxItems: 100, items: { type: 'string', maxLength: 100 } }] },
-    confirm: { type: 'string', maxLength: 1 },
-    back: { type: 'string', maxLength: 1000 },
-    _csrf: { type: 'string' },
-  },
-} as const;
-
 function spamChoice(value: unknown): boolean {
   if (value === '1' || value === '0') return value === '1';
   throw new AppError('validation_failed', 'Choose spam or not spam.', { fieldErrors: { spam: 'must be 1 or 0' } });
 }
 
-type ExportQuery = Partial<Record<'q' | 'spam' | 'from' | 'to', unknown>>;
+type ExportQuery = Partial<Record<'q' | 'spam' | 'from' | 'to' | 'read' | 'state' | 'assignee' | 'tag', unknown>>;
 
 /**
  * The list's filters on an export link (the page's Export buttons carry them); without any, the
  * whole form, spam included, as before. Bad dates are refused like on the list; dates are days
  * in the viewer's zone, as on the list.
  */
-function exportFilter(query: ExportQuery | undefined, timeZone: string): ExportFilter | undefined {
+function exportFilter(query: ExportQuery | undefined, timeZone: string, memberId: string): ExportFilter | undefined {
   const text = (v: unknown) => (typeof v === 'string' ? v : undefined);
   const q = text(query?.q);
   const spam = text(query?.spam);
   const from = text(query?.from);
   const to = text(query?.to);
   if (q === undefined && spam === undefined && from === undefined && to === undefined) return undefined;
-  return { ...(q ? { q } : {}), spam: spam === '1', ...(from ? { from } : {}), ...(to ? { to } : {}), timeZone };
+  const triage = triageFilterOf(readSubmissionListQuery({ read: text(query?.read), state: text(query?.state), assignee: text(query?.assignee), tag: text(query?.tag) } as SubmissionListQuery).filters, memberId);
+  return { ...(q ? { q } : {}), spam: spam === '1', ...(from ? { from } : {}), ...(to ? { to } : {}), timeZone, ...(triage ? { triage } : {}) };
 }
 
 export async function submissionPages(app: FastifyInstance): Promise<void> {
@@ -83,31 +75,48 @@ export async function submissionPages(app: FastifyInstance): Promise<void> {
       const form = await app.services.forms.getFormOfAccount(accountId, request.params.id);
       const list = readSubmissionListQuery(request.query);
       const timeZone = viewerTimeZone(request);
-      const [summary, days] = await Promise.all([
+      const triageFilter = triageFilterOf(list.filters, accountId);
+      const filter = { ...list.filters, timeZone, spam: list.spam, ...(triageFilter ? { triage: triageFilter } : {}) };
+      const filtered = Object.values(list.filters).some((v) => v !== '');
+      const [summary, days, tags, filterStatus] = await Promise.all([
         browser.summariseForms(accountId, [form.id]),
         browser.dailyCounts(accountId, form.id, CHART_DAYS, timeZone),
+        app.services.inbox.tagsOfForm(form.id),
+        app.services.spamFilter.status(accountId),
       ]);
       let page = EMPTY_BROWSE_PAGE;
+      let matching: number | undefined;
+      let triage = new Map<string, SubmissionTriage>();
       let fieldErrors: Record<string, string> = {};
       let error: string | undefined;
       try {
-        page = await browser.browse(accountId, form.id, { ...list.filters, timeZone, spam: list.spam, direction: list.direction, ...(list.cursor ? { cursor: list.cursor } : {}) });
+        [page, matching] = await Promise.all([
+          browser.browse(accountId, form.id, { ...filter, direction: list.direction, ...(list.cursor ? { cursor: list.cursor } : {}) }),
+          filtered ? browser.countMatching(accountId, form.id, filter) : Promise.resolve(undefined),
+        ]);
+        triage = await app.services.inbox.triageOf(page.submissions.map((s) => s.id));
       } catch (err) {
         rethrowUnlessValidation(err);
         fieldErrors = err.fieldErrors ?? {};
         error = fieldErrors.cursor ? `${err.message} ${fieldErrors.cursor}.` : err.message;
       }
-      const counts = summary.get(form.id) ?? { inbox: 0, spam: 0 };
+      const counts = summary.get(form.id) ?? { inbox: 0, spam: 0, unread: 0, open: 0 };
       const ctx = { ...pageContext(request, reply, `${form.name}: submissions`), ...(error ? { error } : {}) };
-      const model = submissionListModel({ form, request: list, counts, days, page, fieldErrors, url: request.url });
+      const model = {
+        ...submissionListModel({ form, request: list, counts, matching, maxMatching: MAX_MATCHING, days, page, triage, tags, fieldErrors, url: request.url }),
+        spamFilterStatus: form.spamFilter === 'learn' ? spamFilterStatusText(filterStatus) : null,
+      };
       return sendPage(reply, 'submissions', ctx, model, error ? 400 : 200);
     },
   );
 
   app.get<{ Params: { id: string } }>('/dashboard/submissions/:id', { schema: { hide: true } }, async (request, reply) => {
-    const submission = await queries.getSubmission(request.owner!.id, request.params.id);
-    const form = await app.services.forms.getFormOfAccount(request.owner!.id, submission.formId);
-    return sendPage(reply, 'submission', pageContext(request, reply, 'Submission'), { form, submission, fields: submissionFields(submission) });
+    const accountId = request.owner!.id;
+    await app.services.inbox.markOpened(accountId, request.params.id);
+    const submission = await queries.getSubmission(accountId, request.params.id);
+    const form = await app.services.forms.getFormOfAccount(accountId, submission.formId);
+    const inbox = submissionInboxModel(submission, await app.services.inbox.members(accountId), await app.services.inbox.tagsOfForm(form.id));
+    return sendPage(reply, 'submission', pageContext(request, reply, 'Submission'), { form, submission, fields: submissionFields(submission), inbox, spamReason: spamReasonWords(submission.spamReason, submission.spamScore) });
   });
 
   app.post<{ Params: { id: string }; Body: { spam?: unknown } }>('/dashboard/submissions/:id/mark', { schema: { hide: true } }, async (request, reply) => {
@@ -123,42 +132,12 @@ export async function submissionPages(app: FastifyInstance): Promise<void> {
     const form = await app.services.forms.getFormOfAccount(request.owner!.id, submission.formId);
     const listUrl = `/dashboard/forms/${form.id}/submissions`;
     if (request.body?.confirm !== '1') {
-      return sendPage(reply, 'confirmBulk', pageContext(request, reply, 'Confirm'), confirmDeleteModel(form, [submission.id], listUrl));
+      return sendPage(reply, 'confirmBulk', pageContext(request, reply, 'Confirm'), confirmBulkModel({ form, action: 'delete', targets: { scope: 'ids', ids: [submission.id] }, back: listUrl }));
     }
     await app.services.lifecycle.deleteSubmissions(request.owner!.id, form.id, [submission.id]);
     setFlash(reply, { notice: 'Deleted 1 submission.' }, secure);
     return reply.redirect(listUrl, 303);
   });
-
-  // Selected rows of the list (or one submission) → a confirmation page → the action. The action
-  // names what to do, so more bulk actions join the same selection form.
-  app.post<{ Params: { id: string }; Body: BulkBody }>(
-    '/dashboard/forms/:id/submissions/bulk',
-    { schema: { hide: true, body: bulkBodySchema } },
-    async (request, reply) => {
-      const accountId = request.owner!.id;
-      const form = await app.services.forms.getFormOfAccount(accountId, request.params.id);
-      const listUrl = `/dashboard/forms/${form.id}/submissions`;
-      const back = request.body.back && request.body.back.startsWith(`${listUrl}?`) && !/[\\\r\n]/.test(request.body.back) ? request.body.back : listUrl;
-      const ids = [request.body.ids ?? []].flat().filter((id): id is string => typeof id === 'string' && id !== '');
-      if (ids.length === 0) {
-        setFlash(reply, { notice: 'Nothing selected: tick the submissions first.' }, secure);
-        return reply.redirect(back, 303);
-      }
-      if (request.body.action !== 'delete') {
-        // Mark spam / not spam: nothing is lost, so no confirmation; not spam releases to the hooks once.
-        const { marked } = await app.services.triage.markSubmissions(ids, request.body.action === 'spam', accountId);
-        setFlash(reply, { notice: countedNotice('Marked', marked.length, request.body.action === 'spam' ? ' spam' : ' not spam') }, secure);
-        return reply.redirect(back, 303);
-      }
-      if (request.body.confirm !== '1') {
-        return sendPage(reply, 'confirmBulk', pageContext(request, reply, 'Confirm'), confirmDeleteModel(form, ids, back));
-      }
-      const deleted = await app.services.lifecycle.deleteSubmissions(accountId, form.id, ids);
-      setFlash(reply, { notice: countedNotice('Deleted', deleted) }, secure);
-      return reply.redirect(back, 303);
-    },
-  );
 
   // CSV needs its columns up front: a first pass collects field names (in order of first
   // appearance, newest submission first), the second streams the rows. Both read page by page,
@@ -166,7 +145,7 @@ export async function submissionPages(app: FastifyInstance): Promise<void> {
   app.get<{ Params: { id: string }; Querystring: ExportQuery }>('/dashboard/forms/:id/export.csv', { schema: { hide: true } }, async (request, reply) => {
     const accountId = request.owner!.id;
     const form = await app.services.forms.getFormOfAccount(accountId, request.params.id);
-    const filter = exportFilter(request.query, viewerTimeZone(request));
+    const filter = exportFilter(request.query, viewerTimeZone(request), accountId);
     const columns = await browser.exportFieldNames(accountId, form.id, undefined, filter);
     async function* rows() {
       yield CSV_BOM + csvHeader(columns);
@@ -181,7 +160,7 @@ export async function submissionPages(app: FastifyInstance): Promise<void> {
   app.get<{ Params: { id: string }; Querystring: ExportQuery }>('/dashboard/forms/:id/export.ndjson', { schema: { hide: true } }, async (request, reply) => {
     const accountId = request.owner!.id;
     const form = await app.services.forms.getFormOfAccount(accountId, request.params.id);
-    const filter = exportFilter(request.query, viewerTimeZone(request));
+    const filter = exportFilter(request.query, viewerTimeZone(request), accountId);
     async function* rows() {
       for await (const page of browser.exportPages(accountId, form.id, undefined, filter)) yield page.map(ndjsonRow).join('');
     }
@@ -190,4 +169,6 @@ export async function submissionPages(app: FastifyInstance): Promise<void> {
       .header('content-disposition', `attachment; filename="${form.id}-submissions.ndjson"`)
       .send(Readable.from(rows()));
   });
+
+  await inboxPages(app);
 }

@@ -386,6 +386,26 @@ export interface AuditEventTable {
   details: string | null;
 }
 
+/** A submission's team-inbox state (migration 0020); no row means unread, open, unassigned. */
+export interface SubmissionTriageTable {
+  submission_id: string;
+  form_id: string;
+  read_at: string | null;
+  /** open | done */
+  state: Generated<string>;
+  /** The assigned member: today the account's ID (its only member), later a user's. */
+  assignee_id: string | null;
+  /** Private notes, shown only in the dashboard. */
+  notes: Generated<string>;
+  updated_at: string;
+}
+
+export interface SubmissionTagTable {
+  submission_id: string;
+  form_id: string;
+  tag: string;
+}
+
 export interface Database {
   accounts: AccountTable;
   api_keys: ApiKeyTable;
@@ -415,6 +435,8 @@ export interface Database {
   spam_filter_tokens: SpamFilterTokenTable;
   spam_filter_lessons: SpamFilterLessonTable;
   instance_settings: InstanceSettingTable;
+  submission_triage: SubmissionTriageTable;
+  submission_tags: SubmissionTagTable;
 }
 
 export type AccountRow = Selectable<AccountTable>;
@@ -426,6 +448,9 @@ export type FormRow = Selectable<FormTable>;
 export type NewFormRow = Insertable<FormTable>;
 export type FormRowUpdate = Updateable<FormTable>;
 export type SubmissionRow = Selectable<SubmissionTable>;
+export type SubmissionTriageRow = Selectable<SubmissionTriageTable>;
+export type NewSubmissionTriageRow = Insertable<SubmissionTriageTable>;
+export type SubmissionTagRow = Selectable<SubmissionTagTable>;
 export type NewSubmissionRow = Insertable<SubmissionTable>;
 export type IdempotencyKeyRow = Selectable<IdempotencyKeyTable>;
 export type HookRow = Selectable<HookTable>;

@@ -36,6 +36,15 @@ interface CachedModel {
   refreshing: boolean;
 }
 
+export interface SpamFilterStatus {
+  /** Spam and not-spam examples learned. */
+  spam: number;
+  ham: number;
+  /** Examples of each kind it needs before it files anything. */
+  needed: number;
+  ready: boolean;
+}
+
 export interface Lesson {
   submissionId: string;
   accountId: string;
@@ -76,6 +85,17 @@ export class SpamFilterService {
   async judge(accountId: string, payload: FieldsToLearn): Promise<number | undefined> {
     const score = await this.score(accountId, payload);
     return score !== undefined && score >= SPAM_THRESHOLD ? score : undefined;
+  }
+
+  /**
+   * What the account's filter learned from, by kind, and whether it has enough of each to file
+   * anything (the dashboard says what it still needs).
+   */
+  async status(accountId: string): Promise<SpamFilterStatus> {
+    const row = await findSpamFilterModelRow(this.db, accountId);
+    const spam = row ? Number(row.spam_examples) : 0;
+    const ham = row ? Number(row.ham_examples) : 0;
+    return { spam, ham, needed: MIN_EXAMPLES_PER_LABEL, ready: spam >= MIN_EXAMPLES_PER_LABEL && ham >= MIN_EXAMPLES_PER_LABEL };
   }
 
   /** How many submissions the account's filter learned from (the dashboard's figure). */

@@ -7,7 +7,7 @@ import { submissionToApiSubmission } from './submission.types.js';
 const errors = errorResponses([...MANAGEMENT, 404]);
 
 export async function submissionApiRoutes(app: FastifyInstance): Promise<void> {
-  app.get<{ Params: { id: string }; Querystring: { limit?: number; cursor?: string } }>(
+  app.get<{ Params: { id: string }; Querystring: { limit?: number; cursor?: string; spam?: 'true' | 'false'; since?: string; until?: string } }>(
     '/forms/:id/submissions',
     {
       schema: {
@@ -20,7 +20,18 @@ export async function submissionApiRoutes(app: FastifyInstance): Promise<void> {
           type: 'object',
           properties: {
             limit: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE },
-            cursor: { type: 'string', description: 'The nextCursor of the previous page of this form (signed; any other value is validation_failed)' },
+            cursor: {
+              type: 'string',
+              description:
+                'The nextCursor of the previous page of this form (signed; any other value is validation_failed). It pages on with the spam, since and until it was made with: repeat them as they were or leave them out; other values are validation_failed naming cursor',
+            },
+            spam: { type: 'string', enum: ['true', 'false'], description: 'Only spam (true) or only not spam (false); both when absent' },
+            since: {
+              type: 'string',
+              maxLength: 64,
+              description: 'Only submissions created at or after this instant: an ISO 8601 date (2026-11-22, the start of that UTC day) or date-time with a zone (2026-11-22T10:15:30Z, 2026-11-22T11:15:30+01:00)',
+            },
+            until: { type: 'string', maxLength: 64, description: 'Only submissions created before this instant (exclusive); the same forms as since, and later than it' },
           },
         },
         response: {
@@ -41,6 +52,9 @@ export async function submissionApiRoutes(app: FastifyInstance): Promise<void> {
       const page = await app.services.submissionQueries.listSubmissions(request.accountId, request.params.id, {
         ...(request.query.limit === undefined ? {} : { limit: request.query.limit }),
         ...(request.query.cursor === undefined ? {} : { cursor: request.query.cursor }),
+        ...(request.query.spam === undefined ? {} : { spam: request.query.spam === 'true' }),
+        ...(request.query.since === undefined ? {} : { since: request.query.since }),
+        ...(request.query.until === undefined ? {} : { until: request.query.until }),
       });
       return { submissions: page.submissions.map(submissionToApiSubmission), nextCursor: page.nextCursor };
     },

@@ -1,7 +1,8 @@
-import { sql, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import { sql, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { Dialect, Executor } from '../db/database.js';
 import type { Database, SubmissionRow } from '../db/schema.js';
-import { parsePayload, toSpamReason, type ExportedSubmission, type SubmissionPosition } from './submission.types.js';
+import { triageConditions } from './submission-inbox.repository.js';
+import type { TriageFilter } from './submission-inbox.types.js';
 
 type SubmissionsQuery = SelectQueryBuilder<Database, 'submissions', {}>;
 
@@ -20,7 +21,10 @@ interface BrowseFilter {
   /** Inclusive lower and exclusive upper bound on created_at (ISO text). */
   from?: string;
   to?: string;
+  /** The team inbox's filters (contract section 22); absent: any. */
+  triage?: TriageFilter;
 }
+
 
 interface BrowseQuery extends BrowseFilter, BrowseFilterDays {
   limit: number;
@@ -95,13 +99,7 @@ export async function browseSubmissionRows(db: Executor, dialect: Dialect, query
   const older = query.direction === 'older';
   if (query.words.length > 0 && dialect === 'sqlite') {
     const after = query.position && 'rowid' in query.position ? query.position.rowid : undefined;
-    // Unary + keeps SQLite from driving the join from the submissions indexes and probing the
-    // FTS index once per row (seconds at 1M rows); the filters are in the MATCH already, these
-    // exact checks only confirm the rows found.
-    const conditions = [sql`submissions_fts match ${ftsMatchExpression(query)}`, sql`+s.form_id = ${query.formId}`];
-    if (query.isSpam !== undefined) conditions.push(sql`+s.is_spam = ${query.isSpam}`);
-    if (query.from) conditions.push(sql`+s.created_at >= ${query.from}`);
-    if (query.to) conditions.push(sql`+s.created_at < ${query.to}`);
+    const conditions = ftsConditions(query);
     if (after !== undefined) conditions.push(older ? sql`submissions_fts.rowid < ${after}` : sql`submissions_fts.rowid > ${after}`);
     const result = await sql<BrowseRow>`select s.*, submissions_fts.rowid as search_rowid
       from submissions_fts join submissions s on s.rowid = submissions_fts.rowid
@@ -109,22 +107,78 @@ export async function browseSubmissionRows(db: Executor, dialect: Dialect, query
       order by submissions_fts.rowid ${older ? sql`desc` : sql`asc`} limit ${query.limit}`.execute(db);
     return result.rows;
   }
-
   const direction = older ? 'desc' : 'asc';
-  const base = (after: BrowsePosition | undefined): SubmissionsQuery => {
-    let q = db.selectFrom('submissions').where('form_id', '=', query.formId);
-    if (query.isSpam !== undefined) q = q.where('is_spam', '=', query.isSpam);
-    if (query.from) q = q.where('created_at', '>=', query.from);
-    if (query.to) q = q.where('created_at', '<', query.to);
-    if (after && 'createdAt' in after) {
-      q = q.where((eb) => eb(eb.refTuple('created_at', 'id'), older ? '<' : '>', eb.tuple(after.createdAt, after.id)));
-    }
-    return q;
-  };
+  const base = (after: BrowsePosition | undefined) => filteredSubmissions(db, query, after, older);
   if (query.words.length === 0) {
     return base(query.position).selectAll().orderBy('created_at', direction).orderBy('id', direction).limit(query.limit).execute();
   }
   return searchPostgres(db, query, base, direction);
+}
+
+/**
+ * SQLite's search conditions on the FTS index joined to submissions `s`. Unary + keeps SQLite
+ * from driving the join from the submissions indexes and probing the FTS index once per row
+ * (seconds at 1M rows); the filters are in the MATCH already, these exact checks only confirm
+ * the rows found.
+ */
+function ftsConditions(query: BrowseFilter & BrowseFilterDays): RawBuilder<unknown>[] {
+  const conditions: RawBuilder<unknown>[] = [sql`submissions_fts match ${ftsMatchExpression(query)}`, sql`+s.form_id = ${query.formId}`];
+  if (query.isSpam !== undefined) conditions.push(sql`+s.is_spam = ${query.isSpam}`);
+  if (query.from) conditions.push(sql`+s.created_at >= ${query.from}`);
+  if (query.to) conditions.push(sql`+s.created_at < ${query.to}`);
+  conditions.push(...triageConditions(query.triage, 's.id'));
+  return conditions;
+}
+
+/** The form's submissions passing the filter (words aside), after `after` in page order. */
+function filteredSubmissions(db: Executor, query: BrowseFilter, after: BrowsePosition | undefined, older = true): SubmissionsQuery {
+  let q = db.selectFrom('submissions').where('form_id', '=', query.formId);
+  for (const condition of triageConditions(query.triage, 'submissions.id')) q = q.where(condition);
+  if (query.isSpam !== undefined) q = q.where('is_spam', '=', query.isSpam);
+  if (query.from) q = q.where('created_at', '>=', query.from);
+  if (query.to) q = q.where('created_at', '<', query.to);
+  if (after && 'createdAt' in after) {
+    q = q.where((eb) => eb(eb.refTuple('created_at', 'id'), older ? '<' : '>', eb.tuple(after.createdAt, after.id)));
+  }
+  return q;
+}
+
+/**
+ * The IDs of the first `limit` submissions matching a filter (search words included), newest
+ * first: the rows a bulk action on "all matching" applies to, and (their number) a search's
+ * total. Bounded by `limit` whatever the form's size.
+ */
+export async function listMatchingIds(db: Executor, dialect: Dialect, filter: BrowseFilter & BrowseFilterDays, limit: number): Promise<string[]> {
+  if (filter.words.length > 0 && dialect === 'sqlite') {
+    const result = await sql<{ id: string }>`select s.id from submissions_fts join submissions s on s.rowid = submissions_fts.rowid
+      where ${sql.join(ftsConditions(filter), sql` and `)} order by submissions_fts.rowid desc limit ${limit}`.execute(db);
+    return result.rows.map((r) => r.id);
+  }
+  let q = filteredSubmissions(db, filter, undefined);
+  if (filter.words.length > 0) {
+    for (const condition of prefilter(filter.words)) q = q.where(condition);
+    q = q.where(matches(filter.words));
+  }
+  return (await q.select('id').orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute()).map((r) => r.id);
+}
+
+/** How many submissions match a filter, counting no further than `limit`. */
+export async function countMatching(db: Executor, dialect: Dialect, filter: BrowseFilter & BrowseFilterDays, limit: number): Promise<number> {
+  if (filter.words.length > 0 && dialect === 'sqlite') {
+    const result = await sql<{ n: number }>`select count(*) as n from (select 1 from submissions_fts join submissions s on s.rowid = submissions_fts.rowid
+      where ${sql.join(ftsConditions(filter), sql` and `)} limit ${limit})`.execute(db);
+    return Number(result.rows[0]?.n ?? 0);
+  }
+  let q = filteredSubmissions(db, filter, undefined);
+  if (filter.words.length > 0) {
+    for (const condition of prefilter(filter.words)) q = q.where(condition);
+    q = q.where(matches(filter.words));
+  }
+  const row = await db
+    .selectFrom(q.select(sql<number>`1`.as('one')).limit(limit).as('m'))
+    .select((eb) => eb.fn.countAll<string | number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }
 
 /** PostgreSQL's search: how many of the newest rows are read before the GIN index takes over. */
@@ -263,40 +317,4 @@ export async function countSubmissionsInRanges(db: Executor, formId: string, ran
     .groupBy(hour)
     .execute();
   return rows.map((r) => ({ hour: r.hour, inbox: Number(r.inbox), spam: Number(r.spam) }));
-}
-
-type ExportRow = Pick<SubmissionRow, 'id' | 'created_at' | 'is_spam' | 'spam_reason' | 'country' | 'payload'>;
-
-export function exportRowToExportedSubmission(row: ExportRow): ExportedSubmission {
-  return {
-    id: row.id,
-    createdAt: row.created_at,
-    isSpam: row.is_spam === 1,
-    spamReason: row.is_spam === 1 ? toSpamReason(row.spam_reason) : null,
-    country: row.country,
-    payload: parsePayload(row.payload),
-  };
-}
-
-/** A page of an export, newest first: only the columns it writes (half the bytes to read and parse). */
-export async function listExportRowsOfForm(db: Executor, formId: string, query: { limit: number; after?: SubmissionPosition }): Promise<ExportRow[]> {
-  return exportPageQuery(db, formId, query).select(['id', 'created_at', 'is_spam', 'spam_reason', 'country', 'payload']).execute();
-}
-
-/** The same page with only the payload (and the position): what the CSV's first pass, which collects field names, reads. */
-export async function listExportPayloadsOfForm(
-  db: Executor,
-  formId: string,
-  query: { limit: number; after?: SubmissionPosition },
-): Promise<Array<Pick<SubmissionRow, 'id' | 'created_at' | 'payload'>>> {
-  return exportPageQuery(db, formId, query).select(['id', 'created_at', 'payload']).execute();
-}
-
-function exportPageQuery(db: Executor, formId: string, query: { limit: number; after?: SubmissionPosition }) {
-  let q = db.selectFrom('submissions').where('form_id', '=', formId);
-  if (query.after) {
-    const { createdAt, id } = query.after;
-    q = q.where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(createdAt, id)));
-  }
-  return q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(query.limit);
 }

@@ -5,16 +5,19 @@ import { localDay, nextCalendarDay, startOfLocalDay, UTC } from '../lib/time-zon
 import { yieldToWaitingWork } from '../lib/yield.js';
 import {
   browseSubmissionRows,
+  countMatching,
   countSubmissionsInRanges,
-  exportRowToExportedSubmission,
   listHourlyCounts,
-  listExportPayloadsOfForm,
-  listExportRowsOfForm,
   listFormOverviewRows,
+  listMatchingIds,
   type BrowsePosition,
   type BrowseRow,
   type DailyCount,
 } from './submission-browse.repository.js';
+import { exportRowToExportedSubmission, listExportPayloadsOfForm, listExportRowsOfForm } from './submission-export.repository.js';
+import { checkDays, decodePosition, encodePosition, filterOf, searchWords } from './submission-browse.filters.js';
+import { countTriagedInboxRows } from './submission-inbox.repository.js';
+import type { TriageFilter } from './submission-inbox.types.js';
 import { parsePayload, submissionRowToSubmission, type ExportedSubmission, type Submission, type SubmissionPosition } from './submission.types.js';
 import type { SearchIndexer } from './search-indexer.js';
 
@@ -31,12 +34,12 @@ const EXPORT_PAGE_SIZE: Record<Dialect, number> = { sqlite: 250, postgres: 1000 
  * fast 2-core machine), four times a SQLite page's turn.
  */
 export const EXPORT_SLICE_ROWS = 250;
-const MAX_WORDS = 8;
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
-const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 /** An export of what the list shows: the same filters as the page. */
-export type ExportFilter = Pick<BrowseInput, 'q' | 'spam' | 'from' | 'to' | 'timeZone'>;
+export type ExportFilter = Pick<BrowseInput, 'q' | 'spam' | 'from' | 'to' | 'timeZone' | 'triage'>;
+
+/** A search's total is counted this far ("more than 10,000" beyond), and "all matching" acts on at most this many. */
+export const MAX_MATCHING = 10_000;
 
 /** Rows per search page of a filtered export (the search's own paging). */
 const FILTERED_EXPORT_PAGE = 100;
@@ -49,6 +52,8 @@ interface BrowseInput {
   to?: string;
   /** The viewer's IANA time zone, already checked (default UTC). */
   timeZone?: string;
+  /** Read or unread, open or done, assignee, tag. */
+  triage?: TriageFilter;
   cursor?: string;
   direction?: 'older' | 'newer';
   limit?: number;
@@ -65,44 +70,11 @@ export interface BrowsePage {
 interface FormSummary {
   inbox: number;
   spam: number;
+  /** Inbox submissions nobody has opened or marked read. */
+  unread: number;
+  /** Inbox submissions not marked done. */
+  open: number;
   lastSubmissionAt: string | null;
-}
-
-/** Dashboard cursors: opaque to the browser, checked on the way back. */
-function encodePosition(position: BrowsePosition): string {
-  const value = 'rowid' in position ? ['r', position.rowid] : ['c', position.createdAt, position.id];
-  return Buffer.from(JSON.stringify(value)).toString('base64url');
-}
-
-function decodePosition(cursor: string): BrowsePosition | undefined {
-  if (cursor.length > 200 || !/^[A-Za-z0-9_-]+$/.test(cursor)) return undefined;
-  try {
-    const v: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (Array.isArray(v) && v[0] === 'r' && Number.isSafeInteger(v[1]) && v.length === 2) return { rowid: v[1] as number };
-    if (Array.isArray(v) && v[0] === 'c' && v.length === 3 && typeof v[1] === 'string' && ISO_MS.test(v[1]) && typeof v[2] === 'string' && /^sub_[0-9A-Za-z]{1,64}$/.test(v[2])) {
-      return { createdAt: v[1], id: v[2] };
-    }
-  } catch {
-    // not JSON: refused below
-  }
-  return undefined;
-}
-
-/** Words a search must find: letters or digits in each, at most MAX_WORDS. */
-function searchWords(q: string | undefined): string[] {
-  return (q ?? '')
-    .split(/\s+/)
-    .filter((w) => /[\p{L}\p{N}]/u.test(w))
-    .slice(0, MAX_WORDS)
-    .map((w) => w.slice(0, 100));
-}
-
-function checkDay(value: string | undefined, field: 'from' | 'to'): string | undefined {
-  if (value === undefined || value === '') return undefined;
-  if (!DAY.test(value) || Number.isNaN(Date.parse(`${value}T00:00:00.000Z`)) || new Date(`${value}T00:00:00.000Z`).toISOString().slice(0, 10) !== value) {
-    throw validationFailed('The date range is not valid.', { [field]: 'Enter a date like 2026-01-31' });
-  }
-  return value;
 }
 
 const HOUR_MS = 3_600_000;
@@ -110,19 +82,6 @@ const iso = (ms: number) => new Date(ms).toISOString();
 /** `YYYY-MM-DDTHH`: the key of form_hourly_counts for the hour an instant falls in. */
 const hourKey = (ms: number) => iso(ms).slice(0, 13);
 const hourOfKey = (key: string) => Date.parse(`${key}:00:00.000Z`);
-
-/**
- * The date filter as instants: from the start of `from` to the start of the day after `to`, both
- * days in the viewer's zone, and the UTC days those instants touch (for SQLite's search index).
- */
-function dateRange(zone: string, from: string | undefined, to: string | undefined) {
-  const start = from ? startOfLocalDay(zone, from) : undefined;
-  const end = to ? startOfLocalDay(zone, nextCalendarDay(to)) : undefined;
-  return {
-    ...(start !== undefined ? { from: iso(start), fromDay: iso(start).slice(0, 10) } : {}),
-    ...(end !== undefined ? { to: iso(end), toDay: iso(end - 1).slice(0, 10) } : {}),
-  };
-}
 
 /** The dashboard's reading of a form's submissions: search, filters, paging both ways, overview, export. */
 export class SubmissionBrowseService {
@@ -135,8 +94,7 @@ export class SubmissionBrowseService {
 
   async browse(accountId: string, formId: string, input: BrowseInput): Promise<BrowsePage> {
     await this.forms.getFormOfAccount(accountId, formId);
-    const from = checkDay(input.from, 'from');
-    const to = checkDay(input.to, 'to');
+    const { from, to } = checkDays(input);
     let position: BrowsePosition | undefined;
     if (input.cursor) {
       position = decodePosition(input.cursor);
@@ -149,10 +107,7 @@ export class SubmissionBrowseService {
     // it does not wait for the index's segments to be merged.
     if (words.length > 0) await this.searchIndex.indexPending({ merge: false });
     const rows = await browseSubmissionRows(this.db, this.dialect, {
-      formId,
-      words,
-      ...(input.spam === undefined ? {} : { isSpam: input.spam ? 1 : 0 }),
-      ...dateRange(input.timeZone ?? UTC, from, to),
+      ...filterOf(formId, words, input, from, to),
       limit: limit + 1,
       direction,
       ...(position ? { position } : {}),
@@ -175,6 +130,34 @@ export class SubmissionBrowseService {
   }
 
   /**
+   * How many submissions the list's filter matches, counted up to MAX_MATCHING (more: the
+   * answer is MAX_MATCHING + 1): the total a search or a filtered list shows.
+   */
+  async countMatching(accountId: string, formId: string, input: Omit<BrowseInput, 'cursor' | 'direction' | 'limit'>): Promise<number> {
+    await this.forms.getFormOfAccount(accountId, formId);
+    const { from, to } = checkDays(input);
+    const words = searchWords(input.q);
+    if (words.length > 0) await this.searchIndex.indexPending({ merge: false });
+    return countMatching(this.db, this.dialect, filterOf(formId, words, input, from, to), MAX_MATCHING + 1);
+  }
+
+  /**
+   * The IDs of every submission the list's filter matches, newest first, for a bulk action on
+   * "all matching"; more than MAX_MATCHING is validation_failed (narrow the filter first).
+   */
+  async matchingIds(accountId: string, formId: string, input: Omit<BrowseInput, 'cursor' | 'direction' | 'limit'>): Promise<string[]> {
+    await this.forms.getFormOfAccount(accountId, formId);
+    const { from, to } = checkDays(input);
+    const words = searchWords(input.q);
+    if (words.length > 0) await this.searchIndex.indexPending({ merge: false });
+    const ids = await listMatchingIds(this.db, this.dialect, filterOf(formId, words, input, from, to), MAX_MATCHING + 1);
+    if (ids.length > MAX_MATCHING) {
+      throw validationFailed(`More than ${MAX_MATCHING.toLocaleString('en')} submissions match.`, { scope: `Narrow the filter to at most ${MAX_MATCHING.toLocaleString('en')} submissions` });
+    }
+    return ids;
+  }
+
+  /**
    * What the list shows (search, inbox or spam, dates), newest first, page by page through the
    * same search as the page itself: an export of what the owner is looking at.
    */
@@ -191,8 +174,16 @@ export class SubmissionBrowseService {
 
   /** Counts and last submission per form, for the forms list (counters, never a scan). */
   async summariseForms(accountId: string, formIds: string[]): Promise<Map<string, FormSummary>> {
-    const rows = await listFormOverviewRows(this.db, accountId, formIds);
-    return new Map(rows.map((r) => [r.formId, { inbox: r.inbox, spam: r.spam, lastSubmissionAt: r.lastSubmissionAt }]));
+    const [rows, triaged] = await Promise.all([listFormOverviewRows(this.db, accountId, formIds), countTriagedInboxRows(this.db, formIds)]);
+    const triagedByForm = new Map(triaged.map((t) => [t.formId, t]));
+    return new Map(
+      rows.map((r) => {
+        const t = triagedByForm.get(r.formId);
+        const unread = Math.max(0, r.inbox - (t?.read ?? 0));
+        const open = Math.max(0, r.inbox - (t?.done ?? 0));
+        return [r.formId, { inbox: r.inbox, spam: r.spam, unread, open, lastSubmissionAt: r.lastSubmissionAt }];
+      }),
+    );
   }
 
   /**

@@ -8,6 +8,9 @@ interface ListSubmissionsQuery {
   after?: SubmissionPosition;
   /** Only spam (1) or only non-spam (0); both when absent. */
   isSpam?: 0 | 1;
+  /** created_at ≥ since and < until (ISO text). */
+  since?: string;
+  until?: string;
 }
 
 /**
@@ -21,6 +24,8 @@ export async function listSubmissionRowsOfForm(
 ): Promise<SubmissionRow[]> {
   let q = db.selectFrom('submissions').selectAll().where('form_id', '=', formId);
   if (query.isSpam !== undefined) q = q.where('is_spam', '=', query.isSpam);
+  if (query.since !== undefined) q = q.where('created_at', '>=', query.since);
+  if (query.until !== undefined) q = q.where('created_at', '<', query.until);
   if (query.after) {
     const { createdAt, id } = query.after;
     q = q.where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(createdAt, id)));

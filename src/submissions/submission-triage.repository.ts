@@ -41,3 +41,16 @@ export async function filterSubmissionIdsOfAccount(db: Executor, ids: string[], 
   return (await q.execute()).map((r) => r.id);
 }
 
+
+/** How many of these are spam whose outbound work was never released: "not spam" would send theirs now. */
+export async function countUnreleasedSpamRows(db: Executor, ids: string[]): Promise<number> {
+  if (ids.length === 0) return 0;
+  const row = await db
+    .selectFrom('submissions')
+    .select((eb) => eb.fn.countAll<string | number>().as('n'))
+    .where('id', 'in', ids)
+    .where('is_spam', '=', 1)
+    .where('outbound_released', '=', 0)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}

@@ -3,6 +3,7 @@ import { notFound, validationFailed } from '../errors.js';
 import { nowIso } from '../lib/time.js';
 import {
   clearSpamOfSubmissionRows,
+  countUnreleasedSpamRows,
   filterSubmissionIdsOfAccount,
   markSubmissionRowsSpam,
   releaseSpamSubmissionRows,
@@ -22,7 +23,7 @@ export interface MarkLearner {
 }
 
 /** At most this many submissions in one bulk action (one page of the dashboard list and then some). */
-const MAX_MARK_BATCH = 200;
+export const MAX_MARK_BATCH = 200;
 
 /**
  * The owner's spam triage (contract section 9). Marked spam: `isSpam` 1, reason `marked`. Marked
@@ -67,6 +68,20 @@ export class SubmissionTriageService {
     }));
     if (queued > 0) this.outbound.queuedWorkCommitted();
     return { marked: owned, released };
+  }
+
+  /**
+   * How many of the account's submissions among `ids` marking them not spam would send on now
+   * (spam never released): what the dashboard says before it does so.
+   */
+  async countReleasable(ids: string[], accountId: string): Promise<number> {
+    let n = 0;
+    const unique = [...new Set(ids)];
+    for (let i = 0; i < unique.length; i += 500) {
+      const owned = await filterSubmissionIdsOfAccount(this.handle.db, unique.slice(i, i + 500), accountId);
+      n += await countUnreleasedSpamRows(this.handle.db, owned);
+    }
+    return n;
   }
 
   /** One submission; not_found when it is not the account's. */

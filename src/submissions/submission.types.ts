@@ -1,4 +1,5 @@
 import type { SubmissionRow } from '../db/schema.js';
+import { triageToApiTriage, UNTRIAGED, type ApiTriage, type SubmissionTriage } from './submission-inbox.types.js';
 
 /** A stored field value: JSON bodies keep their types; urlencoded and multipart give strings. */
 export type FieldScalar = string | number | boolean | null;
@@ -51,9 +52,11 @@ interface ApiSubmission {
   spamReason: SpamReason | null;
   country: string;
   payload: SubmissionPayload;
+  /** The team inbox's state (contract section 22); private notes are not in it. */
+  triage: ApiTriage;
 }
 
-export function submissionToApiSubmission(s: Submission): ApiSubmission {
+export function submissionToApiSubmission(s: Submission & { triage?: SubmissionTriage }): ApiSubmission {
   return {
     id: s.id,
     createdAt: s.createdAt,
@@ -62,6 +65,7 @@ export function submissionToApiSubmission(s: Submission): ApiSubmission {
     spamReason: s.spamReason,
     country: s.country,
     payload: s.payload,
+    triage: triageToApiTriage(s.triage ?? UNTRIAGED),
   };
 }
 

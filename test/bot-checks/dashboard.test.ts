@@ -58,20 +58,20 @@ describe('settings page: bot check and learning filter', () => {
     expect(badScore.html).toContain('id="recaptchaMinScore-error"');
   });
 
-  it('says how many examples the filter learned from; the spam tab shows the reason and the classifier\'s score', async () => {
+  it('says what the filter learned and still needs; the spam tab shows the reason in words and the classifier\'s score', async () => {
     const { client, formId } = await ownerWithForm('learned@example.com');
     const ids = await insertSubmissions(t.services, formId, [{ createdAt: nowIso(), payload: { m: 'buy pills' } }, { createdAt: nowIso(), payload: { m: 'hello' } }]);
     await t.services.triage.markSubmissions([ids[0]!], true);
     await t.services.triage.markSubmissions([ids[1]!], false);
     const settings = await client.get(`/dashboard/forms/${formId}/settings`);
-    expect(settings.html).toMatch(/id="spam-filter-examples">Learned from 2 examples/);
+    expect(settings.html).toContain('id="spam-filter-examples">Not filing anything yet: it needs 10 of each: 1 spam, 1 not spam so far.');
 
     // A submission the filter filed, as the submit path stores it.
     await t.handle.db.updateTable('submissions').set({ is_spam: 1, spam_reason: 'classifier', spam_score: 0.99995 }).where('id', '=', ids[1]!).execute();
     const spamTab = await client.get(`/dashboard/forms/${formId}/submissions?spam=1`);
-    expect(spamTab.html).toContain('classifier <span class="muted score">(score 0.9999)</span>');
-    expect(spamTab.html).toMatch(/<td data-label="Reason" class="reason">marked<\/td>/);
+    expect(spamTab.html).toContain('<td data-label="Reason" class="reason">the learning filter is sure it is spam (score 0.9999)</td>');
+    expect(spamTab.html).toMatch(/<td data-label="Reason" class="reason">marked spam by hand<\/td>/);
     const detail = await client.get(`/dashboard/submissions/${ids[1]}`);
-    expect(detail.html).toContain('Spam (classifier, score 0.9999)');
+    expect(detail.html).toContain('Spam: the learning filter is sure it is spam (score 0.9999)');
   });
 });

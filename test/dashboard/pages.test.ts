@@ -128,7 +128,7 @@ describe('navigation and details', () => {
     expect(back.html).toContain('Showing 1–50 of 115');
     expect(back.html).toContain('row 119');
     // The page shows the account's counters, which no other account can read.
-    expect((await t.services.submissionBrowser.summariseForms(account.id, [form.id])).get(form.id)).toEqual({ inbox: 115, spam: 5, lastSubmissionAt: new Date(base + 119_000).toISOString() });
+    expect((await t.services.submissionBrowser.summariseForms(account.id, [form.id])).get(form.id)).toEqual({ inbox: 115, spam: 5, unread: 115, open: 115, lastSubmissionAt: new Date(base + 119_000).toISOString() });
     const stranger = await createAccount(t.services);
     expect((await t.services.submissionBrowser.summariseForms(stranger.id, [form.id])).size).toBe(0);
   });

@@ -50,6 +50,7 @@ describe('management API: happy paths', () => {
         spamReason: null,
         country: 'XX',
         payload: { name: 'Ada', tags: ['x', 'y'], n: 2, __proto__x: 1 },
+        triage: { read: false, state: 'open', assignee: null, tags: [] },
       },
     });
   });

@@ -20,6 +20,8 @@ export type Hook = Ok<'listHooks'>['hooks'][number];
 /** A new subscription, with its signing secret (shown only once, in this answer). */
 export type CreatedHook = Ok<'createHook'>['hook'];
 export type CreateHookInput = NonNullable<operations['createHook']['requestBody']>['content']['application/json'];
+/** A list's paging and filters: `spam` ('true' | 'false'), `since` and `until` (ISO 8601; until exclusive). */
+export type ListSubmissionsOptions = NonNullable<operations['listFormSubmissions']['parameters']['query']>;
 
 export interface FormgateApiOptions {
   /** The service's public address (its BASE_URL), e.g. https://forms.example.com. */
@@ -64,10 +66,13 @@ function unwrap<T>({ data, error, response }: Answer<T>): T {
 export interface FormgateApi {
   getMe(): Promise<Account>;
   listForms(): Promise<Form[]>;
-  /** One page of a form's submissions, newest first; pass the page's nextCursor for the next. */
-  listFormSubmissions(formId: string, options?: { limit?: number; cursor?: string }): Promise<SubmissionPage>;
-  /** Every submission of a form, newest first, fetched a page of `limit` at a time. */
-  submissions(formId: string, options?: { limit?: number }): AsyncIterable<Submission>;
+  /**
+   * One page of a form's submissions, newest first, optionally filtered; pass the page's
+   * nextCursor for the next (it keeps the filters it was made with).
+   */
+  listFormSubmissions(formId: string, options?: ListSubmissionsOptions): Promise<SubmissionPage>;
+  /** Every submission of a form matching the filters, newest first, fetched a page of `limit` at a time. */
+  submissions(formId: string, options?: Omit<ListSubmissionsOptions, 'cursor'>): AsyncIterable<Submission>;
   getSubmission(submissionId: string): Promise<Submission>;
   listHooks(): Promise<Hook[]>;
   createHook(input: CreateHookInput): Promise<CreatedHook>;
@@ -92,10 +97,10 @@ export function createFormgateApi({ baseUrl, apiKey, fetch }: FormgateApiOptions
     getMe: async () => unwrap(await client.GET('/v1/api/me')).user,
     listForms: async () => unwrap(await client.GET('/v1/api/forms')).forms,
     listFormSubmissions,
-    async *submissions(formId, { limit } = {}) {
+    async *submissions(formId, filters = {}) {
       let cursor: string | undefined;
       do {
-        const page = await listFormSubmissions(formId, { ...(limit === undefined ? {} : { limit }), ...(cursor ? { cursor } : {}) });
+        const page = await listFormSubmissions(formId, { ...filters, ...(cursor ? { cursor } : {}) });
         yield* page.submissions;
         cursor = page.nextCursor ?? undefined;
       } while (cursor);

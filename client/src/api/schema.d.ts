@@ -768,8 +768,14 @@ export interface operations {
         parameters: {
             query?: {
                 limit?: number;
-                /** @description The nextCursor of the previous page of this form (signed; any other value is validation_failed) */
+                /** @description The nextCursor of the previous page of this form (signed; any other value is validation_failed). It pages on with the spam, since and until it was made with: repeat them as they were or leave them out; other values are validation_failed naming cursor */
                 cursor?: string;
+                /** @description Only spam (true) or only not spam (false); both when absent */
+                spam?: "true" | "false";
+                /** @description Only submissions created at or after this instant: an ISO 8601 date (2026-11-22, the start of that UTC day) or date-time with a zone (2026-11-22T10:15:30Z, 2026-11-22T11:15:30+01:00) */
+                since?: string;
+                /** @description Only submissions created before this instant (exclusive); the same forms as since, and later than it */
+                until?: string;
             };
             header?: never;
             path: {
@@ -799,7 +805,7 @@ export interface operations {
                             /** @enum {integer} */
                             isSpam: 0 | 1;
                             /**
-                             * @description Why the submission is spam: honeypot, bot_check, blocked_term, blocked_email, too_many_links, or marked (by the owner); null when it is not spam
+                             * @description Why the submission is spam: honeypot, bot_check, blocked_term, blocked_email, too_many_links, marked (by the owner), too_fast (an ALTCHA solution sent sooner than the form's minimum fill time) or classifier (the learning filter); null when it is not spam
                              * @enum {string|null}
                              */
                             spamReason: "honeypot" | "bot_check" | "blocked_term" | "blocked_email" | "too_many_links" | "marked" | "too_fast" | "classifier" | null;
@@ -808,6 +814,23 @@ export interface operations {
                             /** @description Field name to value (string, number, boolean, null or an array of those); control fields are not in it */
                             payload: {
                                 [key: string]: unknown;
+                            };
+                            /** @description The team inbox's state of the submission (kept beside it; the other fields never change with it) */
+                            triage: {
+                                /** @description Opened in the dashboard, or marked read */
+                                read: boolean;
+                                /**
+                                 * @description open until someone marks it done
+                                 * @enum {string}
+                                 */
+                                state: "open" | "done";
+                                /**
+                                 * Format: email
+                                 * @description The assigned member's email; null when nobody is assigned
+                                 */
+                                assignee: string | null;
+                                /** @description Lower case, alphabetical */
+                                tags: string[];
                             };
                         }[];
                         /** @description null on the last page */
@@ -921,7 +944,7 @@ export interface operations {
                             /** @enum {integer} */
                             isSpam: 0 | 1;
                             /**
-                             * @description Why the submission is spam: honeypot, bot_check, blocked_term, blocked_email, too_many_links, or marked (by the owner); null when it is not spam
+                             * @description Why the submission is spam: honeypot, bot_check, blocked_term, blocked_email, too_many_links, marked (by the owner), too_fast (an ALTCHA solution sent sooner than the form's minimum fill time) or classifier (the learning filter); null when it is not spam
                              * @enum {string|null}
                              */
                             spamReason: "honeypot" | "bot_check" | "blocked_term" | "blocked_email" | "too_many_links" | "marked" | "too_fast" | "classifier" | null;
@@ -930,6 +953,23 @@ export interface operations {
                             /** @description Field name to value (string, number, boolean, null or an array of those); control fields are not in it */
                             payload: {
                                 [key: string]: unknown;
+                            };
+                            /** @description The team inbox's state of the submission (kept beside it; the other fields never change with it) */
+                            triage: {
+                                /** @description Opened in the dashboard, or marked read */
+                                read: boolean;
+                                /**
+                                 * @description open until someone marks it done
+                                 * @enum {string}
+                                 */
+                                state: "open" | "done";
+                                /**
+                                 * Format: email
+                                 * @description The assigned member's email; null when nobody is assigned
+                                 */
+                                assignee: string | null;
+                                /** @description Lower case, alphabetical */
+                                tags: string[];
                             };
                         };
                     };

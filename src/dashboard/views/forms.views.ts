@@ -5,11 +5,13 @@ export const formViews: Record<string, string> = {
 <% if (it.forms.length === 0) { %><p class="muted">No forms yet. Create your first one below.</p><% } else { %>
 <div class="table-wrap">
 <table class="stacked" id="forms-table">
-<thead><tr><th>Name</th><th>Submissions</th><th>Spam</th><th>Last submission</th><th>Status</th><th>ID</th></tr></thead>
+<thead><tr><th>Name</th><th>Submissions</th><th>Unread</th><th>Open</th><th>Spam</th><th>Last submission</th><th>Status</th><th>ID</th></tr></thead>
 <tbody>
 <% it.forms.forEach(function (f) { %>
 <tr data-form="<%= f.id %>"><td data-label="Name"><a href="/dashboard/forms/<%= f.id %>/submissions"><%= f.name %></a></td>
 <td data-label="Submissions" class="num inbox-count"><%= f.inbox.toLocaleString('en') %></td>
+<td data-label="Unread" class="num unread-count"><% if (f.unread > 0) { %><a href="/dashboard/forms/<%= f.id %>/submissions?read=unread"><%= f.unread.toLocaleString('en') %></a><% } else { %>0<% } %></td>
+<td data-label="Open" class="num open-count"><% if (f.open > 0) { %><a href="/dashboard/forms/<%= f.id %>/submissions?state=open"><%= f.open.toLocaleString('en') %></a><% } else { %>0<% } %></td>
 <td data-label="Spam" class="num spam-count"><%= f.spam.toLocaleString('en') %></td>
 <td data-label="Last submission"><%~ it.h.timeTag(f.lastSubmissionAt, 'none yet') %></td>
 <td data-label="Status"><span class="badge <%= f.isActive ? 'ok' : 'off' %>"><%= f.isActive ? 'Active' : 'Inactive' %></span><% if (f.integrationDisabled) { %> <a class="badge off integration-warning" href="/dashboard/forms/<%= f.id %>/integrations" title="A chat or push integration was turned off; see why on its page">integration disabled</a><% } %></td>

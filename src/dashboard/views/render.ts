@@ -13,6 +13,7 @@ import { integrationViews } from './integrations.views.js';
 import { keyViews } from './keys.views.js';
 import { layoutViews } from './layout.views.js';
 import { settingsViews } from './settings.views.js';
+import { submissionInboxViews } from './submission-inbox.views.js';
 import { submissionViews } from './submissions.views.js';
 import { submitterViews } from './submitter.views.js';
 
@@ -31,6 +32,7 @@ const templates: Record<string, string> = {
   ...emailViews,
   ...submitterViews,
   ...submissionViews,
+  ...submissionInboxViews,
   ...hookViews,
   ...integrationViews,
   ...keyViews,

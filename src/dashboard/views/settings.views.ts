@@ -84,7 +84,7 @@ export const settingsViews: Record<string, string> = {
   <% var filter = has('spamFilter') ? v.spamFilter : it.form.spamFilter; %>
   <label>Filter <select name="spamFilter" aria-describedby="spamFilter-error"><option value="off" <%= filter === 'learn' ? '' : 'selected' %>>Off</option><option value="learn" <%= filter === 'learn' ? 'selected' : '' %>>Learn from my marks and file what it is sure is spam</option></select></label>
   <% if (err('spamFilter')) { %><p class="field-error" id="spamFilter-error"><%= err('spamFilter') %></p><% } %>
-  <p class="muted" id="spam-filter-examples">Learned from <%= it.spamFilterExamples %> example<%= it.spamFilterExamples === 1 ? '' : 's' %> (your "Spam" and "Not spam" marks on every form of this account, and what the traps catch on forms using it). It files nothing before it has seen 10 of each kind, never loses a submission, and never sends your data anywhere.</p>
+  <p class="muted" id="spam-filter-examples"><%= it.spamFilterStatus %> It learns from your "Spam" and "Not spam" marks on every form of this account (on good submissions too) and from what the traps catch on forms using it; it never loses a submission and never sends your data anywhere.</p>
 </section>
 <section class="card stack" id="spam-rules">
   <h2>Spam rules</h2>

@@ -16,35 +16,55 @@ export const submissionViews: Record<string, string> = {
 <%~ it.h.dailyChartSvg(it.days) %>
 <figcaption class="muted">Last 30 days (days in <%= it.timeZone %>): <strong id="chart-inbox"><%= it.daysInbox %></strong> inbox, <strong id="chart-spam"><%= it.daysSpam %></strong> spam. <span class="legend inbox">■ inbox</span> <span class="legend spam">■ spam</span></figcaption>
 </figure>
+<p class="muted" id="inbox-counts"><strong id="unread-count"><%= it.unreadCount.toLocaleString('en') %></strong> unread · <strong id="open-count"><%= it.openCount.toLocaleString('en') %></strong> open in the inbox</p>
+<% if (it.spamFilterStatus) { %><p class="muted small-print" id="spam-filter-status">Learning spam filter: <%= it.spamFilterStatus %></p><% } %>
 <form method="get" action="/dashboard/forms/<%= it.form.id %>/submissions" class="search" role="search">
   <% if (it.spam) { %><input type="hidden" name="spam" value="1"><% } %>
   <label class="grow">Search field values <input type="search" name="q" maxlength="200" value="<%= it.q %>" placeholder="e.g. ada@example.com or refund"></label>
   <label>From <input type="date" name="from" value="<%= it.from %>" aria-describedby="dates-zone from-error"></label>
   <label>To <input type="date" name="to" value="<%= it.to %>" aria-describedby="dates-zone to-error"></label>
+  <label>Read <select name="read"><option value="">Any</option><option value="unread" <%= it.read === 'unread' ? 'selected' : '' %>>Unread</option><option value="read" <%= it.read === 'read' ? 'selected' : '' %>>Read</option></select></label>
+  <label>State <select name="state"><option value="">Any</option><option value="open" <%= it.state === 'open' ? 'selected' : '' %>>Open</option><option value="done" <%= it.state === 'done' ? 'selected' : '' %>>Done</option></select></label>
+  <label>Assignee <select name="assignee"><option value="">Anyone</option><option value="me" <%= it.assignee === 'me' ? 'selected' : '' %>>Me</option><option value="none" <%= it.assignee === 'none' ? 'selected' : '' %>>Nobody</option></select></label>
+  <label>Tag <select name="tag"><option value="">Any</option><% it.tags.forEach(function (tag) { %><option value="<%= tag %>" <%= it.tag === tag ? 'selected' : '' %>><%= tag %></option><% }) %></select></label>
   <button class="primary">Search</button>
   <% if (it.filtered) { %><a class="button" href="?<%= it.spam ? 'spam=1' : '' %>">Clear</a><% } %>
 </form>
 <p class="muted small-print" id="dates-zone">From and To are whole days in <%= it.timeZone %>, both included.</p>
 <% if (it.fieldErrors.from) { %><p class="field-error" id="from-error"><%= it.fieldErrors.from %></p><% } %>
 <% if (it.fieldErrors.to) { %><p class="field-error" id="to-error"><%= it.fieldErrors.to %></p><% } %>
-<% if (it.submissions.length === 0) { %><p class="muted" id="empty"><%= it.filtered ? 'No submissions match.' : 'Nothing here yet.' %></p><% } else { %>
+<% if (it.submissions.length === 0) { %><% if (Object.keys(it.fieldErrors).length === 0) { %><p class="muted" id="empty"><%= it.filtered ? 'No submissions match.' : 'Nothing here yet.' %></p><% } %><% } else { %>
 <form method="post" action="/dashboard/forms/<%= it.form.id %>/submissions/bulk" id="bulk">
 <input type="hidden" name="_csrf" value="<%= it.csrf %>">
 <input type="hidden" name="back" value="<%= it.back %>">
 <div class="row bulk-bar">
   <span class="muted" id="position"><%= it.position %></span>
-  <span class="grow"></span>
-  <% if (it.spam) { %><button name="action" value="not-spam" class="small">Mark not spam</button><% } else { %><button name="action" value="spam" class="small">Mark spam</button><% } %>
+  <label hidden><input type="checkbox" id="select-page"> Select all on this page</label>
+  <% if (it.canSelectAll) { %><label class="select-all"><input type="checkbox" name="scope" value="all" id="scope-all"> <%= it.allMatchingLabel %> (not only the ticked)</label><% } %>
+</div>
+<div class="row bulk-bar" role="group" aria-label="Actions on the selected submissions">
+  <button name="action" value="read" class="small">Mark read</button>
+  <button name="action" value="unread" class="small">Mark unread</button>
+  <button name="action" value="done" class="small">Mark done</button>
+  <button name="action" value="reopen" class="small">Reopen</button>
+  <button name="action" value="assign-me" class="small">Assign to me</button>
+  <button name="action" value="unassign" class="small">Unassign</button>
+  <label>Tag <input name="tag" maxlength="40" list="bulk-tags" autocomplete="off"></label>
+  <datalist id="bulk-tags"><% it.tags.forEach(function (tag) { %><option value="<%= tag %>"><% }) %></datalist>
+  <button name="action" value="tag" class="small">Add tag</button>
+  <button name="action" value="untag" class="small">Remove tag</button>
+  <% if (it.spam) { %><button name="action" value="not-spam" class="small">Mark not spam</button><% } else { %><button name="action" value="spam" class="small">Mark spam</button><button name="action" value="not-spam" class="small" title="Confirms they are not spam: the learning filter learns from it">Not spam</button><% } %>
   <button name="action" value="delete" class="danger small">Delete selected</button>
 </div>
 <div class="table-wrap">
 <table class="stacked">
-<thead><tr><th><span class="sr">Select</span></th><th>Received</th><th>Country</th><% if (it.spam) { %><th>Reason</th><% } %><th>Fields</th></tr></thead>
+<thead><tr><th><span class="sr">Select</span></th><th>Received</th><th>Country</th><% if (it.spam) { %><th>Reason</th><% } %><th>Inbox</th><th>Fields</th></tr></thead>
 <tbody>
 <% it.submissions.forEach(function (s) { %>
-<tr><td data-label="Select"><input type="checkbox" name="ids" value="<%= s.id %>" aria-label="Select submission <%= s.id %>"></td>
-<td data-label="Received"><a href="/dashboard/submissions/<%= s.id %>"><%~ it.h.timeTag(s.createdAt) %></a></td><td data-label="Country"><%~ it.h.countryTag(s.country) %></td>
-<% if (it.spam) { %><td data-label="Reason" class="reason"><%= s.spamReason || '' %><% if (s.spamScore !== null) { %> <span class="muted score">(score <%= (Math.floor(s.spamScore * 1e4) / 1e4).toFixed(4) %>)</span><% } %></td><% } %>
+<tr class="<%= s.read ? '' : 'unread' %>"><td data-label="Select"><input type="checkbox" name="ids" value="<%= s.id %>" aria-label="Select submission <%= s.id %>"></td>
+<td data-label="Received"><a href="/dashboard/submissions/<%= s.id %>"><%~ it.h.timeTag(s.createdAt) %></a><% if (!s.read) { %> <span class="badge unread-badge">unread</span><% } %></td><td data-label="Country"><%~ it.h.countryTag(s.country) %></td>
+<% if (it.spam) { %><td data-label="Reason" class="reason"><%= s.reason %></td><% } %>
+<td data-label="Inbox" class="triage"><%= s.done ? 'Done' : 'Open' %><% if (s.assignee) { %> · <%= s.assignee %><% } %><% s.tags.forEach(function (tag) { %> <span class="badge tag"><%= tag %></span><% }) %></td>
 <td data-label="Fields" class="preview"><%= s.preview %></td></tr>
 <% }) %>
 </tbody></table>
@@ -60,11 +80,12 @@ export const submissionViews: Record<string, string> = {
   submission: `<%~ include('@formNav', it) %>
 <section class="card">
 <h1>Submission <code><%= it.submission.id %></code></h1>
-<p class="muted">Received <%~ it.h.timeTag(it.submission.createdAt) %> · <%~ it.h.countryTag(it.submission.country) %> · <span id="spam-state"><%= it.submission.isSpam ? 'Spam (' + (it.submission.spamReason || 'no reason recorded') + (it.submission.spamScore !== null ? ', score ' + (Math.floor(it.submission.spamScore * 1e4) / 1e4).toFixed(4) : '') + ')' : 'Inbox' %></span></p>
+<p class="muted">Received <%~ it.h.timeTag(it.submission.createdAt) %> · <%~ it.h.countryTag(it.submission.country) %> · <span id="spam-state"><%= it.submission.isSpam ? 'Spam: ' + it.spamReason : 'Inbox' %></span></p>
 <form method="post" action="/dashboard/submissions/<%= it.submission.id %>/mark" class="inline">
   <input type="hidden" name="_csrf" value="<%= it.csrf %>">
-  <% if (it.submission.isSpam) { %><button name="spam" value="0">Not spam</button><% } else { %><button name="spam" value="1">Mark as spam</button><% } %>
+  <% if (it.submission.isSpam) { %><button name="spam" value="0">Not spam</button><% } else { %><button name="spam" value="1">Mark as spam</button> <button name="spam" value="0" title="Confirms it is not spam: the learning filter learns from it">Not spam</button><% } %>
 </form>
+<%~ include('@submissionInbox', it) %>
 <table class="fields">
 <% it.fields.forEach(function (f) { %><tr><th><%= f.name %></th><td><%= f.value %></td></tr><% }) %>
 </table>
@@ -85,14 +106,16 @@ export const submissionViews: Record<string, string> = {
   confirmBulk: `<%~ include('@formNav', it) %>
 <section class="card narrow">
 <h1><%= it.heading %></h1>
-<p><%= it.question %></p>
+<p id="confirm-question"><%= it.question %></p>
+<% if (it.sends.length > 0) { %><ul id="confirm-sends"><% it.sends.forEach(function (line) { %><li><%= line %></li><% }) %></ul><% } %>
 <form method="post" action="/dashboard/forms/<%= it.form.id %>/submissions/bulk" class="row">
   <input type="hidden" name="_csrf" value="<%= it.csrf %>">
   <input type="hidden" name="action" value="<%= it.action %>">
   <input type="hidden" name="confirm" value="1">
   <input type="hidden" name="back" value="<%= it.back %>">
+  <% if (it.scopeAll) { %><input type="hidden" name="scope" value="all"><% } %>
   <% it.ids.forEach(function (id) { %><input type="hidden" name="ids" value="<%= id %>"><% }) %>
-  <button class="danger"><%= it.confirmLabel %></button>
+  <button class="<%= it.danger ? 'danger' : 'primary' %>"><%= it.confirmLabel %></button>
   <a class="button" href="<%= it.back %>">Cancel</a>
 </form>
 </section>`,
