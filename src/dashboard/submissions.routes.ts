@@ -7,6 +7,7 @@ import type { ExportFilter } from '../submissions/submission-browse.service.js';
 import {
   confirmDeleteModel,
   countedNotice,
+  messageLogModel,
   EMPTY_BROWSE_PAGE,
   readSubmissionListQuery,
   submissionFields,
@@ -43,6 +44,16 @@ const bulkBodySchema = {
     ids: { anyOf: [{ type: 'string', maxLength: 100 }, { type: 'array', maxItems: 100, items: { type: 'string', maxLength: 100 } }] },
     confirm: { type: 'string', maxLength: 1 },
     back: { type: 'string', maxLength: 1000 },
+    _csrf: { type: 'string' },
+  },
+} as const;
+
+const sendAgainBodySchema = {
+  type: 'object',
+  required: ['channel', 'messageId'],
+  properties: {
+    channel: { type: 'string', enum: ['hook', 'email', 'integration'] },
+    messageId: { type: 'string', maxLength: 300 },
     _csrf: { type: 'string' },
   },
 } as const;
@@ -107,8 +118,40 @@ export async function submissionPages(app: FastifyInstance): Promise<void> {
   app.get<{ Params: { id: string } }>('/dashboard/submissions/:id', { schema: { hide: true } }, async (request, reply) => {
     const submission = await queries.getSubmission(request.owner!.id, request.params.id);
     const form = await app.services.forms.getFormOfAccount(request.owner!.id, submission.formId);
-    return sendPage(reply, 'submission', pageContext(request, reply, 'Submission'), { form, submission, fields: submissionFields(submission) });
+    const messages = await outboundMessages(request.owner!.id, submission.id);
+    return sendPage(reply, 'submission', pageContext(request, reply, 'Submission'), { form, submission, fields: submissionFields(submission), messages: messageLogModel(messages) });
   });
+
+  /** Everything the submission caused, from every channel, oldest first (contract section 21). */
+  const outboundMessages = async (accountId: string, submissionId: string) =>
+    (
+      await Promise.all([
+        app.services.hooks.listDeliveriesOfSubmission(accountId, submissionId),
+        app.services.notifications.listMessagesOfSubmission(accountId, submissionId),
+        app.services.integrations.listMessagesOfSubmission(accountId, submissionId),
+      ])
+    )
+      .flat()
+      .sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0));
+
+  // "Send again": one new attempt through the outbox, by the channel that owns the message.
+  app.post<{ Params: { id: string }; Body: { channel: string; messageId: string } }>(
+    '/dashboard/submissions/:id/send-again',
+    { schema: { hide: true, body: sendAgainBodySchema } },
+    async (request, reply) => {
+      const accountId = request.owner!.id;
+      const submission = await queries.getSubmission(accountId, request.params.id);
+      const { channel, messageId } = request.body;
+      const sent =
+        channel === 'hook'
+          ? await app.services.hooks.sendDeliveryAgain(accountId, messageId)
+          : channel === 'email'
+            ? await app.services.notifications.sendMessageAgain(accountId, messageId)
+            : await app.services.integrations.sendMessageAgain(accountId, messageId);
+      setFlash(reply, { notice: sent ? 'Queued to be sent again: its new attempt shows below.' : 'That message is already queued or being sent.' }, secure);
+      return reply.redirect(`/dashboard/submissions/${submission.id}#deliveries`, 303);
+    },
+  );
 
   app.post<{ Params: { id: string }; Body: { spam?: unknown } }>('/dashboard/submissions/:id/mark', { schema: { hide: true } }, async (request, reply) => {
     const spam = spamChoice(request.body?.spam);

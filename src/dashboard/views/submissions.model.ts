@@ -1,3 +1,4 @@
+import type { MessageLogEntry } from '../../outbox/outbox.log.js';
 import type { Form } from '../../forms/form.types.js';
 import { BROWSE_PAGE_SIZE, type BrowsePage } from '../../submissions/submission-browse.service.js';
 import type { DailyCount } from '../../submissions/submission-browse.repository.js';
@@ -119,3 +120,12 @@ export function confirmDeleteModel(form: Form, ids: string[], back: string): Rec
 
 /** "Deleted 3 submissions." and the like, for the flash after a bulk action. */
 export const countedNotice = (verb: string, n: number, suffix = '') => `${verb} ${n} submission${n === 1 ? '' : 's'}${suffix}.`;
+
+/** The submission's outbound messages as the page shows them: state and reason in words. */
+export function messageLogModel(messages: MessageLogEntry[]) {
+  return messages.map((m) => ({
+    ...m,
+    stateText: m.state === 'skipped' || m.state === 'failed' ? `${m.state}${m.reason ? `: ${m.reason}` : ''}` : m.state,
+    answer: m.lastStatus ?? (m.state === 'failed' ? '' : '—'),
+  }));
+}
