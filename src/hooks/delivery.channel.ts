@@ -56,7 +56,7 @@ export class HookDeliveryChannel implements OutboxChannel {
     return insertHookDeliveries(trx, submissionIds);
   }
 
-  async claim(trx: Trx, limit: number, lease: ClaimLease = { instance: '0' }): Promise<OutboxSend[]> {
+  async claim(trx: Trx, limit: number, lease: ClaimLease): Promise<OutboxSend[]> {
     const options = { limit, now: nowIso(), instance: lease.instance };
     const claimed =
       this.handle.dialect === 'postgres' ? await claimPendingDeliveriesInOneStatement(trx, options) : await claimPendingDeliveries(trx, options);

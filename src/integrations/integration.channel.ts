@@ -64,7 +64,7 @@ export class IntegrationChannel implements OutboxChannel {
     return insertMessagesForQueued(trx, submissionIds, nowIso());
   }
 
-  async claim(trx: Trx, limit: number, lease: ClaimLease = { instance: '0' }): Promise<OutboxSend[]> {
+  async claim(trx: Trx, limit: number, lease: ClaimLease): Promise<OutboxSend[]> {
     const rows = await claimDueMessages(trx, this.handle.dialect, { limit, now: nowIso(), instance: lease.instance });
     return rows.map((row) => () => this.deliver(row));
   }

@@ -96,7 +96,7 @@ export class EmailChannel implements OutboxChannel {
     return notifications + (await insertConfirmationRows(trx, confirmationRows(await listConfirmationCandidates(trx, submissionIds), now)));
   }
 
-  async claim(trx: Trx, limit: number, lease: ClaimLease = { instance: '0' }): Promise<OutboxSend[]> {
+  async claim(trx: Trx, limit: number, lease: ClaimLease): Promise<OutboxSend[]> {
     // The confirmation guards' per-form locks are taken sorted, and held to the dispatcher's
     // commit: it claims at most once a transaction, so they stay in that order.
     const now = nowIso();

@@ -82,7 +82,7 @@ export interface OutboxChannel {
    * committed. Called at most once in a transaction: locks a claim takes in an order of its own
    * (sorted, say) stay in that order until the commit, so two dispatchers cannot deadlock on them.
    */
-  claim(trx: Trx, limit: number, lease?: ClaimLease): Promise<OutboxSend[]>;
+  claim(trx: Trx, limit: number, lease: ClaimLease): Promise<OutboxSend[]>;
   /** Items queued or in flight (for the outbox-pending gauge). */
   countPending(): Promise<number>;
   start?(context: ChannelContext): Promise<void>;
