@@ -1,11 +1,11 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { AccountService } from './accounts/account.service.js';
-import { AdminService } from './admin/admin.service.js';
+import { AdminService, recordLastPurge } from './admin/admin.service.js';
 import { ApiKeyService } from './api-keys/api-key.service.js';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/database.js';
 import { HookDeliveryChannel } from './hooks/delivery.channel.js';
-import type { HookTransportOptions } from './hooks/delivery.sender.js';
+import { DeliverySender, type HookTransportOptions } from './hooks/delivery.sender.js';
 import { FormService } from './forms/form.service.js';
 import { EmailChannel, type EmailAttemptListener } from './notifications/email.channel.js';
 import { SuppressionService } from './notifications/suppression.service.js';
@@ -86,6 +86,8 @@ export interface ServiceOptions {
   hookTransport?: HookTransportOptions;
   mailTransport?: MailTransportOptions;
   onEmailAttempt?: EmailAttemptListener;
+  /** How long an outbox claim lasts unless renewed (outbox.lease.ts); tests shorten it. */
+  outboxLeaseMs?: number;
   /** The app's Prometheus metrics; a private registry when absent (CLI, tests). */
   metrics?: Metrics;
 }
@@ -104,53 +106,50 @@ export function createServices(
     Date.now,
     audit,
   );
-  // Deleting an account deletes its forms through the lifecycle service first (built below).
-  let lifecycle: SubmissionLifecycleService | undefined;
-  const accounts = new AccountService(
-    handle.db,
-    config,
-    async (accountId) => {
-      await lifecycle?.deleteFormsOfAccount(accountId);
-    },
-    audit,
-  );
   const instanceSecrets = new InstanceSecretService(handle.db);
   const sessions = new SessionService(handle.db, audit);
-  // The dispatcher is built after the services that queue work; they reach it through this.
-  let outbox: OutboxDispatcher | undefined;
-  const wakeOutbox = () => outbox?.wake();
+  // The channels first: they send, and know no service; the outbox drives them; the services
+  // that queue, list and send again are built on the outbox.
   const mailer = config.smtpUrl ? new SmtpMailer(config.smtpUrl, config.mailFrom, options.mailTransport) : undefined;
-  const notifications = new NotificationService(handle, config, forms, wakeOutbox, mailer);
-  // The hook service is built after its channel (it sends test deliveries through it); a 410
-  // reaches it through this.
-  let hooks: HookService | undefined;
-  const unsubscribeGoneHook = async (hookId: string) => hooks?.unsubscribeGoneHook(hookId);
-  const hookChannel = new HookDeliveryChannel(handle, config, logger, options.hookTransport, metrics, unsubscribeGoneHook);
+  const hookSender = new DeliverySender(config.hookTimeoutMs, config.hookAllowPrivateTargets, options.hookTransport);
   const integrationSender = new IntegrationSender(config.hookTimeoutMs, config.hookAllowPrivateTargets, options.hookTransport);
-  const integrations = new IntegrationService(handle.db, config, forms, integrationSender, audit);
-  const channels: OutboxChannel[] = [hookChannel, new IntegrationChannel(handle, config, logger, integrationSender, integrations, metrics)];
+  const channels: OutboxChannel[] = [
+    new HookDeliveryChannel(handle, config, logger, hookSender, metrics),
+    new IntegrationChannel(handle, config, logger, integrationSender, metrics),
+  ];
   const onEmailAttempt: EmailAttemptListener = (outcome) => {
     metrics.emails.inc({ outcome });
     options.onEmailAttempt?.(outcome);
   };
-  if (mailer) channels.push(new EmailChannel(handle, config, mailer, logger, () => notifications.queueDueDigests(), instanceSecrets, onEmailAttempt));
-  outbox = new OutboxDispatcher(handle, logger, channels);
-  hooks = new HookService(handle.db, config, forms, accounts, hookChannel, audit);
-  const admin = new AdminService(handle.db, config, accounts);
-  lifecycle = new SubmissionLifecycleService(handle, forms, outbox, logger, {
+  if (mailer) channels.push(new EmailChannel(handle, config, mailer, logger, instanceSecrets, onEmailAttempt));
+  const outbox = new OutboxDispatcher(handle, logger, channels, { leaseMs: options.outboxLeaseMs });
+  const notifications = new NotificationService(handle, config, forms, outbox, mailer);
+  const integrations = new IntegrationService(handle.db, config, forms, integrationSender, outbox, audit);
+  const lifecycle = new SubmissionLifecycleService(handle, forms, outbox.queue, logger, {
     purgeIntervalMs: config.retentionPurgeIntervalMs,
     // The Admin page shows when the purge last ran, whichever instance ran it.
     onPurged: async (deleted) => {
-      await admin.recordPurge(deleted);
+      await recordLastPurge(handle.db, deleted);
       await audit.purgeExpired();
     },
   });
+  // Deleting an account deletes its forms through the lifecycle service first.
+  const accounts = new AccountService(
+    handle.db,
+    config,
+    async (accountId) => {
+      await lifecycle.deleteFormsOfAccount(accountId);
+    },
+    audit,
+  );
+  const hooks = new HookService(handle.db, config, forms, accounts, hookSender, outbox, audit);
+  const admin = new AdminService(handle.db, config, accounts);
   const botChecks = new BotCheckService(handle.db, config, instanceSecrets);
   const spamFilter = new SpamFilterService(handle.db, logger);
   const searchIndex = new SearchIndexer(handle, logger);
-  const dispatcher = outbox;
   const inbox = new SubmissionInboxService(handle, accounts);
-  metrics.setOutboxPendingSource(() => dispatcher.countPending());
+  const wakeOutbox = () => outbox.wake();
+  metrics.setOutboxPendingSource(() => outbox.countPending());
   return {
     config,
     handle,
@@ -158,10 +157,10 @@ export function createServices(
     admin,
     apiKeys: new ApiKeyService(handle.db, audit),
     forms,
-    submissions: new SubmissionService(handle, config, forms, outbox, logger, { botChecks, spamFilter }, searchIndex),
+    submissions: new SubmissionService(handle, config, forms, outbox.queue, logger, { botChecks, spamFilter }, searchIndex),
     submissionQueries: new SubmissionQueryService(handle.db, forms, new SubmissionCursors(instanceSecrets), inbox),
     inbox,
-    triage: new SubmissionTriageService(handle, outbox, spamFilter),
+    triage: new SubmissionTriageService(handle, outbox.queue, spamFilter),
     lifecycle,
     submissionBrowser: new SubmissionBrowseService(handle.db, handle.dialect, forms, searchIndex),
     searchIndex,

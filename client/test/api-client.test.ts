@@ -100,8 +100,11 @@ describe('the typed management-API client', () => {
     expect(created.secret).toMatch(/^whsec_/);
     expect((await api.listHooks()).map((h) => h.id)).toEqual([created.id]);
     expect(await api.listHooks()).toEqual([{ id: created.id, formId: created.formId, targetUrl: created.targetUrl, createdAt: created.createdAt }]);
+    // Nothing failed yet: nothing to send again.
+    expect(await api.redeliverHook(created.id, { since: '2026-01-01T00:00:00.000Z' })).toBe(0);
     await api.deleteHook(created.id);
     expect(await api.listHooks()).toEqual([]);
+    await expect(api.redeliverHook(created.id, { since: '2026-01-01T00:00:00.000Z' })).rejects.toBeInstanceOf(FormgateApiError);
   });
 
   it('throws the error envelope as a FormgateApiError', async () => {

@@ -84,7 +84,7 @@ export class AdminService {
   }
 
   async recordPurge(deleted: number, at = nowIso()): Promise<void> {
-    await upsertInstanceSetting(this.db, LAST_PURGE_SETTING, JSON.stringify({ at, deleted }), at);
+    await recordLastPurge(this.db, deleted, at);
   }
 
   async lastPurge(): Promise<LastPurge | undefined> {
@@ -102,4 +102,9 @@ export class AdminService {
   static requireAdmin(account: Account | undefined): asserts account is Account {
     if (!account?.isAdmin) throw new AppError('not_found', 'There is no page at /dashboard/admin.');
   }
+}
+
+/** When the retention purge last ran and what it deleted, whichever instance ran it (the Admin page shows it). */
+export async function recordLastPurge(db: Executor, deleted: number, at = nowIso()): Promise<void> {
+  await upsertInstanceSetting(db, LAST_PURGE_SETTING, JSON.stringify({ at, deleted }), at);
 }

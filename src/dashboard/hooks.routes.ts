@@ -5,6 +5,8 @@ import { pageContext, sendPage, setFlash } from './page.js';
 import { hooksPageModel, readableDeliveryError } from './views/hooks.model.js';
 
 const RECENT_ATTEMPTS = 10;
+/** The spans the hooks page offers for sending failed deliveries again. */
+const REDELIVERY_HOURS = [1, 6, 24, 72, 168, 720];
 
 interface HookBody {
   formId?: string;
@@ -69,6 +71,27 @@ export async function hookPages(app: FastifyInstance): Promise<void> {
     setFlash(reply, { notice }, secure);
     return reply.redirect('/dashboard/hooks', 303);
   });
+
+  // The API's redelivery (contract section 21) over a span ending now, the usual case after an outage.
+  app.post<{ Params: { id: string }; Body: { hours?: string } }>(
+    '/dashboard/hooks/:id/redeliver',
+    { schema: { hide: true, body: { type: 'object', properties: { hours: { type: 'string', maxLength: 4 }, _csrf: { type: 'string' } } } } },
+    async (request, reply) => {
+      const hours = Number(request.body.hours);
+      if (!REDELIVERY_HOURS.includes(hours)) throw new AppError('validation_failed', 'Choose how far back to send failed deliveries again.', { fieldErrors: { hours: 'choose one of the listed spans' } });
+      const since = new Date(Date.now() - hours * 3_600_000).toISOString();
+      let notice: string;
+      try {
+        const queued = await app.services.hooks.redeliver(request.owner!.id, request.params.id, { since });
+        notice = queued === 0 ? 'No failed deliveries in that span: nothing to send again.' : `Sending ${queued} failed deliver${queued === 1 ? 'y' : 'ies'} again, each with its original webhook-id.`;
+      } catch (err) {
+        if (!(err instanceof AppError) || err.code !== 'validation_failed') throw err;
+        notice = err.message;
+      }
+      setFlash(reply, { notice }, secure);
+      return reply.redirect('/dashboard/hooks', 303);
+    },
+  );
 
   app.get<{ Params: { id: string } }>('/dashboard/hooks/:id/delete', { schema: { hide: true } }, async (request, reply) => {
     const hook = (await app.services.hooks.listHooks(request.owner!.id)).find((h) => h.id === request.params.id);

@@ -9,6 +9,7 @@ import { inboxPages } from './inbox.routes.js';
 import { confirmBulkModel } from './views/submission-bulk.model.js';
 import { submissionInboxModel } from './views/submission-inbox.views.js';
 import {
+  messageLogModel,
   EMPTY_BROWSE_PAGE,
   readSubmissionListQuery,
   spamFilterStatusText,
@@ -35,6 +36,16 @@ const listQuerySchema = {
     cursor: { type: 'string', maxLength: 300 },
     dir: { type: 'string', maxLength: 5 },
     at: { type: 'string', maxLength: 10 },
+  },
+} as const;
+
+const sendAgainBodySchema = {
+  type: 'object',
+  required: ['channel', 'messageId'],
+  properties: {
+    channel: { type: 'string', enum: ['hook', 'email', 'integration'] },
+    messageId: { type: 'string', maxLength: 300 },
+    _csrf: { type: 'string' },
   },
 } as const;
 
@@ -116,8 +127,46 @@ export async function submissionPages(app: FastifyInstance): Promise<void> {
     const submission = await queries.getSubmission(accountId, request.params.id);
     const form = await app.services.forms.getFormOfAccount(accountId, submission.formId);
     const inbox = submissionInboxModel(submission, await app.services.inbox.members(accountId), await app.services.inbox.tagsOfForm(form.id));
-    return sendPage(reply, 'submission', pageContext(request, reply, 'Submission'), { form, submission, fields: submissionFields(submission), inbox, spamReason: spamReasonWords(submission.spamReason, submission.spamScore) });
+    return sendPage(reply, 'submission', pageContext(request, reply, 'Submission'), {
+      form,
+      submission,
+      fields: submissionFields(submission),
+      inbox,
+      spamReason: spamReasonWords(submission.spamReason, submission.spamScore),
+      messages: messageLogModel(await outboundMessages(accountId, submission.id)),
+    });
   });
+
+  /** Everything the submission caused, from every channel, oldest first (contract section 21). */
+  const outboundMessages = async (accountId: string, submissionId: string) =>
+    (
+      await Promise.all([
+        app.services.hooks.listDeliveriesOfSubmission(accountId, submissionId),
+        app.services.notifications.listMessagesOfSubmission(accountId, submissionId),
+        app.services.integrations.listMessagesOfSubmission(accountId, submissionId),
+      ])
+    )
+      .flat()
+      .sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0));
+
+  // "Send again": one new attempt through the outbox, by the channel that owns the message.
+  app.post<{ Params: { id: string }; Body: { channel: string; messageId: string } }>(
+    '/dashboard/submissions/:id/send-again',
+    { schema: { hide: true, body: sendAgainBodySchema } },
+    async (request, reply) => {
+      const accountId = request.owner!.id;
+      const submission = await queries.getSubmission(accountId, request.params.id);
+      const { channel, messageId } = request.body;
+      const sent =
+        channel === 'hook'
+          ? await app.services.hooks.sendDeliveryAgain(accountId, messageId)
+          : channel === 'email'
+            ? await app.services.notifications.sendMessageAgain(accountId, messageId)
+            : await app.services.integrations.sendMessageAgain(accountId, messageId);
+      setFlash(reply, { notice: sent ? 'Queued to be sent again: its new attempt shows below.' : 'That message is already queued or being sent.' }, secure);
+      return reply.redirect(`/dashboard/submissions/${submission.id}#deliveries`, 303);
+    },
+  );
 
   app.post<{ Params: { id: string }; Body: { spam?: unknown } }>('/dashboard/submissions/:id/mark', { schema: { hide: true } }, async (request, reply) => {
     const spam = spamChoice(request.body?.spam);

@@ -18,6 +18,7 @@ import * as m0015 from './migrations/0015_postgres_submit_counts.js';
 import * as m0016 from './migrations/0016_search_vector_parallel_restricted.js';
 import * as m0017 from './migrations/0017_sqlite_search_merges_in_steps.js';
 import * as m0018 from './migrations/0018_counters_hours_before_totals.js';
+import * as m0019 from './migrations/0019_deliveries_sent_again.js';
 import * as m0020 from './migrations/0020_team_inbox.js';
 import * as m0021 from './migrations/0021_email_changes_and_time_zones.js';
 import * as m0024 from './migrations/0024_submission_language.js';
@@ -44,6 +45,7 @@ const migrations: Record<string, Migration> = {
   '0016_search_vector_parallel_restricted': m0016,
   '0017_sqlite_search_merges_in_steps': m0017,
   '0018_counters_hours_before_totals': m0018,
+  '0019_deliveries_sent_again': m0019,
   '0020_team_inbox': m0020,
   '0021_email_changes_and_time_zones': m0021,
   '0024_submission_language': m0024,

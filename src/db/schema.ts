@@ -133,13 +133,27 @@ export interface HookDeliveryTable {
   id: string;
   hook_id: string;
   submission_id: string;
-  /** pending → sending → sent | failed */
+  /** pending → sending → sent | failed; sent again: pending once more, the same ID */
   state: string;
   created_at: string;
+  /** The lease: when and by which instance it was claimed (renewed while it is sent). */
   claimed_at: string | null;
+  claimed_by: Generated<string | null>;
+  /** Attempts made (migration 0019): 1 after the automatic one, one more per "Send again". */
+  attempts: Generated<number>;
   attempted_at: string | null;
   response_status: number | null;
   duration_ms: number | null;
+  error: string | null;
+}
+
+/** A hook's "Send test" (it belongs to no submission), shown in the hook's delivery log. */
+export interface HookTestDeliveryTable {
+  id: string;
+  hook_id: string;
+  attempted_at: string;
+  response_status: number | null;
+  duration_ms: number;
   error: string | null;
 }
 
@@ -414,6 +428,7 @@ export interface Database {
   idempotency_keys: IdempotencyKeyTable;
   hooks: HookTable;
   hook_deliveries: HookDeliveryTable;
+  hook_test_deliveries: HookTestDeliveryTable;
   outbox: OutboxTable;
   email_recipients: EmailRecipientTable;
   email_messages: EmailMessageTable;
@@ -456,6 +471,7 @@ export type IdempotencyKeyRow = Selectable<IdempotencyKeyTable>;
 export type HookRow = Selectable<HookTable>;
 export type NewHookRow = Insertable<HookTable>;
 export type HookDeliveryRow = Selectable<HookDeliveryTable>;
+export type HookTestDeliveryRow = Selectable<HookTestDeliveryTable>;
 export type EmailRecipientRow = Selectable<EmailRecipientTable>;
 export type EmailMessageRow = Selectable<EmailMessageTable>;
 export type NewEmailMessageRow = Insertable<EmailMessageTable>;

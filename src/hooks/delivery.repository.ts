@@ -37,6 +37,8 @@ export async function insertHookDeliveries(trx: Trx, submissionIds: string[]): P
 export interface ClaimedDelivery {
   id: string;
   hookId: string;
+  /** Attempts made before this one (a re-send's is at least 1). */
+  attempts: number;
   targetUrl: string;
   secret: string;
   submission: {
@@ -52,25 +54,18 @@ export interface ClaimedDelivery {
 }
 
 /**
- * Moves up to `limit` deliveries from pending (or from sending, when a claim is older than
- * `staleBefore`: its process died mid-send; without `staleBefore`, from pending only) to sending,
- * and returns them. SQLite has a single writer, so the UPDATE alone is atomic; runs in the
- * caller's transaction. PostgreSQL: claimPendingDeliveriesInOneStatement.
+ * Moves up to `limit` of the oldest pending deliveries to sending, leased to `instance`, and
+ * returns them. SQLite has a single writer, so the UPDATE alone is atomic; runs in the caller's
+ * transaction. PostgreSQL: claimPendingDeliveriesInOneStatement.
  */
-export async function claimPendingDeliveries(
-  trx: Trx,
-  options: { limit: number; now: string; staleBefore: string | undefined },
-): Promise<ClaimedDelivery[]> {
-  // Two index range scans on (state, created_at), never one OR: with an OR the database
-  // collects and sorts every pending row to return the oldest few, which costs as much as the
-  // backlog is long. Abandoned claims go first; there are few, and a backlog must not starve them.
-  const abandoned = options.staleBefore === undefined ? [] : await claimableIds(trx, 'sending', options.limit, options.staleBefore);
-  const pending = abandoned.length < options.limit ? await claimableIds(trx, 'pending', options.limit - abandoned.length) : [];
-  const ids = [...abandoned, ...pending];
+export async function claimPendingDeliveries(trx: Trx, options: { limit: number; now: string; instance: string }): Promise<ClaimedDelivery[]> {
+  const ids = (
+    await trx.selectFrom('hook_deliveries').select('id').where('state', '=', 'pending').orderBy('created_at').limit(options.limit).execute()
+  ).map((row) => row.id);
   if (ids.length === 0) return [];
   await trx
     .updateTable('hook_deliveries')
-    .set({ state: 'sending', claimed_at: options.now })
+    .set({ state: 'sending', claimed_at: options.now, claimed_by: options.instance })
     .where('id', 'in', ids)
     .execute();
   const rows = await trx
@@ -80,6 +75,7 @@ export async function claimPendingDeliveries(
     .select([
       'd.id',
       'd.hook_id',
+      'd.attempts',
       'h.target_url',
       'h.secret',
       's.id as submission_id',
@@ -99,6 +95,7 @@ export async function claimPendingDeliveries(
 type ClaimedDeliveryRow = {
   id: string;
   hook_id: string;
+  attempts: number;
   target_url: string;
   secret: string;
   submission_id: string;
@@ -114,6 +111,7 @@ type ClaimedDeliveryRow = {
 const claimedRowToDelivery = (r: ClaimedDeliveryRow): ClaimedDelivery => ({
   id: r.id,
   hookId: r.hook_id,
+  attempts: Number(r.attempts),
   targetUrl: r.target_url,
   secret: r.secret,
   submission: {
@@ -130,51 +128,35 @@ const claimedRowToDelivery = (r: ClaimedDeliveryRow): ClaimedDelivery => ({
 
 /**
  * PostgreSQL: claimPendingDeliveries as one autocommitted statement of fixed text instead of a
- * transaction of six round trips. Each round trip wakes a backend that takes the event loop's
+ * transaction of several round trips. Each round trip wakes a backend that takes the event loop's
  * core for a while (the soak's profile: a third of the loop's busy time was spent in the driver's
  * writes). Candidate rows are locked with SKIP LOCKED, so concurrent dispatchers never claim the
- * same row; the same two range scans, abandoned claims first.
+ * same row.
  */
 export async function claimPendingDeliveriesInOneStatement(
   db: Executor,
-  options: { limit: number; now: string; staleBefore: string | undefined },
+  options: { limit: number; now: string; instance: string },
 ): Promise<ClaimedDelivery[]> {
-  const { rows } = await db.executeQuery<ClaimedDeliveryRow>(
-    CompiledQuery.raw(POSTGRES_CLAIM_DELIVERIES, [options.limit, options.now, options.staleBefore ?? null]),
-  );
+  const { rows } = await db.executeQuery<ClaimedDeliveryRow>(CompiledQuery.raw(POSTGRES_CLAIM_DELIVERIES, [options.limit, options.now, options.instance]));
   return rows.map(claimedRowToDelivery);
 }
 
-// Without a staleBefore ($3 null) the abandoned scan is skipped whole (a one-time filter).
-const POSTGRES_CLAIM_DELIVERIES = `with abandoned as materialized (
-    select id from hook_deliveries where $3::text is not null and state = 'sending' and claimed_at < $3
-    order by created_at limit $1 for update skip locked
-  ), pending as materialized (
+const POSTGRES_CLAIM_DELIVERIES = `with pending as materialized (
     select id from hook_deliveries where state = 'pending'
-    order by created_at limit greatest($1 - (select count(*) from abandoned), 0) for update skip locked
+    order by created_at limit $1 for update skip locked
   ), claimed as (
-    update hook_deliveries d set state = 'sending', claimed_at = $2
-    where d.id in (select id from abandoned union all select id from pending)
-    returning d.id, d.hook_id, d.submission_id
+    update hook_deliveries d set state = 'sending', claimed_at = $2, claimed_by = $3
+    where d.id in (select id from pending)
+    returning d.id, d.hook_id, d.attempts, d.submission_id
   )
-  select c.id, c.hook_id, h.target_url, h.secret, s.id as submission_id, s.form_id, s.created_at, s.ip, s.country,
+  select c.id, c.hook_id, c.attempts, h.target_url, h.secret, s.id as submission_id, s.form_id, s.created_at, s.ip, s.country,
     s.user_agent, s.referer, s.payload
   from claimed c inner join hooks h on h.id = c.hook_id inner join submissions s on s.id = c.submission_id`;
 
-async function claimableIds(
-  trx: Trx,
-  state: 'pending' | 'sending',
-  limit: number,
-  claimedBefore?: string,
-): Promise<string[]> {
-  let query = trx.selectFrom('hook_deliveries').select('id').where('state', '=', state);
-  if (claimedBefore !== undefined) query = query.where('claimed_at', '<', claimedBefore);
-  query = query.orderBy('created_at').limit(limit);
-  return (await query.execute()).map((row) => row.id);
-}
-
 export interface DeliveryAttempt {
   id: string;
+  /** Attempts made, this one included. */
+  attempts: number;
   state: 'sent' | 'failed';
   attemptedAt: string;
   status: number | null;
@@ -188,6 +170,8 @@ export async function recordDeliveryAttempt(db: Executor, attempt: DeliveryAttem
     .updateTable('hook_deliveries')
     .set({
       state: attempt.state,
+      attempts: attempt.attempts,
+      claimed_by: null,
       attempted_at: attempt.attemptedAt,
       response_status: attempt.status,
       duration_ms: attempt.durationMs,
@@ -202,12 +186,13 @@ export async function recordDeliveryAttempt(db: Executor, attempt: DeliveryAttem
  * so no query is built per group and one prepared statement serves every group size).
  */
 export async function recordDeliveryAttemptsTogether(db: Executor, attempts: DeliveryAttempt[]): Promise<void> {
-  const values = JSON.stringify(attempts.map((a) => [a.id, a.state, a.attemptedAt, a.status, a.durationMs, a.error]));
+  const values = JSON.stringify(attempts.map((a) => [a.id, a.state, a.attemptedAt, a.status, a.durationMs, a.error, a.attempts]));
   await db.executeQuery(CompiledQuery.raw(SQLITE_RECORD_DELIVERY_ATTEMPTS, [values]));
 }
 
 const SQLITE_RECORD_DELIVERY_ATTEMPTS = `update hook_deliveries
-  set state = v.value ->> 1, attempted_at = v.value ->> 2, response_status = v.value ->> 3, duration_ms = v.value ->> 4, error = v.value ->> 5
+  set state = v.value ->> 1, attempted_at = v.value ->> 2, response_status = v.value ->> 3, duration_ms = v.value ->> 4, error = v.value ->> 5,
+    attempts = v.value ->> 6, claimed_by = null
   from json_each(?) as v
   where hook_deliveries.id = v.value ->> 0`;
 
@@ -219,10 +204,12 @@ export async function recordDeliveryAttemptsUnlessLocked(db: Executor, attempts:
   const ids = attempts.map((a) => a.id);
   const { rows } = await sql<{ id: string }>`
     update hook_deliveries d
-    set state = v.state, attempted_at = v.attempted_at, response_status = v.response_status, duration_ms = v.duration_ms, error = v.error
+    set state = v.state, attempted_at = v.attempted_at, response_status = v.response_status, duration_ms = v.duration_ms, error = v.error,
+      attempts = v.attempts, claimed_by = null
     from unnest(${ids}::text[], ${attempts.map((a) => a.state)}::text[], ${attempts.map((a) => a.attemptedAt)}::text[],
-      ${attempts.map((a) => a.status)}::int[], ${attempts.map((a) => a.durationMs)}::int[], ${attempts.map((a) => a.error)}::text[])
-      as v(id, state, attempted_at, response_status, duration_ms, error)
+      ${attempts.map((a) => a.status)}::int[], ${attempts.map((a) => a.durationMs)}::int[], ${attempts.map((a) => a.error)}::text[],
+      ${attempts.map((a) => a.attempts)}::int[])
+      as v(id, state, attempted_at, response_status, duration_ms, error, attempts)
     where d.id = v.id and d.id in (select id from hook_deliveries where id = any(${ids}::text[]) for update skip locked)
     returning d.id`.execute(db);
   return new Set(rows.map((row) => row.id));
@@ -240,4 +227,41 @@ export async function countUnsentDeliveries(db: Executor): Promise<number> {
 /** SQL over a form id column: the form has a hook, so its submissions have deliveries to make. */
 export function formHasHookSql(formIdColumn: string): string {
   return `exists (select 1 from hooks where hooks.form_id = ${formIdColumn})`;
+}
+
+/** A submission's deliveries with their hook's target, for the owner of `accountId` only. */
+export async function listDeliveryRowsOfSubmission(db: Executor, accountId: string, submissionId: string) {
+  return db
+    .selectFrom('hook_deliveries as d')
+    .innerJoin('hooks as h', 'h.id', 'd.hook_id')
+    .select(['d.id', 'd.state', 'd.attempts', 'd.created_at', 'd.attempted_at', 'd.response_status', 'd.error', 'h.target_url'])
+    .where('d.submission_id', '=', submissionId)
+    .where('h.account_id', '=', accountId)
+    .orderBy('d.created_at')
+    .orderBy('d.id')
+    .execute();
+}
+
+/** The delivery, if its hook is the account's. */
+export async function findDeliveryIdOfAccount(db: Executor, accountId: string, deliveryId: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('hook_deliveries as d')
+    .innerJoin('hooks as h', 'h.id', 'd.hook_id')
+    .select('d.id')
+    .where('d.id', '=', deliveryId)
+    .where('h.account_id', '=', accountId)
+    .executeTakeFirst();
+  return row?.id;
+}
+
+/** Up to `limit` deliveries of the hook made in [since, until) whose last attempt failed, oldest first. */
+export async function listFailedDeliveryIdsOfHook(db: Executor, hookId: string, range: { since: string; until: string | undefined }, limit: number): Promise<string[]> {
+  let query = db
+    .selectFrom('hook_deliveries')
+    .select('id')
+    .where('hook_id', '=', hookId)
+    .where('state', '=', 'failed')
+    .where('created_at', '>=', range.since);
+  if (range.until !== undefined) query = query.where('created_at', '<', range.until);
+  return (await query.orderBy('created_at').orderBy('id').limit(limit).execute()).map((row) => row.id);
 }

@@ -23,6 +23,21 @@ export interface DeliveryResult {
 
 const SECRET_PREFIX = 'whsec_';
 
+/** The flat body of the specification, in its order. */
+export function deliveryBody(s: { id: string; formId: string; createdAt: string; ip: string; country: string; userAgent: string; referer: string; fields: unknown }, extra: { test?: true } = {}): string {
+  return JSON.stringify({
+    id: s.id,
+    form_id: s.formId,
+    created_at: s.createdAt,
+    ip: s.ip,
+    country: s.country,
+    user_agent: s.userAgent,
+    referer: s.referer,
+    fields: s.fields,
+    ...extra,
+  });
+}
+
 /**
  * `v1,<base64 HMAC-SHA256 of "id.timestamp.body">` keyed with the secret's base64 bytes, the
  * Standard Webhooks signature. Node's HMAC, not the reference library's pure-JS SHA-256 (1.5% of

@@ -1,5 +1,5 @@
 import type { Executor, Trx } from '../db/database.js';
-import type { HookDeliveryRow, HookRow, NewHookRow } from '../db/schema.js';
+import type { HookDeliveryRow, HookRow, HookTestDeliveryRow, NewHookRow } from '../db/schema.js';
 import type { DeliveryAttempt, DeliveryState, Hook } from './hook.types.js';
 
 export function hookRowToHook(row: HookRow): Hook {
@@ -10,6 +10,7 @@ export function deliveryRowToAttempt(row: HookDeliveryRow): DeliveryAttempt {
   return {
     id: row.id,
     submissionId: row.submission_id,
+    attempts: Number(row.attempts),
     state: row.state as DeliveryState,
     createdAt: row.created_at,
     attemptedAt: row.attempted_at,
@@ -17,6 +18,36 @@ export function deliveryRowToAttempt(row: HookDeliveryRow): DeliveryAttempt {
     durationMs: row.duration_ms,
     error: row.error,
   };
+}
+
+export function testDeliveryRowToAttempt(row: HookTestDeliveryRow): DeliveryAttempt {
+  const ok = row.response_status !== null && row.response_status >= 200 && row.response_status < 300;
+  return {
+    id: row.id,
+    submissionId: null,
+    attempts: 1,
+    state: ok ? 'sent' : 'failed',
+    createdAt: row.attempted_at,
+    attemptedAt: row.attempted_at,
+    responseStatus: row.response_status,
+    durationMs: row.duration_ms,
+    error: row.error,
+  };
+}
+
+export async function insertTestDelivery(db: Executor, row: HookTestDeliveryRow): Promise<void> {
+  await db.insertInto('hook_test_deliveries').values(row).execute();
+}
+
+export async function listTestDeliveryRowsOfHook(db: Executor, hookId: string, limit: number): Promise<HookTestDeliveryRow[]> {
+  return db
+    .selectFrom('hook_test_deliveries')
+    .selectAll()
+    .where('hook_id', '=', hookId)
+    .orderBy('attempted_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
 }
 
 export async function insertHook(db: Executor, row: NewHookRow): Promise<void> {
@@ -40,6 +71,7 @@ export async function findHookRowOfAccount(db: Executor, accountId: string, id: 
 /** Deletes a hook and its delivery records; run it inside the caller's transaction. */
 export async function deleteHookRow(trx: Trx, id: string): Promise<boolean> {
   await trx.deleteFrom('hook_deliveries').where('hook_id', '=', id).execute();
+  await trx.deleteFrom('hook_test_deliveries').where('hook_id', '=', id).execute();
   const result = await trx.deleteFrom('hooks').where('id', '=', id).executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }

@@ -85,4 +85,41 @@ export async function hookRoutes(app: FastifyInstance): Promise<void> {
       return reply.code(204).send();
     },
   );
+
+  app.post<{ Params: { id: string }; Body: { since: string; until?: string } }>(
+    '/hooks/:id/redeliver',
+    {
+      schema: {
+        tags: ['hooks'],
+        operationId: 'redeliverHook',
+        summary: 'Send again every delivery of a hook in a time range whose last attempt failed (after an outage)',
+        description:
+          'Queues one new attempt, with the same webhook-id, for each delivery of the hook whose submission arrived in [since, until) and whose last attempt failed; at most 10,000 per call (validation_failed beyond: narrow the range).',
+        security: [{ bearerAuth: [] }],
+        params: { type: 'object', required: ['id'], properties: { id: { type: 'string' } } },
+        body: {
+          type: 'object',
+          required: ['since'],
+          additionalProperties: false,
+          properties: {
+            since: { type: 'string', maxLength: 64, description: 'ISO 8601 time: deliveries of submissions from then on' },
+            until: { type: 'string', maxLength: 64, description: 'ISO 8601 time: deliveries of submissions before then (default: now)' },
+          },
+        },
+        response: {
+          202: {
+            description: 'Queued; sent by the outbox as soon as it can',
+            type: 'object',
+            required: ['queued'],
+            properties: { queued: { type: 'integer', minimum: 0, maximum: 10000 } },
+          },
+          ...errorResponses([...MANAGEMENT, 404, 413]),
+        },
+      },
+    },
+    async (request, reply) => {
+      const queued = await app.services.hooks.redeliver(request.accountId, request.params.id, request.body);
+      return reply.code(202).send({ queued });
+    },
+  );
 }

@@ -1,6 +1,9 @@
 import type { AuditService } from '../audit/audit.service.js';
-import type { HookDeliveryChannel } from './delivery.channel.js';
-import type { DeliveryResult } from './delivery.sender.js';
+import { deliveryBody, type DeliveryResult, type DeliverySender } from './delivery.sender.js';
+import { findDeliveryIdOfAccount, listDeliveryRowsOfSubmission, listFailedDeliveryIdsOfHook } from './delivery.repository.js';
+import type { OutboxDispatcher } from '../outbox/outbox.dispatcher.js';
+import { isDone, messageStateOf, type MessageLogEntry } from '../outbox/outbox.log.js';
+import { UNKNOWN_COUNTRY } from '../lib/text.js';
 import { randomBytes } from 'node:crypto';
 import type { AccountService } from '../accounts/account.service.js';
 import { planAllowsHooks } from '../accounts/account.types.js';
@@ -16,8 +19,11 @@ import {
   findHookRowOfAccount,
   hookRowToHook,
   insertHook,
+  insertTestDelivery,
   listDeliveryRowsOfHook,
   listHookRowsOfAccount,
+  listTestDeliveryRowsOfHook,
+  testDeliveryRowToAttempt,
 } from './hook.repository.js';
 import type { DeliveryAttempt, Hook } from './hook.types.js';
 import { targetUrlProblem } from '../lib/target-url.js';
@@ -34,7 +40,8 @@ export class HookService {
     private readonly config: Config,
     private readonly forms: FormService,
     private readonly accounts: AccountService,
-    private readonly deliveries?: Pick<HookDeliveryChannel, 'sendTest'>,
+    private readonly sender: Pick<DeliverySender, 'send'>,
+    private readonly outbox: Pick<OutboxDispatcher, 'sendAgain'>,
     private readonly audit?: AuditService,
   ) {}
 
@@ -76,22 +83,92 @@ export class HookService {
     });
   }
 
-  /** The target answered 410 Gone to a delivery: the subscription ends (Zapier's convention). */
-  async unsubscribeGoneHook(hookId: string): Promise<void> {
-    await this.db.transaction().execute((trx) => deleteHookRow(trx, hookId));
-  }
-
+  /** The hook's newest deliveries, its "Send test" ones among them. */
   async listRecentDeliveries(accountId: string, hookId: string, limit: number): Promise<DeliveryAttempt[]> {
     const row = await findHookRowOfAccount(this.db, accountId, hookId);
     if (!row) throw notFound('Hook');
-    return (await listDeliveryRowsOfHook(this.db, row.id, limit)).map(deliveryRowToAttempt);
+    const [deliveries, tests] = await Promise.all([listDeliveryRowsOfHook(this.db, row.id, limit), listTestDeliveryRowsOfHook(this.db, row.id, limit)]);
+    const time = (a: DeliveryAttempt) => a.attemptedAt ?? a.createdAt;
+    return [...deliveries.map(deliveryRowToAttempt), ...tests.map(testDeliveryRowToAttempt)]
+      .sort((a, b) => (time(a) < time(b) ? 1 : time(a) > time(b) ? -1 : 0))
+      .slice(0, limit);
   }
 
-  /** Sends a signed example body to the hook's target now (the dashboard's "Send test"). */
+  /** Sends a signed example body to the hook's target now (the dashboard's "Send test"), and logs it with the hook's deliveries. */
   async sendTestDelivery(accountId: string, hookId: string): Promise<DeliveryResult> {
     const row = await findHookRowOfAccount(this.db, accountId, hookId);
     if (!row) throw notFound('Hook');
-    if (!this.deliveries) throw new AppError('internal_error', 'Deliveries are not running in this process.');
-    return this.deliveries.sendTest({ id: row.id, formId: row.form_id, targetUrl: row.target_url, secret: row.secret });
+    const now = nowIso();
+    const body = deliveryBody(
+      {
+        id: 'sub_test',
+        formId: row.form_id,
+        createdAt: now,
+        ip: '203.0.113.1',
+        country: UNKNOWN_COUNTRY,
+        userAgent: 'Formgate test delivery',
+        referer: '',
+        fields: { email: 'test@example.com', message: 'This is a test delivery from the Formgate dashboard.' },
+      },
+      { test: true },
+    );
+    const id = `test_${Date.now()}.${row.id}`;
+    const result = await this.sender.send({ id, targetUrl: row.target_url, secret: row.secret, body });
+    await insertTestDelivery(this.db, { id, hook_id: row.id, attempted_at: now, response_status: result.status, duration_ms: result.durationMs, error: result.error });
+    return result;
   }
+
+  /** The submission's hook deliveries, as its page lists them (the account's hooks only). */
+  async listDeliveriesOfSubmission(accountId: string, submissionId: string): Promise<MessageLogEntry[]> {
+    return (await listDeliveryRowsOfSubmission(this.db, accountId, submissionId)).map((d) => ({
+      channel: 'hook',
+      id: d.id,
+      kind: 'Hook delivery',
+      target: d.target_url,
+      state: messageStateOf(d.state),
+      reason: d.error,
+      attempts: Number(d.attempts),
+      lastStatus: d.response_status === null ? null : `HTTP ${d.response_status}`,
+      createdAt: d.created_at,
+      lastAttemptAt: d.attempted_at,
+      canSendAgain: isDone(d.state),
+    }));
+  }
+
+  /** "Send again" of one delivery: one new attempt through the outbox, with the same `webhook-id`. Returns whether it was queued. */
+  async sendDeliveryAgain(accountId: string, deliveryId: string): Promise<boolean> {
+    const id = await findDeliveryIdOfAccount(this.db, accountId, deliveryId);
+    if (!id) throw notFound('Delivery');
+    return (await this.outbox.sendAgain('hook_deliveries', [id])) > 0;
+  }
+
+  /**
+   * After an outage: one new attempt for each delivery of the hook made in [since, until) whose
+   * last attempt failed, at most MAX_REDELIVERIES a call. Returns how many were queued.
+   */
+  async redeliver(accountId: string, hookId: string, input: { since: string; until?: string | undefined }): Promise<number> {
+    const row = await findHookRowOfAccount(this.db, accountId, hookId);
+    if (!row) throw notFound('Hook');
+    const since = instantOf(input.since, 'since');
+    const until = input.until === undefined ? undefined : instantOf(input.until, 'until');
+    if (until !== undefined && until <= since) throw validationFailed('until must be after since.', { until: 'must be after since' });
+    const ids = await listFailedDeliveryIdsOfHook(this.db, row.id, { since, until }, MAX_REDELIVERIES + 1);
+    if (ids.length > MAX_REDELIVERIES) {
+      throw validationFailed(
+        `More than ${MAX_REDELIVERIES.toLocaleString('en')} failed deliveries in this range; at most ${MAX_REDELIVERIES.toLocaleString('en')} are sent again per call. Narrow the range (since/until) and call again.`,
+        { since: `over ${MAX_REDELIVERIES} failed deliveries in the range` },
+      );
+    }
+    return this.outbox.sendAgain('hook_deliveries', ids);
+  }
+}
+
+/** Contract section 21: deliveries sent again per redelivery call. */
+export const MAX_REDELIVERIES = 10_000;
+
+/** An ISO 8601 time as stored (UTC, milliseconds), or a field error. */
+function instantOf(value: string, field: string): string {
+  const ms = /^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(value) ? Date.parse(value) : Number.NaN;
+  if (Number.isNaN(ms)) throw validationFailed(`${field} is not an ISO 8601 time.`, { [field]: 'must be an ISO 8601 time, e.g. 2026-11-22T10:15:30.123Z' });
+  return new Date(ms).toISOString();
 }

@@ -8,10 +8,13 @@ export interface Hook {
 
 export type DeliveryState = 'pending' | 'sending' | 'sent' | 'failed';
 
-/** One recorded delivery of a submission to a hook, for the dashboard. */
+/** One recorded delivery of a submission to a hook (or a "Send test": no submission), for the dashboard. */
 export interface DeliveryAttempt {
   id: string;
-  submissionId: string;
+  /** null for a test delivery. */
+  submissionId: string | null;
+  /** Attempts made (a test: 1). */
+  attempts: number;
   state: DeliveryState;
   createdAt: string;
   attemptedAt: string | null;

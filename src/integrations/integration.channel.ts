@@ -1,11 +1,11 @@
-import { randomInt } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
 import type { DatabaseHandle, Trx } from '../db/database.js';
 import { newId } from '../lib/ids.js';
-import { isoMinus, nowIso } from '../lib/time.js';
+import { nowIso } from '../lib/time.js';
 import type { Metrics } from '../metrics/metrics.js';
-import type { ChannelContext, OutboxChannel, OutboxSend } from '../outbox/outbox.channel.js';
+import type { ChannelContext, ClaimLease, OutboxChannel, OutboxSend } from '../outbox/outbox.channel.js';
+import { fourfoldBackoff, nextStep, type RetryPolicy } from '../outbox/outbox.policy.js';
 import { formatRequest } from './formats/index.js';
 import {
   claimDueMessages,
@@ -13,17 +13,14 @@ import {
   formHasEnabledIntegrationSql,
   insertMessagesForQueued,
   recordMessageAttempt,
-  releaseClaimsBefore,
+  setIntegrationEnabled,
+  skipPendingMessagesOf,
   type ClaimedIntegrationMessage,
 } from './integration.repository.js';
 import type { IntegrationSender } from './integration.sender.js';
-import type { IntegrationService } from './integration.service.js';
 import type { IntegrationKind } from './integration.types.js';
 import { buildSubmissionMessage } from './message.js';
 import { classifyAnswer, type AttemptOutcome } from './outcome.js';
-
-/** Contract section 13: at most 5 attempts in all. */
-export const MAX_ATTEMPTS = 5;
 
 const submissionLink = (baseUrl: string, submissionId: string) => `${baseUrl}/dashboard/submissions/${submissionId}`;
 
@@ -41,7 +38,8 @@ const submissionLink = (baseUrl: string, submissionId: string) => `${baseUrl}/da
 export class IntegrationChannel implements OutboxChannel {
   readonly name = 'integrations';
   readonly maxInFlight = 16;
-  private readonly instance = String(randomInt(1, 2 ** 31 - 1));
+  readonly table = 'integration_messages';
+  readonly policy: RetryPolicy;
   private context: ChannelContext | undefined;
 
   constructor(
@@ -49,16 +47,13 @@ export class IntegrationChannel implements OutboxChannel {
     private readonly config: Config,
     private readonly logger: FastifyBaseLogger,
     private readonly sender: IntegrationSender,
-    private readonly integrations: Pick<IntegrationService, 'disableForRefusal'>,
     private readonly metrics?: Metrics,
-  ) {}
+  ) {
+    this.policy = fourfoldBackoff(config.mailRetryBaseMs);
+  }
 
   async start(context: ChannelContext): Promise<void> {
     this.context = context;
-    if (this.handle.dialect === 'sqlite') {
-      const released = await releaseClaimsBefore(this.handle.db, nowIso(), this.instance);
-      if (released > 0) this.logger.warn({ released }, 'integration messages claimed by a stopped process are queued again');
-    }
   }
 
   formHasWorkSql(formIdColumn: string): string {
@@ -69,14 +64,8 @@ export class IntegrationChannel implements OutboxChannel {
     return insertMessagesForQueued(trx, submissionIds, nowIso());
   }
 
-  async claim(trx: Trx, limit: number): Promise<OutboxSend[]> {
-    const now = nowIso();
-    const rows = await claimDueMessages(trx, this.handle.dialect, {
-      limit,
-      now,
-      instance: this.instance,
-      staleBefore: isoMinus(now, 2 * this.config.hookTimeoutMs + 5_000),
-    });
+  async claim(trx: Trx, limit: number, lease: ClaimLease): Promise<OutboxSend[]> {
+    const rows = await claimDueMessages(trx, this.handle.dialect, { limit, now: nowIso(), instance: lease.instance });
     return rows.map((row) => () => this.deliver(row));
   }
 
@@ -120,12 +109,12 @@ export class IntegrationChannel implements OutboxChannel {
     finalState?: 'skipped',
   ): Promise<void> {
     const attempts = row.attempts + 1;
-    let kind = outcome.kind;
-    if (kind === 'retry' && attempts >= MAX_ATTEMPTS) kind = 'failed';
-    const delay = kind === 'retry' ? ((outcome.kind === 'retry' ? outcome.retryAfterMs : undefined) ?? this.config.mailRetryBaseMs * 4 ** (attempts - 1)) : 0;
+    const step = nextStep(this.policy, attempts, outcome.kind === 'sent' ? outcome : outcome.kind === 'retry' ? { kind: 'temporary', retryAfterMs: outcome.retryAfterMs } : { kind: 'permanent' });
+    const kind = outcome.kind === 'disable' ? 'disable' : step.state === 'pending' ? 'retry' : step.state;
+    const delay = step.state === 'pending' ? step.retryInMs : 0;
     const reason = outcome.kind === 'sent' ? null : outcome.reason;
     const logged = kind === 'disable' ? 'disabled' : kind;
-    const state = finalState ?? (kind === 'sent' ? 'sent' : kind === 'retry' ? 'pending' : 'failed');
+    const state = finalState ?? (step.state === 'pending' ? 'pending' : step.state);
     try {
       await this.handle.db.transaction().execute(async (trx) => {
         await recordMessageAttempt(
@@ -137,12 +126,15 @@ export class IntegrationChannel implements OutboxChannel {
             attempted_at: attemptedAt,
             outcome: logged,
             status: answer.status,
-            error: kind === 'failed' && outcome.kind === 'retry' ? `${reason} (gave up after ${attempts} attempts)` : reason,
+            error: step.state === 'failed' && step.gaveUp ? `${reason} (gave up after ${attempts} attempts)` : reason,
             duration_ms: answer.durationMs,
           },
           { state, attempts, nextAttemptAt: kind === 'retry' ? new Date(Date.now() + delay).toISOString() : undefined },
         );
-        if (kind === 'disable') await this.integrations.disableForRefusal(trx, row.integration_id, reason ?? 'refused');
+        if (kind === 'disable') {
+          await setIntegrationEnabled(trx, row.integration_id, false, reason ?? 'refused');
+          await skipPendingMessagesOf(trx, row.integration_id);
+        }
       });
     } catch (err) {
       this.logger.error({ err, messageId: row.id }, 'recording an integration attempt failed');

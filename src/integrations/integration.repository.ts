@@ -143,26 +143,23 @@ export interface ClaimedIntegrationMessage {
 }
 
 /**
- * Moves up to `limit` due messages to sending, claimed by `instance`, and returns them: pending
- * ones whose time has come, and first any claim older than `staleBefore` (its process died
- * mid-send). On PostgreSQL SKIP LOCKED keeps concurrent dispatchers off each other's rows.
+ * Moves up to `limit` due messages to sending, leased to `instance`, and returns them. On
+ * PostgreSQL SKIP LOCKED keeps concurrent dispatchers off each other's rows.
  */
 export async function claimDueMessages(
   trx: Trx,
   dialect: Dialect,
-  options: { limit: number; now: string; instance: string; staleBefore: string },
+  options: { limit: number; now: string; instance: string },
 ): Promise<ClaimedIntegrationMessage[]> {
-  const due = async (state: 'pending' | 'sending', limit: number) => {
-    let query = trx.selectFrom('integration_messages').select('id').where('state', '=', state).limit(limit);
-    query =
-      state === 'pending'
-        ? query.where('next_attempt_at', '<=', options.now).orderBy('next_attempt_at')
-        : query.where('claimed_at', '<', options.staleBefore).orderBy('claimed_at');
-    if (dialect === 'postgres') query = query.forUpdate().skipLocked();
-    return (await query.execute()).map((r) => r.id);
-  };
-  const stale = await due('sending', options.limit);
-  const ids = [...stale, ...(stale.length < options.limit ? await due('pending', options.limit - stale.length) : [])];
+  let query = trx
+    .selectFrom('integration_messages')
+    .select('id')
+    .where('state', '=', 'pending')
+    .where('next_attempt_at', '<=', options.now)
+    .orderBy('next_attempt_at')
+    .limit(options.limit);
+  if (dialect === 'postgres') query = query.forUpdate().skipLocked();
+  const ids = (await query.execute()).map((r) => r.id);
   if (ids.length === 0) return [];
   await trx
     .updateTable('integration_messages')
@@ -191,18 +188,6 @@ export async function claimDueMessages(
     ])
     .where('m.id', 'in', ids)
     .execute();
-}
-
-/** Claims made before `claimedBefore` by any other instance go back to pending (SQLite start). */
-export async function releaseClaimsBefore(db: Executor, claimedBefore: string, except: string): Promise<number> {
-  const result = await db
-    .updateTable('integration_messages')
-    .set({ state: 'pending', claimed_at: null, claimed_by: null })
-    .where('state', '=', 'sending')
-    .where('claimed_by', '<>', except)
-    .where('claimed_at', '<', claimedBefore)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows);
 }
 
 export async function countUnsentIntegrationMessages(db: Executor): Promise<number> {
@@ -235,4 +220,41 @@ export async function recordMessageAttempt(
   if (Number(updated.numUpdatedRows) === 0) return false;
   await trx.insertInto('integration_attempts').values(attempt).execute();
   return true;
+}
+
+/** A submission's integration messages with each one's last attempt, for the owner of `accountId` only. */
+export async function listMessageRowsOfSubmission(db: Executor, accountId: string, submissionId: string) {
+  const messages = await db
+    .selectFrom('integration_messages as m')
+    .innerJoin('integrations as i', 'i.id', 'm.integration_id')
+    .innerJoin('forms as f', 'f.id', 'i.form_id')
+    .select(['m.id', 'm.state', 'm.attempts', 'm.created_at', 'i.kind', 'i.name', 'i.enabled', 'i.disabled_reason'])
+    .where('m.submission_id', '=', submissionId)
+    .where('f.account_id', '=', accountId)
+    .orderBy('m.created_at')
+    .orderBy('m.id')
+    .execute();
+  if (messages.length === 0) return [];
+  const attempts = await db
+    .selectFrom('integration_attempts')
+    .selectAll()
+    .where('message_id', 'in', messages.map((m) => m.id))
+    .orderBy('attempted_at')
+    .orderBy('id')
+    .execute();
+  const last = new Map(attempts.map((a) => [a.message_id, a]));
+  return messages.map((message) => ({ message, last: last.get(message.id) }));
+}
+
+/** The message, if its integration's form is the account's. */
+export async function findMessageIdOfAccount(db: Executor, accountId: string, messageId: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('integration_messages as m')
+    .innerJoin('integrations as i', 'i.id', 'm.integration_id')
+    .innerJoin('forms as f', 'f.id', 'i.form_id')
+    .select('m.id')
+    .where('m.id', '=', messageId)
+    .where('f.account_id', '=', accountId)
+    .executeTakeFirst();
+  return row?.id;
 }

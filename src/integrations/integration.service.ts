@@ -14,11 +14,13 @@ import {
   deleteIntegrationRow,
   findFormsWithDisabledIntegrations,
   findIntegrationRow,
+  findMessageIdOfAccount,
   insertAttempt,
   insertIntegration,
   integrationRowToIntegration,
   listAttemptRowsOfIntegration,
   listIntegrationRowsOfForm,
+  listMessageRowsOfSubmission,
   setIntegrationEnabled,
   skipPendingMessagesOf,
 } from './integration.repository.js';
@@ -26,6 +28,10 @@ import type { IntegrationSender } from './integration.sender.js';
 import { INTEGRATION_KINDS, MAX_INTEGRATIONS_PER_FORM, type Integration, type IntegrationAttempt, type IntegrationKind } from './integration.types.js';
 import { sampleMessage } from './message.js';
 import { classifyAnswer } from './outcome.js';
+import type { OutboxDispatcher } from '../outbox/outbox.dispatcher.js';
+import { isDone, messageStateOf, type MessageLogEntry } from '../outbox/outbox.log.js';
+
+const KIND_NAMES: Record<string, string> = { slack: 'Slack', discord: 'Discord', telegram: 'Telegram', teams: 'Teams', ntfy: 'ntfy' };
 
 export interface NewIntegrationInput {
   kind: string;
@@ -69,8 +75,33 @@ export class IntegrationService {
     private readonly config: Config,
     private readonly forms: FormService,
     private readonly sender: Pick<IntegrationSender, 'post'>,
+    private readonly outbox: Pick<OutboxDispatcher, 'sendAgain'>,
     private readonly audit?: AuditService,
   ) {}
+
+  /** The submission's integration messages, as its page lists them (the account's forms only). */
+  async listMessagesOfSubmission(accountId: string, submissionId: string): Promise<MessageLogEntry[]> {
+    return (await listMessageRowsOfSubmission(this.db, accountId, submissionId)).map(({ message: m, last }) => ({
+      channel: 'integration',
+      id: m.id,
+      kind: `${KIND_NAMES[m.kind] ?? m.kind} message`,
+      target: m.name,
+      state: messageStateOf(m.state),
+      reason: last?.error ?? (m.state === 'skipped' ? (m.disabled_reason ?? 'the integration is turned off') : null),
+      attempts: Number(m.attempts),
+      lastStatus: last?.status == null ? null : `HTTP ${last.status}`,
+      createdAt: m.created_at,
+      lastAttemptAt: last?.attempted_at ?? null,
+      canSendAgain: isDone(m.state),
+    }));
+  }
+
+  /** "Send again": one new attempt through the outbox. */
+  async sendMessageAgain(accountId: string, messageId: string): Promise<boolean> {
+    const id = await findMessageIdOfAccount(this.db, accountId, messageId);
+    if (!id) throw notFound('Integration message');
+    return (await this.outbox.sendAgain('integration_messages', [id])) > 0;
+  }
 
   private async getForm(formId: string, accountId: string | undefined) {
     return accountId === undefined ? this.forms.getForm(formId) : this.forms.getFormOfAccount(accountId, formId);
@@ -166,13 +197,7 @@ export class IntegrationService {
     return integrationRowToIntegration((await findIntegrationRow(this.db, row.id))!);
   }
 
-  /** The platform refused the target (401/403/404/410): off, with the reason shown, nothing more queued for it. */
-  async disableForRefusal(trx: Trx, id: string, reason: string): Promise<void> {
-    await setIntegrationEnabled(trx, id, false, reason);
-    await skipPendingMessagesOf(trx, id);
-  }
-
-  async listAttempts(id: string, limit: number, accountId?: string): Promise<IntegrationAttempt[]> {
+    async listAttempts(id: string, limit: number, accountId?: string): Promise<IntegrationAttempt[]> {
     const row = await this.getRow(id, accountId);
     return (await listAttemptRowsOfIntegration(this.db, row.id, limit)).map(attemptRowToAttempt);
   }

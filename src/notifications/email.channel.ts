@@ -1,13 +1,12 @@
-import { randomInt } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
 import type { DatabaseHandle, Trx } from '../db/database.js';
-import { openDedicatedConnection, type DedicatedConnection } from '../db/dedicated-connection.js';
 import { BatchedWrites, writeSkippingLocked } from '../lib/batched-writes.js';
 import { newId } from '../lib/ids.js';
 import { nowIso } from '../lib/time.js';
 import { canonicalTimeZone, UTC } from '../lib/time-zone.js';
-import type { ChannelContext, OutboxChannel, OutboxSend } from '../outbox/outbox.channel.js';
+import type { ChannelContext, ClaimLease, OutboxChannel, OutboxSend } from '../outbox/outbox.channel.js';
+import { fourfoldBackoff, nextStep, type RetryPolicy } from '../outbox/outbox.policy.js';
 import { composeDigestEmail, composeSubmissionEmail, DIGEST_MAX_IN_FULL, replyToOf, type ComposedEmail } from './views/emails.js';
 import {
   claimDueMessageRows,
@@ -16,12 +15,8 @@ import {
   findAccountTimeZoneOfForm,
   formHasPerSubmissionRecipientSql,
   insertSubmissionMessages,
-  isClaimantGone,
-  listClaimants,
   listDigestSubmissionRows,
   listVerifiedAddresses,
-  lockLiveness,
-  releaseClaims,
   setMessageState,
   updateRecipientRow,
   type ClaimedMessageRow,
@@ -31,14 +26,11 @@ import type { SendResult, SmtpMailer } from './mailer.js';
 import type { InstanceSecretService } from '../secrets/instance-secret.service.js';
 import { composeConfirmationEmail, confirmationRows, confirmationTexts, unsubscribeToken } from './confirmation.js';
 import { admitConfirmationsOf } from './confirmation.guards.js';
+import { queueDueDigests } from './digests.js';
 import { formSendsConfirmationsSql, insertConfirmationRows, insertSuppression, listConfirmationCandidates } from './confirmation.repository.js';
 
-const MAX_ATTEMPTS = 5;
-const RECLAIM_CHECK_MS = 5_000;
 /** Attempts are written at most this often: at 400 messages/s, groups of ~8 instead of ~4. */
 const ATTEMPTS_GAP_MS = 20;
-/** Longer than any send can take (three 30 s SMTP timeouts, with room). */
-const SQLITE_STALE_CLAIM_MS = 10 * 60_000;
 
 /** One send's outcome as it is written: the attempt row and the message's new state. */
 interface AttemptRecord {
@@ -53,14 +45,8 @@ export type EmailAttemptListener = (outcome: SendResult['outcome']) => void;
 /**
  * The email channel of the outbox: expands a queued submission into one message per verified
  * recipient, claims due messages, sends each through SMTP and records every attempt. Temporary
- * failures are retried after MAIL_RETRY_BASE_MS, ×4 each time, at most MAX_ATTEMPTS in all; a
+ * failures are retried after MAIL_RETRY_BASE_MS, ×4 each time, at most five attempts in all; a
  * 5xx for the recipient marks the address bounced.
- *
- * A message claimed by a process that died was never confirmed by the server, so it goes back to
- * pending: on SQLite (one server process per file) every claim made before this process started
- * is such a claim (and any claim older than ten minutes); on PostgreSQL an instance holds an
- * advisory lock for its lifetime, and a claim whose instance's lock is free belongs to a dead
- * process.
  */
 export class EmailChannel implements OutboxChannel {
   readonly name = 'email';
@@ -70,14 +56,11 @@ export class EmailChannel implements OutboxChannel {
    * queues the rest, each message still claimed by this instance only.
    */
   readonly maxInFlight = 64;
+  readonly table = 'email_messages';
+  readonly policy: RetryPolicy;
   private readonly verifiedCache = new Map<string, { addresses: Promise<string[]>; until: number }>();
   private readonly zoneCache = new Map<string, { zone: Promise<string>; until: number }>();
-  private readonly instance = String(randomInt(1, 2 ** 31 - 1));
   private context: ChannelContext | undefined;
-  /** PostgreSQL: the connection holding this instance's liveness lock. */
-  private liveness: DedicatedConnection | undefined;
-  private lastReclaimCheck = 0;
-  private readonly startedAt = Date.now();
   private digestTimer: NodeJS.Timeout | undefined;
   /** Attempts of messages that finished together, recorded together. */
   private readonly attempts: BatchedWrites<AttemptRecord>;
@@ -87,19 +70,17 @@ export class EmailChannel implements OutboxChannel {
     private readonly config: Config,
     private readonly mailer: SmtpMailer,
     private readonly logger: FastifyBaseLogger,
-    private readonly queueDigests: () => Promise<number>,
     private readonly secrets: InstanceSecretService,
     private readonly onAttempt: EmailAttemptListener = () => {},
   ) {
     this.attempts = new BatchedWrites((records) => this.recordAttempts(records), { minGapMs: ATTEMPTS_GAP_MS });
+    this.policy = fourfoldBackoff(config.mailRetryBaseMs);
   }
 
   async start(context: ChannelContext): Promise<void> {
     this.context = context;
-    await this.holdLivenessLock();
-    await this.reclaimFromDeadInstances();
     const digests = () =>
-      this.queueDigests().then(
+      queueDueDigests(this.handle.db).then(
         (queued) => queued > 0 && context.wakeAfter(0),
         (err: unknown) => this.logger.warn({ err }, 'queueing email digests failed'),
       );
@@ -118,18 +99,11 @@ export class EmailChannel implements OutboxChannel {
     return notifications + (await insertConfirmationRows(trx, confirmationRows(await listConfirmationCandidates(trx, submissionIds), now)));
   }
 
-  /** PostgreSQL: claims only while this instance holds its liveness lock; and now and then, claims of dead instances go back to pending. */
-  async readyToClaim(): Promise<boolean> {
-    if (this.handle.dialect === 'postgres' && !this.liveness?.held && !(await this.holdLivenessLock())) return false;
-    if (Date.now() - this.lastReclaimCheck > RECLAIM_CHECK_MS) await this.reclaimFromDeadInstances();
-    return true;
-  }
-
-  async claim(trx: Trx, limit: number): Promise<OutboxSend[]> {
+  async claim(trx: Trx, limit: number, lease: ClaimLease): Promise<OutboxSend[]> {
     // The confirmation guards' per-form locks are taken sorted, and held to the dispatcher's
     // commit: it claims at most once a transaction, so they stay in that order.
     const now = nowIso();
-    const claimed = await claimDueMessageRows(trx, this.handle.dialect, { limit, now, instance: this.instance });
+    const claimed = await claimDueMessageRows(trx, this.handle.dialect, { limit, now, instance: lease.instance });
     const rows = await admitConfirmationsOf(trx, this.handle.dialect, claimed, now);
     return rows.map((row) => () => this.deliver(row));
   }
@@ -141,8 +115,6 @@ export class EmailChannel implements OutboxChannel {
   async close(): Promise<void> {
     if (this.digestTimer) clearInterval(this.digestTimer);
     await this.mailer.close();
-    this.liveness?.release();
-    this.liveness = undefined;
   }
 
   private async deliver(row: ClaimedMessageRow): Promise<void> {
@@ -247,10 +219,10 @@ export class EmailChannel implements OutboxChannel {
 
   private async record(row: ClaimedMessageRow, result: SendResult): Promise<void> {
     const attempts = row.attempts + 1;
-    let outcome = result.outcome;
-    if (outcome === 'retry' && attempts >= MAX_ATTEMPTS) outcome = 'failed';
+    const step = nextStep(this.policy, attempts, result.outcome === 'sent' ? { kind: 'sent' } : result.outcome === 'retry' ? { kind: 'temporary' } : { kind: 'permanent' });
+    const outcome = step.state === 'failed' && step.gaveUp ? 'failed' : result.outcome;
     const now = nowIso();
-    const delay = this.config.mailRetryBaseMs * 4 ** (attempts - 1);
+    const delay = step.state === 'pending' ? step.retryInMs : 0;
     try {
       await this.attempts.write({
         row,
@@ -297,48 +269,4 @@ export class EmailChannel implements OutboxChannel {
       }
     });
   }
-
-  /** PostgreSQL: a session-level advisory lock held as long as this process lives. */
-  private async holdLivenessLock(): Promise<boolean> {
-    const pool = this.handle.pgPool;
-    if (!pool) return true;
-    if (this.liveness?.held) return true;
-    let connection: DedicatedConnection | undefined;
-    try {
-      connection = await openDedicatedConnection(pool);
-      await lockLiveness(connection.db, this.instance);
-    } catch (err) {
-      connection?.release();
-      this.logger.warn({ err }, 'taking the email liveness lock failed; not sending email until it is held');
-      return false;
-    }
-    if (!connection.held) return false;
-    this.liveness = connection;
-    return true;
-  }
-
-  private async reclaimFromDeadInstances(): Promise<void> {
-    this.lastReclaimCheck = Date.now();
-    let released: number;
-    if (this.handle.dialect === 'postgres') {
-      const liveness = this.liveness;
-      if (!liveness?.held) return;
-      const dead: string[] = [];
-      for (const claimant of await listClaimants(this.handle.db, this.instance)) {
-        if (await isClaimantGone(liveness.db, claimant)) dead.push(claimant);
-      }
-      released = await releaseClaims(this.handle.db, { claimants: dead });
-    } else {
-      // One server per SQLite file: a claim made before this process started is a dead one's.
-      // Later claims of another process (two servers sharing a file) are released only once
-      // they are far older than any send can take.
-      const now = Date.now();
-      released = await releaseClaims(this.handle.db, {
-        except: this.instance,
-        claimedBefore: new Date(Math.max(this.startedAt, now - SQLITE_STALE_CLAIM_MS)).toISOString(),
-      });
-    }
-    if (released > 0) this.logger.warn({ released }, 'email messages claimed by a stopped process are queued again');
-  }
-
 }

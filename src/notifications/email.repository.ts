@@ -287,39 +287,6 @@ export async function countUnsentMessages(db: Executor): Promise<number> {
   return Number(row.n);
 }
 
-/** Instances other than `instance` that hold claims (messages in sending). */
-export async function listClaimants(db: Executor, instance: string): Promise<string[]> {
-  const rows = await db
-    .selectFrom('email_messages')
-    .select('claimed_by')
-    .distinct()
-    .where('state', '=', 'sending')
-    .where('claimed_by', '<>', instance)
-    .execute();
-  return rows.map((r) => r.claimed_by).filter((c): c is string => c !== null);
-}
-
-/**
- * Puts claims back to pending: those of the given (dead) instances, or those of any instance but
- * `except` made before `claimedBefore`. Such a message was never confirmed by the server.
- */
-export async function releaseClaims(
-  db: Executor,
-  which: { claimants: string[] } | { except: string; claimedBefore: string },
-): Promise<number> {
-  if ('claimants' in which && which.claimants.length === 0) return 0;
-  let query = db
-    .updateTable('email_messages')
-    .set({ state: 'pending', claimed_at: null, claimed_by: null })
-    .where('state', '=', 'sending');
-  query =
-    'claimants' in which
-      ? query.where('claimed_by', 'in', which.claimants)
-      : query.where('claimed_by', '<>', which.except).where('claimed_at', '<', which.claimedBefore);
-  const result = await query.executeTakeFirst();
-  return Number(result.numUpdatedRows);
-}
-
 export async function setMessageState(db: Executor, id: string, state: string, skipReason?: string): Promise<void> {
   await db.updateTable('email_messages').set({ state, claimed_at: null, claimed_by: null, ...(skipReason ? { skip_reason: skipReason } : {}) }).where('id', '=', id).execute();
 }
@@ -388,23 +355,36 @@ export function formHasPerSubmissionRecipientSql(formIdColumn: string): string {
     where r.form_id = ${formIdColumn} and r.state in ('verified', 'pending') and f.notify_mode = 'each')`;
 }
 
-// ---- liveness of email senders (PostgreSQL, on a dedicated connection) ----
-
-/** Advisory-lock class of live email dispatchers on PostgreSQL ("Form"). */
-const LIVENESS_LOCK_CLASS = 0x466f726d;
-
-/** Takes this instance's session-level liveness lock (held until the connection ends). */
-export async function lockLiveness(db: Executor, instance: string): Promise<void> {
-  await sql`select pg_advisory_lock(${LIVENESS_LOCK_CLASS}, ${Number(instance)})`.execute(db);
+/** A submission's emails with each one's last attempt, for the owner of `accountId` only. */
+export async function listMessageRowsOfSubmission(db: Executor, accountId: string, submissionId: string): Promise<Array<{ message: EmailMessageRow; last: EmailAttemptRow | undefined }>> {
+  const messages = await db
+    .selectFrom('email_messages as m')
+    .innerJoin('forms as f', 'f.id', 'm.form_id')
+    .selectAll('m')
+    .where('m.submission_id', '=', submissionId)
+    .where('f.account_id', '=', accountId)
+    .orderBy('m.created_at')
+    .orderBy('m.id')
+    .execute();
+  if (messages.length === 0) return [];
+  const attempts = await db
+    .selectFrom('email_attempts')
+    .selectAll()
+    .where('message_id', 'in', messages.map((m) => m.id))
+    .orderBy('attempted_at')
+    .orderBy('id')
+    .execute();
+  const last = new Map(attempts.map((a) => [a.message_id, a]));
+  return messages.map((message) => ({ message, last: last.get(message.id) }));
 }
 
-/**
- * Whether the instance that made `claimant`'s claims is gone (its liveness lock is free). The
- * probe takes the lock only to test it and gives it back at once.
- */
-export async function isClaimantGone(db: Executor, claimant: string): Promise<boolean> {
-  const { rows } = await sql<{ free: boolean }>`select pg_try_advisory_lock(${LIVENESS_LOCK_CLASS}, ${Number(claimant)}) as free`.execute(db);
-  if (!rows[0]?.free) return false;
-  await sql`select pg_advisory_unlock(${LIVENESS_LOCK_CLASS}, ${Number(claimant)})`.execute(db);
-  return true;
+/** The message, if its form is the account's. */
+export async function findMessageOfAccount(db: Executor, accountId: string, messageId: string): Promise<{ id: string; kind: string } | undefined> {
+  return db
+    .selectFrom('email_messages as m')
+    .innerJoin('forms as f', 'f.id', 'm.form_id')
+    .select(['m.id', 'm.kind'])
+    .where('m.id', '=', messageId)
+    .where('f.account_id', '=', accountId)
+    .executeTakeFirst();
 }

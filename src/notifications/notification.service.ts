@@ -4,7 +4,10 @@ import { z } from 'zod';
 import type { Config } from '../config.js';
 import type { DatabaseHandle, Executor, Trx } from '../db/database.js';
 import type { EmailRecipientRow } from '../db/schema.js';
-import { AppError, validationFailed } from '../errors.js';
+import { AppError, notFound, validationFailed } from '../errors.js';
+import type { OutboxDispatcher } from '../outbox/outbox.dispatcher.js';
+import { isDone, messageStateOf, type MessageLogEntry } from '../outbox/outbox.log.js';
+import { queueDueDigests } from './digests.js';
 import type { FormService } from '../forms/form.service.js';
 import type { Form } from '../forms/form.types.js';
 import { newId } from '../lib/ids.js';
@@ -18,13 +21,14 @@ import {
   findRecipientRowByTokenHash,
   insertMessageRows,
   insertRecipientRow,
-  listDigestRecipients,
+  findMessageOfAccount,
   listEmailLogRows,
   listPendingRecipientRowsOfAccount,
   listRecipientRows,
   countDigestSubmissions,
   releaseHeldMessages,
   skipHeldMessages,
+  listMessageRowsOfSubmission,
   updateRecipientRow,
 } from './email.repository.js';
 import { composeConfirmationEmail, confirmationTexts } from './confirmation.js';
@@ -32,8 +36,6 @@ import type { SmtpMailer } from './mailer.js';
 import { MAX_RECIPIENTS, type EmailLogEntry, type Recipient, type RecipientState } from './notification.types.js';
 
 const VERIFICATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
-const HOUR_MS = 60 * 60 * 1000;
-const DAY_MS = 24 * HOUR_MS;
 
 const address = z.email().max(254);
 
@@ -60,8 +62,8 @@ export class NotificationService {
     private readonly handle: DatabaseHandle,
     private readonly config: Config,
     private readonly forms: FormService,
-    /** The outbox dispatcher's wake-up, after a commit that queued messages. */
-    private readonly wakeOutbox: () => void,
+    /** Wakes the dispatcher after a commit that queued messages; sends a message again. */
+    private readonly outbox: Pick<OutboxDispatcher, 'wake' | 'sendAgain'>,
     /** Present only with SMTP_URL set. */
     private readonly mailer: SmtpMailer | undefined,
   ) {}
@@ -107,7 +109,7 @@ export class NotificationService {
       }
       return messages;
     });
-    if (queued > 0) this.wakeOutbox();
+    if (queued > 0) this.outbox.wake();
     return this.listRecipients(form.id);
   }
 
@@ -118,7 +120,7 @@ export class NotificationService {
     if (!row) throw new AppError('not_found', 'Recipient not found.');
     if (row.state === 'verified') return;
     await this.handle.db.transaction().execute((trx) => this.queueVerification(trx, { id: row.id, formId: form.id, address: row.address }, form.name));
-    this.wakeOutbox();
+    this.outbox.wake();
   }
 
   private async queueVerification(trx: Trx, recipient: { id: string; formId: string; address: string }, formName: string): Promise<number> {
@@ -156,7 +158,7 @@ export class NotificationService {
       return releaseHeldMessages(trx, ids, now);
     });
     if (released === undefined) return undefined;
-    if (released > 0) this.wakeOutbox();
+    if (released > 0) this.outbox.wake();
     return { ...found, state: 'verified', verifiedAt: now, bouncedAt: null };
   }
 
@@ -170,7 +172,7 @@ export class NotificationService {
         await this.queueMessage(trx, { kind: 'test', formId: form.id, recipientId: r.id, to: r.address, content: composeTestEmail(`form "${form.name}"`), now });
       }
     });
-    if (verified.length > 0) this.wakeOutbox();
+    if (verified.length > 0) this.outbox.wake();
     return verified.map((r) => r.address);
   }
 
@@ -231,43 +233,34 @@ export class NotificationService {
    */
   async queueDueDigests(now = new Date()): Promise<number> {
     if (!this.emailEnabled) return 0;
-    const db = this.handle.db;
-    const targets = await listDigestRecipients(db);
-    // The period comes from `now`; the message is due at once, whatever clock `now` was read from.
-    const queuedAt = nowIso();
-    let queued = 0;
-    const counts = new Map<string, number>();
-    for (const t of targets) {
-      const span = t.mode === 'hourly' ? HOUR_MS : DAY_MS;
-      const end = Math.floor(now.getTime() / span) * span;
-      const period = { start: new Date(end - span).toISOString(), end: new Date(end).toISOString() };
-      const id = `dg.${t.formId}.${period.start}.${t.recipientId}`;
-      if ((await findExistingMessageIds(db, [id])).size > 0) continue;
-      const key = `${t.formId}.${period.start}.${span}`;
-      if (!counts.has(key)) counts.set(key, await countDigestSubmissions(db, t.formId, period.start, period.end));
-      if (counts.get(key) === 0) continue;
-      const inserted = await insertMessageRows(db, [
-        {
-          id,
-          kind: 'digest',
-          form_id: t.formId,
-          submission_id: null,
-          recipient_id: t.recipientId,
-          to_address: t.address,
-          period_start: period.start,
-          period_end: period.end,
-          content: null,
-          // Held for an address not confirmed yet: sent once it is.
-          state: t.verified ? 'pending' : 'held',
-          attempts: 0,
-          next_attempt_at: queuedAt,
-          created_at: queuedAt,
-        },
-      ]);
-      if (t.verified) queued += inserted;
-    }
-    if (queued > 0) this.wakeOutbox();
+    const queued = await queueDueDigests(this.handle.db, now);
+    if (queued > 0) this.outbox.wake();
     return queued;
+  }
+
+  /** The submission's notification and confirmation emails, as its page lists them (the account's forms only). */
+  async listMessagesOfSubmission(accountId: string, submissionId: string): Promise<MessageLogEntry[]> {
+    const rows = await listMessageRowsOfSubmission(this.handle.db, accountId, submissionId);
+    return rows.map(({ message: m, last }) => ({
+      channel: 'email',
+      id: m.id,
+      kind: m.kind === 'confirmation' ? 'Confirmation email' : 'Notification email',
+      target: m.to_address,
+      state: messageStateOf(m.state),
+      reason: m.skip_reason ?? (m.state === 'skipped' && m.kind !== 'confirmation' ? 'the recipient is no longer verified' : m.state === 'bounced' ? 'bounced' : null),
+      attempts: Number(m.attempts),
+      lastStatus: last?.reply ?? null,
+      createdAt: m.created_at,
+      lastAttemptAt: last?.attempted_at ?? null,
+      canSendAgain: m.kind === 'submission' && isDone(m.state),
+    }));
+  }
+
+  /** "Send again" of an owner notification (never a visitor's confirmation): one new attempt through the outbox. */
+  async sendMessageAgain(accountId: string, messageId: string): Promise<boolean> {
+    const found = await findMessageOfAccount(this.handle.db, accountId, messageId);
+    if (!found || found.kind !== 'submission') throw notFound('Email');
+    return (await this.outbox.sendAgain('email_messages', [found.id])) > 0;
   }
 
   /** The form's email log: newest messages first, each with every attempt. */

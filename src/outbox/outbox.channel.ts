@@ -1,7 +1,15 @@
 import type { Trx } from '../db/database.js';
+import type { LeasedTable } from './outbox.lease.js';
+import type { RetryPolicy } from './outbox.policy.js';
 
 /** One send the dispatcher runs; it records its own outcome. */
 export type OutboxSend = () => Promise<void>;
+
+/** What a claim is told: who claims, and when (the lease's owner and start). */
+export interface ClaimLease {
+  /** This instance's claimant id, written to `claimed_by`: the dispatcher renews its leases by it. */
+  instance: string;
+}
 
 export interface ChannelContext {
   /** Asks the dispatcher to look for due work again after `delayMs` (e.g. a scheduled retry). */
@@ -9,15 +17,50 @@ export interface ChannelContext {
 }
 
 /**
- * A way outbound work leaves Formgate (hook deliveries, email, …). The outbox dispatcher owns the
- * queue, the wake-ups and the concurrency; a channel knows which forms have work for it, how to
- * turn a queued submission into its own work items, how to claim the ones that are due, and how
- * to send one. A channel is a feature folder plugged in from src/services.ts; the outbox names none.
+ * The one way to queue outbound work, and the only part of the outbox other features use: the
+ * submit path, triage ("not spam") and the deletions. Every call runs inside the caller's
+ * transaction; `committed()` after the commit wakes this instance's dispatcher and, on
+ * PostgreSQL, the other instances'.
+ */
+export interface OutboxQueue {
+  /**
+   * Queues the submissions' outbound work (one outbox row per submission whose form has work
+   * for some channel); a submission already queued is not queued twice. Given with their form and
+   * time (new submissions), one query for the whole batch finds which forms have work; given as
+   * IDs, `releasedAt` (default: the arrival) decides which subscriptions receive it.
+   */
+  queue(trx: Trx, submissions: ReadonlyArray<string> | ReadonlyArray<QueuedSubmission>, options?: { releasedAt?: string }): Promise<number>;
+  /** The same queueing as a data-modifying statement over `source` (PostgreSQL's one-statement submit batch). */
+  queueSql(source: string): string;
+  /** After the commit of a transaction that queued any. */
+  committed(): void;
+  /** Drops queued work of submissions about to be deleted, before them, in the deleting transaction. */
+  drop(trx: Trx, submissionIds: string[]): Promise<void>;
+}
+
+export interface QueuedSubmission {
+  id: string;
+  formId: string;
+  createdAt: string;
+}
+
+/**
+ * A way outbound work leaves Formgate (hook deliveries, email, chat messages). The outbox owns the
+ * queue, the wake-ups, the concurrency, the leases (renewed while a send runs, taken back when
+ * they expire: OutboxDispatcher) and the retry schedule (computed from the channel's `policy`:
+ * outbox.policy.ts). A channel owns what is its own: which forms have work for it, how a queued
+ * submission expands into its items, how to claim and send them, in its own table, which the
+ * outbox names through `table` only. A channel is a feature folder plugged in from
+ * src/services.ts; the outbox names none.
  */
 export interface OutboxChannel {
   readonly name: string;
   /** At most this many of the channel's sends run at once. */
   readonly maxInFlight: number;
+  /** The channel's items: each row has `state` (pending → sending → …), `claimed_at` and `claimed_by`. */
+  readonly table?: LeasedTable;
+  /** Attempts, backoff and which answers are permanent. */
+  readonly policy?: RetryPolicy;
   /**
    * SQL text of a boolean expression that holds when the form whose id is `formIdColumn` has work
    * for this channel (e.g. it has a hook): a submission is queued when any channel's holds. It is
@@ -33,18 +76,13 @@ export interface OutboxChannel {
    */
   expand(trx: Trx, submissionIds: string[]): Promise<number>;
   /**
-   * Before each round of the dispatcher, outside its transaction: false when the channel cannot
-   * claim now (e.g. it does not hold its liveness lock), which counts as nothing due.
-   */
-  readyToClaim?(): Promise<boolean>;
-  /**
    * Inside the dispatcher's transaction, beside the other channels' claims and the expansion:
-   * claims up to `limit` due items (so no other dispatcher sends them) and returns their sends,
-   * which the dispatcher starts only once that transaction committed. Called at most once in a
-   * transaction: locks a claim takes in an order of its own (sorted, say) stay in that order
-   * until the commit, so two dispatchers claiming at once cannot deadlock on them.
+   * moves up to `limit` due items to `sending`, leased to `lease.instance` (so no other dispatcher
+   * sends them), and returns their sends, which the dispatcher starts only once that transaction
+   * committed. Called at most once in a transaction: locks a claim takes in an order of its own
+   * (sorted, say) stay in that order until the commit, so two dispatchers cannot deadlock on them.
    */
-  claim(trx: Trx, limit: number): Promise<OutboxSend[]>;
+  claim(trx: Trx, limit: number, lease: ClaimLease): Promise<OutboxSend[]>;
   /** Items queued or in flight (for the outbox-pending gauge). */
   countPending(): Promise<number>;
   start?(context: ChannelContext): Promise<void>;

@@ -1,12 +1,15 @@
+import { randomInt } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
-import type { DatabaseHandle, Trx } from '../db/database.js';
+import type { DatabaseHandle } from '../db/database.js';
 import { openDedicatedConnection, type DedicatedConnection } from '../db/dedicated-connection.js';
 import { yieldToWaitingWork } from '../lib/yield.js';
 import { QueuedWorkAnnouncer } from './outbox.announcer.js';
-import type { OutboxChannel } from './outbox.channel.js';
-import { OutboxQueue } from './outbox.queue.js';
-import { countOutboxRows, listenForQueuedWork } from './outbox.repository.js';
+import type { OutboxChannel, OutboxQueue } from './outbox.channel.js';
+import { LEASE_MS, Leases, type LeasedTable } from './outbox.lease.js';
+import { SubmissionQueue } from './outbox.queue.js';
+import { countOutboxRows, listenForQueuedWork, requeueItems } from './outbox.repository.js';
+import { nowIso } from '../lib/time.js';
 import { runRoundSteps, type RoundOutcome } from './outbox.round.js';
 
 const POLL_INTERVAL_MS = 2000;
@@ -21,6 +24,8 @@ const PUMP_GAP_MS = 20;
  * on PostgreSQL drains at about this many per few round trips).
  */
 const EXPAND_BATCH = 32;
+/** Items queued again per statement (well under both databases' bind-parameter limits). */
+const SEND_AGAIN_CHUNK = 500;
 /** Sends started in one turn of the event loop. */
 const SEND_START_SLICE = 4;
 
@@ -41,14 +46,17 @@ export class OutboxDispatcher {
   private wakeAgain = false;
   private lastPumpAt = Number.NEGATIVE_INFINITY;
   private pollTimer: NodeJS.Timeout | undefined;
+  private leaseTimer: NodeJS.Timeout | undefined;
   private readonly timers = new Set<NodeJS.Timeout>();
   /** PostgreSQL: the connection that LISTENs for work queued by any instance. */
   private listener: DedicatedConnection | undefined;
   private listening = false;
   private stopped: Promise<void> | undefined;
   private ready: Promise<void> = Promise.resolve();
-  /** Writes and drops outbox rows in the callers' transactions. */
-  private readonly queue: OutboxQueue;
+  /** THE way to queue outbound work: writes and drops outbox rows in the callers' transactions. */
+  readonly queue: OutboxQueue;
+  /** Every channel's claims: renewed while this instance lives, taken back when another's expire. */
+  private readonly leases: Leases;
   /** PostgreSQL: NOTIFY to the other instances after a commit that queued work. */
   private readonly announcer: QueuedWorkAnnouncer | undefined;
   /**
@@ -65,10 +73,40 @@ export class OutboxDispatcher {
     private readonly handle: DatabaseHandle,
     private readonly logger: FastifyBaseLogger,
     private readonly channels: OutboxChannel[],
+    options: { leaseMs?: number } = {},
   ) {
     for (const channel of channels) this.inFlight.set(channel.name, new Set());
-    this.queue = new OutboxQueue(channels);
+    this.queue = new SubmissionQueue(channels, () => this.queuedWorkCommitted());
+    const tables = channels.map((channel) => channel.table).filter((table): table is LeasedTable => table !== undefined);
+    this.leases = new Leases(handle, logger, tables, String(randomInt(1, 2 ** 31 - 1)), options.leaseMs ?? LEASE_MS);
     if (handle.pgPool) this.announcer = new QueuedWorkAnnouncer(handle.db, logger);
+  }
+
+  /**
+   * "Send again" (contract section 21): one new attempt for each item of `table` among `ids`
+   * whose last attempt is done, through the same claim and send as the first, keeping its ID
+   * (a hook's `webhook-id`). Items already queued or being sent are left alone. Returns how many
+   * were queued.
+   */
+  async sendAgain(table: LeasedTable, ids: string[]): Promise<number> {
+    const now = nowIso();
+    let queued = 0;
+    await this.handle.db.transaction().execute(async (trx) => {
+      for (let i = 0; i < ids.length; i += SEND_AGAIN_CHUNK) {
+        queued += await requeueItems(trx, table, table !== 'hook_deliveries', ids.slice(i, i + SEND_AGAIN_CHUNK), now);
+      }
+    });
+    if (queued > 0) {
+      this.wake();
+      this.announcer?.announce();
+    }
+    return queued;
+  }
+
+  /** Renews this instance's leases and takes back expired ones (the poll does it; tests call it). */
+  async maintainLeases(): Promise<void> {
+    if (this.stopping) return;
+    if ((await this.leases.maintain()) > 0) this.wake();
   }
 
   start(): void {
@@ -86,7 +124,10 @@ export class OutboxDispatcher {
       this.wake();
     }, POLL_INTERVAL_MS);
     this.pollTimer.unref();
+    this.leaseTimer = setInterval(() => void this.maintainLeases(), this.leases.leaseMs / 3);
+    this.leaseTimer.unref();
     if (this.handle.pgPool) void this.listen();
+    void this.maintainLeases();
     this.wake();
   }
 
@@ -108,11 +149,11 @@ export class OutboxDispatcher {
   }
 
   /**
-   * Called after this process committed queued submissions (queueInTransaction,
-   * queueNewSubmissions, the submit statement): the same wake-up, and on PostgreSQL a NOTIFY to the
-   * other instances, coalesced and sent after the commit (QueuedWorkAnnouncer says why).
+   * After this process committed queued submissions (OutboxQueue.committed): the same wake-up,
+   * and on PostgreSQL a NOTIFY to the other instances, coalesced and sent after the commit
+   * (QueuedWorkAnnouncer says why).
    */
-  queuedWorkCommitted(): void {
+  private queuedWorkCommitted(): void {
     this.pumpSoon();
     this.announcer?.announce();
   }
@@ -130,26 +171,6 @@ export class OutboxDispatcher {
         this.pumping = undefined;
         if (this.wakeAgain) this.pumpSoon();
       });
-  }
-
-  /** OutboxQueue.dropQueuedWork: inside a deleting transaction, before the submissions. */
-  dropQueuedWork(trx: Trx, submissionIds: string[]): Promise<void> {
-    return this.queue.dropQueuedWork(trx, submissionIds);
-  }
-
-  /** OutboxQueue.queueInTransaction; call queuedWorkCommitted() after the commit. */
-  queueInTransaction(trx: Trx, submissionIds: string[], options: { releasedAt?: string } = {}): Promise<number> {
-    return this.queue.queueInTransaction(trx, submissionIds, options);
-  }
-
-  /** OutboxQueue.queueNewSubmissions; call queuedWorkCommitted() after the commit. */
-  queueNewSubmissions(trx: Trx, submissions: Array<{ id: string; formId: string; createdAt: string }>): Promise<number> {
-    return this.queue.queueNewSubmissions(trx, submissions);
-  }
-
-  /** OutboxQueue.queueStatement; call queuedWorkCommitted() after it ran, if it queued any. */
-  get queueStatement(): OutboxQueue['queueStatement'] {
-    return this.queue.queueStatement;
   }
 
   /**
@@ -192,10 +213,12 @@ export class OutboxDispatcher {
   private async shutdown(): Promise<void> {
     this.stopping = true;
     if (this.pollTimer) clearInterval(this.pollTimer);
+    if (this.leaseTimer) clearInterval(this.leaseTimer);
     for (const timer of this.timers) clearTimeout(timer);
     this.listener?.release();
     this.listener = undefined;
     await this.settle();
+    await this.leases.idle();
     await this.announcer?.close();
     for (const channel of this.channels) await channel.close();
   }
@@ -230,7 +253,7 @@ export class OutboxDispatcher {
     const plan = {
       channels: this.channels,
       idle: this.idle,
-      ready: await this.channelsReadyToClaim(),
+      lease: { instance: this.leases.instance },
       freeSlots: (channel: OutboxChannel) => this.freeSlots(channel),
       expandBatch: EXPAND_BATCH,
       dialect: this.handle.dialect,
@@ -260,19 +283,6 @@ export class OutboxDispatcher {
     this.stepsApart = failed;
     this.applyRound(outcome);
     return outcome;
-  }
-
-  /** The channels that may claim this round; a channel whose check fails sits the round out. */
-  private async channelsReadyToClaim(): Promise<Set<string>> {
-    const ready = new Set<string>();
-    for (const channel of this.channels) {
-      try {
-        if (!channel.readyToClaim || (await channel.readyToClaim())) ready.add(channel.name);
-      } catch (err) {
-        this.logger.warn({ err, channel: channel.name }, 'preparing to claim outbound work failed; retrying at the next poll');
-      }
-    }
-    return ready;
   }
 
   /** Committed: the channels the expansion gave items have work to claim; a drained claim makes its channel idle. */

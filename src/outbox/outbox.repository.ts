@@ -8,7 +8,7 @@ export const OUTBOX_NOTIFY_CHANNEL = 'formgate_outbox';
  * "This form has outbound work", as SQL over a form id column: true when any channel's own
  * condition holds (each channel owns its fragment; see OutboxChannel.formHasWorkSql).
  */
-export type FormHasWorkSql = (formIdColumn: string) => string;
+type FormHasWorkSql = (formIdColumn: string) => string;
 
 /**
  * The outbox write of the submit transaction: one row per submission whose form has outbound
@@ -104,4 +104,38 @@ export async function notifyQueuedWork(db: Executor): Promise<void> {
 /** PostgreSQL: the connection (a dedicated one) hears notifyQueuedWork from then on. */
 export async function listenForQueuedWork(db: Executor): Promise<void> {
   await sql`listen ${sql.id(OUTBOX_NOTIFY_CHANNEL)}`.execute(db);
+}
+
+/**
+ * This instance's claims in `table` stay its own: their time moves to `now`. On PostgreSQL rows
+ * another transaction holds (an outcome being written, a deletion) are skipped, so renewing never
+ * waits for or deadlocks with them; they are renewed next time, or are done.
+ */
+export async function renewLeases(db: Executor, dialect: Dialect, table: string, instance: string, now: string): Promise<void> {
+  const t = sql.table(table);
+  const lockable = dialect === 'postgres' ? sql`for update skip locked` : sql``;
+  await sql`update ${t} set claimed_at = ${now}
+    where id in (select id from ${t} where state = 'sending' and claimed_by = ${instance} ${lockable})`.execute(db);
+}
+
+/** Claims in `table` not renewed since `expiredBefore` go back to pending (their process died); returns how many. */
+export async function takeBackExpiredLeases(db: Executor, dialect: Dialect, table: string, expiredBefore: string): Promise<number> {
+  const t = sql.table(table);
+  const lockable = dialect === 'postgres' ? sql`for update skip locked` : sql``;
+  const result = await sql`update ${t} set state = 'pending', claimed_at = null, claimed_by = null
+    where id in (select id from ${t} where state = 'sending' and claimed_at < ${expiredBefore} ${lockable})`.execute(db);
+  return Number(result.numAffectedRows ?? 0);
+}
+
+/**
+ * One new attempt for each of `ids` in `table` that is done (sent, failed, bounced, skipped):
+ * back to pending, due now, with its ID and attempts kept. Returns how many were queued.
+ */
+export async function requeueItems(trx: Trx, table: string, hasDueTime: boolean, ids: string[], now: string): Promise<number> {
+  if (ids.length === 0) return 0;
+  const t = sql.table(table);
+  const due = hasDueTime ? sql`, next_attempt_at = ${now}` : sql``;
+  const result = await sql`update ${t} set state = 'pending', claimed_at = null, claimed_by = null${due}
+    where id in (${sql.join(ids)}) and state not in ('pending', 'sending')`.execute(trx);
+  return Number(result.numAffectedRows ?? 0);
 }

@@ -1,5 +1,5 @@
 import type { Dialect, Trx } from '../db/database.js';
-import type { OutboxChannel, OutboxSend } from './outbox.channel.js';
+import type { ClaimLease, OutboxChannel, OutboxSend } from './outbox.channel.js';
 import { deleteOutboxRows, lockOutboxBatch } from './outbox.repository.js';
 
 /**
@@ -12,8 +12,8 @@ export interface RoundPlan {
   channels: readonly OutboxChannel[];
   /** Channels whose last claim found nothing due: not claimed unless the expansion gives them items. */
   idle: ReadonlySet<string>;
-  /** Channels that may claim this round (OutboxChannel.readyToClaim). */
-  ready: ReadonlySet<string>;
+  /** Who claims: the lease every claim of the round carries. */
+  lease: ClaimLease;
   freeSlots(channel: OutboxChannel): number;
   expandBatch: number;
   dialect: Dialect;
@@ -55,12 +55,8 @@ export async function runRoundSteps(run: RunStep, plan: RoundPlan): Promise<Roun
         outcome.full = true;
         continue;
       }
-      if (!plan.ready.has(channel.name)) {
-        outcome.drained.set(channel.name, true);
-        continue;
-      }
       claimed.add(channel.name);
-      const sends = await run(`claiming ${channel.name}'s outbound work`, (trx) => channel.claim(trx, free));
+      const sends = await run(`claiming ${channel.name}'s outbound work`, (trx) => channel.claim(trx, free, plan.lease));
       if (sends === undefined) continue;
       if (sends.length > 0) outcome.sends.push({ channel, sends });
       // Fewer than asked for: nothing more is due now (a claim takes the oldest due first).

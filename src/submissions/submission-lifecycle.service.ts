@@ -12,7 +12,7 @@ import {
   selectSubmissionIdsOfForm,
 } from './submission-lifecycle.repository.js';
 import { parsePayload, type FieldValue } from './submission.types.js';
-import type { OutboxDispatcher } from '../outbox/outbox.dispatcher.js';
+import type { OutboxQueue } from '../outbox/outbox.channel.js';
 
 /** The contract's cap on rows deleted in one transaction. */
 const MAX_DELETE_BATCH = 1000;
@@ -80,7 +80,7 @@ export class SubmissionLifecycleService {
   constructor(
     private readonly handle: DatabaseHandle,
     private readonly forms: FormService,
-    private readonly outbox: Pick<OutboxDispatcher, 'dropQueuedWork'>,
+    private readonly outbox: Pick<OutboxQueue, 'drop'>,
     private readonly logger: FastifyBaseLogger,
     options: LifecycleOptions = {},
   ) {
@@ -191,7 +191,7 @@ export class SubmissionLifecycleService {
       // Submissions that arrived meanwhile go with the form (the foreign key's cascade; on
       // PostgreSQL the forms trigger of migration 0015); their queued work is
       // dropped first, in the dispatcher's lock order, as in every batch.
-      await this.outbox.dropQueuedWork(trx, await selectSubmissionIdsOfForm(trx, form.id, MAX_DELETE_BATCH));
+      await this.outbox.drop(trx, await selectSubmissionIdsOfForm(trx, form.id, MAX_DELETE_BATCH));
       await deleteIdempotencyRecordsOfForm(trx, form.id);
       await this.forms.deleteFormInTransaction(trx, form.id);
     });
@@ -246,7 +246,7 @@ export class SubmissionLifecycleService {
       this.handle.db.transaction().execute(async (trx) => {
         const ids = await nextIds(trx, this.batchSize);
         if (ids.length === 0) return { taken: 0, deleted: 0 };
-        await this.outbox.dropQueuedWork(trx, ids);
+        await this.outbox.drop(trx, ids);
         return { taken: ids.length, deleted: await deleteSubmissionRowsByIds(trx, ids) };
       }),
     );

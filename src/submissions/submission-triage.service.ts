@@ -1,6 +1,7 @@
 import { onceMoreIfDeadlocked, type DatabaseHandle, type Trx } from '../db/database.js';
 import { notFound, validationFailed } from '../errors.js';
 import { nowIso } from '../lib/time.js';
+import type { OutboxQueue } from '../outbox/outbox.channel.js';
 import {
   clearSpamOfSubmissionRows,
   countUnreleasedSpamRows,
@@ -8,14 +9,6 @@ import {
   markSubmissionRowsSpam,
   releaseSpamSubmissionRows,
 } from './submission-triage.repository.js';
-
-/** The outbound queue as triage uses it: the outbox of every channel. */
-interface OutboundQueue {
-  /** Queues the submissions' outbound work inside the transaction; returns how many were queued. */
-  queueInTransaction(trx: Trx, submissionIds: string[], options?: { releasedAt?: string }): Promise<number>;
-  /** After the commit: this process's dispatcher expands what was queued, and other instances hear of it. */
-  queuedWorkCommitted(): void;
-}
 
 /** Whoever learns from the owner's marks (the learning filter), inside the marking transaction. */
 export interface MarkLearner {
@@ -34,7 +27,7 @@ export const MAX_MARK_BATCH = 200;
 export class SubmissionTriageService {
   constructor(
     private readonly handle: DatabaseHandle,
-    private readonly outbound: OutboundQueue,
+    private readonly outbound: Pick<OutboxQueue, 'queue' | 'committed'>,
     private readonly learner?: MarkLearner,
   ) {}
 
@@ -63,10 +56,10 @@ export class SubmissionTriageService {
       const releasedIds = await releaseSpamSubmissionRows(trx, owned);
       await clearSpamOfSubmissionRows(trx, owned);
       // Released now, so it goes to the subscriptions that exist now, as a new submission would.
-      const queuedCount = await this.outbound.queueInTransaction(trx, releasedIds, { releasedAt: nowIso() });
+      const queuedCount = await this.outbound.queue(trx, releasedIds, { releasedAt: nowIso() });
       return { released: releasedIds, queued: queuedCount };
     }));
-    if (queued > 0) this.outbound.queuedWorkCommitted();
+    if (queued > 0) this.outbound.committed();
     return { marked: owned, released };
   }
 

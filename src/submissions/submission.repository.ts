@@ -3,6 +3,7 @@ import { CompiledQuery, SqliteAdapter } from 'kysely';
 import type pg from 'pg';
 import type { Executor, Trx } from '../db/database.js';
 import type { IdempotencyKeyRow, NewSubmissionRow } from '../db/schema.js';
+import type { OutboxQueue } from '../outbox/outbox.channel.js';
 
 // Keeps each multi-row INSERT well under SQLite's and PostgreSQL's bind-parameter limits.
 const ROWS_PER_INSERT = 200;
@@ -192,11 +193,8 @@ export async function storeSubmissionBatchInOneStatement(
   return { claimedIds: new Set(claimed), missingFormIds: new Set(missingForms), queued };
 }
 
-/** What the outbox adds to the statement (OutboxDispatcher.queueStatement). */
-export interface OutboxStatement {
-  /** A data-modifying statement queueing the submissions of relation `source`, returning their ids. */
-  queueSql(source: string): string;
-}
+/** What the outbox adds to the statement: a data-modifying statement queueing a relation's submissions. */
+type OutboxStatement = Pick<OutboxQueue, 'queueSql'>;
 
 const submitBatchStatements = new WeakMap<OutboxStatement, { name: string; text: string }>();
 

@@ -2,7 +2,7 @@ import { hash, timingSafeEqual } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
 import type { DatabaseHandle } from '../db/database.js';
-import type { OutboxDispatcher } from '../outbox/outbox.dispatcher.js';
+import type { OutboxQueue } from '../outbox/outbox.channel.js';
 import { AppError, notFound, validationFailed } from '../errors.js';
 import type { FormService } from '../forms/form.service.js';
 import type { Form } from '../forms/form.types.js';
@@ -112,7 +112,7 @@ export class SubmissionService {
     private readonly handle: DatabaseHandle,
     private readonly config: Config,
     private readonly forms: FormService,
-    outbox: OutboxDispatcher,
+    outbox: OutboxQueue,
     private readonly logger: FastifyBaseLogger,
     private readonly spamChecks: { botChecks: BotCheckService; spamFilter: SpamFilterService },
     searchIndex: SearchIndexer,

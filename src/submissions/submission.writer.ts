@@ -8,18 +8,8 @@ import {
   insertSubmissionRows,
   storeSubmissionBatchInOneStatement,
   type BatchedSubmission,
-  type OutboxStatement,
 } from './submission.repository.js';
-
-/** The outbox as the writer uses it (OutboxDispatcher). */
-export interface OutboxSignal {
-  /** Queues the new submissions' outbound work inside the transaction; returns how many were queued. */
-  queueNewSubmissions(trx: Trx, submissions: Array<{ id: string; formId: string; createdAt: string }>): Promise<number>;
-  /** The same queueing as part of one statement (PostgreSQL). */
-  readonly queueStatement: OutboxStatement;
-  /** After a commit that queued any: this process's dispatcher expands it, and other instances hear of it. */
-  queuedWorkCommitted(): void;
-}
+import type { OutboxQueue } from '../outbox/outbox.channel.js';
 
 /** Running totals since start: how well group commit batches (submissions per transaction). */
 export interface WriterStats {
@@ -40,7 +30,7 @@ export type WriteResult = { stored: true } | { stored: false; reason: 'idempoten
 export type BatchStore = (batch: BatchedSubmission[], slot: number) => Promise<{ results: WriteResult[]; queued: number }>;
 
 /** One transaction per batch through the query builder: the idempotency claims one by one, then the rows and the outbox. */
-function transactionBatchStore(db: Kysely<Database>, expiredBefore: () => string, outbox: OutboxSignal): BatchStore {
+function transactionBatchStore(db: Kysely<Database>, expiredBefore: () => string, outbox: OutboxQueue): BatchStore {
   return (batch) =>
     db.transaction().execute(async (trx) => {
       let cutoff: string | undefined;
@@ -57,7 +47,7 @@ function transactionBatchStore(db: Kysely<Database>, expiredBefore: () => string
         if (write.queueOutbound) outbound.push({ id: write.row.id, formId: write.row.form_id, createdAt: write.row.created_at });
       }
       await insertSubmissionRows(trx, rows);
-      const queued = await outbox.queueNewSubmissions(trx, outbound);
+      const queued = await outbox.queue(trx, outbound);
       return { results, queued };
     });
 }
@@ -71,7 +61,7 @@ const COUNTER_SHARDS = 8;
  * one after another in a transaction. Each slot counts into its own shard, offset per process so
  * that instances sharing the database spread over the shards too.
  */
-function oneStatementBatchStore(pool: pg.Pool, expiredBefore: () => string, outbox: OutboxSignal): BatchStore {
+function oneStatementBatchStore(pool: pg.Pool, expiredBefore: () => string, outbox: OutboxQueue): BatchStore {
   const shardOffset = randomInt(COUNTER_SHARDS);
   return async (batch, slot) => {
     const seenKeys = new Set<string>();
@@ -85,7 +75,7 @@ function oneStatementBatchStore(pool: pg.Pool, expiredBefore: () => string, outb
     const sent = batch.filter((_, i) => !repeated[i]);
     const { claimedIds, missingFormIds, queued } = await storeSubmissionBatchInOneStatement(pool, sent, {
       expiredBefore: expiredBefore(),
-      outbox: outbox.queueStatement,
+      outbox,
       counterShard: (shardOffset + slot) % COUNTER_SHARDS,
     });
     const results = batch.map((write, i): WriteResult => {
@@ -99,7 +89,7 @@ function oneStatementBatchStore(pool: pg.Pool, expiredBefore: () => string, outb
 }
 
 /** The writer's store for this database. */
-export function batchStoreFor(handle: DatabaseHandle, expiredBefore: () => string, outbox: OutboxSignal): BatchStore {
+export function batchStoreFor(handle: DatabaseHandle, expiredBefore: () => string, outbox: OutboxQueue): BatchStore {
   return handle.pgPool ? oneStatementBatchStore(handle.pgPool, expiredBefore, outbox) : transactionBatchStore(handle.db, expiredBefore, outbox);
 }
 
@@ -162,7 +152,7 @@ export class SubmissionWriter {
 
   constructor(
     private readonly store: BatchStore,
-    private readonly outbox: Pick<OutboxSignal, 'queuedWorkCommitted'>,
+    private readonly outbox: Pick<OutboxQueue, 'committed'>,
     private readonly options: WriterOptions = {},
   ) {
     this.maxConcurrentBatches = options.maxConcurrentBatches ?? 1;
@@ -268,7 +258,7 @@ export class SubmissionWriter {
     this.totals.submissions += stored;
     batch.forEach((item, i) => item.resolve(results[i]!));
     try {
-      if (queued > 0) this.outbox.queuedWorkCommitted();
+      if (queued > 0) this.outbox.committed();
       if (stored > 0) this.options.onStored?.();
     } catch (error) {
       this.options.onWakeFailed?.(error);

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HookDeliveryChannel } from '../../src/hooks/delivery.channel.js';
+import { DeliverySender } from '../../src/hooks/delivery.sender.js';
 import { OutboxDispatcher } from '../../src/outbox/outbox.dispatcher.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { createOwner } from '../helpers/factories.js';
@@ -31,7 +32,7 @@ afterAll(async () => {
 
 const newDispatcher = () => {
   const logger = pino({ level: 'silent' });
-  return new OutboxDispatcher(t.handle, logger, [new HookDeliveryChannel(t.handle, t.config, logger, { ca: receiver.ca })]);
+  return new OutboxDispatcher(t.handle, logger, [new HookDeliveryChannel(t.handle, t.config, logger, new DeliverySender(t.config.hookTimeoutMs, t.config.hookAllowPrivateTargets, { ca: receiver.ca }))]);
 };
 
 // PostgreSQL only: the LISTEN connection and the pool exist only there.

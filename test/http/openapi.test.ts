@@ -55,6 +55,7 @@ describe('/v1/openapi.json', () => {
       'GET /v1/api/hooks': 'listHooks',
       'POST /v1/api/hooks': 'createHook',
       'DELETE /v1/api/hooks/{id}': 'deleteHook',
+      'POST /v1/api/hooks/{id}/redeliver': 'redeliverHook',
     });
     expect(doc.info.license).toEqual({ name: 'MIT', identifier: 'MIT' });
     expect(doc.servers).toEqual([{ url: BASE_URL }]);
@@ -103,6 +104,7 @@ describe('/v1/openapi.json', () => {
         'GET /v1/api/hooks',
         'POST /v1/api/hooks',
         'DELETE /v1/api/hooks/{id}',
+        'POST /v1/api/hooks/{id}/redeliver',
       ].sort(),
     );
   });

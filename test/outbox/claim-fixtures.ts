@@ -4,7 +4,6 @@ import { startTestApp, type TestApp } from '../helpers/app.js';
 import { createOwner, insertSubmissions } from '../helpers/factories.js';
 
 export const NOW = '2026-11-25T10:00:00.000Z';
-const STALE_BEFORE = '2026-11-25T09:58:00.000Z';
 
 export interface ClaimFixtures {
   t: TestApp;
@@ -13,8 +12,8 @@ export interface ClaimFixtures {
   hookId: string;
   /** Deliveries of the one submission with the given states, claim times and creation seconds; returns their IDs. */
   insertDeliveries(rows: Array<{ state: string; claimedAt?: string; second: number }>): Promise<string[]>;
-  /** The hook channel's claim as it runs on this dialect, at NOW; without `abandoned: false`, claims held since before STALE_BEFORE are taken over too. */
-  claimDeliveries(limit: number, options?: { abandoned: false }): ReturnType<typeof claimPendingDeliveriesInOneStatement>;
+  /** The hook channel's claim as it runs on this dialect, at NOW, leased to instance `7`. */
+  claimDeliveries(limit: number): ReturnType<typeof claimPendingDeliveriesInOneStatement>;
 }
 
 /**
@@ -48,8 +47,8 @@ export async function startClaimFixtures(): Promise<ClaimFixtures> {
       await t.handle.db.insertInto('hook_deliveries').values(values).execute();
       return values.map((v) => v.id);
     },
-    claimDeliveries(limit, which) {
-      const options = { limit, now: NOW, staleBefore: which?.abandoned === false ? undefined : STALE_BEFORE };
+    claimDeliveries(limit) {
+      const options = { limit, now: NOW, instance: '7' };
       return t.handle.dialect === 'postgres'
         ? claimPendingDeliveriesInOneStatement(t.handle.db, options)
         : t.handle.db.transaction().execute((trx) => claimPendingDeliveries(trx, options));

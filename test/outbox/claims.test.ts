@@ -14,52 +14,35 @@ beforeAll(async () => {
 afterAll(async () => f?.t.close());
 
 describe('hook delivery claims', () => {
-  it('abandoned claims first, then the oldest pending, up to the limit; what sending needs comes with them', async () => {
+  it('the oldest pending, up to the limit, leased to the claimant; what sending needs comes with them', async () => {
     await f.t.handle.db.deleteFrom('hook_deliveries').execute();
-    const [pendingOld, pendingMid, pendingNew, abandoned, live, done] = (await f.insertDeliveries([
+    const [pendingOld, pendingMid, pendingNew, held, done] = (await f.insertDeliveries([
       { state: 'pending', second: 1 },
       { state: 'pending', second: 2 },
       { state: 'pending', second: 3 },
-      { state: 'sending', claimedAt: '2026-11-25T09:00:00.000Z', second: 4 },
-      { state: 'sending', claimedAt: '2026-11-25T09:59:00.000Z', second: 5 },
+      { state: 'sending', claimedAt: '2026-11-25T09:00:00.000Z', second: 0 },
       { state: 'sent', second: 0 },
-    ])) as [string, string, string, string, string, string];
+    ])) as [string, string, string, string, string];
 
-    const first = await f.claimDeliveries(3);
-    expect(first.map((d) => d.id).sort()).toEqual([abandoned, pendingOld, pendingMid].sort());
-    expect(first.find((d) => d.id === abandoned)).toEqual({
-      id: abandoned,
+    const first = await f.claimDeliveries(2);
+    expect(first.map((d) => d.id).sort()).toEqual([pendingOld, pendingMid].sort());
+    expect(first.find((d) => d.id === pendingOld)).toEqual({
+      id: pendingOld,
       hookId: f.hookId,
+      attempts: 0,
       targetUrl: 'https://hooks.example/in',
       secret: 'whsec_test',
       submission: expect.objectContaining({ id: f.submissionId, formId: f.owner.form.id, payload: '{"name":"Ada"}', ip: '203.0.113.1' }),
     });
-    const second = await f.claimDeliveries(3);
-    expect(second.map((d) => d.id)).toEqual([pendingNew]);
+    expect((await f.claimDeliveries(3)).map((d) => d.id)).toEqual([pendingNew]);
+    // A claim in sending, however old, is the outbox's to take back (its lease), never a claim's.
     expect(await f.claimDeliveries(3)).toEqual([]);
 
-    const rows = await f.t.handle.db.selectFrom('hook_deliveries').select(['id', 'state', 'claimed_at']).execute();
+    const rows = await f.t.handle.db.selectFrom('hook_deliveries').select(['id', 'state', 'claimed_at', 'claimed_by']).execute();
     const byId = new Map(rows.map((r) => [r.id, r]));
-    for (const id of [pendingOld, pendingMid, pendingNew, abandoned]) expect(byId.get(id)).toEqual({ id, state: 'sending', claimed_at: NOW });
-    expect(byId.get(live)).toEqual({ id: live, state: 'sending', claimed_at: '2026-11-25T09:59:00.000Z' });
+    for (const id of [pendingOld, pendingMid, pendingNew]) expect(byId.get(id)).toEqual({ id, state: 'sending', claimed_at: NOW, claimed_by: '7' });
+    expect(byId.get(held)).toEqual({ id: held, state: 'sending', claimed_at: '2026-11-25T09:00:00.000Z', claimed_by: null });
     expect(byId.get(done)?.state).toBe('sent');
-  });
-});
-
-describe('hook delivery claims without the abandoned ones (the channel looks for those every few seconds)', () => {
-  it('take the oldest pending only, and leave an abandoned claim for a claim that looks', async () => {
-    await f.t.handle.db.deleteFrom('hook_deliveries').execute();
-    const [pendingOld, pendingNew, abandoned] = (await f.insertDeliveries([
-      { state: 'pending', second: 2 },
-      { state: 'pending', second: 3 },
-      { state: 'sending', claimedAt: '2026-11-25T09:00:00.000Z', second: 1 },
-    ])) as [string, string, string];
-
-    expect((await f.claimDeliveries(5, { abandoned: false })).map((d) => d.id).sort()).toEqual([pendingOld, pendingNew].sort());
-    expect(await f.claimDeliveries(5, { abandoned: false })).toEqual([]);
-    const held = await f.t.handle.db.selectFrom('hook_deliveries').select(['state', 'claimed_at']).where('id', '=', abandoned).executeTakeFirstOrThrow();
-    expect(held).toEqual({ state: 'sending', claimed_at: '2026-11-25T09:00:00.000Z' });
-    expect((await f.claimDeliveries(5)).map((d) => d.id)).toEqual([abandoned]);
   });
 });
 

@@ -93,7 +93,7 @@ describe('outbox dispatcher', () => {
       expect(claims).toEqual({ idle: 1, busy: 1 });
       for (let i = 0; i < 3; i++) {
         const [id] = await insertSubmissions(services, form.id, [{ createdAt: new Date().toISOString() }]);
-        await handle.db.transaction().execute((trx) => dispatcher.queueInTransaction(trx, [id!]));
+        await handle.db.transaction().execute((trx) => dispatcher.queue.queue(trx, [id!]));
         dispatcher.wakeToExpand();
         await dispatcher.settle();
         // Only the submission queued: the other channel's condition does not widen the queueing
@@ -158,7 +158,7 @@ describe('outbox dispatcher', () => {
     const dispatcher = new OutboxDispatcher(handle, pino({ level: 'silent' }), [good, broken]);
     const queueOne = async () => {
       const [id] = await insertSubmissions(services, form.id, [{ createdAt: new Date().toISOString() }]);
-      await handle.db.transaction().execute((trx) => dispatcher.queueInTransaction(trx, [id!]));
+      await handle.db.transaction().execute((trx) => dispatcher.queue.queue(trx, [id!]));
       dispatcher.wakeToExpand();
       await dispatcher.settle();
       return id!;

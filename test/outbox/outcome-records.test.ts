@@ -78,10 +78,10 @@ describe('outcomes recorded as a group', () => {
       .values(deliveryIds.map((id, i) => ({ id, hook_id: hookId, submission_id: submissionIds[i]!, state: 'sending', created_at: '2026-11-25T09:30:00.000Z' })))
       .execute();
     const attempts: DeliveryAttempt[] = [
-      { id: deliveryIds[0]!, state: 'sent', attemptedAt: '2026-11-25T10:00:00.000Z', status: 204, durationMs: 12, error: null },
-      { id: deliveryIds[1]!, state: 'failed', attemptedAt: '2026-11-25T10:00:01.000Z', status: null, durationMs: 5000, error: 'timeout' },
-      { id: deliveryIds[2]!, state: 'failed', attemptedAt: '2026-11-25T10:00:02.000Z', status: 500, durationMs: 0, error: 'it said "no" \\ twice' },
-      { id: `sub_gone.${hookId}`, state: 'sent', attemptedAt: '2026-11-25T10:00:03.000Z', status: 200, durationMs: 1, error: null },
+      { id: deliveryIds[0]!, attempts: 1, state: 'sent', attemptedAt: '2026-11-25T10:00:00.000Z', status: 204, durationMs: 12, error: null },
+      { id: deliveryIds[1]!, attempts: 1, state: 'failed', attemptedAt: '2026-11-25T10:00:01.000Z', status: null, durationMs: 5000, error: 'timeout' },
+      { id: deliveryIds[2]!, attempts: 1, state: 'failed', attemptedAt: '2026-11-25T10:00:02.000Z', status: 500, durationMs: 0, error: 'it said "no" \\ twice' },
+      { id: `sub_gone.${hookId}`, attempts: 1, state: 'sent', attemptedAt: '2026-11-25T10:00:03.000Z', status: 200, durationMs: 1, error: null },
     ];
     await recordHookGroup(attempts);
 

@@ -38,15 +38,15 @@ async function queueNewSubmissions(count: number, channels: OutboxChannel[]): Pr
   const { form } = await createOwner(services);
   const ids = await insertSubmissions(services, form.id, Array.from({ length: count }, () => ({ createdAt: new Date().toISOString() })));
   const queue = new OutboxDispatcher(handle, pino({ level: 'silent' }), channels);
-  expect(await handle.db.transaction().execute((trx) => queue.queueInTransaction(trx, ids))).toBe(count);
+  expect(await handle.db.transaction().execute((trx) => queue.queue.queue(trx, ids))).toBe(count);
 }
 
-/** A round over `channels` in one transaction, as the dispatcher runs it on PostgreSQL; every channel ready, 8 free slots each, unless `plan` says otherwise. */
+/** A round over `channels` in one transaction, as the dispatcher runs it on PostgreSQL; 8 free slots each, unless `plan` says otherwise. */
 function runRound(channels: OutboxChannel[], plan: Partial<RoundPlan> = {}) {
   const whole: RoundPlan = {
     channels,
     idle: new Set(),
-    ready: new Set(channels.map((channel) => channel.name)),
+    lease: { instance: '1' },
     freeSlots: () => 8,
     expandBatch: 32,
     dialect: handle.dialect,
@@ -73,20 +73,19 @@ describe('a round of the outbox', () => {
     expect(outcome.full).toBe(false);
   });
 
-  it('does not expand while a channel is full, and gives a channel that is not ready to claim nothing', async () => {
+  it('does not expand while a channel is full; a channel with room claims once, before the expansion', async () => {
     const claims: Array<{ channel: string; trx: Trx }> = [];
     const busy = countingChannel('busy', claims);
-    const locked = countingChannel('locked', claims);
-    await queueNewSubmissions(1, [busy, locked]);
-    const ready = new Set(['busy']);
-    const full = await runRound([busy, locked], { ready, freeSlots: (channel) => (channel.name === 'busy' ? 1 : 8) });
+    const other = countingChannel('other', claims);
+    await queueNewSubmissions(1, [busy, other]);
+    const full = await runRound([busy, other], { idle: new Set(['other']), freeSlots: (channel) => (channel.name === 'busy' ? 1 : 8) });
     expect(full).toMatchObject({ full: true, expanded: 0, claimAgain: false });
     expect(claims).toEqual([]);
-    const room = await runRound([busy, locked], { ready });
+    const room = await runRound([busy, other], { idle: new Set(['other']) });
     expect(room.expanded).toBe(1);
-    // `busy` claimed once, before the expansion; `locked` is not ready: no claim, counted as drained.
-    expect(claims.map((c) => c.channel)).toEqual(['busy']);
-    expect(Object.fromEntries(room.drained)).toEqual({ busy: false, locked: true });
+    // `busy` claimed once, before the expansion, and is asked again next round; `other` claimed its item after it.
+    expect(claims.map((c) => c.channel)).toEqual(['busy', 'other']);
+    expect(Object.fromEntries(room.drained)).toEqual({ busy: false, other: true });
     expect(room.claimAgain).toBe(true);
   });
 });

@@ -43,7 +43,7 @@ describe('retention purge', () => {
     const ancient = await insertSubmissions(t.services, keepAll.id, [{ createdAt: at(5000) }]);
     expect(old30).toHaveLength(23);
 
-    const small = new SubmissionLifecycleService(t.handle, t.services.forms, t.services.outbox, pino({ level: 'silent' }), { batchSize: 10 });
+    const small = new SubmissionLifecycleService(t.handle, t.services.forms, t.services.outbox.queue, pino({ level: 'silent' }), { batchSize: 10 });
     const report = await small.purgeExpiredSubmissions(now);
     expect(report.deleted).toBe(28);
     expect([...report.batches].sort((a, b) => a - b)).toEqual([3, 5, 10, 10]); // forms in any order
@@ -51,7 +51,7 @@ describe('retention purge', () => {
     expect(await ids(week.id)).toEqual(young7);
     expect(await ids(keepAll.id)).toEqual(ancient);
     expect((await small.purgeExpiredSubmissions(now)).deleted).toBe(0);
-    expect(() => new SubmissionLifecycleService(t.handle, t.services.forms, t.services.outbox, pino({ level: 'silent' }), { batchSize: 1001 })).toThrow();
+    expect(() => new SubmissionLifecycleService(t.handle, t.services.forms, t.services.outbox.queue, pino({ level: 'silent' }), { batchSize: 1001 })).toThrow();
   });
 
   it('takes queued hook work with the rows, and runs at most 1000 rows a transaction by default (25 on SQLite)', async () => {
@@ -74,7 +74,7 @@ describe('retention purge', () => {
     const owner = await createOwner(t.services, { form: { retentionDays: 2 } });
     const expired = await insertSubmissions(t.services, owner.form.id, Array.from({ length: 400 }, () => ({ createdAt: isoMinus(nowIso(), 3 * DAY) })));
     const kept = await insertSubmissions(t.services, owner.form.id, [{ createdAt: isoMinus(nowIso(), DAY) }]);
-    const purger = new SubmissionLifecycleService(t.handle, t.services.forms, t.services.outbox, pino({ level: 'silent' }), { batchSize: 25 });
+    const purger = new SubmissionLifecycleService(t.handle, t.services.forms, t.services.outbox.queue, pino({ level: 'silent' }), { batchSize: 25 });
     const purging = purger.purgeExpiredSubmissions();
     const answers = await Promise.all(
       Array.from({ length: 60 }, async (_, i) => {

@@ -5,7 +5,9 @@ import { migrateToLatest } from '../../src/db/migrate.js';
 import pino from 'pino';
 import { HookDeliveryChannel } from '../../src/hooks/delivery.channel.js';
 import { OutboxDispatcher } from '../../src/outbox/outbox.dispatcher.js';
-import { SubmissionWriter, batchStoreFor, type BatchStore, type OutboxSignal } from '../../src/submissions/submission.writer.js';
+import { SubmissionWriter, batchStoreFor, type BatchStore } from '../../src/submissions/submission.writer.js';
+import type { OutboxQueue } from '../../src/outbox/outbox.channel.js';
+import { DeliverySender } from '../../src/hooks/delivery.sender.js';
 import { createOwner, newSubmissionRow, servicesFor } from '../helpers/factories.js';
 import { createTestDatabase, testDialect, type TestDatabase } from '../helpers/database.js';
 import { waitFor } from '../helpers/wait.js';
@@ -23,8 +25,8 @@ beforeAll(async () => {
   hookedFormId = form.id;
   const logger = pino({ level: 'silent' });
   // The hook channel decides which forms have work; the dispatcher is never started.
-  outbox = new OutboxDispatcher(handle, logger, [new HookDeliveryChannel(handle, services.config, logger)]);
-  // A hook row makes every transaction call queueInTransaction, where the test holds it open.
+  outbox = new OutboxDispatcher(handle, logger, [new HookDeliveryChannel(handle, services.config, logger, new DeliverySender(1000, false))]).queue;
+  // A hook row makes every transaction queue work, where the test holds it open.
   await handle.db
     .insertInto('hooks')
     .values({ id: 'hook_writer_test', account_id: account.id, form_id: hookedFormId, target_url: 'https://example.com/hook', secret: 'whsec_test', created_at: '2000-01-01T00:00:00.000Z' })
@@ -37,7 +39,7 @@ afterAll(async () => {
 
 const noCutoff = () => '1970-01-01T00:00:00.000Z';
 // The real dispatcher, never started: only its queueing is used here.
-let outbox: OutboxSignal;
+let outbox: OutboxQueue;
 /** The store the server uses on this database. */
 const store = () => batchStoreFor(handle, noCutoff, outbox);
 
@@ -149,7 +151,7 @@ describe(`submission writer on ${testDialect}`, () => {
       return inner(batch, slot);
     };
     const failures: unknown[] = [];
-    const throwingOutbox = { queuedWorkCommitted: () => { throw new Error('wake failed'); } };
+    const throwingOutbox = { committed: () => { throw new Error('wake failed'); } };
     const writer = new SubmissionWriter(counted, throwingOutbox, { maxConcurrentBatches: concurrency, onWakeFailed: (err) => failures.push(err) });
     const rows = [newSubmissionRow(hookedFormId), newSubmissionRow(hookedFormId)];
     const results = await Promise.all(rows.map((row) => writer.write({ row, queueOutbound: true })));

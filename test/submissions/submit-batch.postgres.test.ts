@@ -16,7 +16,7 @@ import { waitFor } from '../helpers/wait.js';
 describe("PostgreSQL's submit statement", () => {
   let opened: MigratedDatabase;
   useMigratedDatabase((db) => (opened = db));
-  const store = () => batchStoreFor(opened.handle, () => '1970-01-01T00:00:00.000Z', new OutboxDispatcher(opened.handle, pino({ level: 'silent' }), []));
+  const store = () => batchStoreFor(opened.handle, () => '1970-01-01T00:00:00.000Z', new OutboxDispatcher(opened.handle, pino({ level: 'silent' }), []).queue);
   const storedIds = async (handle: DatabaseHandle, ids: string[]) =>
     (await handle.db.selectFrom('submissions').select('id').where('id', 'in', ids).execute()).map((r) => r.id);
   /**
@@ -151,7 +151,7 @@ describe("PostgreSQL's submit statement", () => {
   it('a lone submission whose statement lost a deadlock is written once more by the writer, and stored', async () => {
     const { form } = await createOwner(opened.services);
     await counterRowsOfEveryShard(form.id, newSubmissionRow(form.id).created_at.slice(0, 13));
-    const outbox = new OutboxDispatcher(opened.handle, pino({ level: 'silent' }), []);
+    const outbox = new OutboxDispatcher(opened.handle, pino({ level: 'silent' }), []).queue;
     const writer = new SubmissionWriter(batchStoreFor(opened.handle, () => '1970-01-01T00:00:00.000Z', outbox), outbox);
     const tried: string[] = [];
     try {

@@ -77,6 +77,8 @@ export interface FormgateApi {
   listHooks(): Promise<Hook[]>;
   createHook(input: CreateHookInput): Promise<CreatedHook>;
   deleteHook(hookId: string): Promise<void>;
+  /** After an outage: sends again every delivery of the hook in [since, until) whose last attempt failed (at most 10,000 a call); resolves to how many were queued. */
+  redeliverHook(hookId: string, range: { since: string; until?: string }): Promise<number>;
   /** The underlying openapi-fetch client, typed by the whole document. */
   readonly client: Client<paths>;
 }
@@ -112,5 +114,7 @@ export function createFormgateApi({ baseUrl, apiKey, fetch }: FormgateApiOptions
     deleteHook: async (hookId) => {
       unwrap(await client.DELETE('/v1/api/hooks/{id}', { params: { path: { id: hookId } } }));
     },
+    redeliverHook: async (hookId, range) =>
+      unwrap(await client.POST('/v1/api/hooks/{id}/redeliver', { params: { path: { id: hookId } }, body: range })).queued,
   };
 }

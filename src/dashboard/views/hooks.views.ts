@@ -14,13 +14,21 @@ export const hookViews: Record<string, string> = {
   <a class="button danger small" href="/dashboard/hooks/<%= h.id %>/delete">Delete…</a></div>
   <% if (h.attempts.length === 0) { %><p class="muted">No deliveries yet.</p><% } else { %>
   <div class="table-wrap">
-  <table class="attempts stacked"><thead><tr><th>Time</th><th>Submission</th><th>Result</th><th>Status</th><th>Duration</th><th>Error</th></tr></thead><tbody>
+  <table class="attempts stacked"><thead><tr><th>Time</th><th>Submission</th><th>Result</th><th>Attempts</th><th>Status</th><th>Duration</th><th>Error</th></tr></thead><tbody>
   <% h.attempts.forEach(function (a) { %>
-  <tr><td data-label="Time"><%~ it.h.timeTag(a.attemptedAt || a.createdAt) %></td><td data-label="Submission"><code><%= a.submissionId %></code></td><td data-label="Result"><%= a.state %></td>
-  <td data-label="Status"><%= a.responseStatus === null ? '—' : a.responseStatus %></td><td data-label="Duration"><%= a.durationMs === null ? '—' : a.durationMs + ' ms' %></td><td data-label="Error"><%= a.readableError %></td></tr>
+  <tr><td data-label="Time"><%~ it.h.timeTag(a.attemptedAt || a.createdAt) %></td><td data-label="Submission"><% if (a.submissionId) { %><a href="/dashboard/submissions/<%= a.submissionId %>#deliveries"><code><%= a.submissionId %></code></a><% } else { %>Send test<% } %></td><td data-label="Result"><%= a.state %></td>
+  <td data-label="Attempts"><%= a.attempts %></td><td data-label="Status"><%= a.responseStatus === null ? '—' : a.responseStatus %></td><td data-label="Duration"><%= a.durationMs === null ? '—' : a.durationMs + ' ms' %></td><td data-label="Error"><%= a.readableError %></td></tr>
   <% }) %></tbody></table>
   </div>
   <% } %>
+  <form method="post" action="/dashboard/hooks/<%= h.id %>/redeliver" class="row redeliver">
+    <input type="hidden" name="_csrf" value="<%= it.csrf %>">
+    <label>After an outage, send again the failed deliveries of the
+      <select name="hours">
+        <option value="1">last hour</option><option value="6">last 6 hours</option><option value="24" selected>last 24 hours</option><option value="72">last 3 days</option><option value="168">last 7 days</option><option value="720">last 30 days</option>
+      </select></label>
+    <button class="small">Send failed again</button>
+  </form>
 </div>
 <% }) %>
 </section>

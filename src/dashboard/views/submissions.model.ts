@@ -1,3 +1,4 @@
+import type { MessageLogEntry } from '../../outbox/outbox.log.js';
 import type { Form } from '../../forms/form.types.js';
 import { BROWSE_PAGE_SIZE, type BrowsePage } from '../../submissions/submission-browse.service.js';
 import type { DailyCount } from '../../submissions/submission-browse.repository.js';
@@ -183,4 +184,14 @@ export function spamFilterStatusText(status: { spam: number; ham: number; needed
   return status.ready
     ? `Learning: it files what it is sure is spam. Learned from ${so}.`
     : `Not filing anything yet: it needs ${status.needed} of each: ${so} so far. Mark submissions "Spam" or "Not spam" to teach it.`;
+
+}
+
+/** The submission's outbound messages as the page shows them: state and reason in words. */
+export function messageLogModel(messages: MessageLogEntry[]) {
+  return messages.map((m) => ({
+    ...m,
+    stateText: m.state === 'skipped' || m.state === 'failed' ? `${m.state}${m.reason ? `: ${m.reason}` : ''}` : m.state,
+    answer: m.lastStatus ?? (m.state === 'failed' ? '' : '—'),
+  }));
 }

@@ -96,6 +96,20 @@ export const submissionViews: Record<string, string> = {
 <tr><th>User agent</th><td><%= it.submission.userAgent %></td></tr>
 <tr><th>Referer</th><td><%= it.submission.referer %></td></tr>
 </table>
+<h2 id="deliveries">Deliveries</h2>
+<% if (it.messages.length === 0) { %><p class="muted">Nothing was sent for this submission: no hook, notification, confirmation or integration applied<%= it.submission.isSpam ? ' (spam is never sent on)' : '' %>.</p><% } else { %>
+<div class="table-wrap">
+<table class="attempts stacked messages"><thead><tr><th>Message</th><th>To</th><th>State</th><th>Attempts</th><th>Last answer</th><th>Queued</th><th>Last attempt</th><th><span class="sr">Action</span></th></tr></thead><tbody>
+<% it.messages.forEach(function (m) { %>
+<tr data-message="<%= m.id %>"><td data-label="Message"><%= m.kind %></td><td data-label="To"><code><%= m.target %></code></td><td data-label="State" class="state-<%= m.state %>"><%= m.stateText %></td>
+<td data-label="Attempts"><%= m.attempts %></td><td data-label="Last answer"><%= m.answer %></td><td data-label="Queued"><%~ it.h.timeTag(m.createdAt) %></td>
+<td data-label="Last attempt"><%~ m.lastAttemptAt ? it.h.timeTag(m.lastAttemptAt) : '—' %></td>
+<td data-label="Action"><% if (m.canSendAgain) { %><form method="post" action="/dashboard/submissions/<%= it.submission.id %>/send-again" class="inline">
+  <input type="hidden" name="_csrf" value="<%= it.csrf %>"><input type="hidden" name="channel" value="<%= m.channel %>"><input type="hidden" name="messageId" value="<%= m.id %>">
+  <button class="small" aria-label="Send again: <%= m.kind %> to <%= m.target %>">Send again</button></form><% } %></td></tr>
+<% }) %></tbody></table>
+</div>
+<% } %>
 <form method="post" action="/dashboard/forms/<%= it.form.id %>/submissions/bulk">
   <input type="hidden" name="_csrf" value="<%= it.csrf %>">
   <input type="hidden" name="ids" value="<%= it.submission.id %>">

@@ -1,0 +1,58 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DatabaseHandle } from '../../src/db/database.js';
+import { createMigrator, migrateToLatest } from '../../src/db/migrate.js';
+import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { createOwner, insertSubmissions, servicesFor } from '../helpers/factories.js';
+
+let database: TestDatabase;
+let handle: DatabaseHandle;
+
+beforeAll(async () => {
+  database = await createTestDatabase({ empty: true });
+  handle = database.open();
+});
+afterAll(async () => {
+  await handle?.close();
+  await database?.drop();
+});
+
+describe('migration 0019 (deliveries sent again)', () => {
+  it('keeps every delivery, counts one attempt for each one attempted, and leaves them sendable again', async () => {
+    // A database as the release before this one left it, with deliveries in every state.
+    expect((await (await createMigrator(handle, '0018_counters_hours_before_totals')).migrateToLatest()).error).toBeUndefined();
+    const services = servicesFor(handle);
+    const owner = await createOwner(services);
+    const [submissionId] = await insertSubmissions(services, owner.form.id, [{ createdAt: '2026-11-01T10:00:00.000Z' }]);
+    const now = '2026-11-01T10:00:01.000Z';
+    await handle.db
+      .insertInto('hooks')
+      .values({ id: 'hook_old', account_id: owner.account.id, form_id: owner.form.id, target_url: 'https://example.com/in', secret: 'whsec_x', created_at: now })
+      .execute();
+    const old = (id: string, state: string, attempted: boolean) => ({
+      id,
+      hook_id: 'hook_old',
+      submission_id: submissionId!,
+      state,
+      created_at: now,
+      ...(attempted ? { attempted_at: now, response_status: state === 'sent' ? 200 : 500, duration_ms: 3, error: null } : {}),
+    });
+    // Written without the new columns, as the old code wrote them.
+    await handle.db.insertInto('hook_deliveries').values([old('d_sent', 'sent', true), old('d_failed', 'failed', true), old('d_pending', 'pending', false)] as never).execute();
+
+    expect(await migrateToLatest(handle)).toEqual(['0019_deliveries_sent_again']);
+    const rows = await handle.db.selectFrom('hook_deliveries').select(['id', 'state', 'attempts', 'claimed_by', 'response_status']).orderBy('id').execute();
+    expect(rows.map((r) => [r.id, r.state, Number(r.attempts), r.claimed_by, r.response_status])).toEqual([
+      ['d_failed', 'failed', 1, null, 500],
+      ['d_pending', 'pending', 0, null, null],
+      ['d_sent', 'sent', 1, null, 200],
+    ]);
+    expect(await handle.db.selectFrom('hook_test_deliveries').selectAll().execute()).toEqual([]);
+    // The migrated rows are the log's and can be sent again.
+    const entries = await servicesFor(handle).hooks.listDeliveriesOfSubmission(owner.account.id, submissionId!);
+    expect(entries.map((e) => [e.id, e.state, e.attempts, e.canSendAgain])).toEqual([
+      ['d_failed', 'failed', 1, true],
+      ['d_pending', 'queued', 0, false],
+      ['d_sent', 'sent', 1, true],
+    ]);
+  });
+});
