@@ -12,7 +12,6 @@ import {
   claimDueMessageRows,
   countDigestSubmissions,
   countUnsentMessages,
-  findAccountTimeZoneOfForm,
   formHasPerSubmissionRecipientSql,
   insertSubmissionMessages,
   listDigestSubmissionRows,
@@ -21,6 +20,7 @@ import {
   updateRecipientRow,
   type ClaimedMessageRow,
 } from './email.repository.js';
+import { findAccountTimeZoneOfForm } from './recipient.repository.js';
 import { recordAttempt, recordAttemptsTogether, recordAttemptsUnlessLocked } from './email-attempt.repository.js';
 import type { SendResult, SmtpMailer } from './mailer.js';
 import type { InstanceSecretService } from '../secrets/instance-secret.service.js';

@@ -15,22 +15,18 @@ import { nowIso } from '../lib/time.js';
 import { composeEmailChangeEmail, composeEmailChangeNotice, composePasswordResetEmail, composeTestEmail, composeVerificationEmail, type ComposedEmail } from './views/emails.js';
 import {
   deleteRecipientRows,
-  findAccountVerifiedAddresses,
   findExistingMessageIds,
-  findFormAccountId,
   findRecipientRowByTokenHash,
   insertMessageRows,
   insertRecipientRow,
   findMessageOfAccount,
   listEmailLogRows,
-  listPendingRecipientRowsOfAccount,
   listRecipientRows,
   countDigestSubmissions,
-  releaseHeldMessages,
-  skipHeldMessages,
   listMessageRowsOfSubmission,
   updateRecipientRow,
 } from './email.repository.js';
+import { findAccountVerifiedAddresses, findFormAccountId, listPendingRecipientRowsOfAccount, releaseHeldMessages, skipHeldMessages } from './recipient.repository.js';
 import { composeConfirmationEmail, confirmationTexts } from './confirmation.js';
 import type { SmtpMailer } from './mailer.js';
 import { MAX_RECIPIENTS, type EmailLogEntry, type Recipient, type RecipientState } from './notification.types.js';

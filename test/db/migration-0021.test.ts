@@ -1,0 +1,39 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DatabaseHandle } from '../../src/db/database.js';
+import { createMigrator } from '../../src/db/migrate.js';
+import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+
+let database: TestDatabase;
+let handle: DatabaseHandle;
+
+beforeAll(async () => {
+  database = await createTestDatabase({ empty: true });
+  handle = database.open();
+});
+afterAll(async () => {
+  await handle?.close();
+  await database?.drop();
+});
+
+describe('migration 0021 (email changes, account time zones)', () => {
+  it('keeps existing accounts (no zone yet), holds one email change per account, and goes back down', async () => {
+    expect((await (await createMigrator(handle, '0018_counters_hours_before_totals')).migrateToLatest()).error).toBeUndefined();
+    const now = new Date().toISOString();
+    await sql`insert into accounts (id, email, display_name, plan_id, password_hash, created_at) values ('acc_1', 'a@example.com', 'A', 'pro', null, ${now})`.execute(handle.db);
+    const migrator = await createMigrator(handle, '0021_email_changes_and_time_zones');
+    expect((await migrator.migrateToLatest()).error).toBeUndefined();
+    const account = await handle.db.selectFrom('accounts').select(['id', 'time_zone']).executeTakeFirstOrThrow();
+    expect(account).toEqual({ id: 'acc_1', time_zone: null });
+    const change = { account_id: 'acc_1', new_email: 'b@example.com', token_hash: 'h1', created_at: now, expires_at: now };
+    await handle.db.insertInto('email_changes').values(change).execute();
+    await expect(handle.db.insertInto('email_changes').values({ ...change, token_hash: 'h2' }).execute()).rejects.toThrow();
+    // Deleting the account takes its pending change with it.
+    await handle.db.deleteFrom('accounts').where('id', '=', 'acc_1').execute();
+    expect(await handle.db.selectFrom('email_changes').selectAll().execute()).toEqual([]);
+
+    expect((await migrator.migrateDown()).error).toBeUndefined();
+    await expect(sql`select time_zone from accounts`.execute(handle.db)).rejects.toThrow();
+    await expect(sql`select 1 from email_changes`.execute(handle.db)).rejects.toThrow();
+  });
+});
