@@ -1,4 +1,5 @@
 import Negotiator from 'negotiator';
+import { BoundedMemo } from '../lib/bounded-memo.js';
 import de from './locales/de.json' with { type: 'json' };
 import en from './locales/en.json' with { type: 'json' };
 import es from './locales/es.json' with { type: 'json' };
@@ -28,9 +29,19 @@ export const isLanguage = (value: string): value is Language => Object.hasOwn(ca
 export function chooseLanguage(formLanguage: string | undefined, acceptLanguage: string | undefined): Language {
   if (formLanguage !== undefined && isLanguage(formLanguage)) return formLanguage;
   if (!acceptLanguage) return DEFAULT_LANGUAGE;
+  return acceptLanguage.length > ACCEPT_REMEMBERED_LENGTH ? negotiate(acceptLanguage) : negotiated.get(acceptLanguage, negotiate);
+}
+
+function negotiate(acceptLanguage: string): Language {
   const best = new Negotiator({ headers: { 'accept-language': acceptLanguage } }).language(languages);
   return best !== undefined && isLanguage(best) ? best : DEFAULT_LANGUAGE;
 }
+
+// Every submission and refusal asks (its JSON and pages speak the visitor's language), and
+// browsers send a handful of distinct headers: each is negotiated once. Bounded in count and
+// length, so odd headers cannot grow it.
+const negotiated = new BoundedMemo<string, Language>(64);
+const ACCEPT_REMEMBERED_LENGTH = 256;
 
 export function messages(language: Language): Catalogue {
   return catalogues[language];

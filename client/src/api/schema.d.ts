@@ -34,7 +34,7 @@ export interface paths {
         };
         /**
          * An ALTCHA proof-of-work challenge for the form's widget (public; any origin)
-         * @description Signed by this Formgate, valid for 10 minutes, for this form only; its work follows the form's altchaComplexity. Rate-limited per client IP and form like submit.
+         * @description Signed by this Formgate, valid for 10 minutes, for this form only; its work follows the form's altchaComplexity. Rate-limited per client IP and form like submit. The X-Altcha-Config header gives the widget its texts in the form's language and the URL of its next challenge, whose `since` keeps the visit's start: the form's minimum fill time counts from the first challenge of a page, not from one fetched again after an expiry.
          */
         get: operations["getAltchaChallenge"];
         put?: never;
@@ -451,7 +451,10 @@ export interface operations {
     };
     getAltchaChallenge: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The visit's start, as the previous challenge's X-Altcha-Config named it */
+                since?: string;
+            };
             header?: never;
             path: {
                 /** @description The form ID */
@@ -464,6 +467,8 @@ export interface operations {
             /** @description An ALTCHA challenge: the widget finds the number whose SHA-256 with the salt is the challenge */
             200: {
                 headers: {
+                    /** @description JSON the widget applies: `strings` (its texts) and `challengeurl` (the next challenge) */
+                    "X-Altcha-Config"?: string;
                     [name: string]: unknown;
                 };
                 content: {
