@@ -54,7 +54,7 @@ describe(`store on ${testDialect}`, () => {
         'accounts', 'api_keys', 'email_attempts', 'email_messages', 'email_recipients', 'email_suppressions', 'form_counts', 'form_hourly_counts', 'forms',
         'hook_deliveries', 'hooks', 'idempotency_keys', 'instance_secrets', 'instance_settings', 'integration_attempts', 'integration_messages', 'integrations',
         'outbox', 'password_resets', 'sessions', 'submissions',
-        'altcha_spent_solutions', 'spam_filter_models', 'spam_filter_tokens', 'spam_filter_lessons',
+        'altcha_spent_solutions', 'spam_filter_models', 'spam_filter_tokens', 'spam_filter_lessons', 'submission_triage', 'submission_tags',
       ].sort(),
     );
   });
