@@ -30,6 +30,7 @@ import { SubmissionTriageService } from './submissions/submission-triage.service
 import { SessionService } from './accounts/session.service.js';
 import { BotCheckService } from './bot-checks/bot-check.service.js';
 import { SpamFilterService } from './spam-filter/spam-filter.service.js';
+import { DatabaseCopyService } from './database-copy/database-copy.service.js';
 
 /** Every domain service, built once per process (or per test app) and shared by HTTP and CLI. */
 export interface Services {
@@ -67,6 +68,8 @@ export interface Services {
   readonly suppressions: SuppressionService;
   /** The instance admin's accounts overview and instance settings (sign-up, last purge). */
   readonly admin: AdminService;
+  /** `formgate db copy`: this database into another (SQLite to PostgreSQL or back). */
+  readonly databaseCopy: DatabaseCopyService;
 }
 
 /** Test seams and observers; production passes nothing. */
@@ -152,5 +155,6 @@ export function createServices(
     botChecks,
     spamFilter,
     suppressions: new SuppressionService(handle.db, instanceSecrets),
+    databaseCopy: new DatabaseCopyService(handle),
   };
 }
