@@ -84,6 +84,8 @@ const envSchema = z.object({
   TELEGRAM_API_URL: z.url({ protocol: /^https$/ }).default('https://api.telegram.org'),
   ADMIN_EMAIL: z.email().max(254).optional(),
   ADMIN_PASSWORD: z.string().min(8).max(1024).optional(),
+  // `formgate mcp` only: the API key the stdio MCP server acts with.
+  FORMGATE_API_KEY: z.string().min(1).optional(),
 });
 
 /**
@@ -102,7 +104,20 @@ export const SECRET_VARIABLES = [
   'OIDC_CLIENT_SECRET',
   'S3_SECRET_ACCESS_KEY',
   'ADMIN_PASSWORD',
+  'FORMGATE_API_KEY',
 ] as const;
+
+/** The content of a secret file, one trailing newline trimmed; `what` names it in the error. */
+export function readSecretFile(path: string, what: string): string {
+  let content: string;
+  try {
+    content = readFileSync(path, 'utf8');
+  } catch (err) {
+    const reason = (err as NodeJS.ErrnoException).code ?? (err instanceof Error ? err.message : String(err));
+    throw new ConfigError(`Invalid configuration: ${what}: cannot read ${path} (${reason}).`);
+  }
+  return content.replace(/\r?\n$/, '');
+}
 
 /** Replaces every `<NAME>_FILE` by `<NAME>` holding the file's content (one trailing newline trimmed). */
 function resolveSecretFiles(env: Record<string, string>): Record<string, string> {
@@ -114,14 +129,7 @@ function resolveSecretFiles(env: Record<string, string>): Record<string, string>
     if (env[name] !== undefined) {
       throw new ConfigError(`Invalid configuration: ${name} and ${name}_FILE are both set; set only one of them.`);
     }
-    let content: string;
-    try {
-      content = readFileSync(path, 'utf8');
-    } catch (err) {
-      const reason = (err as NodeJS.ErrnoException).code ?? (err instanceof Error ? err.message : String(err));
-      throw new ConfigError(`Invalid configuration: ${name}_FILE: cannot read ${path} (${reason}).`);
-    }
-    const value = content.replace(/\r?\n$/, '');
+    const value = readSecretFile(path, `${name}_FILE`);
     if (value !== '') resolved[name] = value;
   }
   return resolved;
@@ -166,6 +174,8 @@ export interface Config {
   readonly telegramApiUrl: string;
   /** The first account made at a start with no account at all (section 19); both or neither are set. */
   readonly bootstrapAdmin: { readonly email: string; readonly password: string } | undefined;
+  /** FORMGATE_API_KEY: the key `formgate mcp` serves with (unset: --key-file must give one). */
+  readonly mcpApiKey: string | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -215,6 +225,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     mailFrom: e.MAIL_FROM ?? `Formgate <formgate@${new URL(baseUrl).hostname}>`,
     mailRetryBaseMs: e.MAIL_RETRY_BASE_MS,
     telegramApiUrl: e.TELEGRAM_API_URL.replace(/\/+$/, ''),
+    mcpApiKey: e.FORMGATE_API_KEY,
     bootstrapAdmin: e.ADMIN_EMAIL && e.ADMIN_PASSWORD ? { email: e.ADMIN_EMAIL, password: e.ADMIN_PASSWORD } : undefined,
   });
 }

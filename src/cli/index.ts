@@ -9,6 +9,7 @@ import { registerIntegrations } from './commands/integrations.js';
 import { registerKeys } from './commands/keys.js';
 import { registerMail } from './commands/mail.js';
 import { registerMigrate } from './commands/migrate.js';
+import { registerMcp } from './commands/mcp.js';
 import { registerServe } from './commands/serve.js';
 import { registerSuppressions } from './commands/suppressions.js';
 import { registerPurge, registerSubmissions } from './commands/submissions.js';
@@ -38,6 +39,7 @@ registerPurge(program);
 registerMail(program);
 registerIntegrations(program);
 registerSuppressions(program);
+registerMcp(program);
 
 try {
   await program.parseAsync(process.argv);

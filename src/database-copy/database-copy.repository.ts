@@ -1,4 +1,4 @@
-import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { CompiledQuery, sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Dialect, Executor } from '../db/database.js';
 import type { TableInfo } from './database-copy.types.js';
 
@@ -141,9 +141,26 @@ function sqliteReader(db: Executor, table: TableInfo): RowReader {
 /** The rowid's name in a batch: no column of a table can be called this. */
 const ROWID = 'formgate_copy_rowid';
 
-export async function insertRows(db: Executor, table: string, rows: Record<string, unknown>[]): Promise<void> {
-  if (rows.length > 0) await any(db).insertInto(table).values(rows).execute();
+/**
+ * One multi-row insert. The statement's text is written here and kept per shape (table, columns,
+ * row count): building a thousand-row insert through the query builder cost more than running it.
+ */
+export async function insertRows(db: Executor, dialect: Dialect, table: string, columns: string[], rows: unknown[][]): Promise<void> {
+  if (rows.length === 0) return;
+  const key = `${dialect}\u0000${table}\u0000${columns.join('\u0000')}\u0000${rows.length}`;
+  let text = insertTexts.get(key);
+  if (!text) {
+    let n = 0;
+    const row = () => `(${columns.map(() => (dialect === 'postgres' ? `$${++n}` : '?')).join(', ')})`;
+    text = `insert into ${quoteId(table)} (${columns.map(quoteId).join(', ')}) values ${Array.from({ length: rows.length }, row).join(', ')}`;
+    if (insertTexts.size >= 64) insertTexts.clear();
+    insertTexts.set(key, text);
+  }
+  await db.executeQuery(CompiledQuery.raw(text, rows.flat()));
 }
+
+const insertTexts = new Map<string, string>();
+const quoteId = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
 /**
  * PostgreSQL: every sequence owned by a column (serial, identity) restarts after the copied rows'

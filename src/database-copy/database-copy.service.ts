@@ -130,7 +130,7 @@ export class DatabaseCopyService {
 
   private async copyTable(source: Executor, target: Executor, targetDialect: Dialect, table: TableInfo, total: number, options: CopyOptions): Promise<void> {
     const batchSize = options.batchSize ?? Math.max(1, Math.min(MAX_ROWS_PER_BATCH, Math.floor(MAX_PARAMETERS / table.columns.length)));
-    const types = new Map(table.columns.map((c) => [c.name, c.type]));
+    const columns = table.columns.map((c) => c.name);
     let copied = 0;
     options.onProgress?.({ table: table.name, copied, total });
     const reader = await openRowReader(source, this.source.dialect, table);
@@ -138,10 +138,8 @@ export class DatabaseCopyService {
       for (;;) {
         const rows = await reader.next(batchSize);
         if (rows.length === 0) break;
-        const converted = rows.map((row) =>
-          Object.fromEntries(Object.entries(row).map(([column, value]) => [column, toTargetValue(value, types.get(column)!, targetDialect)])),
-        );
-        await insertRows(target, table.name, converted);
+        const converted = rows.map((row) => table.columns.map((c) => toTargetValue(row[c.name], c.type, targetDialect)));
+        await insertRows(target, targetDialect, table.name, columns, converted);
         copied += rows.length;
         options.onProgress?.({ table: table.name, copied, total });
         if (rows.length < batchSize) break;

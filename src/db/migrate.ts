@@ -18,6 +18,7 @@ import * as m0015 from './migrations/0015_postgres_submit_counts.js';
 import * as m0016 from './migrations/0016_search_vector_parallel_restricted.js';
 import * as m0017 from './migrations/0017_sqlite_search_merges_in_steps.js';
 import * as m0018 from './migrations/0018_counters_hours_before_totals.js';
+import * as m0022 from './migrations/0022_api_key_scopes.js';
 
 // Listed statically so the compiled package needs no file-system scan to find migrations.
 const migrations: Record<string, Migration> = {
@@ -39,6 +40,7 @@ const migrations: Record<string, Migration> = {
   '0016_search_vector_parallel_restricted': m0016,
   '0017_sqlite_search_merges_in_steps': m0017,
   '0018_counters_hours_before_totals': m0018,
+  '0022_api_key_scopes': m0022,
 };
 
 /** The connection's own PostgreSQL schema; undefined on SQLite. */
