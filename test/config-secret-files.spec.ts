@@ -22,6 +22,7 @@ describe('<NAME>_FILE secrets', () => {
       TURNSTILE_SECRET_KEY_FILE: secretFile('turnstile', 'ts-secret\n\n'),
       HCAPTCHA_SECRET_KEY_FILE: secretFile('hcaptcha', 'hc-secret\n'),
       RECAPTCHA_SECRET_KEY_FILE: secretFile('recaptcha', 'rc-secret\n'),
+      FORMGATE_API_KEY_FILE: secretFile('mcp-key', 'fgk_abc\n'),
       ADMIN_EMAIL: 'owner@example.com',
       ADMIN_PASSWORD_FILE: secretFile('admin', 'correct horse battery\n'),
     });
@@ -32,12 +33,13 @@ describe('<NAME>_FILE secrets', () => {
     expect(config.turnstileSecretKey).toBe('ts-secret\n');
     expect(config.hcaptchaSecretKey).toBe('hc-secret');
     expect(config.recaptchaSecretKey).toBe('rc-secret');
+    expect(config.mcpApiKey).toBe('fgk_abc');
     expect(config.bootstrapAdmin).toEqual({ email: 'owner@example.com', password: 'correct horse battery' });
   });
 
-  it('covers every secret-bearing variable of the contract', () => {
+  it('covers every secret-bearing variable of the contract, and the MCP key', () => {
     expect([...SECRET_VARIABLES].sort()).toEqual(
-      ['ADMIN_PASSWORD', 'DATABASE_URL', 'HCAPTCHA_SECRET_KEY', 'OIDC_CLIENT_SECRET', 'RECAPTCHA_SECRET_KEY', 'REDIS_URL', 'S3_SECRET_ACCESS_KEY', 'SMTP_URL', 'TURNSTILE_SECRET_KEY'].sort(),
+      ['ADMIN_PASSWORD', 'DATABASE_URL', 'FORMGATE_API_KEY', 'HCAPTCHA_SECRET_KEY', 'OIDC_CLIENT_SECRET', 'RECAPTCHA_SECRET_KEY', 'REDIS_URL', 'S3_SECRET_ACCESS_KEY', 'SMTP_URL', 'TURNSTILE_SECRET_KEY'].sort(),
     );
   });
 
