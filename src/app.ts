@@ -12,6 +12,7 @@ import { jsonErrorHandler, sendAppError } from './http/error-handler.js';
 import { healthRoutes } from './http/health.routes.js';
 import { answerClientError, httpServerFactory } from './http/http-server.js';
 import { managementApi } from './http/management-api.js';
+import { mcpRoutes } from './mcp/mcp.routes.js';
 import { acceptEveryHttpMethod, answerFrameworkError, rejectUnstorableInput } from './http/request-input.js';
 import { refuseRequestsWhileClosing } from './http/closing.js';
 import { openApiPlugin } from './http/openapi.js';
@@ -188,6 +189,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(botCheckRoutes);
   await app.register(unsubscribeRoutes);
   await app.register(managementApi, { prefix: '/v1/api', routes: [accountRoutes, formRoutes, submissionApiRoutes, hookRoutes] });
+  // The same keys, the same 120 requests a minute per key (one counter for both).
+  await app.register(managementApi, { prefix: '/v1/mcp', routes: [mcpRoutes] });
   await app.register(dashboardPlugin);
   // Someone opening the bare address in a browser wants the dashboard, not a JSON 404.
   app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/dashboard', 302));

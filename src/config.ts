@@ -1,4 +1,5 @@
 import { config as loadDotenv } from 'dotenv';
+import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
@@ -92,7 +93,58 @@ const envSchema = z.object({
   MAIL_FROM: z.string().trim().min(3).max(320).refine((v) => !/[\r\n]/.test(v), 'must be one line').optional(),
   MAIL_RETRY_BASE_MS: z.coerce.number().int().min(1).max(86_400_000).default(60_000),
   TELEGRAM_API_URL: z.url({ protocol: /^https$/ }).default('https://api.telegram.org'),
+  ADMIN_EMAIL: z.email().max(254).optional(),
+  ADMIN_PASSWORD: z.string().min(8).max(1024).optional(),
+  // `formgate mcp` only: the API key the stdio MCP server acts with.
+  FORMGATE_API_KEY: z.string().min(1).optional(),
 });
+
+/**
+ * Variables that can hold a secret (contract section 19): each may be given as `<NAME>_FILE`
+ * instead, a path whose content is the value, as Docker and Kubernetes mount secrets. Names of
+ * settings this build does not have yet are listed too, so a deployment written for a later
+ * release fails on nothing here.
+ */
+export const SECRET_VARIABLES = [
+  'DATABASE_URL',
+  'REDIS_URL',
+  'SMTP_URL',
+  'TURNSTILE_SECRET_KEY',
+  'HCAPTCHA_SECRET_KEY',
+  'RECAPTCHA_SECRET_KEY',
+  'OIDC_CLIENT_SECRET',
+  'S3_SECRET_ACCESS_KEY',
+  'ADMIN_PASSWORD',
+  'FORMGATE_API_KEY',
+] as const;
+
+/** The content of a secret file, one trailing newline trimmed; `what` names it in the error. */
+export function readSecretFile(path: string, what: string): string {
+  let content: string;
+  try {
+    content = readFileSync(path, 'utf8');
+  } catch (err) {
+    const reason = (err as NodeJS.ErrnoException).code ?? (err instanceof Error ? err.message : String(err));
+    throw new ConfigError(`Invalid configuration: ${what}: cannot read ${path} (${reason}).`);
+  }
+  return content.replace(/\r?\n$/, '');
+}
+
+/** Replaces every `<NAME>_FILE` by `<NAME>` holding the file's content (one trailing newline trimmed). */
+function resolveSecretFiles(env: Record<string, string>): Record<string, string> {
+  const resolved = { ...env };
+  for (const name of SECRET_VARIABLES) {
+    const path = env[`${name}_FILE`];
+    delete resolved[`${name}_FILE`];
+    if (path === undefined) continue;
+    if (env[name] !== undefined) {
+      throw new ConfigError(`Invalid configuration: ${name} and ${name}_FILE are both set; set only one of them.`);
+    }
+    const value = readSecretFile(path, `${name}_FILE`);
+    if (value !== '') resolved[name] = value;
+  }
+  return resolved;
+}
 
 export type Plan = 'free' | 'pro' | 'business';
 
@@ -137,6 +189,10 @@ export interface Config {
   readonly mailRetryBaseMs: number;
   /** Bot API base of Telegram integrations (a self-hosted Bot API server, or a test stand-in). */
   readonly telegramApiUrl: string;
+  /** The first account made at a start with no account at all (section 19); both or neither are set. */
+  readonly bootstrapAdmin: { readonly email: string; readonly password: string } | undefined;
+  /** FORMGATE_API_KEY: the key `formgate mcp` serves with (unset: --key-file must give one). */
+  readonly mcpApiKey: string | undefined;
 }
 
 export interface OidcConfig {
@@ -155,8 +211,8 @@ export class ConfigError extends Error {}
 /** Parses configuration once; every other module receives the frozen result, never process.env. */
 export function parseConfig(env: Record<string, string | undefined>): Config {
   // An empty variable (`FOO=`) means "unset", as in most twelve-factor tools.
-  const cleaned = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
-  const result = envSchema.safeParse(cleaned);
+  const cleaned = Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined && entry[1] !== ''));
+  const result = envSchema.safeParse(resolveSecretFiles(cleaned));
   if (!result.success) {
     const problems = result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
     throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
@@ -167,6 +223,11 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   }
   if (!e.PASSWORD_LOGIN && e.OIDC_ISSUER === undefined) {
     throw new ConfigError('Invalid configuration: PASSWORD_LOGIN=false needs single sign-on (OIDC_ISSUER and OIDC_CLIENT_ID), or nobody could log in to the dashboard');
+  }
+  // Never a default password: an admin address alone would make an account nobody can log in to.
+  if ((e.ADMIN_EMAIL === undefined) !== (e.ADMIN_PASSWORD === undefined)) {
+    const missing = e.ADMIN_EMAIL === undefined ? 'ADMIN_EMAIL' : 'ADMIN_PASSWORD (or ADMIN_PASSWORD_FILE)';
+    throw new ConfigError(`Invalid configuration: ${missing}: required when the other of ADMIN_EMAIL and ADMIN_PASSWORD is set`);
   }
   const baseUrl = (e.BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
   return Object.freeze({
@@ -210,6 +271,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     mailFrom: e.MAIL_FROM ?? `Formgate <formgate@${new URL(baseUrl).hostname}>`,
     mailRetryBaseMs: e.MAIL_RETRY_BASE_MS,
     telegramApiUrl: e.TELEGRAM_API_URL.replace(/\/+$/, ''),
+    mcpApiKey: e.FORMGATE_API_KEY,
+    bootstrapAdmin: e.ADMIN_EMAIL && e.ADMIN_PASSWORD ? { email: e.ADMIN_EMAIL, password: e.ADMIN_PASSWORD } : undefined,
   });
 }
 

@@ -34,6 +34,7 @@ import { SsoService } from './sso/sso.service.js';
 import { AuditService } from './audit/audit.service.js';
 import { BotCheckService } from './bot-checks/bot-check.service.js';
 import { SpamFilterService } from './spam-filter/spam-filter.service.js';
+import { DatabaseCopyService } from './database-copy/database-copy.service.js';
 
 /** Every domain service, built once per process (or per test app) and shared by HTTP and CLI. */
 export interface Services {
@@ -79,6 +80,8 @@ export interface Services {
   readonly suppressions: SuppressionService;
   /** The instance admin's accounts overview and instance settings (sign-up, last purge). */
   readonly admin: AdminService;
+  /** `formgate db copy`: this database into another (SQLite to PostgreSQL or back). */
+  readonly databaseCopy: DatabaseCopyService;
 }
 
 /** Test seams and observers; production passes nothing. */
@@ -178,5 +181,6 @@ export function createServices(
     botChecks,
     spamFilter,
     suppressions: new SuppressionService(handle.db, instanceSecrets),
+    databaseCopy: new DatabaseCopyService(handle),
   };
 }

@@ -38,6 +38,18 @@ async function closeAfterFailedStart(app: FastifyInstance): Promise<void> {
   }
 }
 
+/** ADMIN_EMAIL / ADMIN_PASSWORD: the first account, at a start with none; one log line either way. */
+async function bootstrapAdmin(app: FastifyInstance, admin: { email: string; password: string }): Promise<void> {
+  try {
+    const created = await app.services.accounts.bootstrapAdmin(admin);
+    if (created) app.log.info({ accountId: created.id }, `ADMIN_EMAIL: created the admin account ${created.email}`);
+    else app.log.info('ADMIN_EMAIL is set but accounts exist already: no account created');
+  } catch (err) {
+    await closeAfterFailedStart(app);
+    throw err;
+  }
+}
+
 /** After the shutdown timeout closed every socket: time left for the writer and the database to close. */
 const SHUTDOWN_GRACE_MS = 5000;
 
@@ -46,6 +58,7 @@ export async function startServer(config: Config): Promise<FastifyInstance> {
   let app: FastifyInstance | undefined;
   const handle = await openDatabase(config, (err) => app?.log.error({ err }, 'SQLite background checkpoint failed'));
   app = await buildApp({ config, handle, closeDatabase: true, ...(await serverLogger(config)) });
+  if (config.bootstrapAdmin) await bootstrapAdmin(app, config.bootstrapAdmin);
   let metricsServer: MetricsServer | undefined;
   app.addHook('onClose', async () => {
     await metricsServer?.close();

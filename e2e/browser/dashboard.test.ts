@@ -144,6 +144,19 @@ describe('the dashboard in Chromium', () => {
     expect((await fetch(`${t.url}/v1/api/me`, { headers: { authorization: `Bearer ${apiKey}` } })).status).toBe(401);
   });
 
+  it('creates a key of scope triage from the form, said so in the list, and the key has that scope', async () => {
+    await page.goto(`${t.url}/dashboard/keys`);
+    await page.fill('input[name=name]', 'Assistant');
+    await page.selectOption('select[name=scope]', 'triage');
+    await Promise.all([page.waitForLoadState('load'), page.click('text=Create key')]);
+    const apiKey = (await page.textContent('#new-key'))!.trim();
+    await audit.check(page);
+    const row = page.locator('tr', { hasText: 'Assistant' });
+    expect(await row.locator('td[data-label=Scope]').textContent()).toBe('Read and triage');
+    const auth = await t.services.apiKeys.authenticate(apiKey);
+    expect(auth?.scope).toBe('triage');
+  });
+
   it("lists a hook's delivery attempts", async () => {
     const account = await t.services.accounts.setPlan('ada@example.com', 'pro');
     const { hook } = await t.services.hooks.createHook(account.id, { formId, targetUrl: `${receiver.url}/zap` });

@@ -80,6 +80,10 @@ export async function promoteFirstAccountIfNoAdmin(db: Executor): Promise<string
   return row?.id;
 }
 
+export async function anyAccountRowExists(db: Executor): Promise<boolean> {
+  return (await db.selectFrom('accounts').select('id').limit(1).executeTakeFirst()) !== undefined;
+}
+
 /** Forms, submissions, keys, hooks and sessions go with it (ON DELETE CASCADE). */
 export async function deleteAccountRow(db: Executor, id: string): Promise<void> {
   await db.deleteFrom('accounts').where('id', '=', id).execute();

@@ -3,11 +3,12 @@ import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { Config, Plan } from '../config.js';
 import type { Executor } from '../db/database.js';
-import { notFound, validationFailed } from '../errors.js';
+import { AppError, notFound, validationFailed } from '../errors.js';
 import { newId } from '../lib/ids.js';
 import { nowIso } from '../lib/time.js';
 import {
   accountRowToAccount,
+  anyAccountRowExists,
   findAccountRowByEmail,
   hasAnyAccountRow,
   findAccountRowById,
@@ -94,6 +95,23 @@ export class AccountService {
       return true;
     });
     return promoted ? this.getAccount(row.id) : accountRowToAccount(row);
+  }
+
+  /**
+   * The first account from the environment (ADMIN_EMAIL, contract section 19): made only when
+   * the instance has no account at all, so a restart, a second replica or a later change of the
+   * variables never makes another or resets a password. Returns the account when it made it.
+   */
+  async bootstrapAdmin(admin: { email: string; password: string }): Promise<Account | undefined> {
+    if (await anyAccountRowExists(this.db)) return undefined;
+    try {
+      // No plan given: as the first account it becomes the admin on the top plan.
+      return await this.createAccount({ email: admin.email, password: admin.password });
+    } catch (err) {
+      // Another replica starting at the same moment made it first.
+      if (err instanceof AppError && err.fieldErrors?.email === 'already registered') return undefined;
+      throw err;
+    }
   }
 
   async findAccount(id: string): Promise<Account | undefined> {

@@ -1,6 +1,11 @@
 import type { Executor } from '../db/database.js';
 import type { ApiKeyRow, NewApiKeyRow } from '../db/schema.js';
-import type { ApiKey } from './api-key.types.js';
+import { API_KEY_SCOPES, type ApiKey, type ApiKeyScope } from './api-key.types.js';
+
+/** An unknown stored scope (a later version's) grants no more than reading. */
+export function scopeOfRow(row: Pick<ApiKeyRow, 'scope'>): ApiKeyScope {
+  return (API_KEY_SCOPES as readonly string[]).includes(row.scope) ? (row.scope as ApiKeyScope) : 'read';
+}
 
 export function apiKeyRowToApiKey(row: ApiKeyRow): ApiKey {
   return {
@@ -11,6 +16,7 @@ export function apiKeyRowToApiKey(row: ApiKeyRow): ApiKey {
     createdAt: row.created_at,
     lastUsedAt: row.last_used_at,
     revokedAt: row.revoked_at,
+    scope: scopeOfRow(row),
   };
 }
 

@@ -12,9 +12,10 @@ import {
   insertApiKey,
   listApiKeyRows,
   revokeApiKeyRow,
+  scopeOfRow,
   touchApiKeyRow,
 } from './api-key.repository.js';
-import type { ApiKey } from './api-key.types.js';
+import { API_KEY_SCOPES, type ApiKey, type ApiKeyScope } from './api-key.types.js';
 
 const API_KEY_PATTERN = /^fgk_[0-9A-Za-z]{32,128}$/;
 const LAST_USED_RESOLUTION_MS = 60_000;
@@ -34,10 +35,13 @@ export class ApiKeyService {
     private readonly audit?: AuditService,
   ) {}
 
-  async createApiKey(accountId: string, name = 'API key'): Promise<CreatedApiKey> {
+  async createApiKey(accountId: string, name = 'API key', scope: string = 'read'): Promise<CreatedApiKey> {
     const trimmed = name.trim();
     if (trimmed.length < 1 || trimmed.length > 100) {
       throw validationFailed('The key name is not valid.', { name: 'must be 1 to 100 characters' });
+    }
+    if (!(API_KEY_SCOPES as readonly string[]).includes(scope)) {
+      throw validationFailed('The key scope is not valid.', { scope: `must be one of ${API_KEY_SCOPES.join(', ')}` });
     }
     const apiKey = `fgk_${randomBase62(40)}`;
     const row = {
@@ -49,6 +53,7 @@ export class ApiKeyService {
       created_at: nowIso(),
       last_used_at: null,
       revoked_at: null,
+      scope,
     };
     await this.db.transaction().execute(async (trx) => {
       await insertApiKey(trx, row);
@@ -75,8 +80,8 @@ export class ApiKeyService {
     if (!row || (accountId && row.account_id !== accountId)) throw notFound('API key');
   }
 
-  /** The owning account's ID for a live key, or undefined for a malformed, unknown or revoked one. */
-  async authenticate(presented: string): Promise<{ accountId: string; keyId: string } | undefined> {
+  /** The owning account and the key's scope for a live key, or undefined for a malformed, unknown or revoked one. */
+  async authenticate(presented: string): Promise<{ accountId: string; keyId: string; scope: ApiKeyScope } | undefined> {
     if (!API_KEY_PATTERN.test(presented)) return undefined;
     const hash = hashToken(presented);
     const row = await findApiKeyRowByHash(this.db, hash);
@@ -84,7 +89,7 @@ export class ApiKeyService {
     // early-exit timing on the stored value.
     if (!row || !timingSafeEqual(Buffer.from(row.key_hash), Buffer.from(hash)) || row.revoked_at) return undefined;
     await this.touch(row.id);
-    return { accountId: row.account_id, keyId: row.id };
+    return { accountId: row.account_id, keyId: row.id, scope: scopeOfRow(row) };
   }
 
   private async touch(keyId: string): Promise<void> {

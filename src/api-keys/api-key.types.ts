@@ -1,3 +1,7 @@
+/** What a key may do: `read` everything of its account, or also `triage` (mark spam / not spam). */
+export const API_KEY_SCOPES = ['read', 'triage'] as const;
+export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
+
 export interface ApiKey {
   id: string;
   accountId: string;
@@ -7,4 +11,5 @@ export interface ApiKey {
   createdAt: string;
   lastUsedAt: string | null;
   revokedAt: string | null;
+  scope: ApiKeyScope;
 }

@@ -4,11 +4,13 @@ import { VERSION } from '../version.js';
 import { registerAccounts } from './commands/accounts.js';
 import { registerAudit } from './commands/audit.js';
 import { registerBackup } from './commands/backup.js';
+import { registerDb } from './commands/db.js';
 import { registerForms } from './commands/forms.js';
 import { registerIntegrations } from './commands/integrations.js';
 import { registerKeys } from './commands/keys.js';
 import { registerMail } from './commands/mail.js';
 import { registerMigrate } from './commands/migrate.js';
+import { registerMcp } from './commands/mcp.js';
 import { registerServe } from './commands/serve.js';
 import { registerSuppressions } from './commands/suppressions.js';
 import { registerPurge, registerSubmissions } from './commands/submissions.js';
@@ -32,12 +34,14 @@ registerAccounts(program);
 registerKeys(program);
 registerForms(program);
 registerBackup(program);
+registerDb(program);
 registerSubmissions(program);
 registerPurge(program);
 registerMail(program);
 registerIntegrations(program);
 registerSuppressions(program);
 registerAudit(program);
+registerMcp(program);
 
 try {
   await program.parseAsync(process.argv);

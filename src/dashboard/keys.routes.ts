@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { API_KEY_SCOPES } from '../api-keys/api-key.types.js';
 import { notFound } from '../errors.js';
 import { pageContext, sendPage, setFlash } from './page.js';
 import type { ConfirmModel } from './views/confirm.views.js';
@@ -16,16 +17,21 @@ export async function keyPages(app: FastifyInstance): Promise<void> {
 
   // Post/redirect/get: the new key rides a one-time flash to the list page (it is never stored,
   // so it cannot be shown again), and refreshing that page creates nothing.
-  app.post<{ Body: { name?: string } }>(
+  app.post<{ Body: { name?: string; scope?: string } }>(
     '/dashboard/keys',
-    { schema: { hide: true, body: { type: 'object', properties: { name: { type: 'string' }, _csrf: { type: 'string' } } } } },
+    { schema: { hide: true, body: { type: 'object', properties: { name: { type: 'string' }, scope: { type: 'string' }, _csrf: { type: 'string' } } } } },
     async (request, reply) => {
       const name = (request.body.name ?? '').trim();
+      const scope = request.body.scope ?? 'read';
+      const values = { name: request.body.name ?? '', scope };
       if (name === '' || name.length > 100) {
         const message = name === '' ? 'Enter a name for the key, so you can tell it apart later.' : `Use at most 100 characters (this name has ${name.length}).`;
-        return renderKeys(request, reply, { values: { name: request.body.name ?? '' }, fieldErrors: { name: message }, error: 'The key was not created: see the message by the name.' }, 400);
+        return renderKeys(request, reply, { values, fieldErrors: { name: message }, error: 'The key was not created: see the message by the name.' }, 400);
       }
-      const { apiKey } = await app.services.apiKeys.createApiKey(request.owner!.id, name);
+      if (!(API_KEY_SCOPES as readonly string[]).includes(scope)) {
+        return renderKeys(request, reply, { values, fieldErrors: { scope: 'Choose Read, or Read and triage.' }, error: 'The key was not created: see the message by the scope.' }, 400);
+      }
+      const { apiKey } = await app.services.apiKeys.createApiKey(request.owner!.id, name, scope);
       setFlash(reply, { notice: 'Key created.', secret: apiKey, secretLabel: 'API key' }, secure);
       return reply.redirect('/dashboard/keys', 303);
     },

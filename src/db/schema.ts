@@ -30,6 +30,8 @@ export interface ApiKeyTable {
   created_at: string;
   last_used_at: string | null;
   revoked_at: string | null;
+  /** read | triage (migration 0022; keys made before are `read`). */
+  scope: Generated<string>;
 }
 
 export interface FormTable {

@@ -7,6 +7,8 @@ declare module 'fastify' {
     /** The account owning the request's API key; set by the management API's auth hook. */
     accountId: string;
     apiKeyId: string;
+    /** The API key's scope (`read` or `triage`). */
+    apiKeyScope: 'read' | 'triage';
   }
 }
 
@@ -22,10 +24,11 @@ export interface ManagementApiOptions {
   routes: FastifyPluginAsync[];
 }
 
-/** Everything under /v1/api: Bearer key auth on every route, then the features' resources. */
+/** Everything under /v1/api (and /v1/mcp): Bearer key auth on every route, then the features' resources. */
 export async function managementApi(app: FastifyInstance, options: ManagementApiOptions): Promise<void> {
   app.decorateRequest('accountId', '');
   app.decorateRequest('apiKeyId', '');
+  app.decorateRequest('apiKeyScope', 'read');
 
   // Limits are applied here, before validation and before a 401: every request counts. A valid
   // key counts against its own 120 a minute; a request without a valid key counts against its
@@ -43,6 +46,7 @@ export async function managementApi(app: FastifyInstance, options: ManagementApi
       }
       request.accountId = auth.accountId;
       request.apiKeyId = auth.keyId;
+      request.apiKeyScope = auth.scope;
       return;
     }
     const [failures] = await app.limiter.hit({ key: `api-denied:${clientKey(request.ip)}`, windowMs: 60_000 });

@@ -154,7 +154,7 @@ describe('bulk delete and post/redirect/get', () => {
     expect((await client.get(`/dashboard/forms/${form.id}/submissions`)).html).not.toContain('Deleted 2 submissions.');
   });
 
-  it('creates a key with post/redirect/get: shown once, a refresh creates nothing, an empty name is a field error', async () => {
+  it('creates a key with post/redirect/get: shown once, a refresh creates nothing, an empty name or unknown scope is a field error', async () => {
     const { client, account } = await owner();
     await client.get('/dashboard/keys');
     const empty = await client.post('/dashboard/keys', { name: '  ' });
@@ -173,6 +173,21 @@ describe('bulk delete and post/redirect/get', () => {
     expect(again.html).toContain('data-reloadable');
     expect(empty.html).not.toContain('data-reloadable');
     expect(await t.services.apiKeys.listApiKeys(account.id)).toHaveLength(1);
+
+    // A key of either scope, read by default; the list says each key's scope.
+    const form = await client.get('/dashboard/keys');
+    expect(form.html).toContain('<option value="read" selected>Read</option>');
+    expect(form.html).toContain('<option value="triage">Read and triage</option>');
+    expect((await client.post('/dashboard/keys', { name: 'Reader' })).res.status).toBe(303);
+    expect((await client.post('/dashboard/keys', { name: 'Agent', scope: 'triage' })).res.status).toBe(303);
+    const refused = await client.post('/dashboard/keys', { name: 'Root', scope: 'admin' });
+    expect(refused.res.status).toBe(400);
+    expect(refused.html).toContain('id="scope-error">Choose Read, or Read and triage.');
+    const keys = await t.services.apiKeys.listApiKeys(account.id);
+    expect(keys.map((k) => [k.name, k.scope]).sort()).toEqual([['Agent', 'triage'], ['Reader', 'read'], ['Zapier', 'read']]);
+    const list = await client.get('/dashboard/keys');
+    expect(list.html).toMatch(/<td data-label="Scope">Read and triage<\/td>/);
+    expect(list.html).toMatch(/<td data-label="Scope">Read<\/td>/);
   });
 
   it('refuses every new dashboard POST without the CSRF token', async () => {

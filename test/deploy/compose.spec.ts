@@ -18,6 +18,7 @@ interface Service {
   volumes?: string[];
   environment?: Record<string, string | null> | string[];
   depends_on?: Record<string, { condition: string }>;
+  secrets?: string[];
   healthcheck?: { test: string[] };
   networks?: string[] | Record<string, { ipv4_address?: string }>;
   stop_grace_period?: string;
@@ -26,6 +27,7 @@ interface ComposeFile {
   services: Record<string, Service>;
   volumes?: Record<string, unknown>;
   networks?: Record<string, { ipam?: { config?: Array<{ subnet: string }> } }>;
+  secrets?: Record<string, { file?: string }>;
 }
 
 // merge: the `<<: *formgate` of the replicas (YAML merge keys, which Compose supports).
@@ -97,11 +99,33 @@ describe('compose.postgres.yaml', () => {
   it('points the replicas at PostgreSQL and Redis, the same database as the migration', () => {
     for (const name of replicas) {
       const env = environment(services[name]!);
-      expect(env.DATABASE_URL).toBe(environment(services.migrate!).DATABASE_URL);
-      expect(new URL(env.DATABASE_URL!.replace(/\$\{[^}]*\}/, 'x')).host).toBe('postgres:5432');
+      expect(env.DATABASE_URL_FILE).toBe(environment(services.migrate!).DATABASE_URL_FILE);
       expect(env.REDIS_URL).toBe('redis://redis:6379');
       expect(env.HOST).toBe('0.0.0.0');
     }
+  });
+
+  it('hands every secret over as a file, never in the environment, and makes the first admin from them', () => {
+    const mounted = (service: Service, file: string | null | undefined) => {
+      const name = /^\/run\/secrets\/([a-z_]+)$/.exec(file ?? '')?.[1];
+      expect(name, file ?? 'unset').toBeDefined();
+      expect(service.secrets).toContain(name);
+      expect(compose.secrets?.[name!]?.file).toBe(`./secrets/${name}`);
+    };
+    for (const name of [...replicas, 'migrate']) {
+      const env = environment(services[name]!);
+      expect(env.DATABASE_URL, name).toBeUndefined();
+      mounted(services[name]!, env.DATABASE_URL_FILE);
+    }
+    for (const name of replicas) {
+      const env = environment(services[name]!);
+      expect(env.ADMIN_EMAIL).toBe('${ADMIN_EMAIL:?set ADMIN_EMAIL}');
+      expect(env.ADMIN_PASSWORD).toBeUndefined();
+      mounted(services[name]!, env.ADMIN_PASSWORD_FILE);
+    }
+    const postgres = environment(services.postgres!);
+    expect(postgres.POSTGRES_PASSWORD).toBeUndefined();
+    mounted(services.postgres!, postgres.POSTGRES_PASSWORD_FILE);
   });
 
   it('sets TRUST_PROXY to the proxy, whose address is fixed on the network', () => {

@@ -65,17 +65,29 @@ describe('deploy/helm/formgate', () => {
     expect(deployment).toMatch(/mountPath: \/tmp/);
   });
 
-  it('the Secret holds DATABASE_URL, REDIS_URL and SMTP_URL, the keys the pods read', () => {
+  it('the Secret holds DATABASE_URL, REDIS_URL, SMTP_URL and ADMIN_PASSWORD; the pods read them as files', () => {
     const secret = templates['secret.yaml']!;
     const written = [...secret.matchAll(/^\s+([A-Z_]+): \{\{/gm)].map((m) => m[1]);
-    expect(written.sort()).toEqual(['DATABASE_URL', 'REDIS_URL', 'SMTP_URL']);
+    expect(written.sort()).toEqual(['ADMIN_PASSWORD', 'DATABASE_URL', 'REDIS_URL', 'SMTP_URL']);
+    const helpers = templates['_helpers.tpl']!;
+    const keys = /DATABASE_URL REDIS_URL.*$/m.exec(helpers)?.[0] ?? '';
+    for (const key of written) expect(keys, key).toContain(key);
+    expect(helpers).toContain('- name: {{ $key }}_FILE');
+    expect(helpers).toContain('value: /run/secrets/formgate/{{ $key }}');
     for (const file of ['deployment.yaml', 'migrate-job.yaml']) {
-      const read = [...templates[file]!.matchAll(/key: ([A-Z_]+)/g)].map((m) => m[1]);
-      expect(read.length, file).toBeGreaterThan(0);
-      for (const key of read) expect(written, `${file} reads ${key}`).toContain(key);
+      const text = templates[file]!;
+      // No secret in an environment variable: every one is a file of the Secret volume.
+      expect(text, file).not.toContain('secretKeyRef');
+      expect(text, file).toMatch(/- name: secrets\s+mountPath: \/run\/secrets\/formgate\s+readOnly: true/);
+      expect(text, file).toMatch(/- name: secrets\s+secret:\s+secretName: \{\{ include "formgate.secretName" \. \}\}/);
     }
+    expect(templates['deployment.yaml']).toContain('include "formgate.secretFileEnv" .');
+    expect(templates['deployment.yaml']).toMatch(/with \.Values\.admin\.email[\s\S]*- name: ADMIN_EMAIL/);
+    expect(templates['migrate-job.yaml']).toContain('value: /run/secrets/formgate/DATABASE_URL');
     expect(values.databaseUrl).toMatch(/^postgres:\/\//);
     expect(values.redisUrl).toMatch(/^redis:\/\//);
+    // Never a default password.
+    expect(values.admin).toEqual({ email: '', password: '' });
   });
 
   it('PodDisruptionBudget and autoscaler are optional; the migration runs as a pre-install/upgrade hook', () => {

@@ -28,10 +28,11 @@ export interface TestDatabase {
  * that the global setup migrated once), or `empty` for tests that run migrations themselves.
  * PostgreSQL gets a database of its own, so test files run in parallel without seeing each
  * other's rows, locks or notifications (advisory locks and LISTEN channels are per database).
- * An unreachable PostgreSQL fails the test loudly.
+ * An unreachable PostgreSQL fails the test loudly. `dialect` chooses the other database than the
+ * project's (tests that copy from one to the other).
  */
-export async function createTestDatabase(options: { empty?: boolean } = {}): Promise<TestDatabase> {
-  if (testDialect === 'sqlite') {
+export async function createTestDatabase(options: { empty?: boolean; dialect?: Dialect } = {}): Promise<TestDatabase> {
+  if ((options.dialect ?? testDialect) === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), 'formgate-test-'));
     const file = join(dir, 'formgate.db');
     if (!options.empty) copyFileSync(inject('sqliteTemplateFile'), file);

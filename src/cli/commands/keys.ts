@@ -8,16 +8,17 @@ export function registerKeys(program: Command): void {
     .command('create <account>')
     .description('create an API key for an account (by ID or email); the key is shown once')
     .option('--name <name>', 'a label for the key', 'API key')
+    .option('--scope <scope>', 'read (the management API, MCP read tools) or triage (also marks spam / not spam over MCP)', 'read')
     .option('--json', 'print JSON')
-    .action((account: string, o: { name: string; json?: boolean }) =>
+    .action((account: string, o: { name: string; scope: string; json?: boolean }) =>
       withServices(
         o,
         async (s) => {
           const owner = await s.accounts.getAccountByIdOrEmail(account);
-          const { key, apiKey } = await s.apiKeys.createApiKey(owner.id, o.name);
-          return { key: { id: key.id, name: key.name, createdAt: key.createdAt }, apiKey };
+          const { key, apiKey } = await s.apiKeys.createApiKey(owner.id, o.name, o.scope);
+          return { key: { id: key.id, name: key.name, createdAt: key.createdAt, scope: key.scope }, apiKey };
         },
-        (r) => `Key ${r.key.id} (${r.key.name}) created. Store it now, it is not shown again:\n${r.apiKey}`,
+        (r) => `Key ${r.key.id} (${r.key.name}, scope ${r.key.scope}) created. Store it now, it is not shown again:\n${r.apiKey}`,
       ),
     );
 

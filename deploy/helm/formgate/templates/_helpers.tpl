@@ -19,6 +19,23 @@ app.kubernetes.io/component: server
 {{ .Values.existingSecret | default (printf "%s-formgate" .Release.Name) }}
 {{- end -}}
 
+{{/* The Secret's keys, each mounted as a file and read through <KEY>_FILE. */}}
+{{- define "formgate.secretKeys" -}}
+{{- if .Values.existingSecret -}}
+{{ join " " .Values.existingSecretKeys }}
+{{- else -}}
+DATABASE_URL REDIS_URL{{ if .Values.smtpUrl }} SMTP_URL{{ end }}{{ if .Values.admin.password }} ADMIN_PASSWORD{{ end }}
+{{- end -}}
+{{- end -}}
+
+{{/* <KEY>_FILE for each key of the Secret, mounted at /run/secrets/formgate (the secrets volume). */}}
+{{- define "formgate.secretFileEnv" -}}
+{{- range $key := splitList " " (include "formgate.secretKeys" .) }}
+- name: {{ $key }}_FILE
+  value: /run/secrets/formgate/{{ $key }}
+{{- end }}
+{{- end -}}
+
 {{- define "formgate.podSecurityContext" -}}
 runAsNonRoot: true
 runAsUser: 10001
