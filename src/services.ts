@@ -163,7 +163,7 @@ export function createServices(
     submissions: new SubmissionService(handle, config, forms, outbox.queue, logger, { botChecks, spamFilter }, searchIndex),
     submissionQueries: new SubmissionQueryService(handle.db, forms, new SubmissionCursors(instanceSecrets), inbox),
     inbox,
-    triage: new SubmissionTriageService(handle, outbox.queue, spamFilter),
+    triage: new SubmissionTriageService(handle, outbox.queue, spamFilter, audit),
     lifecycle,
     submissionBrowser: new SubmissionBrowseService(handle.db, handle.dialect, forms, searchIndex),
     searchIndex,

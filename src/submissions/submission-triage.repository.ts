@@ -41,6 +41,18 @@ export async function filterSubmissionIdsOfAccount(db: Executor, ids: string[], 
   return (await q.execute()).map((r) => r.id);
 }
 
+/** The accounts these submissions belong to (one, unless the operator's CLI marks across accounts). */
+export async function findAccountIdsOfSubmissions(db: Executor, ids: string[]): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .selectFrom('submissions')
+    .innerJoin('forms', 'forms.id', 'submissions.form_id')
+    .select('forms.account_id')
+    .distinct()
+    .where('submissions.id', 'in', ids)
+    .execute();
+  return rows.map((r) => r.account_id);
+}
 
 /** How many of these are spam whose outbound work was never released: "not spam" would send theirs now. */
 export async function countUnreleasedSpamRows(db: Executor, ids: string[]): Promise<number> {

@@ -1,3 +1,4 @@
+import type { AuditService } from '../audit/audit.service.js';
 import { onceMoreIfDeadlocked, type DatabaseHandle, type Trx } from '../db/database.js';
 import { notFound, validationFailed } from '../errors.js';
 import { nowIso } from '../lib/time.js';
@@ -6,6 +7,7 @@ import {
   clearSpamOfSubmissionRows,
   countUnreleasedSpamRows,
   filterSubmissionIdsOfAccount,
+  findAccountIdsOfSubmissions,
   markSubmissionRowsSpam,
   releaseSpamSubmissionRows,
 } from './submission-triage.repository.js';
@@ -29,6 +31,7 @@ export class SubmissionTriageService {
     private readonly handle: DatabaseHandle,
     private readonly outbound: Pick<OutboxQueue, 'queue' | 'committed'>,
     private readonly learner?: MarkLearner,
+    private readonly audit?: AuditService,
   ) {}
 
   /**
@@ -49,6 +52,9 @@ export class SubmissionTriageService {
     const { released, queued } = await onceMoreIfDeadlocked(() => this.handle.db.transaction().execute(async (trx) => {
       // Every mark is a lesson, "not spam" on a submission that was not spam included (section 14).
       await this.learner?.learnFromMarks(trx, owned, spam);
+      for (const account of accountId ? [accountId] : await findAccountIdsOfSubmissions(trx, owned)) {
+        await this.audit?.record(trx, account, 'submissions.marked', owned.length === 1 ? { type: 'submission', id: owned[0]! } : undefined, { as: spam ? 'spam' : 'not spam', count: owned.length });
+      }
       if (spam) {
         await markSubmissionRowsSpam(trx, owned);
         return { released: [] as string[], queued: 0 };

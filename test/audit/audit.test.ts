@@ -4,7 +4,7 @@ import { runAsActor } from '../../src/audit/audit.context.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { DashboardClient } from '../helpers/dashboard-client.js';
 import { testDialect } from '../helpers/database.js';
-import { createAccount, createForm } from '../helpers/factories.js';
+import { createAccount, createForm, insertSubmissions } from '../helpers/factories.js';
 
 let t: TestApp;
 
@@ -53,6 +53,19 @@ describe('the audit log', () => {
     ]);
     expect(events[0]!.details).toEqual({ changed: ['accessKey', 'name'] });
     expect(JSON.stringify(events)).not.toContain('a-secret-access-key-1234');
+  });
+
+  it('records marks with how many and as what, for the account of the submissions when the CLI marks', async () => {
+    const account = await createAccount(t.services);
+    const form = await createForm(t.services, account.id);
+    const ids = await insertSubmissions(t.services, form.id, [{ createdAt: new Date().toISOString() }, { createdAt: new Date().toISOString() }]);
+    await asCli(() => t.services.triage.markSubmissions(ids, true));
+    await t.services.triage.markSubmissions([ids[0]!], false, account.id);
+    const events = await t.services.audit.listEvents(account.id, { action: 'submissions.marked' });
+    expect(events.map((e) => [e.actor.label, e.target, e.details])).toEqual([
+      ['formgate', { type: 'submission', id: ids[0] }, { as: 'not spam', count: 1 }],
+      ['cli', null, { as: 'spam', count: 2 }],
+    ]);
   });
 
   it('writes the event in the transaction of the change: a refused event undoes the change', async () => {
