@@ -82,8 +82,9 @@ describe('everyday dashboard journeys in Chromium', () => {
         .formatToParts(new Date(iso))
         .map((p) => [p.type, p.value]),
     );
-    expect(await time.textContent()).toBe(`${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute} ${parts.timeZoneName}`);
-    expect(await time.getAttribute('title')).toBe(`${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`);
+    const month = (n: string) => ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'][Number(n) - 1];
+    expect(await time.textContent()).toBe(`${Number(parts.day)} ${month(parts.month!)} ${parts.year}, ${parts.hour}:${parts.minute} ${parts.timeZoneName}`);
+    expect(await time.getAttribute('title')).toBe(`${Number(iso.slice(8, 10))} ${month(iso.slice(5, 7))} ${iso.slice(0, 4)}, ${iso.slice(11, 16)} UTC`);
     expect(await page.textContent('td[data-label=Country]')).toContain('unknown');
     await audit.check(page);
   });

@@ -56,7 +56,7 @@ describe('formgate CLI', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
   it('keys create and forms create print the documented documents', async () => {
     const key = await formgateJson(['keys', 'create', 'a@example.com', '--name', 'ci']);
     expect(key).toEqual({
-      key: { id: expect.stringMatching(/^key_/), name: 'ci', createdAt: expect.stringMatching(/\.\d{3}Z$/) },
+      key: { id: expect.stringMatching(/^key_/), name: 'ci', createdAt: expect.stringMatching(/\.\d{3}Z$/), scope: 'read' },
       apiKey: expect.stringMatching(/^fgk_[0-9A-Za-z]{32,}$/),
     });
     apiKey = key.apiKey;

@@ -78,7 +78,16 @@ describe('formgate CLI: spam rules and data lifecycle', { timeout: PROCESS_TEST_
     const [id] = await insertSubmissions(services, form.id, [{ createdAt: nowIso(), payload: { a: 1 }, isSpam: true }]);
     const notSpam = await ok(['submissions', 'mark', id!, '--not-spam']);
     expect(notSpam).toEqual({
-      submission: { id, createdAt: expect.any(String), status: 'delivered', isSpam: 0, spamReason: null, country: 'XX', payload: { a: 1 } },
+      submission: {
+        id,
+        createdAt: expect.any(String),
+        status: 'delivered',
+        isSpam: 0,
+        spamReason: null,
+        country: 'XX',
+        payload: { a: 1 },
+        triage: { read: false, state: 'open', assignee: null, tags: [] },
+      },
     });
     expect((await ok(['submissions', 'mark', id!, '--spam'])).submission).toMatchObject({ isSpam: 1, spamReason: 'marked' });
     const neither = await formgate(['submissions', 'mark', id!]);

@@ -4,7 +4,7 @@ import { formatLocalTime, UTC } from '../../lib/time-zone.js';
 import type { DailyCount } from '../../submissions/submission-browse.repository.js';
 
 /**
- * A timestamp on the viewer's wall clock with the zone's short name ("2026-11-23 11:04 PST"),
+ * A timestamp on the viewer's wall clock with the zone's short name ("23 Nov 2026, 11:04 PST"),
  * the UTC instant in `datetime` and, outside UTC, as a tooltip.
  */
 export function timeTag(zone: string, iso: string | null | undefined, fallback = '—'): string {
