@@ -242,13 +242,7 @@ export async function listEmailLogRows(db: Executor, formId: string, limit: numb
     .limit(limit)
     .execute();
   if (messages.length === 0) return [];
-  const attempts = await db
-    .selectFrom('email_attempts')
-    .selectAll()
-    .where('message_id', 'in', messages.map((m) => m.id))
-    .orderBy('attempted_at')
-    .orderBy('id')
-    .execute();
+  const attempts = await listAttemptRowsOfMessages(db, messages.map((m) => m.id));
   return messages.map((message) => ({ message, attempts: attempts.filter((a) => a.message_id === message.id) }));
 }
 
@@ -302,13 +296,7 @@ export async function listMessageRowsOfSubmission(db: Executor, accountId: strin
     .orderBy('m.id')
     .execute();
   if (messages.length === 0) return [];
-  const attempts = await db
-    .selectFrom('email_attempts')
-    .selectAll()
-    .where('message_id', 'in', messages.map((m) => m.id))
-    .orderBy('attempted_at')
-    .orderBy('id')
-    .execute();
+  const attempts = await listAttemptRowsOfMessages(db, messages.map((m) => m.id));
   const last = new Map(attempts.map((a) => [a.message_id, a]));
   return messages.map((message) => ({ message, last: last.get(message.id) }));
 }
@@ -322,4 +310,9 @@ export async function findMessageOfAccount(db: Executor, accountId: string, mess
     .where('m.id', '=', messageId)
     .where('f.account_id', '=', accountId)
     .executeTakeFirst();
+}
+
+/** The attempts of these messages, oldest first. */
+async function listAttemptRowsOfMessages(db: Executor, messageIds: string[]): Promise<EmailAttemptRow[]> {
+  return db.selectFrom('email_attempts').selectAll().where('message_id', 'in', messageIds).orderBy('attempted_at').orderBy('id').execute();
 }
