@@ -102,7 +102,7 @@ function trustProxyOption(trust: Config['trustProxy']): FastifyServerOptions['tr
 
 /** Builds the whole service. Never listens: server.ts and tests decide that. */
 function requestActor(request: FastifyRequest): AuditActor | undefined {
-  if (request.owner) return { type: 'account', id: request.owner.id, label: request.owner.email };
+  if (request.user) return { type: 'user', id: request.user.id, label: request.user.email };
   if (request.apiKeyId) return { type: 'api_key', id: request.apiKeyId, label: request.apiKeyId };
   return undefined;
 }

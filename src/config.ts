@@ -74,7 +74,7 @@ const envSchema = z.object({
   REQUEST_TIMEOUT_MS: timeoutMs.default(30_000),
   SHUTDOWN_TIMEOUT_MS: timeoutMs.default(10_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  DASHBOARD_SIGNUP: z.enum(['open', 'closed']).default('open'),
+  DASHBOARD_SIGNUP: z.enum(['open', 'invite', 'closed']).default('open'),
   PASSWORD_LOGIN: booleanString.default(true),
   AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(365),
   OIDC_ISSUER: z.url({ protocol: /^https?$/ }).optional(),
@@ -173,7 +173,7 @@ export interface Config {
   readonly requestTimeoutMs: number;
   readonly shutdownTimeoutMs: number;
   readonly logLevel: string;
-  readonly dashboardSignup: 'open' | 'closed';
+  readonly dashboardSignup: 'open' | 'invite' | 'closed';
   /** Audit events older than this are purged (with the retention purge, at least hourly). */
   readonly auditRetentionDays: number;
   /** false: the dashboard offers single sign-on only (no password log-in, sign-up or reset). */

@@ -31,6 +31,7 @@ import { SubmissionTriageService } from './submissions/submission-triage.service
 import { SubmissionInboxService } from './submissions/submission-inbox.service.js';
 import { SessionService } from './accounts/session.service.js';
 import { SsoService } from './sso/sso.service.js';
+import { MemberService } from './members/member.service.js';
 import { AuditService } from './audit/audit.service.js';
 import { BotCheckService } from './bot-checks/bot-check.service.js';
 import { SpamFilterService } from './spam-filter/spam-filter.service.js';
@@ -80,6 +81,8 @@ export interface Services {
   readonly suppressions: SuppressionService;
   /** The instance admin's accounts overview and instance settings (sign-up, last purge). */
   readonly admin: AdminService;
+  /** Members of accounts, their roles and invitations (contract section 17). */
+  readonly members: MemberService;
   /** `formgate db copy`: this database into another (SQLite to PostgreSQL or back). */
   readonly databaseCopy: DatabaseCopyService;
 }
@@ -147,6 +150,7 @@ export function createServices(
   );
   const hooks = new HookService(handle.db, config, forms, accounts, hookSender, outbox, audit);
   const admin = new AdminService(handle.db, config, accounts);
+  const members = new MemberService(handle.db, config.baseUrl, accounts, notifications, audit);
   const botChecks = new BotCheckService(handle.db, config, instanceSecrets);
   const spamFilter = new SpamFilterService(handle.db, logger);
   const searchIndex = new SearchIndexer(handle, logger);
@@ -172,7 +176,8 @@ export function createServices(
     outbox,
     sessions,
     audit,
-    sso: new SsoService(handle.db, config, accounts, admin),
+    sso: new SsoService(handle.db, config, accounts, admin, members),
+    members,
     notifications,
     passwordResets: new PasswordResetService(handle, config, accounts, sessions, notifications, wakeOutbox),
     emailChanges: new EmailChangeService(handle, config, accounts, notifications, wakeOutbox),

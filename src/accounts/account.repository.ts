@@ -32,12 +32,35 @@ export async function hasAnyAccountRow(db: Executor): Promise<boolean> {
   return (await db.selectFrom('accounts').select('id').limit(1).executeTakeFirst()) !== undefined;
 }
 
-export async function findAccountRowById(db: Executor, id: string): Promise<AccountRow | undefined> {
-  return db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst();
+/**
+ * Accounts with their owner's email and name (contract section 17): the owner is a user, and
+ * after a handover of ownership the account's own columns name the previous one.
+ */
+function selectAccountsWithOwner(db: Executor) {
+  return db
+    .selectFrom('accounts')
+    .leftJoin('memberships as owner', (join) => join.onRef('owner.account_id', '=', 'accounts.id').on('owner.role', '=', 'owner'))
+    .leftJoin('users as owner_user', 'owner_user.id', 'owner.user_id')
+    .select((eb) => [
+      'accounts.id',
+      eb.fn.coalesce('owner_user.email', 'accounts.email').as('email'),
+      eb.fn.coalesce('owner_user.display_name', 'accounts.display_name').as('display_name'),
+      'accounts.plan_id',
+      'accounts.password_hash',
+      'accounts.created_at',
+      'accounts.is_admin',
+      'accounts.disabled_at',
+      'accounts.time_zone',
+    ]);
 }
 
+export async function findAccountRowById(db: Executor, id: string): Promise<AccountRow | undefined> {
+  return selectAccountsWithOwner(db).where('accounts.id', '=', id).executeTakeFirst();
+}
+
+/** The oldest account the user with this email owns (operators name accounts by their owner's email). */
 export async function findAccountRowByEmail(db: Executor, email: string): Promise<AccountRow | undefined> {
-  return db.selectFrom('accounts').selectAll().where('email', '=', email).executeTakeFirst();
+  return selectAccountsWithOwner(db).where('owner_user.email', '=', email).orderBy('accounts.created_at').orderBy('accounts.id').limit(1).executeTakeFirst();
 }
 
 export async function updateAccountPlan(db: Executor, id: string, plan: Plan): Promise<void> {

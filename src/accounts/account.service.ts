@@ -16,14 +16,22 @@ import {
   promoteFirstAccountIfNoAdmin,
   deleteAccountRow,
   updateAccountDisabledAt,
-  updateAccountDisplayName,
   updateAccountIsAdmin,
-  updateAccountEmail,
   updateAccountTimeZone,
-  updateAccountPasswordHash,
   updateAccountPlan,
 } from './account.repository.js';
-import type { Account } from './account.types.js';
+import type { Account, User } from './account.types.js';
+import {
+  deleteUserWithoutMemberships,
+  findUserRowByEmail,
+  findUserRowById,
+  insertOwnerMembership,
+  insertUser,
+  updateUserDisplayName,
+  updateUserEmail,
+  updateUserPasswordHash,
+  userRowToUser,
+} from './user.repository.js';
 import { plans } from './account.types.js';
 import { hashPassword, verifyPassword } from './password.js';
 
@@ -69,7 +77,7 @@ export class AccountService {
       throw validationFailed('The account details are not valid.', fieldErrors);
     }
     const { email, displayName, planId, password } = parsed.data;
-    if (await findAccountRowByEmail(this.db, email)) {
+    if (await findUserRowByEmail(this.db, email)) {
       throw validationFailed('An account with this email already exists.', { email: 'already registered' });
     }
     const row = {
@@ -85,9 +93,12 @@ export class AccountService {
     };
     // One transaction: an admin made first is never left on DEFAULT_PLAN by a crash in between.
     const promoted = await this.db.transaction().execute(async (trx) => {
-      if (!(await insertAccount(trx, row))) {
+      // The account's owner is a user made with it, under the same ID.
+      const user = { id: row.id, email, display_name: row.display_name, password_hash: row.password_hash, created_at: row.created_at };
+      if (!(await insertAccount(trx, row)) || !(await insertUser(trx, user))) {
         throw validationFailed('An account with this email already exists.', { email: 'already registered' });
       }
+      await insertOwnerMembership(trx, row.id, row.id, row.created_at);
       // The first account of an instance is its admin; later ones are not. On one's own server
       // nothing is held back from its admin: without a plan chosen for it, it gets the top one.
       if ((await promoteFirstAccountIfNoAdmin(trx)) !== row.id) return false;
@@ -164,56 +175,105 @@ export class AccountService {
 
   /** Deletes an account and everything it owns without its password: the instance admin's action. */
   async deleteAccountByOperator(id: string): Promise<void> {
-    await this.getAccount(id);
-    await this.eraseOwnedData(id);
-    await deleteAccountRow(this.db, id);
+    const account = await this.getAccount(id);
+    await this.removeAccount(account.id);
   }
 
-  async setDisplayName(id: string, displayName: string): Promise<Account> {
+  /** Deletes the account with what it owns; its owner goes too when they belong to no other account. */
+  private async removeAccount(id: string): Promise<void> {
+    const owner = await findUserRowByEmail(this.db, (await this.getAccount(id)).email);
+    await this.eraseOwnedData(id);
+    await deleteAccountRow(this.db, id);
+    if (owner) await deleteUserWithoutMemberships(this.db, owner.id);
+  }
+
+  /** Sets the user's name (the account's owner's name is its owner's). */
+  async setDisplayName(userId: string, displayName: string): Promise<User> {
     const name = displayName.trim();
     if (name.length < 1 || name.length > 200) {
       throw validationFailed('The display name is not valid.', { displayName: 'must be 1 to 200 characters' });
     }
-    await updateAccountDisplayName(this.db, id, name);
-    return this.getAccount(id);
+    await updateUserDisplayName(this.db, userId, name);
+    return this.getUser(userId);
   }
 
-  /** An account by email, for flows that must not reveal whether it exists (password reset). */
+  /** An account by its owner's email (the oldest, should they own several). */
   async findAccountByEmail(email: string): Promise<Account | undefined> {
     const row = await findAccountRowByEmail(this.db, normalizeEmail(email));
     return row && accountRowToAccount(row);
   }
 
-  async setPassword(id: string, password: string): Promise<void> {
+  async findUser(id: string): Promise<User | undefined> {
+    const row = await findUserRowById(this.db, id);
+    return row && userRowToUser(row);
+  }
+
+  async getUser(id: string): Promise<User> {
+    const user = await this.findUser(id);
+    if (!user) throw notFound('User');
+    return user;
+  }
+
+  /** A user by email, for flows that must not reveal whether one exists (password reset, invitations). */
+  async findUserByEmail(email: string): Promise<User | undefined> {
+    const row = await findUserRowByEmail(this.db, normalizeEmail(email));
+    return row && userRowToUser(row);
+  }
+
+  /**
+   * A user who joins an account by invitation (not an account of their own); `password`
+   * undefined: they sign in by single sign-on. Refused when the email is taken.
+   */
+  async createUser(input: { email: string; displayName?: string | undefined; password?: string | undefined }, db: Executor = this.db): Promise<User> {
+    const parsed = newAccountSchema.omit({ planId: true }).safeParse(input);
+    if (!parsed.success) {
+      const fieldErrors = Object.fromEntries(parsed.error.issues.map((i) => [String(i.path[0]), i.message]));
+      throw validationFailed('The details are not valid.', fieldErrors);
+    }
+    const { email, displayName, password } = parsed.data;
+    const row = {
+      id: newId('usr'),
+      email,
+      display_name: displayName ?? email.split('@')[0]!,
+      password_hash: password ? await hashPassword(password) : null,
+      created_at: nowIso(),
+    };
+    if (!(await insertUser(db, row))) throw validationFailed('An account with this email already exists.', { email: 'already registered' });
+    return userRowToUser(row);
+  }
+
+  async setPassword(userId: string, password: string): Promise<void> {
     if (password.length < 8 || password.length > 1024) {
       throw validationFailed('The password is not valid.', { password: 'must be 8 to 1024 characters' });
     }
-    await updateAccountPasswordHash(this.db, id, await hashPassword(password));
+    await updateUserPasswordHash(this.db, userId, await hashPassword(password));
   }
 
   /**
    * Dashboard login. Returns undefined for an unknown email or a wrong password alike, and takes
    * as long for either: without a stored hash the password is checked against a dummy one.
    */
-  async verifyCredentials(email: string, password: string): Promise<Account | undefined> {
-    const row = await findAccountRowByEmail(this.db, normalizeEmail(email));
+  async verifyCredentials(email: string, password: string): Promise<User | undefined> {
+    const row = await findUserRowByEmail(this.db, normalizeEmail(email));
     if (!row?.password_hash) {
       await verifyPassword(password, await dummyPasswordHash());
       return undefined;
     }
-    return (await verifyPassword(password, row.password_hash)) ? accountRowToAccount(row) : undefined;
+    return (await verifyPassword(password, row.password_hash)) ? userRowToUser(row) : undefined;
   }
 
-  /** A failed password log-in as an existing account goes in that account's audit log. */
-  async recordFailedSignIn(email: string): Promise<void> {
-    const row = await findAccountRowByEmail(this.db, normalizeEmail(email));
+  /** A failed password log-in as an existing user goes in the audit log of each account they belong to. */
+  async recordFailedSignIn(email: string, accountIds: string[]): Promise<void> {
+    const row = await findUserRowByEmail(this.db, normalizeEmail(email));
     if (!row) return;
-    await this.audit?.record(this.db, row.id, 'sign_in_failed', undefined, { method: 'password' }, { type: 'account', id: row.id, label: row.email });
+    for (const accountId of accountIds) {
+      await this.audit?.record(this.db, accountId, 'sign_in_failed', undefined, { method: 'password' }, { type: 'user', id: row.id, label: row.email });
+    }
   }
 
   /** The stored password must match before email, password or the account itself change. */
   private async checkCurrentPassword(id: string, password: string, field: string): Promise<void> {
-    const row = await findAccountRowById(this.db, id);
+    const row = await findUserRowById(this.db, id);
     if (!row) throw notFound('Account');
     if (!password) throw validationFailed('Enter your current password.', { [field]: 'Enter your current password' });
     if (!row.password_hash || !(await verifyPassword(password, row.password_hash))) {
@@ -227,17 +287,17 @@ export class AccountService {
     if (!parsed.success) throw validationFailed('The email address is not valid.', { email: 'Enter an email address like name@example.com' });
     await this.checkCurrentPassword(id, currentPassword, 'emailPassword');
     const normalised = parsed.data.toLowerCase();
-    const other = await findAccountRowByEmail(this.db, normalised);
+    const other = await findUserRowByEmail(this.db, normalised);
     if (other?.id === id) throw validationFailed('That is already your email.', { email: 'This is already the account\'s email' });
     if (other) throw validationFailed('Another account uses this email.', { email: 'Another account already uses this email' });
     return normalised;
   }
 
-  /** Sets a checked email (see EmailChangeService); refused when another account took it meanwhile. */
-  async setEmail(id: string, email: string, db: Executor = this.db): Promise<void> {
-    const other = await findAccountRowByEmail(db, email);
-    if (other && other.id !== id) throw validationFailed('Another account uses this email.', { email: 'Another account already uses this email' });
-    await updateAccountEmail(db, id, email);
+  /** Sets a checked email (see EmailChangeService); refused when another user took it meanwhile. */
+  async setEmail(userId: string, email: string, db: Executor = this.db): Promise<void> {
+    const other = await findUserRowByEmail(db, email);
+    if (other && other.id !== userId) throw validationFailed('Another account uses this email.', { email: 'Another account already uses this email' });
+    await updateUserEmail(db, userId, email);
   }
 
   /** The zone the account reads times in (an IANA name already checked by the caller). */
@@ -250,17 +310,16 @@ export class AccountService {
       throw validationFailed('The new password is not valid.', { newPassword: 'Use at least 8 characters' });
     }
     await this.checkCurrentPassword(id, currentPassword, 'currentPassword');
-    await updateAccountPasswordHash(this.db, id, await hashPassword(newPassword));
+    await updateUserPasswordHash(this.db, id, await hashPassword(newPassword));
   }
 
-  /** Deletes the account and everything it owns, once the owner typed its email and password. */
-  async deleteAccount(id: string, confirmEmail: string, currentPassword: string): Promise<void> {
+  /** Deletes the account and everything it owns, once its owner (`userId`) typed its email and their password. */
+  async deleteAccount(id: string, userId: string, confirmEmail: string, currentPassword: string): Promise<void> {
     const account = await this.getAccount(id);
     if (confirmEmail.trim().toLowerCase() !== account.email) {
       throw validationFailed('Type the account\'s email to confirm.', { confirmEmail: `Type ${account.email} to confirm` });
     }
-    await this.checkCurrentPassword(id, currentPassword, 'deletePassword');
-    await this.eraseOwnedData(id);
-    await deleteAccountRow(this.db, id);
+    await this.checkCurrentPassword(userId, currentPassword, 'deletePassword');
+    await this.removeAccount(id);
   }
 }

@@ -20,3 +20,11 @@ export interface Account {
 export function planAllowsHooks(plan: Plan): boolean {
   return plan === 'pro' || plan === 'business';
 }
+
+/** A person who signs in to the dashboard; belongs to accounts through memberships (contract section 17). */
+export interface User {
+  id: string;
+  email: string;
+  displayName: string;
+  createdAt: string;
+}

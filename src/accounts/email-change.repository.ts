@@ -6,12 +6,12 @@ export async function upsertEmailChange(trx: Trx, row: EmailChangeRow): Promise<
   await trx
     .insertInto('email_changes')
     .values(row)
-    .onConflict((oc) => oc.column('account_id').doUpdateSet({ new_email: row.new_email, token_hash: row.token_hash, created_at: row.created_at, expires_at: row.expires_at }))
+    .onConflict((oc) => oc.column('user_id').doUpdateSet({ new_email: row.new_email, token_hash: row.token_hash, created_at: row.created_at, expires_at: row.expires_at }))
     .execute();
 }
 
 export async function findLiveEmailChangeOfAccount(db: Executor, accountId: string, now: string): Promise<EmailChangeRow | undefined> {
-  return db.selectFrom('email_changes').selectAll().where('account_id', '=', accountId).where('expires_at', '>', now).executeTakeFirst();
+  return db.selectFrom('email_changes').selectAll().where('user_id', '=', accountId).where('expires_at', '>', now).executeTakeFirst();
 }
 
 export async function findLiveEmailChangeByTokenHash(db: Executor, tokenHash: string, now: string): Promise<EmailChangeRow | undefined> {
@@ -22,10 +22,10 @@ export async function findLiveEmailChangeByTokenHash(db: Executor, tokenHash: st
 export async function consumeEmailChange(trx: Trx, tokenHash: string, now: string): Promise<EmailChangeRow | undefined> {
   const row = await findLiveEmailChangeByTokenHash(trx, tokenHash, now);
   if (!row) return undefined;
-  const result = await trx.deleteFrom('email_changes').where('account_id', '=', row.account_id).where('token_hash', '=', tokenHash).executeTakeFirst();
+  const result = await trx.deleteFrom('email_changes').where('user_id', '=', row.user_id).where('token_hash', '=', tokenHash).executeTakeFirst();
   return Number(result.numDeletedRows) > 0 ? row : undefined;
 }
 
 export async function deleteEmailChange(db: Executor, accountId: string): Promise<void> {
-  await db.deleteFrom('email_changes').where('account_id', '=', accountId).execute();
+  await db.deleteFrom('email_changes').where('user_id', '=', accountId).execute();
 }

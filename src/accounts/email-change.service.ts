@@ -34,7 +34,7 @@ export class EmailChangeService {
 
   async requestChange(accountId: string, email: string, currentPassword: string): Promise<EmailChangeRequest> {
     const newEmail = await this.accounts.checkEmailChange(accountId, email, currentPassword);
-    const account = await this.accounts.getAccount(accountId);
+    const account = await this.accounts.getUser(accountId);
     if (!this.notifications.emailEnabled) {
       await this.accounts.setEmail(accountId, newEmail);
       return { changed: true, email: newEmail };
@@ -43,7 +43,7 @@ export class EmailChangeService {
     const now = nowIso();
     const expiresAt = new Date(Date.parse(now) + EMAIL_CHANGE_TTL_MS).toISOString();
     await this.handle.db.transaction().execute(async (trx) => {
-      await upsertEmailChange(trx, { account_id: accountId, new_email: newEmail, token_hash: hashToken(token), created_at: now, expires_at: expiresAt });
+      await upsertEmailChange(trx, { user_id: accountId, new_email: newEmail, token_hash: hashToken(token), created_at: now, expires_at: expiresAt });
       await this.notifications.queueEmailChangeEmails(trx, { oldEmail: account.email, newEmail, link: `${this.config.baseUrl}/dashboard/confirm-email/${token}`, now });
     });
     this.wakeOutbox();
@@ -75,7 +75,7 @@ export class EmailChangeService {
     return this.handle.db.transaction().execute(async (trx) => {
       const row = await consumeEmailChange(trx, hashToken(token), nowIso());
       if (!row) return undefined;
-      await this.accounts.setEmail(row.account_id, row.new_email, trx);
+      await this.accounts.setEmail(row.user_id, row.new_email, trx);
       return { email: row.new_email };
     });
   }

@@ -2,7 +2,7 @@ import type { Executor, Trx } from '../db/database.js';
 
 export async function insertPasswordReset(
   db: Executor,
-  row: { token_hash: string; account_id: string; created_at: string; expires_at: string },
+  row: { token_hash: string; user_id: string; created_at: string; expires_at: string },
 ): Promise<void> {
   await db.insertInto('password_resets').values({ ...row, used_at: null }).execute();
 }
@@ -15,18 +15,18 @@ export async function consumePasswordReset(trx: Trx, tokenHash: string, now: str
     .where('token_hash', '=', tokenHash)
     .where('used_at', 'is', null)
     .where('expires_at', '>', now)
-    .returning('account_id')
+    .returning('user_id')
     .executeTakeFirst();
-  return row?.account_id;
+  return row?.user_id;
 }
 
 export async function findLivePasswordReset(db: Executor, tokenHash: string, now: string): Promise<string | undefined> {
   const row = await db
     .selectFrom('password_resets')
-    .select('account_id')
+    .select('user_id')
     .where('token_hash', '=', tokenHash)
     .where('used_at', 'is', null)
     .where('expires_at', '>', now)
     .executeTakeFirst();
-  return row?.account_id;
+  return row?.user_id;
 }

@@ -30,14 +30,14 @@ export class PasswordResetService {
    */
   async requestReset(email: string): Promise<void> {
     if (!this.notifications.emailEnabled) return;
-    const account = await this.accounts.findAccountByEmail(email);
+    const account = await this.accounts.findUserByEmail(email);
     if (!account) return;
     const token = randomBytes(32).toString('base64url');
     const now = nowIso();
     await this.handle.db.transaction().execute(async (trx) => {
       await insertPasswordReset(trx, {
         token_hash: hashToken(token),
-        account_id: account.id,
+        user_id: account.id,
         created_at: now,
         expires_at: new Date(Date.parse(now) + PASSWORD_RESET_TTL_MS).toISOString(),
       });

@@ -5,14 +5,20 @@ export async function insertSession(db: Executor, row: SessionTable): Promise<vo
   await db.insertInto('sessions').values(row).execute();
 }
 
-export async function findLiveSessionAccountId(db: Executor, id: string, now: string): Promise<string | undefined> {
-  const row = await db
+/** A live session with its user and the user's role in the session's account (null: no longer a member). */
+export async function findLiveSessionWithRole(db: Executor, id: string, now: string) {
+  return db
     .selectFrom('sessions')
-    .select('account_id')
-    .where('id', '=', id)
-    .where('expires_at', '>', now)
+    .innerJoin('users', 'users.id', 'sessions.user_id')
+    .leftJoin('memberships', (join) => join.onRef('memberships.account_id', '=', 'sessions.account_id').onRef('memberships.user_id', '=', 'sessions.user_id'))
+    .select(['sessions.account_id', 'users.id as user_id', 'users.email', 'users.display_name', 'users.created_at', 'memberships.role'])
+    .where('sessions.id', '=', id)
+    .where('sessions.expires_at', '>', now)
     .executeTakeFirst();
-  return row?.account_id;
+}
+
+export async function updateSessionAccount(db: Executor, id: string, accountId: string): Promise<void> {
+  await db.updateTable('sessions').set({ account_id: accountId }).where('id', '=', id).execute();
 }
 
 export async function deleteSession(db: Executor, id: string): Promise<void> {
@@ -23,22 +29,22 @@ export async function deleteExpiredSessions(db: Executor, now: string): Promise<
   await db.deleteFrom('sessions').where('expires_at', '<=', now).execute();
 }
 
-export async function listLiveSessionRowsOfAccount(db: Executor, accountId: string, now: string): Promise<SessionTable[]> {
+export async function listLiveSessionRowsOfUser(db: Executor, userId: string, now: string): Promise<SessionTable[]> {
   return db
     .selectFrom('sessions')
     .selectAll()
-    .where('account_id', '=', accountId)
+    .where('user_id', '=', userId)
     .where('expires_at', '>', now)
     .orderBy('created_at', 'desc')
     .execute();
 }
 
-export async function deleteSessionOfAccount(db: Executor, accountId: string, id: string): Promise<boolean> {
-  const result = await db.deleteFrom('sessions').where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+export async function deleteSessionOfUser(db: Executor, userId: string, id: string): Promise<boolean> {
+  const result = await db.deleteFrom('sessions').where('user_id', '=', userId).where('id', '=', id).executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }
 
-export async function deleteSessionsOfAccountExcept(db: Executor, accountId: string, keepId: string): Promise<number> {
-  const result = await db.deleteFrom('sessions').where('account_id', '=', accountId).where('id', '<>', keepId).executeTakeFirst();
+export async function deleteSessionsOfUserExcept(db: Executor, userId: string, keepId: string): Promise<number> {
+  const result = await db.deleteFrom('sessions').where('user_id', '=', userId).where('id', '<>', keepId).executeTakeFirst();
   return Number(result.numDeletedRows);
 }

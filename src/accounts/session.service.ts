@@ -8,12 +8,21 @@ import { describeDevice } from './device.js';
 import {
   deleteExpiredSessions,
   deleteSession,
-  deleteSessionOfAccount,
-  deleteSessionsOfAccountExcept,
-  findLiveSessionAccountId,
+  deleteSessionOfUser,
+  deleteSessionsOfUserExcept,
+  findLiveSessionWithRole,
   insertSession,
-  listLiveSessionRowsOfAccount,
+  listLiveSessionRowsOfUser,
+  updateSessionAccount,
 } from './session.repository.js';
+import type { User } from './account.types.js';
+
+/** Who a session signs in and where it acts: `role` undefined once the user left that account. */
+export interface SessionState {
+  user: User;
+  accountId: string;
+  role: string | undefined;
+}
 
 export interface SessionSummary {
   /** The stored hash of the token: naming a session never reveals its token. */
@@ -50,7 +59,8 @@ export class SessionService {
     private readonly audit?: AuditService,
   ) {}
 
-  async startSession(accountId: string, client: SessionClient = {}): Promise<string> {
+  /** Signs `userId` in, acting in `accountId` (one of their accounts). */
+  async startSession(userId: string, accountId: string, client: SessionClient = {}): Promise<string> {
     const token = randomBytes(32).toString('base64url');
     const now = nowIso();
     await deleteExpiredSessions(this.db, now);
@@ -58,30 +68,46 @@ export class SessionService {
       await insertSession(trx, {
       id: hashToken(token),
       account_id: accountId,
+      user_id: userId,
       csrf_secret: randomBytes(16).toString('hex'),
       created_at: now,
       expires_at: new Date(Date.parse(now) + SESSION_TTL_MS).toISOString(),
       user_agent: client.userAgent ? client.userAgent.slice(0, MAX_USER_AGENT) : null,
       ip: client.ip ?? null,
       });
-      const actor = { type: 'account' as const, id: accountId, label: client.email ?? accountId, ...(client.ip ? { address: client.ip } : {}) };
+      const actor = { type: 'user' as const, id: userId, label: client.email ?? userId, ...(client.ip ? { address: client.ip } : {}) };
       await this.audit?.record(trx, accountId, 'sign_in', undefined, { method: client.method ?? 'password' }, actor);
     });
     return token;
   }
 
-  async findAccountIdOfSession(token: string | undefined): Promise<string | undefined> {
+  /**
+   * The session's user, account and the user's role there, read at every request (one query), so
+   * a removed member or a lowered role counts from the next request on.
+   */
+  async findSession(token: string | undefined): Promise<SessionState | undefined> {
     if (!token || token.length > 100) return undefined;
-    return findLiveSessionAccountId(this.db, hashToken(token), nowIso());
+    const row = await findLiveSessionWithRole(this.db, hashToken(token), nowIso());
+    if (!row) return undefined;
+    return {
+      user: { id: row.user_id, email: row.email, displayName: row.display_name, createdAt: row.created_at },
+      accountId: row.account_id,
+      role: row.role ?? undefined,
+    };
+  }
+
+  /** The account switcher: the session acts in another of the user's accounts from now on. */
+  async switchAccount(token: string, accountId: string): Promise<void> {
+    await updateSessionAccount(this.db, hashToken(token), accountId);
   }
 
   async endSession(token: string | undefined): Promise<void> {
     if (token) await deleteSession(this.db, hashToken(token));
   }
 
-  async listSessions(accountId: string, currentToken: string | undefined): Promise<SessionSummary[]> {
+  async listSessions(userId: string, currentToken: string | undefined): Promise<SessionSummary[]> {
     const current = currentToken ? hashToken(currentToken) : undefined;
-    return (await listLiveSessionRowsOfAccount(this.db, accountId, nowIso())).map((row) => ({
+    return (await listLiveSessionRowsOfUser(this.db, userId, nowIso())).map((row) => ({
       id: row.id,
       createdAt: row.created_at,
       expiresAt: row.expires_at,
@@ -91,12 +117,12 @@ export class SessionService {
     }));
   }
 
-  async revokeSession(accountId: string, sessionId: string): Promise<void> {
-    if (!(await deleteSessionOfAccount(this.db, accountId, sessionId))) throw notFound('Session');
+  async revokeSession(userId: string, sessionId: string): Promise<void> {
+    if (!(await deleteSessionOfUser(this.db, userId, sessionId))) throw notFound('Session');
   }
 
-  /** Ends every session of the account but the caller's own; returns how many ended. */
-  async revokeOtherSessions(accountId: string, currentToken: string | undefined): Promise<number> {
-    return deleteSessionsOfAccountExcept(this.db, accountId, currentToken ? hashToken(currentToken) : '');
+  /** Ends every session of the user but the caller's own; returns how many ended. */
+  async revokeOtherSessions(userId: string, currentToken: string | undefined): Promise<number> {
+    return deleteSessionsOfUserExcept(this.db, userId, currentToken ? hashToken(currentToken) : '');
   }
 }

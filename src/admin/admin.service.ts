@@ -70,8 +70,14 @@ export class AdminService {
 
   /** Sign-up as the admin last set it, else DASHBOARD_SIGNUP. */
   async signupOpen(): Promise<boolean> {
+    return (await this.signupMode()) === 'open';
+  }
+
+  /** `open`, `invite` (only with a live invitation) or `closed` (accounts only through the CLI). */
+  async signupMode(): Promise<'open' | 'invite' | 'closed'> {
     const stored = await findInstanceSetting(this.db, SIGNUP_SETTING);
-    return (stored ?? this.config.dashboardSignup) === 'open';
+    const mode = stored ?? this.config.dashboardSignup;
+    return mode === 'open' || mode === 'invite' ? mode : 'closed';
   }
 
   /** True when the admin has set sign-up, so DASHBOARD_SIGNUP no longer decides. */

@@ -27,7 +27,7 @@ export function currentActor(): AuditActor {
   const party = storage.getStore()?.();
   const actor = party?.actor ?? SYSTEM;
   const address = party?.address;
-  return address && (actor.type === 'account' || actor.type === 'api_key') && !actor.address ? { ...actor, address } : actor;
+  return address && (actor.type === 'account' || actor.type === 'user' || actor.type === 'api_key') && !actor.address ? { ...actor, address } : actor;
 }
 
 /** The client address of the current request, if any (for events whose actor is given). */

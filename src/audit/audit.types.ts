@@ -1,6 +1,7 @@
 /** Who did something: the signed-in owner, an API key, the operator's CLI, or Formgate itself. */
 export type AuditActor =
   | { type: 'account'; id: string; label: string; address?: string }
+  | { type: 'user'; id: string; label: string; address?: string }
   | { type: 'api_key'; id: string; label: string; address?: string }
   | { type: 'cli'; label: 'cli' }
   | { type: 'system'; label: 'formgate' };
@@ -23,6 +24,14 @@ export const AUDIT_ACTIONS = [
   'submissions.exported',
   'submissions.erased',
   'delivery.sent_again',
+  'member.added',
+  'member.removed',
+  'member.left',
+  'member.role_changed',
+  'invitation.created',
+  'invitation.revoked',
+  'invitation.accepted',
+  'ownership.transferred',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

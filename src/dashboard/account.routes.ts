@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { rethrowUnlessValidation } from '../errors.js';
+import { notFound, rethrowUnlessValidation } from '../errors.js';
 import { SESSION_COOKIE, pageContext, sendPage, setFlash } from './page.js';
 import type { ConfirmModel } from './views/confirm.views.js';
 
@@ -19,11 +19,13 @@ export async function accountPages(app: FastifyInstance): Promise<void> {
   const secure = app.config.baseUrl.startsWith('https:');
 
   const renderAccount = async (request: FastifyRequest, reply: FastifyReply, extra: { values?: Values; fieldErrors?: Record<string, string>; error?: string } = {}, status = 200) => {
-    const account = (await app.services.accounts.findAccount(request.owner!.id)) ?? request.owner!;
-    const sessions = await app.services.sessions.listSessions(account.id, request.cookies[SESSION_COOKIE]);
-    const pendingEmail = await app.services.emailChanges.findPending(account.id);
-    const ctx = { ...pageContext(request, reply, 'Account'), account, ...(extra.error ? { error: extra.error } : {}) };
-    return sendPage(reply, 'account', ctx, { account, sessions, pendingEmail, values: extra.values ?? {}, fieldErrors: extra.fieldErrors ?? {} }, status);
+    const user = (await app.services.accounts.findUser(request.user!.id)) ?? request.user!;
+    const sessions = await app.services.sessions.listSessions(user.id, request.cookies[SESSION_COOKIE]);
+    const pendingEmail = await app.services.emailChanges.findPending(user.id);
+    const ctx = { ...pageContext(request, reply, 'Account'), ...(extra.error ? { error: extra.error } : {}) };
+    // The page's "account" is the signed-in person; the owner alone sees the account's deletion.
+    const account = { ...request.owner!, email: user.email, displayName: user.displayName };
+    return sendPage(reply, 'account', ctx, { account, sessions, pendingEmail, role: request.role, values: extra.values ?? {}, fieldErrors: extra.fieldErrors ?? {} }, status);
   };
 
   /** Runs a change; a validation error re-renders the page with what was typed and the message by its field. */
@@ -41,14 +43,14 @@ export async function accountPages(app: FastifyInstance): Promise<void> {
   app.get('/dashboard/account', { schema: { hide: true } }, async (request, reply) => renderAccount(request, reply));
 
   app.post<{ Body: Values }>('/dashboard/account', { schema: { hide: true, body: bodySchema(['displayName']) } }, async (request, reply) =>
-    change(request, reply, 'Saved.', () => app.services.accounts.setDisplayName(request.owner!.id, request.body.displayName ?? '')),
+    change(request, reply, 'Saved.', () => app.services.accounts.setDisplayName(request.user!.id, request.body.displayName ?? '')),
   );
 
   // The new address confirms a link before the email changes; the old one is told at once.
   app.post<{ Body: Values }>('/dashboard/account/email', { schema: { hide: true, body: bodySchema(['email', 'currentPassword']) } }, async (request, reply) => {
     let notice = 'Email changed.';
     return change(request, reply, () => notice, async () => {
-      const result = await app.services.emailChanges.requestChange(request.owner!.id, request.body.email ?? '', request.body.currentPassword ?? '');
+      const result = await app.services.emailChanges.requestChange(request.user!.id, request.body.email ?? '', request.body.currentPassword ?? '');
       if (!result.changed) {
         notice = `A link to confirm is on its way to ${result.pending.newEmail} (valid 24 hours). Your email stays ${result.oldEmail} until it is confirmed; ${result.oldEmail} was told about the change.`;
       }
@@ -56,7 +58,7 @@ export async function accountPages(app: FastifyInstance): Promise<void> {
   });
 
   app.post('/dashboard/account/email/cancel', { schema: { hide: true } }, async (request, reply) => {
-    await app.services.emailChanges.cancel(request.owner!.id);
+    await app.services.emailChanges.cancel(request.user!.id);
     setFlash(reply, { notice: 'The email change was cancelled: its link no longer works.' }, secure);
     return reply.redirect('/dashboard/account', 303);
   });
@@ -64,19 +66,19 @@ export async function accountPages(app: FastifyInstance): Promise<void> {
   // A new password ends every other session: whoever knew the old one is logged out.
   app.post<{ Body: Values }>('/dashboard/account/password', { schema: { hide: true, body: bodySchema(['currentPassword', 'newPassword']) } }, async (request, reply) =>
     change(request, reply, 'Password changed. Every other session was logged out.', async () => {
-      await app.services.accounts.changePassword(request.owner!.id, request.body.currentPassword ?? '', request.body.newPassword ?? '');
-      await app.services.sessions.revokeOtherSessions(request.owner!.id, request.cookies[SESSION_COOKIE]);
+      await app.services.accounts.changePassword(request.user!.id, request.body.currentPassword ?? '', request.body.newPassword ?? '');
+      await app.services.sessions.revokeOtherSessions(request.user!.id, request.cookies[SESSION_COOKIE]);
     }),
   );
 
   app.post<{ Params: { id: string } }>('/dashboard/account/sessions/:id/revoke', { schema: { hide: true } }, async (request, reply) => {
-    await app.services.sessions.revokeSession(request.owner!.id, request.params.id);
+    await app.services.sessions.revokeSession(request.user!.id, request.params.id);
     setFlash(reply, { notice: 'That session is logged out.' }, secure);
     return reply.redirect('/dashboard/account', 303);
   });
 
   app.post('/dashboard/account/sessions/revoke-others', { schema: { hide: true } }, async (request, reply) => {
-    const n = await app.services.sessions.revokeOtherSessions(request.owner!.id, request.cookies[SESSION_COOKIE]);
+    const n = await app.services.sessions.revokeOtherSessions(request.user!.id, request.cookies[SESSION_COOKIE]);
     setFlash(reply, { notice: `Logged out ${n} other session${n === 1 ? '' : 's'}.` }, secure);
     return reply.redirect('/dashboard/account', 303);
   });
@@ -110,9 +112,17 @@ export async function accountPages(app: FastifyInstance): Promise<void> {
     return reply.redirect('/dashboard/account', 303);
   });
 
+  // The account switcher in the header: the session acts in another of the user's accounts.
+  app.post<{ Body: Values }>('/dashboard/account/switch', { schema: { hide: true, body: bodySchema(['accountId']) } }, async (request, reply) => {
+    const role = await app.services.members.findRole(request.body.accountId ?? '', request.user!.id);
+    if (!role) throw notFound('Account');
+    await app.services.sessions.switchAccount(request.cookies[SESSION_COOKIE]!, request.body.accountId!);
+    return reply.redirect('/dashboard/forms', 303);
+  });
+
   app.post<{ Body: Values }>('/dashboard/account/delete', { schema: { hide: true, body: bodySchema(['confirmEmail', 'currentPassword']) } }, async (request, reply) => {
     try {
-      await app.services.accounts.deleteAccount(request.owner!.id, request.body.confirmEmail ?? '', request.body.currentPassword ?? '');
+      await app.services.accounts.deleteAccount(request.owner!.id, request.user!.id, request.body.confirmEmail ?? '', request.body.currentPassword ?? '');
     } catch (err) {
       rethrowUnlessValidation(err);
       return renderAccount(request, reply, { values: withoutPasswords(request.body ?? {}), fieldErrors: err.fieldErrors ?? {}, error: err.message }, 400);

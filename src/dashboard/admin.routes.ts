@@ -16,6 +16,7 @@ export async function adminPages(app: FastifyInstance): Promise<void> {
   const admin = app.services.admin;
 
   app.addHook('preHandler', async (request) => {
+    // The instance admin's account, acted in by its owner (route-permissions.ts checks the role).
     if (request.url.startsWith('/dashboard/admin')) AdminService.requireAdmin(request.owner);
   });
 

@@ -40,6 +40,7 @@ pre{background:#f3f4f7;padding:.9rem;border-radius:8px;overflow-x:auto;white-spa
 .hook{border-top:1px solid #eceef2;padding:.75rem 0}
 code{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.88em}
 .who{color:#aeb8d6;font-size:.9rem}.who strong{color:#fff;font-weight:500;word-break:break-all}
+.switcher{display:inline-flex;gap:.35rem;align-items:center;color:#fff;font-size:.9rem}.switcher select{display:inline-block;width:auto;max-width:14rem;margin:0;padding:.2rem .4rem}.switcher label{margin:0}
 .foot{max-width:1080px;margin:0 auto 2rem;padding:0 1rem;font-size:.85rem}
 .field-error{color:#b42318;margin:.1rem 0 .5rem;font-size:.9rem}.field-error::before{content:"⚠ "}
 select{display:block;width:100%;padding:.45rem .6rem;border:1px solid #cfd4dc;border-radius:6px;font:inherit;margin-top:.25rem;background:#fff}

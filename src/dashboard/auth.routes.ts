@@ -4,7 +4,7 @@ import { rethrowUnlessValidation } from '../errors.js';
 import { clientKey, rateLimited } from '../http/rate-limits.js';
 import type { Counter } from '../lib/rate-limiter.js';
 import { SESSION_COOKIE, pageContext, sendPage, setFlash } from './page.js';
-import { startDashboardSession } from './session-cookie.js';
+import { startDashboardSession, startingAccountOf } from './session-cookie.js';
 
 const credentialsSchema = {
   type: 'object',
@@ -45,6 +45,7 @@ export const signInChoices = (app: FastifyInstance) => ({
 });
 
 const DISABLED_MESSAGE = 'This account is disabled. Ask this instance\'s admin to enable it.';
+const NO_ACCOUNT_MESSAGE = 'You are not a member of any account any more. Ask an account\'s owner for an invitation.';
 
 /** Sign-up closed says so by its name (a 404: there is no sign-up page on this server). */
 function signupClosed(request: FastifyRequest, reply: FastifyReply): FastifyReply {
@@ -72,19 +73,23 @@ export async function authPages(app: FastifyInstance): Promise<void> {
       throw rateLimited('Too many failed log-in attempts for this account. Wait a while and try again.', byEmail!.resetMs);
     }
     const counters = [addressCounter, emailCounter];
-    const account = await app.services.accounts.verifyCredentials(request.body.email, request.body.password);
-    if (!account) {
-      await app.services.accounts.recordFailedSignIn(request.body.email);
+    const user = await app.services.accounts.verifyCredentials(request.body.email, request.body.password);
+    const accountId = user ? await startingAccountOf(app, user.id) : undefined;
+    const account = accountId ? await app.services.accounts.findAccount(accountId) : undefined;
+    if (!user) {
+      const known = await app.services.accounts.findUserByEmail(request.body.email);
+      const accounts = known ? (await app.services.members.listMemberships(known.id)).map((m) => m.accountId) : [];
+      await app.services.accounts.recordFailedSignIn(request.body.email, accounts);
       const page = { ...pageContext(request, reply, 'Log in'), error: 'Wrong email or password.' };
       return sendPage(reply, 'auth', page, { heading: 'Log in', action: '/dashboard/login', email: request.body.email, signupOpen: await isSignupOpen(), ...signInChoices(app) }, 401);
     }
-    if (account.disabled) {
+    if (!account || account.disabled) {
       await app.limiter.unhit(...counters);
-      const page = { ...pageContext(request, reply, 'Log in'), error: DISABLED_MESSAGE };
+      const page = { ...pageContext(request, reply, 'Log in'), error: account ? DISABLED_MESSAGE : NO_ACCOUNT_MESSAGE };
       return sendPage(reply, 'auth', page, { heading: 'Log in', action: '/dashboard/login', email: request.body.email, signupOpen: await isSignupOpen(), ...signInChoices(app) }, 403);
     }
     await app.limiter.unhit(...counters);
-    return startDashboardSession(app, request, reply, account, 'password');
+    return startDashboardSession(app, request, reply, user, account.id, 'password');
   });
 
   app.post<{ Body: Credentials }>('/dashboard/signup', { schema: { hide: true, body: credentialsSchema } }, async (request, reply) => {
@@ -97,7 +102,7 @@ export async function authPages(app: FastifyInstance): Promise<void> {
         displayName: request.body.displayName,
         password: request.body.password,
       });
-      return await startDashboardSession(app, request, reply, account, 'password');
+      return await startDashboardSession(app, request, reply, await app.services.accounts.getUser(account.id), account.id, 'password');
     } catch (err) {
       rethrowUnlessValidation(err);
       const fieldErrors = Object.fromEntries(Object.keys(err.fieldErrors ?? {}).map((field) => [field, signupMessages[field] ?? 'Check this field.']));

@@ -2,7 +2,12 @@ import cookie from '@fastify/cookie';
 import csrf from '@fastify/csrf-protection';
 import formbody from '@fastify/formbody';
 import type { FastifyInstance } from 'fastify';
-import type { Account } from '../accounts/account.types.js';
+import type { Account, User } from '../accounts/account.types.js';
+import type { MembershipSummary, Role } from '../members/member.types.js';
+import { isRole } from '../members/member.types.js';
+import { checkRoutePermission, requireRoutePermissions } from './route-permissions.js';
+import { memberPages } from './members.routes.js';
+import { invitePages } from './invite.routes.js';
 import { AppError } from '../errors.js';
 import { toAppError } from '../http/error-handler.js';
 import { accountPages } from './account.routes.js';
@@ -23,8 +28,14 @@ import { canonicalTimeZone } from '../lib/time-zone.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** The logged-in owner on dashboard pages. */
+    /** The account the signed-in user acts in on dashboard pages (the session's current account). */
     owner: Account | undefined;
+    /** The signed-in person. */
+    user: User | undefined;
+    /** The user's role in `owner`, read from the database at every request. */
+    role: Role | undefined;
+    /** The user's accounts, for the account switcher (GET pages only). */
+    memberships: MembershipSummary[] | undefined;
     /** The session belongs to an account an admin disabled: the log-in page says so. */
     ownerDisabled: boolean;
   }
@@ -56,17 +67,33 @@ export async function dashboardPlugin(app: FastifyInstance): Promise<void> {
     });
     dashboard.decorateRequest('owner', undefined);
     dashboard.decorateRequest('ownerDisabled', false);
+    dashboard.decorateRequest('user', undefined);
+    dashboard.decorateRequest('role', undefined);
+    dashboard.decorateRequest('memberships', undefined);
 
     dashboard.addHook('onRequest', async (request, reply) => {
       reply.header('content-security-policy', CSP);
       reply.header('x-frame-options', 'DENY');
       reply.header('referrer-policy', 'same-origin');
       reply.header('cache-control', 'no-store');
-      const accountId = await app.services.sessions.findAccountIdOfSession(request.cookies[SESSION_COOKIE]);
-      const owner = accountId ? await app.services.accounts.findAccount(accountId) : undefined;
+      const token = request.cookies[SESSION_COOKIE];
+      const session = await app.services.sessions.findSession(token);
+      let accountId = session?.accountId;
+      let role = session?.role;
+      if (session && role === undefined) {
+        // Removed from the session's account since the last request: on to another of the user's accounts, if any.
+        const other = (await app.services.members.listMemberships(session.user.id))[0];
+        accountId = other?.accountId;
+        role = other?.role;
+        if (other) await app.services.sessions.switchAccount(token!, other.accountId);
+      }
+      const owner = accountId && role !== undefined ? await app.services.accounts.findAccount(accountId) : undefined;
       // A disabled account's sessions open nothing, even one started before it was disabled.
       request.owner = owner && !owner.disabled ? owner : undefined;
       request.ownerDisabled = owner?.disabled === true;
+      request.user = request.owner ? session!.user : undefined;
+      request.role = request.owner && role !== undefined && isRole(role) ? role : undefined;
+      if (request.owner && request.method === 'GET') request.memberships = await app.services.members.listMemberships(session!.user.id);
       // The account's zone is the one its browser last reported: emails then say times as the dashboard shows them.
       const zone = canonicalTimeZone(request.cookies[TIME_ZONE_COOKIE]);
       if (request.owner && zone && request.owner.timeZone !== zone) {
@@ -98,7 +125,7 @@ export async function dashboardPlugin(app: FastifyInstance): Promise<void> {
               [appError.statusCode, 'Something went wrong', `${appError.message} Request ID: ${request.id}`]
             : [appError.statusCode, 'That did not work', appError.message];
       // A fresh token, so the layout's log-out button works from an error page too.
-      return sendPage(reply, 'message', { title: heading, account: request.owner, csrf: reply.generateCsrf() }, { heading, text }, status);
+      return sendPage(reply, 'message', { title: heading, account: request.owner, user: request.user, role: request.role, csrf: reply.generateCsrf() }, { heading, text }, status);
     });
 
     dashboard.get('/dashboard/assets/app.css', { schema: { hide: true } }, async (_request, reply) =>
@@ -116,11 +143,15 @@ export async function dashboardPlugin(app: FastifyInstance): Promise<void> {
 
     await dashboard.register(authPages);
     await dashboard.register(ssoPages);
+    await dashboard.register(invitePages);
     await dashboard.register(emailPublicPages);
     // Everything below needs a logged-in owner.
     await dashboard.register(async (owned) => {
+      // Every route below names what it does in route-permissions.ts; one that does not stops the start.
+      requireRoutePermissions(owned);
       owned.addHook('preHandler', async (request, reply) => {
         if (!request.owner) return reply.redirect('/dashboard/login', 303);
+        await checkRoutePermission(app, request);
       });
       await owned.register(formPages);
       await owned.register(submissionPages);
@@ -131,6 +162,7 @@ export async function dashboardPlugin(app: FastifyInstance): Promise<void> {
       await owned.register(integrationPages);
       await owned.register(adminPages);
       await owned.register(auditPages);
+      await owned.register(memberPages);
       await owned.register(postOnlyRedirects);
       // Lowest priority in the router: any other dashboard address is a 404 page in the layout.
       owned.get('/dashboard/*', { schema: { hide: true } }, async (request) => {

@@ -70,6 +70,9 @@ export function pageContext(request: FastifyRequest, reply: FastifyReply, title:
   return {
     title,
     account: request.owner,
+    user: request.user,
+    role: request.role,
+    memberships: request.memberships,
     csrf: reply.generateCsrf(),
     ...(flash.notice ? { notice: flash.notice } : {}),
     ...(flash.secret ? { secret: flash.secret, secretLabel: flash.secretLabel ?? 'secret' } : {}),

@@ -1,18 +1,30 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { User } from '../accounts/account.types.js';
 import { SESSION_TTL_MS } from '../accounts/session.service.js';
 import { SESSION_COOKIE } from './page.js';
 
-/** Signs the browser in to an account (after a password or single sign-on) and opens its forms. */
+/**
+ * The account a user's new session acts in: the one asked for when they belong to it, else the
+ * first they own, else their oldest membership. Undefined: they belong to no account.
+ */
+export async function startingAccountOf(app: FastifyInstance, userId: string, wanted?: string): Promise<string | undefined> {
+  const memberships = await app.services.members.listMemberships(userId);
+  return (memberships.find((m) => m.accountId === wanted) ?? memberships[0])?.accountId;
+}
+
+/** Signs the browser in as a user (after a password or single sign-on), acting in `accountId`, and opens `to`. */
 export async function startDashboardSession(
   app: FastifyInstance,
   request: FastifyRequest,
   reply: FastifyReply,
-  account: { id: string; email: string },
+  user: User,
+  accountId: string,
   method: 'password' | 'sso',
+  to = '/dashboard/forms',
 ): Promise<FastifyReply> {
   // A new session ID at every log-in: a planted cookie can never become an authenticated one.
   await app.services.sessions.endSession(request.cookies[SESSION_COOKIE]);
-  const token = await app.services.sessions.startSession(account.id, { userAgent: request.headers['user-agent'], ip: request.ip, email: account.email, method });
+  const token = await app.services.sessions.startSession(user.id, accountId, { userAgent: request.headers['user-agent'], ip: request.ip, email: user.email, method });
   reply.setCookie(SESSION_COOKIE, token, {
     path: '/dashboard',
     httpOnly: true,
@@ -20,5 +32,5 @@ export async function startDashboardSession(
     secure: app.config.baseUrl.startsWith('https:'),
     maxAge: SESSION_TTL_MS / 1000,
   });
-  return reply.redirect('/dashboard/forms', 303);
+  return reply.redirect(to, 303);
 }

@@ -4,7 +4,7 @@ import { SSO_CALLBACK_PATH } from '../sso/sso.service.js';
 import type { PendingSignIn } from '../sso/oidc.client.js';
 import type { SsoFailureReason } from '../sso/sso.types.js';
 import { pageContext, sendPage } from './page.js';
-import { startDashboardSession } from './session-cookie.js';
+import { startDashboardSession, startingAccountOf } from './session-cookie.js';
 
 /** Holds state, nonce and PKCE verifier from the redirect to the provider until it sends the browser back. */
 const PENDING_COOKIE = 'fg_oidc';
@@ -25,6 +25,7 @@ const FAILURE_TEXT: Record<SsoFailureReason, [status: number, text: string]> = {
   email_unverified: [403, 'Your email address is not verified at the sign-in provider, so it cannot be linked to an account here. Verify it there, then try again.'],
   signup_closed: [403, 'There is no account for this email address on this server, and sign-up is closed. Ask the operator for an account.'],
   disabled: [403, 'This account is disabled. Ask this instance’s admin to enable it.'],
+  no_account: [403, 'You are not a member of any account on this server any more. Ask an account’s owner for an invitation.'],
 };
 
 function decodePending(raw: string | undefined): PendingSignIn | undefined {
@@ -80,6 +81,10 @@ export async function ssoPages(app: FastifyInstance): Promise<void> {
       request.log.warn({ reason: result.reason, detail: result.detail }, 'single sign-on refused');
       return sendFailure(request, reply, result.reason);
     }
-    return startDashboardSession(app, request, reply, result.account, 'sso');
+    const accountId = await startingAccountOf(app, result.user.id);
+    const account = accountId ? await app.services.accounts.findAccount(accountId) : undefined;
+    if (!account) return sendFailure(request, reply, 'no_account');
+    if (account.disabled) return sendFailure(request, reply, 'disabled');
+    return startDashboardSession(app, request, reply, result.user, account.id, 'sso');
   });
 }

@@ -162,7 +162,10 @@ export interface HookTestDeliveryTable {
 export interface SessionTable {
   /** SHA-256 of the session token; the token itself lives only in the cookie. */
   id: string;
+  /** The account the dashboard acts in: the user's current account, changed by the switcher. */
   account_id: string;
+  /** The signed-in person (migration 0027; null never written since). */
+  user_id: string | null;
   csrf_secret: string;
   created_at: string;
   expires_at: string;
@@ -170,6 +173,40 @@ export interface SessionTable {
   user_agent: string | null;
   /** The address the session was opened from; shown to the owner only. */
   ip: string | null;
+}
+
+/** A person who signs in to the dashboard (migration 0027); their accounts are in memberships. */
+export interface UserTable {
+  id: string;
+  email: string;
+  display_name: string;
+  /** Null: the user signs in by single sign-on only. */
+  password_hash: string | null;
+  created_at: string;
+}
+
+/** A user's place in an account: one role per (account, user); exactly one owner per account. */
+export interface MembershipTable {
+  account_id: string;
+  user_id: string;
+  /** owner | admin | member | viewer */
+  role: string;
+  created_at: string;
+}
+
+/** An invitation to join an account with a role, by a single-use link valid 7 days. */
+export interface InvitationTable {
+  id: string;
+  account_id: string;
+  email: string;
+  role: string;
+  /** SHA-256 of the token; the token itself is in the link only. */
+  token_hash: string;
+  invited_by: string | null;
+  created_at: string;
+  expires_at: string;
+  accepted_at: string | null;
+  revoked_at: string | null;
 }
 
 /** Instance-wide settings the admin changes on the dashboard (sign-up) and facts (last purge). */
@@ -247,7 +284,8 @@ export interface EmailAttemptTable {
 
 /** A requested new account email, changed only when the link sent to it is opened. */
 export interface EmailChangeTable {
-  account_id: string;
+  /** The user whose email changes (migration 0027; an account's before). */
+  user_id: string;
   new_email: string;
   /** SHA-256 of the single-use token; the token itself is only in the email. */
   token_hash: string;
@@ -258,7 +296,8 @@ export interface EmailChangeTable {
 export interface PasswordResetTable {
   /** SHA-256 of the single-use token; the token itself is only in the email. */
   token_hash: string;
-  account_id: string;
+  /** The user whose password is reset (migration 0027; an account's before). */
+  user_id: string;
   created_at: string;
   expires_at: string;
   used_at: string | null;
@@ -376,7 +415,8 @@ export interface SpamFilterLessonTable {
 export interface SsoIdentityTable {
   issuer: string;
   subject: string;
-  account_id: string;
+  /** The user it signs in (migration 0027; an account before). */
+  user_id: string;
   /** The address the provider last vouched for (verified). */
   email: string;
   created_at: string;
@@ -424,6 +464,9 @@ export interface SubmissionTagTable {
 
 export interface Database {
   accounts: AccountTable;
+  users: UserTable;
+  memberships: MembershipTable;
+  invitations: InvitationTable;
   api_keys: ApiKeyTable;
   forms: FormTable;
   submissions: SubmissionTable;
@@ -457,6 +500,9 @@ export interface Database {
 }
 
 export type AccountRow = Selectable<AccountTable>;
+export type UserRow = Selectable<UserTable>;
+export type MembershipRow = Selectable<MembershipTable>;
+export type InvitationRow = Selectable<InvitationTable>;
 export type NewAccountRow = Insertable<AccountTable>;
 export type EmailChangeRow = Selectable<EmailChangeTable>;
 export type ApiKeyRow = Selectable<ApiKeyTable>;

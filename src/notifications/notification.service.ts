@@ -12,7 +12,7 @@ import type { FormService } from '../forms/form.service.js';
 import type { Form } from '../forms/form.types.js';
 import { newId } from '../lib/ids.js';
 import { nowIso } from '../lib/time.js';
-import { composeEmailChangeEmail, composeEmailChangeNotice, composePasswordResetEmail, composeTestEmail, composeVerificationEmail, type ComposedEmail } from './views/emails.js';
+import { composeEmailChangeEmail, composeEmailChangeNotice, composeInvitationEmail, composePasswordResetEmail, composeTestEmail, composeVerificationEmail, type ComposedEmail } from './views/emails.js';
 import {
   deleteRecipientRows,
   findExistingMessageIds,
@@ -186,6 +186,11 @@ export class NotificationService {
   /** Queues the "forgot password" email with its single-use link, inside the caller's transaction. */
   async queuePasswordResetEmail(trx: Trx, to: string, link: string, now: string): Promise<number> {
     return this.queueMessage(trx, { kind: 'password_reset', formId: null, recipientId: null, to, content: composePasswordResetEmail(link), now });
+  }
+
+  /** Queues an invitation's link inside the caller's transaction; 0 when email is off. */
+  async queueInvitationEmail(trx: Trx, to: string, invitation: { accountName: string; role: string; link: string }, now: string): Promise<number> {
+    return this.queueMessage(trx, { kind: 'invitation', formId: null, recipientId: null, to, content: composeInvitationEmail(invitation), now });
   }
 
   /** Queues an email change's link to the new address and the notice to the old one, inside the caller's transaction. */

@@ -14,7 +14,7 @@ export async function recordSsoSignIn(db: Executor, issuer: string, subject: str
   await db.updateTable('sso_identities').set({ email, last_sign_in_at: at }).where('issuer', '=', issuer).where('subject', '=', subject).execute();
 }
 
-export async function countSsoIdentitiesOfAccount(db: Executor, accountId: string): Promise<number> {
-  const row = await db.selectFrom('sso_identities').select((eb) => eb.fn.countAll<string | number>().as('n')).where('account_id', '=', accountId).executeTakeFirstOrThrow();
+export async function countSsoIdentitiesOfUser(db: Executor, userId: string): Promise<number> {
+  const row = await db.selectFrom('sso_identities').select((eb) => eb.fn.countAll<string | number>().as('n')).where('user_id', '=', userId).executeTakeFirstOrThrow();
   return Number(row.n);
 }

@@ -1,5 +1,6 @@
 import type { AccountService } from '../accounts/account.service.js';
 import type { AdminService } from '../admin/admin.service.js';
+import type { MemberService } from '../members/member.service.js';
 import type { Config } from '../config.js';
 import type { Executor } from '../db/database.js';
 import { nowIso } from '../lib/time.js';
@@ -23,6 +24,7 @@ export class SsoService {
     config: Config,
     private readonly accounts: AccountService,
     private readonly admin: AdminService,
+    private readonly members: MemberService,
   ) {
     this.client = config.oidc ? new OidcClient(config.oidc, `${config.baseUrl}${SSO_CALLBACK_PATH}`) : undefined;
   }
@@ -52,31 +54,39 @@ export class SsoService {
     const now = nowIso();
     const linked = await findSsoIdentityRow(this.db, identity.issuer, identity.subject);
     if (linked) {
-      const account = await this.accounts.findAccount(linked.account_id);
-      if (!account) return { ok: false, reason: 'signup_closed' };
-      if (account.disabled) return { ok: false, reason: 'disabled' };
+      const user = await this.accounts.findUser(linked.user_id);
+      if (!user) return { ok: false, reason: 'signup_closed' };
       await recordSsoSignIn(this.db, identity.issuer, identity.subject, identity.email, now);
-      return { ok: true, account, created: false };
+      return { ok: true, user, created: false };
     }
-    // An unverified address could be anyone's: it neither links nor creates.
+    // An unverified address could be anyone's: it neither links, nor creates, nor accepts an invitation.
     if (!identity.emailVerified) return { ok: false, reason: 'email_unverified' };
-    let account = await this.accounts.findAccountByEmail(identity.email);
+    let user = await this.accounts.findUserByEmail(identity.email);
     let created = false;
-    if (!account) {
-      if (!(await this.admin.signupOpen())) return { ok: false, reason: 'signup_closed' };
-      account = await this.accounts.createAccount({ email: identity.email, displayName: (identity.name ?? identity.email.split('@')[0]!).slice(0, 200) });
+    if (!user) {
+      const displayName = (identity.name ?? identity.email.split('@')[0]!).slice(0, 200);
+      const mode = await this.admin.signupMode();
+      if (mode !== 'closed' && (await this.members.hasLiveInvitation(identity.email))) {
+        // Invited: the person joins the inviting accounts, with no account of their own.
+        user = await this.accounts.createUser({ email: identity.email, displayName });
+        await this.members.acceptAllFor(user);
+      } else if (mode === 'open') {
+        const account = await this.accounts.createAccount({ email: identity.email, displayName });
+        user = await this.accounts.getUser(account.id);
+      } else {
+        return { ok: false, reason: 'signup_closed' };
+      }
       created = true;
     }
-    if (account.disabled) return { ok: false, reason: 'disabled' };
     await insertSsoIdentity(this.db, {
       issuer: identity.issuer,
       subject: identity.subject,
-      account_id: account.id,
+      user_id: user.id,
       email: identity.email,
       created_at: now,
       last_sign_in_at: now,
     });
-    return { ok: true, account, created };
+    return { ok: true, user, created };
   }
 
   private requireClient(): OidcClient {

@@ -1,4 +1,4 @@
-import type { Account } from '../accounts/account.types.js';
+import type { User } from '../accounts/account.types.js';
 
 /** Who the provider says signed in, after the ID token's checks. */
 export interface VerifiedIdentity {
@@ -22,6 +22,7 @@ export type SsoFailureReason =
   | 'no_email'
   | 'email_unverified'
   | 'signup_closed'
-  | 'disabled';
+  | 'disabled'
+  | 'no_account';
 
-export type SsoSignInResult = { ok: true; account: Account; created: boolean } | { ok: false; reason: SsoFailureReason; detail?: string };
+export type SsoSignInResult = { ok: true; user: User; created: boolean } | { ok: false; reason: SsoFailureReason; detail?: string };

@@ -90,7 +90,7 @@ export async function writeWithEveryFeature(t: TestApp, receiver: HttpsReceiver,
   await s.triage.markSubmission(ham, true);
   await s.triage.markSubmission(ham, false);
 
-  await s.sessions.startSession(owner.account.id, { userAgent: 'Mozilla/5.0 Test', ip: '203.0.113.9' });
+  await s.sessions.startSession(owner.account.id, owner.account.id, { userAgent: 'Mozilla/5.0 Test', ip: '203.0.113.9' });
   await s.passwordResets.requestReset(owner.account.email);
   await insertSuppression(s.handle.db, { address_hash: hashToken('gone@example.org'), reason: 'unsubscribe', created_at: new Date().toISOString() });
   await s.admin.recordPurge(0);

@@ -75,7 +75,9 @@ async function signedInAs(browser: DashboardClient): Promise<string | undefined>
 }
 
 async function identityRows(): Promise<Array<{ subject: string; account_id: string; email: string }>> {
-  return t.handle.db.selectFrom('sso_identities').select(['subject', 'account_id', 'email']).orderBy('subject').execute();
+  // The user an identity signs in: for a user made with their account, the account's ID.
+  const rows = await t.handle.db.selectFrom('sso_identities').select(['subject', 'user_id', 'email']).orderBy('subject').execute();
+  return rows.map(({ subject, user_id, email }) => ({ subject, account_id: user_id, email }));
 }
 
 describe('single sign-on through an OpenID Connect provider', () => {

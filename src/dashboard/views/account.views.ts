@@ -60,6 +60,7 @@ export const accountViews: Record<string, string> = {
 <form method="post" action="/dashboard/account/sessions/revoke-others" class="stack"><input type="hidden" name="_csrf" value="<%= it.csrf %>"><button class="danger">Log out every other session</button></form>
 <% } %>
 </section>
+<% if (it.role !== 'viewer') { %>
 <section class="card narrow">
 <h2>Erase a person's data</h2>
 <p class="muted">Deletes every submission of your forms with a field equal to this address (case-insensitive), and anything still queued for them. You see how many match before anything is deleted.</p>
@@ -70,6 +71,8 @@ export const accountViews: Record<string, string> = {
   <button class="danger">Find submissions to erase…</button>
 </form>
 </section>
+<% } %>
+<% if (it.role === 'owner') { %>
 <section class="card narrow">
 <h2>Delete account</h2>
 <p class="muted">Deletes the account with every form, submission, key and hook. This cannot be undone.</p>
@@ -81,5 +84,6 @@ export const accountViews: Record<string, string> = {
   <% if (it.fieldErrors.deletePassword) { %><p class="field-error" id="deletePassword-error"><%= it.fieldErrors.deletePassword %></p><% } %>
   <button class="danger">Delete my account</button>
 </form>
-</section>`,
+</section>
+<% } %>`,
 };

@@ -17,6 +17,14 @@ const ACTION_LABELS: Record<AuditAction, string> = {
   'submissions.exported': 'Submissions exported',
   'submissions.erased': 'Submissions erased by email',
   'delivery.sent_again': 'Delivery sent again',
+  'member.added': 'Member added',
+  'member.removed': 'Member removed',
+  'member.left': 'Member left',
+  'member.role_changed': 'Role changed',
+  'invitation.created': 'Invitation sent',
+  'invitation.revoked': 'Invitation revoked',
+  'invitation.accepted': 'Invitation accepted',
+  'ownership.transferred': 'Ownership handed over',
 };
 
 export const auditActionOptions = AUDIT_ACTIONS.map((value) => ({ value, label: ACTION_LABELS[value] }));

@@ -14,12 +14,23 @@ export const layoutViews: Record<string, string> = {
   <a class="brand" href="/dashboard">Formgate</a>
   <% if (it.account) { %>
   <nav aria-label="Main">
-    <span class="who">Signed in as <strong><%= it.account.email %></strong></span>
+    <span class="who">Signed in as <strong><%= it.user ? it.user.email : it.account.email %></strong><% if (it.role) { %> (<%= it.role %>)<% } %></span>
+    <% if (it.memberships && it.memberships.length > 1) { %>
+    <form method="post" action="/dashboard/account/switch" class="inline switcher">
+      <input type="hidden" name="_csrf" value="<%= it.csrf %>">
+      <label for="account-switcher">Account</label>
+      <select id="account-switcher" name="accountId">
+        <% it.memberships.forEach(function (m) { %><option value="<%= m.accountId %>"<% if (m.accountId === it.account.id) { %> selected<% } %>><%= m.accountEmail %> · <%= m.role %></option><% }) %>
+      </select>
+      <button class="small">Switch</button>
+    </form>
+    <% } %>
     <a href="/dashboard/forms">Forms</a>
-    <a href="/dashboard/keys">API keys</a>
-    <a href="/dashboard/hooks">Hooks</a>
+    <% if (it.role === 'owner' || it.role === 'admin') { %><a href="/dashboard/keys">API keys</a>
+    <a href="/dashboard/hooks">Hooks</a><% } %>
+    <a href="/dashboard/members">Members</a>
     <a href="/dashboard/account">Account</a>
-    <% if (it.account.isAdmin) { %><a href="/dashboard/admin">Admin</a><% } %>
+    <% if (it.account.isAdmin && it.role === 'owner') { %><a href="/dashboard/admin">Admin</a><% } %>
     <form method="post" action="/dashboard/logout" class="inline"><input type="hidden" name="_csrf" value="<%= it.csrf %>"><button class="link">Log out</button></form>
   </nav>
   <% } %>

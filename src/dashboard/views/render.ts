@@ -12,6 +12,7 @@ import { hookViews } from './hooks.views.js';
 import { integrationViews } from './integrations.views.js';
 import { keyViews } from './keys.views.js';
 import { layoutViews } from './layout.views.js';
+import { memberViews } from './members.views.js';
 import { settingsViews } from './settings.views.js';
 import { submissionInboxViews } from './submission-inbox.views.js';
 import { submissionViews } from './submissions.views.js';
@@ -40,6 +41,7 @@ const templates: Record<string, string> = {
   ...confirmViews,
   ...adminViews,
   ...auditViews,
+  ...memberViews,
 };
 
 for (const [name, template] of Object.entries(templates)) eta.loadTemplate(`@${name}`, template);
@@ -47,6 +49,10 @@ for (const [name, template] of Object.entries(templates)) eta.loadTemplate(`@${n
 export interface PageContext {
   title: string;
   account?: { id: string; email: string; isAdmin?: boolean } | undefined;
+  /** The signed-in person, their role in `account`, and their accounts for the switcher. */
+  user?: { id: string; email: string } | undefined;
+  role?: string | undefined;
+  memberships?: Array<{ accountId: string; accountEmail: string; role: string }> | undefined;
   csrf?: string;
   notice?: string;
   error?: string;

@@ -107,6 +107,18 @@ export function composePasswordResetEmail(link: string): ComposedEmail {
   };
 }
 
+/** An invitation to join an account: the link works once, for 7 days. */
+export function composeInvitationEmail(invitation: { accountName: string; role: string; link: string }): ComposedEmail {
+  const { accountName, role, link } = invitation;
+  return {
+    subject: `You are invited to ${accountName} on Formgate`,
+    text: `You are invited to join ${accountName} on Formgate as ${role}.\n\nOpen this link within 7 days to accept: ${link}\n\nIf you did not expect it, ignore this message.\n`,
+    html: page(
+      `<p>You are invited to join ${escapeHtml(accountName)} on Formgate as ${escapeHtml(role)}.</p><p><a href="${escapeHtml(link)}">Accept the invitation</a> (valid for 7 days, once).</p><p>If you did not expect it, ignore this message.</p>`,
+    ),
+  };
+}
+
 /** To the new address of an account: the change happens only when this link's page is confirmed. */
 export function composeEmailChangeEmail(newEmail: string, link: string): ComposedEmail {
   return {

@@ -1,0 +1,55 @@
+import { isUniqueViolation, type Executor } from '../db/database.js';
+import type { UserRow } from '../db/schema.js';
+import type { User } from './account.types.js';
+
+export function userRowToUser(row: UserRow): User {
+  return { id: row.id, email: row.email, displayName: row.display_name, createdAt: row.created_at };
+}
+
+/** False when another user holds the email already. */
+export async function insertUser(db: Executor, row: UserRow): Promise<boolean> {
+  try {
+    await db.insertInto('users').values(row).execute();
+    return true;
+  } catch (err) {
+    if (isUniqueViolation(err)) return false;
+    throw err;
+  }
+}
+
+export async function findUserRowById(db: Executor, id: string): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function findUserRowByEmail(db: Executor, email: string): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
+}
+
+export async function updateUserPasswordHash(db: Executor, id: string, passwordHash: string): Promise<void> {
+  await db.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', id).execute();
+}
+
+/** The user's name, and the legacy copy on the account made with the user (same ID). */
+export async function updateUserDisplayName(db: Executor, id: string, displayName: string): Promise<void> {
+  await db.updateTable('users').set({ display_name: displayName }).where('id', '=', id).execute();
+  await db.updateTable('accounts').set({ display_name: displayName }).where('id', '=', id).execute();
+}
+
+/** The user's email, and the legacy copy on the account made with the user (same ID). */
+export async function updateUserEmail(db: Executor, id: string, email: string): Promise<void> {
+  await db.updateTable('users').set({ email }).where('id', '=', id).execute();
+  await db.updateTable('accounts').set({ email }).where('id', '=', id).execute();
+}
+
+/** Deletes a user who belongs to no account any more (their account was deleted). */
+export async function deleteUserWithoutMemberships(db: Executor, id: string): Promise<void> {
+  await db
+    .deleteFrom('users')
+    .where('id', '=', id)
+    .where((eb) => eb.not(eb.exists(eb.selectFrom('memberships').select('memberships.user_id').where('memberships.user_id', '=', id))))
+    .execute();
+}
+
+export async function insertOwnerMembership(db: Executor, accountId: string, userId: string, at: string): Promise<void> {
+  await db.insertInto('memberships').values({ account_id: accountId, user_id: userId, role: 'owner', created_at: at }).execute();
+}

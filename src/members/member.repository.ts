@@ -1,0 +1,120 @@
+import { isUniqueViolation, type Executor } from '../db/database.js';
+import type { InvitationRow } from '../db/schema.js';
+import type { Invitation, Member, MembershipSummary, Role } from './member.types.js';
+
+export function invitationRowToInvitation(row: InvitationRow, now: string): Invitation {
+  const state = row.accepted_at ? 'accepted' : row.revoked_at ? 'revoked' : row.expires_at <= now ? 'expired' : 'pending';
+  return { id: row.id, accountId: row.account_id, email: row.email, role: row.role as Role, createdAt: row.created_at, expiresAt: row.expires_at, state };
+}
+
+export async function listMemberRows(db: Executor, accountId: string): Promise<Member[]> {
+  const rows = await db
+    .selectFrom('memberships')
+    .innerJoin('users', 'users.id', 'memberships.user_id')
+    .select(['users.id', 'users.email', 'users.display_name', 'memberships.role', 'memberships.created_at'])
+    .where('memberships.account_id', '=', accountId)
+    .orderBy('memberships.created_at')
+    .orderBy('users.email')
+    .execute();
+  return rows.map((r) => ({ userId: r.id, email: r.email, displayName: r.display_name, role: r.role as Role, createdAt: r.created_at }));
+}
+
+export async function findMemberRole(db: Executor, accountId: string, userId: string): Promise<Role | undefined> {
+  const row = await db.selectFrom('memberships').select('role').where('account_id', '=', accountId).where('user_id', '=', userId).executeTakeFirst();
+  return row?.role as Role | undefined;
+}
+
+/** The user's accounts, the ones they own first, then oldest membership first. */
+export async function listMembershipsOfUser(db: Executor, userId: string): Promise<MembershipSummary[]> {
+  const rows = await db
+    .selectFrom('memberships as mine')
+    .innerJoin('memberships as owner', (join) => join.onRef('owner.account_id', '=', 'mine.account_id').on('owner.role', '=', 'owner'))
+    .innerJoin('users as owner_user', 'owner_user.id', 'owner.user_id')
+    .select(['mine.account_id', 'mine.role', 'owner_user.email', 'mine.created_at'])
+    .where('mine.user_id', '=', userId)
+    .orderBy('mine.created_at')
+    .orderBy('mine.account_id')
+    .execute();
+  const summaries = rows.map((r) => ({ accountId: r.account_id, accountEmail: r.email, role: r.role as Role }));
+  return [...summaries.filter((m) => m.role === 'owner'), ...summaries.filter((m) => m.role !== 'owner')];
+}
+
+/** False when the user is a member already. */
+export async function insertMembership(db: Executor, row: { account_id: string; user_id: string; role: Role; created_at: string }): Promise<boolean> {
+  try {
+    await db.insertInto('memberships').values(row).execute();
+    return true;
+  } catch (err) {
+    if (isUniqueViolation(err)) return false;
+    throw err;
+  }
+}
+
+export async function updateMemberRole(db: Executor, accountId: string, userId: string, role: Role): Promise<boolean> {
+  const result = await db.updateTable('memberships').set({ role }).where('account_id', '=', accountId).where('user_id', '=', userId).executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+export async function deleteMembership(db: Executor, accountId: string, userId: string): Promise<boolean> {
+  const result = await db.deleteFrom('memberships').where('account_id', '=', accountId).where('user_id', '=', userId).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+export async function insertInvitation(db: Executor, row: InvitationRow): Promise<void> {
+  await db.insertInto('invitations').values(row).execute();
+}
+
+export async function findInvitationRowByTokenHash(db: Executor, tokenHash: string): Promise<InvitationRow | undefined> {
+  return db.selectFrom('invitations').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
+}
+
+export async function listPendingInvitationRows(db: Executor, accountId: string, now: string): Promise<InvitationRow[]> {
+  return db
+    .selectFrom('invitations')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('accepted_at', 'is', null)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', now)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
+}
+
+/** Live invitations to this address, in any account (single sign-on's first sign-in accepts them). */
+export async function listLiveInvitationRowsForEmail(db: Executor, email: string, now: string): Promise<InvitationRow[]> {
+  return db
+    .selectFrom('invitations')
+    .selectAll()
+    .where('email', '=', email)
+    .where('accepted_at', 'is', null)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', now)
+    .orderBy('created_at')
+    .execute();
+}
+
+/** Marks a live invitation accepted (single use: a second acceptance finds none). */
+export async function markInvitationAccepted(db: Executor, id: string, now: string): Promise<boolean> {
+  const result = await db
+    .updateTable('invitations')
+    .set({ accepted_at: now })
+    .where('id', '=', id)
+    .where('accepted_at', 'is', null)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+export async function markInvitationRevoked(db: Executor, accountId: string, id: string, now: string): Promise<InvitationRow | undefined> {
+  return db
+    .updateTable('invitations')
+    .set({ revoked_at: now })
+    .where('id', '=', id)
+    .where('account_id', '=', accountId)
+    .where('accepted_at', 'is', null)
+    .where('revoked_at', 'is', null)
+    .returningAll()
+    .executeTakeFirst();
+}

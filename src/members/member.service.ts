@@ -1,0 +1,235 @@
+import { randomBytes } from 'node:crypto';
+import type { AccountService } from '../accounts/account.service.js';
+import type { User } from '../accounts/account.types.js';
+import type { AuditService } from '../audit/audit.service.js';
+import type { Executor } from '../db/database.js';
+import { AppError, notFound, validationFailed } from '../errors.js';
+import { newId } from '../lib/ids.js';
+import { nowIso } from '../lib/time.js';
+import { hashToken } from '../lib/token-hash.js';
+import type { NotificationService } from '../notifications/notification.service.js';
+import {
+  deleteMembership,
+  findInvitationRowByTokenHash,
+  findMemberRole,
+  insertInvitation,
+  insertMembership,
+  invitationRowToInvitation,
+  listLiveInvitationRowsForEmail,
+  listMemberRows,
+  listMembershipsOfUser,
+  listPendingInvitationRows,
+  markInvitationAccepted,
+  markInvitationRevoked,
+  updateMemberRole,
+} from './member.repository.js';
+import { GRANTABLE_ROLES, type Invitation, type Member, type MembershipSummary, type Role } from './member.types.js';
+
+export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+
+/** A new invitation and its link: the link is shown once and is nowhere else (only its hash is kept). */
+export interface IssuedInvitation {
+  invitation: Invitation;
+  url: string;
+  emailed: boolean;
+}
+
+const forbidden = (message: string) => new AppError('access_denied', message);
+
+function checkGrantable(role: string): Role {
+  if (!(GRANTABLE_ROLES as readonly string[]).includes(role)) {
+    throw validationFailed(`The role must be one of ${GRANTABLE_ROLES.join(', ')}.`, { role: `must be one of ${GRANTABLE_ROLES.join(', ')}` });
+  }
+  return role as Role;
+}
+
+/**
+ * Members of accounts, their roles and invitations (contract section 17). Every change and its
+ * audit event share one transaction. Callers check the acting member's role (permissions.ts);
+ * the rules that hold whoever acts (one owner, nobody changes the owner's role) are here.
+ */
+export class MemberService {
+  constructor(
+    private readonly db: Executor,
+    private readonly baseUrl: string,
+    private readonly accounts: AccountService,
+    private readonly notifications: NotificationService,
+    private readonly audit?: AuditService,
+  ) {}
+
+  listMembers(accountId: string): Promise<Member[]> {
+    return listMemberRows(this.db, accountId);
+  }
+
+  async listInvitations(accountId: string): Promise<Invitation[]> {
+    const now = nowIso();
+    return (await listPendingInvitationRows(this.db, accountId, now)).map((row) => invitationRowToInvitation(row, now));
+  }
+
+  listMemberships(userId: string): Promise<MembershipSummary[]> {
+    return listMembershipsOfUser(this.db, userId);
+  }
+
+  findRole(accountId: string, userId: string): Promise<Role | undefined> {
+    return findMemberRole(this.db, accountId, userId);
+  }
+
+  private async getMember(accountId: string, email: string): Promise<Member> {
+    const member = (await this.listMembers(accountId)).find((m) => m.email === email.trim().toLowerCase());
+    if (!member) throw notFound('Member');
+    return member;
+  }
+
+  /** Invites an address to the account with a role; emailed when SMTP is set, the link returned either way. */
+  async invite(accountId: string, input: { email: string; role: string; invitedBy?: string }): Promise<IssuedInvitation> {
+    const role = checkGrantable(input.role);
+    const email = input.email.trim().toLowerCase();
+    if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) || email.length > 254) {
+      throw validationFailed('The email address is not valid.', { email: 'Enter an email address like name@example.com' });
+    }
+    if ((await this.listMembers(accountId)).some((m) => m.email === email)) {
+      throw validationFailed(`${email} is a member already.`, { email: 'This person is a member already' });
+    }
+    const account = await this.accounts.getAccount(accountId);
+    const token = randomBytes(32).toString('base64url');
+    const now = nowIso();
+    const row = {
+      id: newId('inv'),
+      account_id: accountId,
+      email,
+      role,
+      token_hash: hashToken(token),
+      invited_by: input.invitedBy ?? null,
+      created_at: now,
+      expires_at: new Date(Date.parse(now) + INVITATION_TTL_MS).toISOString(),
+      accepted_at: null,
+      revoked_at: null,
+    };
+    const url = `${this.baseUrl}/dashboard/invite/${token}`;
+    const emailed = await this.db.transaction().execute(async (trx) => {
+      await insertInvitation(trx, row);
+      await this.audit?.record(trx, accountId, 'invitation.created', { type: 'invitation', id: row.id }, { email, role });
+      return (await this.notifications.queueInvitationEmail(trx, email, { accountName: account.email, role, link: url }, now)) > 0;
+    });
+    return { invitation: invitationRowToInvitation(row, now), url, emailed };
+  }
+
+  async revokeInvitation(accountId: string, invitationId: string): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      const row = await markInvitationRevoked(trx, accountId, invitationId, nowIso());
+      if (!row) throw notFound('Invitation');
+      await this.audit?.record(trx, accountId, 'invitation.revoked', { type: 'invitation', id: row.id }, { email: row.email, role: row.role });
+    });
+  }
+
+  /** The invitation a link names, in whatever state; undefined for a token that was never issued. */
+  async findInvitationByToken(token: string): Promise<Invitation | undefined> {
+    if (!token || token.length > 100) return undefined;
+    const row = await findInvitationRowByTokenHash(this.db, hashToken(token));
+    return row && invitationRowToInvitation(row, nowIso());
+  }
+
+  /** Accepts a live invitation for a signed-in user with the invited address; returns the account joined. */
+  async accept(token: string, user: User): Promise<string> {
+    const invitation = await this.findInvitationByToken(token);
+    if (!invitation) throw notFound('Invitation');
+    if (invitation.state !== 'pending') throw validationFailed(`This invitation was ${invitation.state === 'expired' ? 'not used in time' : invitation.state === 'revoked' ? 'revoked' : 'used already'}.`, { token: invitation.state });
+    if (invitation.email !== user.email) throw forbidden(`This invitation is for ${invitation.email}; you are signed in as ${user.email}.`);
+    await this.db.transaction().execute(async (trx) => this.join(trx, invitation, user));
+    return invitation.accountId;
+  }
+
+  /** Accepts every live invitation to the user's address (a user first made by single sign-on or an invited sign-up). */
+  async acceptAllFor(user: User, db: Executor = this.db): Promise<string[]> {
+    const now = nowIso();
+    const joined: string[] = [];
+    for (const row of await listLiveInvitationRowsForEmail(db, user.email, now)) {
+      const invitation = invitationRowToInvitation(row, now);
+      await this.db.transaction().execute(async (trx) => this.join(trx, invitation, user));
+      joined.push(invitation.accountId);
+    }
+    return joined;
+  }
+
+  /** True when a live invitation waits for this address (sign-up by invitation only). */
+  async hasLiveInvitation(email: string): Promise<boolean> {
+    return (await listLiveInvitationRowsForEmail(this.db, email.trim().toLowerCase(), nowIso())).length > 0;
+  }
+
+  private async join(trx: Executor, invitation: Invitation, user: User): Promise<void> {
+    const now = nowIso();
+    if (!(await markInvitationAccepted(trx, invitation.id, now))) throw validationFailed('This invitation was used already.', { token: 'accepted' });
+    if (!(await insertMembership(trx, { account_id: invitation.accountId, user_id: user.id, role: invitation.role, created_at: now }))) {
+      throw validationFailed('You are a member of this account already.', { token: 'member' });
+    }
+    const actor = { type: 'user' as const, id: user.id, label: user.email };
+    await this.audit?.record(trx, invitation.accountId, 'invitation.accepted', { type: 'invitation', id: invitation.id }, { email: user.email, role: invitation.role }, actor);
+  }
+
+  /** Changes a member's role; the owner's role changes only by a handover. */
+  async setRole(accountId: string, email: string, role: string): Promise<Member> {
+    const newRole = checkGrantable(role);
+    const member = await this.getMember(accountId, email);
+    if (member.role === 'owner') throw forbidden('The owner\'s role changes only by handing ownership to another member.');
+    await this.db.transaction().execute(async (trx) => {
+      await updateMemberRole(trx, accountId, member.userId, newRole);
+      await this.audit?.record(trx, accountId, 'member.role_changed', { type: 'user', id: member.userId }, { email: member.email, from: member.role, to: newRole });
+    });
+    return { ...member, role: newRole };
+  }
+
+  /** Removes a member (not the owner); their sessions lose the account on their next request. */
+  async remove(accountId: string, email: string): Promise<void> {
+    const member = await this.getMember(accountId, email);
+    if (member.role === 'owner') throw forbidden('The owner cannot be removed. Hand ownership to another member first.');
+    await this.db.transaction().execute(async (trx) => {
+      await deleteMembership(trx, accountId, member.userId);
+      await this.audit?.record(trx, accountId, 'member.removed', { type: 'user', id: member.userId }, { email: member.email, role: member.role });
+    });
+  }
+
+  /** The signed-in member leaves the account; the owner must hand ownership over first. */
+  async leave(accountId: string, userId: string): Promise<void> {
+    const role = await this.findRole(accountId, userId);
+    if (!role) throw notFound('Membership');
+    if (role === 'owner') throw forbidden('The owner cannot leave. Hand ownership to another member first.');
+    await this.db.transaction().execute(async (trx) => {
+      await deleteMembership(trx, accountId, userId);
+      await this.audit?.record(trx, accountId, 'member.left', { type: 'user', id: userId }, { role });
+    });
+  }
+
+  /** Hands the account to another member, who becomes its owner; the previous owner becomes an admin. */
+  async transferOwnership(accountId: string, fromUserId: string, toEmail: string): Promise<Member> {
+    const target = await this.getMember(accountId, toEmail);
+    if ((await this.findRole(accountId, fromUserId)) !== 'owner') throw forbidden('Only the owner can hand ownership over.');
+    if (target.userId === fromUserId) throw validationFailed('You own this account already.', { email: 'This is you' });
+    await this.db.transaction().execute(async (trx) => {
+      await updateMemberRole(trx, accountId, fromUserId, 'admin');
+      await updateMemberRole(trx, accountId, target.userId, 'owner');
+      await this.audit?.record(trx, accountId, 'ownership.transferred', { type: 'user', id: target.userId }, { to: target.email, previousRole: target.role });
+    });
+    return { ...target, role: 'owner' };
+  }
+
+  /**
+   * The operator's `formgate members add`: an existing user (or a new one, when a password is
+   * given) joins at once; anyone else gets an invitation.
+   */
+  async add(accountId: string, input: { email: string; role: string; password?: string | undefined }): Promise<{ member: Member } | { invitation: IssuedInvitation }> {
+    const role = checkGrantable(input.role);
+    const email = input.email.trim().toLowerCase();
+    let user = await this.accounts.findUserByEmail(email);
+    if (!user && input.password === undefined) return { invitation: await this.invite(accountId, { email, role }) };
+    const now = nowIso();
+    const member = await this.db.transaction().execute(async (trx) => {
+      user ??= await this.accounts.createUser({ email, password: input.password }, trx);
+      if (!(await insertMembership(trx, { account_id: accountId, user_id: user.id, role, created_at: now }))) {
+        throw validationFailed(`${email} is a member already.`, { email: 'This person is a member already' });
+      }
+      await this.audit?.record(trx, accountId, 'member.added', { type: 'user', id: user.id }, { email, role });
+      return { userId: user.id, email: user.email, displayName: user.displayName, role, createdAt: now };
+    });
+    return { member };
+  }
+}

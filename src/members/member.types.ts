@@ -1,0 +1,36 @@
+/** A member's role in an account (contract section 17), strongest first. */
+export const ROLES = ['owner', 'admin', 'member', 'viewer'] as const;
+export type Role = (typeof ROLES)[number];
+
+/** Roles an invitation or a role change may give: ownership moves only by a handover. */
+export const GRANTABLE_ROLES = ['admin', 'member', 'viewer'] as const satisfies readonly Role[];
+
+export function isRole(value: string): value is Role {
+  return (ROLES as readonly string[]).includes(value);
+}
+
+export interface Member {
+  userId: string;
+  email: string;
+  displayName: string;
+  role: Role;
+  createdAt: string;
+}
+
+export interface Invitation {
+  id: string;
+  accountId: string;
+  email: string;
+  role: Role;
+  createdAt: string;
+  expiresAt: string;
+  state: 'pending' | 'accepted' | 'revoked' | 'expired';
+}
+
+/** One of a user's accounts, for the account switcher. */
+export interface MembershipSummary {
+  accountId: string;
+  /** The account as people know it: its owner's email. */
+  accountEmail: string;
+  role: Role;
+}
