@@ -170,6 +170,8 @@ export async function emailPages(app: FastifyInstance): Promise<void> {
   );
 
   app.post<{ Params: { id: string } }>('/dashboard/forms/:id/notifications/test', { schema: { hide: true, params: formParams } }, async (request, reply) => {
+    // Another account's form is not found, whatever the server's email setting.
+    await app.services.forms.getFormOfAccount(request.owner!.id, request.params.id);
     if (!notifications.emailEnabled) throw new AppError('validation_failed', 'Email is off on this server (SMTP_URL is not set).');
     const sentTo = await notifications.queueTestEmails(request.owner!.id, request.params.id);
     const text = sentTo.length > 0 ? `A test email is on its way to ${sentTo.join(', ')}. Its result appears in the email log.` : 'No confirmed address to send to yet.';

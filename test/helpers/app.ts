@@ -34,6 +34,8 @@ export interface TestAppOptions {
   outboxLeaseMs?: number;
   /** Listen on a port chosen up front and make it BASE_URL, for pages a browser must reach. */
   baseUrlIsOwnAddress?: boolean;
+  /** Sees every route as it is registered (the permission matrix lists the dashboard's). */
+  onRoute?: (route: { method: string | string[]; url: string }) => void;
   /** Options of the app's database handle (onQuery sees every query the app makes). */
   databaseOptions?: DatabaseOptions;
 }
@@ -63,6 +65,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     instrument: (bare) => {
       responseChecker = new OpenApiResponseChecker(bare);
       responseChecker.install(bare);
+      if (options.onRoute) bare.addHook('onRoute', options.onRoute);
     },
     ...(options.hookTransport ? { hookTransport: options.hookTransport } : {}),
     ...(options.mailTransport ? { mailTransport: options.mailTransport } : {}),

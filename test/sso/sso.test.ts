@@ -90,7 +90,7 @@ describe('single sign-on through an OpenID Connect provider', () => {
     expect(await signedInAs(first.browser)).toBe(account.email);
     expect((await identityRows()).filter((row) => row.subject === ada.sub)).toEqual([{ subject: ada.sub, account_id: account.id, email: account.email }]);
     const [signedIn] = await t.services.audit.listEvents(account.id, { action: 'sign_in' });
-    expect(signedIn).toMatchObject({ actor: { type: 'account', id: account.id, label: account.email }, address: '127.0.0.1', details: { method: 'sso' } });
+    expect(signedIn).toMatchObject({ actor: { type: 'user', id: account.id, label: account.email }, address: '127.0.0.1', details: { method: 'sso' } });
 
     // The provider now knows her by another address: the link is (issuer, sub), not the email.
     const moved = await signIn({ ...ada, email: `moved-${ada.email}` });
