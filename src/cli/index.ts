@@ -9,6 +9,7 @@ import { registerForms } from './commands/forms.js';
 import { registerIntegrations } from './commands/integrations.js';
 import { registerKeys } from './commands/keys.js';
 import { registerMail } from './commands/mail.js';
+import { registerMembers } from './commands/members.js';
 import { registerMigrate } from './commands/migrate.js';
 import { registerMcp } from './commands/mcp.js';
 import { registerServe } from './commands/serve.js';
@@ -41,6 +42,7 @@ registerMail(program);
 registerIntegrations(program);
 registerSuppressions(program);
 registerAudit(program);
+registerMembers(program);
 registerMcp(program);
 
 try {
