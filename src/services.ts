@@ -129,9 +129,10 @@ export function createServices(
   };
   if (mailer) channels.push(new EmailChannel(handle, config, mailer, logger, instanceSecrets, onEmailAttempt));
   const outbox = new OutboxDispatcher(handle, logger, channels, { leaseMs: options.outboxLeaseMs });
-  const notifications = new NotificationService(handle, config, forms, outbox, mailer);
+  const notifications = new NotificationService(handle, config, forms, outbox, mailer, audit);
   const integrations = new IntegrationService(handle.db, config, forms, integrationSender, outbox, audit);
   const lifecycle = new SubmissionLifecycleService(handle, forms, outbox.queue, logger, {
+    audit,
     purgeIntervalMs: config.retentionPurgeIntervalMs,
     // The Admin page shows when the purge last ran, whichever instance ran it.
     onPurged: async (deleted) => {
@@ -169,7 +170,7 @@ export function createServices(
     inbox,
     triage: new SubmissionTriageService(handle, outbox.queue, spamFilter, audit),
     lifecycle,
-    submissionBrowser: new SubmissionBrowseService(handle.db, handle.dialect, forms, searchIndex),
+    submissionBrowser: new SubmissionBrowseService(handle.db, handle.dialect, forms, searchIndex, audit),
     searchIndex,
     hooks,
     integrations,

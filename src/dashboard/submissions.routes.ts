@@ -195,6 +195,7 @@ export async function submissionPages(app: FastifyInstance): Promise<void> {
     const accountId = request.owner!.id;
     const form = await app.services.forms.getFormOfAccount(accountId, request.params.id);
     const filter = exportFilter(request.query, viewerTimeZone(request), accountId);
+    await browser.recordExport(accountId, form.id, 'csv', filter !== undefined);
     const columns = await browser.exportFieldNames(accountId, form.id, undefined, filter);
     async function* rows() {
       yield CSV_BOM + csvHeader(columns);
@@ -210,6 +211,7 @@ export async function submissionPages(app: FastifyInstance): Promise<void> {
     const accountId = request.owner!.id;
     const form = await app.services.forms.getFormOfAccount(accountId, request.params.id);
     const filter = exportFilter(request.query, viewerTimeZone(request), accountId);
+    await browser.recordExport(accountId, form.id, 'ndjson', filter !== undefined);
     async function* rows() {
       for await (const page of browser.exportPages(accountId, form.id, undefined, filter)) yield page.map(ndjsonRow).join('');
     }

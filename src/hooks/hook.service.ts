@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import type { AccountService } from '../accounts/account.service.js';
 import { planAllowsHooks } from '../accounts/account.types.js';
 import type { Config } from '../config.js';
-import type { Executor } from '../db/database.js';
+import type { Executor, Trx } from '../db/database.js';
 import { AppError, notFound, validationFailed } from '../errors.js';
 import type { FormService } from '../forms/form.service.js';
 import { newId } from '../lib/ids.js';
@@ -139,7 +139,8 @@ export class HookService {
   async sendDeliveryAgain(accountId: string, deliveryId: string): Promise<boolean> {
     const id = await findDeliveryIdOfAccount(this.db, accountId, deliveryId);
     if (!id) throw notFound('Delivery');
-    return (await this.outbox.sendAgain('hook_deliveries', [id])) > 0;
+    const sentAgain = (trx: Trx) => this.audit?.record(trx, accountId, 'delivery.sent_again', { type: 'hook_delivery', id }, { channel: 'hook' }) ?? Promise.resolve();
+    return (await this.outbox.sendAgain('hook_deliveries', [id], sentAgain)) > 0;
   }
 
   /**

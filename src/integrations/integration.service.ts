@@ -100,7 +100,8 @@ export class IntegrationService {
   async sendMessageAgain(accountId: string, messageId: string): Promise<boolean> {
     const id = await findMessageIdOfAccount(this.db, accountId, messageId);
     if (!id) throw notFound('Integration message');
-    return (await this.outbox.sendAgain('integration_messages', [id])) > 0;
+    const sentAgain = (trx: Trx) => this.audit?.record(trx, accountId, 'delivery.sent_again', { type: 'integration_message', id }, { channel: 'integration' }) ?? Promise.resolve();
+    return (await this.outbox.sendAgain('integration_messages', [id], sentAgain)) > 0;
   }
 
   private async getForm(formId: string, accountId: string | undefined) {

@@ -1,3 +1,4 @@
+import type { AuditService } from '../audit/audit.service.js';
 import { randomBytes } from 'node:crypto';
 import { hashToken } from '../lib/token-hash.js';
 import { z } from 'zod';
@@ -62,6 +63,7 @@ export class NotificationService {
     private readonly outbox: Pick<OutboxDispatcher, 'wake' | 'sendAgain'>,
     /** Present only with SMTP_URL set. */
     private readonly mailer: SmtpMailer | undefined,
+    private readonly audit?: AuditService,
   ) {}
 
   get emailEnabled(): boolean {
@@ -261,7 +263,8 @@ export class NotificationService {
   async sendMessageAgain(accountId: string, messageId: string): Promise<boolean> {
     const found = await findMessageOfAccount(this.handle.db, accountId, messageId);
     if (!found || found.kind !== 'submission') throw notFound('Email');
-    return (await this.outbox.sendAgain('email_messages', [found.id])) > 0;
+    const sentAgain = (trx: Trx) => this.audit?.record(trx, accountId, 'delivery.sent_again', { type: 'email_message', id: found.id }, { channel: 'email' }) ?? Promise.resolve();
+    return (await this.outbox.sendAgain('email_messages', [found.id], sentAgain)) > 0;
   }
 
   /** The form's email log: newest messages first, each with every attempt. */

@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
-import type { DatabaseHandle } from '../db/database.js';
+import type { DatabaseHandle, Trx } from '../db/database.js';
 import { openDedicatedConnection, type DedicatedConnection } from '../db/dedicated-connection.js';
 import { yieldToWaitingWork } from '../lib/yield.js';
 import { QueuedWorkAnnouncer } from './outbox.announcer.js';
@@ -88,13 +88,15 @@ export class OutboxDispatcher {
    * (a hook's `webhook-id`). Items already queued or being sent are left alone. Returns how many
    * were queued.
    */
-  async sendAgain(table: LeasedTable, ids: string[]): Promise<number> {
+  async sendAgain(table: LeasedTable, ids: string[], recordInTransaction?: (trx: Trx, queued: number) => Promise<void>): Promise<number> {
     const now = nowIso();
     let queued = 0;
     await this.handle.db.transaction().execute(async (trx) => {
       for (let i = 0; i < ids.length; i += SEND_AGAIN_CHUNK) {
         queued += await requeueItems(trx, table, table !== 'hook_deliveries', ids.slice(i, i + SEND_AGAIN_CHUNK), now);
       }
+      // The feature's audit event commits with the requeue, or neither does.
+      if (queued > 0) await recordInTransaction?.(trx, queued);
     });
     if (queued > 0) {
       this.wake();

@@ -1,3 +1,4 @@
+import type { AuditService } from '../audit/audit.service.js';
 import type { Dialect, Executor } from '../db/database.js';
 import { validationFailed } from '../errors.js';
 import type { FormService } from '../forms/form.service.js';
@@ -90,7 +91,13 @@ export class SubmissionBrowseService {
     private readonly dialect: Dialect,
     private readonly forms: FormService,
     private readonly searchIndex: SearchIndexer,
+    private readonly audit?: AuditService,
   ) {}
+
+  /** An export leaves the dashboard with the form's submissions: the audit log says who took them. */
+  async recordExport(accountId: string, formId: string, format: 'csv' | 'ndjson', filtered: boolean): Promise<void> {
+    await this.audit?.record(this.db, accountId, 'submissions.exported', { type: 'form', id: formId }, { format, filtered });
+  }
 
   async browse(accountId: string, formId: string, input: BrowseInput): Promise<BrowsePage> {
     await this.forms.getFormOfAccount(accountId, formId);

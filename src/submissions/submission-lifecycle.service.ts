@@ -1,3 +1,4 @@
+import type { AuditService } from '../audit/audit.service.js';
 import type { FastifyBaseLogger } from 'fastify';
 import { onceMoreIfDeadlocked, type DatabaseHandle, type Trx } from '../db/database.js';
 import { validationFailed } from '../errors.js';
@@ -52,6 +53,8 @@ interface LifecycleOptions {
   pauseFactor?: number;
   /** Told after every completed purge (the Admin page's "last purge"); its failure is only logged. */
   onPurged?: (deleted: number) => Promise<void>;
+  /** Records the owner's deletions and erasures (not the retention purge, Formgate's own doing). */
+  audit?: AuditService;
 }
 
 /**
@@ -76,6 +79,7 @@ export class SubmissionLifecycleService {
   private readonly pauseFactor: number;
   private readonly purgeIntervalMs: number;
   private readonly onPurged: ((deleted: number) => Promise<void>) | undefined;
+  private readonly audit: AuditService | undefined;
 
   constructor(
     private readonly handle: DatabaseHandle,
@@ -88,6 +92,7 @@ export class SubmissionLifecycleService {
     this.pauseFactor = options.pauseFactor ?? PAUSE_FACTOR;
     this.purgeIntervalMs = options.purgeIntervalMs ?? 60 * 60 * 1000;
     this.onPurged = options.onPurged;
+    this.audit = options.audit;
     if (!Number.isInteger(this.batchSize) || this.batchSize < 1 || this.batchSize > MAX_DELETE_BATCH) {
       throw new Error(`batch size must be 1..${MAX_DELETE_BATCH}`);
     }
@@ -135,7 +140,10 @@ export class SubmissionLifecycleService {
    * address (case-insensitive; array values count by element), with its queued work.
    */
   async eraseByEmail(accountId: string, email: string): Promise<DeletionReport> {
-    return this.deleteListed(await this.submissionIdsWithEmail(accountId, email));
+    // The event counts what was erased, never the address (the person asked to be forgotten).
+    return this.deleteListed(await this.submissionIdsWithEmail(accountId, email), (trx, deleted) =>
+      this.audit?.record(trx, accountId, 'submissions.erased', undefined, { count: deleted }) ?? Promise.resolve(),
+    );
   }
 
   /** How many submissions erasure would delete: the dashboard shows it before anything goes. */
@@ -170,12 +178,16 @@ export class SubmissionLifecycleService {
     if (ids.length === 0) throw validationFailed('Select at least one submission.', { ids: 'Select at least one submission' });
     if (ids.length > MAX_BULK_IDS) throw validationFailed(`Select at most ${MAX_BULK_IDS} submissions at once.`, { ids: `at most ${MAX_BULK_IDS}` });
     const ofForm = await filterSubmissionIdsOfForm(this.handle.db, formId, [...new Set(ids)]);
-    return (await this.deleteListed(ofForm)).deleted;
+    const target = ofForm.length === 1 ? { type: 'submission', id: ofForm[0]! } : { type: 'form', id: formId };
+    return (
+      await this.deleteListed(ofForm, (trx, deleted) => this.audit?.record(trx, accountId, 'submissions.deleted', target, { formId, count: deleted }) ?? Promise.resolve())
+    ).deleted;
   }
 
-  private async deleteListed(ids: string[]): Promise<DeletionReport> {
+  /** Deletes the listed submissions; `record` writes the audit event of each batch in the batch's transaction. */
+  private async deleteListed(ids: string[], record?: (trx: Trx, deleted: number) => Promise<void>): Promise<DeletionReport> {
     const report: DeletionReport = { deleted: 0, batches: [] };
-    await this.deleteInBatches(report, async (_trx, limit, taken) => ids.slice(taken, taken + limit));
+    await this.deleteInBatches(report, async (_trx, limit, taken) => ids.slice(taken, taken + limit), record);
     return report;
   }
 
@@ -219,11 +231,15 @@ export class SubmissionLifecycleService {
    * for an expansion in progress instead of deadlocking with it on PostgreSQL. `nextIds` is told
    * how many IDs earlier transactions took: a transaction that rolled back took none.
    */
-  private async deleteInBatches(report: DeletionReport, nextIds: (trx: Trx, limit: number, taken: number) => Promise<string[]>): Promise<void> {
+  private async deleteInBatches(
+    report: DeletionReport,
+    nextIds: (trx: Trx, limit: number, taken: number) => Promise<string[]>,
+    record?: (trx: Trx, deleted: number) => Promise<void>,
+  ): Promise<void> {
     let takenSoFar = 0;
     for (;;) {
       const started = performance.now();
-      const { taken, deleted } = await this.deleteOneBatch((trx, limit) => nextIds(trx, limit, takenSoFar));
+      const { taken, deleted } = await this.deleteOneBatch((trx, limit) => nextIds(trx, limit, takenSoFar), record);
       takenSoFar += taken;
       if (taken === 0) return;
       report.deleted += deleted;
@@ -241,13 +257,15 @@ export class SubmissionLifecycleService {
    * (the delete trigger holding a total while it went for the next hour's row) is gone since
    * migration 0018; a deletion that meets another still deletes instead of answering 500.
    */
-  private async deleteOneBatch(nextIds: (trx: Trx, limit: number) => Promise<string[]>): Promise<{ taken: number; deleted: number }> {
+  private async deleteOneBatch(nextIds: (trx: Trx, limit: number) => Promise<string[]>, record?: (trx: Trx, deleted: number) => Promise<void>): Promise<{ taken: number; deleted: number }> {
     return onceMoreIfDeadlocked(() =>
       this.handle.db.transaction().execute(async (trx) => {
         const ids = await nextIds(trx, this.batchSize);
         if (ids.length === 0) return { taken: 0, deleted: 0 };
         await this.outbox.drop(trx, ids);
-        return { taken: ids.length, deleted: await deleteSubmissionRowsByIds(trx, ids) };
+        const deleted = await deleteSubmissionRowsByIds(trx, ids);
+        if (deleted > 0) await record?.(trx, deleted);
+        return { taken: ids.length, deleted };
       }),
     );
   }

@@ -68,6 +68,8 @@ describe('sending a hook delivery again', () => {
 
     receiver.respond((_req, res) => res.writeHead(204).end());
     expect(await t.services.hooks.sendDeliveryAgain(owner.account.id, failed!.id)).toBe(true);
+    const [sentAgain] = await t.services.audit.listEvents(owner.account.id, { action: 'delivery.sent_again' });
+    expect(sentAgain).toMatchObject({ target: { type: 'hook_delivery', id: failed!.id }, details: { channel: 'hook' } });
     await waitFor(async () => (await deliveryStates(t, hookId))[0]?.state === 'sent', 20_000, 'the delivery sent again');
     t.services.outbox.wake();
     await t.services.outbox.settle();
