@@ -86,7 +86,16 @@ export class AdminService {
   }
 
   async setSignupOpen(open: boolean): Promise<void> {
-    await upsertInstanceSetting(this.db, SIGNUP_SETTING, open ? 'open' : 'closed', nowIso());
+    await this.setSignupMode(open ? 'open' : 'closed');
+  }
+
+  async setSignupMode(mode: 'open' | 'invite' | 'closed'): Promise<void> {
+    await upsertInstanceSetting(this.db, SIGNUP_SETTING, mode, nowIso());
+  }
+
+  /** An account made by the admin for someone (the Admin page's "Create an account"). */
+  async createAccount(input: { email: string; password?: string | undefined }): Promise<Account> {
+    return this.accounts.createAccount({ email: input.email, ...(input.password ? { password: input.password } : {}) });
   }
 
   async recordPurge(deleted: number, at = nowIso()): Promise<void> {

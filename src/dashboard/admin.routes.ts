@@ -33,21 +33,22 @@ export async function adminPages(app: FastifyInstance): Promise<void> {
   };
 
   const renderAdmin = async (request: FastifyRequest, reply: FastifyReply, error?: string, status = 200) => {
-    const [accounts, signupOpen, signupFromDatabase] = await Promise.all([admin.listAccounts(), admin.signupOpen(), admin.signupSetInDatabase()]);
+    const [accounts, signupMode, signupFromDatabase] = await Promise.all([admin.listAccounts(), admin.signupMode(), admin.signupSetInDatabase()]);
+    const signupOpen = signupMode === 'open';
     const ctx = { ...pageContext(request, reply, 'Admin'), ...(error ? { error } : {}) };
     const planRules = { hookPlans: plans.filter(planAllowsHooks), defaultPlan: app.config.defaultPlan, firstAccountPlan: FIRST_ACCOUNT_PLAN };
-    return sendPage(reply, 'admin', ctx, { accounts, plans, planRules, signupOpen, signupFromDatabase, health: await health() }, status);
+    return sendPage(reply, 'admin', ctx, { accounts, plans, planRules, signupOpen, signupMode, signupFromDatabase, emailEnabled: app.services.notifications.emailEnabled, health: await health() }, status);
   };
 
   /** Runs an admin action; a refusal re-renders the page with its sentence. */
-  const act = async (request: FastifyRequest, reply: FastifyReply, notice: string, action: () => Promise<unknown>) => {
+  const act = async (request: FastifyRequest, reply: FastifyReply, notice: string | (() => string), action: () => Promise<unknown>) => {
     try {
       await action();
     } catch (err) {
       rethrowUnlessValidation(err);
       return renderAdmin(request, reply, err.message, 400);
     }
-    setFlash(reply, { notice }, secure);
+    setFlash(reply, { notice: typeof notice === 'function' ? notice() : notice }, secure);
     return reply.redirect('/dashboard/admin', 303);
   };
 
@@ -59,9 +60,27 @@ export async function adminPages(app: FastifyInstance): Promise<void> {
 
   app.get('/dashboard/admin', { schema: { hide: true } }, async (request, reply) => renderAdmin(request, reply));
 
-  app.post<{ Body: { open?: string } }>('/dashboard/admin/signup', { schema: { hide: true } }, async (request, reply) => {
+  app.post<{ Body: { open?: string; mode?: string } }>('/dashboard/admin/signup', { schema: { hide: true } }, async (request, reply) => {
+    if (request.body?.mode === 'invite') return act(request, reply, 'Sign-up is now by invitation only.', () => admin.setSignupMode('invite'));
     const open = request.body?.open === '1';
     return act(request, reply, open ? 'Sign-up opened.' : 'Sign-up closed.', () => admin.setSignupOpen(open));
+  });
+
+  // Someone brought onto the instance by its admin: with a password given, at once; without one,
+  // they choose it through the emailed reset link (or sign in by single sign-on).
+  app.post<{ Body: { email?: string; password?: string } }>('/dashboard/admin/accounts', { schema: { hide: true } }, async (request, reply) => {
+    const email = typeof request.body?.email === 'string' ? request.body.email.trim() : '';
+    const password = typeof request.body?.password === 'string' && request.body.password !== '' ? request.body.password : undefined;
+    let notice = `${email} has an account now.`;
+    return act(request, reply, () => notice, async () => {
+      await admin.createAccount({ email, password });
+      if (!password && app.services.notifications.emailEnabled) {
+        await app.services.passwordResets.requestReset(email);
+        notice = `${email} has an account now; a link to choose a password is on its way to them.`;
+      } else if (!password) {
+        notice = `${email} has an account now, with no password: they sign in by single sign-on, or you set one with the CLI.`;
+      }
+    });
   });
 
   app.post<{ Params: { id: string }; Body: { plan?: string } }>('/dashboard/admin/accounts/:id/plan', { schema: { hide: true, params: accountParams } }, async (request, reply) => {

@@ -79,6 +79,7 @@ export const ROUTE_PERMISSIONS: Record<string, RoutePermission> = {
   'POST /dashboard/members/transfer': r('ownership.transfer'),
   'GET /dashboard/admin': r('instance.admin'),
   'POST /dashboard/admin/signup': r('instance.admin'),
+  'POST /dashboard/admin/accounts': r('instance.admin'),
   'POST /dashboard/admin/accounts/:id/plan': r('instance.admin'),
   'POST /dashboard/admin/accounts/:id/disable': r('instance.admin'),
   'GET /dashboard/admin/accounts/:id/delete': r('instance.admin'),

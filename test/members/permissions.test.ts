@@ -69,6 +69,7 @@ function bodyOf(key: string, ids: Record<string, string>, email: string): Record
     'POST /dashboard/members/:id/role': { role: 'member' },
     'POST /dashboard/members/transfer': { email },
     'POST /dashboard/admin/signup': { open: '1' },
+    'POST /dashboard/admin/accounts': { email: unique(), password: PASSWORD },
     'POST /dashboard/admin/accounts/:id/plan': { plan: 'pro' },
     'POST /dashboard/admin/accounts/:id/disable': { disabled: '1' },
     'POST /dashboard/submissions/:id/mark': { spam: '1' },

@@ -14,11 +14,28 @@ export const adminViews: Record<string, string> = {
 </section>
 <section class="card">
 <h2>Sign-up</h2>
-<p id="signup-state">Sign-up is <strong><%= it.signupOpen ? 'open' : 'closed' %></strong><%= it.signupFromDatabase ? '' : ' (from DASHBOARD_SIGNUP)' %>.</p>
+<p id="signup-state">Sign-up is <strong><%= it.signupMode === 'invite' ? 'by invitation only' : it.signupOpen ? 'open' : 'closed' %></strong><%= it.signupFromDatabase ? '' : ' (from DASHBOARD_SIGNUP)' %>.</p>
 <form method="post" action="/dashboard/admin/signup" class="inline">
   <input type="hidden" name="_csrf" value="<%= it.csrf %>">
   <input type="hidden" name="open" value="<%= it.signupOpen ? '0' : '1' %>">
   <button><%= it.signupOpen ? 'Close sign-up' : 'Open sign-up' %></button>
+</form>
+<% if (it.signupMode !== 'invite') { %>
+<form method="post" action="/dashboard/admin/signup" class="inline">
+  <input type="hidden" name="_csrf" value="<%= it.csrf %>">
+  <input type="hidden" name="mode" value="invite">
+  <button>Sign-up by invitation only</button>
+</form>
+<% } %>
+</section>
+<section class="card">
+<h2>Create an account</h2>
+<p class="muted">For someone joining this instance: they own the new account.<% if (it.emailEnabled) { %> Without a password, they get an email with a link to choose one.<% } else { %> Without a password (and without email set up), they sign in by single sign-on.<% } %></p>
+<form method="post" action="/dashboard/admin/accounts" class="row" novalidate>
+  <input type="hidden" name="_csrf" value="<%= it.csrf %>">
+  <label class="grow">Email address <input type="email" name="email" maxlength="254" autocomplete="off"></label>
+  <label class="grow">Password (optional) <input type="password" name="password" autocomplete="new-password"></label>
+  <button class="primary">Create account</button>
 </form>
 </section>
 <section class="card">
