@@ -155,7 +155,7 @@ export function createServices(
   const botChecks = new BotCheckService(handle.db, config, instanceSecrets);
   const spamFilter = new SpamFilterService(handle.db, logger);
   const searchIndex = new SearchIndexer(handle, logger);
-  const inbox = new SubmissionInboxService(handle, accounts);
+  const inbox = new SubmissionInboxService(handle, members);
   const wakeOutbox = () => outbox.wake();
   metrics.setOutboxPendingSource(() => outbox.countPending());
   return {

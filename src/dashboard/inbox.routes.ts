@@ -134,7 +134,7 @@ export async function inboxPages(app: FastifyInstance): Promise<void> {
       try {
         if (request.body.scope === 'all') {
           const list = readSubmissionListQuery(Object.fromEntries(new URLSearchParams(back.slice(listUrl.length + 1))));
-          const triage = triageFilterOf(list.filters, accountId);
+          const triage = triageFilterOf(list.filters, request.user!.id);
           ids = await app.services.submissionBrowser.matchingIds(accountId, form.id, {
             ...list.filters,
             spam: list.spam,
@@ -171,7 +171,7 @@ export async function inboxPages(app: FastifyInstance): Promise<void> {
         return done(countedNotice('Marked', marked, spam ? ' spam' : ' not spam'));
       }
       try {
-        const change = inboxAction(action, accountId, request.body.tag);
+        const change = inboxAction(action, request.user!.id, request.body.tag);
         const n = await inSlices(ids, MAX_INBOX_BATCH, (slice) => app.services.inbox.apply(accountId, slice, change));
         const what = `${n.toLocaleString('en')} submission${n === 1 ? '' : 's'}`;
         if (change.kind === 'tag') return done(`Tagged ${what} “${normaliseTag(change.tag)}”.`);
@@ -199,7 +199,7 @@ export async function inboxPages(app: FastifyInstance): Promise<void> {
           await app.services.inbox.setNotes(accountId, submission.id, request.body.notes ?? '');
           notice = 'Notes saved.';
         } else {
-          await app.services.inbox.apply(accountId, [submission.id], inboxAction(request.body.action, accountId, request.body.tag, request.body.assignee));
+          await app.services.inbox.apply(accountId, [submission.id], inboxAction(request.body.action, request.user!.id, request.body.tag, request.body.assignee));
           notice = 'Saved.';
         }
       } catch (err) {

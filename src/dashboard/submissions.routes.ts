@@ -86,7 +86,7 @@ export async function submissionPages(app: FastifyInstance): Promise<void> {
       const form = await app.services.forms.getFormOfAccount(accountId, request.params.id);
       const list = readSubmissionListQuery(request.query);
       const timeZone = viewerTimeZone(request);
-      const triageFilter = triageFilterOf(list.filters, accountId);
+      const triageFilter = triageFilterOf(list.filters, request.user!.id);
       const filter = { ...list.filters, timeZone, spam: list.spam, ...(triageFilter ? { triage: triageFilter } : {}) };
       const filtered = Object.values(list.filters).some((v) => v !== '');
       const [summary, days, tags, filterStatus] = await Promise.all([
@@ -194,7 +194,7 @@ export async function submissionPages(app: FastifyInstance): Promise<void> {
   app.get<{ Params: { id: string }; Querystring: ExportQuery }>('/dashboard/forms/:id/export.csv', { schema: { hide: true } }, async (request, reply) => {
     const accountId = request.owner!.id;
     const form = await app.services.forms.getFormOfAccount(accountId, request.params.id);
-    const filter = exportFilter(request.query, viewerTimeZone(request), accountId);
+    const filter = exportFilter(request.query, viewerTimeZone(request), request.user!.id);
     await browser.recordExport(accountId, form.id, 'csv', filter !== undefined);
     const columns = await browser.exportFieldNames(accountId, form.id, undefined, filter);
     async function* rows() {
@@ -210,7 +210,7 @@ export async function submissionPages(app: FastifyInstance): Promise<void> {
   app.get<{ Params: { id: string }; Querystring: ExportQuery }>('/dashboard/forms/:id/export.ndjson', { schema: { hide: true } }, async (request, reply) => {
     const accountId = request.owner!.id;
     const form = await app.services.forms.getFormOfAccount(accountId, request.params.id);
-    const filter = exportFilter(request.query, viewerTimeZone(request), accountId);
+    const filter = exportFilter(request.query, viewerTimeZone(request), request.user!.id);
     await browser.recordExport(accountId, form.id, 'ndjson', filter !== undefined);
     async function* rows() {
       for await (const page of browser.exportPages(accountId, form.id, undefined, filter)) yield page.map(ndjsonRow).join('');

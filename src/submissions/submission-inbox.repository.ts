@@ -25,15 +25,12 @@ export function triageRowToTriage(row: TriageRowWithAssignee | undefined, tags: 
   };
 }
 
-/**
- * The triage rows of these submissions, with the assignee's email. Members are the account
- * itself until teams exist; this join is the one place that changes when they do.
- */
+/** The triage rows of these submissions, with the assignee's email (an assignee is a user). */
 export async function findTriageRowsOf(db: Executor, ids: string[]): Promise<TriageRowWithAssignee[]> {
   if (ids.length === 0) return [];
   return db
     .selectFrom('submission_triage as t')
-    .leftJoin('accounts as a', 'a.id', 't.assignee_id')
+    .leftJoin('users as a', 'a.id', 't.assignee_id')
     .selectAll('t')
     .select('a.email as assignee_email')
     .where('t.submission_id', 'in', ids)

@@ -22,9 +22,9 @@ export interface InboxMember {
   email: string;
 }
 
-/** Where the members of an account come from. Until teams exist, the account is its only member. */
+/** Where the members of an account come from (the members feature, plugged in by services.ts). */
 interface MemberDirectory {
-  findAccount(id: string): Promise<{ id: string; email: string } | undefined>;
+  listMembers(accountId: string): Promise<Array<{ userId: string; email: string }>>;
 }
 
 export type InboxAction =
@@ -71,8 +71,7 @@ export class SubmissionInboxService {
 
   /** Who a submission of the account can be assigned to. */
   async members(accountId: string): Promise<InboxMember[]> {
-    const account = await this.directory.findAccount(accountId);
-    return account ? [{ id: account.id, email: account.email }] : [];
+    return (await this.directory.listMembers(accountId)).map((m) => ({ id: m.userId, email: m.email }));
   }
 
   /** The tags used on the form's submissions (alphabetical; the first 200). */

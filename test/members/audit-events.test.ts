@@ -48,3 +48,21 @@ describe('audit events of submissions', () => {
     expect(JSON.stringify(events)).not.toContain('gone@example.com');
   });
 });
+
+describe('the team inbox with members', () => {
+  it('assigns a submission to any member of the account, shown by the member\'s email', async () => {
+    const account = await createAccount(t.services, { password: PASSWORD, planId: 'pro' });
+    const form = await createForm(t.services, account.id);
+    const email = `assignee-${Date.now()}@example.com`;
+    const added = await t.services.members.add(account.id, { email, role: 'member', password: PASSWORD });
+    const memberId = 'member' in added ? added.member.userId : '';
+    expect((await t.services.inbox.members(account.id)).map((m) => m.email)).toEqual([account.email, email]);
+    const res = await submit(t, form.id, { json: { name: 'Ada' } }, { accept: 'application/json' });
+    const { submissionId } = (await res.json()) as { submissionId: string };
+    await t.services.inbox.apply(account.id, [submissionId], { kind: 'assign', memberId });
+    expect((await t.services.submissionQueries.getSubmission(account.id, submissionId)).triage).toMatchObject({ assignee: email });
+    // Someone who is not a member cannot be assigned.
+    const stranger = await createAccount(t.services);
+    await expect(t.services.inbox.apply(account.id, [submissionId], { kind: 'assign', memberId: stranger.id })).rejects.toMatchObject({ code: 'validation_failed' });
+  });
+});
