@@ -140,10 +140,10 @@ export class MemberService {
   }
 
   /** Accepts every live invitation to the user's address (a user first made by single sign-on or an invited sign-up). */
-  async acceptAllFor(user: User, db: Executor = this.db): Promise<string[]> {
+  async acceptAllFor(user: User): Promise<string[]> {
     const now = nowIso();
     const joined: string[] = [];
-    for (const row of await listLiveInvitationRowsForEmail(db, user.email, now)) {
+    for (const row of await listLiveInvitationRowsForEmail(this.db, user.email, now)) {
       const invitation = invitationRowToInvitation(row, now);
       await this.db.transaction().execute(async (trx) => this.join(trx, invitation, user));
       joined.push(invitation.accountId);
