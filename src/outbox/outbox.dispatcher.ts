@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
-import type { DatabaseHandle } from '../db/database.js';
+import type { DatabaseHandle, Trx } from '../db/database.js';
 import { openDedicatedConnection, type DedicatedConnection } from '../db/dedicated-connection.js';
 import { yieldToWaitingWork } from '../lib/yield.js';
 import { QueuedWorkAnnouncer } from './outbox.announcer.js';
@@ -86,14 +86,17 @@ export class OutboxDispatcher {
    * "Send again" (contract section 21): one new attempt for each item of `table` among `ids`
    * whose last attempt is done, through the same claim and send as the first, keeping its ID
    * (a hook's `webhook-id`). Items already queued or being sent are left alone. Returns how many
-   * were queued.
+   * were queued. A channel that keeps only an item's last answer on its row passes
+   * `keepLastAttempts`, run in the same transaction before the items are queued.
    */
-  async sendAgain(table: LeasedTable, ids: string[]): Promise<number> {
+  async sendAgain(table: LeasedTable, ids: string[], keepLastAttempts?: (trx: Trx, ids: string[]) => Promise<void>): Promise<number> {
     const now = nowIso();
     let queued = 0;
     await this.handle.db.transaction().execute(async (trx) => {
       for (let i = 0; i < ids.length; i += SEND_AGAIN_CHUNK) {
-        queued += await requeueItems(trx, table, table !== 'hook_deliveries', ids.slice(i, i + SEND_AGAIN_CHUNK), now);
+        const chunk = ids.slice(i, i + SEND_AGAIN_CHUNK);
+        await keepLastAttempts?.(trx, chunk);
+        queued += await requeueItems(trx, table, table !== 'hook_deliveries', chunk, now);
       }
     });
     if (queued > 0) {
