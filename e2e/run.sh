@@ -9,8 +9,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 node scripts/build-if-stale.mjs
+started=$SECONDS
 npx vitest run --config e2e/vitest.config.ts
+echo "── browser, CLI and process tests: $((SECONDS - started)) s"
+started=$SECONDS
 npx vitest run --config e2e/vitest.reliability.config.ts
+echo "── reliability tests: $((SECONDS - started)) s"
 
 # The package test (npm pack, npm install -g of the tarball, formgate serve) and the container
 # test spend most of their time installing from the npm registry (npm install -g here, podman's

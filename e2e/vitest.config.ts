@@ -17,6 +17,10 @@ export default defineConfig({
     // processes miss their waits. A journey that walks eight pages through axe-core takes 15 s
     // alone and over 30 s beside two other workers, hence the 90 s.
     maxWorkers: 3,
+    minWorkers: 3,
+    // As in `npm test`: a worker imports the compiled product and the helpers once and runs file
+    // after file, instead of importing them again for each file.
+    isolate: false,
     globalSetup: ['test/helpers/global-setup.ts'],
     testTimeout: 90_000,
     hookTimeout: 60_000,

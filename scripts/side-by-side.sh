@@ -13,7 +13,8 @@ trap 'for pid in "${pids[@]}"; do kill -- -"$pid" 2>/dev/null || true; done; rm 
 for command in "$@"; do
   log=$(mktemp)
   logs+=("$log")
-  setsid bash -c "$command" >"$log" 2>&1 &
+  # Each command's wall time is the last line of its log.
+  setsid bash -c 'started=$SECONDS; bash -c "$1"; code=$?; echo "── $((SECONDS - started)) s"; exit $code' _ "$command" >"$log" 2>&1 &
   pids+=("$!")
 done
 

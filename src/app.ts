@@ -60,8 +60,6 @@ export interface BuildAppOptions {
   hookTransport?: HookTransportOptions;
   /** Test seam for SMTP (a local CA for STARTTLS). */
   mailTransport?: MailTransportOptions;
-  /** How long an outbox claim lasts unless renewed (tests shorten it). */
-  outboxLeaseMs?: number;
   /**
    * Test seam: runs on the bare instance, before any hook or route, so what it adds reaches every
    * route (the test suite checks every API answer against the OpenAPI document this way).
@@ -142,7 +140,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const services = createServices(handle, config, app.log, {
     ...(options.hookTransport ? { hookTransport: options.hookTransport } : {}),
     ...(options.mailTransport ? { mailTransport: options.mailTransport } : {}),
-    ...(options.outboxLeaseMs ? { outboxLeaseMs: options.outboxLeaseMs } : {}),
     metrics: createMetrics({ enabled: config.metricsPort !== undefined, processMetrics: true }),
   });
   app.decorate('services', services);

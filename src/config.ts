@@ -92,6 +92,7 @@ const envSchema = z.object({
   SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
   MAIL_FROM: z.string().trim().min(3).max(320).refine((v) => !/[\r\n]/.test(v), 'must be one line').optional(),
   MAIL_RETRY_BASE_MS: z.coerce.number().int().min(1).max(86_400_000).default(60_000),
+  OUTBOX_LEASE_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(30_000),
   TELEGRAM_API_URL: z.url({ protocol: /^https$/ }).default('https://api.telegram.org'),
   ADMIN_EMAIL: z.email().max(254).optional(),
   ADMIN_PASSWORD: z.string().min(8).max(1024).optional(),
@@ -187,6 +188,8 @@ export interface Config {
   readonly smtpUrl: string | undefined;
   readonly mailFrom: string;
   readonly mailRetryBaseMs: number;
+  /** How long an outbox claim lasts unless its instance renews it: the wait before a crashed instance's sends are taken back. */
+  readonly outboxLeaseMs: number;
   /** Bot API base of Telegram integrations (a self-hosted Bot API server, or a test stand-in). */
   readonly telegramApiUrl: string;
   /** The first account made at a start with no account at all (section 19); both or neither are set. */
@@ -270,6 +273,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM ?? `Formgate <formgate@${new URL(baseUrl).hostname}>`,
     mailRetryBaseMs: e.MAIL_RETRY_BASE_MS,
+    outboxLeaseMs: e.OUTBOX_LEASE_MS,
     telegramApiUrl: e.TELEGRAM_API_URL.replace(/\/+$/, ''),
     mcpApiKey: e.FORMGATE_API_KEY,
     bootstrapAdmin: e.ADMIN_EMAIL && e.ADMIN_PASSWORD ? { email: e.ADMIN_EMAIL, password: e.ADMIN_PASSWORD } : undefined,

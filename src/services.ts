@@ -92,8 +92,6 @@ export interface ServiceOptions {
   hookTransport?: HookTransportOptions;
   mailTransport?: MailTransportOptions;
   onEmailAttempt?: EmailAttemptListener;
-  /** How long an outbox claim lasts unless renewed (outbox.lease.ts); tests shorten it. */
-  outboxLeaseMs?: number;
   /** The app's Prometheus metrics; a private registry when absent (CLI, tests). */
   metrics?: Metrics;
 }
@@ -128,7 +126,7 @@ export function createServices(
     options.onEmailAttempt?.(outcome);
   };
   if (mailer) channels.push(new EmailChannel(handle, config, mailer, logger, instanceSecrets, onEmailAttempt));
-  const outbox = new OutboxDispatcher(handle, logger, channels, { leaseMs: options.outboxLeaseMs });
+  const outbox = new OutboxDispatcher(handle, logger, channels, { leaseMs: config.outboxLeaseMs });
   const notifications = new NotificationService(handle, config, forms, outbox, mailer, audit);
   const integrations = new IntegrationService(handle.db, config, forms, integrationSender, outbox, audit);
   const lifecycle = new SubmissionLifecycleService(handle, forms, outbox.queue, logger, {

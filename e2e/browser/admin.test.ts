@@ -61,7 +61,7 @@ describe('the instance admin', () => {
     expect(await userPage.isVisible('nav a[href="/dashboard/admin"]')).toBe(false);
     await userPage.goto(`${t.url}/dashboard/hooks`);
     expect(await userPage.textContent('#plan-note')).toContain("Ask this instance's admin to change your plan.");
-    expect(await seriousViolations(userPage)).toEqual([]); // the other account's pages, at 390 px (item 13)
+    expect(await seriousViolations(userPage)).toEqual([]); // the other account's pages, at 390 px
     const refused = await userPage.goto(`${t.url}/dashboard/admin`);
     expect(refused!.status()).toBe(404);
     expect(await seriousViolations(userPage)).toEqual([]);
@@ -149,7 +149,7 @@ describe('the instance admin', () => {
     expect((await t.services.accounts.getAccount(other.id)).isAdmin).toBe(false);
   });
 
-  it('every page the admin visited has no serious or critical axe-core violation (item 13)', async () => {
+  it('every page the admin visited has no serious or critical axe-core violation', async () => {
     expect(visited.size).toBeGreaterThan(2);
     const failing: string[] = [];
     for (const url of visited) {

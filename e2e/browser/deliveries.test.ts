@@ -63,7 +63,10 @@ describe(`a submission's deliveries in Chromium (${testDialect})`, () => {
     await page.reload();
     expect(await row.locator('td[data-label=State]').textContent()).toBe('sent');
     expect(await row.locator('td[data-label=Attempts]').textContent()).toBe('2');
-    expect(await row.locator('td[data-label="Last answer"]').textContent()).toBe('HTTP 200');
+    expect(await row.locator('td[data-label="Last answer"]').textContent()).toMatch(/^HTTP 200Earlier attempts \(1\)/);
+    // The first attempt's answer, one click away.
+    await row.locator('details.earlier summary').click();
+    expect(await row.locator('details.earlier li').allTextContents()).toEqual([expect.stringMatching(/: HTTP 503$/)]);
     await audit.check(page);
     const ids = receiver.received.map((r) => r.headers['webhook-id']);
     expect(ids).toEqual([`${submissionId}.${hook.id}`, `${submissionId}.${hook.id}`]);

@@ -45,7 +45,7 @@ const visited = new Set<string>();
 const settle = (click: Promise<unknown>) => Promise.all([page.waitForLoadState('load'), click]);
 
 describe('walked by eye: settings and sign-up errors', () => {
-  it('sign-up: a short password is a sentence by its field, the typed email kept (item 5)', async () => {
+  it('sign-up: a short password is a sentence by its field, the typed email kept', async () => {
     await page.goto(`${t.url}/dashboard/signup`);
     await page.fill('input[name=email]', 'walker@example.com');
     await page.fill('input[name=displayName]', 'Walker');
@@ -73,7 +73,7 @@ describe('walked by eye: settings and sign-up errors', () => {
     formId = /forms\/(frm_[0-9A-Za-z]+)\//.exec(page.url())![1]!;
   });
 
-  it('host lists: "exa mple.com" is refused with a sentence in both fields; a pasted URL becomes its host (item 6)', async () => {
+  it('host lists: "exa mple.com" is refused with a sentence in both fields; a pasted URL becomes its host', async () => {
     await page.fill('input[name=allowedOrigins]', 'shop.example.com, exa mple.com');
     await page.fill('input[name=allowedRedirectHosts]', 'https://Next.Example.com/after?x=1');
     await settle(page.click('text=Save settings'));
@@ -98,14 +98,14 @@ describe('walked by eye: settings and sign-up errors', () => {
     expect(await page.textContent('#access-key-note')).toContain('visible in your page');
   });
 
-  it('the required fields set on the page are enforced on submit (item 7)', async () => {
+  it('the required fields set on the page are enforced on submit', async () => {
     await t.services.forms.updateForm(formId, { allowedOrigins: [] });
     const res = await submit(t, formId, { json: { email: 'a@example.com' } }, JSON_ACCEPT);
     expect(res.status).toBe(400);
     expect(((await res.json()) as { fieldErrors: Record<string, string> }).fieldErrors).toEqual({ message: 'This field is required.' });
   });
 
-  it('notification settings: a bad address re-renders the settings page with the error and the typed list (item 1)', async () => {
+  it('notification settings: a bad address re-renders the settings page with the error and the typed list', async () => {
     await page.goto(`${t.url}/dashboard/forms/${formId}/settings`);
     await page.fill('textarea[name=recipients]', 'a@b.example, not-an-email');
     await settle(page.click('text=Save notifications'));
@@ -165,7 +165,7 @@ describe('safety nets and notices', () => {
     expect(await storedSubmission(t, submissionId)).toBeUndefined();
   });
 
-  it('sessions show the device and address, to the owner only (item 10)', async () => {
+  it('sessions show the device and address, to the owner only', async () => {
     await page.goto(`${t.url}/dashboard/account`);
     const device = (await page.textContent('#sessions .session-device'))!;
     expect(device).toMatch(/Chrom/);

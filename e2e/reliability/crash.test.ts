@@ -20,6 +20,8 @@ const serverEnv = () => ({
   SUBMIT_RATE_LIMIT_PER_MINUTE: '0',
   HOOK_ALLOW_PRIVATE_TARGETS: 'true',
   HOOK_TIMEOUT_MS: '1000',
+  // The restarted instance takes back the dead one's claims once their lease expires.
+  OUTBOX_LEASE_MS: '3000',
   NODE_EXTRA_CA_CERTS: receiver.caFile,
 });
 

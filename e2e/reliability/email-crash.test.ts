@@ -13,9 +13,11 @@ let sink: SmtpSink;
 let formId: string;
 const recipient = 'owner-inbox@example.net';
 const servers: ServerProcess[] = [];
+// The restarted instance takes back the dead one's claims once their lease expires.
+const OUTBOX_LEASE_MS = '3000';
 
 async function start(): Promise<ServerProcess> {
-  const server = await spawnServer({ DATABASE_URL: database.url, SUBMIT_RATE_LIMIT_PER_MINUTE: '0', SMTP_URL: sink.url, MAIL_RETRY_BASE_MS: '200' });
+  const server = await spawnServer({ DATABASE_URL: database.url, SUBMIT_RATE_LIMIT_PER_MINUTE: '0', SMTP_URL: sink.url, MAIL_RETRY_BASE_MS: '200', OUTBOX_LEASE_MS: OUTBOX_LEASE_MS });
   servers.push(server);
   return server;
 }

@@ -67,6 +67,7 @@ table.stacked td::before{content:attr(data-label);position:absolute;left:.2rem;t
 .page-title{margin:.25rem 0 .5rem}
 .jump{display:flex;flex-wrap:wrap;gap:.25rem .9rem;margin:0 0 1rem;font-size:.9rem}.jump a{text-decoration:underline}
 details.variant{margin-top:.75rem}details.variant>summary{cursor:pointer;font-weight:600;padding:.3rem 0}
+details.earlier{font-size:.85em;margin-top:.2rem}details.earlier>summary{cursor:pointer}details.earlier ol{margin:.2rem 0 0;padding-left:1.2rem}
 .settings-groups{display:grid;grid-template-columns:repeat(auto-fill,minmax(min(100%,26rem),1fr));gap:0 1.25rem;align-items:start}
 .save-bar{margin:0 0 1.25rem;padding:.6rem .9rem;background:#fff;border-radius:10px;box-shadow:0 1px 3px rgba(16,24,40,.08)}
 .save-bar button{margin-right:.5rem}

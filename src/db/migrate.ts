@@ -26,6 +26,7 @@ import * as m0024 from './migrations/0024_submission_language.js';
 import * as m0025 from './migrations/0025_sso_identities.js';
 import * as m0026 from './migrations/0026_audit_log.js';
 import * as m0027 from './migrations/0027_users_and_memberships.js';
+import * as m0028 from './migrations/0028_hook_delivery_attempts.js';
 
 // Listed statically so the compiled package needs no file-system scan to find migrations.
 const migrations: Record<string, Migration> = {
@@ -55,6 +56,7 @@ const migrations: Record<string, Migration> = {
   '0025_sso_identities': m0025,
   '0026_audit_log': m0026,
   '0027_users_and_memberships': m0027,
+  '0028_hook_delivery_attempts': m0028,
 };
 
 /** The connection's own PostgreSQL schema; undefined on SQLite. */

@@ -150,6 +150,17 @@ export interface HookDeliveryTable {
 }
 
 /** A hook's "Send test" (it belongs to no submission), shown in the hook's delivery log. */
+/** A hook delivery's earlier attempts (its last one is on `hook_deliveries`). */
+export interface HookDeliveryAttemptTable {
+  delivery_id: string;
+  /** 1 for the automatic attempt, one more per "Send again". */
+  attempt: number;
+  attempted_at: string;
+  response_status: number | null;
+  duration_ms: number | null;
+  error: string | null;
+}
+
 export interface HookTestDeliveryTable {
   id: string;
   hook_id: string;
@@ -473,6 +484,7 @@ export interface Database {
   idempotency_keys: IdempotencyKeyTable;
   hooks: HookTable;
   hook_deliveries: HookDeliveryTable;
+  hook_delivery_attempts: HookDeliveryAttemptTable;
   hook_test_deliveries: HookTestDeliveryTable;
   outbox: OutboxTable;
   email_recipients: EmailRecipientTable;

@@ -265,3 +265,36 @@ export async function listFailedDeliveryIdsOfHook(db: Executor, hookId: string, 
   if (range.until !== undefined) query = query.where('created_at', '<', range.until);
   return (await query.orderBy('created_at').orderBy('id').limit(limit).execute()).map((row) => row.id);
 }
+
+/**
+ * Before done deliveries are sent again: each one's last answer joins its earlier attempts, so
+ * the log keeps every attempt while the automatic send writes only the delivery's own row.
+ */
+export async function keepLastAttempts(trx: Trx, deliveryIds: string[]): Promise<void> {
+  if (deliveryIds.length === 0) return;
+  await trx
+    .insertInto('hook_delivery_attempts')
+    .columns(['delivery_id', 'attempt', 'attempted_at', 'response_status', 'duration_ms', 'error'])
+    .expression(
+      trx
+        .selectFrom('hook_deliveries')
+        .select(['id', 'attempts', sql<string>`attempted_at`.as('attempted_at'), 'response_status', 'duration_ms', 'error'])
+        .where('id', 'in', deliveryIds)
+        .where('state', 'not in', ['pending', 'sending'])
+        .where('attempted_at', 'is not', null),
+    )
+    .onConflict((oc) => oc.columns(['delivery_id', 'attempt']).doNothing())
+    .execute();
+}
+
+/** The earlier attempts of the deliveries, oldest first. */
+export async function listEarlierAttempts(db: Executor, deliveryIds: string[]) {
+  if (deliveryIds.length === 0) return [];
+  return db
+    .selectFrom('hook_delivery_attempts')
+    .select(['delivery_id', 'attempt', 'attempted_at', 'response_status', 'error'])
+    .where('delivery_id', 'in', deliveryIds)
+    .orderBy('delivery_id')
+    .orderBy('attempt')
+    .execute();
+}

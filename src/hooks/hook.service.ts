@@ -1,6 +1,6 @@
 import type { AuditService } from '../audit/audit.service.js';
 import { deliveryBody, type DeliveryResult, type DeliverySender } from './delivery.sender.js';
-import { findDeliveryIdOfAccount, listDeliveryRowsOfSubmission, listFailedDeliveryIdsOfHook } from './delivery.repository.js';
+import { findDeliveryIdOfAccount, keepLastAttempts, listDeliveryRowsOfSubmission, listEarlierAttempts, listFailedDeliveryIdsOfHook } from './delivery.repository.js';
 import type { OutboxDispatcher } from '../outbox/outbox.dispatcher.js';
 import { isDone, messageStateOf, type MessageLogEntry } from '../outbox/outbox.log.js';
 import { UNKNOWN_COUNTRY } from '../lib/text.js';
@@ -120,7 +120,14 @@ export class HookService {
 
   /** The submission's hook deliveries, as its page lists them (the account's hooks only). */
   async listDeliveriesOfSubmission(accountId: string, submissionId: string): Promise<MessageLogEntry[]> {
-    return (await listDeliveryRowsOfSubmission(this.db, accountId, submissionId)).map((d) => ({
+    const rows = await listDeliveryRowsOfSubmission(this.db, accountId, submissionId);
+    const earlier = new Map<string, Array<{ at: string; answer: string }>>();
+    for (const a of await listEarlierAttempts(this.db, rows.map((d) => d.id))) {
+      const list = earlier.get(a.delivery_id) ?? [];
+      list.push({ at: a.attempted_at, answer: answerOf(a.response_status, a.error) ?? 'no answer' });
+      earlier.set(a.delivery_id, list);
+    }
+    return rows.map((d) => ({
       channel: 'hook',
       id: d.id,
       kind: 'Hook delivery',
@@ -131,6 +138,7 @@ export class HookService {
       lastStatus: d.response_status === null ? null : `HTTP ${d.response_status}`,
       createdAt: d.created_at,
       lastAttemptAt: d.attempted_at,
+      earlierAttempts: earlier.get(d.id) ?? [],
       canSendAgain: isDone(d.state),
     }));
   }
@@ -140,7 +148,7 @@ export class HookService {
     const id = await findDeliveryIdOfAccount(this.db, accountId, deliveryId);
     if (!id) throw notFound('Delivery');
     const sentAgain = (trx: Trx) => this.audit?.record(trx, accountId, 'delivery.sent_again', { type: 'hook_delivery', id }, { channel: 'hook' }) ?? Promise.resolve();
-    return (await this.outbox.sendAgain('hook_deliveries', [id], sentAgain)) > 0;
+    return (await this.outbox.sendAgain('hook_deliveries', [id], keepLastAttempts, sentAgain)) > 0;
   }
 
   /**
@@ -160,12 +168,19 @@ export class HookService {
         { since: `over ${MAX_REDELIVERIES} failed deliveries in the range` },
       );
     }
-    return this.outbox.sendAgain('hook_deliveries', ids);
+    const sentAgain = (trx: Trx, queued: number) =>
+      this.audit?.record(trx, accountId, 'delivery.sent_again', { type: 'hook', id: row.id }, { channel: 'hook', count: queued, since, ...(until ? { until } : {}) }) ?? Promise.resolve();
+    return this.outbox.sendAgain('hook_deliveries', ids, keepLastAttempts, sentAgain);
   }
 }
 
 /** Contract section 21: deliveries sent again per redelivery call. */
 export const MAX_REDELIVERIES = 10_000;
+
+/** A delivery attempt's answer in words: the receiver's status, else why there was none. */
+function answerOf(status: number | null, error: string | null): string | null {
+  return status === null ? error : `HTTP ${status}`;
+}
 
 /** An ISO 8601 time as stored (UTC, milliseconds), or a field error. */
 function instantOf(value: string, field: string): string {

@@ -86,14 +86,22 @@ export class OutboxDispatcher {
    * "Send again" (contract section 21): one new attempt for each item of `table` among `ids`
    * whose last attempt is done, through the same claim and send as the first, keeping its ID
    * (a hook's `webhook-id`). Items already queued or being sent are left alone. Returns how many
-   * were queued.
+   * were queued. A channel that keeps only an item's last answer on its row passes
+   * `keepLastAttempts`, run in the same transaction before the items are queued.
    */
-  async sendAgain(table: LeasedTable, ids: string[], recordInTransaction?: (trx: Trx, queued: number) => Promise<void>): Promise<number> {
+  async sendAgain(
+    table: LeasedTable,
+    ids: string[],
+    keepLastAttempts?: (trx: Trx, ids: string[]) => Promise<void>,
+    recordInTransaction?: (trx: Trx, queued: number) => Promise<void>,
+  ): Promise<number> {
     const now = nowIso();
     let queued = 0;
     await this.handle.db.transaction().execute(async (trx) => {
       for (let i = 0; i < ids.length; i += SEND_AGAIN_CHUNK) {
-        queued += await requeueItems(trx, table, table !== 'hook_deliveries', ids.slice(i, i + SEND_AGAIN_CHUNK), now);
+        const chunk = ids.slice(i, i + SEND_AGAIN_CHUNK);
+        await keepLastAttempts?.(trx, chunk);
+        queued += await requeueItems(trx, table, table !== 'hook_deliveries', chunk, now);
       }
       // The feature's audit event commits with the requeue, or neither does.
       if (queued > 0) await recordInTransaction?.(trx, queued);

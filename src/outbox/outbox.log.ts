@@ -18,6 +18,8 @@ export interface MessageLogEntry {
   lastStatus: string | null;
   createdAt: string;
   lastAttemptAt: string | null;
+  /** The attempts before the last, oldest first, where the channel's own log does not list them elsewhere. */
+  earlierAttempts?: Array<{ at: string; answer: string }>;
   /** The owner may send it again (never the visitor's confirmation, nor one queued or in flight). */
   canSendAgain: boolean;
 }

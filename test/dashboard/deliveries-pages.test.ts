@@ -84,6 +84,9 @@ describe('the submission page lists every message it caused', () => {
     expect(hookCalls().map((r) => r.headers['webhook-id'])).toEqual([fields.messageId, fields.messageId]);
     const after = await client.get(`/dashboard/submissions/${submissionId}`);
     expect(after.html).toContain('Queued to be sent again');
+    // The row shows the last answer and keeps the one before it.
+    const hookRow = after.html.split('<tr data-message=').slice(1).find((r) => r.includes('>Hook delivery<'))!;
+    expect(hookRow).toMatch(/HTTP 200<details class="earlier"><summary>Earlier attempts \(1\)<\/summary><ol><li><time[^>]*>[^<]+<\/time>: HTTP 502<\/li><\/ol>/);
 
     // An owner notification, sent again: a second email to the owner.
     const notification = (await t.services.notifications.listMessagesOfSubmission(accountId, submissionId)).find((m) => m.kind === 'Notification email')!;

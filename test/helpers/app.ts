@@ -31,7 +31,6 @@ export interface TestAppOptions {
   loggerInstance?: Parameters<typeof buildApp>[0]['loggerInstance'];
   hookTransport?: Parameters<typeof buildApp>[0]['hookTransport'];
   mailTransport?: Parameters<typeof buildApp>[0]['mailTransport'];
-  outboxLeaseMs?: number;
   /** Listen on a port chosen up front and make it BASE_URL, for pages a browser must reach. */
   baseUrlIsOwnAddress?: boolean;
   /** Sees every route as it is registered (the permission matrix lists the dashboard's). */
@@ -69,7 +68,6 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     },
     ...(options.hookTransport ? { hookTransport: options.hookTransport } : {}),
     ...(options.mailTransport ? { mailTransport: options.mailTransport } : {}),
-    ...(options.outboxLeaseMs ? { outboxLeaseMs: options.outboxLeaseMs } : {}),
     ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : { logger: options.logger ?? false }),
   });
   await app.listen({ port: env.PORT ? Number(env.PORT) : 0, host: '127.0.0.1' });

@@ -39,7 +39,7 @@ async function subscribe(app: TestApp, auth: { authorization: string }, formId: 
 const receivedFor = (hookId: string) => receiver.received.filter((r) => String(r.headers['webhook-id']).endsWith(`.${hookId}`));
 
 async function deliveryStates(app: TestApp, hookId: string) {
-  return app.handle.db.selectFrom('hook_deliveries').select(['id', 'state', 'attempts', 'response_status']).where('hook_id', '=', hookId).orderBy('created_at').execute();
+  return app.handle.db.selectFrom('hook_deliveries').select(['id', 'state', 'attempts', 'response_status', 'attempted_at']).where('hook_id', '=', hookId).orderBy('created_at').execute();
 }
 
 async function settledStates(app: TestApp, hookId: string, count: number) {
@@ -80,6 +80,8 @@ describe('sending a hook delivery again', () => {
     expect((await deliveryStates(t, hookId))[0]).toMatchObject({ state: 'sent', attempts: 2, response_status: 204 });
     const [entry] = await t.services.hooks.listDeliveriesOfSubmission(owner.account.id, String(received[0]!.headers['webhook-id']).split('.')[0]!);
     expect(entry).toMatchObject({ channel: 'hook', state: 'sent', attempts: 2, lastStatus: 'HTTP 204', canSendAgain: true });
+    // The first attempt's answer is kept beside the last one's.
+    expect(entry!.earlierAttempts).toEqual([{ at: failed!.attempted_at, answer: 'HTTP 500' }]);
   });
 
   it("another account's delivery is not_found", async () => {
@@ -181,8 +183,8 @@ describe('POST /v1/api/hooks/:id/redeliver', () => {
 describe('leases across two instances on one database', () => {
   it('an expired claim is taken back and sent once; a live one, renewed, is never taken', async () => {
     const leaseMs = 1500;
-    const a = await startTestApp({ env, hookTransport: { ca: receiver.ca }, outboxLeaseMs: leaseMs });
-    const b = await startTestApp({ database: a.database, env, hookTransport: { ca: receiver.ca }, outboxLeaseMs: leaseMs });
+    const a = await startTestApp({ env: { ...env, OUTBOX_LEASE_MS: String(leaseMs) }, hookTransport: { ca: receiver.ca } });
+    const b = await startTestApp({ database: a.database, env: { ...env, OUTBOX_LEASE_MS: String(leaseMs) }, hookTransport: { ca: receiver.ca } });
     try {
       const me = await createOwner(a.services, { planId: 'pro' });
       const hookId = await subscribe(a, me.auth, me.form.id);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
-import { createForm, createOwner, insertSubmissions, servicesFor } from '../helpers/factories.js';
+import { createForm, createOwner, insertSubmissions } from '../helpers/factories.js';
 
 let t: TestApp;
 let owner: Awaited<ReturnType<typeof createOwner>>;
@@ -75,25 +75,6 @@ describe('tamper-evident cursors', () => {
       expect(((await res.json()) as { submissions: Array<{ id: string }> }).submissions[0]!.id).toBe(ids[2]);
     } finally {
       await other.close();
-    }
-  });
-
-  it('instances racing to create the secret all end up with the one stored value', async () => {
-    const database = t.database;
-    // PostgreSQL: four pools, truly concurrent. SQLite: better-sqlite3 blocks the thread while it
-    // waits for a lock, so connections of one process cannot race; four services (four caches)
-    // share one connection instead.
-    const handles = Array.from({ length: database.dialect === 'postgres' ? 4 : 1 }, () => database.open());
-    const racers = Array.from({ length: 4 }, (_, i) => servicesFor(handles[i % handles.length]!));
-    try {
-      await handles[0]!.db.deleteFrom('instance_secrets').execute();
-      const secrets = await Promise.all(racers.map((services) => services.instanceSecrets.getSecret('cursor-signing')));
-      const stored = await handles[0]!.db.selectFrom('instance_secrets').selectAll().execute();
-      expect(stored).toHaveLength(1);
-      for (const secret of secrets) expect(secret.toString('base64url')).toBe(stored[0]!.value);
-      expect(secrets[0]!.length).toBe(32);
-    } finally {
-      await Promise.all(handles.map((h) => h.close()));
     }
   });
 });
