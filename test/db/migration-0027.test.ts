@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../src/accounts/password.js';
 import type { DatabaseHandle } from '../../src/db/database.js';
-import { createMigrator, migrateToLatest } from '../../src/db/migrate.js';
+import { createMigrator } from '../../src/db/migrate.js';
 import { hashToken } from '../../src/lib/token-hash.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { DashboardClient } from '../helpers/dashboard-client.js';
@@ -40,7 +40,9 @@ describe('migration 0027 (users and memberships)', () => {
     await sql`insert into password_resets (token_hash, account_id, created_at, expires_at) values ('reset-hash', 'acc_2', ${now}, ${later})`.execute(handle.db);
     await sql`insert into email_changes (account_id, new_email, token_hash, created_at, expires_at) values ('acc_1', 'ada@new.example', 'change-hash', ${now}, ${later})`.execute(handle.db);
 
-    expect(await migrateToLatest(handle)).toEqual(['0027_users_and_memberships']);
+    const upTo0027 = await (await createMigrator(handle, '0027_users_and_memberships')).migrateToLatest();
+    expect(upTo0027.error).toBeUndefined();
+    expect(upTo0027.results?.map((r) => r.migrationName)).toEqual(['0027_users_and_memberships']);
 
     const db = handle.db;
     expect(await db.selectFrom('users').select(['id', 'email', 'display_name', 'password_hash']).orderBy('id').execute()).toEqual([
