@@ -23,6 +23,7 @@ import {
 import type { Account, User } from './account.types.js';
 import {
   deleteUserWithoutMemberships,
+  findUserAccountIdsByEmail,
   findUserRowByEmail,
   findUserRowById,
   insertOwnerMembership,
@@ -263,11 +264,11 @@ export class AccountService {
   }
 
   /** A failed password log-in as an existing user goes in the audit log of each account they belong to. */
-  async recordFailedSignIn(email: string, accountIds: string[]): Promise<void> {
-    const row = await findUserRowByEmail(this.db, normalizeEmail(email));
-    if (!row) return;
-    for (const accountId of accountIds) {
-      await this.audit?.record(this.db, accountId, 'sign_in_failed', undefined, { method: 'password' }, { type: 'user', id: row.id, label: row.email });
+  async recordFailedSignIn(email: string): Promise<void> {
+    const user = await findUserAccountIdsByEmail(this.db, normalizeEmail(email));
+    if (!user) return;
+    for (const accountId of user.accountIds) {
+      await this.audit?.record(this.db, accountId, 'sign_in_failed', undefined, { method: 'password' }, { type: 'user', id: user.id, label: user.email });
     }
   }
 

@@ -53,3 +53,15 @@ export async function deleteUserWithoutMemberships(db: Executor, id: string): Pr
 export async function insertOwnerMembership(db: Executor, accountId: string, userId: string, at: string): Promise<void> {
   await db.insertInto('memberships').values({ account_id: accountId, user_id: userId, role: 'owner', created_at: at }).execute();
 }
+
+/** The user with this email and the accounts they belong to, in one query (a failed log-in's audit). */
+export async function findUserAccountIdsByEmail(db: Executor, email: string): Promise<{ id: string; email: string; accountIds: string[] } | undefined> {
+  const rows = await db
+    .selectFrom('users')
+    .leftJoin('memberships', 'memberships.user_id', 'users.id')
+    .select(['users.id', 'users.email', 'memberships.account_id'])
+    .where('users.email', '=', email)
+    .execute();
+  if (rows.length === 0) return undefined;
+  return { id: rows[0]!.id, email: rows[0]!.email, accountIds: rows.flatMap((r) => (r.account_id ? [r.account_id] : [])) };
+}

@@ -74,15 +74,13 @@ export async function authPages(app: FastifyInstance): Promise<void> {
     }
     const counters = [addressCounter, emailCounter];
     const user = await app.services.accounts.verifyCredentials(request.body.email, request.body.password);
-    const accountId = user ? await startingAccountOf(app, user.id) : undefined;
-    const account = accountId ? await app.services.accounts.findAccount(accountId) : undefined;
     if (!user) {
-      const known = await app.services.accounts.findUserByEmail(request.body.email);
-      const accounts = known ? (await app.services.members.listMemberships(known.id)).map((m) => m.accountId) : [];
-      await app.services.accounts.recordFailedSignIn(request.body.email, accounts);
+      await app.services.accounts.recordFailedSignIn(request.body.email);
       const page = { ...pageContext(request, reply, 'Log in'), error: 'Wrong email or password.' };
       return sendPage(reply, 'auth', page, { heading: 'Log in', action: '/dashboard/login', email: request.body.email, signupOpen: await isSignupOpen(), ...signInChoices(app) }, 401);
     }
+    const accountId = await startingAccountOf(app, user.id);
+    const account = accountId ? await app.services.accounts.findAccount(accountId) : undefined;
     if (!account || account.disabled) {
       await app.limiter.unhit(...counters);
       const page = { ...pageContext(request, reply, 'Log in'), error: account ? DISABLED_MESSAGE : NO_ACCOUNT_MESSAGE };
