@@ -148,7 +148,7 @@ export class HookService {
     const id = await findDeliveryIdOfAccount(this.db, accountId, deliveryId);
     if (!id) throw notFound('Delivery');
     const sentAgain = (trx: Trx) => this.audit?.record(trx, accountId, 'delivery.sent_again', { type: 'hook_delivery', id }, { channel: 'hook' }) ?? Promise.resolve();
-    return (await this.outbox.sendAgain('hook_deliveries', [id], keepLastAttempts, sentAgain)) > 0;
+    return (await this.outbox.sendAgain('hook_deliveries', [id], { keepLastAttempts, record: sentAgain })) > 0;
   }
 
   /**
@@ -170,7 +170,7 @@ export class HookService {
     }
     const sentAgain = (trx: Trx, queued: number) =>
       this.audit?.record(trx, accountId, 'delivery.sent_again', { type: 'hook', id: row.id }, { channel: 'hook', count: queued, since, ...(until ? { until } : {}) }) ?? Promise.resolve();
-    return this.outbox.sendAgain('hook_deliveries', ids, keepLastAttempts, sentAgain);
+    return this.outbox.sendAgain('hook_deliveries', ids, { keepLastAttempts, record: sentAgain });
   }
 }
 

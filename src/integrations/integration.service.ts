@@ -101,7 +101,7 @@ export class IntegrationService {
     const id = await findMessageIdOfAccount(this.db, accountId, messageId);
     if (!id) throw notFound('Integration message');
     const sentAgain = (trx: Trx) => this.audit?.record(trx, accountId, 'delivery.sent_again', { type: 'integration_message', id }, { channel: 'integration' }) ?? Promise.resolve();
-    return (await this.outbox.sendAgain('integration_messages', [id], undefined, sentAgain)) > 0;
+    return (await this.outbox.sendAgain('integration_messages', [id], { record: sentAgain })) > 0;
   }
 
   private async getForm(formId: string, accountId: string | undefined) {

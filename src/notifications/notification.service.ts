@@ -264,7 +264,7 @@ export class NotificationService {
     const found = await findMessageOfAccount(this.handle.db, accountId, messageId);
     if (!found || found.kind !== 'submission') throw notFound('Email');
     const sentAgain = (trx: Trx) => this.audit?.record(trx, accountId, 'delivery.sent_again', { type: 'email_message', id: found.id }, { channel: 'email' }) ?? Promise.resolve();
-    return (await this.outbox.sendAgain('email_messages', [found.id], undefined, sentAgain)) > 0;
+    return (await this.outbox.sendAgain('email_messages', [found.id], { record: sentAgain })) > 0;
   }
 
   /** The form's email log: newest messages first, each with every attempt. */

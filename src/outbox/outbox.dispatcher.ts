@@ -86,25 +86,28 @@ export class OutboxDispatcher {
    * "Send again" (contract section 21): one new attempt for each item of `table` among `ids`
    * whose last attempt is done, through the same claim and send as the first, keeping its ID
    * (a hook's `webhook-id`). Items already queued or being sent are left alone. Returns how many
-   * were queued. A channel that keeps only an item's last answer on its row passes
-   * `keepLastAttempts`, run in the same transaction before the items are queued.
+   * were queued. In the same transaction: `keepLastAttempts` before the items are queued (a
+   * channel that keeps only an item's last answer on its row), `record` after (the audit event:
+   * it commits with the requeue, or neither does).
    */
   async sendAgain(
     table: LeasedTable,
     ids: string[],
-    keepLastAttempts?: (trx: Trx, ids: string[]) => Promise<void>,
-    recordInTransaction?: (trx: Trx, queued: number) => Promise<void>,
+    inTransaction: {
+      keepLastAttempts?: (trx: Trx, ids: string[]) => Promise<void>;
+      record?: (trx: Trx, queued: number) => Promise<void>;
+    } = {},
   ): Promise<number> {
     const now = nowIso();
     let queued = 0;
     await this.handle.db.transaction().execute(async (trx) => {
       for (let i = 0; i < ids.length; i += SEND_AGAIN_CHUNK) {
         const chunk = ids.slice(i, i + SEND_AGAIN_CHUNK);
-        await keepLastAttempts?.(trx, chunk);
+        await inTransaction.keepLastAttempts?.(trx, chunk);
         queued += await requeueItems(trx, table, table !== 'hook_deliveries', chunk, now);
       }
       // The feature's audit event commits with the requeue, or neither does.
-      if (queued > 0) await recordInTransaction?.(trx, queued);
+      if (queued > 0) await inTransaction.record?.(trx, queued);
     });
     if (queued > 0) {
       this.wake();
