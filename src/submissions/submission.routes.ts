@@ -11,6 +11,7 @@ import { localizedError } from './localized-errors.js';
 import { backUrl, thanksTexts } from './hosted-page-context.js';
 import { errorDestination } from './redirects.js';
 import { respondsWithJson } from './response-mode.js';
+import type { UploadBatch } from '../files/upload-batch.js';
 import { checkIdempotencyKey } from './submission.service.js';
 import { parseMultipartFields } from './submit-multipart.js';
 import { decodeUtf8, parseJsonFields, parseUrlencodedFields, type PostedFields } from './submit-fields.js';
@@ -25,10 +26,15 @@ declare module 'fastify' {
     submitForm: Form | null | undefined;
     /** Set when the submission was stored; any other answer counts as rejected. */
     submitOutcome: 'accepted' | 'spam' | undefined;
+    /** The files of a multipart body on a form that keeps files; removed unless the submission was stored. */
+    submitUploads: UploadBatch | undefined;
   }
 }
 
 const SUBMIT_URL = '/v1/submit/:formId';
+/** Room for each file part's headers and boundary in a declared Content-Length. */
+const MULTIPART_OVERHEAD_BYTES = 16 * 1024;
+const tooLarge = () => new AppError('payload_too_large', 'The request body is too large.');
 const ALLOW = 'POST, OPTIONS';
 
 const paramsSchema = {
@@ -103,6 +109,7 @@ export async function submitRoutes(app: FastifyInstance): Promise<void> {
     const { config } = app;
     submit.decorateRequest('submitForm', undefined);
     submit.decorateRequest('submitOutcome', undefined);
+    submit.decorateRequest('submitUploads', undefined);
     const { metrics } = app.services;
     // Counted when the answer is sent: two increments, nothing awaited.
     submit.addHook('onResponse', (request, reply, done) => {
@@ -134,7 +141,10 @@ export async function submitRoutes(app: FastifyInstance): Promise<void> {
       },
     );
     submit.addContentTypeParser('multipart/form-data', (request, payload, done) => {
-      parseMultipartFields(request.headers, payload, config.submitMaxBodyBytes).then(
+      // With files off nothing new runs: file parts are read past and dropped, as the specification says.
+      const uploads = request.submitForm ? app.services.files.startUpload(request.submitForm) : undefined;
+      request.submitUploads = uploads;
+      parseMultipartFields(request.headers, payload, config.submitMaxBodyBytes, uploads).then(
         (fields) => done(null, fields),
         (err: Error) => done(err, undefined),
       );
@@ -150,7 +160,16 @@ export async function submitRoutes(app: FastifyInstance): Promise<void> {
       reply.header('access-control-expose-headers', 'Retry-After');
       const checkSizeAndForm = () => {
         const declared = Number(request.headers['content-length']);
-        if (declared > config.submitMaxBodyBytes) return done(new AppError('payload_too_large', 'The request body is too large.'));
+        if (declared > config.submitMaxBodyBytes) {
+          // A form that keeps files takes its files' bytes besides the text fields.
+          if (request.method !== 'POST' || !request.headers['content-type']?.toLowerCase().startsWith('multipart/form-data')) return done(tooLarge());
+          return lookUpSubmitForm(app, request, (err) => {
+            const form = request.submitForm;
+            if (!form || form.files !== 'store') return done(tooLarge());
+            if (declared > config.submitMaxBodyBytes + form.maxTotalBytes + MULTIPART_OVERHEAD_BYTES * form.maxFiles) return done(tooLarge());
+            done(err);
+          });
+        }
         if (request.method !== 'POST') return done();
         lookUpSubmitForm(app, request, done);
       };
@@ -220,10 +239,29 @@ export async function submitRoutes(app: FastifyInstance): Promise<void> {
         if (!form) throw notFound('Form');
         const fields = request.body;
         if (!fields) throw new AppError('validation_failed', 'A Content-Type and a body are required.');
+        const uploads = request.submitUploads;
+        try {
+          return await answerSubmission(request, reply, form, fields, idempotencyKey, uploads);
+        } finally {
+          // Refused, failed or replayed: the files are not the stored submission's.
+          if (uploads && !uploads.attached) await uploads.discard();
+        }
+      },
+    );
+
+    const answerSubmission = async (
+      request: FastifyRequest,
+      reply: FastifyReply,
+      form: Form,
+      fields: PostedFields,
+      idempotencyKey: string | undefined,
+      uploads: UploadBatch | undefined,
+    ) => {
         const admission = app.services.submissions.admitSubmission(
           {
             fields,
             idempotencyKey,
+            uploads,
             ip: request.ip,
             userAgent: request.headers['user-agent'] ?? '',
             referer: request.headers.referer ?? '',
@@ -245,8 +283,7 @@ export async function submitRoutes(app: FastifyInstance): Promise<void> {
           ...(outcome.spam ? { filtered: 'spam' } : {}),
           ...(outcome.cached ? { cached: true } : {}),
         };
-      },
-    );
+    };
 
     submit.options(
       SUBMIT_URL,

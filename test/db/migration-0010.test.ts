@@ -29,7 +29,7 @@ describe('migration 0010 (bot checks and the learning filter)', () => {
         values (${id}, 'acc_1', 'F', 1, null, ${required}, 'ts', null, null, '[]', ${now}, ${now})`.execute(handle.db);
     }
 
-    expect(await migrateToLatest(handle)).toEqual(['0008_auto_reply_and_pages', '0009_integrations', '0010_bot_checks_and_spam_filter', '0011_admin_and_sessions', '0012_search_indexed_after_commit', '0013_hourly_counts', '0014_forms_created_index', '0015_postgres_submit_counts', '0016_search_vector_parallel_restricted', '0017_sqlite_search_merges_in_steps', '0018_counters_hours_before_totals', '0019_deliveries_sent_again', '0020_team_inbox', '0021_email_changes_and_time_zones', '0022_api_key_scopes', '0024_submission_language', '0025_sso_identities', '0026_audit_log']);
+    expect(await migrateToLatest(handle)).toEqual(['0008_auto_reply_and_pages', '0009_integrations', '0010_bot_checks_and_spam_filter', '0011_admin_and_sessions', '0012_search_indexed_after_commit', '0013_hourly_counts', '0014_forms_created_index', '0015_postgres_submit_counts', '0016_search_vector_parallel_restricted', '0017_sqlite_search_merges_in_steps', '0018_counters_hours_before_totals', '0019_deliveries_sent_again', '0020_team_inbox', '0021_email_changes_and_time_zones', '0022_api_key_scopes', '0023_files', '0024_submission_language', '0025_sso_identities', '0026_audit_log']);
     const forms = servicesFor(handle).forms;
     expect(await forms.getForm('frm_checked')).toMatchObject({ botCheck: 'turnstile', requireBotCheck: true, spamFilter: 'off', altchaComplexity: 'medium', minFillSeconds: 0, recaptchaMinScore: 0.5 });
     expect(await forms.getForm('frm_plain')).toMatchObject({ botCheck: 'none', requireBotCheck: false, spamFilter: 'off' });
