@@ -21,12 +21,6 @@ export async function findCommittedFileRow(db: Executor, id: string): Promise<(F
     .executeTakeFirst();
 }
 
-/** Files of these submissions that exist (the dashboard's list of a submission's files). */
-export async function findFileRowsOfSubmissions(db: Executor, submissionIds: string[]): Promise<FileRow[]> {
-  if (submissionIds.length === 0) return [];
-  return db.selectFrom('files').selectAll().where('submission_id', 'in', submissionIds).orderBy('created_at').orderBy('id').execute();
-}
-
 /** Sets what the upload learned (size, type, scan) and the submission the files now belong to. */
 export async function attachFileRow(
   db: Executor,

@@ -141,6 +141,11 @@ export class FileService {
     }
   }
 
+  /** The files of a submission the caller may see (the dashboard checked the account). */
+  async listFilesOfSubmission(submissionId: string): Promise<StoredFile[]> {
+    return (await findFileRowsBySubmissionIds(this.db, [submissionId])).map(fileRowToStoredFile);
+  }
+
   /** A committed file of the account (the management API and the dashboard); another account's is not_found. */
   async getFileOfAccount(accountId: string, fileId: string): Promise<FileDownload> {
     const row = await findCommittedFileRow(this.db, fileId);

@@ -114,6 +114,8 @@ export class UploadBatch {
     const body = new PassThrough({ highWaterMark: HEAD_BYTES });
     file.body = body;
     const stored = this.sink.store(file.storageKey, body);
+    // Awaited below; a discard while this file's bytes are still read must not count as unhandled.
+    stored.catch(() => undefined);
     try {
       await writeTo(body, first);
       if (!ended) {

@@ -51,7 +51,7 @@ export function parseMultipartFields(headers: IncomingHttpHeaders, body: Readabl
     const collector = new FieldCollector();
     let bytes = 0;
     let settled = false;
-    /** Each file's storing, chained so their values join the fields in the order sent. */
+    /** Each file's storing, chained so they are stored one at a time and join the fields in the order sent. */
     let storing: Promise<void> = Promise.resolve();
     const fail = (error: AppError) => {
       if (settled) return;
@@ -86,11 +86,9 @@ export function parseMultipartFields(headers: IncomingHttpHeaders, body: Readabl
         file.resume();
         return;
       }
-      const stored = files.receive(name, filename, file);
-      // Observed at once, so a rejection is never unhandled; the chain below reports it.
-      stored.catch(() => undefined);
+      // One file after another: each is counted against the limits before the next is read.
       storing = storing.then(async () => {
-        const ref = await stored;
+        const ref = await files.receive(name, filename, file);
         if (ref && !settled) collector.add(name, { file: ref });
       });
       storing.catch((error: unknown) => fail(error instanceof AppError ? error : new AppError('internal_error', 'The file could not be stored.')));
