@@ -36,7 +36,7 @@ import { BotCheckService } from './bot-checks/bot-check.service.js';
 import { SpamFilterService } from './spam-filter/spam-filter.service.js';
 import { DatabaseCopyService } from './database-copy/database-copy.service.js';
 import { FileService } from './files/file.service.js';
-import { createFileStorage } from './files/file-storage.js';
+import { createFileStorage } from './files/file-storage.factory.js';
 import { ClamdScanner } from './files/clamd.scanner.js';
 
 /** Every domain service, built once per process (or per test app) and shared by HTTP and CLI. */

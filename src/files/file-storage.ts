@@ -1,7 +1,4 @@
 import type { Readable } from 'node:stream';
-import type { FilesConfig } from '../config.js';
-import { LocalFileStorage } from './local-file-storage.js';
-import { S3FileStorage } from './s3-file-storage.js';
 
 /**
  * Where file contents live: a local folder or an S3-compatible store. Keys are made by the
@@ -19,7 +16,3 @@ export interface FileStorage {
   close(): Promise<void>;
 }
 
-/** The storage FILES_STORAGE names. */
-export function createFileStorage(files: FilesConfig): FileStorage {
-  return files.s3 ? new S3FileStorage(files.s3) : new LocalFileStorage(files.dir);
-}

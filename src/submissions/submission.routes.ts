@@ -215,7 +215,7 @@ export async function submitRoutes(app: FastifyInstance): Promise<void> {
           summary: 'Submit a form (public; any origin)',
           security: [],
           description:
-            'Accepts application/x-www-form-urlencoded, multipart/form-data (file parts ignored) or a flat application/json object. ' +
+            'Accepts application/x-www-form-urlencoded, multipart/form-data (file parts ignored, unless the form keeps files: then each is stored and its field holds {"file": {id, name, size, type}}; over a file limit or the account\'s quota 413 payload_too_large, a type the form does not take validation_failed naming the field) or a flat application/json object. ' +
             'Answers JSON (200) or a 303 redirect; see the specification for the response modes. ' +
             'A form with allowedOrigins refuses a request whose Origin host (or, without Origin, Referer host) is not listed: 403 origin_not_allowed, nothing stored. ' +
             "Spam (honeypot, the form's blocked terms, blocked emails and link limit, then the bot check) is stored and answered with filtered: \"spam\". " +
