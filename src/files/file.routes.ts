@@ -26,7 +26,6 @@ export function sendFile(reply: FastifyReply, { file, content }: FileDownload): 
     .header('content-security-policy', 'sandbox')
     .header('cache-control', 'private, no-store')
     .header('x-file-type', file.type)
-    .header('content-length', String(file.size))
     .type('application/octet-stream')
     .send(content);
 }
