@@ -30,6 +30,15 @@ const ABANDONED_AFTER_MS = 30 * 60 * 1000;
 const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
 const SWEEP_PAGE = 200;
 
+/** Each cached form's allowed types, computed once per form read. */
+const allowedTypesByForm = new WeakMap<Form, ReadonlySet<string>>();
+
+function allowedTypesOf(form: Form): ReadonlySet<string> {
+  let allowed = allowedTypesByForm.get(form);
+  if (!allowed) allowedTypesByForm.set(form, (allowed = allowedFileTypes(form.fileTypes)));
+  return allowed;
+}
+
 /** A file to download: its description and its content. */
 export interface FileDownload {
   file: StoredFile;
@@ -84,7 +93,7 @@ export class FileService {
         maxFiles: form.maxFiles,
         maxFileBytes: Math.min(form.maxFileBytes, this.config.files.maxBytes),
         maxTotalBytes: form.maxTotalBytes,
-        allowedTypes: allowedFileTypes(form.fileTypes),
+        allowedTypes: () => allowedTypesOf(form),
       },
     );
   }

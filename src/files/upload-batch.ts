@@ -13,7 +13,8 @@ export interface UploadLimits {
   maxFiles: number;
   maxFileBytes: number;
   maxTotalBytes: number;
-  allowedTypes: ReadonlySet<string>;
+  /** Made when the first file arrives: a text-only submission never pays for it. */
+  allowedTypes: () => ReadonlySet<string>;
 }
 
 /** One file of the batch, from its first byte until it is attached or discarded. */
@@ -91,7 +92,7 @@ export class UploadBatch {
     }
     const first = Buffer.concat(head);
     const type = await typeOf(first, ended);
-    if (type === undefined || !this.limits.allowedTypes.has(type)) {
+    if (type === undefined || !this.limits.allowedTypes().has(type)) {
       stream.resume();
       throw fieldError(field, type === undefined ? 'the file type is not accepted' : `files of type ${type} are not accepted`);
     }
@@ -138,7 +139,7 @@ export class UploadBatch {
 
   /** Removes every file stored so far (at most once); in-flight uploads are stopped first. */
   discard(): Promise<void> {
-    if (this.attached) return Promise.resolve();
+    if (this.attached || this.files.length === 0) return Promise.resolve();
     this.discarded ??= (async () => {
       for (const file of this.files) file.body?.destroy(new Error('upload discarded'));
       await this.sink.remove(this.files.filter((f) => f.recorded));

@@ -244,7 +244,7 @@ export async function submitRoutes(app: FastifyInstance): Promise<void> {
           return await answerSubmission(request, reply, form, fields, idempotencyKey, uploads);
         } finally {
           // Refused, failed or replayed: the files are not the stored submission's.
-          if (uploads && !uploads.attached) await uploads.discard();
+          if (uploads && !uploads.attached && uploads.files.length > 0) await uploads.discard();
         }
       },
     );
