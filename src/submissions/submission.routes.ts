@@ -240,15 +240,17 @@ export async function submitRoutes(app: FastifyInstance): Promise<void> {
         const fields = request.body;
         if (!fields) throw new AppError('validation_failed', 'A Content-Type and a body are required.');
         const uploads = request.submitUploads;
+        if (!uploads) return answerSubmission(request, reply, form, fields, idempotencyKey, undefined);
         try {
           return await answerSubmission(request, reply, form, fields, idempotencyKey, uploads);
         } finally {
           // Refused, failed or replayed: the files are not the stored submission's.
-          if (uploads && !uploads.attached && uploads.files.length > 0) await uploads.discard();
+          if (!uploads.attached && uploads.files.length > 0) await uploads.discard();
         }
       },
     );
 
+    /** Admits and stores one parsed submission, and answers it (JSON or 303). */
     const answerSubmission = async (
       request: FastifyRequest,
       reply: FastifyReply,
@@ -257,32 +259,32 @@ export async function submitRoutes(app: FastifyInstance): Promise<void> {
       idempotencyKey: string | undefined,
       uploads: UploadBatch | undefined,
     ) => {
-        const admission = app.services.submissions.admitSubmission(
-          {
-            fields,
-            idempotencyKey,
-            uploads,
-            ip: request.ip,
-            userAgent: request.headers['user-agent'] ?? '',
-            referer: request.headers.referer ?? '',
-            origin: request.headers.origin,
-            acceptLanguage: request.headers['accept-language'],
-            countryHeader: config.countryHeader ? headerValue(request.headers[config.countryHeader]) : undefined,
-          },
-          form,
-        );
-        if (admission instanceof AppError) return answerRefusal(admission, request, reply);
-        const outcome = await app.services.submissions.acceptSubmission(admission);
-        request.submitOutcome = outcome.spam ? 'spam' : 'accepted';
-        if (!respondsWithJson(request.headers.accept, request.headers['content-type'], form)) {
-          return reply.code(303).header('location', outcome.redirectTo).send();
-        }
-        return {
-          ok: true,
-          submissionId: outcome.submissionId,
-          ...(outcome.spam ? { filtered: 'spam' } : {}),
-          ...(outcome.cached ? { cached: true } : {}),
-        };
+      const admission = app.services.submissions.admitSubmission(
+        {
+          fields,
+          idempotencyKey,
+          uploads,
+          ip: request.ip,
+          userAgent: request.headers['user-agent'] ?? '',
+          referer: request.headers.referer ?? '',
+          origin: request.headers.origin,
+          acceptLanguage: request.headers['accept-language'],
+          countryHeader: config.countryHeader ? headerValue(request.headers[config.countryHeader]) : undefined,
+        },
+        form,
+      );
+      if (admission instanceof AppError) return answerRefusal(admission, request, reply);
+      const outcome = await app.services.submissions.acceptSubmission(admission);
+      request.submitOutcome = outcome.spam ? 'spam' : 'accepted';
+      if (!respondsWithJson(request.headers.accept, request.headers['content-type'], form)) {
+        return reply.code(303).header('location', outcome.redirectTo).send();
+      }
+      return {
+        ok: true,
+        submissionId: outcome.submissionId,
+        ...(outcome.spam ? { filtered: 'spam' } : {}),
+        ...(outcome.cached ? { cached: true } : {}),
+      };
     };
 
     submit.options(
