@@ -82,6 +82,7 @@ COPY bin ./bin
 ENV HOST=0.0.0.0 \
     PORT=3000 \
     DATABASE_URL=sqlite:/data/formgate.db \
+    FILES_DIR=/data/files \
     MALLOC_ARENA_MAX=2
 USER 10001:10001
 VOLUME ["/data"]

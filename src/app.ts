@@ -1,3 +1,4 @@
+import { fileApiRoutes, signedFileRoutes } from './files/file.routes.js';
 import { runAsActor } from './audit/audit.context.js';
 import type { AuditActor } from './audit/audit.types.js';
 import { unsubscribeRoutes } from './notifications/unsubscribe.routes.js';
@@ -185,7 +186,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(clientScriptRoutes(clientScript));
   await app.register(botCheckRoutes);
   await app.register(unsubscribeRoutes);
-  await app.register(managementApi, { prefix: '/v1/api', routes: [accountRoutes, formRoutes, submissionApiRoutes, hookRoutes] });
+  await app.register(signedFileRoutes);
+  await app.register(managementApi, { prefix: '/v1/api', routes: [accountRoutes, formRoutes, submissionApiRoutes, hookRoutes, fileApiRoutes] });
   // The same keys, the same 120 requests a minute per key (one counter for both).
   await app.register(managementApi, { prefix: '/v1/mcp', routes: [mcpRoutes] });
   await app.register(dashboardPlugin);
@@ -199,6 +201,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     services.searchIndex.start();
     services.outbox.start();
     services.lifecycle.start();
+    services.files.start();
   });
   app.addHook('onClose', async () => {
     await services.lifecycle.close();
@@ -206,6 +209,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await services.submissions.close();
     await services.searchIndex.close();
     await services.spamFilter.close();
+    await services.files.close();
     limiter.close();
     if (redis) await redis.quit().catch(() => redis.disconnect());
     if (options.closeDatabase ?? !options.handle) await handle.close();

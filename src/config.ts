@@ -96,6 +96,17 @@ const envSchema = z.object({
   TELEGRAM_API_URL: z.url({ protocol: /^https$/ }).default('https://api.telegram.org'),
   ADMIN_EMAIL: z.email().max(254).optional(),
   ADMIN_PASSWORD: z.string().min(8).max(1024).optional(),
+  FILES_STORAGE: z.enum(['local', 's3']).default('local'),
+  FILES_DIR: z.string().min(1).default('./data/files'),
+  FILES_MAX_BYTES: z.coerce.number().int().min(1024).max(5 * 1024 ** 3).default(25 * 1024 * 1024),
+  FILES_QUOTA_BYTES: z.coerce.number().int().min(0).default(1024 ** 3),
+  S3_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  S3_BUCKET: z.string().min(1).optional(),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  S3_FORCE_PATH_STYLE: booleanString.default(false),
+  CLAMD_URL: z.url({ protocol: /^tcp$/ }).optional(),
   // `formgate mcp` only: the API key the stdio MCP server acts with.
   FORMGATE_API_KEY: z.string().min(1).optional(),
 });
@@ -194,6 +205,10 @@ export interface Config {
   readonly telegramApiUrl: string;
   /** The first account made at a start with no account at all (section 19); both or neither are set. */
   readonly bootstrapAdmin: { readonly email: string; readonly password: string } | undefined;
+  /** Where uploaded files are kept (contract section 18). */
+  readonly files: FilesConfig;
+  /** clamd's address (`tcp://host:3310`); undefined = files are not scanned. */
+  readonly clamdUrl: string | undefined;
   /** FORMGATE_API_KEY: the key `formgate mcp` serves with (unset: --key-file must give one). */
   readonly mcpApiKey: string | undefined;
 }
@@ -207,6 +222,27 @@ export interface OidcConfig {
   /** The sign-in button's words. */
   readonly displayName: string;
   readonly scopes: string;
+}
+
+export interface FilesConfig {
+  readonly storage: 'local' | 's3';
+  /** FILES_DIR: the local storage's folder. */
+  readonly dir: string;
+  /** FILES_MAX_BYTES: no form may take a larger file. */
+  readonly maxBytes: number;
+  /** FILES_QUOTA_BYTES: the most all of one account's files may hold. */
+  readonly quotaBytes: number;
+  /** Set when `storage` is `s3`. */
+  readonly s3: S3Config | undefined;
+}
+
+export interface S3Config {
+  readonly endpoint: string | undefined;
+  readonly region: string;
+  readonly bucket: string;
+  readonly accessKeyId: string | undefined;
+  readonly secretAccessKey: string | undefined;
+  readonly forcePathStyle: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -231,6 +267,12 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   if ((e.ADMIN_EMAIL === undefined) !== (e.ADMIN_PASSWORD === undefined)) {
     const missing = e.ADMIN_EMAIL === undefined ? 'ADMIN_EMAIL' : 'ADMIN_PASSWORD (or ADMIN_PASSWORD_FILE)';
     throw new ConfigError(`Invalid configuration: ${missing}: required when the other of ADMIN_EMAIL and ADMIN_PASSWORD is set`);
+  }
+  if (e.FILES_STORAGE === 's3' && e.S3_BUCKET === undefined) {
+    throw new ConfigError('Invalid configuration: S3_BUCKET: required when FILES_STORAGE=s3');
+  }
+  if ((e.S3_ACCESS_KEY_ID === undefined) !== (e.S3_SECRET_ACCESS_KEY === undefined)) {
+    throw new ConfigError('Invalid configuration: S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY are set together or not at all');
   }
   const baseUrl = (e.BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
   return Object.freeze({
@@ -276,6 +318,24 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     outboxLeaseMs: e.OUTBOX_LEASE_MS,
     telegramApiUrl: e.TELEGRAM_API_URL.replace(/\/+$/, ''),
     mcpApiKey: e.FORMGATE_API_KEY,
+    files: Object.freeze({
+      storage: e.FILES_STORAGE,
+      dir: e.FILES_DIR,
+      maxBytes: e.FILES_MAX_BYTES,
+      quotaBytes: e.FILES_QUOTA_BYTES,
+      s3:
+        e.FILES_STORAGE === 's3'
+          ? Object.freeze({
+              endpoint: e.S3_ENDPOINT,
+              region: e.S3_REGION,
+              bucket: e.S3_BUCKET!,
+              accessKeyId: e.S3_ACCESS_KEY_ID,
+              secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+              forcePathStyle: e.S3_FORCE_PATH_STYLE,
+            })
+          : undefined,
+    }),
+    clamdUrl: e.CLAMD_URL,
     bootstrapAdmin: e.ADMIN_EMAIL && e.ADMIN_PASSWORD ? { email: e.ADMIN_EMAIL, password: e.ADMIN_PASSWORD } : undefined,
   });
 }

@@ -36,6 +36,9 @@ import { AuditService } from './audit/audit.service.js';
 import { BotCheckService } from './bot-checks/bot-check.service.js';
 import { SpamFilterService } from './spam-filter/spam-filter.service.js';
 import { DatabaseCopyService } from './database-copy/database-copy.service.js';
+import { FileService } from './files/file.service.js';
+import { createFileStorage } from './files/file-storage.factory.js';
+import { ClamdScanner } from './files/clamd.scanner.js';
 
 /** Every domain service, built once per process (or per test app) and shared by HTTP and CLI. */
 export interface Services {
@@ -85,6 +88,8 @@ export interface Services {
   readonly members: MemberService;
   /** `formgate db copy`: this database into another (SQLite to PostgreSQL or back). */
   readonly databaseCopy: DatabaseCopyService;
+  /** Uploaded files: storage, downloads, signed links, removal (contract section 18). */
+  readonly files: FileService;
 }
 
 /** Test seams and observers; production passes nothing. */
@@ -111,21 +116,30 @@ export function createServices(
     audit,
   );
   const instanceSecrets = new InstanceSecretService(handle.db);
+  const files = new FileService(
+    handle.db,
+    config,
+    createFileStorage(config.files),
+    config.clamdUrl ? new ClamdScanner(config.clamdUrl) : undefined,
+    instanceSecrets,
+    logger,
+  );
   const sessions = new SessionService(handle.db, audit);
+  const fileLinker = () => files.linker();
   // The channels first: they send, and know no service; the outbox drives them; the services
   // that queue, list and send again are built on the outbox.
   const mailer = config.smtpUrl ? new SmtpMailer(config.smtpUrl, config.mailFrom, options.mailTransport) : undefined;
   const hookSender = new DeliverySender(config.hookTimeoutMs, config.hookAllowPrivateTargets, options.hookTransport);
   const integrationSender = new IntegrationSender(config.hookTimeoutMs, config.hookAllowPrivateTargets, options.hookTransport);
   const channels: OutboxChannel[] = [
-    new HookDeliveryChannel(handle, config, logger, hookSender, metrics),
-    new IntegrationChannel(handle, config, logger, integrationSender, metrics),
+    new HookDeliveryChannel(handle, config, logger, hookSender, metrics, fileLinker),
+    new IntegrationChannel(handle, config, logger, integrationSender, metrics, fileLinker),
   ];
   const onEmailAttempt: EmailAttemptListener = (outcome) => {
     metrics.emails.inc({ outcome });
     options.onEmailAttempt?.(outcome);
   };
-  if (mailer) channels.push(new EmailChannel(handle, config, mailer, logger, instanceSecrets, onEmailAttempt));
+  if (mailer) channels.push(new EmailChannel(handle, config, mailer, logger, instanceSecrets, onEmailAttempt, fileLinker));
   const outbox = new OutboxDispatcher(handle, logger, channels, { leaseMs: config.outboxLeaseMs });
   const notifications = new NotificationService(handle, config, forms, outbox, mailer, audit);
   const integrations = new IntegrationService(handle.db, config, forms, integrationSender, outbox, audit);
@@ -137,6 +151,7 @@ export function createServices(
       await recordLastPurge(handle.db, deleted);
       await audit.purgeExpired();
     },
+    files,
   });
   // Deleting an account deletes its forms through the lifecycle service first.
   const accounts = new AccountService(
@@ -163,7 +178,7 @@ export function createServices(
     admin,
     apiKeys: new ApiKeyService(handle.db, audit),
     forms,
-    submissions: new SubmissionService(handle, config, forms, outbox.queue, logger, { botChecks, spamFilter }, searchIndex),
+    submissions: new SubmissionService(handle, config, forms, outbox.queue, logger, { botChecks, spamFilter }, searchIndex, files),
     submissionQueries: new SubmissionQueryService(handle.db, forms, new SubmissionCursors(instanceSecrets), inbox),
     inbox,
     triage: new SubmissionTriageService(handle, outbox.queue, spamFilter, audit),
@@ -186,5 +201,6 @@ export function createServices(
     spamFilter,
     suppressions: new SuppressionService(handle.db, instanceSecrets),
     databaseCopy: new DatabaseCopyService(handle),
+    files,
   };
 }

@@ -81,7 +81,16 @@ export async function send(form: HTMLFormElement, submitter: HTMLElement | null 
   const key = state.key || (state.key = newIdempotencyKey());
   let outcome: SubmitOutcome | undefined;
   try {
-    outcome = await postSubmission(url, formBody(data, multipart), key, undefined, language);
+    // Uploads over 1 MB say how far they are, in steps of 10% (the region is read out).
+    let shown = -1;
+    const progress = (fraction: number) => {
+      const percent = Math.floor(fraction * 10) * 10;
+      if (percent === shown) return;
+      shown = percent;
+      status.setAttribute('data-progress', String(percent));
+      show(status, 'sending', `${text('sending', language)} ${percent}%`);
+    };
+    outcome = await postSubmission(url, formBody(data, multipart), key, undefined, language, progress);
   } finally {
     state.sending = false;
     restoreButtons();

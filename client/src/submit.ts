@@ -66,6 +66,7 @@ export async function postSubmission(
   idempotencyKey: string,
   signal?: AbortSignal,
   language = 'en',
+  onProgress?: (fraction: number) => void,
 ): Promise<SubmitOutcome> {
   if (offline()) return failure('offline', text('offline', language));
   const headers: Record<string, string> = { Accept: 'application/json', 'Idempotency-Key': idempotencyKey };
@@ -74,13 +75,17 @@ export async function postSubmission(
   let response: Response;
   let answer: { ok?: unknown; submissionId?: unknown; cached?: unknown; message?: unknown; fieldErrors?: unknown } | undefined;
   try {
-    response = await fetch(url, {
-      method: 'POST',
-      headers,
-      body: isJson ? JSON.stringify(body) : (body as FormData | URLSearchParams),
-      credentials: 'omit',
-      signal,
-    });
+    // fetch reports no upload progress: a large multipart body goes through XMLHttpRequest.
+    response =
+      onProgress && body instanceof FormData && uploadBytes(body) > PROGRESS_FROM_BYTES && typeof XMLHttpRequest !== 'undefined'
+        ? await sendWithProgress(url, headers, body, onProgress, signal)
+        : await fetch(url, {
+            method: 'POST',
+            headers,
+            body: isJson ? JSON.stringify(body) : (body as FormData | URLSearchParams),
+            credentials: 'omit',
+            signal,
+          });
     // A body cut off after a 200 is as unknown as no answer: the retry replays the same key.
     answer = await response.json().catch((err: unknown) => {
       if (response.ok) throw err;
@@ -107,6 +112,40 @@ export async function postSubmission(
     for (const [name, text] of Object.entries(answer.fieldErrors)) if (typeof text === 'string') fieldErrors[name] = text;
   }
   return failure(code, answer.message, { status, fieldErrors });
+}
+
+/** Uploads larger than this show their progress (contract section 18). */
+export const PROGRESS_FROM_BYTES = 1024 * 1024;
+
+/** Bytes of the files a form body carries. */
+export function uploadBytes(data: FormData): number {
+  let bytes = 0;
+  data.forEach((value) => {
+    if (typeof value !== 'string') bytes += value.size;
+  });
+  return bytes;
+}
+
+/** The POST through XMLHttpRequest, reporting the share of the body sent; answered as a Response. */
+function sendWithProgress(url: string, headers: Record<string, string>, body: FormData, onProgress: (fraction: number) => void, signal?: AbortSignal): Promise<Response> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', url);
+    for (const [name, value] of Object.entries(headers)) xhr.setRequestHeader(name, value);
+    xhr.upload.onprogress = (event) => {
+      if (event.lengthComputable && event.total > 0) onProgress(event.loaded / event.total);
+    };
+    xhr.onload = () => {
+      const answerHeaders = new Headers();
+      const retryAfter = xhr.getResponseHeader('retry-after');
+      if (retryAfter !== null) answerHeaders.set('retry-after', retryAfter);
+      resolve(new Response(xhr.status === 204 ? null : xhr.responseText, { status: xhr.status, headers: answerHeaders }));
+    };
+    xhr.onerror = () => reject(new TypeError('network error'));
+    xhr.onabort = () => reject(new DOMException('aborted', 'AbortError'));
+    signal?.addEventListener('abort', () => xhr.abort());
+    xhr.send(body);
+  });
 }
 
 /** Retry-After is seconds or an HTTP date (RFC 9110); either becomes whole seconds from now. */

@@ -65,6 +65,7 @@ describe(`start on ${testDialect}`, { timeout: PROCESS_TEST_TIMEOUT_MS }, () => 
         : `Database: PostgreSQL database ${new URL(database.url).pathname.slice(1)} on postgres@127.0.0.1:${new URL(database.url).port || 5432}`,
       `Redis: on, ${redisUrl}`,
       'Email: off (SMTP_URL not set; no notification emails)',
+      expect.stringMatching(/^Files: local folder \/.+ \(several instances need FILES_STORAGE=s3 or one shared folder\)$/),
       expect.stringMatching(/^Metrics: http:\/\/127\.0\.0\.1:\d+\/metrics$/),
       'Stop with Ctrl+C or SIGTERM: requests in progress finish first.',
     ]);

@@ -15,7 +15,7 @@ const TEXT_FIELDS = [
   'turnstileSiteKey', 'blockedTerms', 'blockedEmails', 'allowedOrigins', 'maxLinks', 'retentionDays', 'storeIp',
   'botCheck', 'hcaptchaSecret', 'hcaptchaSiteKey', 'recaptchaSecret', 'recaptchaSiteKey', 'recaptchaMinScore',
   'altchaComplexity', 'minFillSeconds', 'spamFilter',
-  'requiredFields',
+  'requiredFields', 'files', 'maxFiles', 'maxFileBytes', 'maxTotalBytes', 'fileTypes',
 ] as const;
 const CHECKBOXES = ['isActive', 'requireAccessKey'] as const;
 
@@ -41,6 +41,11 @@ const fieldMessages: Record<string, string> = {
   recaptchaSecret: 'Enter the reCAPTCHA secret (or set RECAPTCHA_SECRET_KEY on the server).',
   recaptchaMinScore: 'Enter a number from 0 to 1, like 0.5.',
   minFillSeconds: 'Enter a whole number of seconds from 0 to 60.',
+  files: 'Choose whether to keep uploaded files.',
+  maxFiles: 'Enter a whole number of files from 1 to 20.',
+  maxFileBytes: 'Enter the largest file in bytes, like 10485760 for 10 MiB.',
+  maxTotalBytes: 'Enter the most bytes of files per submission, like 26214400 for 25 MiB.',
+  fileTypes: 'Enter groups (images, pdf, text, csv, office, zip) or MIME types like application/pdf, separated by commas; HTML, SVG and XML are never taken.',
 };
 
 /** The list fields, as the page splits them, to name the entry a message is about. */
@@ -50,6 +55,7 @@ const LIST_FIELDS: Record<string, (text: string) => string[]> = {
   blockedTerms: (text) => lines(text),
   blockedEmails: (text) => lines(text).flatMap((line) => line.split(/[\s,;]+/)).filter(Boolean),
   requiredFields: (text) => text.split(/[,\r\n]+/).map((name) => name.trim()).filter(Boolean),
+  fileTypes: (text) => text.split(/[,\s]+/).filter(Boolean),
 };
 
 /**
@@ -125,6 +131,12 @@ function settingsFromBody(body: SettingsBody): { input: FormSettingsInput; text:
       retentionDays: wholeNumberOrNull(text.retentionDays),
       storeIp: (text.storeIp ?? 'full') as 'full' | 'none',
       requiredFields: (text.requiredFields ?? '').split(/[,\r\n]+/).map((name) => name.trim()).filter(Boolean),
+      files: (text.files ?? 'off') as FormSettingsInput['files'],
+      // Empty keeps what is set.
+      ...optionalWholeNumber('maxFiles', text.maxFiles),
+      ...optionalWholeNumber('maxFileBytes', text.maxFileBytes),
+      ...optionalWholeNumber('maxTotalBytes', text.maxTotalBytes),
+      fileTypes: (text.fileTypes ?? '').split(/[,\s]+/).filter(Boolean),
     },
   };
 }
@@ -133,6 +145,10 @@ const decimal = (value: string) => (/^\d+(\.\d+)?$/.test(value.trim()) ? Number(
 /** One entry per non-empty line. */
 const lines = (value: string | undefined) => (value ?? '').split(/\r?\n/).map((line) => line.trim()).filter(Boolean);
 /** Empty means "none"; anything else that is not digits is passed on for the service to name the field. */
+const optionalWholeNumber = (name: 'maxFiles' | 'maxFileBytes' | 'maxTotalBytes', value: string | undefined) => {
+  const number = wholeNumberOrNull(value);
+  return number === null ? {} : { [name]: number };
+};
 const wholeNumberOrNull = (value: string | undefined) => {
   const text = (value ?? '').trim();
   return text === '' ? null : /^\d+$/.test(text) ? Number(text) : (text as unknown as number);

@@ -49,6 +49,8 @@ export const ROUTE_PERMISSIONS: Record<string, RoutePermission> = {
   'POST /dashboard/submissions/:id/delete': r('submissions.triage', 'submission'),
   'POST /dashboard/submissions/:id/triage': r('submissions.triage', 'submission'),
   'POST /dashboard/submissions/:id/send-again': r('deliveries.resend', 'submission'),
+  // Every role reads submissions, their files included; another account's file is the route's own 404.
+  'GET /dashboard/files/:id': r('submissions.read'),
   'GET /dashboard/keys': r('keys.manage'),
   'POST /dashboard/keys': r('keys.manage'),
   'GET /dashboard/keys/:id/revoke': r('keys.manage', 'key'),

@@ -1,3 +1,5 @@
+import { sendFile } from '../files/file.routes.js';
+import { formatBytes } from '../lib/file-links.js';
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { AppError, rethrowUnlessValidation } from '../errors.js';
@@ -131,11 +133,17 @@ export async function submissionPages(app: FastifyInstance): Promise<void> {
       form,
       submission,
       fields: submissionFields(submission),
+      files: (await app.services.files.listFilesOfSubmission(submission.id)).map((f) => ({ ...f, size: formatBytes(f.size) })),
       inbox,
       spamReason: spamReasonWords(submission.spamReason, submission.spamScore),
       messages: messageLogModel(await outboundMessages(accountId, submission.id)),
     });
   });
+
+  // A submission's file, as an attachment like every download (contract section 18).
+  app.get<{ Params: { id: string } }>('/dashboard/files/:id', { schema: { hide: true } }, async (request, reply) =>
+    sendFile(reply, await app.services.files.getFileOfAccount(request.owner!.id, request.params.id)),
+  );
 
   /** Everything the submission caused, from every channel, oldest first (contract section 21). */
   const outboundMessages = async (accountId: string, submissionId: string) =>

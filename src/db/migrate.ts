@@ -22,6 +22,7 @@ import * as m0019 from './migrations/0019_deliveries_sent_again.js';
 import * as m0020 from './migrations/0020_team_inbox.js';
 import * as m0021 from './migrations/0021_email_changes_and_time_zones.js';
 import * as m0022 from './migrations/0022_api_key_scopes.js';
+import * as m0023 from './migrations/0023_files.js';
 import * as m0024 from './migrations/0024_submission_language.js';
 import * as m0025 from './migrations/0025_sso_identities.js';
 import * as m0026 from './migrations/0026_audit_log.js';
@@ -52,6 +53,7 @@ const migrations: Record<string, Migration> = {
   '0020_team_inbox': m0020,
   '0021_email_changes_and_time_zones': m0021,
   '0022_api_key_scopes': m0022,
+  '0023_files': m0023,
   '0024_submission_language': m0024,
   '0025_sso_identities': m0025,
   '0026_audit_log': m0026,

@@ -89,6 +89,14 @@ export interface FormTable {
   language: Generated<string>;
   /** JSON array of field names each submission must hold a non-blank value in. */
   required_fields: Generated<string>;
+  /** off | store (migration 0023). */
+  files_mode: Generated<string>;
+  max_files: Generated<number>;
+  /** bigint: PostgreSQL returns it as a string. */
+  max_file_bytes: Generated<number | string>;
+  max_total_bytes: Generated<number | string>;
+  /** JSON array of MIME types and group names; empty means the default groups. */
+  file_types: Generated<string>;
 }
 
 export interface SubmissionTable {
@@ -473,6 +481,26 @@ export interface SubmissionTagTable {
   tag: string;
 }
 
+/** An uploaded file (migration 0023); its content lives in the file storage under storage_key. */
+export interface FileTable {
+  id: string;
+  account_id: string;
+  form_id: string;
+  /** Null while its upload is in progress; set just before its submission is written. */
+  submission_id: string | null;
+  field: string;
+  /** The client's file name, cleaned of paths and control characters. */
+  name: string;
+  /** bigint: PostgreSQL returns it as a string. */
+  size: number | string;
+  /** The MIME type its content's magic bytes tell. */
+  type: string;
+  storage_key: string;
+  /** clean | unscanned | malware */
+  scan_state: Generated<string>;
+  created_at: string;
+}
+
 export interface Database {
   accounts: AccountTable;
   users: UserTable;
@@ -509,6 +537,7 @@ export interface Database {
   instance_settings: InstanceSettingTable;
   submission_triage: SubmissionTriageTable;
   submission_tags: SubmissionTagTable;
+  files: FileTable;
 }
 
 export type AccountRow = Selectable<AccountTable>;
@@ -523,6 +552,8 @@ export type FormRow = Selectable<FormTable>;
 export type NewFormRow = Insertable<FormTable>;
 export type FormRowUpdate = Updateable<FormTable>;
 export type SubmissionRow = Selectable<SubmissionTable>;
+export type FileRow = Selectable<FileTable>;
+export type NewFileRow = Insertable<FileTable>;
 export type SubmissionTriageRow = Selectable<SubmissionTriageTable>;
 export type NewSubmissionTriageRow = Insertable<SubmissionTriageTable>;
 export type SubmissionTagRow = Selectable<SubmissionTagTable>;

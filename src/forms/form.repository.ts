@@ -45,6 +45,11 @@ export function formRowToForm(row: FormRow): Form {
     thanksMessage: row.thanks_message,
     language: (formLanguages as readonly string[]).includes(row.language) ? (row.language as FormLanguage) : 'auto',
     requiredFields: JSON.parse(row.required_fields) as string[],
+    files: row.files_mode === 'store' ? 'store' : 'off',
+    maxFiles: Number(row.max_files),
+    maxFileBytes: Number(row.max_file_bytes),
+    maxTotalBytes: Number(row.max_total_bytes),
+    fileTypes: JSON.parse(row.file_types) as string[],
   };
 }
 

@@ -20,7 +20,8 @@ import {
   listFormRowsWithRetention,
   updateFormRow,
 } from './form.repository.js';
-import { ALTCHA_COMPLEXITIES, BOT_CHECK_VENDORS, SPAM_FILTER_MODES, formLanguages, notifyModes, type BotCheckVendor, type Form } from './form.types.js';
+import { isFileTypeEntry } from '../lib/file-types.js';
+import { ALTCHA_COMPLEXITIES, BOT_CHECK_VENDORS, DEFAULT_MAX_FILES, DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_TOTAL_BYTES, FILES_MODES, MAX_MAX_FILES, SPAM_FILTER_MODES, formLanguages, notifyModes, type BotCheckVendor, type Form } from './form.types.js';
 import { FORM_CACHE_TTL_MS, FormCache } from './form-cache.js';
 import { FormDirectory } from './form-directory.js';
 import { hostOfEntry } from './host-list.js';
@@ -129,6 +130,12 @@ const formSettingsSchema = z.object({
   language: z.enum(formLanguages, { error: `must be one of ${formLanguages.join(', ')}` }),
   // Names as the page's inputs carry them: any text up to the submit path's 256-character limit.
   requiredFields: z.array(z.string().trim().min(1, 'must be a field name').max(256, 'must be at most 256 characters')).max(50),
+  files: z.enum(FILES_MODES, { error: 'must be off or store' }),
+  maxFiles: wholeNumber(1, MAX_MAX_FILES),
+  // FILES_MAX_BYTES caps it again on the submit path: the form does not know the instance's limit.
+  maxFileBytes: wholeNumber(1, 5 * 1024 ** 3),
+  maxTotalBytes: wholeNumber(1, 50 * 1024 ** 3),
+  fileTypes: z.array(z.string().trim().toLowerCase().refine(isFileTypeEntry, 'must be a MIME type or one of images, pdf, text, csv, office, zip')).max(50),
 });
 
 export type FormSettings = z.infer<typeof formSettingsSchema>;
@@ -213,6 +220,11 @@ function settingsToRow(s: FormSettingsInput): FormRowUpdate {
   if (s.thanksMessage !== undefined) row.thanks_message = s.thanksMessage === '' ? null : s.thanksMessage;
   if (s.language !== undefined) row.language = s.language;
   if (s.requiredFields !== undefined) row.required_fields = JSON.stringify([...new Set(s.requiredFields)]);
+  if (s.files !== undefined) row.files_mode = s.files;
+  if (s.maxFiles !== undefined) row.max_files = s.maxFiles;
+  if (s.maxFileBytes !== undefined) row.max_file_bytes = s.maxFileBytes;
+  if (s.maxTotalBytes !== undefined) row.max_total_bytes = s.maxTotalBytes;
+  if (s.fileTypes !== undefined) row.file_types = JSON.stringify([...new Set(s.fileTypes)]);
   return row;
 }
 
@@ -325,6 +337,11 @@ export class FormService {
       thanks_message: null,
       language: 'auto',
       required_fields: '[]',
+      files_mode: 'off',
+      max_files: DEFAULT_MAX_FILES,
+      max_file_bytes: DEFAULT_MAX_FILE_BYTES,
+      max_total_bytes: DEFAULT_MAX_TOTAL_BYTES,
+      file_types: '[]',
       created_at: now,
       updated_at: now,
       ...settingsToRow(settings),

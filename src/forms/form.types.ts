@@ -55,7 +55,22 @@ export interface Form {
   thanksTitle: string | null;
   thanksMessage: string | null;
   language: FormLanguage;
+  /** Uploads (contract section 18): `off` parses file parts and drops them, `store` keeps them. */
+  files: FilesMode;
+  maxFiles: number;
+  /** Per file; the submit path also holds it to FILES_MAX_BYTES. */
+  maxFileBytes: number;
+  maxTotalBytes: number;
+  /** MIME types and group names (FILE_TYPE_GROUPS); empty means the default groups. */
+  fileTypes: string[];
 }
+
+export const FILES_MODES = ['off', 'store'] as const;
+export type FilesMode = (typeof FILES_MODES)[number];
+export const DEFAULT_MAX_FILES = 5;
+export const MAX_MAX_FILES = 20;
+export const DEFAULT_MAX_FILE_BYTES = 10 * 1024 * 1024;
+export const DEFAULT_MAX_TOTAL_BYTES = 25 * 1024 * 1024;
 
 export const DEFAULT_NOTIFY_SUBJECT = 'New submission: {{form.name}}';
 
@@ -92,6 +107,7 @@ export type FormSettingsView = Pick<
   | 'blockedEmails' | 'allowedOrigins' | 'maxLinks' | 'retentionDays' | 'storeIp' | 'botCheck' | 'hcaptchaSiteKey'
   | 'recaptchaSiteKey' | 'recaptchaMinScore' | 'altchaComplexity' | 'minFillSeconds' | 'spamFilter' | 'notifySubject' | 'autoReply'
   | 'autoReplyDailyLimit' | 'thanksTitle' | 'thanksMessage' | 'language' | 'requiredFields'
+  | 'files' | 'maxFiles' | 'maxFileBytes' | 'maxTotalBytes' | 'fileTypes'
 > & { accessKey: 'set' | null; turnstileSecret: 'set' | null; hcaptchaSecret: 'set' | null; recaptchaSecret: 'set' | null };
 
 export function formToSettingsView(form: Form): FormSettingsView {
@@ -125,6 +141,11 @@ export function formToSettingsView(form: Form): FormSettingsView {
     thanksMessage: form.thanksMessage,
     language: form.language,
     requiredFields: form.requiredFields,
+    files: form.files,
+    maxFiles: form.maxFiles,
+    maxFileBytes: form.maxFileBytes,
+    maxTotalBytes: form.maxTotalBytes,
+    fileTypes: form.fileTypes,
   };
 }
 

@@ -3,6 +3,7 @@ import type { Config } from '../config.js';
 import type { DatabaseHandle, Trx } from '../db/database.js';
 import { BatchedWrites, writeSkippingLocked } from '../lib/batched-writes.js';
 import { nowIso } from '../lib/time.js';
+import { linkedPayload, type FileLinker } from '../lib/file-links.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { ClaimLease, OutboxChannel, OutboxSend } from '../outbox/outbox.channel.js';
 import { ONCE } from '../outbox/outbox.policy.js';
@@ -44,6 +45,8 @@ export class HookDeliveryChannel implements OutboxChannel {
     private readonly logger: FastifyBaseLogger,
     private readonly sender: DeliverySender,
     private readonly metrics?: Metrics,
+    /** Signs the links of a payload's files; absent, file values go as stored. */
+    private readonly fileLinker?: FileLinker,
   ) {
     this.outcomes = new BatchedWrites((attempts) => this.recordOutcomes(attempts), { minGapMs: OUTCOME_GAP_MS });
   }
@@ -89,7 +92,7 @@ export class HookDeliveryChannel implements OutboxChannel {
     const s = delivery.submission;
     let body: string;
     try {
-      body = deliveryBody({ ...s, fields: JSON.parse(s.payload) as unknown });
+      body = deliveryBody({ ...s, fields: await linkedPayload(s.payload, this.fileLinker) });
     } catch (err) {
       // Never sent: the row cannot become readable by waiting.
       await this.outcomes.write({ id: delivery.id, attempts, state: 'failed', attemptedAt: nowIso(), status: null, durationMs: 0, error: 'stored payload is not valid JSON' });

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { linkedPayload, type FileLinker } from '../lib/file-links.js';
 import type { Config } from '../config.js';
 import type { DatabaseHandle, Trx } from '../db/database.js';
 import { newId } from '../lib/ids.js';
@@ -48,6 +49,8 @@ export class IntegrationChannel implements OutboxChannel {
     private readonly logger: FastifyBaseLogger,
     private readonly sender: IntegrationSender,
     private readonly metrics?: Metrics,
+    /** Signs the links of a payload's files; absent, file values go as stored. */
+    private readonly fileLinker?: FileLinker,
   ) {
     this.policy = fourfoldBackoff(config.mailRetryBaseMs);
   }
@@ -85,7 +88,7 @@ export class IntegrationChannel implements OutboxChannel {
     }
     let request;
     try {
-      const payload = JSON.parse(row.s_payload) as Record<string, unknown>;
+      const payload = await linkedPayload(row.s_payload, this.fileLinker);
       const message = buildSubmissionMessage(
         row.form_name,
         { id: row.submission_id, createdAt: row.s_created_at, country: row.s_country, payload },

@@ -1,5 +1,6 @@
 import { countryInWords, UNKNOWN_COUNTRY } from '../lib/text.js';
 import { formatTimeInWords, UTC } from '../lib/time-zone.js';
+import { describeFileValue, isFileValue } from '../lib/file-links.js';
 
 /**
  * The platform-neutral content of one chat message for a submission (contract section 13): form
@@ -24,6 +25,7 @@ export interface SubmissionForMessage {
 function fieldText(value: unknown): string {
   if (Array.isArray(value)) return value.map(fieldText).join(', ');
   if (value === null || value === undefined) return '';
+  if (isFileValue(value)) return describeFileValue(value);
   if (typeof value === 'object') return JSON.stringify(value);
   return String(value);
 }

@@ -26,7 +26,7 @@ export function randomBase62(length: number): string {
 }
 
 /** Opaque, URL-safe, unguessable IDs: a type prefix and 16 base62 characters (~95 bits). */
-export type IdPrefix = 'acc' | 'key' | 'frm' | 'sub' | 'hook' | 'dlv' | 'ses' | 'rcp' | 'att' | 'eml' | 'int' | 'iat' | 'aud' | 'usr' | 'inv';
+export type IdPrefix = 'acc' | 'key' | 'frm' | 'sub' | 'hook' | 'dlv' | 'ses' | 'rcp' | 'att' | 'eml' | 'int' | 'iat' | 'aud' | 'usr' | 'inv' | 'fil';
 
 const RANDOM_LENGTH = 16;
 

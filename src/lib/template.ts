@@ -1,3 +1,4 @@
+import { describeFileValue, isFileValue } from './file-links.js';
 import Mustache from 'mustache';
 
 /**
@@ -63,6 +64,7 @@ export function renderTemplate(source: string, variables: TemplateVariables, mod
 export function valueText(value: unknown): string {
   if (Array.isArray(value)) return value.map(valueText).join(', ');
   if (value === null || value === undefined) return '';
+  if (isFileValue(value)) return describeFileValue(value);
   return String(value);
 }
 

@@ -1,3 +1,4 @@
+import { linkedPayload, type FileLinker } from '../lib/file-links.js';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
 import type { DatabaseHandle, Trx } from '../db/database.js';
@@ -72,6 +73,8 @@ export class EmailChannel implements OutboxChannel {
     private readonly logger: FastifyBaseLogger,
     private readonly secrets: InstanceSecretService,
     private readonly onAttempt: EmailAttemptListener = () => {},
+    /** Signs the links of a submission's files in the owner's emails (the visitor's confirmation names them only). */
+    private readonly fileLinker?: FileLinker,
   ) {
     this.attempts = new BatchedWrites((records) => this.recordAttempts(records), { minGapMs: ATTEMPTS_GAP_MS });
     this.policy = fourfoldBackoff(config.mailRetryBaseMs);
@@ -134,7 +137,7 @@ export class EmailChannel implements OutboxChannel {
         if (!toHeader.includes(row.to_address)) toHeader.push(row.to_address);
       }
       if (row.kind === 'submission') {
-        const payload = JSON.parse(row.s_payload ?? '{}') as Record<string, unknown>;
+        const payload = await linkedPayload(row.s_payload ?? '{}', this.fileLinker);
         const submission = { id: row.submission_id!, createdAt: row.s_created_at!, country: row.s_country!, payload };
         email = composeSubmissionEmail(row.form_name ?? '', row.form_notify_subject, submission, this.config.baseUrl, await this.timeZoneOf(row.form_id!));
         replyTo = replyToOf(payload);
@@ -211,7 +214,7 @@ export class EmailChannel implements OutboxChannel {
       row.form_name ?? '',
       { start: row.period_start!, end: row.period_end!, label: hourly ? 'Hourly' : 'Daily' },
       total,
-      rows.map((s) => ({ id: s.id, createdAt: s.created_at, country: s.country, payload: JSON.parse(s.payload) as Record<string, unknown> })),
+      await Promise.all(rows.map(async (s) => ({ id: s.id, createdAt: s.created_at, country: s.country, payload: await linkedPayload(s.payload, this.fileLinker) }))),
       this.config.baseUrl,
       await this.timeZoneOf(row.form_id!),
     );

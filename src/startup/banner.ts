@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import type { Config } from '../config.js';
 import { VERSION } from '../version.js';
 import { describeDatabase, describeRedis } from './describe.js';
@@ -15,6 +16,13 @@ export interface BannerFacts {
 
 export const listeningLine = (listenUrl: string): string => `Formgate ${VERSION} listening on ${listenUrl}`;
 
+/** Where uploaded files go: one folder serves one instance unless every instance shares it. */
+function filesLine(config: Config): string {
+  const { s3, dir } = config.files;
+  if (s3) return `Files: S3 bucket ${s3.bucket}${s3.endpoint ? ` at ${new URL(s3.endpoint).host}` : ''}${config.clamdUrl ? ', scanned by clamd' : ''}`;
+  return `Files: local folder ${resolve(dir)} (several instances need FILES_STORAGE=s3 or one shared folder)${config.clamdUrl ? ', scanned by clamd' : ''}`;
+}
+
 /** The first lines an operator reads: where it listens, where the dashboard is, what it uses, how to stop it. */
 export function startupBanner(config: Config, facts: BannerFacts): string[] {
   const redis =
@@ -27,6 +35,7 @@ export function startupBanner(config: Config, facts: BannerFacts): string[] {
     `Database: ${describeDatabase(config.databaseUrl)}`,
     redis,
     facts.emailOn ? 'Email: on (SMTP_URL set)' : 'Email: off (SMTP_URL not set; no notification emails)',
+    filesLine(config),
     facts.metricsUrl ? `Metrics: ${facts.metricsUrl}` : 'Metrics: off (METRICS_PORT not set)',
     'Stop with Ctrl+C or SIGTERM: requests in progress finish first.',
   ];

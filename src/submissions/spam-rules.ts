@@ -1,5 +1,5 @@
 import type { Form } from '../forms/form.types.js';
-import type { FieldScalar, SpamReason, SubmissionPayload } from './submission.types.js';
+import type { FieldItem, SpamReason, SubmissionPayload } from './submission.types.js';
 
 type Rules = Pick<Form, 'blockedTerms' | 'blockedEmails' | 'maxLinks'>;
 
@@ -9,7 +9,8 @@ const LINK = /https?:\/\/(?:www\.)?|www\./gi;
 const ONE_ADDRESS = /^[^\s@",;<>()[\]]+@([^\s@",;<>()[\]]+)$/;
 
 function* textValues(payload: SubmissionPayload): Generator<string> {
-  const text = (v: FieldScalar) => (v === null ? undefined : String(v));
+  // A file is judged by clamd, not by these rules.
+  const text = (v: FieldItem) => (v === null || typeof v === 'object' ? undefined : String(v));
   for (const value of Object.values(payload)) {
     for (const scalar of Array.isArray(value) ? value : [value]) {
       const t = text(scalar);

@@ -14,6 +14,7 @@ import {
 } from './submission-lifecycle.repository.js';
 import { parsePayload, type FieldValue } from './submission.types.js';
 import type { OutboxQueue } from '../outbox/outbox.channel.js';
+import type { FileService } from '../files/file.service.js';
 
 /** The contract's cap on rows deleted in one transaction. */
 const MAX_DELETE_BATCH = 1000;
@@ -55,6 +56,8 @@ interface LifecycleOptions {
   onPurged?: (deleted: number) => Promise<void>;
   /** Records the owner's deletions and erasures (not the retention purge, Formgate's own doing). */
   audit?: AuditService;
+  /** Removes the files of deleted submissions and forms, after their deletion committed. */
+  files?: Pick<FileService, 'removeFilesOfSubmissions' | 'removeFilesOfForm'>;
 }
 
 /**
@@ -80,6 +83,7 @@ export class SubmissionLifecycleService {
   private readonly purgeIntervalMs: number;
   private readonly onPurged: ((deleted: number) => Promise<void>) | undefined;
   private readonly audit: AuditService | undefined;
+  private readonly files: LifecycleOptions['files'];
 
   constructor(
     private readonly handle: DatabaseHandle,
@@ -93,6 +97,7 @@ export class SubmissionLifecycleService {
     this.purgeIntervalMs = options.purgeIntervalMs ?? 60 * 60 * 1000;
     this.onPurged = options.onPurged;
     this.audit = options.audit;
+    this.files = options.files;
     if (!Number.isInteger(this.batchSize) || this.batchSize < 1 || this.batchSize > MAX_DELETE_BATCH) {
       throw new Error(`batch size must be 1..${MAX_DELETE_BATCH}`);
     }
@@ -207,6 +212,7 @@ export class SubmissionLifecycleService {
       await deleteIdempotencyRecordsOfForm(trx, form.id);
       await this.forms.deleteFormInTransaction(trx, form.id);
     });
+    await this.removeFiles(() => this.files?.removeFilesOfForm(form.id));
     return report;
   }
 
@@ -258,15 +264,27 @@ export class SubmissionLifecycleService {
    * migration 0018; a deletion that meets another still deletes instead of answering 500.
    */
   private async deleteOneBatch(nextIds: (trx: Trx, limit: number) => Promise<string[]>, record?: (trx: Trx, deleted: number) => Promise<void>): Promise<{ taken: number; deleted: number }> {
-    return onceMoreIfDeadlocked(() =>
+    const batch = await onceMoreIfDeadlocked(() =>
       this.handle.db.transaction().execute(async (trx) => {
         const ids = await nextIds(trx, this.batchSize);
-        if (ids.length === 0) return { taken: 0, deleted: 0 };
+        if (ids.length === 0) return { taken: 0, deleted: 0, ids };
         await this.outbox.drop(trx, ids);
         const deleted = await deleteSubmissionRowsByIds(trx, ids);
         if (deleted > 0) await record?.(trx, deleted);
-        return { taken: ids.length, deleted };
+        return { taken: ids.length, deleted, ids };
       }),
     );
+    // After the commit: a file is never removed while its submission's row stays.
+    if (batch.deleted > 0) await this.removeFiles(() => this.files?.removeFilesOfSubmissions(batch.ids));
+    return { taken: batch.taken, deleted: batch.deleted };
+  }
+
+  /** A failure to remove files fails no deletion: the rows stay behind and the file sweeper removes them later. */
+  private async removeFiles(remove: () => Promise<void> | undefined): Promise<void> {
+    try {
+      await remove();
+    } catch (err) {
+      this.logger.warn({ err }, 'removing the files of deleted submissions failed; the sweeper removes them later');
+    }
   }
 }

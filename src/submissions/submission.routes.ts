@@ -11,6 +11,7 @@ import { localizedError } from './localized-errors.js';
 import { backUrl, thanksTexts } from './hosted-page-context.js';
 import { errorDestination } from './redirects.js';
 import { respondsWithJson } from './response-mode.js';
+import type { UploadBatch } from '../files/upload-batch.js';
 import { checkIdempotencyKey } from './submission.service.js';
 import { parseMultipartFields } from './submit-multipart.js';
 import { decodeUtf8, parseJsonFields, parseUrlencodedFields, type PostedFields } from './submit-fields.js';
@@ -25,10 +26,15 @@ declare module 'fastify' {
     submitForm: Form | null | undefined;
     /** Set when the submission was stored; any other answer counts as rejected. */
     submitOutcome: 'accepted' | 'spam' | undefined;
+    /** The files of a multipart body on a form that keeps files; removed unless the submission was stored. */
+    submitUploads: UploadBatch | undefined;
   }
 }
 
 const SUBMIT_URL = '/v1/submit/:formId';
+/** Room for each file part's headers and boundary in a declared Content-Length. */
+const MULTIPART_OVERHEAD_BYTES = 16 * 1024;
+const tooLarge = () => new AppError('payload_too_large', 'The request body is too large.');
 const ALLOW = 'POST, OPTIONS';
 
 const paramsSchema = {
@@ -103,6 +109,7 @@ export async function submitRoutes(app: FastifyInstance): Promise<void> {
     const { config } = app;
     submit.decorateRequest('submitForm', undefined);
     submit.decorateRequest('submitOutcome', undefined);
+    submit.decorateRequest('submitUploads', undefined);
     const { metrics } = app.services;
     // Counted when the answer is sent: two increments, nothing awaited.
     submit.addHook('onResponse', (request, reply, done) => {
@@ -134,7 +141,10 @@ export async function submitRoutes(app: FastifyInstance): Promise<void> {
       },
     );
     submit.addContentTypeParser('multipart/form-data', (request, payload, done) => {
-      parseMultipartFields(request.headers, payload, config.submitMaxBodyBytes).then(
+      // With files off nothing new runs: file parts are read past and dropped, as the specification says.
+      const uploads = request.submitForm ? app.services.files.startUpload(request.submitForm) : undefined;
+      request.submitUploads = uploads;
+      parseMultipartFields(request.headers, payload, config.submitMaxBodyBytes, uploads).then(
         (fields) => done(null, fields),
         (err: Error) => done(err, undefined),
       );
@@ -150,7 +160,16 @@ export async function submitRoutes(app: FastifyInstance): Promise<void> {
       reply.header('access-control-expose-headers', 'Retry-After');
       const checkSizeAndForm = () => {
         const declared = Number(request.headers['content-length']);
-        if (declared > config.submitMaxBodyBytes) return done(new AppError('payload_too_large', 'The request body is too large.'));
+        if (declared > config.submitMaxBodyBytes) {
+          // A form that keeps files takes its files' bytes besides the text fields.
+          if (request.method !== 'POST' || !request.headers['content-type']?.toLowerCase().startsWith('multipart/form-data')) return done(tooLarge());
+          return lookUpSubmitForm(app, request, (err) => {
+            const form = request.submitForm;
+            if (!form || form.files !== 'store') return done(tooLarge());
+            if (declared > config.submitMaxBodyBytes + form.maxTotalBytes + MULTIPART_OVERHEAD_BYTES * form.maxFiles) return done(tooLarge());
+            done(err);
+          });
+        }
         if (request.method !== 'POST') return done();
         lookUpSubmitForm(app, request, done);
       };
@@ -196,7 +215,7 @@ export async function submitRoutes(app: FastifyInstance): Promise<void> {
           summary: 'Submit a form (public; any origin)',
           security: [],
           description:
-            'Accepts application/x-www-form-urlencoded, multipart/form-data (file parts ignored) or a flat application/json object. ' +
+            'Accepts application/x-www-form-urlencoded, multipart/form-data (file parts ignored, unless the form keeps files: then each is stored and its field holds {"file": {id, name, size, type}}; over a file limit or the account\'s quota 413 payload_too_large, a type the form does not take validation_failed naming the field) or a flat application/json object. ' +
             'Answers JSON (200) or a 303 redirect; see the specification for the response modes. ' +
             'A form with allowedOrigins refuses a request whose Origin host (or, without Origin, Referer host) is not listed: 403 origin_not_allowed, nothing stored. ' +
             "Spam (honeypot, the form's blocked terms, blocked emails and link limit, then the bot check) is stored and answered with filtered: \"spam\". " +
@@ -220,33 +239,53 @@ export async function submitRoutes(app: FastifyInstance): Promise<void> {
         if (!form) throw notFound('Form');
         const fields = request.body;
         if (!fields) throw new AppError('validation_failed', 'A Content-Type and a body are required.');
-        const admission = app.services.submissions.admitSubmission(
-          {
-            fields,
-            idempotencyKey,
-            ip: request.ip,
-            userAgent: request.headers['user-agent'] ?? '',
-            referer: request.headers.referer ?? '',
-            origin: request.headers.origin,
-            acceptLanguage: request.headers['accept-language'],
-            countryHeader: config.countryHeader ? headerValue(request.headers[config.countryHeader]) : undefined,
-          },
-          form,
-        );
-        if (admission instanceof AppError) return answerRefusal(admission, request, reply);
-        const outcome = await app.services.submissions.acceptSubmission(admission);
-        request.submitOutcome = outcome.spam ? 'spam' : 'accepted';
-        if (!respondsWithJson(request.headers.accept, request.headers['content-type'], form)) {
-          return reply.code(303).header('location', outcome.redirectTo).send();
+        const uploads = request.submitUploads;
+        if (!uploads) return answerSubmission(request, reply, form, fields, idempotencyKey, undefined);
+        try {
+          return await answerSubmission(request, reply, form, fields, idempotencyKey, uploads);
+        } finally {
+          // Refused, failed or replayed: the files are not the stored submission's.
+          if (!uploads.attached && uploads.files.length > 0) await uploads.discard();
         }
-        return {
-          ok: true,
-          submissionId: outcome.submissionId,
-          ...(outcome.spam ? { filtered: 'spam' } : {}),
-          ...(outcome.cached ? { cached: true } : {}),
-        };
       },
     );
+
+    /** Admits and stores one parsed submission, and answers it (JSON or 303). */
+    const answerSubmission = async (
+      request: FastifyRequest,
+      reply: FastifyReply,
+      form: Form,
+      fields: PostedFields,
+      idempotencyKey: string | undefined,
+      uploads: UploadBatch | undefined,
+    ) => {
+      const admission = app.services.submissions.admitSubmission(
+        {
+          fields,
+          idempotencyKey,
+          uploads,
+          ip: request.ip,
+          userAgent: request.headers['user-agent'] ?? '',
+          referer: request.headers.referer ?? '',
+          origin: request.headers.origin,
+          acceptLanguage: request.headers['accept-language'],
+          countryHeader: config.countryHeader ? headerValue(request.headers[config.countryHeader]) : undefined,
+        },
+        form,
+      );
+      if (admission instanceof AppError) return answerRefusal(admission, request, reply);
+      const outcome = await app.services.submissions.acceptSubmission(admission);
+      request.submitOutcome = outcome.spam ? 'spam' : 'accepted';
+      if (!respondsWithJson(request.headers.accept, request.headers['content-type'], form)) {
+        return reply.code(303).header('location', outcome.redirectTo).send();
+      }
+      return {
+        ok: true,
+        submissionId: outcome.submissionId,
+        ...(outcome.spam ? { filtered: 'spam' } : {}),
+        ...(outcome.cached ? { cached: true } : {}),
+      };
+    };
 
     submit.options(
       SUBMIT_URL,

@@ -14,12 +14,13 @@ export const submissionJsonSchema = {
       type: ['string', 'null'],
       enum: [...SPAM_REASONS, null],
       description:
-        'Why the submission is spam: honeypot, bot_check, blocked_term, blocked_email, too_many_links, marked (by the owner), too_fast (an ALTCHA solution sent sooner than the form\'s minimum fill time) or classifier (the learning filter); null when it is not spam',
+        'Why the submission is spam: honeypot, bot_check, blocked_term, blocked_email, too_many_links, marked (by the owner), too_fast (an ALTCHA solution sent sooner than the form\'s minimum fill time) classifier (the learning filter) or malware (clamd found malware in a file, which was not kept); null when it is not spam',
     },
     country: { type: 'string', description: 'Two-letter country code; XX when unknown' },
     payload: {
       type: 'object',
-      description: 'Field name to value (string, number, boolean, null or an array of those); control fields are not in it',
+      description:
+        'Field name to value (string, number, boolean, null or an array of those); control fields are not in it. On a form that keeps files, a file field holds {"file": {id, name, size, type}} (an array of them for several files); download it at GET /v1/api/files/{id}',
       additionalProperties: true,
     },
     triage: {

@@ -22,6 +22,9 @@ import type { BotCheckService } from '../bot-checks/bot-check.service.js';
 import type { SpamFilterService } from '../spam-filter/spam-filter.service.js';
 import { setSubmissionSpamScore } from './submission-score.repository.js';
 import type { SearchIndexer } from './search-indexer.js';
+import type { FileService } from '../files/file.service.js';
+import type { UploadBatch } from '../files/upload-batch.js';
+import type { ScanState } from '../files/file.types.js';
 
 const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 const PURGE_INTERVAL_MS = 60 * 60 * 1000;
@@ -38,6 +41,8 @@ export interface SubmitRequest {
   /** The Accept-Language header: a form set to `auto` speaks the visitor's language. */
   acceptLanguage?: string | undefined;
   countryHeader: string | undefined;
+  /** The files of a multipart body on a form that keeps files, already stored. */
+  uploads?: UploadBatch | undefined;
 }
 
 /** What the first successful attempt answered; replays answer the same. */
@@ -116,6 +121,7 @@ export class SubmissionService {
     private readonly logger: FastifyBaseLogger,
     private readonly spamChecks: { botChecks: BotCheckService; spamFilter: SpamFilterService },
     searchIndex: SearchIndexer,
+    private readonly files?: FileService,
   ) {
     this.writer = new SubmissionWriter(
       batchStoreFor(handle, () => this.idempotencyCutoff(), outbox),
@@ -230,10 +236,14 @@ export class SubmissionService {
     control: ReturnType<typeof separateControlFields>['control'],
     idempotencyKey: string | undefined,
   ): Promise<StoreOutcome> {
-    const { reason: spamReason, score } = await this.spamReason(request, form, payload, control);
+    const uploads = request.uploads && request.uploads.files.length > 0 && this.files ? request.uploads : undefined;
+    // Scanned before anything is judged: malware makes the submission spam whatever else it is.
+    const scan = uploads ? await this.files!.scan(uploads) : undefined;
+    const { reason: spamReason, score } = scan?.malware ? { reason: 'malware' as const, score: undefined } : await this.spamReason(request, form, payload, control);
     const spam = spamReason !== null;
     const createdAt = nowIso();
     const submissionId = newTimeOrderedId('sub');
+    if (uploads) await this.files!.attach(uploads, submissionId, scan?.states ?? new Map<string, ScanState>());
     const result: SubmitResult = {
       submissionId,
       spam,
@@ -271,6 +281,7 @@ export class SubmissionService {
       queueOutbound: !spam,
     });
     if (written.stored) {
+      if (uploads) uploads.attached = true;
       if (spam) await this.afterSpamStored(form, result.submissionId, payload, spamReason, score);
       return { result, replayed: false };
     }

@@ -1,9 +1,15 @@
 import type { SubmissionRow } from '../db/schema.js';
+import type { FileRef } from '../files/file.types.js';
 import { triageToApiTriage, UNTRIAGED, type ApiTriage, type SubmissionTriage } from './submission-inbox.types.js';
 
 /** A stored field value: JSON bodies keep their types; urlencoded and multipart give strings. */
 export type FieldScalar = string | number | boolean | null;
-export type FieldValue = FieldScalar | FieldScalar[];
+/** A stored file, on a form that keeps files (contract section 18). */
+export interface FileFieldValue {
+  file: FileRef;
+}
+export type FieldItem = FieldScalar | FileFieldValue;
+export type FieldValue = FieldItem | FieldItem[];
 /**
  * Field name → value. Built with Object.create(null) / defineProperty so names such as
  * `__proto__` are plain data and never touch a prototype.
@@ -15,9 +21,9 @@ type SubmissionStatus = 'delivered';
 /**
  * Why a submission is spam (contract sections 9 and 14); `marked` is the owner's decision,
  * `too_fast` an ALTCHA solution sent sooner than the form's minimum fill time, `classifier` the
- * learning filter's.
+ * learning filter's, `malware` a file clamd found malware in.
  */
-export const SPAM_REASONS = ['honeypot', 'bot_check', 'blocked_term', 'blocked_email', 'too_many_links', 'marked', 'too_fast', 'classifier'] as const;
+export const SPAM_REASONS = ['honeypot', 'bot_check', 'blocked_term', 'blocked_email', 'too_many_links', 'marked', 'too_fast', 'classifier', 'malware'] as const;
 export type SpamReason = (typeof SPAM_REASONS)[number];
 
 export function toSpamReason(value: string | null): SpamReason | null {

@@ -1,6 +1,6 @@
 import { AppError, validationFailed, type FieldErrors } from '../errors.js';
 import { shortened } from '../lib/text.js';
-import type { FieldScalar, FieldValue, SubmissionPayload } from './submission.types.js';
+import type { FieldItem, FieldScalar, FieldValue, SubmissionPayload } from './submission.types.js';
 
 export const MAX_FIELDS = 1000;
 export const MAX_FIELD_NAME_LENGTH = 256;
@@ -24,7 +24,7 @@ export class FieldCollector {
   readonly fields: PostedFields = Object.create(null) as PostedFields;
   private count = 0;
 
-  add(name: string, value: FieldScalar): void {
+  add(name: string, value: FieldItem): void {
     if (++this.count > MAX_FIELDS) {
       throw validationFailed(`A submission may have at most ${MAX_FIELDS} fields.`);
     }

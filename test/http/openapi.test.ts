@@ -52,6 +52,8 @@ describe('/v1/openapi.json', () => {
       'GET /v1/api/forms': 'listForms',
       'GET /v1/api/forms/{id}/submissions': 'listFormSubmissions',
       'GET /v1/api/submissions/{id}': 'getSubmission',
+      'GET /v1/api/files/{id}': 'getFile',
+      'GET /v1/files/{id}': 'getFileByLink',
       'GET /v1/api/hooks': 'listHooks',
       'POST /v1/api/hooks': 'createHook',
       'DELETE /v1/api/hooks/{id}': 'deleteHook',
@@ -61,9 +63,9 @@ describe('/v1/openapi.json', () => {
     expect(doc.servers).toEqual([{ url: BASE_URL }]);
   });
 
-  it('declares security on every operation: none on submit and the ALTCHA challenge, the Bearer key on the management API', () => {
+  it('declares security on every operation: none on submit, the ALTCHA challenge and signed file links, the Bearer key on the management API', () => {
     for (const { name, op } of operations()) {
-      expect(op.security, name).toEqual(name.includes('/v1/submit/') || name.includes('/v1/challenge/') ? [] : [{ bearerAuth: [] }]);
+      expect(op.security, name).toEqual(name.includes('/v1/submit/') || name.includes('/v1/challenge/') || name.includes('/v1/files/') ? [] : [{ bearerAuth: [] }]);
     }
   });
 
@@ -101,6 +103,8 @@ describe('/v1/openapi.json', () => {
         'GET /v1/api/forms',
         'GET /v1/api/forms/{id}/submissions',
         'GET /v1/api/submissions/{id}',
+        'GET /v1/api/files/{id}',
+        'GET /v1/files/{id}',
         'GET /v1/api/hooks',
         'POST /v1/api/hooks',
         'DELETE /v1/api/hooks/{id}',
@@ -119,7 +123,7 @@ describe('/v1/openapi.json', () => {
     const text = JSON.stringify(doc);
     const single = (doc.paths['/v1/api/submissions/{id}'] as any).get.responses['200'].content['application/json'].schema;
     const spamReason = single.properties.submission.properties.spamReason;
-    expect(spamReason.enum).toEqual(['honeypot', 'bot_check', 'blocked_term', 'blocked_email', 'too_many_links', 'marked', 'too_fast', 'classifier', null]);
+    expect(spamReason.enum).toEqual(['honeypot', 'bot_check', 'blocked_term', 'blocked_email', 'too_many_links', 'marked', 'too_fast', 'classifier', 'malware', null]);
     expect(single.properties.submission.required).toContain('spamReason');
     expect(text).toContain('origin_not_allowed');
   });

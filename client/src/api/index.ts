@@ -79,6 +79,8 @@ export interface FormgateApi {
   deleteHook(hookId: string): Promise<void>;
   /** After an outage: sends again every delivery of the hook in [since, until) whose last attempt failed (at most 10,000 a call); resolves to how many were queued. */
   redeliverHook(hookId: string, range: { since: string; until?: string }): Promise<number>;
+  /** An uploaded file of the key's account (contract section 18): its bytes, cleaned name and content type. */
+  getFile(fileId: string): Promise<{ name: string; type: string; content: Blob }>;
   /** The underlying openapi-fetch client, typed by the whole document. */
   readonly client: Client<paths>;
 }
@@ -113,6 +115,13 @@ export function createFormgateApi({ baseUrl, apiKey, fetch }: FormgateApiOptions
     createHook: async (input) => unwrap(await client.POST('/v1/api/hooks', { body: input })).hook,
     deleteHook: async (hookId) => {
       unwrap(await client.DELETE('/v1/api/hooks/{id}', { params: { path: { id: hookId } } }));
+    },
+    getFile: async (fileId) => {
+      const answer = await client.GET('/v1/api/files/{id}', { params: { path: { id: fileId } }, parseAs: 'blob' });
+      const content = unwrap(answer) as Blob;
+      const disposition = answer.response.headers.get('content-disposition') ?? '';
+      const encoded = /filename\*=UTF-8''([^;]+)/i.exec(disposition)?.[1];
+      return { name: encoded ? decodeURIComponent(encoded) : fileId, type: answer.response.headers.get('x-file-type') ?? 'application/octet-stream', content };
     },
     redeliverHook: async (hookId, range) =>
       unwrap(await client.POST('/v1/api/hooks/{id}/redeliver', { params: { path: { id: hookId } }, body: range })).queued,

@@ -15,7 +15,7 @@ export interface paths {
         put?: never;
         /**
          * Submit a form (public; any origin)
-         * @description Accepts application/x-www-form-urlencoded, multipart/form-data (file parts ignored) or a flat application/json object. Answers JSON (200) or a 303 redirect; see the specification for the response modes. A form with allowedOrigins refuses a request whose Origin host (or, without Origin, Referer host) is not listed: 403 origin_not_allowed, nothing stored. Spam (honeypot, the form's blocked terms, blocked emails and link limit, then the bot check) is stored and answered with filtered: "spam". Any other method on a submit URL answers 405 method_not_allowed with Allow: POST, OPTIONS.
+         * @description Accepts application/x-www-form-urlencoded, multipart/form-data (file parts ignored, unless the form keeps files: then each is stored and its field holds {"file": {id, name, size, type}}; over a file limit or the account's quota 413 payload_too_large, a type the form does not take validation_failed naming the field) or a flat application/json object. Answers JSON (200) or a 303 redirect; see the specification for the response modes. A form with allowedOrigins refuses a request whose Origin host (or, without Origin, Referer host) is not listed: 403 origin_not_allowed, nothing stored. Spam (honeypot, the form's blocked terms, blocked emails and link limit, then the bot check) is stored and answered with filtered: "spam". Any other method on a submit URL answers 405 method_not_allowed with Allow: POST, OPTIONS.
          */
         post: operations["submitForm"];
         delete?: never;
@@ -42,6 +42,23 @@ export interface paths {
         delete?: never;
         /** CORS preflight of the challenge URL */
         options: operations["getAltchaChallengePreflight"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/files/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Download a file through a signed link (valid 7 days; a tampered or expired link is 404) */
+        get: operations["getFileByLink"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
         head?: never;
         patch?: never;
         trace?: never;
@@ -163,6 +180,23 @@ export interface paths {
          * @description Queues one new attempt, with the same webhook-id, for each delivery of the hook whose submission arrived in [since, until) and whose last attempt failed; at most 10,000 per call (validation_failed beyond: narrow the range).
          */
         post: operations["redeliverHook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/files/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Download an uploaded file */
+        get: operations["getFile"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -604,6 +638,83 @@ export interface operations {
             };
         };
     };
+    getFileByLink: {
+        parameters: {
+            query?: {
+                /** @description Unix time the link stops working */
+                expires?: string;
+                /** @description The link's HMAC */
+                signature?: string;
+            };
+            header?: never;
+            path: {
+                /** @description File ID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file, always as an attachment (Content-Disposition: attachment), application/octet-stream, with X-Content-Type-Options: nosniff and Content-Security-Policy: sandbox. X-File-Type is the type its content was told as. */
+            200: {
+                headers: {
+                    /** @description attachment, with the cleaned file name */
+                    "Content-Disposition"?: string;
+                    /** @description The MIME type the content was told as by its magic bytes */
+                    "X-File-Type"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description validation_failed: a malformed request, a field failing validation (fieldErrors names it), a bad limit or cursor */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not_found: no such resource for this account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description request_timeout: the request was not fully received in time */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal_error: something unexpected; requestId names the log lines */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal_error: the server is shutting down; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     getMe: {
         parameters: {
             query?: never;
@@ -830,13 +941,13 @@ export interface operations {
                             /** @enum {integer} */
                             isSpam: 0 | 1;
                             /**
-                             * @description Why the submission is spam: honeypot, bot_check, blocked_term, blocked_email, too_many_links, marked (by the owner), too_fast (an ALTCHA solution sent sooner than the form's minimum fill time) or classifier (the learning filter); null when it is not spam
+                             * @description Why the submission is spam: honeypot, bot_check, blocked_term, blocked_email, too_many_links, marked (by the owner), too_fast (an ALTCHA solution sent sooner than the form's minimum fill time) classifier (the learning filter) or malware (clamd found malware in a file, which was not kept); null when it is not spam
                              * @enum {string|null}
                              */
-                            spamReason: "honeypot" | "bot_check" | "blocked_term" | "blocked_email" | "too_many_links" | "marked" | "too_fast" | "classifier" | null;
+                            spamReason: "honeypot" | "bot_check" | "blocked_term" | "blocked_email" | "too_many_links" | "marked" | "too_fast" | "classifier" | "malware" | null;
                             /** @description Two-letter country code; XX when unknown */
                             country: string;
-                            /** @description Field name to value (string, number, boolean, null or an array of those); control fields are not in it */
+                            /** @description Field name to value (string, number, boolean, null or an array of those); control fields are not in it. On a form that keeps files, a file field holds {"file": {id, name, size, type}} (an array of them for several files); download it at GET /v1/api/files/{id} */
                             payload: {
                                 [key: string]: unknown;
                             };
@@ -969,13 +1080,13 @@ export interface operations {
                             /** @enum {integer} */
                             isSpam: 0 | 1;
                             /**
-                             * @description Why the submission is spam: honeypot, bot_check, blocked_term, blocked_email, too_many_links, marked (by the owner), too_fast (an ALTCHA solution sent sooner than the form's minimum fill time) or classifier (the learning filter); null when it is not spam
+                             * @description Why the submission is spam: honeypot, bot_check, blocked_term, blocked_email, too_many_links, marked (by the owner), too_fast (an ALTCHA solution sent sooner than the form's minimum fill time) classifier (the learning filter) or malware (clamd found malware in a file, which was not kept); null when it is not spam
                              * @enum {string|null}
                              */
-                            spamReason: "honeypot" | "bot_check" | "blocked_term" | "blocked_email" | "too_many_links" | "marked" | "too_fast" | "classifier" | null;
+                            spamReason: "honeypot" | "bot_check" | "blocked_term" | "blocked_email" | "too_many_links" | "marked" | "too_fast" | "classifier" | "malware" | null;
                             /** @description Two-letter country code; XX when unknown */
                             country: string;
-                            /** @description Field name to value (string, number, boolean, null or an array of those); control fields are not in it */
+                            /** @description Field name to value (string, number, boolean, null or an array of those); control fields are not in it. On a form that keeps files, a file field holds {"file": {id, name, size, type}} (an array of them for several files); download it at GET /v1/api/files/{id} */
                             payload: {
                                 [key: string]: unknown;
                             };
@@ -1461,6 +1572,106 @@ export interface operations {
             };
             /** @description payload_too_large: the body is over the size limit */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited: too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until the limit resets */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal_error: something unexpected; requestId names the log lines */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal_error: the server is shutting down; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description File ID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file, always as an attachment (Content-Disposition: attachment), application/octet-stream, with X-Content-Type-Options: nosniff and Content-Security-Policy: sandbox. X-File-Type is the type its content was told as. */
+            200: {
+                headers: {
+                    /** @description attachment, with the cleaned file name */
+                    "Content-Disposition"?: string;
+                    /** @description The MIME type the content was told as by its magic bytes */
+                    "X-File-Type"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description validation_failed: a malformed request, a field failing validation (fieldErrors names it), a bad limit or cursor */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unauthorized: the API key is missing, malformed, unknown or revoked */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with */
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not_found: no such resource for this account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description request_timeout: the request was not fully received in time */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -50,6 +50,11 @@ interface FormOptions {
   thanksMessage?: string;
   language?: string;
   requiredField?: string[];
+  files?: string;
+  maxFiles?: string;
+  maxFileBytes?: string;
+  maxTotalBytes?: string;
+  fileType?: string[];
   json?: boolean;
 }
 
@@ -94,6 +99,11 @@ function withFormOptions(command: Command): Command {
     .option('--thanks-title <text>', 'title of the hosted thank-you page ("" restores the default)')
     .option('--thanks-message <text>', 'message of the hosted thank-you page ("" restores the default)')
     .addOption(new Option('--language <language>', 'language of the public pages and default confirmation texts').choices(['auto', 'en', 'de', 'fr', 'es', 'pt']))
+    .addOption(new Option('--files <mode>', 'store: keep uploaded files; off (default): file parts are ignored').choices(['off', 'store']))
+    .option('--max-files <n>', 'at most n files per submission (1-20, default 5)')
+    .option('--max-file-bytes <n>', 'at most n bytes per file (default 10 MiB, never over FILES_MAX_BYTES)')
+    .option('--max-total-bytes <n>', 'at most n bytes of files per submission (default 25 MiB)')
+    .option('--file-type <type>', 'a MIME type or group (images, pdf, text, csv, office, zip) files may be (repeatable; replaces the list; "" restores the default)', collect)
     .option('--json', 'print JSON');
 }
 
@@ -144,6 +154,11 @@ function toSettings(o: FormOptions): FormSettingsInput {
   if (o.thanksTitle !== undefined) settings.thanksTitle = orNull(o.thanksTitle);
   if (o.thanksMessage !== undefined) settings.thanksMessage = orNull(o.thanksMessage);
   if (o.language !== undefined) settings.language = o.language as FormSettingsInput['language'];
+  if (o.files !== undefined) settings.files = o.files as FormSettingsInput['files'];
+  if (o.maxFiles !== undefined) settings.maxFiles = decimal(o.maxFiles);
+  if (o.maxFileBytes !== undefined) settings.maxFileBytes = decimal(o.maxFileBytes);
+  if (o.maxTotalBytes !== undefined) settings.maxTotalBytes = decimal(o.maxTotalBytes);
+  if (o.fileType !== undefined) settings.fileTypes = list(o.fileType);
   return settings;
 }
 

@@ -117,6 +117,20 @@ export const settingsViews: Record<string, string> = {
   <label>IP addresses <select name="storeIp" aria-describedby="storeIp-error"><option value="full" <%= ipMode === 'none' ? '' : 'selected' %>>Store the full address</option><option value="none" <%= ipMode === 'none' ? 'selected' : '' %>>Store no address (the country is still recorded)</option></select></label>
   <% if (err('storeIp')) { %><p class="field-error" id="storeIp-error"><%= err('storeIp') %></p><% } %>
 </section>
+<section class="card stack" id="files">
+  <h2>File uploads</h2>
+  <% var filesMode = has('files') ? v.files : it.form.files; %>
+  <label>Uploaded files <select name="files" aria-describedby="files-error"><option value="off" <%= filesMode === 'store' ? '' : 'selected' %>>Ignore file parts (default)</option><option value="store" <%= filesMode === 'store' ? 'selected' : '' %>>Keep them with the submission</option></select></label>
+  <% if (err('files')) { %><p class="field-error" id="files-error"><%= err('files') %></p><% } %>
+  <label>Files per submission (1–20) <input name="maxFiles" inputmode="numeric" value="<%= has('maxFiles') ? v.maxFiles : it.form.maxFiles %>" aria-describedby="maxFiles-error"></label>
+  <% if (err('maxFiles')) { %><p class="field-error" id="maxFiles-error"><%= err('maxFiles') %></p><% } %>
+  <label>Largest file (bytes) <input name="maxFileBytes" inputmode="numeric" value="<%= has('maxFileBytes') ? v.maxFileBytes : it.form.maxFileBytes %>" aria-describedby="maxFileBytes-error"></label>
+  <% if (err('maxFileBytes')) { %><p class="field-error" id="maxFileBytes-error"><%= err('maxFileBytes') %></p><% } %>
+  <label>All files of a submission (bytes) <input name="maxTotalBytes" inputmode="numeric" value="<%= has('maxTotalBytes') ? v.maxTotalBytes : it.form.maxTotalBytes %>" aria-describedby="maxTotalBytes-error"></label>
+  <% if (err('maxTotalBytes')) { %><p class="field-error" id="maxTotalBytes-error"><%= err('maxTotalBytes') %></p><% } %>
+  <label>File types (groups images, pdf, text, csv, office, zip, or MIME types; empty takes them all) <input name="fileTypes" placeholder="images, pdf" value="<%= has('fileTypes') ? v.fileTypes : it.form.fileTypes.join(', ') %>" aria-describedby="fileTypes-error"></label>
+  <% if (err('fileTypes')) { %><p class="field-error" id="fileTypes-error"><%= err('fileTypes') %></p><% } %>
+</section>
 </div>
 <p class="save-bar"><button class="primary">Save settings</button> <span class="muted">Saves every section above (not the snippet, notifications or confirmation email below).</span></p>
 </form>

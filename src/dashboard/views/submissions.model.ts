@@ -1,3 +1,4 @@
+import { valueText } from '../../lib/template.js';
 import type { MessageLogEntry } from '../../outbox/outbox.log.js';
 import type { Form } from '../../forms/form.types.js';
 import { BROWSE_PAGE_SIZE, type BrowsePage } from '../../submissions/submission-browse.service.js';
@@ -81,7 +82,7 @@ export function spamReasonWords(reason: string | null, score: number | null = nu
 
 export const EMPTY_BROWSE_PAGE: BrowsePage = { submissions: [], olderCursor: null, newerCursor: null, words: [] };
 
-const describeValue = (value: unknown) => (Array.isArray(value) ? value.join(', ') : value === null ? '' : String(value));
+const describeValue = (value: unknown) => valueText(value);
 
 /** The fields of a submission as name and printable value, in the order they were sent. */
 export const submissionFields = (submission: Submission) =>

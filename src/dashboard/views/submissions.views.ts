@@ -89,6 +89,10 @@ export const submissionViews: Record<string, string> = {
 <table class="fields">
 <% it.fields.forEach(function (f) { %><tr><th><%= f.name %></th><td><%= f.value %></td></tr><% }) %>
 </table>
+<% if (it.files && it.files.length > 0) { %><h2>Files</h2>
+<ul class="files">
+<% it.files.forEach(function (f) { %><li><a href="/dashboard/files/<%= f.id %>" download><%= f.name %></a> <span class="muted">(<%= f.field %> · <%= f.type %> · <%= f.size %><%= f.scanState === 'unscanned' ? ' · not scanned yet' : '' %>)</span></li><% }) %>
+</ul><% } %>
 <h2>Request</h2>
 <table class="fields">
 <tr><th>IP</th><td><%= it.submission.ip || 'not stored' %></td></tr>

@@ -1,0 +1,85 @@
+import { connect, type Socket } from 'node:net';
+import type { Readable } from 'node:stream';
+
+/** A scan's verdict; `unavailable` when clamd did not answer (the file is kept, marked unscanned). */
+export type ScanVerdict = 'clean' | 'malware' | 'unavailable';
+
+const CHUNK_BYTES = 64 * 1024;
+
+/**
+ * clamd's INSTREAM command over TCP (`CLAMD_URL=tcp://host:3310`): the content is sent in
+ * length-prefixed chunks, clamd answers `stream: OK` or `stream: <name> FOUND`.
+ */
+export class ClamdScanner {
+  private readonly host: string;
+  private readonly port: number;
+
+  constructor(url: string, private readonly timeoutMs = 30_000) {
+    const parsed = new URL(url);
+    this.host = parsed.hostname.replace(/^\[|\]$/g, '');
+    this.port = Number(parsed.port || 3310);
+  }
+
+  async scan(content: Readable): Promise<ScanVerdict> {
+    let socket: Socket | undefined;
+    try {
+      socket = connect({ host: this.host, port: this.port });
+      const answer = collectAnswer(socket, this.timeoutMs);
+      // Awaited below; a failure before then must not count as unhandled.
+      answer.catch(() => undefined);
+      await once(socket, 'connect');
+      await write(socket, Buffer.from('zINSTREAM\0'));
+      for await (const chunk of content as AsyncIterable<Buffer>) {
+        for (let offset = 0; offset < chunk.length; offset += CHUNK_BYTES) {
+          const part = chunk.subarray(offset, offset + CHUNK_BYTES);
+          const length = Buffer.alloc(4);
+          length.writeUInt32BE(part.length);
+          await write(socket, Buffer.concat([length, part]));
+        }
+      }
+      await write(socket, Buffer.alloc(4));
+      const text = await answer;
+      if (/FOUND\0?$/.test(text)) return 'malware';
+      if (/: OK\0?$/.test(text)) return 'clean';
+      return 'unavailable';
+    } catch {
+      content.destroy();
+      return 'unavailable';
+    } finally {
+      socket?.destroy();
+    }
+  }
+}
+
+function once(socket: Socket, event: 'connect'): Promise<void> {
+  return new Promise((settle, reject) => {
+    socket.once(event, () => settle());
+    socket.once('error', reject);
+  });
+}
+
+function write(socket: Socket, data: Buffer): Promise<void> {
+  return new Promise((settle, reject) => socket.write(data, (err) => (err ? reject(err) : settle())));
+}
+
+function collectAnswer(socket: Socket, timeoutMs: number): Promise<string> {
+  return new Promise((settle, reject) => {
+    const chunks: Buffer[] = [];
+    const timer = setTimeout(() => reject(new Error('clamd timed out')), timeoutMs);
+    socket.on('data', (chunk: Buffer) => {
+      chunks.push(chunk);
+      if (chunk.includes(0)) {
+        clearTimeout(timer);
+        settle(Buffer.concat(chunks).toString('utf8'));
+      }
+    });
+    socket.on('error', (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
+    socket.on('close', () => {
+      clearTimeout(timer);
+      settle(Buffer.concat(chunks).toString('utf8'));
+    });
+  });
+}

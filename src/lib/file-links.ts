@@ -1,0 +1,74 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+
+/** How long a link in an outbound message lets its file be downloaded. */
+export const FILE_LINK_LIFETIME_SECONDS = 7 * 24 * 60 * 60;
+
+const signatureOf = (key: Buffer, fileId: string, expires: number): string =>
+  createHmac('sha256', key).update(`file\n${fileId}\n${expires}`).digest('base64url');
+
+/** `{BASE_URL}/v1/files/<id>?expires=<unix>&signature=<hmac>` (contract section 18). */
+export function signedFileUrl(baseUrl: string, key: Buffer, fileId: string, expires: number): string {
+  return `${baseUrl}/v1/files/${encodeURIComponent(fileId)}?expires=${expires}&signature=${signatureOf(key, fileId, expires)}`;
+}
+
+/** True when the signature is this instance's for the file and expiry, and the expiry is ahead. */
+export function fileLinkIsValid(key: Buffer, fileId: string, expires: string, signature: string, nowSeconds: number): boolean {
+  if (!/^\d{1,12}$/.test(expires)) return false;
+  const at = Number(expires);
+  if (at <= nowSeconds) return false;
+  const expected = Buffer.from(signatureOf(key, fileId, at));
+  const given = Buffer.from(signature);
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/** A payload value that names a stored file: `{ file: {id, name, size, type} }`. */
+export interface FileValue {
+  file: { id: string; name: string; size: number; type: string; url?: string };
+}
+
+export function isFileValue(value: unknown): value is FileValue {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+  const file = (value as { file?: unknown }).file;
+  return file !== null && typeof file === 'object' && typeof (file as { id?: unknown }).id === 'string';
+}
+
+/** Cheap test on the stored JSON text before any parse: payloads without files skip the rewrite. */
+export const mayHoldFiles = (payloadJson: string): boolean => payloadJson.includes('{"file":{');
+
+/**
+ * A copy of the payload where each file value carries `url` (a signed download link). With no
+ * `link` (a spam submission), files are named but never linked.
+ */
+export function withFileLinks<T extends Record<string, unknown>>(payload: T, link: ((fileId: string) => string) | undefined): T {
+  const linked = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(linked);
+    if (!isFileValue(value)) return value;
+    const { id, name, size, type } = value.file;
+    return { file: { id, name, size, type, ...(link ? { url: link(id) } : {}) } };
+  };
+  const copy = Object.create(null) as Record<string, unknown>;
+  for (const [name, value] of Object.entries(payload)) copy[name] = linked(value);
+  return copy as T;
+}
+
+/** How a file value reads in plain text (email, chat): its name, size and link. */
+export function describeFileValue(value: FileValue): string {
+  const { name, size, url } = value.file;
+  return `${name} (${formatBytes(size)})${url ? ` ${url}` : ''}`;
+}
+
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+/** Gives a function that signs links for the next 7 days (FileService.linker): how channels link files without knowing the service. */
+export type FileLinker = () => Promise<(fileId: string) => string>;
+
+/** The payload as outbound messages carry it: file values with signed links, or unlinked for spam. */
+export async function linkedPayload(payloadJson: string, linker: FileLinker | undefined, spam = false): Promise<Record<string, unknown>> {
+  const payload = JSON.parse(payloadJson) as Record<string, unknown>;
+  if (!linker || !mayHoldFiles(payloadJson)) return payload;
+  return withFileLinks(payload, spam ? undefined : await linker());
+}
