@@ -1,5 +1,5 @@
 import type { AuditService } from '../audit/audit.service.js';
-import { deliveryBody, type DeliveryResult, type DeliverySender } from './delivery.sender.js';
+import { deliveryBody, type DeliveryResult, type DeliverySender } from './delivery.channel.js';
 import { findDeliveryIdOfAccount, keepLastAttempts, listDeliveryRowsOfSubmission, listEarlierAttempts, listFailedDeliveryIdsOfHook } from './delivery.repository.js';
 import type { OutboxDispatcher } from '../outbox/outbox.dispatcher.js';
 import { isDone, messageStateOf, type MessageLogEntry } from '../outbox/outbox.log.js';

@@ -1,6 +1,8 @@
 import type { Trx } from '../db/database.js';
-import type { LeasedTable } from './outbox.lease.js';
 import type { RetryPolicy } from './outbox.policy.js';
+
+/** The tables whose rows the outbox leases: every channel's items. */
+export type LeasedTable = 'hook_deliveries' | 'integration_messages' | 'email_messages';
 
 /** One send the dispatcher runs; it records its own outcome. */
 export type OutboxSend = () => Promise<void>;

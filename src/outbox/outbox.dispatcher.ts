@@ -5,10 +5,9 @@ import type { DatabaseHandle, Trx } from '../db/database.js';
 import { openDedicatedConnection, type DedicatedConnection } from '../db/dedicated-connection.js';
 import { yieldToWaitingWork } from '../lib/yield.js';
 import { QueuedWorkAnnouncer } from './outbox.announcer.js';
-import type { OutboxChannel, OutboxQueue } from './outbox.channel.js';
-import { LEASE_MS, Leases, type LeasedTable } from './outbox.lease.js';
-import { SubmissionQueue } from './outbox.queue.js';
-import { countOutboxRows, listenForQueuedWork, requeueItems } from './outbox.repository.js';
+import type { LeasedTable, OutboxChannel, OutboxQueue } from './outbox.channel.js';
+import { LEASE_MS, Leases } from './outbox.lease.js';
+import { countOutboxRows, listenForQueuedWork, requeueItems, SubmissionQueue } from './outbox.repository.js';
 import { nowIso } from '../lib/time.js';
 import { runRoundSteps, type RoundOutcome } from './outbox.round.js';
 

@@ -1,9 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { DatabaseHandle } from '../db/database.js';
+import type { LeasedTable } from './outbox.channel.js';
 import { renewLeases, takeBackExpiredLeases } from './outbox.repository.js';
 
-/** The tables whose rows the outbox leases: every channel's items. */
-export type LeasedTable = 'hook_deliveries' | 'integration_messages' | 'email_messages';
 
 /**
  * How long a claim holds an item without being renewed. The dispatcher renews its live claims

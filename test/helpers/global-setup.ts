@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
@@ -73,7 +73,7 @@ async function prepareRun(): Promise<RunResources> {
       postgresUrl = 'postgres://postgres@127.0.0.1:5432/formgate_test';
     }
   }
-  const problems = [await ensurePostgres(postgresUrl), await checkRedis(redisUrl)].filter((p): p is string => p !== undefined);
+  const problems = [await ensurePostgres(postgresUrl), await checkRedis(redisUrl), checkClamd()].filter((p): p is string => p !== undefined);
   if (problems.length > 0) {
     cluster?.stop();
     process.stderr.write(`\nThe test suite needs these running first: ${problems.join('; ')}.\n\n`);
@@ -99,6 +99,12 @@ async function prepareRun(): Promise<RunResources> {
       await adminQuery(postgresUrl, `drop database if exists ${postgresTemplateDatabase} with (force)`);
     },
   };
+}
+
+/** The file-scanning tests start a clamd of their own (./clamd.ts): its binary must be installed. */
+function checkClamd(): string | undefined {
+  const found = spawnSync('clamd', ['--version'], { encoding: 'utf8' });
+  return found.error ? "clamd (Debian's clamav-daemon package: apt-get install clamav-daemon; no signature download is needed)" : undefined;
 }
 
 /** Migrates and closes: a template must have no connection when it is copied. */
