@@ -2,7 +2,9 @@
 // 100 forms of 10,000 submissions, and what the search index and counters cost each insert.
 import SqliteDatabase from 'better-sqlite3';
 import { sql } from 'kysely';
+import { AccountService } from '../src/accounts/account.service.js';
 import { SessionService } from '../src/accounts/session.service.js';
+import { parseConfig } from '../src/config.js';
 import { createDatabase } from '../src/db/database.js';
 import { insertSubmissionRows } from '../src/submissions/submission.repository.js';
 import { SEEDING_BUSY_TIMEOUT_MS, benchAccount, freshDatabase, indexSeededSqliteRows, recountPostgresForms, recountSqliteForms, type BenchDialect, type BenchRow } from './lib.js';
@@ -31,7 +33,9 @@ export async function owner(url: string, formCount: number) {
   const { handle, accountId, forms } = await benchAccount(url, 2);
   const formIds: string[] = [];
   for (let i = 0; i < formCount; i++) formIds.push((await forms.createForm(accountId, { name: `Form ${i + 1}` })).id);
-  const token = await new SessionService(handle.db).startSession(accountId);
+  const accounts = new AccountService(handle.db, parseConfig({}));
+  const user = await accounts.findUserByEmail((await accounts.getAccount(accountId)).email);
+  const token = await new SessionService(handle.db).startSession(user!.id, accountId);
   await handle.close();
   return { formIds, cookie: `fg_session=${token}` };
 }

@@ -19,12 +19,13 @@ import { integrationsScenario } from './integrations.js';
 import { confirmationsScenario } from './confirmations.js';
 import { soakScenario } from './soak.js';
 import { rejectedScenario } from './rejected.js';
+import { uploadsScenario } from './uploads.js';
 import { spamChecksScenario } from './spam-checks.js';
 import { receiverEnv, startReceiver } from './receiver.js';
 import { startSmtpSink } from './smtp-sink.js';
 
 /** The scenarios, in the order they run and are listed. */
-const GROUPS = ['submit', 'paging', 'spam-checks', 'hooks', 'search', 'forms-list', 'purge', 'email', 'export', 'integrations', 'confirmations', 'soak', 'rejected'];
+const GROUPS = ['submit', 'paging', 'spam-checks', 'hooks', 'search', 'forms-list', 'purge', 'email', 'export', 'integrations', 'confirmations', 'soak', 'rejected', 'uploads'];
 const DIALECTS: readonly BenchDialect[] = ['sqlite', 'postgres'];
 const OPTIONS = {
   only: { type: 'string', default: GROUPS.join(',') },
@@ -413,6 +414,7 @@ for (const db of dialects) {
   await measure('confirmations', db, () => confirmationsScenario(db, { seconds: SECONDS, rounds: ROUNDS }));
   await measure('soak', db, () => soakScenario(db, { seconds: SOAK_SECONDS }));
   await measure('rejected', db, () => rejectedScenario(db, { seconds: SECONDS, rounds: ROUNDS }));
+  await measure('uploads', db, () => uploadsScenario(db, { seconds: SECONDS, rounds: ROUNDS }));
   process.stdout.write(`${db} done\n`);
 }
 writeResults();

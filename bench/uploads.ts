@@ -1,19 +1,18 @@
 // File uploads (contract section 18): the server's peak memory while ten 25 MiB uploads stream in
 // at once (files go to storage as they arrive, never whole into memory), and what a form that
 // keeps files costs a text-only submit against the same form with files off.
-//   cd bench && node --import tsx uploads.ts [seconds per text-only round, default 5]
+// `npm run bench -- --only uploads` (the uploads use a local folder; the text-only rounds run on
+// the database of each run).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { benchAccount, freshDatabase, loadWithCpu } from './lib.js';
+import { benchAccount, freshDatabase, loadWithCpu, type BenchDialect, type BenchRow } from './lib.js';
 import { memoryOf } from './proc.js';
 import { startFormgate } from './servers.js';
 
 const MIB = 1024 * 1024;
 const FILE_BYTES = 25 * MIB;
 const CONCURRENT = 10;
-const ROUNDS = 4;
-const seconds = Number(process.argv[2] ?? 5);
 
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
 const BOUNDARY = 'formgatebenchboundary';
@@ -46,70 +45,70 @@ function uploadBody(bytes: number): ReadableStream<Uint8Array> {
 
 const textBody = `--${BOUNDARY}\r\nContent-Disposition: form-data; name="name"\r\n\r\nAda Lovelace\r\n--${BOUNDARY}\r\nContent-Disposition: form-data; name="email"\r\n\r\nada@example.com\r\n--${BOUNDARY}\r\nContent-Disposition: form-data; name="message"\r\n\r\nHello, this is a text-only message.\r\n--${BOUNDARY}--\r\n`;
 
-const database = await freshDatabase('sqlite');
-const filesDir = mkdtempSync(join(tmpdir(), 'formgate-bench-files-'));
-const { handle, accountId, forms } = await benchAccount(database.url);
-const filesOn = await forms.createForm(accountId, { name: 'files on', files: 'store', maxFileBytes: FILE_BYTES, maxTotalBytes: FILE_BYTES });
-const filesOff = await forms.createForm(accountId, { name: 'files off' });
-await handle.close();
-const server = await startFormgate(database.url, { FILES_DIR: filesDir, FILES_QUOTA_BYTES: String(64 * 1024 * MIB) });
-try {
-  const pid = server.process.pid!;
-  const atStart = memoryOf(pid);
-  const started = performance.now();
-  const answers = await Promise.all(
-    Array.from({ length: CONCURRENT }, () =>
-      fetch(`${server.url}/v1/submit/${filesOn.id}`, {
-        method: 'POST',
-        headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}`, accept: 'application/json' },
-        body: uploadBody(FILE_BYTES),
-        duplex: 'half',
-      } as RequestInit).then(async (res) => ({ status: res.status, body: await res.text() })),
-    ),
-  );
-  const uploadSeconds = (performance.now() - started) / 1000;
-  const afterUploads = memoryOf(pid);
-  const failed = answers.filter((a) => a.status !== 200);
-  if (failed.length > 0) throw new Error(`uploads failed: ${JSON.stringify(failed.slice(0, 2))}`);
+const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
 
-  // Text-only multipart submits, the two forms alternating so drift (the disk, the other
-  // processes on the machine) weighs on both alike.
-  const rps = { on: [] as number[], off: [] as number[] };
-  const cpu = { on: [] as number[], off: [] as number[] };
-  const contentType = `multipart/form-data; boundary=${BOUNDARY}`;
-  for (let round = 0; round < ROUNDS; round++) {
-    for (const [which, form] of [['off', filesOff], ['on', filesOn]] as const) {
-      const result = await loadWithCpu(server, `/v1/submit/${form.id}`, textBody, contentType, seconds);
-      if (result.errors > 0) throw new Error(`text-only submits failed: ${result.errors}`);
-      rps[which].push(result.rps);
-      cpu[which].push(result.cpu.server);
+export async function uploadsScenario(db: BenchDialect, options: { seconds: number; rounds: number }): Promise<BenchRow[]> {
+  const database = await freshDatabase(db);
+  const filesDir = mkdtempSync(join(tmpdir(), 'formgate-bench-files-'));
+  const { handle, accountId, forms } = await benchAccount(database.url);
+  const filesOn = await forms.createForm(accountId, { name: 'files on', files: 'store', maxFileBytes: FILE_BYTES, maxTotalBytes: FILE_BYTES });
+  const filesOff = await forms.createForm(accountId, { name: 'files off' });
+  await handle.close();
+  const server = await startFormgate(database.url, { FILES_DIR: filesDir, FILES_QUOTA_BYTES: String(64 * 1024 * MIB) });
+  try {
+    const pid = server.process.pid!;
+    const atStart = memoryOf(pid);
+    const answers = await Promise.all(
+      Array.from({ length: CONCURRENT }, () =>
+        fetch(`${server.url}/v1/submit/${filesOn.id}`, {
+          method: 'POST',
+          headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}`, accept: 'application/json' },
+          body: uploadBody(FILE_BYTES),
+          duplex: 'half',
+        } as RequestInit).then(async (res) => ({ status: res.status, body: await res.text() })),
+      ),
+    );
+    const afterUploads = memoryOf(pid);
+    const failed = answers.filter((a) => a.status !== 200);
+    if (failed.length > 0) throw new Error(`uploads failed: ${JSON.stringify(failed.slice(0, 2))}`);
+
+    // Text-only multipart submits, the two forms alternating so drift (the disk, the other
+    // processes on the machine) weighs on both alike.
+    const cpu = { on: [] as number[], off: [] as number[] };
+    const contentType = `multipart/form-data; boundary=${BOUNDARY}`;
+    for (let round = 0; round < options.rounds; round++) {
+      for (const [which, form] of [['off', filesOff], ['on', filesOn]] as const) {
+        const result = await loadWithCpu(server, `/v1/submit/${form.id}`, textBody, contentType, options.seconds);
+        if (result.errors > 0) throw new Error(`text-only submits failed: ${result.errors}`);
+        cpu[which].push(result.cpu.server);
+      }
     }
+    const costRatio = mean(cpu.on) / mean(cpu.off);
+    return [
+      {
+        db,
+        scenario: 'file uploads',
+        metric: `server peak RSS MB, ${CONCURRENT} concurrent ${FILE_BYTES / MIB} MiB uploads (vs RSS at start)`,
+        value: String(afterUploads.peakMb),
+        reference: String(atStart.rssMb),
+        ratio: '—',
+        target: 'peak < 200 MB',
+        pass: afterUploads.peakMb < 200,
+      },
+      {
+        db,
+        scenario: 'file uploads',
+        metric: 'server CPU a text-only multipart submit, form with files stored vs files off',
+        value: mean(cpu.on).toFixed(4),
+        reference: mean(cpu.off).toFixed(4),
+        ratio: costRatio.toFixed(2),
+        target: '≤ 1.05',
+        pass: costRatio <= 1.05,
+      },
+    ];
+  } finally {
+    await server.stop();
+    await database.drop();
+    rmSync(filesDir, { recursive: true, force: true });
   }
-  const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
-  const report = {
-    uploads: {
-      concurrent: CONCURRENT,
-      fileMiB: FILE_BYTES / MIB,
-      seconds: Number(uploadSeconds.toFixed(1)),
-      serverRssAtStartMb: atStart.rssMb,
-      serverPeakRssMb: afterUploads.peakMb,
-      target: 'peak RSS < 200 MB',
-      pass: afterUploads.peakMb < 200,
-    },
-    textOnlySubmit: {
-      rpsFilesOff: Math.round(mean(rps.off)),
-      rpsFilesOn: Math.round(mean(rps.on)),
-      serverCpuMicrosecondsPerRequestOff: Number(mean(cpu.off).toFixed(4)),
-      serverCpuMicrosecondsPerRequestOn: Number(mean(cpu.on).toFixed(4)),
-      costRatio: Number((mean(cpu.on) / mean(cpu.off)).toFixed(3)),
-      throughputRatio: Number((mean(rps.off) / mean(rps.on)).toFixed(3)),
-      target: 'cost ratio <= 1.05',
-      pass: mean(cpu.on) / mean(cpu.off) <= 1.05,
-    },
-  };
-  console.log(JSON.stringify(report, null, 2));
-} finally {
-  await server.stop();
-  await database.drop();
-  rmSync(filesDir, { recursive: true, force: true });
 }
