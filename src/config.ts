@@ -232,7 +232,7 @@ export interface FilesConfig {
   readonly maxBytes: number;
   /** FILES_QUOTA_BYTES: the most all of one account's files may hold. */
   readonly quotaBytes: number;
-  /** Set when `storage` is `s3`. */
+  /** Set when S3_BUCKET is (always with `storage` s3): also the target of `formgate files copy --to s3`. */
   readonly s3: S3Config | undefined;
 }
 
@@ -324,7 +324,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       maxBytes: e.FILES_MAX_BYTES,
       quotaBytes: e.FILES_QUOTA_BYTES,
       s3:
-        e.FILES_STORAGE === 's3'
+        e.S3_BUCKET !== undefined
           ? Object.freeze({
               endpoint: e.S3_ENDPOINT,
               region: e.S3_REGION,

@@ -88,3 +88,8 @@ export async function findUnscannedFileRows(db: Executor, limit: number): Promis
 export async function setFileScanState(db: Executor, id: string, scanState: string): Promise<void> {
   await db.updateTable('files').set({ scan_state: scanState }).where('id', '=', id).execute();
 }
+
+/** Up to `limit` file rows after `afterId` in ID order (every file the copy walks, page by page). */
+export async function listFileRowsAfter(db: Executor, afterId: string, limit: number): Promise<Array<Pick<FileRow, 'id' | 'storage_key'>>> {
+  return db.selectFrom('files').select(['id', 'storage_key']).where('id', '>', afterId).orderBy('id').limit(limit).execute();
+}

@@ -18,6 +18,7 @@ import {
   findFileRowsBySubmissionIds,
   findFileRowsOfForm,
   findUnscannedFileRows,
+  listFileRowsAfter,
   insertFileRow,
   setFileScanState,
   sumFileBytesOfAccount,
@@ -51,6 +52,9 @@ export interface FileDownload {
  * submission is gone, never before. A sweeper removes what a crash left behind and scans
  * again what clamd could not scan.
  */
+/** File rows read at a time by the copy. */
+const COPY_PAGE = 500;
+
 export class FileService {
   private timer: NodeJS.Timeout | undefined;
   private sweeping: Promise<number> | undefined;
@@ -186,6 +190,30 @@ export class FileService {
 
   private linkKey(): Promise<Buffer> {
     return this.instanceSecrets.getSecret('file-links');
+  }
+
+  /**
+   * `formgate files copy --to s3`: every stored file's content from `from` into `to`, under the
+   * same key, so the rows stay as they are and FILES_STORAGE=s3 finds each file. A key already in
+   * `to` is written again with the same bytes, so a copy that stopped can be run again. Returns
+   * the files copied and those whose content `from` does not hold.
+   */
+  async copyFiles(from: FileStorage, to: FileStorage): Promise<{ copied: number; missing: string[] }> {
+    let copied = 0;
+    const missing: string[] = [];
+    for (let after = ''; ; ) {
+      const rows = await listFileRowsAfter(this.db, after, COPY_PAGE);
+      if (rows.length === 0) return { copied, missing };
+      for (const row of rows) {
+        const content = await from.get(row.storage_key);
+        if (content === undefined) missing.push(row.id);
+        else {
+          await to.put(row.storage_key, content);
+          copied++;
+        }
+      }
+      after = rows.at(-1)!.id;
+    }
   }
 
   /** After submissions were deleted (committed): their files' contents, then their rows. */
