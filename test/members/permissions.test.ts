@@ -138,7 +138,8 @@ describe('every signed-in route × every role', () => {
           continue;
         }
         if (allowed) {
-          const ids = await freshResources(accountA);
+          // A GET changes nothing: it reads the shared resources; an action gets its own.
+          const ids = method === 'GET' ? own : await freshResources(accountA);
           const target = key === 'POST /dashboard/members/transfer' ? (await t.services.members.add(accountA, { email: unique(), role: 'admin', password: PASSWORD })) : undefined;
           const email = target && 'member' in target ? target.member.email : '';
           const { res } = await request(client, method, pathOf(url, ids, resource), bodyOf(key, ids, email));

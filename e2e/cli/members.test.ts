@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBase62 } from '../../src/lib/ids.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
-import { createAccount } from '../helpers/factories.js';
-import { runCli, runCliJson } from '../helpers/server-process.js';
+import { startTestApp, type TestApp } from '../../test/helpers/app.js';
+import { createAccount } from '../../test/helpers/factories.js';
+import { runCli, runCliJson } from '../../test/helpers/server-process.js';
 
 let t: TestApp;
 let env: Record<string, string>;
