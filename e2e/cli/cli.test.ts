@@ -104,6 +104,11 @@ describe('formgate CLI', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
           requiredFields: [],
           notify: [],
           notifyMode: 'each',
+          files: 'off',
+          maxFiles: 5,
+          maxFileBytes: 10485760,
+          maxTotalBytes: 26214400,
+          fileTypes: [],
         },
       },
     });

@@ -58,7 +58,7 @@ describe(`start on ${testDialect}`, { timeout: PROCESS_TEST_TIMEOUT_MS }, () => 
     const messages = records.map((r) => r.msg);
     const listen = messages.findIndex((m) => m.startsWith(`Formgate ${packageVersion} listening on http://127.0.0.1:`));
     expect(listen).toBe(0);
-    expect(messages.slice(1, 7)).toEqual([
+    expect(messages.slice(1, 8)).toEqual([
       'Dashboard: https://forms.example.com/dashboard (public URL https://forms.example.com)',
       testDialect === 'sqlite'
         ? `Database: SQLite file ${database.url.slice('sqlite:'.length)}`
