@@ -17,7 +17,7 @@ const benchSchemas = () => schemasIn(postgresAdminUrl);
 const { tmp, env, schemasBefore } = expectNothingLeftBehind('formgate-bench-pair-', benchSchemas);
 
 // A run of quick()'s length took 12–16 s on a 2-core machine beside other test files.
-const runPair = (args: string[]) => runToExit([...PAIR, ...args], { ...env(), BENCH_DATABASE_URL: postgresAdminUrl }, { limitMs: 75_000 });
+const runPair = (args: string[]) => runToExit([...PAIR, ...args], { ...env(), BENCH_DATABASE_URL: postgresAdminUrl }, { limitMs: 170_000 });
 
 /** The databases a run has made so far: its SQLite directories, or its PostgreSQL schemas. */
 async function madeDatabases(dialect: (typeof DIALECTS)[number]): Promise<string[]> {
@@ -36,7 +36,7 @@ describe('npm run bench:pair', () => {
     [['--b-env', 'DATABASE_URL=sqlite::memory:'], /--b-env cannot set DATABASE_URL/],
     [['--b-dist', 'no-such-dir'], /--b-dist: .*no-such-dir\/src\/server\.js does not exist/],
     [['--b-sq', 'select 1'], /Unknown option '--b-sq'/],
-  ])('refuses %j before anything starts', { timeout: PROCESS_TEST_TIMEOUT_MS }, async (args, message) => {
+  ])('refuses %j before anything starts', { timeout: 180_000 }, async (args, message) => {
     const result = await runPair(args);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(message);
@@ -46,7 +46,7 @@ describe('npm run bench:pair', () => {
 });
 
 describe.each(DIALECTS)('npm run bench:pair on %s', (dialect) => {
-  it('loads A, B and the limit in interleaved rounds and prints B against A', { timeout: PROCESS_TEST_TIMEOUT_MS }, async () => {
+  it('loads A, B and the limit in interleaved rounds and prints B against A', { timeout: 180_000 }, async () => {
     // B is this build again, named as another build's tree, with the spam index dropped.
     const result = await runPair([...quick(dialect), '--b-dist', atRoot('dist'), '--b-sql', 'drop index submissions_form_spam_newest_idx']);
     expect(result.stderr).toBe('');
@@ -60,31 +60,31 @@ describe.each(DIALECTS)('npm run bench:pair on %s', (dialect) => {
     expect(result.stdout).toMatch(/^B \/ A: median \d+\.\d\d, range \d+\.\d\d–\d+\.\d\d$/m);
   });
 
-  it("fails the run when B's SQL fails, and leaves no database behind", { timeout: PROCESS_TEST_TIMEOUT_MS }, async () => {
+  it("fails the run when B's SQL fails, and leaves no database behind", { timeout: 180_000 }, async () => {
     const result = await runPair([...quick(dialect), '--b-sql', 'drop index no_such_index']);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/^bench:pair failed: .*no_such_index/m);
     expect(result.stdout).toBe('');
   });
 
-  it("runs B's SQL on B's database alone: a renamed table fails B's load, not A's", { timeout: PROCESS_TEST_TIMEOUT_MS }, async () => {
+  it("runs B's SQL on B's database alone: a renamed table fails B's load, not A's", { timeout: 180_000 }, async () => {
     const result = await runPair([...quick(dialect), '--b-sql', 'alter table submissions rename to submissions_elsewhere']);
     expect(result.code).toBe(1);
     // A is loaded first: had the statement reached A's database, A's load would have failed first.
     expect(result.stderr).toMatch(/^bench:pair failed: B: \d+ requests failed/m);
   });
 
-  it("gives B's environment to B alone: a rate limit there fails B's load, not A's", { timeout: PROCESS_TEST_TIMEOUT_MS }, async () => {
+  it("gives B's environment to B alone: a rate limit there fails B's load, not A's", { timeout: 180_000 }, async () => {
     const result = await runPair([...quick(dialect), '--b-env', 'SUBMIT_RATE_LIMIT_PER_MINUTE=1']);
     expect(result.code).toBe(1);
     // A is loaded first, so had the limit reached A its load would have failed first.
     expect(result.stderr).toMatch(/^bench:pair failed: B: \d+ requests failed/m);
   });
 
-  it('takes its servers and databases along when it is killed with SIGKILL, which runs no cleanup of its own', { timeout: PROCESS_TEST_TIMEOUT_MS }, async () => {
+  it('takes its servers and databases along when it is killed with SIGKILL, which runs no cleanup of its own', { timeout: 180_000 }, async () => {
     // 100 rounds: the kill lands long before the end. The run's servers and its reaper hold its
     // stderr, so `finished` waits for the last of them.
-    const { child: run, finished } = startToExit([...PAIR, '--db', dialect, '--rounds', '100'], { ...env(), BENCH_DATABASE_URL: postgresAdminUrl }, { limitMs: 75_000 });
+    const { child: run, finished } = startToExit([...PAIR, '--db', dialect, '--rounds', '100'], { ...env(), BENCH_DATABASE_URL: postgresAdminUrl }, { limitMs: 170_000 });
     let made: Array<{ pid: number; command: string[] }> = [];
     try {
       await vi.waitFor(

@@ -75,7 +75,9 @@ export async function authPages(app: FastifyInstance): Promise<void> {
     const counters = [addressCounter, emailCounter];
     const user = await app.services.accounts.verifyCredentials(request.body.email, request.body.password);
     if (!user) {
-      await app.services.accounts.recordFailedSignIn(request.body.email);
+      // Not awaited: an existing user's failure writes an audit event, an unknown email writes
+      // nothing, and the answer must take as long for either.
+      void app.services.accounts.recordFailedSignIn(request.body.email).catch((err: unknown) => request.log.warn({ err }, 'recording a failed sign-in failed'));
       const page = { ...pageContext(request, reply, 'Log in'), error: 'Wrong email or password.' };
       return sendPage(reply, 'auth', page, { heading: 'Log in', action: '/dashboard/login', email: request.body.email, signupOpen: await isSignupOpen(), ...signInChoices(app) }, 401);
     }

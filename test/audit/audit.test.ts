@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { waitFor } from '../helpers/wait.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAsActor } from '../../src/audit/audit.context.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
@@ -31,6 +32,8 @@ describe('the audit log', () => {
     await stranger.get('/dashboard/login');
     expect((await stranger.post('/dashboard/login', { email, password: 'not the password' })).res.status).toBe(401);
 
+    // The failed sign-in is recorded after its answer (so that it takes no longer than an unknown email's).
+    await waitFor(async () => (await t.services.audit.listEvents(account.id)).length === 4, 10_000, 'the failed sign-in recorded');
     const events = await t.services.audit.listEvents(account.id);
     expect(events.map((e) => [e.action, e.actor.label, e.address, e.target?.type ?? null])).toEqual([
       ['sign_in_failed', email, '127.0.0.1', null],
