@@ -20,11 +20,16 @@ export class ClamdScanner {
     this.port = Number(parsed.port || 3310);
   }
 
-  async scan(content: Readable): Promise<ScanVerdict> {
-    let socket: Socket | undefined;
+  /**
+   * One file's verdict within `timeoutMs` (the constructor's by default): past it the socket is
+   * destroyed, which also ends a write that waits on a clamd that stopped reading, and the file
+   * is `unavailable`, so a stalled clamd holds no one longer than that.
+   */
+  async scan(content: Readable, timeoutMs = this.timeoutMs): Promise<ScanVerdict> {
+    const socket = connect({ host: this.host, port: this.port });
+    const deadline = setTimeout(() => socket.destroy(new Error('clamd timed out')), Math.max(timeoutMs, 1));
     try {
-      socket = connect({ host: this.host, port: this.port });
-      const answer = collectAnswer(socket, this.timeoutMs);
+      const answer = collectAnswer(socket);
       // Awaited below; a failure before then must not count as unhandled.
       answer.catch(() => undefined);
       await once(socket, 'connect');
@@ -46,7 +51,8 @@ export class ClamdScanner {
       content.destroy();
       return 'unavailable';
     } finally {
-      socket?.destroy();
+      clearTimeout(deadline);
+      socket.destroy();
     }
   }
 }
@@ -62,24 +68,14 @@ function write(socket: Socket, data: Buffer): Promise<void> {
   return new Promise((settle, reject) => socket.write(data, (err) => (err ? reject(err) : settle())));
 }
 
-function collectAnswer(socket: Socket, timeoutMs: number): Promise<string> {
+function collectAnswer(socket: Socket): Promise<string> {
   return new Promise((settle, reject) => {
     const chunks: Buffer[] = [];
-    const timer = setTimeout(() => reject(new Error('clamd timed out')), timeoutMs);
     socket.on('data', (chunk: Buffer) => {
       chunks.push(chunk);
-      if (chunk.includes(0)) {
-        clearTimeout(timer);
-        settle(Buffer.concat(chunks).toString('utf8'));
-      }
+      if (chunk.includes(0)) settle(Buffer.concat(chunks).toString('utf8'));
     });
-    socket.on('error', (err) => {
-      clearTimeout(timer);
-      reject(err);
-    });
-    socket.on('close', () => {
-      clearTimeout(timer);
-      settle(Buffer.concat(chunks).toString('utf8'));
-    });
+    socket.on('error', reject);
+    socket.on('close', () => settle(Buffer.concat(chunks).toString('utf8')));
   });
 }

@@ -52,6 +52,9 @@ export interface FileDownload {
  * submission is gone, never before. A sweeper removes what a crash left behind and scans
  * again what clamd could not scan.
  */
+/** How long clamd may take over one submission's files before they are left `unscanned`. */
+const SUBMIT_SCAN_BUDGET_MS = 5_000;
+
 /** File rows read at a time by the copy. */
 const COPY_PAGE = 500;
 
@@ -124,8 +127,12 @@ export class FileService {
   async scan(batch: UploadBatch): Promise<{ malware: boolean; states: Map<string, ScanState> }> {
     const states = new Map<string, ScanState>();
     let malware = false;
+    // One budget for the whole submission: a slow or stalled clamd delays its answer by at most
+    // this, and what it did not scan in time is scanned later by the sweeper.
+    const deadline = Date.now() + SUBMIT_SCAN_BUDGET_MS;
     for (const file of batch.files) {
-      const verdict = await this.scanStored(file.storageKey);
+      const left = deadline - Date.now();
+      const verdict = left > 0 ? await this.scanStored(file.storageKey, left) : 'unavailable';
       if (verdict === 'malware') {
         malware = true;
         states.set(file.id, 'malware');
@@ -135,11 +142,11 @@ export class FileService {
     return { malware, states };
   }
 
-  private async scanStored(key: string): Promise<ScanVerdict> {
+  private async scanStored(key: string, timeoutMs?: number): Promise<ScanVerdict> {
     if (!this.scanner) return 'clean';
     const content = await this.storage.get(key);
     if (!content) return 'unavailable';
-    return this.scanner.scan(content);
+    return this.scanner.scan(content, timeoutMs);
   }
 
   /**

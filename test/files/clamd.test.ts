@@ -1,5 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, startTestApp, type TestApp } from '../helpers/app.js';
@@ -56,5 +57,35 @@ describe('clamd scanning', () => {
     const clean = await upload(owner.form.id, 'a.png', PNG);
     expect(clean.filtered).toBeUndefined();
     expect((await fileOf(clean.submissionId))?.scan_state).toBe('clean');
+  });
+
+  it('a clamd that takes the connection and never reads nor answers: answered within the scan budget, the file kept unscanned', async () => {
+    // Holds every socket open and pauses it, so writes back up as they would against a stuck clamd.
+    const held: Socket[] = [];
+    const stalled: Server = createServer((socket) => {
+      socket.pause();
+      held.push(socket);
+    });
+    await new Promise<void>((settle) => stalled.listen(0, '127.0.0.1', settle));
+    const stalledPort = (stalled.address() as { port: number }).port;
+    const app = await startTestApp({ database: t.database, env: { FILES_DIR: dir, CLAMD_URL: `tcp://127.0.0.1:${stalledPort}` } });
+    try {
+      const owner = await createOwner(app.services, { form: { files: 'store', fileTypes: ['images', 'text'] } });
+      const big = Buffer.concat([PNG, Buffer.alloc(4 * 1024 * 1024, 1)]);
+      const started = Date.now();
+      const res = await submit(app, owner.form.id, { multipart: multipart({ message: 'hi' }, [{ field: 'a', name: 'a.png', content: big }, { field: 'b', name: 'b.png', content: PNG }]) }, JSON_ACCEPT);
+      expect(res.status).toBe(200);
+      // One budget of 5 s for the submission, not a wait per file, nor forever.
+      expect(Date.now() - started).toBeLessThan(9_000);
+      const { submissionId, filtered } = (await res.json()) as { submissionId: string; filtered?: string };
+      expect(filtered).toBeUndefined();
+      const rows = await app.handle.db.selectFrom('files').select('scan_state').where('submission_id', '=', submissionId).execute();
+      expect(rows.map((r) => r.scan_state)).toEqual(['unscanned', 'unscanned']);
+      expect(held.length).toBeGreaterThanOrEqual(1);
+    } finally {
+      await app.close();
+      for (const socket of held) socket.destroy();
+      await new Promise<void>((settle) => stalled.close(() => settle()));
+    }
   });
 });
