@@ -76,7 +76,8 @@ function queryLog(options: DatabaseOptions): Pick<KyselyConfig, 'log'> {
 /** A UNIQUE constraint refused the row, on either database. */
 export function isUniqueViolation(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;
-  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
+  // PostgreSQL reports a primary key's conflict as any unique one's; SQLite names it apart.
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
 }
 
 /**
