@@ -59,12 +59,9 @@ export async function memberPages(app: FastifyInstance): Promise<void> {
     return done(reply, 'The invitation was revoked: its link no longer works.');
   });
 
-  const memberEmail = async (accountId: string, userId: string) => (await members.listMembers(accountId)).find((m) => m.userId === userId)?.email ?? '';
-
   app.post<{ Params: { id: string }; Body: Values }>('/dashboard/members/:id/role', { schema: { hide: true, params: idParams, body: bodySchema(['role']) } }, async (request, reply) => {
-    const email = await memberEmail(request.owner!.id, request.params.id);
     try {
-      const member = await members.setRole(request.owner!.id, email, request.body.role ?? '');
+      const member = await members.setRole(request.owner!.id, { userId: request.params.id }, request.body.role ?? '');
       return done(reply, `${member.email} is now ${member.role}.`);
     } catch (err) {
       rethrowUnlessValidation(err);
@@ -73,9 +70,8 @@ export async function memberPages(app: FastifyInstance): Promise<void> {
   });
 
   app.post<{ Params: { id: string } }>('/dashboard/members/:id/remove', { schema: { hide: true, params: idParams } }, async (request, reply) => {
-    const email = await memberEmail(request.owner!.id, request.params.id);
-    await members.remove(request.owner!.id, email);
-    return done(reply, `${email} was removed from the account.`);
+    const member = await members.remove(request.owner!.id, { userId: request.params.id });
+    return done(reply, `${member.email} was removed from the account.`);
   });
 
   app.post('/dashboard/members/leave', { schema: { hide: true } }, async (request, reply) => {

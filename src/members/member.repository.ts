@@ -19,6 +19,17 @@ export async function listMemberRows(db: Executor, accountId: string): Promise<M
   return rows.map((r) => ({ userId: r.id, email: r.email, displayName: r.display_name, role: r.role as Role, createdAt: r.created_at }));
 }
 
+/** Invitations the account made since `since`, whatever became of them (the daily cap counts them all). */
+export async function countInvitationsSince(db: Executor, accountId: string, since: string): Promise<number> {
+  const row = await db
+    .selectFrom('invitations')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('account_id', '=', accountId)
+    .where('created_at', '>=', since)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 export async function findMemberRole(db: Executor, accountId: string, userId: string): Promise<Role | undefined> {
   const row = await db.selectFrom('memberships').select('role').where('account_id', '=', accountId).where('user_id', '=', userId).executeTakeFirst();
   return row?.role as Role | undefined;

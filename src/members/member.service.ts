@@ -5,10 +5,11 @@ import type { AuditService } from '../audit/audit.service.js';
 import type { Executor } from '../db/database.js';
 import { AppError, notFound, validationFailed } from '../errors.js';
 import { newId } from '../lib/ids.js';
-import { nowIso } from '../lib/time.js';
+import { isoMinus, nowIso } from '../lib/time.js';
 import { hashToken } from '../lib/token-hash.js';
 import type { NotificationService } from '../notifications/notification.service.js';
 import {
+  countInvitationsSince,
   deleteMembership,
   findInvitationRowByTokenHash,
   findMemberRole,
@@ -26,6 +27,16 @@ import {
 import { GRANTABLE_ROLES, type Invitation, type Member, type MembershipSummary, type Role } from './member.types.js';
 
 export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+/**
+ * Invitations one account may make in 24 hours. Each may send an email to an address the
+ * inviter typed: the cap keeps an account (sign-up may be open) from using Formgate to mail
+ * strangers in bulk, and is far above what a team adds in a day.
+ */
+export const INVITATIONS_PER_DAY = 50;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** A member named by their login's address (the CLI) or their user ID (the dashboard). */
+export type MemberRef = { email: string } | { userId: string };
 
 /** A new invitation and its link: the link is shown once and is nowhere else (only its hash is kept). */
 export interface IssuedInvitation {
@@ -74,8 +85,9 @@ export class MemberService {
     return findMemberRole(this.db, accountId, userId);
   }
 
-  private async getMember(accountId: string, email: string): Promise<Member> {
-    const member = (await this.listMembers(accountId)).find((m) => m.email === email.trim().toLowerCase());
+  private async getMember(accountId: string, who: MemberRef): Promise<Member> {
+    const matches = 'userId' in who ? (m: Member) => m.userId === who.userId : (m: Member) => m.email === who.email.trim().toLowerCase();
+    const member = (await this.listMembers(accountId)).find(matches);
     if (!member) throw notFound('Member');
     return member;
   }
@@ -91,8 +103,13 @@ export class MemberService {
       throw validationFailed(`${email} is a member already.`, { email: 'This person is a member already' });
     }
     const account = await this.accounts.getAccount(accountId);
-    const token = randomBytes(32).toString('base64url');
     const now = nowIso();
+    if ((await countInvitationsSince(this.db, accountId, isoMinus(now, DAY_MS))) >= INVITATIONS_PER_DAY) {
+      throw new AppError('rate_limited', `An account may make ${INVITATIONS_PER_DAY} invitations a day. Try again tomorrow, or add people who have a login with the CLI.`, {
+        headers: { 'Retry-After': String(DAY_MS / 1000) },
+      });
+    }
+    const token = randomBytes(32).toString('base64url');
     const row = {
       id: newId('inv'),
       account_id: accountId,
@@ -167,9 +184,9 @@ export class MemberService {
   }
 
   /** Changes a member's role; the owner's role changes only by a handover. */
-  async setRole(accountId: string, email: string, role: string): Promise<Member> {
+  async setRole(accountId: string, who: MemberRef, role: string): Promise<Member> {
     const newRole = checkGrantable(role);
-    const member = await this.getMember(accountId, email);
+    const member = await this.getMember(accountId, who);
     if (member.role === 'owner') throw forbidden('The owner\'s role changes only by handing ownership to another member.');
     await this.db.transaction().execute(async (trx) => {
       await updateMemberRole(trx, accountId, member.userId, newRole);
@@ -179,13 +196,14 @@ export class MemberService {
   }
 
   /** Removes a member (not the owner); their sessions lose the account on their next request. */
-  async remove(accountId: string, email: string): Promise<void> {
-    const member = await this.getMember(accountId, email);
+  async remove(accountId: string, who: MemberRef): Promise<Member> {
+    const member = await this.getMember(accountId, who);
     if (member.role === 'owner') throw forbidden('The owner cannot be removed. Hand ownership to another member first.');
     await this.db.transaction().execute(async (trx) => {
       await deleteMembership(trx, accountId, member.userId);
       await this.audit?.record(trx, accountId, 'member.removed', { type: 'user', id: member.userId }, { email: member.email, role: member.role });
     });
+    return member;
   }
 
   /** The signed-in member leaves the account; the owner must hand ownership over first. */
@@ -201,7 +219,7 @@ export class MemberService {
 
   /** Hands the account to another member, who becomes its owner; the previous owner becomes an admin. */
   async transferOwnership(accountId: string, fromUserId: string, toEmail: string): Promise<Member> {
-    const target = await this.getMember(accountId, toEmail);
+    const target = await this.getMember(accountId, { email: toEmail });
     if ((await this.findRole(accountId, fromUserId)) !== 'owner') throw forbidden('Only the owner can hand ownership over.');
     if (target.userId === fromUserId) throw validationFailed('You own this account already.', { email: 'This is you' });
     await this.db.transaction().execute(async (trx) => {

@@ -1,3 +1,4 @@
+import { INVITATIONS_PER_DAY } from '../../src/members/member.service.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashToken } from '../../src/lib/token-hash.js';
 import { randomBase62 } from '../../src/lib/ids.js';
@@ -190,15 +191,27 @@ describe('roles, leaving and handing over ownership', () => {
 
   it('writes no audit event for a refused change', async () => {
     const before = (await t.services.audit.listEvents(owner.id)).length;
-    await expect(t.services.members.setRole(owner.id, owner.email, 'viewer')).rejects.toThrow();
-    await expect(t.services.members.remove(owner.id, owner.email)).rejects.toThrow();
+    await expect(t.services.members.setRole(owner.id, { email: owner.email }, 'viewer')).rejects.toMatchObject({ code: 'access_denied' });
+    await expect(t.services.members.remove(owner.id, { email: owner.email })).rejects.toMatchObject({ code: 'access_denied' });
     const email = unique();
     await t.services.members.add(owner.id, { email, role: 'viewer', password: PASSWORD });
     // Adding the same person twice fails inside the transaction: no second event.
-    await expect(t.services.members.add(owner.id, { email, role: 'member' })).rejects.toThrow();
+    await expect(t.services.members.add(owner.id, { email, role: 'member' })).rejects.toMatchObject({ code: 'validation_failed' });
     const list = await t.services.audit.listEvents(owner.id);
     expect(list.length).toBe(before + 1);
     expect(list[0]).toMatchObject({ action: 'member.added', details: { email, role: 'viewer' } });
+  });
+});
+
+describe('invitations are capped', () => {
+  it(`an account makes at most ${INVITATIONS_PER_DAY} a day, so it cannot mail strangers in bulk; other accounts are not held back`, async () => {
+    const capped = await createAccount(t.services, { email: unique(), password: PASSWORD });
+    for (let i = 0; i < INVITATIONS_PER_DAY; i++) await t.services.members.invite(capped.id, { email: unique(), role: 'viewer' });
+    const refused = t.services.members.invite(capped.id, { email: unique(), role: 'viewer' });
+    await expect(refused).rejects.toMatchObject({ code: 'rate_limited', headers: { 'Retry-After': '86400' } });
+    expect(await t.handle.db.selectFrom('invitations').select('id').where('account_id', '=', capped.id).execute()).toHaveLength(INVITATIONS_PER_DAY);
+    const other = await createAccount(t.services, { email: unique(), password: PASSWORD });
+    await expect(t.services.members.invite(other.id, { email: unique(), role: 'viewer' })).resolves.toMatchObject({ invitation: { state: 'pending' } });
   });
 });
 

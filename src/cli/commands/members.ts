@@ -59,7 +59,7 @@ export function registerMembers(program: Command): void {
         o,
         async (s) => {
           const account = await s.accounts.getAccountByIdOrEmail(idOrEmail);
-          return { member: memberJson(await s.members.setRole(account.id, email, role)) };
+          return { member: memberJson(await s.members.setRole(account.id, { email }, role)) };
         },
         (r) => `${r.member.email} is now ${r.member.role}.`,
       ),
@@ -74,7 +74,7 @@ export function registerMembers(program: Command): void {
         o,
         async (s) => {
           const account = await s.accounts.getAccountByIdOrEmail(idOrEmail);
-          await s.members.remove(account.id, email);
+          await s.members.remove(account.id, { email });
           return { removed: true as const };
         },
         () => `${email} was removed.`,
