@@ -17,8 +17,15 @@ export async function findLiveSessionWithRole(db: Executor, id: string, now: str
     .executeTakeFirst();
 }
 
-export async function updateSessionAccount(db: Executor, id: string, accountId: string): Promise<void> {
-  await db.updateTable('sessions').set({ account_id: accountId }).where('id', '=', id).execute();
+/** Moves the session to another account of its user; false when the user is no member there. */
+export async function updateSessionAccount(db: Executor, id: string, accountId: string): Promise<boolean> {
+  const result = await db
+    .updateTable('sessions')
+    .set({ account_id: accountId })
+    .where('id', '=', id)
+    .where((eb) => eb.exists(eb.selectFrom('memberships').select('memberships.role').where('memberships.account_id', '=', accountId).whereRef('memberships.user_id', '=', 'sessions.user_id')))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
 }
 
 export async function deleteSession(db: Executor, id: string): Promise<void> {

@@ -96,9 +96,9 @@ export class SessionService {
     };
   }
 
-  /** The account switcher: the session acts in another of the user's accounts from now on. */
+  /** The account switcher: the session acts in another of its user's accounts from now on; not_found for an account they are no member of. */
   async switchAccount(token: string, accountId: string): Promise<void> {
-    await updateSessionAccount(this.db, hashToken(token), accountId);
+    if (!(await updateSessionAccount(this.db, hashToken(token), accountId))) throw notFound('Account');
   }
 
   async endSession(token: string | undefined): Promise<void> {

@@ -190,4 +190,19 @@ describe('membership is read at every request', () => {
     expect(removed.res.status).toBe(303);
     expect(removed.res.headers.get('location')).toBe('/dashboard/login');
   });
+
+  it('the account switcher moves a session only into an account its user belongs to', async () => {
+    const email = unique();
+    await t.services.members.add(accountA, { email, role: 'viewer', password: PASSWORD });
+    const client = await signIn(email);
+    await client.get('/dashboard/forms');
+    const refused = await client.post('/dashboard/account/switch', { accountId: accountB });
+    expect(refused.res.status).toBe(404);
+    // Still acting in its own account, with its own role.
+    const forms = await client.get('/dashboard/forms');
+    expect(forms.res.status).toBe(200);
+    expect((await client.get('/dashboard/keys')).res.status).toBe(403);
+    const [session] = await t.handle.db.selectFrom('sessions').innerJoin('users', 'users.id', 'sessions.user_id').select('sessions.account_id').where('users.email', '=', email).execute();
+    expect(session!.account_id).toBe(accountA);
+  });
 });
