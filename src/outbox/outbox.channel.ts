@@ -2,7 +2,7 @@ import type { Trx } from '../db/database.js';
 import type { RetryPolicy } from './outbox.policy.js';
 
 /** The tables whose rows the outbox leases: every channel's items. */
-export type LeasedTable = 'hook_deliveries' | 'integration_messages' | 'email_messages';
+export type LeasedTable = string;
 
 /** One send the dispatcher runs; it records its own outcome. */
 export type OutboxSend = () => Promise<void>;
@@ -59,7 +59,10 @@ export interface OutboxChannel {
   readonly name: string;
   /** At most this many of the channel's sends run at once. */
   readonly maxInFlight: number;
-  /** The channel's items: each row has `state` (pending → sending → …), `claimed_at` and `claimed_by`. */
+  /**
+   * The channel's items: each row has `state` (pending → sending → …), `claimed_at` and
+   * `claimed_by`, and `next_attempt_at` when its policy retries.
+   */
   readonly table?: LeasedTable;
   /** Attempts, backoff and which answers are permanent. */
   readonly policy?: RetryPolicy;

@@ -97,13 +97,18 @@ export class OutboxDispatcher {
       record?: (trx: Trx, queued: number) => Promise<void>;
     } = {},
   ): Promise<number> {
+    const channel = this.channels.find((c) => c.table === table);
+    // No channel sends these items (email off, say): nothing would send them again.
+    if (!channel) return 0;
+    // A channel that retries keeps when each item is due; one sent once has no such column.
+    const hasDueTime = (channel.policy?.maxAttempts ?? 1) > 1;
     const now = nowIso();
     let queued = 0;
     await this.handle.db.transaction().execute(async (trx) => {
       for (let i = 0; i < ids.length; i += SEND_AGAIN_CHUNK) {
         const chunk = ids.slice(i, i + SEND_AGAIN_CHUNK);
         await inTransaction.keepLastAttempts?.(trx, chunk);
-        queued += await requeueItems(trx, table, table !== 'hook_deliveries', chunk, now);
+        queued += await requeueItems(trx, table, hasDueTime, chunk, now);
       }
       // The feature's audit event commits with the requeue, or neither does.
       if (queued > 0) await inTransaction.record?.(trx, queued);
