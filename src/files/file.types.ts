@@ -1,3 +1,4 @@
+import type { FileRef } from '../lib/file-links.js';
 import type { FileRow } from '../db/schema.js';
 
 /** Whether a file's content was checked by clamd: `unscanned` waits for a later scan. */
@@ -19,13 +20,6 @@ export interface StoredFile {
   createdAt: string;
 }
 
-/** What a submission's payload holds for a file field: `{ file: FileRef }`. */
-export interface FileRef {
-  id: string;
-  name: string;
-  size: number;
-  type: string;
-}
 
 export function fileRowToStoredFile(row: FileRow): StoredFile {
   return {

@@ -4,7 +4,7 @@ import { AppError, validationFailed, type FieldErrors } from '../errors.js';
 import { cleanFileName, textTypeOf } from '../lib/file-types.js';
 import { newId } from '../lib/ids.js';
 import { shortened } from '../lib/text.js';
-import type { FileRef } from './file.types.js';
+import type { FileRef } from '../lib/file-links.js';
 
 /** Bytes read before a file's type is decided: enough for every magic number file-type knows, and for ZIP-based office files. */
 const HEAD_BYTES = 64 * 1024;

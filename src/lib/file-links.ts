@@ -21,9 +21,17 @@ export function fileLinkIsValid(key: Buffer, fileId: string, expires: string, si
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
-/** A payload value that names a stored file: `{ file: {id, name, size, type} }`. */
+/** What a submission's payload holds of a stored file (contract section 18). */
+export interface FileRef {
+  id: string;
+  name: string;
+  size: number;
+  type: string;
+}
+
+/** A payload value that names a stored file: `{ file: {id, name, size, type} }`; outbound messages add `url`. */
 export interface FileValue {
-  file: { id: string; name: string; size: number; type: string; url?: string };
+  file: FileRef & { url?: string };
 }
 
 export function isFileValue(value: unknown): value is FileValue {

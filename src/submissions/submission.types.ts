@@ -1,14 +1,11 @@
 import type { SubmissionRow } from '../db/schema.js';
-import type { FileRef } from '../files/file.types.js';
+import type { FileValue } from '../lib/file-links.js';
 import { triageToApiTriage, UNTRIAGED, type ApiTriage, type SubmissionTriage } from './submission-inbox.types.js';
 
 /** A stored field value: JSON bodies keep their types; urlencoded and multipart give strings. */
 export type FieldScalar = string | number | boolean | null;
-/** A stored file, on a form that keeps files (contract section 18). */
-export interface FileFieldValue {
-  file: FileRef;
-}
-export type FieldItem = FieldScalar | FileFieldValue;
+/** A field item: a scalar, or a stored file on a form that keeps files (contract section 18). */
+export type FieldItem = FieldScalar | FileValue;
 export type FieldValue = FieldItem | FieldItem[];
 /**
  * Field name → value. Built with Object.create(null) / defineProperty so names such as

@@ -2,7 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import { Busboy, type BusboyInstance } from '@fastify/busboy';
 import { AppError, validationFailed } from '../errors.js';
-import type { FileRef } from '../files/file.types.js';
+import type { FileRef } from '../lib/file-links.js';
 import { FieldCollector, MAX_FIELDS, MAX_FIELD_NAME_LENGTH, type PostedFields } from './submit-fields.js';
 
 const tooLarge = () => new AppError('payload_too_large', 'The request body is too large.');
