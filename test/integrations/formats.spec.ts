@@ -23,6 +23,8 @@ function hostile(): SubmissionMessage {
     html: '<script>alert(1)</script><b>bold</b><a href="https://evil.example">x</a> &amp; <at>Boss</at>',
     long: 'x'.repeat(10_000),
     '@everyone <@123> **name**': 'field name is hostile too',
+    // A file's name is the client's too, and chat messages show it.
+    upload: { file: { id: 'fil_1', name: '@everyone <@123> [x](https://evil.example).png', size: 10, type: 'image/png', url: 'https://forms.example.com/v1/files/fil_1?expires=1&signature=s' } },
   };
   for (let i = 0; i < 300; i++) payload[`field${i}`] = `value ${i} @here`;
   return buildSubmissionMessage('Contact <@&1> @everyone', { id: 'sub_1', createdAt: '2026-11-24T10:00:00.000Z', country: 'DE', payload }, LINK);
