@@ -13,9 +13,12 @@ let nextAddress = 1;
 const freshAddress = () => ({ 'x-forwarded-for': `198.51.${Math.floor(nextAddress / 250)}.${(nextAddress++ % 250) + 1}` });
 
 async function logIn(client: DashboardClient, email: string, password: string, headers: Record<string, string>) {
-  const started = performance.now();
+  // CPU time, not wall time: the app runs in this process, so its scrypt work (on libuv's threads)
+  // is counted here, while other processes loading the machine are not.
+  const started = process.cpuUsage();
   const { res } = await client.post('/dashboard/login', { email, password }, { headers });
-  return { status: res.status, ms: performance.now() - started, retryAfter: res.headers.get('retry-after') };
+  const used = process.cpuUsage(started);
+  return { status: res.status, cpuMs: (used.user + used.system) / 1000, retryAfter: res.headers.get('retry-after') };
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -46,15 +49,15 @@ describe('log-in limits', () => {
     }
   });
 
-  it('an unknown email costs the same time as a wrong password', async () => {
+  it('an unknown email costs the same work as a wrong password', async () => {
     await t.services.accounts.createAccount({ email: 'known@example.com', password: 'the right password' });
     const client = new DashboardClient(t.url);
     await client.get('/dashboard/login');
     const known: number[] = [];
     const unknown: number[] = [];
     for (let i = 0; i < 7; i++) {
-      known.push((await logIn(client, 'known@example.com', `wrong ${i}`, freshAddress())).ms);
-      unknown.push((await logIn(client, `nobody${i}@example.com`, `wrong ${i}`, freshAddress())).ms);
+      known.push((await logIn(client, 'known@example.com', `wrong ${i}`, freshAddress())).cpuMs);
+      unknown.push((await logIn(client, `nobody${i}@example.com`, `wrong ${i}`, freshAddress())).cpuMs);
     }
     // scrypt dominates both; without the dummy hash the unknown email answered ~30x faster.
     expect(median(unknown)).toBeGreaterThan(median(known) * 0.6);
