@@ -124,6 +124,7 @@ export async function freshDatabase(dialect: BenchDialect): Promise<BenchDatabas
       },
     };
   }
+  await ensureBenchDatabase();
   const schema = `bench_${randomBase62(10).toLowerCase()}`;
   madeForRun('schema', schema, PG_ADMIN_URL);
   await adminQuery(`create schema ${schema}`);
@@ -137,6 +138,20 @@ export async function freshDatabase(dialect: BenchDialect): Promise<BenchDatabas
 }
 
 const adminQuery = (text: string) => queryPostgres(PG_ADMIN_URL, text);
+
+let benchDatabaseChecked: Promise<void> | undefined;
+
+/** A machine whose PostgreSQL has no bench database yet gets one (through its `postgres` database), once a run. */
+function ensureBenchDatabase(): Promise<void> {
+  benchDatabaseChecked ??= (async () => {
+    const url = new URL(PG_ADMIN_URL);
+    const name = decodeURIComponent(url.pathname.slice(1));
+    url.pathname = '/postgres';
+    const found = await queryPostgres(url.toString(), 'select 1 from pg_database where datname = $1', [name]);
+    if (found.length === 0) await queryPostgres(url.toString(), `create database "${name.replaceAll('"', '""')}"`);
+  })();
+  return benchDatabaseChecked;
+}
 
 /** One statement (or several, in one text, then without values) on its own connection; the rows of the last. */
 export async function queryPostgres<Row extends pg.QueryResultRow = pg.QueryResultRow>(url: string, text: string, values?: unknown[]): Promise<Row[]> {
