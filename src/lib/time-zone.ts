@@ -117,7 +117,6 @@ export function nextCalendarDay(day: string, by = 1): string {
 // English locales that know a zone's lettered name where en-US only has "GMT+1" (CET in en-GB,
 // IST in en-IN, AEDT in en-AU). The first lettered name wins; an offset is the fallback.
 const NAME_LOCALES = ['en-US', 'en-GB', 'en-IN', 'en-AU'];
-const zoneNames = new Map<string, string>();
 
 /** The zone's short name at an instant: "UTC", "CET", "PST", "IST", "AEDT"; "GMT+9" where English has no letters for it. */
 export function zoneAbbreviation(zone: string, ms: number): string {

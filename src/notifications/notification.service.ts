@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { hashToken } from '../lib/token-hash.js';
 import { z } from 'zod';
 import type { Config } from '../config.js';
-import type { DatabaseHandle, Executor, Trx } from '../db/database.js';
+import type { DatabaseHandle, Trx } from '../db/database.js';
 import type { EmailRecipientRow } from '../db/schema.js';
 import { AppError, notFound, validationFailed } from '../errors.js';
 import type { OutboxDispatcher } from '../outbox/outbox.dispatcher.js';
@@ -16,14 +16,12 @@ import { nowIso } from '../lib/time.js';
 import { composeEmailChangeEmail, composeEmailChangeNotice, composeInvitationEmail, composePasswordResetEmail, composeTestEmail, composeVerificationEmail, type ComposedEmail } from './views/emails.js';
 import {
   deleteRecipientRows,
-  findExistingMessageIds,
   findRecipientRowByTokenHash,
   insertMessageRows,
   insertRecipientRow,
   findMessageOfAccount,
   listEmailLogRows,
   listRecipientRows,
-  countDigestSubmissions,
   listMessageRowsOfSubmission,
   updateRecipientRow,
 } from './email.repository.js';

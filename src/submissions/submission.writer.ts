@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type pg from 'pg';
 import type { Database, NewSubmissionRow } from '../db/schema.js';
-import { isConnectionFault, isDeadlockVictim, type DatabaseHandle, type Trx } from '../db/database.js';
+import { isConnectionFault, isDeadlockVictim, type DatabaseHandle } from '../db/database.js';
 import {
   claimIdempotencyKey,
   insertSubmissionRows,
