@@ -10,14 +10,13 @@ import { loadUndici } from '../lib/undici.js';
 import { nowIso } from '../lib/time.js';
 import { linkedPayload, type FileLinker } from '../lib/file-links.js';
 import type { Metrics } from '../metrics/metrics.js';
-import type { ClaimLease, OutboxChannel, OutboxSend } from '../outbox/outbox.channel.js';
+import type { OutboxChannel, OutboxSend } from '../outbox/outbox.channel.js';
 import { ONCE } from '../outbox/outbox.policy.js';
 import {
-  claimPendingDeliveries,
-  claimPendingDeliveriesInOneStatement,
   countUnsentDeliveries,
   formHasHookSql,
   insertHookDeliveries,
+  loadLeasedDeliveries,
   recordDeliveryAttempt,
   recordDeliveryAttemptsTogether,
   recordDeliveryAttemptsUnlessLocked,
@@ -63,11 +62,8 @@ export class HookDeliveryChannel implements OutboxChannel {
     return insertHookDeliveries(trx, submissionIds);
   }
 
-  async claim(trx: Trx, limit: number, lease: ClaimLease): Promise<OutboxSend[]> {
-    const options = { limit, now: nowIso(), instance: lease.instance };
-    const claimed =
-      this.handle.dialect === 'postgres' ? await claimPendingDeliveriesInOneStatement(trx, options) : await claimPendingDeliveries(trx, options);
-    return claimed.map((delivery) => () => this.deliver(delivery));
+  async load(trx: Trx, leasedIds: string[]): Promise<OutboxSend[]> {
+    return (await loadLeasedDeliveries(trx, leasedIds)).map((delivery) => () => this.deliver(delivery));
   }
 
   countPending(): Promise<number> {

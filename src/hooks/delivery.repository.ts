@@ -53,21 +53,8 @@ export interface ClaimedDelivery {
   };
 }
 
-/**
- * Moves up to `limit` of the oldest pending deliveries to sending, leased to `instance`, and
- * returns them. SQLite has a single writer, so the UPDATE alone is atomic; runs in the caller's
- * transaction. PostgreSQL: claimPendingDeliveriesInOneStatement.
- */
-export async function claimPendingDeliveries(trx: Trx, options: { limit: number; now: string; instance: string }): Promise<ClaimedDelivery[]> {
-  const ids = (
-    await trx.selectFrom('hook_deliveries').select('id').where('state', '=', 'pending').orderBy('created_at').limit(options.limit).execute()
-  ).map((row) => row.id);
-  if (ids.length === 0) return [];
-  await trx
-    .updateTable('hook_deliveries')
-    .set({ state: 'sending', claimed_at: options.now, claimed_by: options.instance })
-    .where('id', 'in', ids)
-    .execute();
+/** What sending the deliveries just leased to this instance needs (in the lease's transaction). */
+export async function loadLeasedDeliveries(trx: Trx, ids: string[]): Promise<ClaimedDelivery[]> {
   const rows = await trx
     .selectFrom('hook_deliveries as d')
     .innerJoin('hooks as h', 'h.id', 'd.hook_id')
@@ -125,33 +112,6 @@ const claimedRowToDelivery = (r: ClaimedDeliveryRow): ClaimedDelivery => ({
     payload: r.payload,
   },
 });
-
-/**
- * PostgreSQL: claimPendingDeliveries as one autocommitted statement of fixed text instead of a
- * transaction of several round trips. Each round trip wakes a backend that takes the event loop's
- * core for a while (the soak's profile: a third of the loop's busy time was spent in the driver's
- * writes). Candidate rows are locked with SKIP LOCKED, so concurrent dispatchers never claim the
- * same row.
- */
-export async function claimPendingDeliveriesInOneStatement(
-  db: Executor,
-  options: { limit: number; now: string; instance: string },
-): Promise<ClaimedDelivery[]> {
-  const { rows } = await db.executeQuery<ClaimedDeliveryRow>(CompiledQuery.raw(POSTGRES_CLAIM_DELIVERIES, [options.limit, options.now, options.instance]));
-  return rows.map(claimedRowToDelivery);
-}
-
-const POSTGRES_CLAIM_DELIVERIES = `with pending as materialized (
-    select id from hook_deliveries where state = 'pending'
-    order by created_at limit $1 for update skip locked
-  ), claimed as (
-    update hook_deliveries d set state = 'sending', claimed_at = $2, claimed_by = $3
-    where d.id in (select id from pending)
-    returning d.id, d.hook_id, d.attempts, d.submission_id
-  )
-  select c.id, c.hook_id, c.attempts, h.target_url, h.secret, s.id as submission_id, s.form_id, s.created_at, s.ip, s.country,
-    s.user_agent, s.referer, s.payload
-  from claimed c inner join hooks h on h.id = c.hook_id inner join submissions s on s.id = c.submission_id`;
 
 export interface DeliveryAttempt {
   id: string;

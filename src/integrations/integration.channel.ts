@@ -5,14 +5,14 @@ import type { DatabaseHandle, Trx } from '../db/database.js';
 import { newId } from '../lib/ids.js';
 import { nowIso } from '../lib/time.js';
 import type { Metrics } from '../metrics/metrics.js';
-import type { ChannelContext, ClaimLease, OutboxChannel, OutboxSend } from '../outbox/outbox.channel.js';
+import type { ChannelContext, OutboxChannel, OutboxSend } from '../outbox/outbox.channel.js';
 import { fourfoldBackoff, nextStep, type RetryPolicy } from '../outbox/outbox.policy.js';
 import { formatRequest } from './formats/index.js';
 import {
-  claimDueMessages,
   countUnsentIntegrationMessages,
   formHasEnabledIntegrationSql,
   insertMessagesForQueued,
+  loadLeasedMessages,
   recordMessageAttempt,
   setIntegrationEnabled,
   skipPendingMessagesOf,
@@ -67,9 +67,8 @@ export class IntegrationChannel implements OutboxChannel {
     return insertMessagesForQueued(trx, submissionIds, nowIso());
   }
 
-  async claim(trx: Trx, limit: number, lease: ClaimLease): Promise<OutboxSend[]> {
-    const rows = await claimDueMessages(trx, this.handle.dialect, { limit, now: nowIso(), instance: lease.instance });
-    return rows.map((row) => () => this.deliver(row));
+  async load(trx: Trx, leasedIds: string[]): Promise<OutboxSend[]> {
+    return (await loadLeasedMessages(trx, leasedIds)).map((row) => () => this.deliver(row));
   }
 
   countPending(): Promise<number> {

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Dialect, Executor, Trx } from '../db/database.js';
+import type { Executor, Trx } from '../db/database.js';
 import type { IntegrationAttemptRow, IntegrationRow } from '../db/schema.js';
 import type { Integration, IntegrationAttempt, IntegrationKind } from './integration.types.js';
 
@@ -142,30 +142,8 @@ export interface ClaimedIntegrationMessage {
   s_payload: string;
 }
 
-/**
- * Moves up to `limit` due messages to sending, leased to `instance`, and returns them. On
- * PostgreSQL SKIP LOCKED keeps concurrent dispatchers off each other's rows.
- */
-export async function claimDueMessages(
-  trx: Trx,
-  dialect: Dialect,
-  options: { limit: number; now: string; instance: string },
-): Promise<ClaimedIntegrationMessage[]> {
-  let query = trx
-    .selectFrom('integration_messages')
-    .select('id')
-    .where('state', '=', 'pending')
-    .where('next_attempt_at', '<=', options.now)
-    .orderBy('next_attempt_at')
-    .limit(options.limit);
-  if (dialect === 'postgres') query = query.forUpdate().skipLocked();
-  const ids = (await query.execute()).map((r) => r.id);
-  if (ids.length === 0) return [];
-  await trx
-    .updateTable('integration_messages')
-    .set({ state: 'sending', claimed_at: options.now, claimed_by: options.instance })
-    .where('id', 'in', ids)
-    .execute();
+/** What formatting and sending the messages just leased to this instance needs (in the lease's transaction). */
+export async function loadLeasedMessages(trx: Trx, ids: string[]): Promise<ClaimedIntegrationMessage[]> {
   return trx
     .selectFrom('integration_messages as m')
     .innerJoin('integrations as i', 'i.id', 'm.integration_id')

@@ -1,31 +1,26 @@
-import { linkedPayload, type FileLinker } from '../lib/file-links.js';
 import type { FastifyBaseLogger } from 'fastify';
+import type { FileLinker } from '../lib/file-links.js';
 import type { Config } from '../config.js';
 import type { DatabaseHandle, Trx } from '../db/database.js';
 import { BatchedWrites, writeSkippingLocked } from '../lib/batched-writes.js';
 import { newId } from '../lib/ids.js';
 import { nowIso } from '../lib/time.js';
-import { canonicalTimeZone, UTC } from '../lib/time-zone.js';
-import type { ChannelContext, ClaimLease, OutboxChannel, OutboxSend } from '../outbox/outbox.channel.js';
+import type { ChannelContext, OutboxChannel, OutboxSend } from '../outbox/outbox.channel.js';
 import { fourfoldBackoff, nextStep, type RetryPolicy } from '../outbox/outbox.policy.js';
-import { composeDigestEmail, composeSubmissionEmail, DIGEST_MAX_IN_FULL, replyToOf, type ComposedEmail } from './views/emails.js';
 import {
-  claimDueMessageRows,
-  countDigestSubmissions,
   countUnsentMessages,
   formHasPerSubmissionRecipientSql,
   insertSubmissionMessages,
-  listDigestSubmissionRows,
-  listVerifiedAddresses,
+  loadLeasedMessageRows,
   setMessageState,
   updateRecipientRow,
   type ClaimedMessageRow,
 } from './email.repository.js';
-import { findAccountTimeZoneOfForm } from './recipient.repository.js';
 import { recordAttempt, recordAttemptsTogether, recordAttemptsUnlessLocked } from './email-attempt.repository.js';
 import type { SendResult, SmtpMailer } from './mailer.js';
 import type { InstanceSecretService } from '../secrets/instance-secret.service.js';
-import { composeConfirmationEmail, confirmationRows, confirmationTexts, unsubscribeToken } from './confirmation.js';
+import { confirmationRows } from './confirmation.js';
+import { EmailComposer, type ReadyEmail } from './email.compose.js';
 import { admitConfirmationsOf } from './confirmation.guards.js';
 import { queueDueDigests } from './digests.js';
 import { formSendsConfirmationsSql, insertConfirmationRows, insertSuppression, listConfirmationCandidates } from './confirmation.repository.js';
@@ -59,8 +54,7 @@ export class EmailChannel implements OutboxChannel {
   readonly maxInFlight = 64;
   readonly table = 'email_messages';
   readonly policy: RetryPolicy;
-  private readonly verifiedCache = new Map<string, { addresses: Promise<string[]>; until: number }>();
-  private readonly zoneCache = new Map<string, { zone: Promise<string>; until: number }>();
+  private readonly composer: EmailComposer;
   private context: ChannelContext | undefined;
   private digestTimer: NodeJS.Timeout | undefined;
   /** Attempts of messages that finished together, recorded together. */
@@ -68,14 +62,15 @@ export class EmailChannel implements OutboxChannel {
 
   constructor(
     private readonly handle: DatabaseHandle,
-    private readonly config: Config,
+    config: Config,
     private readonly mailer: SmtpMailer,
     private readonly logger: FastifyBaseLogger,
-    private readonly secrets: InstanceSecretService,
+    secrets: InstanceSecretService,
     private readonly onAttempt: EmailAttemptListener = () => {},
     /** Signs the links of a submission's files in the owner's emails (the visitor's confirmation names them only). */
-    private readonly fileLinker?: FileLinker,
+    fileLinker?: FileLinker,
   ) {
+    this.composer = new EmailComposer(handle.db, config, secrets, fileLinker);
     this.attempts = new BatchedWrites((records) => this.recordAttempts(records), { minGapMs: ATTEMPTS_GAP_MS });
     this.policy = fourfoldBackoff(config.mailRetryBaseMs);
   }
@@ -102,12 +97,10 @@ export class EmailChannel implements OutboxChannel {
     return notifications + (await insertConfirmationRows(trx, confirmationRows(await listConfirmationCandidates(trx, submissionIds), now)));
   }
 
-  async claim(trx: Trx, limit: number, lease: ClaimLease): Promise<OutboxSend[]> {
+  async load(trx: Trx, leasedIds: string[]): Promise<OutboxSend[]> {
     // The confirmation guards' per-form locks are taken sorted, and held to the dispatcher's
-    // commit: it claims at most once a transaction, so they stay in that order.
-    const now = nowIso();
-    const claimed = await claimDueMessageRows(trx, this.handle.dialect, { limit, now, instance: lease.instance });
-    const rows = await admitConfirmationsOf(trx, this.handle.dialect, claimed, now);
+    // commit: it loads at most once a transaction, so they stay in that order.
+    const rows = await admitConfirmationsOf(trx, this.handle.dialect, await loadLeasedMessageRows(trx, leasedIds), nowIso());
     return rows.map((row) => () => this.deliver(row));
   }
 
@@ -121,103 +114,20 @@ export class EmailChannel implements OutboxChannel {
   }
 
   private async deliver(row: ClaimedMessageRow): Promise<void> {
-    const perRecipient = row.kind === 'submission' || row.kind === 'digest';
     // A recipient removed, bounced or unverified since the message was queued gets nothing.
-    if (perRecipient && row.recipient_state !== 'verified') {
+    if ((row.kind === 'submission' || row.kind === 'digest') && row.recipient_state !== 'verified') {
       await setMessageState(this.handle.db, row.id, 'skipped', 'recipient_not_verified');
       return;
     }
-    let email: ComposedEmail;
-    let replyTo: string | undefined;
-    let toHeader = [row.to_address];
-    let headers: Record<string, string> | undefined = row.submission_id ? { 'X-Formgate-Submission-Id': row.submission_id } : undefined;
+    let email: ReadyEmail;
     try {
-      if (perRecipient) {
-        toHeader = [...(await this.verifiedAddresses(row.form_id!))];
-        if (!toHeader.includes(row.to_address)) toHeader.push(row.to_address);
-      }
-      if (row.kind === 'submission') {
-        const payload = await linkedPayload(row.s_payload ?? '{}', this.fileLinker);
-        const submission = { id: row.submission_id!, createdAt: row.s_created_at!, country: row.s_country!, payload };
-        email = composeSubmissionEmail(row.form_name ?? '', row.form_notify_subject, submission, this.config.baseUrl, await this.timeZoneOf(row.form_id!));
-        replyTo = replyToOf(payload);
-      } else if (row.kind === 'confirmation') {
-        const payload = JSON.parse(row.s_payload ?? '{}') as Record<string, unknown>;
-        const url = `${this.config.baseUrl}/v1/unsubscribe/${unsubscribeToken(await this.secrets.getSecret('unsubscribe'), row.to_address)}`;
-        email = composeConfirmationEmail({
-          formName: row.form_name ?? '',
-          subjectTemplate: row.form_auto_reply_subject,
-          bodyTemplate: row.form_auto_reply_body,
-          submission: { id: row.submission_id!, createdAt: row.s_created_at!, payload },
-          texts: confirmationTexts(row.form_language, row.s_language ?? null),
-          baseUrl: this.config.baseUrl,
-          unsubscribeUrl: url,
-        });
-        // The visitor's answer goes to the owner.
-        replyTo = (await this.verifiedAddresses(row.form_id!))[0];
-        headers = { ...headers, 'List-Unsubscribe': `<${url}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' };
-      } else if (row.kind === 'digest') {
-        email = await this.composeDigest(row);
-      } else {
-        email = JSON.parse(row.content!) as ComposedEmail;
-      }
+      email = await this.composer.compose(row);
     } catch (err) {
       this.logger.error({ err, messageId: row.id }, 'composing an email failed');
       await this.record(row, { outcome: 'failed', reply: 'the message could not be composed' });
       return;
     }
-    const result = await this.mailer.send({
-      toHeader,
-      envelopeTo: row.to_address,
-      replyTo,
-      subject: email.subject,
-      text: email.text,
-      html: email.html,
-      ...(headers ? { headers } : {}),
-      queuedId: row.id,
-    });
-    await this.record(row, result);
-  }
-
-  /** The zone of the form's account, read at most once a second per form like the To list. */
-  private timeZoneOf(formId: string): Promise<string> {
-    const now = Date.now();
-    const hit = this.zoneCache.get(formId);
-    if (hit && hit.until > now) return hit.zone;
-    if (this.zoneCache.size > 1000) this.zoneCache.clear();
-    const zone = findAccountTimeZoneOfForm(this.handle.db, formId).then((z) => canonicalTimeZone(z) ?? UTC);
-    this.zoneCache.set(formId, { zone, until: now + 1000 });
-    zone.catch(() => this.zoneCache.delete(formId));
-    return zone;
-  }
-
-  /** The To header's list, read at most once a second per form (a burst shares one read). */
-  private verifiedAddresses(formId: string): Promise<string[]> {
-    const now = Date.now();
-    const hit = this.verifiedCache.get(formId);
-    if (hit && hit.until > now) return hit.addresses;
-    if (this.verifiedCache.size > 1000) this.verifiedCache.clear();
-    const addresses = listVerifiedAddresses(this.handle.db, formId);
-    this.verifiedCache.set(formId, { addresses, until: now + 1000 });
-    addresses.catch(() => this.verifiedCache.delete(formId));
-    return addresses;
-  }
-
-  private async composeDigest(row: ClaimedMessageRow): Promise<ComposedEmail> {
-    const db = this.handle.db;
-    const [total, rows] = await Promise.all([
-      countDigestSubmissions(db, row.form_id!, row.period_start!, row.period_end!),
-      listDigestSubmissionRows(db, row.form_id!, row.period_start!, row.period_end!, DIGEST_MAX_IN_FULL),
-    ]);
-    const hourly = Date.parse(row.period_end!) - Date.parse(row.period_start!) <= 3_600_000;
-    return composeDigestEmail(
-      row.form_name ?? '',
-      { start: row.period_start!, end: row.period_end!, label: hourly ? 'Hourly' : 'Daily' },
-      total,
-      await Promise.all(rows.map(async (s) => ({ id: s.id, createdAt: s.created_at, country: s.country, payload: await linkedPayload(s.payload, this.fileLinker) }))),
-      this.config.baseUrl,
-      await this.timeZoneOf(row.form_id!),
-    );
+    await this.record(row, await this.mailer.send({ ...email, queuedId: row.id }));
   }
 
   private async record(row: ClaimedMessageRow, result: SendResult): Promise<void> {

@@ -1,5 +1,5 @@
-import { CompiledQuery, sql } from 'kysely';
-import type { Dialect, Executor, Trx } from '../db/database.js';
+import { sql } from 'kysely';
+import type { Executor, Trx } from '../db/database.js';
 import type { EmailAttemptRow, EmailMessageRow, EmailRecipientRow, EmailRecipientTable, NewEmailMessageRow } from '../db/schema.js';
 
 // ---- recipients ----
@@ -125,38 +125,8 @@ export interface ClaimedMessageRow extends EmailMessageRow {
   s_payload: string | null;
 }
 
-/**
- * Moves up to `limit` due pending messages to sending, claimed by `instance`, and returns them.
- * On PostgreSQL SKIP LOCKED keeps concurrent dispatchers off each other's rows, and the claim is
- * one statement of fixed text instead of three: each round trip wakes a backend that takes the
- * event loop's core for a while (the soak's profile).
- */
-export async function claimDueMessageRows(
-  trx: Trx,
-  dialect: Dialect,
-  options: { limit: number; now: string; instance: string },
-): Promise<ClaimedMessageRow[]> {
-  if (dialect === 'postgres') {
-    await trx.executeQuery(CompiledQuery.raw(WALK_THE_DUE_INDEX_IN_ORDER));
-    const { rows } = await trx.executeQuery(postgresClaimMessagesQuery(options));
-    return rows;
-  }
-  const ids = (
-    await trx
-      .selectFrom('email_messages')
-      .select('id')
-      .where('state', '=', 'pending')
-      .where('next_attempt_at', '<=', options.now)
-      .orderBy('next_attempt_at')
-      .limit(options.limit)
-      .execute()
-  ).map((r) => r.id);
-  if (ids.length === 0) return [];
-  await trx
-    .updateTable('email_messages')
-    .set({ state: 'sending', claimed_at: options.now, claimed_by: options.instance })
-    .where('id', 'in', ids)
-    .execute();
+/** What composing the messages just leased to this instance needs (in the lease's transaction). */
+export async function loadLeasedMessageRows(trx: Trx, ids: string[]): Promise<ClaimedMessageRow[]> {
   return trx
     .selectFrom('email_messages as m')
     .leftJoin('forms as f', 'f.id', 'm.form_id')
@@ -182,36 +152,6 @@ const CLAIMED_MESSAGE_DETAILS = [
   's.payload as s_payload',
   's.language as s_language',
 ] as const;
-
-/**
- * For the claim's transaction only: the due messages are read by walking the due index in order,
- * not by a bitmap scan. Every message leaves `pending` by a non-HOT update, so until vacuum the
- * index holds a dead entry for each one sent; a bitmap scan visits them all on every claim and
- * never marks them dead, an index scan marks each one the first time it passes it. The planner
- * picked the bitmap scan from its row estimate. Measured during the bench's soak (400 emails/s,
- * 6,000–8,000 dead entries, no autovacuum yet): 1.0–1.2 ms a claim with the bitmap scan,
- * 0.04–0.11 ms with the index scan (docs/performance.md#outbound-work-in-batches).
- */
-const WALK_THE_DUE_INDEX_IN_ORDER = 'set local enable_bitmapscan = off';
-
-const POSTGRES_CLAIM_MESSAGES = `with claimed as (
-    update email_messages m set state = 'sending', claimed_at = $2, claimed_by = $3
-    where m.id in (
-      select id from email_messages where state = 'pending' and next_attempt_at <= $2
-      order by next_attempt_at limit $1 for update skip locked)
-    returning m.*
-  )
-  select m.*, ${CLAIMED_MESSAGE_DETAILS.join(', ')}
-  from claimed m left join forms f on f.id = m.form_id left join email_recipients r on r.id = m.recipient_id
-    left join submissions s on s.id = m.submission_id`;
-
-/**
- * PostgreSQL's claim as one statement with its parameters. Exported for the test that checks its
- * plan (test/outbox/claims.postgres.test.ts), so the test explains exactly what the claim runs.
- */
-export function postgresClaimMessagesQuery(options: { limit: number; now: string; instance: string }): CompiledQuery<ClaimedMessageRow> {
-  return CompiledQuery.raw(POSTGRES_CLAIM_MESSAGES, [options.limit, options.now, options.instance]);
-}
 
 export async function countUnsentMessages(db: Executor): Promise<number> {
   const row = await db

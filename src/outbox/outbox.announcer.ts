@@ -1,7 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
+import type pg from 'pg';
 import type { Executor } from '../db/database.js';
+import { openDedicatedConnection, type DedicatedConnection } from '../db/dedicated-connection.js';
 import { BatchedWrites } from '../lib/batched-writes.js';
-import { notifyQueuedWork } from './outbox.repository.js';
+import { listenForQueuedWork, notifyQueuedWork } from './outbox.repository.js';
 
 /**
  * Least time between two NOTIFYs of one process. Other instances only need to hear that
@@ -44,5 +46,47 @@ export class QueuedWorkAnnouncer {
   async close(): Promise<void> {
     this.closed = true;
     await this.last;
+  }
+}
+
+/**
+ * PostgreSQL: hears the other instances' announcements on a connection of its own, taken from the
+ * pool for as long as the process lives. A lost connection is opened again at the dispatcher's
+ * next poll, which also finds whatever was queued meanwhile.
+ */
+export class QueuedWorkListener {
+  private connection: DedicatedConnection | undefined;
+  private opening = false;
+  private closed = false;
+
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly logger: FastifyBaseLogger,
+    private readonly onQueued: () => void,
+  ) {}
+
+  /** Starts listening, unless it listens already or is opening its connection. */
+  async listen(): Promise<void> {
+    if (this.connection?.held || this.opening || this.closed) return;
+    this.opening = true;
+    let connection: DedicatedConnection | undefined;
+    try {
+      connection = await openDedicatedConnection(this.pool, { onNotification: this.onQueued });
+      await listenForQueuedWork(connection.db);
+      // Closed meanwhile: nothing may keep the connection.
+      if (this.closed) connection.release();
+      else if (connection.held) this.connection = connection;
+    } catch (err) {
+      connection?.release();
+      this.logger.warn({ err }, 'LISTEN for outbound work failed; polling instead');
+    } finally {
+      this.opening = false;
+    }
+  }
+
+  close(): void {
+    this.closed = true;
+    this.connection?.release();
+    this.connection = undefined;
   }
 }

@@ -7,7 +7,7 @@ export type LeasedTable = string;
 /** One send the dispatcher runs; it records its own outcome. */
 export type OutboxSend = () => Promise<void>;
 
-/** What a claim is told: who claims, and when (the lease's owner and start). */
+/** Who claims: the owner every lease of a round carries. */
 export interface ClaimLease {
   /** This instance's claimant id, written to `claimed_by`: the dispatcher renews its leases by it. */
   instance: string;
@@ -48,24 +48,24 @@ export interface QueuedSubmission {
 
 /**
  * A way outbound work leaves Formgate (hook deliveries, email, chat messages). The outbox owns the
- * queue, the wake-ups, the concurrency, the leases (renewed while a send runs, taken back when
- * they expire: OutboxDispatcher) and the retry schedule (computed from the channel's `policy`:
- * outbox.policy.ts). A channel owns what is its own: which forms have work for it, how a queued
- * submission expands into its items, how to claim and send them, in its own table, which the
- * outbox names through `table` only. A channel is a feature folder plugged in from
- * src/services.ts; the outbox names none.
+ * queue, the wake-ups, the concurrency, the claim of due items with a lease (renewed while a send
+ * runs, taken back when it expires: outbox.lease.ts) and the retry schedule (computed from the
+ * channel's `policy`: outbox.policy.ts). A channel owns what is its own: which forms have work
+ * for it, how a queued submission expands into its items, what sending a leased item needs and
+ * how it is sent, in its own table, which the outbox names through `table` only. A channel is a
+ * feature folder plugged in from src/services.ts; the outbox names none.
  */
 export interface OutboxChannel {
   readonly name: string;
   /** At most this many of the channel's sends run at once. */
   readonly maxInFlight: number;
   /**
-   * The channel's items: each row has `state` (pending → sending → …), `claimed_at` and
-   * `claimed_by`, and `next_attempt_at` when its policy retries.
+   * The channel's items: each row has `id`, `state` (pending → sending → …), `created_at`,
+   * `claimed_at` and `claimed_by`, and `next_attempt_at` when its policy retries.
    */
-  readonly table?: LeasedTable;
+  readonly table: LeasedTable;
   /** Attempts, backoff and which answers are permanent. */
-  readonly policy?: RetryPolicy;
+  readonly policy: RetryPolicy;
   /**
    * SQL text of a boolean expression that holds when the form whose id is `formIdColumn` has work
    * for this channel (e.g. it has a hook): a submission is queued when any channel's holds. It is
@@ -81,13 +81,13 @@ export interface OutboxChannel {
    */
   expand(trx: Trx, submissionIds: string[]): Promise<number>;
   /**
-   * Inside the dispatcher's transaction, beside the other channels' claims and the expansion:
-   * moves up to `limit` due items to `sending`, leased to `lease.instance` (so no other dispatcher
-   * sends them), and returns their sends, which the dispatcher starts only once that transaction
-   * committed. Called at most once in a transaction: locks a claim takes in an order of its own
-   * (sorted, say) stay in that order until the commit, so two dispatchers cannot deadlock on them.
+   * Inside the dispatcher's transaction, right after the outbox leased these items to this
+   * instance (oldest due first): reads what sending them needs and returns their sends, which the
+   * dispatcher starts only once that transaction committed. Called at most once in a transaction:
+   * locks it takes in an order of its own (sorted, say) stay in that order until the commit, so
+   * two dispatchers cannot deadlock on them.
    */
-  claim(trx: Trx, limit: number, lease: ClaimLease): Promise<OutboxSend[]>;
+  load(trx: Trx, leasedIds: string[]): Promise<OutboxSend[]>;
   /** Items queued or in flight (for the outbox-pending gauge). */
   countPending(): Promise<number>;
   start?(context: ChannelContext): Promise<void>;

@@ -2,13 +2,13 @@ import { randomInt } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import type { DatabaseHandle, Trx } from '../db/database.js';
-import { openDedicatedConnection, type DedicatedConnection } from '../db/dedicated-connection.js';
 import { yieldToWaitingWork } from '../lib/yield.js';
-import { QueuedWorkAnnouncer } from './outbox.announcer.js';
+import { QueuedWorkAnnouncer, QueuedWorkListener } from './outbox.announcer.js';
 import type { LeasedTable, OutboxChannel, OutboxQueue } from './outbox.channel.js';
 import { LEASE_MS, Leases } from './outbox.lease.js';
-import { countOutboxRows, listenForQueuedWork, requeueItems, SubmissionQueue } from './outbox.repository.js';
+import { countOutboxRows, requeueItems, SubmissionQueue } from './outbox.repository.js';
 import { nowIso } from '../lib/time.js';
+import { retries } from './outbox.policy.js';
 import { runRoundSteps, type RoundOutcome } from './outbox.round.js';
 
 const POLL_INTERVAL_MS = 2000;
@@ -47,9 +47,6 @@ export class OutboxDispatcher {
   private pollTimer: NodeJS.Timeout | undefined;
   private leaseTimer: NodeJS.Timeout | undefined;
   private readonly timers = new Set<NodeJS.Timeout>();
-  /** PostgreSQL: the connection that LISTENs for work queued by any instance. */
-  private listener: DedicatedConnection | undefined;
-  private listening = false;
   private stopped: Promise<void> | undefined;
   private ready: Promise<void> = Promise.resolve();
   /** THE way to queue outbound work: writes and drops outbox rows in the callers' transactions. */
@@ -58,6 +55,8 @@ export class OutboxDispatcher {
   private readonly leases: Leases;
   /** PostgreSQL: NOTIFY to the other instances after a commit that queued work. */
   private readonly announcer: QueuedWorkAnnouncer | undefined;
+  /** PostgreSQL: LISTEN for work queued by any instance. */
+  private readonly listener: QueuedWorkListener | undefined;
   /**
    * Channels whose last claim found nothing due. They are asked again after an expansion or any
    * outside wake-up (a commit, NOTIFY, the poll, a scheduled retry), not after each finished
@@ -76,9 +75,11 @@ export class OutboxDispatcher {
   ) {
     for (const channel of channels) this.inFlight.set(channel.name, new Set());
     this.queue = new SubmissionQueue(channels, () => this.queuedWorkCommitted());
-    const tables = channels.map((channel) => channel.table).filter((table): table is LeasedTable => table !== undefined);
-    this.leases = new Leases(handle, logger, tables, String(randomInt(1, 2 ** 31 - 1)), options.leaseMs ?? LEASE_MS);
-    if (handle.pgPool) this.announcer = new QueuedWorkAnnouncer(handle.db, logger);
+    this.leases = new Leases(handle, logger, channels.map((channel) => channel.table), String(randomInt(1, 2 ** 31 - 1)), options.leaseMs ?? LEASE_MS);
+    if (handle.pgPool) {
+      this.announcer = new QueuedWorkAnnouncer(handle.db, logger);
+      this.listener = new QueuedWorkListener(handle.pgPool, logger, () => this.wakeToExpand());
+    }
   }
 
   /**
@@ -100,8 +101,7 @@ export class OutboxDispatcher {
     const channel = this.channels.find((c) => c.table === table);
     // No channel sends these items (email off, say): nothing would send them again.
     if (!channel) return 0;
-    // A channel that retries keeps when each item is due; one sent once has no such column.
-    const hasDueTime = (channel.policy?.maxAttempts ?? 1) > 1;
+    const hasDueTime = retries(channel.policy);
     const now = nowIso();
     let queued = 0;
     await this.handle.db.transaction().execute(async (trx) => {
@@ -137,13 +137,13 @@ export class OutboxDispatcher {
       ),
     ).then(() => undefined);
     this.pollTimer = setInterval(() => {
-      if (this.handle.pgPool && !this.listener?.held) void this.listen();
+      void this.listener?.listen();
       this.wake();
     }, POLL_INTERVAL_MS);
     this.pollTimer.unref();
     this.leaseTimer = setInterval(() => void this.maintainLeases(), this.leases.leaseMs / 3);
     this.leaseTimer.unref();
-    if (this.handle.pgPool) void this.listen();
+    void this.listener?.listen();
     void this.maintainLeases();
     this.wake();
   }
@@ -232,8 +232,7 @@ export class OutboxDispatcher {
     if (this.pollTimer) clearInterval(this.pollTimer);
     if (this.leaseTimer) clearInterval(this.leaseTimer);
     for (const timer of this.timers) clearTimeout(timer);
-    this.listener?.release();
-    this.listener = undefined;
+    this.listener?.close();
     await this.settle();
     await this.leases.idle();
     await this.announcer?.close();
@@ -334,24 +333,5 @@ export class OutboxDispatcher {
       // A slot is free: there may be more waiting.
       this.pumpSoon();
     });
-  }
-
-  private async listen(): Promise<void> {
-    const pool = this.handle.pgPool;
-    if (!pool || this.listener?.held || this.listening || this.stopping) return;
-    this.listening = true;
-    let connection: DedicatedConnection | undefined;
-    try {
-      connection = await openDedicatedConnection(pool, { onNotification: () => this.wakeToExpand() });
-      await listenForQueuedWork(connection.db);
-      // Stopped meanwhile: nothing may keep the connection.
-      if (this.stopping) connection.release();
-      else if (connection.held) this.listener = connection;
-    } catch (err) {
-      connection?.release();
-      this.logger.warn({ err }, 'LISTEN for outbound work failed; polling instead');
-    } finally {
-      this.listening = false;
-    }
   }
 }

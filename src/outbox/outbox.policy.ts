@@ -9,6 +9,9 @@ export interface RetryPolicy {
   backoffMs(attempt: number): number;
 }
 
+/** A channel that retries keeps when each item is due (`next_attempt_at`); one sent once has no such column. */
+export const retries = (policy: RetryPolicy): boolean => policy.maxAttempts > 1;
+
 /** What a channel made of one attempt's answer. */
 export type AttemptAnswer =
   | { kind: 'sent' }

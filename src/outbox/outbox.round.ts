@@ -1,6 +1,8 @@
 import type { Dialect, Trx } from '../db/database.js';
+import { nowIso } from '../lib/time.js';
 import type { ClaimLease, OutboxChannel, OutboxSend } from './outbox.channel.js';
-import { deleteOutboxRows, lockOutboxBatch } from './outbox.repository.js';
+import { retries } from './outbox.policy.js';
+import { deleteOutboxRows, leaseDueItems, lockOutboxBatch } from './outbox.repository.js';
 
 /**
  * Runs one step of a round: in the round's one transaction (a failure aborts the round), or in a
@@ -56,12 +58,12 @@ export async function runRoundSteps(run: RunStep, plan: RoundPlan): Promise<Roun
         continue;
       }
       claimed.add(channel.name);
-      const sends = await run(`claiming ${channel.name}'s outbound work`, (trx) => channel.claim(trx, free, plan.lease));
-      if (sends === undefined) continue;
-      if (sends.length > 0) outcome.sends.push({ channel, sends });
+      const claim = await run(`claiming ${channel.name}'s outbound work`, (trx) => claimDueItems(trx, plan, channel, free));
+      if (claim === undefined) continue;
+      if (claim.sends.length > 0) outcome.sends.push({ channel, sends: claim.sends });
       // Fewer than asked for: nothing more is due now (a claim takes the oldest due first).
-      outcome.drained.set(channel.name, sends.length < free);
-      if (sends.length === free) outcome.full = true;
+      outcome.drained.set(channel.name, claim.leased < free);
+      if (claim.leased === free) outcome.full = true;
     }
   };
   await claimEach(plan.channels.filter((channel) => !plan.idle.has(channel.name)));
@@ -71,7 +73,7 @@ export async function runRoundSteps(run: RunStep, plan: RoundPlan): Promise<Roun
   if (!expansion || expansion.expanded === 0) return outcome;
   outcome.expanded = expansion.expanded;
   outcome.madeWork = expansion.madeWork;
-  // A channel claims at most once a round (OutboxChannel.claim says why).
+  // A channel claims at most once a round (OutboxChannel.load says why).
   for (const name of expansion.madeWork) {
     if (!claimed.has(name)) continue;
     outcome.drained.set(name, false);
@@ -79,6 +81,12 @@ export async function runRoundSteps(run: RunStep, plan: RoundPlan): Promise<Roun
   }
   await claimEach(plan.channels.filter((channel) => expansion.madeWork.includes(channel.name) && !claimed.has(channel.name)));
   return outcome;
+}
+
+/** Leases up to `limit` of the channel's due items to this instance, and has the channel load their sends. */
+async function claimDueItems(trx: Trx, plan: RoundPlan, channel: OutboxChannel, limit: number): Promise<{ leased: number; sends: OutboxSend[] }> {
+  const ids = await leaseDueItems(trx, plan.dialect, channel.table, { limit, now: nowIso(), instance: plan.lease.instance, retries: retries(channel.policy) });
+  return { leased: ids.length, sends: ids.length === 0 ? [] : await channel.load(trx, ids) };
 }
 
 /** Creates the items of the oldest queued submissions in every channel and drops their outbox rows. */

@@ -68,7 +68,7 @@ describe('outbox dispatcher under faults', () => {
     const pool = t.handle.pgPool!;
     // The LISTEN connection's backend is terminated; the dispatcher listens again on a new one.
     const listenerPid = async (): Promise<number | undefined> => {
-      const listener = (dispatcher as unknown as { listener?: DedicatedConnection }).listener;
+      const listener = (dispatcher as unknown as { listener?: { connection?: DedicatedConnection } }).listener?.connection;
       if (!listener?.held) return undefined;
       const { rows } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(listener.db).catch(() => ({ rows: [] }));
       return rows[0]?.pid;

@@ -1,4 +1,5 @@
-import { claimPendingDeliveries, claimPendingDeliveriesInOneStatement } from '../../src/hooks/delivery.repository.js';
+import { loadLeasedDeliveries } from '../../src/hooks/delivery.repository.js';
+import { leaseDueItems } from '../../src/outbox/outbox.repository.js';
 import { newId } from '../../src/lib/ids.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { createOwner, insertSubmissions } from '../helpers/factories.js';
@@ -12,8 +13,8 @@ export interface ClaimFixtures {
   hookId: string;
   /** Deliveries of the one submission with the given states, claim times and creation seconds; returns their IDs. */
   insertDeliveries(rows: Array<{ state: string; claimedAt?: string; second: number }>): Promise<string[]>;
-  /** The hook channel's claim as it runs on this dialect, at NOW, leased to instance `7`. */
-  claimDeliveries(limit: number): ReturnType<typeof claimPendingDeliveriesInOneStatement>;
+  /** A claim of the hook channel as the outbox runs it (lease, then the channel's load), at NOW, leased to instance `7`. */
+  claimDeliveries(limit: number): ReturnType<typeof loadLeasedDeliveries>;
 }
 
 /**
@@ -48,10 +49,10 @@ export async function startClaimFixtures(): Promise<ClaimFixtures> {
       return values.map((v) => v.id);
     },
     claimDeliveries(limit) {
-      const options = { limit, now: NOW, instance: '7' };
-      return t.handle.dialect === 'postgres'
-        ? claimPendingDeliveriesInOneStatement(t.handle.db, options)
-        : t.handle.db.transaction().execute((trx) => claimPendingDeliveries(trx, options));
+      return t.handle.db.transaction().execute(async (trx) => {
+        const ids = await leaseDueItems(trx, t.handle.dialect, 'hook_deliveries', { limit, now: NOW, instance: '7', retries: false });
+        return ids.length === 0 ? [] : loadLeasedDeliveries(trx, ids);
+      });
     },
   };
 }

@@ -1,10 +1,10 @@
 import { CompiledQuery, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { claimDueMessageRows, postgresClaimMessagesQuery } from '../../src/notifications/email.repository.js';
+import { leaseDueItems, leaseDueItemsStatement } from '../../src/outbox/outbox.repository.js';
 import { NOW, startClaimFixtures, type ClaimFixtures } from './claim-fixtures.js';
 
 // PostgreSQL only: two dispatchers (instances) claim from the same table at once, and the plan of
-// the email claim's statement, which only PostgreSQL's planner chooses.
+// the claim's statement over a retrying channel's table, which only PostgreSQL's planner chooses.
 let f: ClaimFixtures;
 
 beforeAll(async () => {
@@ -37,7 +37,7 @@ describe('hook delivery claims beside another dispatcher', () => {
   });
 });
 
-describe('email message claims after many sends', () => {
+describe('claims of a retrying channel (email) after many sends', () => {
   it('walk the due index in order, past the entries of messages already sent, instead of visiting them all', async () => {
     const { db } = f.t.handle;
     await db.deleteFrom('email_messages').execute();
@@ -49,11 +49,12 @@ describe('email message claims after many sends', () => {
       from generate_series(1, 5040) i`.execute(db);
     await sql`update email_messages set state = 'sent' where id <= 'eml_dead000000005000'`.execute(db);
     const scanned = await db.transaction().execute(async (trx) => {
-      const claimed = await claimDueMessageRows(trx, 'postgres', { limit: 32, now: NOW, instance: '42' });
+      const options = { limit: 32, now: NOW, instance: '42', retries: true };
+      const claimed = await leaseDueItems(trx, 'postgres', 'email_messages', options);
       expect(claimed).toHaveLength(32);
       // The claim's own statement, planned in the same transaction (so under the claim's settings)
       // with its parameters; EXPLAIN without ANALYZE plans the update without running it.
-      const claim = postgresClaimMessagesQuery({ limit: 32, now: NOW, instance: '42' });
+      const claim = leaseDueItemsStatement('postgres', 'email_messages', options).compile(trx);
       const { rows } = await trx.executeQuery<{ 'QUERY PLAN': string }>(
         CompiledQuery.raw(`explain (format text) ${claim.sql}`, [...claim.parameters]),
       );

@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/lib/ids.js';
-import { claimDueMessageRows } from '../../src/notifications/email.repository.js';
+import { loadLeasedMessageRows } from '../../src/notifications/email.repository.js';
+import { leaseDueItems } from '../../src/outbox/outbox.repository.js';
 import { NOW, startClaimFixtures, type ClaimFixtures } from './claim-fixtures.js';
 
-// The channels' claims: on SQLite through the query builder in a transaction, on PostgreSQL as
-// one statement each (fewer round trips for the dispatcher). Both must claim the same rows,
-// oldest first, and return what sending needs. Beside another dispatcher: claims.postgres.test.ts.
+// The outbox's one claim over two channels' tables: a hook channel leases by age, a retrying
+// channel by due time; then each channel loads what sending needs. Beside another dispatcher:
+// claims.postgres.test.ts.
 let f: ClaimFixtures;
 
 beforeAll(async () => {
@@ -69,7 +70,11 @@ describe('email message claims', () => {
     await f.t.handle.db.insertInto('email_messages').values(rows).execute();
     const [later, earlier, future, sending] = rows.map((r) => r.id);
 
-    const claim = (limit: number) => f.t.handle.db.transaction().execute((trx) => claimDueMessageRows(trx, f.t.handle.dialect, { limit, now: NOW, instance: '42' }));
+    const claim = (limit: number) =>
+      f.t.handle.db.transaction().execute(async (trx) => {
+        const ids = await leaseDueItems(trx, f.t.handle.dialect, 'email_messages', { limit, now: NOW, instance: '42', retries: true });
+        return ids.length === 0 ? [] : loadLeasedMessageRows(trx, ids);
+      });
     const first = await claim(1);
     expect(first.map((m) => [m.id, m.state, m.claimed_at, m.claimed_by])).toEqual([[earlier, 'sending', NOW, '42']]);
     expect(first[0]).toMatchObject({ form_name: f.owner.form.name, s_payload: '{"name":"Ada"}', s_created_at: '2026-11-25T09:00:00.000Z', recipient_state: null });

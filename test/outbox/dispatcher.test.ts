@@ -1,41 +1,38 @@
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../src/db/database.js';
+import type { CompiledQuery } from 'kysely';
 import type { OutboxChannel, OutboxSend } from '../../src/outbox/outbox.channel.js';
 import { OutboxDispatcher } from '../../src/outbox/outbox.dispatcher.js';
 import type { Services } from '../../src/services.js';
+import type { TestDatabase } from '../helpers/database.js';
 import { createOwner, insertSubmissions, useMigratedDatabase } from '../helpers/factories.js';
+import { addItems, leasesIn, scratchChannel } from './scratch-channel.js';
 
 let handle: DatabaseHandle;
 let services: Services;
-useMigratedDatabase((opened) => ({ handle, services } = opened));
+let database: TestDatabase;
+useMigratedDatabase((opened) => ({ handle, services, database } = opened));
 
 /** A channel with `count` items due at its first claim and none after; it notes what happens when. */
-function channelWithDueItems(count: number, events: string[]): OutboxChannel {
-  let claimed = false;
-  return {
-    name: 'test',
+async function channelWithDueItems(count: number, events: string[]): Promise<OutboxChannel> {
+  const channel = await scratchChannel(handle.db, 'test', {
     maxInFlight: count,
-    formHasWorkSql: () => 'false',
-    expand: async () => 0,
-    claim: async (_trx, limit: number): Promise<OutboxSend[]> => {
-      if (claimed) return [];
-      claimed = true;
-      return Array.from({ length: Math.min(limit, count) }, (_, i) => async () => {
+    load: async (_trx, ids): Promise<OutboxSend[]> =>
+      ids.map((_, i) => async () => {
         // Work that arrives once sending began (a request, say) waits for the next turn.
         if (i === 0) setImmediate(() => events.push('other work'));
         events.push(`send ${i}`);
-      });
-    },
-    countPending: async () => 0,
-    close: async () => {},
-  };
+      }),
+  });
+  await addItems(handle.db, 'test', Array.from({ length: count }, (_, i) => `item ${i}`));
+  return channel;
 }
 
 describe('outbox dispatcher', () => {
   it('starts a large claim in slices: work that arrived meanwhile runs before the last send starts', async () => {
     const events: string[] = [];
-    const dispatcher = new OutboxDispatcher(handle, pino({ level: 'silent' }), [channelWithDueItems(24, events)]);
+    const dispatcher = new OutboxDispatcher(handle, pino({ level: 'silent' }), [await channelWithDueItems(24, events)]);
     dispatcher.start();
     try {
       await dispatcher.settle();
@@ -50,47 +47,28 @@ describe('outbox dispatcher', () => {
   });
 
   it('after a commit that queued submissions, only the expansion wakes a channel whose last claim found nothing; wake() wakes all', async () => {
-    const claims = { idle: 0, busy: 0 };
+    const queries: CompiledQuery[] = [];
+    const watched = database.open({ onQuery: (q) => queries.push(q) });
+    const claims = () => ({ idle: leasesIn(queries).filter((c) => c === 'idle').length, busy: leasesIn(queries).filter((c) => c === 'busy').length });
     const expanded: string[][] = [];
-    /** Claims nothing ever; expands nothing (a hook channel for a form without hooks). */
-    const idle: OutboxChannel = {
-      name: 'idle',
-      maxInFlight: 4,
-      formHasWorkSql: () => 'false',
-      expand: async () => 0,
-      claim: async () => {
-        claims.idle++;
-        return [];
-      },
-      countPending: async () => 0,
-      close: async () => {},
-    };
+    /** Has nothing ever; expands nothing (a hook channel for a form without hooks). */
+    const idle = await scratchChannel(handle.db, 'idle', { maxInFlight: 4 });
     /** Makes one item of each submission it expands, sent at its next claim. */
-    let due = 0;
-    const busy: OutboxChannel = {
-      name: 'busy',
+    const busy = await scratchChannel(handle.db, 'busy', {
       maxInFlight: 4,
       formHasWorkSql: () => 'true',
-      expand: async (_trx, ids) => {
+      expand: async (trx, ids) => {
         expanded.push(ids);
-        due += ids.length;
+        await addItems(trx, 'busy', ids);
         return ids.length;
       },
-      claim: async (_trx, limit) => {
-        claims.busy++;
-        const taken = Math.min(limit, due);
-        due -= taken;
-        return Array.from({ length: taken }, () => async () => {});
-      },
-      countPending: async () => due,
-      close: async () => {},
-    };
+    });
     const { form } = await createOwner(services);
-    const dispatcher = new OutboxDispatcher(handle, pino({ level: 'silent' }), [idle, busy]);
+    const dispatcher = new OutboxDispatcher(watched, pino({ level: 'silent' }), [idle, busy]);
     dispatcher.start();
     try {
       await dispatcher.settle();
-      expect(claims).toEqual({ idle: 1, busy: 1 });
+      expect(claims()).toEqual({ idle: 1, busy: 1 });
       for (let i = 0; i < 3; i++) {
         const [id] = await insertSubmissions(services, form.id, [{ createdAt: new Date().toISOString() }]);
         await handle.db.transaction().execute((trx) => dispatcher.queue.queue(trx, [id!]));
@@ -101,13 +79,14 @@ describe('outbox dispatcher', () => {
         expect(expanded.at(-1)).toEqual([id]);
       }
       // Each expansion woke the channel it gave an item; the idle one was not asked again.
-      expect(claims.idle).toBe(1);
-      expect(claims.busy).toBeGreaterThanOrEqual(4);
+      expect(claims().idle).toBe(1);
+      expect(claims().busy).toBeGreaterThanOrEqual(4);
       dispatcher.wake();
       await dispatcher.settle();
-      expect(claims.idle).toBe(2);
+      expect(claims().idle).toBe(2);
     } finally {
       await dispatcher.stop();
+      await watched.close();
     }
   });
 
@@ -115,45 +94,37 @@ describe('outbox dispatcher', () => {
     const together = handle.dialect === 'postgres';
     const trxOf: Record<string, unknown[]> = { expand: [], good: [], broken: [] };
     const sent: Array<{ id: string; outboxRowGone: boolean }> = [];
-    let expandedIds: string[] = [];
     const outboxRowExists = async (id: string) =>
       (await handle.db.selectFrom('outbox').select('submission_id').where('submission_id', '=', id).executeTakeFirst()) !== undefined;
     /** One item per expanded submission; each send notes whether the expansion that made it was committed. */
-    const good: OutboxChannel = {
-      name: 'good',
-      maxInFlight: 8,
+    const good = await scratchChannel(handle.db, 'good', {
       formHasWorkSql: () => 'true',
       expand: async (trx, ids) => {
         trxOf.expand!.push(trx);
-        expandedIds = [...ids];
+        await addItems(trx, 'good', ids);
         return ids.length;
       },
-      claim: async (trx) => {
+      load: async (trx, ids) => {
         trxOf.good!.push(trx);
-        const ids = expandedIds;
-        expandedIds = [];
         return ids.map((id) => async () => {
           sent.push({ id, outboxRowGone: !(await outboxRowExists(id)) });
         });
       },
-      countPending: async () => 0,
-      close: async () => {},
-    };
+    });
     let failing = false;
-    /** Has work for every submission; its claim throws while `failing`. */
-    const broken: OutboxChannel = {
-      name: 'broken',
-      maxInFlight: 8,
+    /** One item per expanded submission too; loading them throws while `failing`. */
+    const broken = await scratchChannel(handle.db, 'broken', {
       formHasWorkSql: () => 'true',
-      expand: async (_trx, ids) => ids.length,
-      claim: async (trx) => {
+      expand: async (trx, ids) => {
+        await addItems(trx, 'broken', ids);
+        return ids.length;
+      },
+      load: async (trx, ids) => {
         trxOf.broken!.push(trx);
         if (failing) throw new Error('the claim failed');
-        return [];
+        return ids.map(() => async () => {});
       },
-      countPending: async () => 0,
-      close: async () => {},
-    };
+    });
     const { form } = await createOwner(services);
     const dispatcher = new OutboxDispatcher(handle, pino({ level: 'silent' }), [good, broken]);
     const queueOne = async () => {

@@ -1,0 +1,41 @@
+import { sql, type CompiledQuery } from 'kysely';
+import type { Executor } from '../../src/db/database.js';
+import type { OutboxChannel } from '../../src/outbox/outbox.channel.js';
+import { ONCE } from '../../src/outbox/outbox.policy.js';
+
+/**
+ * A test channel over a table of its own with the columns every channel's items have, so the
+ * outbox leases its items as it leases a real channel's. `parts` replace the defaults: no forms
+ * with work, nothing expanded, leased items sent as no-ops.
+ */
+export async function scratchChannel(db: Executor, name: string, parts: Partial<OutboxChannel> = {}): Promise<OutboxChannel> {
+  const table = itemTable(name);
+  await sql`create table ${sql.table(table)} (id text primary key, state text not null, created_at text not null, claimed_at text, claimed_by text)`.execute(db);
+  return {
+    name,
+    maxInFlight: 8,
+    table,
+    policy: ONCE,
+    formHasWorkSql: () => 'false',
+    expand: async () => 0,
+    load: async (_trx, ids) => ids.map(() => async () => {}),
+    countPending: async () => 0,
+    close: async () => {},
+    ...parts,
+  };
+}
+
+/** Adds pending items with these IDs to the channel's table, each a millisecond after the one before. */
+export async function addItems(db: Executor, channelName: string, ids: readonly string[]): Promise<void> {
+  const start = Date.now();
+  for (const [i, id] of ids.entries()) {
+    await sql`insert into ${sql.table(itemTable(channelName))} (id, state, created_at) values (${id}, 'pending', ${new Date(start + i).toISOString()})`.execute(db);
+  }
+}
+
+/** The channels whose items a query among `queries` leased, in order (one entry per claim the outbox ran). */
+export function leasesIn(queries: CompiledQuery[]): string[] {
+  return queries.flatMap((q) => /^update "test_items_(\w+)" set state = 'sending'/.exec(q.sql)?.[1] ?? []);
+}
+
+const itemTable = (channelName: string) => `test_items_${channelName}`;
