@@ -10,7 +10,7 @@ import { loadUndici } from '../lib/undici.js';
 import { nowIso } from '../lib/time.js';
 import { linkedPayload, type FileLinker } from '../lib/file-links.js';
 import type { Metrics } from '../metrics/metrics.js';
-import type { OutboxChannel, OutboxSend } from '../outbox/outbox.channel.js';
+import type { LeasedItems, OutboxChannel, OutboxSend } from '../outbox/outbox.channel.js';
 import { ONCE } from '../outbox/outbox.policy.js';
 import {
   countUnsentDeliveries,
@@ -62,8 +62,8 @@ export class HookDeliveryChannel implements OutboxChannel {
     return insertHookDeliveries(trx, submissionIds);
   }
 
-  async load(trx: Trx, leasedIds: string[]): Promise<OutboxSend[]> {
-    return (await loadLeasedDeliveries(trx, leasedIds)).map((delivery) => () => this.deliver(delivery));
+  async load(_trx: Trx, leased: LeasedItems): Promise<OutboxSend[]> {
+    return (await loadLeasedDeliveries(leased)).map((delivery) => () => this.deliver(delivery));
   }
 
   countPending(): Promise<number> {

@@ -1,5 +1,6 @@
 import { CompiledQuery, sql } from 'kysely';
 import type { Executor, Trx } from '../db/database.js';
+import type { LeasedItems } from '../outbox/outbox.channel.js';
 
 /**
  * The hook part of expanding the outbox: one pending delivery per hook of the submission's form
@@ -53,9 +54,9 @@ export interface ClaimedDelivery {
   };
 }
 
-/** What sending the deliveries just leased to this instance needs (in the lease's transaction). */
-export async function loadLeasedDeliveries(trx: Trx, ids: string[]): Promise<ClaimedDelivery[]> {
-  const rows = await trx
+/** What sending the deliveries being leased to this instance needs (in the lease's transaction). */
+export async function loadLeasedDeliveries(leased: LeasedItems): Promise<ClaimedDelivery[]> {
+  const rows = await leased
     .selectFrom('hook_deliveries as d')
     .innerJoin('hooks as h', 'h.id', 'd.hook_id')
     .innerJoin('submissions as s', 's.id', 'd.submission_id')
@@ -74,7 +75,9 @@ export async function loadLeasedDeliveries(trx: Trx, ids: string[]): Promise<Cla
       's.referer',
       's.payload',
     ])
-    .where('d.id', 'in', ids)
+    .where('d.id', 'in', (eb) => eb.selectFrom('leased').select('leased.id'))
+    .orderBy('d.created_at')
+    .orderBy('d.id')
     .execute();
   return rows.map(claimedRowToDelivery);
 }

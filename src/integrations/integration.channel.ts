@@ -5,7 +5,7 @@ import type { DatabaseHandle, Trx } from '../db/database.js';
 import { newId } from '../lib/ids.js';
 import { nowIso } from '../lib/time.js';
 import type { Metrics } from '../metrics/metrics.js';
-import type { ChannelContext, OutboxChannel, OutboxSend } from '../outbox/outbox.channel.js';
+import type { ChannelContext, LeasedItems, OutboxChannel, OutboxSend } from '../outbox/outbox.channel.js';
 import { fourfoldBackoff, nextStep, type RetryPolicy } from '../outbox/outbox.policy.js';
 import { formatRequest } from './formats/index.js';
 import {
@@ -67,8 +67,8 @@ export class IntegrationChannel implements OutboxChannel {
     return insertMessagesForQueued(trx, submissionIds, nowIso());
   }
 
-  async load(trx: Trx, leasedIds: string[]): Promise<OutboxSend[]> {
-    return (await loadLeasedMessages(trx, leasedIds)).map((row) => () => this.deliver(row));
+  async load(_trx: Trx, leased: LeasedItems): Promise<OutboxSend[]> {
+    return (await loadLeasedMessages(leased)).map((row) => () => this.deliver(row));
   }
 
   countPending(): Promise<number> {

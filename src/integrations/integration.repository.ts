@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor, Trx } from '../db/database.js';
+import type { LeasedItems } from '../outbox/outbox.channel.js';
 import type { IntegrationAttemptRow, IntegrationRow } from '../db/schema.js';
 import type { Integration, IntegrationAttempt, IntegrationKind } from './integration.types.js';
 
@@ -142,9 +143,9 @@ export interface ClaimedIntegrationMessage {
   s_payload: string;
 }
 
-/** What formatting and sending the messages just leased to this instance needs (in the lease's transaction). */
-export async function loadLeasedMessages(trx: Trx, ids: string[]): Promise<ClaimedIntegrationMessage[]> {
-  return trx
+/** What formatting and sending the messages being leased to this instance needs (in the lease's transaction). */
+export async function loadLeasedMessages(leased: LeasedItems): Promise<ClaimedIntegrationMessage[]> {
+  return leased
     .selectFrom('integration_messages as m')
     .innerJoin('integrations as i', 'i.id', 'm.integration_id')
     .innerJoin('submissions as s', 's.id', 'm.submission_id')
@@ -164,7 +165,9 @@ export async function loadLeasedMessages(trx: Trx, ids: string[]): Promise<Claim
       's.country as s_country',
       's.payload as s_payload',
     ])
-    .where('m.id', 'in', ids)
+    .where('m.id', 'in', (eb) => eb.selectFrom('leased').select('leased.id'))
+    .orderBy('m.next_attempt_at')
+    .orderBy('m.id')
     .execute();
 }
 

@@ -5,7 +5,7 @@ import type { DatabaseHandle, Trx } from '../db/database.js';
 import { BatchedWrites, writeSkippingLocked } from '../lib/batched-writes.js';
 import { newId } from '../lib/ids.js';
 import { nowIso } from '../lib/time.js';
-import type { ChannelContext, OutboxChannel, OutboxSend } from '../outbox/outbox.channel.js';
+import type { ChannelContext, LeasedItems, OutboxChannel, OutboxSend } from '../outbox/outbox.channel.js';
 import { fourfoldBackoff, nextStep, type RetryPolicy } from '../outbox/outbox.policy.js';
 import {
   countUnsentMessages,
@@ -97,10 +97,10 @@ export class EmailChannel implements OutboxChannel {
     return notifications + (await insertConfirmationRows(trx, confirmationRows(await listConfirmationCandidates(trx, submissionIds), now)));
   }
 
-  async load(trx: Trx, leasedIds: string[]): Promise<OutboxSend[]> {
+  async load(trx: Trx, leased: LeasedItems): Promise<OutboxSend[]> {
     // The confirmation guards' per-form locks are taken sorted, and held to the dispatcher's
     // commit: it loads at most once a transaction, so they stay in that order.
-    const rows = await admitConfirmationsOf(trx, this.handle.dialect, await loadLeasedMessageRows(trx, leasedIds), nowIso());
+    const rows = await admitConfirmationsOf(trx, this.handle.dialect, await loadLeasedMessageRows(leased), nowIso());
     return rows.map((row) => () => this.deliver(row));
   }
 

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor, Trx } from '../db/database.js';
+import type { LeasedItems } from '../outbox/outbox.channel.js';
 import type { EmailAttemptRow, EmailMessageRow, EmailRecipientRow, EmailRecipientTable, NewEmailMessageRow } from '../db/schema.js';
 
 // ---- recipients ----
@@ -125,16 +126,18 @@ export interface ClaimedMessageRow extends EmailMessageRow {
   s_payload: string | null;
 }
 
-/** What composing the messages just leased to this instance needs (in the lease's transaction). */
-export async function loadLeasedMessageRows(trx: Trx, ids: string[]): Promise<ClaimedMessageRow[]> {
-  return trx
+/** What composing the messages being leased to this instance needs (in the lease's transaction). */
+export async function loadLeasedMessageRows(leased: LeasedItems): Promise<ClaimedMessageRow[]> {
+  return leased
     .selectFrom('email_messages as m')
     .leftJoin('forms as f', 'f.id', 'm.form_id')
     .leftJoin('email_recipients as r', 'r.id', 'm.recipient_id')
     .leftJoin('submissions as s', 's.id', 'm.submission_id')
     .selectAll('m')
     .select(CLAIMED_MESSAGE_DETAILS)
-    .where('m.id', 'in', ids)
+    .where('m.id', 'in', (eb) => eb.selectFrom('leased').select('leased.id'))
+    .orderBy('m.next_attempt_at')
+    .orderBy('m.id')
     .execute();
 }
 

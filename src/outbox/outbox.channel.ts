@@ -1,8 +1,16 @@
+import type { QueryCreator } from 'kysely';
 import type { Trx } from '../db/database.js';
+import type { Database } from '../db/schema.js';
 import type { RetryPolicy } from './outbox.policy.js';
 
 /** The tables whose rows the outbox leases: every channel's items. */
 export type LeasedTable = string;
+
+/**
+ * Queries that start from the items just leased to this instance: `leased` holds their IDs (on
+ * PostgreSQL it is the lease itself, as a CTE of the query: leaseDueItems in outbox.repository.ts).
+ */
+export type LeasedItems = QueryCreator<Database & { leased: { id: string } }>;
 
 /** One send the dispatcher runs; it records its own outcome. */
 export type OutboxSend = () => Promise<void>;
@@ -81,13 +89,14 @@ export interface OutboxChannel {
    */
   expand(trx: Trx, submissionIds: string[]): Promise<number>;
   /**
-   * Inside the dispatcher's transaction, right after the outbox leased these items to this
-   * instance (oldest due first): reads what sending them needs and returns their sends, which the
+   * Inside the dispatcher's transaction, as the outbox leases the channel's due items to this
+   * instance: reads what sending them needs with one query from `leased` (the rows as they were
+   * before the lease: no lease columns), and returns their sends, oldest due first, which the
    * dispatcher starts only once that transaction committed. Called at most once in a transaction:
    * locks it takes in an order of its own (sorted, say) stay in that order until the commit, so
    * two dispatchers cannot deadlock on them.
    */
-  load(trx: Trx, leasedIds: string[]): Promise<OutboxSend[]>;
+  load(trx: Trx, leased: LeasedItems): Promise<OutboxSend[]>;
   /** Items queued or in flight (for the outbox-pending gauge). */
   countPending(): Promise<number>;
   start?(context: ChannelContext): Promise<void>;

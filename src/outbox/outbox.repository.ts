@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Dialect, Executor, Trx } from '../db/database.js';
-import type { OutboxChannel, OutboxQueue, QueuedSubmission } from './outbox.channel.js';
+import type { LeasedItems, OutboxChannel, OutboxQueue, QueuedSubmission } from './outbox.channel.js';
 
 /** The NOTIFY channel that wakes every instance's dispatcher when a commit queued work. */
 export const OUTBOX_NOTIFY_CHANNEL = 'formgate_outbox';
@@ -115,19 +115,27 @@ export interface DueItems {
 
 /**
  * The one claim of every channel: moves up to `limit` due pending items of `table` to `sending`,
- * leased to `instance` at `now`, oldest due first, and returns their IDs in that order. On
- * PostgreSQL SKIP LOCKED keeps concurrent dispatchers off each other's rows, so an item is leased
- * by one instance only; SQLite has one writer, so the statement alone is atomic.
+ * leased to `instance` at `now`, oldest due first, and gives them as `leased` for the channel's
+ * query of what sending them needs. On PostgreSQL the lease is that query's CTE, so leasing and
+ * loading are one statement (each round trip wakes a backend that takes the event loop's core
+ * for a while), and SKIP LOCKED keeps concurrent dispatchers off each other's rows; the query
+ * reads the items as they were before the lease. On SQLite (one writer, so the statement alone
+ * is atomic) the lease runs first, and undefined means nothing was due.
  */
 export async function leaseDueItems(
   trx: Trx,
   dialect: Dialect,
   table: string,
   options: DueItems & { limit: number; now: string; instance: string },
-): Promise<string[]> {
-  if (dialect === 'postgres' && options.retries) await sql`set local enable_bitmapscan = off`.execute(trx);
+): Promise<LeasedItems | undefined> {
+  if (dialect === 'postgres') {
+    if (options.retries) await sql`set local enable_bitmapscan = off`.execute(trx);
+    // Kysely puts a raw CTE in no parentheses of its own.
+    return trx.with('leased', () => sql<{ id: string }>`(${leaseDueItemsStatement(dialect, table, options)})`);
+  }
   const { rows } = await leaseDueItemsStatement(dialect, table, options).execute(trx);
-  return rows.sort((a, b) => (a.due_at < b.due_at ? -1 : a.due_at > b.due_at ? 1 : 0)).map((row) => row.id);
+  if (rows.length === 0) return undefined;
+  return trx.with('leased', () => sql<{ id: string }>`(select value as id from json_each(${JSON.stringify(rows.map((row) => row.id))}))`);
 }
 
 /**
@@ -144,9 +152,9 @@ export function leaseDueItemsStatement(dialect: Dialect, table: string, options:
   const dueAt = options.retries ? sql.ref('next_attempt_at') : sql.ref('created_at');
   const due = options.retries ? sql`and next_attempt_at <= ${options.now}` : sql``;
   const lockable = dialect === 'postgres' ? sql`for update skip locked` : sql``;
-  return sql<{ id: string; due_at: string }>`update ${t} set state = 'sending', claimed_at = ${options.now}, claimed_by = ${options.instance}
+  return sql<{ id: string }>`update ${t} set state = 'sending', claimed_at = ${options.now}, claimed_by = ${options.instance}
     where id in (select id from ${t} where state = 'pending' ${due} order by ${dueAt} limit ${options.limit} ${lockable})
-    returning id, ${dueAt} as due_at`;
+    returning id`;
 }
 
 /**

@@ -58,12 +58,12 @@ export async function runRoundSteps(run: RunStep, plan: RoundPlan): Promise<Roun
         continue;
       }
       claimed.add(channel.name);
-      const claim = await run(`claiming ${channel.name}'s outbound work`, (trx) => claimDueItems(trx, plan, channel, free));
-      if (claim === undefined) continue;
-      if (claim.sends.length > 0) outcome.sends.push({ channel, sends: claim.sends });
+      const sends = await run(`claiming ${channel.name}'s outbound work`, (trx) => claimDueItems(trx, plan, channel, free));
+      if (sends === undefined) continue;
+      if (sends.length > 0) outcome.sends.push({ channel, sends });
       // Fewer than asked for: nothing more is due now (a claim takes the oldest due first).
-      outcome.drained.set(channel.name, claim.leased < free);
-      if (claim.leased === free) outcome.full = true;
+      outcome.drained.set(channel.name, sends.length < free);
+      if (sends.length === free) outcome.full = true;
     }
   };
   await claimEach(plan.channels.filter((channel) => !plan.idle.has(channel.name)));
@@ -84,9 +84,9 @@ export async function runRoundSteps(run: RunStep, plan: RoundPlan): Promise<Roun
 }
 
 /** Leases up to `limit` of the channel's due items to this instance, and has the channel load their sends. */
-async function claimDueItems(trx: Trx, plan: RoundPlan, channel: OutboxChannel, limit: number): Promise<{ leased: number; sends: OutboxSend[] }> {
-  const ids = await leaseDueItems(trx, plan.dialect, channel.table, { limit, now: nowIso(), instance: plan.lease.instance, retries: retries(channel.policy) });
-  return { leased: ids.length, sends: ids.length === 0 ? [] : await channel.load(trx, ids) };
+async function claimDueItems(trx: Trx, plan: RoundPlan, channel: OutboxChannel, limit: number): Promise<OutboxSend[]> {
+  const leased = await leaseDueItems(trx, plan.dialect, channel.table, { limit, now: nowIso(), instance: plan.lease.instance, retries: retries(channel.policy) });
+  return leased ? channel.load(trx, leased) : [];
 }
 
 /** Creates the items of the oldest queued submissions in every channel and drops their outbox rows. */

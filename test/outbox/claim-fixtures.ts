@@ -50,8 +50,8 @@ export async function startClaimFixtures(): Promise<ClaimFixtures> {
     },
     claimDeliveries(limit) {
       return t.handle.db.transaction().execute(async (trx) => {
-        const ids = await leaseDueItems(trx, t.handle.dialect, 'hook_deliveries', { limit, now: NOW, instance: '7', retries: false });
-        return ids.length === 0 ? [] : loadLeasedDeliveries(trx, ids);
+        const leased = await leaseDueItems(trx, t.handle.dialect, 'hook_deliveries', { limit, now: NOW, instance: '7', retries: false });
+        return leased ? loadLeasedDeliveries(leased) : [];
       });
     },
   };

@@ -50,8 +50,8 @@ describe('claims of a retrying channel (email) after many sends', () => {
     await sql`update email_messages set state = 'sent' where id <= 'eml_dead000000005000'`.execute(db);
     const scanned = await db.transaction().execute(async (trx) => {
       const options = { limit: 32, now: NOW, instance: '42', retries: true };
-      const claimed = await leaseDueItems(trx, 'postgres', 'email_messages', options);
-      expect(claimed).toHaveLength(32);
+      const leased = await leaseDueItems(trx, 'postgres', 'email_messages', options);
+      expect(await leased!.selectFrom('leased').select('id').execute()).toHaveLength(32);
       // The claim's own statement, planned in the same transaction (so under the claim's settings)
       // with its parameters; EXPLAIN without ANALYZE plans the update without running it.
       const claim = leaseDueItemsStatement('postgres', 'email_messages', options).compile(trx);

@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/lib/ids.js';
+import { loadLeasedDeliveries } from '../../src/hooks/delivery.repository.js';
 import { loadLeasedMessageRows } from '../../src/notifications/email.repository.js';
 import { leaseDueItems } from '../../src/outbox/outbox.repository.js';
 import { NOW, startClaimFixtures, type ClaimFixtures } from './claim-fixtures.js';
 
 // The outbox's one claim over two channels' tables: a hook channel leases by age, a retrying
-// channel by due time; then each channel loads what sending needs. Beside another dispatcher:
-// claims.postgres.test.ts.
+// channel by due time; each channel loads what sending needs (on PostgreSQL in the lease's own
+// statement). Beside another dispatcher: claims.postgres.test.ts.
 let f: ClaimFixtures;
 
 beforeAll(async () => {
@@ -26,7 +27,7 @@ describe('hook delivery claims', () => {
     ])) as [string, string, string, string, string];
 
     const first = await f.claimDeliveries(2);
-    expect(first.map((d) => d.id).sort()).toEqual([pendingOld, pendingMid].sort());
+    expect(first.map((d) => d.id)).toEqual([pendingOld, pendingMid]);
     expect(first.find((d) => d.id === pendingOld)).toEqual({
       id: pendingOld,
       hookId: f.hookId,
@@ -44,6 +45,22 @@ describe('hook delivery claims', () => {
     for (const id of [pendingOld, pendingMid, pendingNew]) expect(byId.get(id)).toEqual({ id, state: 'sending', claimed_at: NOW, claimed_by: '7' });
     expect(byId.get(held)).toEqual({ id: held, state: 'sending', claimed_at: '2026-11-25T09:00:00.000Z', claimed_by: null });
     expect(byId.get(done)?.state).toBe('sent');
+  });
+
+  it('lease and load are one statement on PostgreSQL (the lease is its CTE), two on SQLite', async () => {
+    await f.t.handle.db.deleteFrom('hook_deliveries').execute();
+    const [pending] = await f.insertDeliveries([{ state: 'pending', second: 1 }]);
+    const statements: string[] = [];
+    const claimed = await f.t.handle.db.transaction().execute(async (trx) => {
+      const counted = trx.withPlugin({
+        transformQuery: ({ node }) => (statements.push(node.kind), node),
+        transformResult: async ({ result }) => result,
+      });
+      const leased = await leaseDueItems(counted, f.t.handle.dialect, 'hook_deliveries', { limit: 8, now: NOW, instance: '7', retries: false });
+      return leased ? loadLeasedDeliveries(leased) : [];
+    });
+    expect(claimed.map((d) => d.id)).toEqual([pending]);
+    expect(statements).toHaveLength(f.t.handle.dialect === 'postgres' ? 1 : 2);
   });
 });
 
@@ -72,22 +89,22 @@ describe('email message claims', () => {
 
     const claim = (limit: number) =>
       f.t.handle.db.transaction().execute(async (trx) => {
-        const ids = await leaseDueItems(trx, f.t.handle.dialect, 'email_messages', { limit, now: NOW, instance: '42', retries: true });
-        return ids.length === 0 ? [] : loadLeasedMessageRows(trx, ids);
+        const leased = await leaseDueItems(trx, f.t.handle.dialect, 'email_messages', { limit, now: NOW, instance: '42', retries: true });
+        return leased ? loadLeasedMessageRows(leased) : [];
       });
     const first = await claim(1);
-    expect(first.map((m) => [m.id, m.state, m.claimed_at, m.claimed_by])).toEqual([[earlier, 'sending', NOW, '42']]);
+    expect(first.map((m) => m.id)).toEqual([earlier]);
     expect(first[0]).toMatchObject({ form_name: f.owner.form.name, s_payload: '{"name":"Ada"}', s_created_at: '2026-11-25T09:00:00.000Z', recipient_state: null });
     expect((await claim(5)).map((m) => m.id)).toEqual([later]);
     expect(await claim(5)).toEqual([]);
 
-    const states = await f.t.handle.db.selectFrom('email_messages').select(['id', 'state', 'claimed_by']).execute();
-    expect(new Map(states.map((s) => [s.id, [s.state, s.claimed_by]]))).toEqual(
+    const states = await f.t.handle.db.selectFrom('email_messages').select(['id', 'state', 'claimed_at', 'claimed_by']).execute();
+    expect(new Map(states.map((s) => [s.id, [s.state, s.claimed_at, s.claimed_by]]))).toEqual(
       new Map([
-        [later, ['sending', '42']],
-        [earlier, ['sending', '42']],
-        [future, ['pending', null]],
-        [sending, ['sending', null]],
+        [later, ['sending', NOW, '42']],
+        [earlier, ['sending', NOW, '42']],
+        [future, ['pending', null, null]],
+        [sending, ['sending', null, null]],
       ]),
     );
   });

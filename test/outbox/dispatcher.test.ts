@@ -7,7 +7,7 @@ import { OutboxDispatcher } from '../../src/outbox/outbox.dispatcher.js';
 import type { Services } from '../../src/services.js';
 import type { TestDatabase } from '../helpers/database.js';
 import { createOwner, insertSubmissions, useMigratedDatabase } from '../helpers/factories.js';
-import { addItems, leasesIn, scratchChannel } from './scratch-channel.js';
+import { addItems, leasedIds, leasesIn, scratchChannel } from './scratch-channel.js';
 
 let handle: DatabaseHandle;
 let services: Services;
@@ -18,8 +18,8 @@ useMigratedDatabase((opened) => ({ handle, services, database } = opened));
 async function channelWithDueItems(count: number, events: string[]): Promise<OutboxChannel> {
   const channel = await scratchChannel(handle.db, 'test', {
     maxInFlight: count,
-    load: async (_trx, ids): Promise<OutboxSend[]> =>
-      ids.map((_, i) => async () => {
+    load: async (_trx, leased): Promise<OutboxSend[]> =>
+      (await leasedIds(leased)).map((_, i) => async () => {
         // Work that arrives once sending began (a request, say) waits for the next turn.
         if (i === 0) setImmediate(() => events.push('other work'));
         events.push(`send ${i}`);
@@ -104,9 +104,9 @@ describe('outbox dispatcher', () => {
         await addItems(trx, 'good', ids);
         return ids.length;
       },
-      load: async (trx, ids) => {
+      load: async (trx, leased) => {
         trxOf.good!.push(trx);
-        return ids.map((id) => async () => {
+        return (await leasedIds(leased)).map((id) => async () => {
           sent.push({ id, outboxRowGone: !(await outboxRowExists(id)) });
         });
       },
@@ -119,10 +119,10 @@ describe('outbox dispatcher', () => {
         await addItems(trx, 'broken', ids);
         return ids.length;
       },
-      load: async (trx, ids) => {
+      load: async (trx, leased) => {
         trxOf.broken!.push(trx);
         if (failing) throw new Error('the claim failed');
-        return ids.map(() => async () => {});
+        return (await leasedIds(leased)).map(() => async () => {});
       },
     });
     const { form } = await createOwner(services);

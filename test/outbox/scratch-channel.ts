@@ -1,6 +1,6 @@
 import { sql, type CompiledQuery } from 'kysely';
 import type { Executor } from '../../src/db/database.js';
-import type { OutboxChannel } from '../../src/outbox/outbox.channel.js';
+import type { LeasedItems, OutboxChannel } from '../../src/outbox/outbox.channel.js';
 import { ONCE } from '../../src/outbox/outbox.policy.js';
 
 /**
@@ -18,7 +18,7 @@ export async function scratchChannel(db: Executor, name: string, parts: Partial<
     policy: ONCE,
     formHasWorkSql: () => 'false',
     expand: async () => 0,
-    load: async (_trx, ids) => ids.map(() => async () => {}),
+    load: async (_trx, leased) => (await leasedIds(leased)).map(() => async () => {}),
     countPending: async () => 0,
     close: async () => {},
     ...parts,
@@ -33,9 +33,14 @@ export async function addItems(db: Executor, channelName: string, ids: readonly 
   }
 }
 
+/** The IDs of the items being leased (on PostgreSQL this runs the lease). */
+export async function leasedIds(leased: LeasedItems): Promise<string[]> {
+  return (await leased.selectFrom('leased').select('id').execute()).map((row) => row.id);
+}
+
 /** The channels whose items a query among `queries` leased, in order (one entry per claim the outbox ran). */
 export function leasesIn(queries: CompiledQuery[]): string[] {
-  return queries.flatMap((q) => /^update "test_items_(\w+)" set state = 'sending'/.exec(q.sql)?.[1] ?? []);
+  return queries.flatMap((q) => /update "test_items_(\w+)" set state = 'sending'/.exec(q.sql)?.[1] ?? []);
 }
 
 const itemTable = (channelName: string) => `test_items_${channelName}`;
