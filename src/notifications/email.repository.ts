@@ -110,8 +110,11 @@ export async function insertSubmissionMessages(trx: Trx, submissionIds: string[]
   return Number(result.numInsertedOrUpdatedRows ?? 0);
 }
 
-/** A claimed message with what composing it needs. */
-export interface ClaimedMessageRow extends EmailMessageRow {
+/**
+ * A claimed message with what composing it needs. Without the lease's columns: the load reads
+ * the row as it was before the lease on PostgreSQL and after it on SQLite.
+ */
+export interface ClaimedMessageRow extends Omit<EmailMessageRow, LeaseColumn> {
   form_name: string | null;
   form_notify_subject: string | null;
   form_auto_reply_subject: string | null;
@@ -133,13 +136,34 @@ export async function loadLeasedMessageRows(leased: LeasedItems): Promise<Claime
     .leftJoin('forms as f', 'f.id', 'm.form_id')
     .leftJoin('email_recipients as r', 'r.id', 'm.recipient_id')
     .leftJoin('submissions as s', 's.id', 'm.submission_id')
-    .selectAll('m')
+    .select(CLAIMED_MESSAGE_COLUMNS)
     .select(CLAIMED_MESSAGE_DETAILS)
     .where('m.id', 'in', (eb) => eb.selectFrom('leased').select('leased.id'))
     .orderBy('m.next_attempt_at')
     .orderBy('m.id')
     .execute();
 }
+
+type LeaseColumn = 'state' | 'claimed_at' | 'claimed_by';
+
+/** The message's own columns but the lease's (the return type of the load checks that none is missing). */
+const CLAIMED_MESSAGE_COLUMNS = [
+  'm.id',
+  'm.kind',
+  'm.form_id',
+  'm.submission_id',
+  'm.recipient_id',
+  'm.to_address',
+  'm.period_start',
+  'm.period_end',
+  'm.content',
+  'm.attempts',
+  'm.next_attempt_at',
+  'm.created_at',
+  'm.address_hash',
+  'm.skip_reason',
+  'm.admitted_at',
+] as const;
 
 /** What composing a claimed message needs besides the message, under ClaimedMessageRow's names. */
 const CLAIMED_MESSAGE_DETAILS = [

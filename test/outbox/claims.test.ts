@@ -95,6 +95,8 @@ describe('email message claims', () => {
     const first = await claim(1);
     expect(first.map((m) => m.id)).toEqual([earlier]);
     expect(first[0]).toMatchObject({ form_name: f.owner.form.name, s_payload: '{"name":"Ada"}', s_created_at: '2026-11-25T09:00:00.000Z', recipient_state: null });
+    // The lease's columns stay out of the load: PostgreSQL reads the row as it was before the lease.
+    for (const column of ['state', 'claimed_at', 'claimed_by']) expect(first[0]).not.toHaveProperty(column);
     expect((await claim(5)).map((m) => m.id)).toEqual([later]);
     expect(await claim(5)).toEqual([]);
 
