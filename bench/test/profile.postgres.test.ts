@@ -58,11 +58,9 @@ describe('npm run bench:profile', () => {
   });
 
   it("takes PostgreSQL's CPU a row apart, Formgate's statement beside the limit's", { timeout: 180_000 }, async () => {
-    // Enough samples that one stray one is no share to speak of: at 1 s and 499 Hz the limit's
-    // backends give perf some tens (its rows × ~30 µs × 499 Hz), and in a slow machine's CI run the
-    // limit's FormIndexDatum read 2.6% against its usual 0.1%. And enough that a small part is
-    // seen at all on a loaded machine: a GIN insert is ~3 µs a row, so at a few hundred rows a
-    // second 999 Hz can give it no sample at all; 4999 Hz gives it some tens.
+    // Enough samples that one stray sample is no share to speak of, and that a small part is seen
+    // at all on a loaded machine: a GIN insert is ~3 µs a row, so at a few hundred rows a second
+    // 999 Hz can give it no sample; 4999 Hz gives it some tens.
     const result = await runProfile(['--seconds', '2', '--frequency', '4999']);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);

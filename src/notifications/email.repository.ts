@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor, Trx } from '../db/database.js';
-import type { LeasedItems } from '../outbox/outbox.channel.js';
+import type { LeaseColumn, LeasedItems } from '../outbox/outbox.channel.js';
 import type { EmailAttemptRow, EmailMessageRow, EmailRecipientRow, EmailRecipientTable, NewEmailMessageRow } from '../db/schema.js';
 
 // ---- recipients ----
@@ -110,10 +110,7 @@ export async function insertSubmissionMessages(trx: Trx, submissionIds: string[]
   return Number(result.numInsertedOrUpdatedRows ?? 0);
 }
 
-/**
- * A claimed message with what composing it needs. Without the lease's columns: the load reads
- * the row as it was before the lease on PostgreSQL and after it on SQLite.
- */
+/** A claimed message with what composing it needs (without the lease's columns). */
 export interface ClaimedMessageRow extends Omit<EmailMessageRow, LeaseColumn> {
   form_name: string | null;
   form_notify_subject: string | null;
@@ -143,8 +140,6 @@ export async function loadLeasedMessageRows(leased: LeasedItems): Promise<Claime
     .orderBy('m.id')
     .execute();
 }
-
-type LeaseColumn = 'state' | 'claimed_at' | 'claimed_by';
 
 /** The message's own columns but the lease's (the return type of the load checks that none is missing). */
 const CLAIMED_MESSAGE_COLUMNS = [

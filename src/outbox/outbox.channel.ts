@@ -12,6 +12,12 @@ export type LeasedTable = string;
  */
 export type LeasedItems = QueryCreator<Database & { leased: { id: string } }>;
 
+/**
+ * The columns the lease writes. A channel's load leaves them out: on PostgreSQL it reads the rows
+ * as they were before the lease, on SQLite after it, so their values differ by database.
+ */
+export type LeaseColumn = 'state' | 'claimed_at' | 'claimed_by';
+
 /** One send the dispatcher runs; it records its own outcome. */
 export type OutboxSend = () => Promise<void>;
 
@@ -90,11 +96,11 @@ export interface OutboxChannel {
   expand(trx: Trx, submissionIds: string[]): Promise<number>;
   /**
    * Inside the dispatcher's transaction, as the outbox leases the channel's due items to this
-   * instance: reads what sending them needs with one query from `leased` (the rows as they were
-   * before the lease: no lease columns), and returns their sends, oldest due first, which the
-   * dispatcher starts only once that transaction committed. Called at most once in a transaction:
-   * locks it takes in an order of its own (sorted, say) stay in that order until the commit, so
-   * two dispatchers cannot deadlock on them.
+   * instance: reads what sending them needs with one query from `leased`, selecting no
+   * LeaseColumn, and returns their sends, oldest due first, which the dispatcher starts only once
+   * that transaction committed. Called at most once in a transaction: locks it takes in an order
+   * of its own (sorted, say) stay in that order until the commit, so two dispatchers cannot
+   * deadlock on them.
    */
   load(trx: Trx, leased: LeasedItems): Promise<OutboxSend[]>;
   /** Items queued or in flight (for the outbox-pending gauge). */
