@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `npm run test:e2e`: the tests that need whole programs — Chromium journeys, the CLI and the
 # server as child processes, then the crash, flood and fault cases, then the package as a newcomer
-# installs it and the container image — each on SQLite and on PostgreSQL where a database is used.
+# installs it and the container image. The CLI, process and reliability tests run on SQLite and on
+# PostgreSQL; each browser journey on one of them (e2e/vitest.config.ts says which).
 #
 # `npm run test:e2e -- "<command>" …` runs each extra command beside the package and container
 # tests (CI puts the bench's tests and the suite on another Node.js there).

@@ -7,6 +7,14 @@ import { compiledProduct, compiledSource } from '../test/helpers/compiled-source
 // The crash, flood and fault cases follow with vitest.reliability.config.ts, one file at a time.
 const TESTS = ['e2e/browser/**/*.test.ts', 'e2e/cli/**/*.test.ts', 'e2e/process/**/*.test.ts'];
 
+// Each browser journey runs on one database, half of them on each (by time: ~170 s a side): a
+// page is the same HTML whichever database answers, every dashboard route runs on both in
+// `npm test` (inject); every journey on both would add ~340 s of the workers' time. The CLI and
+// the process tests run on both: what they start talks to the database itself.
+const BROWSER_ON_POSTGRES = ['appearance', 'dashboard', 'time-zone', 'visitor', 'integrations', 'inbox', 'password-reset', 'deliveries', 'submit'].map(
+  (name) => `e2e/browser/${name}.test.ts`,
+);
+
 export default defineConfig({
   root: fileURLToPath(new URL('..', import.meta.url)),
   plugins: [compiledSource()],
@@ -26,8 +34,16 @@ export default defineConfig({
     hookTimeout: 60_000,
     reporters: ['default'],
     projects: [
-      { extends: true, test: { name: 'sqlite', include: TESTS, env: { FORMGATE_TEST_DB: 'sqlite' }, exclude: ['**/*.postgres.test.ts', 'node_modules/**'] } },
-      { extends: true, test: { name: 'postgres', include: TESTS, env: { FORMGATE_TEST_DB: 'postgres' }, exclude: ['**/*.sqlite.test.ts', 'node_modules/**'] } },
+      { extends: true, test: { name: 'sqlite', include: TESTS, env: { FORMGATE_TEST_DB: 'sqlite' }, exclude: ['**/*.postgres.test.ts', 'node_modules/**', ...BROWSER_ON_POSTGRES] } },
+      {
+        extends: true,
+        test: {
+          name: 'postgres',
+          include: [...TESTS.filter((glob) => !glob.startsWith('e2e/browser/')), ...BROWSER_ON_POSTGRES],
+          env: { FORMGATE_TEST_DB: 'postgres' },
+          exclude: ['**/*.sqlite.test.ts', 'node_modules/**'],
+        },
+      },
     ],
   },
 });
