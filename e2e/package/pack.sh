@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The package as a newcomer gets it: `npm pack`, `npm install -g` of the tarball into a temporary
-# prefix (dependencies from the npm registry; better-sqlite3 may compile from source), then
+# prefix (dependencies from the npm registry, better-sqlite3's prebuilt binary from a stand-in), then
 # `formgate --version`, and `formgate serve` in an empty folder: an account, a form, a submit,
 # the dashboard redirect, SIGTERM. Run by .ci/run (too slow for `npm test`).
 set -euo pipefail
@@ -25,12 +25,24 @@ for required in package/bin/formgate.js package/dist/src/cli/index.js package/di
 done
 if grep -q '^package/\(src\|test\|bench\)/' <<<"$contents"; then fail "sources or tests are in the tarball"; fi
 
+# On a machine that reaches GitHub, better-sqlite3's install downloads its prebuilt binary from
+# the release server; that server is stood in for by the binary `npm ci` made in this checkout,
+# for this Node and the same version, packed as prebuild-install looks for it in a local folder.
+prebuilds="$work/prebuilds"
+mkdir "$prebuilds"
+sqlite_version=$(node -p "require('./node_modules/better-sqlite3/package.json').version")
+tar -czf "$prebuilds/better-sqlite3-v$sqlite_version-node-v$(node -p process.versions.modules)-linux-x64.tar.gz" \
+  -C node_modules/better-sqlite3 build/Release/better_sqlite3.node
+export npm_config_better_sqlite3_local_prebuilds="$prebuilds"
+
 echo "installing $tarball into a temporary prefix"
 started=$(date +%s)
 npm install -g --no-audit --no-fund --prefix "$work/prefix" "$work/$tarball" >"$work/install.log" 2>&1 || { cat "$work/install.log"; fail "npm install -g failed"; }
 echo "installed in $(( $(date +%s) - started )) s"
 formgate="$work/prefix/bin/formgate"
 [ -x "$formgate" ] || fail "no formgate binary in the prefix"
+# node-gyp leaves its object files beside the binary: there are none when the prebuilt one was used.
+[ ! -d "$work/prefix/lib/node_modules/formgate/node_modules/better-sqlite3/build/Release/obj.target" ] || fail "better-sqlite3 was compiled instead of taken prebuilt"
 if [ -d "$work/prefix/lib/node_modules/formgate/node_modules/typescript" ] || [ -d "$work/prefix/lib/node_modules/typescript" ]; then
   fail "a development dependency (typescript) was installed"
 fi
