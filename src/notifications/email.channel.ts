@@ -3,7 +3,7 @@ import type { FileLinker } from '../lib/file-links.js';
 import type { Config } from '../config.js';
 import type { DatabaseHandle, Trx } from '../db/database.js';
 import { nowIso } from '../lib/time.js';
-import type { LeasedItems, OutboxChannel, RecordedAttempt, SendOutcome } from '../outbox/outbox.channel.js';
+import type { ChannelContext, LeasedItems, OutboxChannel, RecordedAttempt, SendOutcome } from '../outbox/outbox.channel.js';
 import { fourfoldBackoff, type RetryPolicy } from '../outbox/outbox.policy.js';
 import { countUnsentMessages, formHasPerSubmissionRecipientSql, insertSubmissionMessages, loadLeasedMessageRows, skipMessages, updateRecipientRow, type ClaimedMessageRow } from './email.repository.js';
 import type { SendResult, SmtpMailer } from './mailer.js';
@@ -53,7 +53,7 @@ export class EmailChannel implements OutboxChannel<ClaimedMessageRow> {
     this.policy = fourfoldBackoff(config.mailRetryBaseMs);
   }
 
-  async start(context: { wakeAfter(delayMs: number): void }): Promise<void> {
+  async start(context: ChannelContext): Promise<void> {
     const digests = () =>
       queueDueDigests(this.handle.db).then(
         (queued) => queued > 0 && context.wakeAfter(0),

@@ -72,8 +72,8 @@ export interface ChannelContext {
 }
 
 /**
- * The one way to queue outbound work, and the only part of the outbox other features use: the
- * submit path, triage ("not spam") and the deletions. Every call runs inside the caller's
+ * The one way to queue outbound work, used by the submit path, triage ("not spam") and the
+ * deletions. Every call runs inside the caller's
  * transaction; `committed()` after the commit wakes this instance's dispatcher and, on
  * PostgreSQL, the other instances'.
  */

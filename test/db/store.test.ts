@@ -51,9 +51,9 @@ describe(`store on ${testDialect}`, () => {
       .sort();
     expect(tables).toEqual(
       [
-        'accounts', 'api_keys', 'email_attempts', 'files', 'email_messages', 'email_recipients', 'email_suppressions', 'form_counts', 'form_hourly_counts', 'forms',
-        'hook_deliveries', 'hook_delivery_attempts', 'hook_test_deliveries', 'hooks', 'idempotency_keys', 'instance_secrets', 'instance_settings', 'integration_attempts', 'integration_messages', 'integrations',
-        'outbox', 'password_resets', 'sessions', 'submissions', 'sso_identities', 'audit_events', 'email_changes', 'submission_triage', 'submission_tags',
+        'accounts', 'api_keys', 'files', 'email_messages', 'email_recipients', 'email_suppressions', 'form_counts', 'form_hourly_counts', 'forms',
+        'hook_deliveries', 'hook_test_deliveries', 'hooks', 'idempotency_keys', 'instance_secrets', 'instance_settings', 'integration_messages', 'integrations',
+        'outbox', 'outbox_attempts', 'password_resets', 'sessions', 'submissions', 'sso_identities', 'audit_events', 'email_changes', 'submission_triage', 'submission_tags',
         'users', 'memberships', 'invitations',
         'altcha_spent_solutions', 'spam_filter_models', 'spam_filter_tokens', 'spam_filter_lessons',
       ].sort(),
