@@ -82,19 +82,22 @@ export class IntegrationService {
   async listMessagesOfSubmission(accountId: string, submissionId: string): Promise<MessageLogEntry[]> {
     const messages = await listMessageRowsOfSubmission(this.db, accountId, submissionId);
     const attempts = await listAttemptsOf(this.db, messages.map((m) => m.id));
-    return messages.map((m) => ({ m, last: attempts.get(m.id)?.at(-1) })).map(({ m, last }) => ({
-      channel: 'integration',
-      id: m.id,
-      kind: `${KIND_NAMES[m.kind] ?? m.kind} message`,
-      target: m.name,
-      state: messageStateOf(m.state),
-      reason: last?.error ?? (m.state === 'skipped' ? (m.disabled_reason ?? 'the integration is turned off') : null),
-      attempts: Number(m.attempts),
-      lastStatus: last?.status == null ? null : `HTTP ${last.status}`,
-      createdAt: m.created_at,
-      lastAttemptAt: last?.attemptedAt ?? null,
-      canSendAgain: isDone(m.state),
-    }));
+    return messages.map((m) => {
+      const last = attempts.get(m.id)?.at(-1);
+      return {
+        channel: 'integration',
+        id: m.id,
+        kind: `${KIND_NAMES[m.kind] ?? m.kind} message`,
+        target: m.name,
+        state: messageStateOf(m.state),
+        reason: last?.error ?? (m.state === 'skipped' ? (m.disabled_reason ?? 'the integration is turned off') : null),
+        attempts: Number(m.attempts),
+        lastStatus: last?.status == null ? null : `HTTP ${last.status}`,
+        createdAt: m.created_at,
+        lastAttemptAt: last?.attemptedAt ?? null,
+        canSendAgain: isDone(m.state),
+      };
+    });
   }
 
   /** "Send again": one new attempt through the outbox. */

@@ -244,19 +244,22 @@ export class NotificationService {
   async listMessagesOfSubmission(accountId: string, submissionId: string): Promise<MessageLogEntry[]> {
     const rows = await listMessageRowsOfSubmission(this.handle.db, accountId, submissionId);
     const attempts = await listAttemptsOf(this.handle.db, rows.map((m) => m.id));
-    return rows.map((m) => ({ m, last: attempts.get(m.id)?.at(-1) })).map(({ m, last }) => ({
-      channel: 'email',
-      id: m.id,
-      kind: m.kind === 'confirmation' ? 'Confirmation email' : 'Notification email',
-      target: m.to_address,
-      state: messageStateOf(m.state),
-      reason: m.skip_reason ?? (m.state === 'skipped' && m.kind !== 'confirmation' ? 'the recipient is no longer verified' : m.state === 'bounced' ? 'bounced' : null),
-      attempts: Number(m.attempts),
-      lastStatus: last?.error ?? null,
-      createdAt: m.created_at,
-      lastAttemptAt: last?.attemptedAt ?? null,
-      canSendAgain: m.kind === 'submission' && isDone(m.state),
-    }));
+    return rows.map((m) => {
+      const last = attempts.get(m.id)?.at(-1);
+      return {
+        channel: 'email',
+        id: m.id,
+        kind: m.kind === 'confirmation' ? 'Confirmation email' : 'Notification email',
+        target: m.to_address,
+        state: messageStateOf(m.state),
+        reason: m.skip_reason ?? (m.state === 'skipped' && m.kind !== 'confirmation' ? 'the recipient is no longer verified' : m.state === 'bounced' ? 'bounced' : null),
+        attempts: Number(m.attempts),
+        lastStatus: last?.error ?? null,
+        createdAt: m.created_at,
+        lastAttemptAt: last?.attemptedAt ?? null,
+        canSendAgain: m.kind === 'submission' && isDone(m.state),
+      };
+    });
   }
 
   /** "Send again" of an owner notification (never a visitor's confirmation): one new attempt through the outbox. */

@@ -1,16 +1,18 @@
 import pino from 'pino';
-import { sql } from 'kysely';
+import { sql, type CompiledQuery } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../src/db/database.js';
 import { AttemptRecorder } from '../../src/outbox/outbox.attempts.js';
 import type { OutboxChannel, OutboxItem, RecordedAttempt, SendOutcome } from '../../src/outbox/outbox.channel.js';
 import { fourfoldBackoff } from '../../src/outbox/outbox.policy.js';
+import type { TestDatabase } from '../helpers/database.js';
 import { useMigratedDatabase } from '../helpers/factories.js';
 
 // The outbox records every attempt of every channel: the item's new state and one row of the
 // attempt log, from the channel's outcome and policy; a side effect with it, or neither.
 let handle: DatabaseHandle;
-useMigratedDatabase((opened) => ({ handle } = opened));
+let database: TestDatabase;
+useMigratedDatabase((opened) => ({ handle, database } = opened));
 
 const TABLE = 'test_items_recorded';
 const EARLIER = '2026-11-25T09:00:00.000Z';
@@ -151,10 +153,17 @@ describe('the outbox records each attempt', () => {
     expect(await attemptsOf('it_gone_settled')).toEqual([]);
   });
 
-  it('records each of the attempts that finish together, written as one group', async () => {
+  it('writes the attempts that finish together as one group: one insert into the log for all', async () => {
     const items = await Promise.all(['it_g1', 'it_g2', 'it_g3'].map((id) => sendingItem(id, 0)));
-    const shared = recorder();
-    await Promise.all(items.map((item, i) => shared.send(channelAnswering(i === 1 ? answer('temporary', { error: 'later' }) : answer('sent')), item)));
+    const queries: CompiledQuery[] = [];
+    const watched = database.open({ onQuery: (q) => queries.push(q) });
+    try {
+      const shared = new AttemptRecorder(watched, pino({ level: 'silent' }), () => {});
+      await Promise.all(items.map((item, i) => shared.send(channelAnswering(i === 1 ? answer('temporary', { error: 'later' }) : answer('sent')), item)));
+    } finally {
+      await watched.close();
+    }
+    expect(queries.filter((q) => /insert into outbox_attempts/.test(q.sql))).toHaveLength(1);
     expect(await Promise.all(items.map(async (item) => (await itemRow(item.id))!.state))).toEqual(['sent', 'pending', 'sent']);
     expect((await Promise.all(items.map((item) => attemptsOf(item.id)))).map((a) => a.map((x) => x.outcome))).toEqual([['sent'], ['retry'], ['sent']]);
   });
