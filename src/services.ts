@@ -5,7 +5,7 @@ import { ApiKeyService } from './api-keys/api-key.service.js';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/database.js';
 import { HookDeliveryChannel } from './hooks/delivery.channel.js';
-import { DeliverySender, type HookTransportOptions } from './hooks/delivery.channel.js';
+import { DeliverySender, type HookTransportOptions } from './hooks/delivery.sender.js';
 import { FormService } from './forms/form.service.js';
 import { EmailChannel, type EmailAttemptListener } from './notifications/email.channel.js';
 import { SuppressionService } from './notifications/suppression.service.js';

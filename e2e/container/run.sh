@@ -291,7 +291,7 @@ done
 [ "$(delivered)" = "$submissions" ] || fail "$(delivered) deliveries for $submissions submissions"
 distinct=$(grep '^delivery ' "$work/deliveries.log" | sort -u | wc -l)
 [ "$distinct" = "$submissions" ] || fail "$distinct distinct webhook ids for $submissions deliveries"
-attempts=$(psql -tA -h 127.0.0.1 -U postgres -d "$database" -c "select count(*) from hook_deliveries where attempted_at is not null")
+attempts=$(psql -tA -h 127.0.0.1 -U postgres -d "$database" -c "select count(*) from outbox_attempts where channel = 'hooks'")
 [ "$attempts" = "$submissions" ] || fail "$attempts recorded delivery attempts for $submissions submissions"
 step "$submissions submissions, $submissions deliveries, 429 on both instances after 120 requests"
 

@@ -28,6 +28,7 @@ import * as m0025 from './migrations/0025_sso_identities.js';
 import * as m0026 from './migrations/0026_audit_log.js';
 import * as m0027 from './migrations/0027_users_and_memberships.js';
 import * as m0028 from './migrations/0028_hook_delivery_attempts.js';
+import * as m0029 from './migrations/0029_outbox_attempts.js';
 
 // Listed statically so the compiled package needs no file-system scan to find migrations.
 const migrations: Record<string, Migration> = {
@@ -59,6 +60,7 @@ const migrations: Record<string, Migration> = {
   '0026_audit_log': m0026,
   '0027_users_and_memberships': m0027,
   '0028_hook_delivery_attempts': m0028,
+  '0029_outbox_attempts': m0029,
 };
 
 /** The connection's own PostgreSQL schema; undefined on SQLite. */

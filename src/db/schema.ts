@@ -149,26 +149,11 @@ export interface HookDeliveryTable {
   /** The lease: when and by which instance it was claimed (renewed while it is sent). */
   claimed_at: string | null;
   claimed_by: Generated<string | null>;
-  /** Attempts made (migration 0019): 1 after the automatic one, one more per "Send again". */
+  /** Attempts made (migration 0019): 1 after the automatic one, one more per "Send again"; each is in `outbox_attempts`. */
   attempts: Generated<number>;
-  attempted_at: string | null;
-  response_status: number | null;
-  duration_ms: number | null;
-  error: string | null;
 }
 
 /** A hook's "Send test" (it belongs to no submission), shown in the hook's delivery log. */
-/** A hook delivery's earlier attempts (its last one is on `hook_deliveries`). */
-export interface HookDeliveryAttemptTable {
-  delivery_id: string;
-  /** 1 for the automatic attempt, one more per "Send again". */
-  attempt: number;
-  attempted_at: string;
-  response_status: number | null;
-  duration_ms: number | null;
-  error: string | null;
-}
-
 export interface HookTestDeliveryTable {
   id: string;
   hook_id: string;
@@ -291,16 +276,6 @@ export interface EmailSuppressionTable {
   created_at: string;
 }
 
-export interface EmailAttemptTable {
-  id: string;
-  message_id: string;
-  attempted_at: string;
-  /** sent | retry | bounced | failed */
-  outcome: string;
-  /** The SMTP reply or the connection error. */
-  reply: string;
-}
-
 /** A requested new account email, changed only when the link sent to it is opened. */
 export interface EmailChangeTable {
   /** The user whose email changes (migration 0027; an account's before). */
@@ -382,17 +357,27 @@ export interface IntegrationMessageTable {
   created_at: string;
 }
 
-export interface IntegrationAttemptTable {
+/**
+ * Every attempt of every outbound item (migration 0029), written by the outbox with the item's
+ * new state: a hook delivery, an email or an integration message (`item_id` in the channel's
+ * table), or an integration's test message (`item_id` is the integration's). A trigger on each
+ * item table removes an item's attempts with it.
+ */
+export interface OutboxAttemptTable {
   id: string;
-  integration_id: string;
-  /** null for a test message. */
-  message_id: string | null;
+  /** The channel's name: hooks | email | integrations. */
+  channel: string;
+  item_id: string;
+  /** 1 for the first attempt, one more each retry or "Send again". */
+  attempt: number;
   attempted_at: string;
-  /** sent | retry | failed | disabled */
+  /** sent | retry | failed, or the channel's own: bounced (email), disabled, skipped. */
   outcome: string;
+  /** The HTTP status of the answer; null for email and when there was no answer. */
   status: number | null;
+  duration_ms: number | null;
+  /** The error, or an SMTP reply. */
   error: string | null;
-  duration_ms: number;
 }
 
 /** An ALTCHA solution already accepted: a second use of the same challenge is a replay. */
@@ -512,15 +497,13 @@ export interface Database {
   idempotency_keys: IdempotencyKeyTable;
   hooks: HookTable;
   hook_deliveries: HookDeliveryTable;
-  hook_delivery_attempts: HookDeliveryAttemptTable;
   hook_test_deliveries: HookTestDeliveryTable;
   outbox: OutboxTable;
   email_recipients: EmailRecipientTable;
   email_messages: EmailMessageTable;
-  email_attempts: EmailAttemptTable;
   integrations: IntegrationTable;
   integration_messages: IntegrationMessageTable;
-  integration_attempts: IntegrationAttemptTable;
+  outbox_attempts: OutboxAttemptTable;
   email_suppressions: EmailSuppressionTable;
   password_resets: PasswordResetTable;
   email_changes: EmailChangeTable;
@@ -566,7 +549,6 @@ export type HookTestDeliveryRow = Selectable<HookTestDeliveryTable>;
 export type EmailRecipientRow = Selectable<EmailRecipientTable>;
 export type EmailMessageRow = Selectable<EmailMessageTable>;
 export type NewEmailMessageRow = Insertable<EmailMessageTable>;
-export type EmailAttemptRow = Selectable<EmailAttemptTable>;
 export type InstanceSecretRow = Selectable<InstanceSecretTable>;
 export type IntegrationRow = Selectable<IntegrationTable>;
-export type IntegrationAttemptRow = Selectable<IntegrationAttemptTable>;
+export type OutboxAttemptRow = Selectable<OutboxAttemptTable>;

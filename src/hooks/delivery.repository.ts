@@ -1,4 +1,4 @@
-import { CompiledQuery, sql } from 'kysely';
+import { sql } from 'kysely';
 import type { Executor, Trx } from '../db/database.js';
 import type { LeasedItems } from '../outbox/outbox.channel.js';
 
@@ -116,68 +116,6 @@ const claimedRowToDelivery = (r: ClaimedDeliveryRow): ClaimedDelivery => ({
   },
 });
 
-export interface DeliveryAttempt {
-  id: string;
-  /** Attempts made, this one included. */
-  attempts: number;
-  state: 'sent' | 'failed';
-  attemptedAt: string;
-  status: number | null;
-  durationMs: number;
-  error: string | null;
-}
-
-/** Records the outcome of one delivery. */
-export async function recordDeliveryAttempt(db: Executor, attempt: DeliveryAttempt): Promise<void> {
-  await db
-    .updateTable('hook_deliveries')
-    .set({
-      state: attempt.state,
-      attempts: attempt.attempts,
-      claimed_by: null,
-      attempted_at: attempt.attemptedAt,
-      response_status: attempt.status,
-      duration_ms: attempt.durationMs,
-      error: attempt.error,
-    })
-    .where('id', '=', attempt.id)
-    .execute();
-}
-
-/**
- * SQLite: the outcomes of several deliveries in one statement of fixed text (one JSON parameter,
- * so no query is built per group and one prepared statement serves every group size).
- */
-export async function recordDeliveryAttemptsTogether(db: Executor, attempts: DeliveryAttempt[]): Promise<void> {
-  const values = JSON.stringify(attempts.map((a) => [a.id, a.state, a.attemptedAt, a.status, a.durationMs, a.error, a.attempts]));
-  await db.executeQuery(CompiledQuery.raw(SQLITE_RECORD_DELIVERY_ATTEMPTS, [values]));
-}
-
-const SQLITE_RECORD_DELIVERY_ATTEMPTS = `update hook_deliveries
-  set state = v.value ->> 1, attempted_at = v.value ->> 2, response_status = v.value ->> 3, duration_ms = v.value ->> 4, error = v.value ->> 5,
-    attempts = v.value ->> 6, claimed_by = null
-  from json_each(?) as v
-  where hook_deliveries.id = v.value ->> 0`;
-
-/**
- * PostgreSQL: the outcomes of several deliveries in one statement, skipping rows another
- * transaction holds; returns the IDs it recorded (the `together` of writeSkippingLocked).
- */
-export async function recordDeliveryAttemptsUnlessLocked(db: Executor, attempts: DeliveryAttempt[]): Promise<Set<string>> {
-  const ids = attempts.map((a) => a.id);
-  const { rows } = await sql<{ id: string }>`
-    update hook_deliveries d
-    set state = v.state, attempted_at = v.attempted_at, response_status = v.response_status, duration_ms = v.duration_ms, error = v.error,
-      attempts = v.attempts, claimed_by = null
-    from unnest(${ids}::text[], ${attempts.map((a) => a.state)}::text[], ${attempts.map((a) => a.attemptedAt)}::text[],
-      ${attempts.map((a) => a.status)}::int[], ${attempts.map((a) => a.durationMs)}::int[], ${attempts.map((a) => a.error)}::text[],
-      ${attempts.map((a) => a.attempts)}::int[])
-      as v(id, state, attempted_at, response_status, duration_ms, error, attempts)
-    where d.id = v.id and d.id in (select id from hook_deliveries where id = any(${ids}::text[]) for update skip locked)
-    returning d.id`.execute(db);
-  return new Set(rows.map((row) => row.id));
-}
-
 export async function countUnsentDeliveries(db: Executor): Promise<number> {
   const row = await db
     .selectFrom('hook_deliveries')
@@ -197,7 +135,7 @@ export async function listDeliveryRowsOfSubmission(db: Executor, accountId: stri
   return db
     .selectFrom('hook_deliveries as d')
     .innerJoin('hooks as h', 'h.id', 'd.hook_id')
-    .select(['d.id', 'd.state', 'd.attempts', 'd.created_at', 'd.attempted_at', 'd.response_status', 'd.error', 'h.target_url'])
+    .select(['d.id', 'd.state', 'd.attempts', 'd.created_at', 'h.target_url'])
     .where('d.submission_id', '=', submissionId)
     .where('h.account_id', '=', accountId)
     .orderBy('d.created_at')
@@ -227,37 +165,4 @@ export async function listFailedDeliveryIdsOfHook(db: Executor, hookId: string, 
     .where('created_at', '>=', range.since);
   if (range.until !== undefined) query = query.where('created_at', '<', range.until);
   return (await query.orderBy('created_at').orderBy('id').limit(limit).execute()).map((row) => row.id);
-}
-
-/**
- * Before done deliveries are sent again: each one's last answer joins its earlier attempts, so
- * the log keeps every attempt while the automatic send writes only the delivery's own row.
- */
-export async function keepLastAttempts(trx: Trx, deliveryIds: string[]): Promise<void> {
-  if (deliveryIds.length === 0) return;
-  await trx
-    .insertInto('hook_delivery_attempts')
-    .columns(['delivery_id', 'attempt', 'attempted_at', 'response_status', 'duration_ms', 'error'])
-    .expression(
-      trx
-        .selectFrom('hook_deliveries')
-        .select(['id', 'attempts', sql<string>`attempted_at`.as('attempted_at'), 'response_status', 'duration_ms', 'error'])
-        .where('id', 'in', deliveryIds)
-        .where('state', 'not in', ['pending', 'sending'])
-        .where('attempted_at', 'is not', null),
-    )
-    .onConflict((oc) => oc.columns(['delivery_id', 'attempt']).doNothing())
-    .execute();
-}
-
-/** The earlier attempts of the deliveries, oldest first. */
-export async function listEarlierAttempts(db: Executor, deliveryIds: string[]) {
-  if (deliveryIds.length === 0) return [];
-  return db
-    .selectFrom('hook_delivery_attempts')
-    .select(['delivery_id', 'attempt', 'attempted_at', 'response_status', 'error'])
-    .where('delivery_id', 'in', deliveryIds)
-    .orderBy('delivery_id')
-    .orderBy('attempt')
-    .execute();
 }

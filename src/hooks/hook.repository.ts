@@ -1,22 +1,24 @@
 import type { Executor, Trx } from '../db/database.js';
 import type { HookDeliveryRow, HookRow, HookTestDeliveryRow, NewHookRow } from '../db/schema.js';
+import type { LoggedAttempt } from '../outbox/outbox.attempts.js';
 import type { DeliveryAttempt, DeliveryState, Hook } from './hook.types.js';
 
 export function hookRowToHook(row: HookRow): Hook {
   return { id: row.id, formId: row.form_id, targetUrl: row.target_url, createdAt: row.created_at };
 }
 
-export function deliveryRowToAttempt(row: HookDeliveryRow): DeliveryAttempt {
+/** A delivery as its hook's log shows it, with its last attempt's answer (from the outbox's attempt log). */
+export function deliveryRowToAttempt(row: HookDeliveryRow, last: LoggedAttempt | undefined): DeliveryAttempt {
   return {
     id: row.id,
     submissionId: row.submission_id,
     attempts: Number(row.attempts),
     state: row.state as DeliveryState,
     createdAt: row.created_at,
-    attemptedAt: row.attempted_at,
-    responseStatus: row.response_status,
-    durationMs: row.duration_ms,
-    error: row.error,
+    attemptedAt: last?.attemptedAt ?? null,
+    responseStatus: last?.status ?? null,
+    durationMs: last?.durationMs ?? null,
+    error: last?.error ?? null,
   };
 }
 
@@ -68,7 +70,7 @@ export async function findHookRowOfAccount(db: Executor, accountId: string, id: 
   return db.selectFrom('hooks').selectAll().where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
 }
 
-/** Deletes a hook and its delivery records; run it inside the caller's transaction. */
+/** Deletes a hook and its delivery records (their attempts go with them: migration 0029's trigger); run it inside the caller's transaction. */
 export async function deleteHookRow(trx: Trx, id: string): Promise<boolean> {
   await trx.deleteFrom('hook_deliveries').where('hook_id', '=', id).execute();
   await trx.deleteFrom('hook_test_deliveries').where('hook_id', '=', id).execute();

@@ -1,6 +1,7 @@
 import type { AuditService } from '../audit/audit.service.js';
-import { deliveryBody, type DeliveryResult, type DeliverySender } from './delivery.channel.js';
-import { findDeliveryIdOfAccount, keepLastAttempts, listDeliveryRowsOfSubmission, listEarlierAttempts, listFailedDeliveryIdsOfHook } from './delivery.repository.js';
+import { deliveryBody, type DeliveryResult, type DeliverySender } from './delivery.sender.js';
+import { findDeliveryIdOfAccount, listDeliveryRowsOfSubmission, listFailedDeliveryIdsOfHook } from './delivery.repository.js';
+import { listAttemptsOf } from '../outbox/outbox.attempts.js';
 import type { OutboxDispatcher } from '../outbox/outbox.dispatcher.js';
 import { isDone, messageStateOf, type MessageLogEntry } from '../outbox/outbox.log.js';
 import { UNKNOWN_COUNTRY } from '../lib/text.js';
@@ -88,8 +89,9 @@ export class HookService {
     const row = await findHookRowOfAccount(this.db, accountId, hookId);
     if (!row) throw notFound('Hook');
     const [deliveries, tests] = await Promise.all([listDeliveryRowsOfHook(this.db, row.id, limit), listTestDeliveryRowsOfHook(this.db, row.id, limit)]);
+    const attempts = await listAttemptsOf(this.db, deliveries.map((d) => d.id));
     const time = (a: DeliveryAttempt) => a.attemptedAt ?? a.createdAt;
-    return [...deliveries.map(deliveryRowToAttempt), ...tests.map(testDeliveryRowToAttempt)]
+    return [...deliveries.map((d) => deliveryRowToAttempt(d, attempts.get(d.id)?.at(-1))), ...tests.map(testDeliveryRowToAttempt)]
       .sort((a, b) => (time(a) < time(b) ? 1 : time(a) > time(b) ? -1 : 0))
       .slice(0, limit);
   }
@@ -121,26 +123,25 @@ export class HookService {
   /** The submission's hook deliveries, as its page lists them (the account's hooks only). */
   async listDeliveriesOfSubmission(accountId: string, submissionId: string): Promise<MessageLogEntry[]> {
     const rows = await listDeliveryRowsOfSubmission(this.db, accountId, submissionId);
-    const earlier = new Map<string, Array<{ at: string; answer: string }>>();
-    for (const a of await listEarlierAttempts(this.db, rows.map((d) => d.id))) {
-      const list = earlier.get(a.delivery_id) ?? [];
-      list.push({ at: a.attempted_at, answer: answerOf(a.response_status, a.error) ?? 'no answer' });
-      earlier.set(a.delivery_id, list);
-    }
-    return rows.map((d) => ({
-      channel: 'hook',
-      id: d.id,
-      kind: 'Hook delivery',
-      target: d.target_url,
-      state: messageStateOf(d.state),
-      reason: d.error,
-      attempts: Number(d.attempts),
-      lastStatus: d.response_status === null ? null : `HTTP ${d.response_status}`,
-      createdAt: d.created_at,
-      lastAttemptAt: d.attempted_at,
-      earlierAttempts: earlier.get(d.id) ?? [],
-      canSendAgain: isDone(d.state),
-    }));
+    const attempts = await listAttemptsOf(this.db, rows.map((d) => d.id));
+    return rows.map((d) => {
+      const all = attempts.get(d.id) ?? [];
+      const last = all.at(-1);
+      return {
+        channel: 'hook',
+        id: d.id,
+        kind: 'Hook delivery',
+        target: d.target_url,
+        state: messageStateOf(d.state),
+        reason: last?.error ?? null,
+        attempts: Number(d.attempts),
+        lastStatus: last?.status == null ? null : `HTTP ${last.status}`,
+        createdAt: d.created_at,
+        lastAttemptAt: last?.attemptedAt ?? null,
+        earlierAttempts: all.slice(0, -1).map((a) => ({ at: a.attemptedAt, answer: answerOf(a.status, a.error) ?? 'no answer' })),
+        canSendAgain: isDone(d.state),
+      };
+    });
   }
 
   /** "Send again" of one delivery: one new attempt through the outbox, with the same `webhook-id`. Returns whether it was queued. */
@@ -148,7 +149,7 @@ export class HookService {
     const id = await findDeliveryIdOfAccount(this.db, accountId, deliveryId);
     if (!id) throw notFound('Delivery');
     const sentAgain = (trx: Trx) => this.audit?.record(trx, accountId, 'delivery.sent_again', { type: 'hook_delivery', id }, { channel: 'hook' }) ?? Promise.resolve();
-    return (await this.outbox.sendAgain('hook_deliveries', [id], { keepLastAttempts, record: sentAgain })) > 0;
+    return (await this.outbox.sendAgain('hook_deliveries', [id], { record: sentAgain })) > 0;
   }
 
   /**
@@ -170,7 +171,7 @@ export class HookService {
     }
     const sentAgain = (trx: Trx, queued: number) =>
       this.audit?.record(trx, accountId, 'delivery.sent_again', { type: 'hook', id: row.id }, { channel: 'hook', count: queued, since, ...(until ? { until } : {}) }) ?? Promise.resolve();
-    return this.outbox.sendAgain('hook_deliveries', ids, { keepLastAttempts, record: sentAgain });
+    return this.outbox.sendAgain('hook_deliveries', ids, { record: sentAgain });
   }
 }
 

@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import type { Executor, Trx } from '../db/database.js';
 import type { LeasedItems } from '../outbox/outbox.channel.js';
-import type { IntegrationAttemptRow, IntegrationRow } from '../db/schema.js';
-import type { Integration, IntegrationAttempt, IntegrationKind } from './integration.types.js';
+import type { IntegrationRow } from '../db/schema.js';
+import type { Integration, IntegrationKind } from './integration.types.js';
 
 export function integrationRowToIntegration(row: IntegrationRow): Integration {
   return {
@@ -16,16 +16,6 @@ export function integrationRowToIntegration(row: IntegrationRow): Integration {
     url: row.url === null ? null : 'set',
     token: row.token === null ? null : 'set',
     chatId: row.chat_id,
-  };
-}
-
-export function attemptRowToAttempt(row: IntegrationAttemptRow): IntegrationAttempt {
-  return {
-    id: row.id,
-    attemptedAt: row.attempted_at,
-    outcome: row.outcome as IntegrationAttempt['outcome'],
-    status: row.status,
-    error: row.error,
   };
 }
 
@@ -57,9 +47,8 @@ export async function findFormsWithDisabledIntegrations(db: Executor, formIds: s
   return new Set(rows.map((r) => r.form_id));
 }
 
-/** Deletes an integration; its queued messages and attempts go with it (foreign keys cascade). */
+/** Deletes an integration; its messages and their attempts go with it (migration 0029's trigger removes the attempts). */
 export async function deleteIntegrationRow(trx: Trx, id: string): Promise<boolean> {
-  await trx.deleteFrom('integration_attempts').where('integration_id', '=', id).execute();
   await trx.deleteFrom('integration_messages').where('integration_id', '=', id).execute();
   const result = await trx.deleteFrom('integrations').where('id', '=', id).executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
@@ -74,19 +63,13 @@ export async function skipPendingMessagesOf(db: Executor, integrationId: string)
   await db.updateTable('integration_messages').set({ state: 'skipped' }).where('integration_id', '=', integrationId).where('state', '=', 'pending').execute();
 }
 
-export async function listAttemptRowsOfIntegration(db: Executor, integrationId: string, limit: number): Promise<IntegrationAttemptRow[]> {
+/** The IDs the integration's attempts are logged under: its messages', and its own for test messages. */
+export function attemptItemsOfIntegration(db: Executor, integrationId: string) {
   return db
-    .selectFrom('integration_attempts')
-    .selectAll()
+    .selectFrom('integration_messages')
+    .select('id')
     .where('integration_id', '=', integrationId)
-    .orderBy('attempted_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(limit)
-    .execute();
-}
-
-export async function insertAttempt(db: Executor, row: IntegrationAttemptRow): Promise<void> {
-  await db.insertInto('integration_attempts').values(row).execute();
+    .unionAll(db.selectNoFrom(sql<string>`${integrationId}`.as('id')));
 }
 
 /** SQL over `formIdColumn`: the form has an enabled integration (outbound work for this channel). */
@@ -180,32 +163,9 @@ export async function countUnsentIntegrationMessages(db: Executor): Promise<numb
   return Number(row.n);
 }
 
-/** The message's state after an attempt, with the attempt itself, in the caller's transaction; false when the message is gone. */
-export async function recordMessageAttempt(
-  trx: Trx,
-  attempt: IntegrationAttemptRow,
-  message: { state: 'pending' | 'sent' | 'failed' | 'skipped'; attempts: number; nextAttemptAt: string | undefined },
-): Promise<boolean> {
-  const updated = await trx
-    .updateTable('integration_messages')
-    .set({
-      state: message.state,
-      attempts: message.attempts,
-      claimed_at: null,
-      claimed_by: null,
-      ...(message.nextAttemptAt ? { next_attempt_at: message.nextAttemptAt } : {}),
-    })
-    .where('id', '=', attempt.message_id!)
-    .executeTakeFirst();
-  // The message went with its submission while it was being sent: nothing to record against.
-  if (Number(updated.numUpdatedRows) === 0) return false;
-  await trx.insertInto('integration_attempts').values(attempt).execute();
-  return true;
-}
-
-/** A submission's integration messages with each one's last attempt, for the owner of `accountId` only. */
+/** A submission's integration messages, for the owner of `accountId` only. */
 export async function listMessageRowsOfSubmission(db: Executor, accountId: string, submissionId: string) {
-  const messages = await db
+  return db
     .selectFrom('integration_messages as m')
     .innerJoin('integrations as i', 'i.id', 'm.integration_id')
     .innerJoin('forms as f', 'f.id', 'i.form_id')
@@ -215,16 +175,6 @@ export async function listMessageRowsOfSubmission(db: Executor, accountId: strin
     .orderBy('m.created_at')
     .orderBy('m.id')
     .execute();
-  if (messages.length === 0) return [];
-  const attempts = await db
-    .selectFrom('integration_attempts')
-    .selectAll()
-    .where('message_id', 'in', messages.map((m) => m.id))
-    .orderBy('attempted_at')
-    .orderBy('id')
-    .execute();
-  const last = new Map(attempts.map((a) => [a.message_id, a]));
-  return messages.map((message) => ({ message, last: last.get(message.id) }));
 }
 
 /** The message, if its integration's form is the account's. */

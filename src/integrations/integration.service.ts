@@ -9,16 +9,14 @@ import { canBeKey, isStorableText } from '../lib/text.js';
 import { nowIso } from '../lib/time.js';
 import { formatRequest } from './formats/index.js';
 import {
-  attemptRowToAttempt,
+  attemptItemsOfIntegration,
   countIntegrationsOfForm,
   deleteIntegrationRow,
   findFormsWithDisabledIntegrations,
   findIntegrationRow,
   findMessageIdOfAccount,
-  insertAttempt,
   insertIntegration,
   integrationRowToIntegration,
-  listAttemptRowsOfIntegration,
   listIntegrationRowsOfForm,
   listMessageRowsOfSubmission,
   setIntegrationEnabled,
@@ -30,6 +28,7 @@ import { sampleMessage } from './message.js';
 import { classifyAnswer } from './outcome.js';
 import type { OutboxDispatcher } from '../outbox/outbox.dispatcher.js';
 import { isDone, messageStateOf, type MessageLogEntry } from '../outbox/outbox.log.js';
+import { listAttemptsOf, listNewestAttempts, logAttempt } from '../outbox/outbox.attempts.js';
 
 const KIND_NAMES: Record<string, string> = { slack: 'Slack', discord: 'Discord', telegram: 'Telegram', teams: 'Teams', ntfy: 'ntfy' };
 
@@ -81,19 +80,24 @@ export class IntegrationService {
 
   /** The submission's integration messages, as its page lists them (the account's forms only). */
   async listMessagesOfSubmission(accountId: string, submissionId: string): Promise<MessageLogEntry[]> {
-    return (await listMessageRowsOfSubmission(this.db, accountId, submissionId)).map(({ message: m, last }) => ({
-      channel: 'integration',
-      id: m.id,
-      kind: `${KIND_NAMES[m.kind] ?? m.kind} message`,
-      target: m.name,
-      state: messageStateOf(m.state),
-      reason: last?.error ?? (m.state === 'skipped' ? (m.disabled_reason ?? 'the integration is turned off') : null),
-      attempts: Number(m.attempts),
-      lastStatus: last?.status == null ? null : `HTTP ${last.status}`,
-      createdAt: m.created_at,
-      lastAttemptAt: last?.attempted_at ?? null,
-      canSendAgain: isDone(m.state),
-    }));
+    const messages = await listMessageRowsOfSubmission(this.db, accountId, submissionId);
+    const attempts = await listAttemptsOf(this.db, messages.map((m) => m.id));
+    return messages.map((m) => {
+      const last = attempts.get(m.id)?.at(-1);
+      return {
+        channel: 'integration',
+        id: m.id,
+        kind: `${KIND_NAMES[m.kind] ?? m.kind} message`,
+        target: m.name,
+        state: messageStateOf(m.state),
+        reason: last?.error ?? (m.state === 'skipped' ? (m.disabled_reason ?? 'the integration is turned off') : null),
+        attempts: Number(m.attempts),
+        lastStatus: last?.status == null ? null : `HTTP ${last.status}`,
+        createdAt: m.created_at,
+        lastAttemptAt: last?.attemptedAt ?? null,
+        canSendAgain: isDone(m.state),
+      };
+    });
   }
 
   /** "Send again": one new attempt through the outbox. */
@@ -200,7 +204,13 @@ export class IntegrationService {
 
     async listAttempts(id: string, limit: number, accountId?: string): Promise<IntegrationAttempt[]> {
     const row = await this.getRow(id, accountId);
-    return (await listAttemptRowsOfIntegration(this.db, row.id, limit)).map(attemptRowToAttempt);
+    return (await listNewestAttempts(this.db, attemptItemsOfIntegration(this.db, row.id), limit)).map((a) => ({
+      id: a.id,
+      attemptedAt: a.attemptedAt,
+      outcome: a.outcome as IntegrationAttempt['outcome'],
+      status: a.status,
+      error: a.error,
+    }));
   }
 
   /** The forms among `formIds` that have a disabled integration. */
@@ -218,15 +228,15 @@ export class IntegrationService {
     const outcome = classifyAnswer(answer);
     const sent = outcome.kind === 'sent';
     const error = sent ? null : outcome.reason;
-    await insertAttempt(this.db, {
-      id: newId('iat'),
-      integration_id: row.id,
-      message_id: null,
-      attempted_at: nowIso(),
+    // A test message belongs to no message: it is logged under the integration's ID.
+    await logAttempt(this.db, {
+      channel: 'integrations',
+      itemId: row.id,
+      attemptedAt: nowIso(),
       outcome: sent ? 'sent' : 'failed',
       status: answer.status,
+      durationMs: answer.durationMs,
       error: error === null ? null : `test: ${error}`,
-      duration_ms: answer.durationMs,
     });
     return { sent, status: answer.status, error };
   }

@@ -2,21 +2,10 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { FileLinker } from '../lib/file-links.js';
 import type { Config } from '../config.js';
 import type { DatabaseHandle, Trx } from '../db/database.js';
-import { BatchedWrites, writeSkippingLocked } from '../lib/batched-writes.js';
-import { newId } from '../lib/ids.js';
 import { nowIso } from '../lib/time.js';
-import type { ChannelContext, LeasedItems, OutboxChannel, OutboxSend } from '../outbox/outbox.channel.js';
-import { fourfoldBackoff, nextStep, type RetryPolicy } from '../outbox/outbox.policy.js';
-import {
-  countUnsentMessages,
-  formHasPerSubmissionRecipientSql,
-  insertSubmissionMessages,
-  loadLeasedMessageRows,
-  setMessageState,
-  updateRecipientRow,
-  type ClaimedMessageRow,
-} from './email.repository.js';
-import { recordAttempt, recordAttemptsTogether, recordAttemptsUnlessLocked } from './email-attempt.repository.js';
+import type { ChannelContext, LeasedItems, OutboxChannel, RecordedAttempt, SendOutcome } from '../outbox/outbox.channel.js';
+import { fourfoldBackoff, type RetryPolicy } from '../outbox/outbox.policy.js';
+import { countUnsentMessages, formHasPerSubmissionRecipientSql, insertSubmissionMessages, loadLeasedMessageRows, skipMessages, updateRecipientRow, type ClaimedMessageRow } from './email.repository.js';
 import type { SendResult, SmtpMailer } from './mailer.js';
 import type { InstanceSecretService } from '../secrets/instance-secret.service.js';
 import { confirmationRows } from './confirmation.js';
@@ -25,26 +14,19 @@ import { admitConfirmationsOf } from './confirmation.guards.js';
 import { queueDueDigests } from './digests.js';
 import { formSendsConfirmationsSql, insertConfirmationRows, insertSuppression, listConfirmationCandidates } from './confirmation.repository.js';
 
-/** Attempts are written at most this often: at 400 messages/s, groups of ~8 instead of ~4. */
-const ATTEMPTS_GAP_MS = 20;
-
-/** One send's outcome as it is written: the attempt row and the message's new state. */
-interface AttemptRecord {
-  row: ClaimedMessageRow;
-  attempt: { id: string; messageId: string; attemptedAt: string; outcome: SendResult['outcome']; reply: string };
-  message: { state: string; attempts: number; nextAttemptAt: string };
-}
-
 /** Hooks of the attempt outcome, for metrics. */
 export type EmailAttemptListener = (outcome: SendResult['outcome']) => void;
 
+/** Why a message was not sent to its recipient (the email log's words are in email.views.ts). */
+const RECIPIENT_NOT_VERIFIED = 'recipient_not_verified';
+
 /**
  * The email channel of the outbox: expands a queued submission into one message per verified
- * recipient, claims due messages, sends each through SMTP and records every attempt. Temporary
- * failures are retried after MAIL_RETRY_BASE_MS, ×4 each time, at most five attempts in all; a
- * 5xx for the recipient marks the address bounced.
+ * recipient and sends each claimed message through SMTP; the outbox records every attempt.
+ * Temporary failures are retried after MAIL_RETRY_BASE_MS, ×4 each time, at most five attempts in
+ * all; a 5xx for the recipient marks the address bounced.
  */
-export class EmailChannel implements OutboxChannel {
+export class EmailChannel implements OutboxChannel<ClaimedMessageRow> {
   readonly name = 'email';
   /**
    * Eight times the SMTP pool's connections: claims come in batches (fewer transactions), twice
@@ -55,10 +37,7 @@ export class EmailChannel implements OutboxChannel {
   readonly table = 'email_messages';
   readonly policy: RetryPolicy;
   private readonly composer: EmailComposer;
-  private context: ChannelContext | undefined;
   private digestTimer: NodeJS.Timeout | undefined;
-  /** Attempts of messages that finished together, recorded together. */
-  private readonly attempts: BatchedWrites<AttemptRecord>;
 
   constructor(
     private readonly handle: DatabaseHandle,
@@ -71,12 +50,10 @@ export class EmailChannel implements OutboxChannel {
     fileLinker?: FileLinker,
   ) {
     this.composer = new EmailComposer(handle.db, config, secrets, fileLinker);
-    this.attempts = new BatchedWrites((records) => this.recordAttempts(records), { minGapMs: ATTEMPTS_GAP_MS });
     this.policy = fourfoldBackoff(config.mailRetryBaseMs);
   }
 
   async start(context: ChannelContext): Promise<void> {
-    this.context = context;
     const digests = () =>
       queueDueDigests(this.handle.db).then(
         (queued) => queued > 0 && context.wakeAfter(0),
@@ -97,11 +74,15 @@ export class EmailChannel implements OutboxChannel {
     return notifications + (await insertConfirmationRows(trx, confirmationRows(await listConfirmationCandidates(trx, submissionIds), now)));
   }
 
-  async load(trx: Trx, leased: LeasedItems): Promise<OutboxSend[]> {
+  async load(trx: Trx, leased: LeasedItems): Promise<ClaimedMessageRow[]> {
+    const rows = await loadLeasedMessageRows(leased);
+    // A recipient removed, bounced or unverified since the message was queued gets nothing: no
+    // attempt is made, the message is skipped with the lease.
+    const unverified = (row: ClaimedMessageRow) => (row.kind === 'submission' || row.kind === 'digest') && row.recipient_state !== 'verified';
+    await skipMessages(trx, rows.filter(unverified).map((row) => row.id), RECIPIENT_NOT_VERIFIED);
     // The confirmation guards' per-form locks are taken sorted, and held to the dispatcher's
     // commit: it loads at most once a transaction, so they stay in that order.
-    const rows = await admitConfirmationsOf(trx, this.handle.dialect, await loadLeasedMessageRows(leased), nowIso());
-    return rows.map((row) => () => this.deliver(row));
+    return admitConfirmationsOf(trx, this.handle.dialect, rows.filter((row) => !unverified(row)), nowIso());
   }
 
   countPending(): Promise<number> {
@@ -113,73 +94,31 @@ export class EmailChannel implements OutboxChannel {
     await this.mailer.close();
   }
 
-  private async deliver(row: ClaimedMessageRow): Promise<void> {
-    // A recipient removed, bounced or unverified since the message was queued gets nothing.
-    if ((row.kind === 'submission' || row.kind === 'digest') && row.recipient_state !== 'verified') {
-      await setMessageState(this.handle.db, row.id, 'skipped', 'recipient_not_verified');
-      return;
-    }
+  async send(row: ClaimedMessageRow): Promise<SendOutcome> {
     let email: ReadyEmail;
     try {
       email = await this.composer.compose(row);
     } catch (err) {
       this.logger.error({ err, messageId: row.id }, 'composing an email failed');
-      await this.record(row, { outcome: 'failed', reply: 'the message could not be composed' });
-      return;
+      return { answer: { kind: 'permanent' }, status: null, durationMs: null, error: 'the message could not be composed' };
     }
-    await this.record(row, await this.mailer.send({ ...email, queuedId: row.id }));
+    const result = await this.mailer.send({ ...email, queuedId: row.id });
+    const answer = result.outcome === 'sent' ? 'sent' : result.outcome === 'retry' ? 'temporary' : 'permanent';
+    const bounced = result.outcome === 'bounced';
+    return { answer: { kind: answer }, status: null, durationMs: null, error: result.reply, ...(bounced ? { label: 'bounced', state: 'bounced', settles: true } : {}) };
   }
 
-  private async record(row: ClaimedMessageRow, result: SendResult): Promise<void> {
-    const attempts = row.attempts + 1;
-    const step = nextStep(this.policy, attempts, result.outcome === 'sent' ? { kind: 'sent' } : result.outcome === 'retry' ? { kind: 'temporary' } : { kind: 'permanent' });
-    const outcome = step.state === 'failed' && step.gaveUp ? 'failed' : result.outcome;
-    const now = nowIso();
-    const delay = step.state === 'pending' ? step.retryInMs : 0;
-    try {
-      await this.attempts.write({
-        row,
-        attempt: { id: newId('att'), messageId: row.id, attemptedAt: now, outcome, reply: result.reply },
-        message: { state: outcome === 'retry' ? 'pending' : outcome, attempts, nextAttemptAt: outcome === 'retry' ? new Date(Date.parse(now) + delay).toISOString() : row.next_attempt_at },
-      });
-    } catch (err) {
-      this.logger.error({ err, messageId: row.id }, 'recording an email attempt failed');
+  /** A bounce marks the recipient bounced; a refused confirmation suppresses the address. */
+  async settle(trx: Trx, row: ClaimedMessageRow, attempt: RecordedAttempt): Promise<void> {
+    if (row.recipient_id) await updateRecipientRow(trx, row.recipient_id, { state: 'bounced', bounced_at: attempt.attemptedAt });
+    // A confirmation the server refused for good: that address gets no more of them.
+    if (row.kind === 'confirmation' && row.address_hash) {
+      await insertSuppression(trx, { address_hash: row.address_hash, reason: 'bounce', created_at: attempt.attemptedAt });
     }
-    this.onAttempt(outcome);
-    if (outcome === 'retry') this.context?.wakeAfter(delay);
-    if (outcome !== 'sent') this.logger.info({ messageId: row.id, outcome, reply: result.reply }, 'email not delivered');
   }
 
-  /** The attempts of messages that finished together. */
-  private async recordAttempts(records: AttemptRecord[]): Promise<void> {
-    // SQLite has one writer: one transaction, no lock is ever waited for. PostgreSQL: a single
-    // outcome too takes the one statement (a round trip, where its own transaction took four).
-    if (this.handle.dialect === 'sqlite') return this.recordInOneTransaction(records);
-    await writeSkippingLocked(
-      records,
-      (r) => r.attempt.messageId,
-      // A bounce also changes the recipient and the suppression list: one at a time.
-      (group) => recordAttemptsUnlessLocked(this.handle.db, group.filter((r) => r.attempt.outcome !== 'bounced')),
-      (record) => this.recordInOneTransaction([record]),
-    );
-  }
-
-  private async recordInOneTransaction(records: AttemptRecord[]): Promise<void> {
-    await this.handle.db.transaction().execute(async (trx) => {
-      // SQLite: the group in two statements, as the hook channel records its outcomes. A bounce
-      // also changes the recipient and the suppression list: bounces one at a time.
-      const sqlite = this.handle.dialect === 'sqlite';
-      if (sqlite) await recordAttemptsTogether(trx, records.filter((r) => r.attempt.outcome !== 'bounced'));
-      for (const { row, attempt, message } of sqlite ? records.filter((r) => r.attempt.outcome === 'bounced') : records) {
-        const recorded = await recordAttempt(trx, attempt, message);
-        if (recorded && attempt.outcome === 'bounced' && row.recipient_id) {
-          await updateRecipientRow(trx, row.recipient_id, { state: 'bounced', bounced_at: attempt.attemptedAt });
-        }
-        // A confirmation the server refused for good: that address gets no more of them.
-        if (attempt.outcome === 'bounced' && row.kind === 'confirmation' && row.address_hash) {
-          await insertSuppression(trx, { address_hash: row.address_hash, reason: 'bounce', created_at: attempt.attemptedAt });
-        }
-      }
-    });
+  recorded(row: ClaimedMessageRow, attempt: RecordedAttempt): void {
+    this.onAttempt(attempt.outcome as SendResult['outcome']);
+    if (attempt.outcome !== 'sent') this.logger.info({ messageId: row.id, outcome: attempt.outcome, reply: attempt.error }, 'email not delivered');
   }
 }

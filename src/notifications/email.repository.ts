@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Executor, Trx } from '../db/database.js';
 import type { LeaseColumn, LeasedItems } from '../outbox/outbox.channel.js';
-import type { EmailAttemptRow, EmailMessageRow, EmailRecipientRow, EmailRecipientTable, NewEmailMessageRow } from '../db/schema.js';
+import type { EmailMessageRow, EmailRecipientRow, EmailRecipientTable, NewEmailMessageRow } from '../db/schema.js';
 
 // ---- recipients ----
 
@@ -184,18 +184,15 @@ export async function countUnsentMessages(db: Executor): Promise<number> {
   return Number(row.n);
 }
 
-export async function setMessageState(db: Executor, id: string, state: string, skipReason?: string): Promise<void> {
-  await db.updateTable('email_messages').set({ state, claimed_at: null, claimed_by: null, ...(skipReason ? { skip_reason: skipReason } : {}) }).where('id', '=', id).execute();
+/** Leased messages that will not be sent (the recipient is no longer verified): skipped with the reason, in the lease's transaction. */
+export async function skipMessages(trx: Trx, ids: string[], reason: string): Promise<void> {
+  if (ids.length === 0) return;
+  await trx.updateTable('email_messages').set({ state: 'skipped', skip_reason: reason, claimed_at: null, claimed_by: null }).where('id', 'in', ids).execute();
 }
 
-export interface EmailLogRow {
-  message: EmailMessageRow;
-  attempts: EmailAttemptRow[];
-}
-
-/** The form's newest messages, each with its attempts in order. */
-export async function listEmailLogRows(db: Executor, formId: string, limit: number): Promise<EmailLogRow[]> {
-  const messages = await db
+/** The form's newest messages (their attempts are in the outbox's log). */
+export async function listEmailLogRows(db: Executor, formId: string, limit: number): Promise<EmailMessageRow[]> {
+  return db
     .selectFrom('email_messages')
     .selectAll()
     .where('form_id', '=', formId)
@@ -203,9 +200,6 @@ export async function listEmailLogRows(db: Executor, formId: string, limit: numb
     .orderBy('id', 'desc')
     .limit(limit)
     .execute();
-  if (messages.length === 0) return [];
-  const attempts = await listAttemptRowsOfMessages(db, messages.map((m) => m.id));
-  return messages.map((message) => ({ message, attempts: attempts.filter((a) => a.message_id === message.id) }));
 }
 
 // ---- digests ----
@@ -246,9 +240,9 @@ export function formHasPerSubmissionRecipientSql(formIdColumn: string): string {
     where r.form_id = ${formIdColumn} and r.state in ('verified', 'pending') and f.notify_mode = 'each')`;
 }
 
-/** A submission's emails with each one's last attempt, for the owner of `accountId` only. */
-export async function listMessageRowsOfSubmission(db: Executor, accountId: string, submissionId: string): Promise<Array<{ message: EmailMessageRow; last: EmailAttemptRow | undefined }>> {
-  const messages = await db
+/** A submission's emails, for the owner of `accountId` only. */
+export async function listMessageRowsOfSubmission(db: Executor, accountId: string, submissionId: string): Promise<EmailMessageRow[]> {
+  return db
     .selectFrom('email_messages as m')
     .innerJoin('forms as f', 'f.id', 'm.form_id')
     .selectAll('m')
@@ -257,10 +251,6 @@ export async function listMessageRowsOfSubmission(db: Executor, accountId: strin
     .orderBy('m.created_at')
     .orderBy('m.id')
     .execute();
-  if (messages.length === 0) return [];
-  const attempts = await listAttemptRowsOfMessages(db, messages.map((m) => m.id));
-  const last = new Map(attempts.map((a) => [a.message_id, a]));
-  return messages.map((message) => ({ message, last: last.get(message.id) }));
 }
 
 /** The message, if its form is the account's. */
@@ -272,9 +262,4 @@ export async function findMessageOfAccount(db: Executor, accountId: string, mess
     .where('m.id', '=', messageId)
     .where('f.account_id', '=', accountId)
     .executeTakeFirst();
-}
-
-/** The attempts of these messages, oldest first. */
-async function listAttemptRowsOfMessages(db: Executor, messageIds: string[]): Promise<EmailAttemptRow[]> {
-  return db.selectFrom('email_attempts').selectAll().where('message_id', 'in', messageIds).orderBy('attempted_at').orderBy('id').execute();
 }

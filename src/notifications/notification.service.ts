@@ -8,6 +8,7 @@ import type { EmailRecipientRow } from '../db/schema.js';
 import { AppError, notFound, validationFailed } from '../errors.js';
 import type { OutboxDispatcher } from '../outbox/outbox.dispatcher.js';
 import { isDone, messageStateOf, type MessageLogEntry } from '../outbox/outbox.log.js';
+import { listAttemptsOf } from '../outbox/outbox.attempts.js';
 import { queueDueDigests } from './digests.js';
 import type { FormService } from '../forms/form.service.js';
 import type { Form } from '../forms/form.types.js';
@@ -242,19 +243,23 @@ export class NotificationService {
   /** The submission's notification and confirmation emails, as its page lists them (the account's forms only). */
   async listMessagesOfSubmission(accountId: string, submissionId: string): Promise<MessageLogEntry[]> {
     const rows = await listMessageRowsOfSubmission(this.handle.db, accountId, submissionId);
-    return rows.map(({ message: m, last }) => ({
-      channel: 'email',
-      id: m.id,
-      kind: m.kind === 'confirmation' ? 'Confirmation email' : 'Notification email',
-      target: m.to_address,
-      state: messageStateOf(m.state),
-      reason: m.skip_reason ?? (m.state === 'skipped' && m.kind !== 'confirmation' ? 'the recipient is no longer verified' : m.state === 'bounced' ? 'bounced' : null),
-      attempts: Number(m.attempts),
-      lastStatus: last?.reply ?? null,
-      createdAt: m.created_at,
-      lastAttemptAt: last?.attempted_at ?? null,
-      canSendAgain: m.kind === 'submission' && isDone(m.state),
-    }));
+    const attempts = await listAttemptsOf(this.handle.db, rows.map((m) => m.id));
+    return rows.map((m) => {
+      const last = attempts.get(m.id)?.at(-1);
+      return {
+        channel: 'email',
+        id: m.id,
+        kind: m.kind === 'confirmation' ? 'Confirmation email' : 'Notification email',
+        target: m.to_address,
+        state: messageStateOf(m.state),
+        reason: m.skip_reason ?? (m.state === 'skipped' && m.kind !== 'confirmation' ? 'the recipient is no longer verified' : m.state === 'bounced' ? 'bounced' : null),
+        attempts: Number(m.attempts),
+        lastStatus: last?.error ?? null,
+        createdAt: m.created_at,
+        lastAttemptAt: last?.attemptedAt ?? null,
+        canSendAgain: m.kind === 'submission' && isDone(m.state),
+      };
+    });
   }
 
   /** "Send again" of an owner notification (never a visitor's confirmation): one new attempt through the outbox. */
@@ -268,7 +273,9 @@ export class NotificationService {
   /** The form's email log: newest messages first, each with every attempt. */
   async emailLog(accountId: string, formId: string, limit = 100): Promise<EmailLogEntry[]> {
     const form = await this.forms.getFormOfAccount(accountId, formId);
-    return (await listEmailLogRows(this.handle.db, form.id, limit)).map(({ message, attempts }) => ({
+    const messages = await listEmailLogRows(this.handle.db, form.id, limit);
+    const attempts = await listAttemptsOf(this.handle.db, messages.map((m) => m.id));
+    return messages.map((message) => ({
       id: message.id,
       kind: message.kind,
       to: message.to_address,
@@ -276,7 +283,7 @@ export class NotificationService {
       skipReason: message.skip_reason,
       createdAt: message.created_at,
       submissionId: message.submission_id,
-      attempts: attempts.map((a) => ({ attemptedAt: a.attempted_at, outcome: a.outcome, reply: a.reply })),
+      attempts: (attempts.get(message.id) ?? []).map((a) => ({ attemptedAt: a.attemptedAt, outcome: a.outcome, reply: a.error ?? '' })),
     }));
   }
 

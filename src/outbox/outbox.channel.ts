@@ -1,7 +1,7 @@
 import type { QueryCreator } from 'kysely';
 import type { Trx } from '../db/database.js';
 import type { Database } from '../db/schema.js';
-import type { RetryPolicy } from './outbox.policy.js';
+import type { AttemptAnswer, RetryPolicy } from './outbox.policy.js';
 
 /** The tables whose rows the outbox leases: every channel's items. */
 export type LeasedTable = string;
@@ -18,8 +18,47 @@ export type LeasedItems = QueryCreator<Database & { leased: { id: string } }>;
  */
 export type LeaseColumn = 'state' | 'claimed_at' | 'claimed_by';
 
-/** One send the dispatcher runs; it records its own outcome. */
-export type OutboxSend = () => Promise<void>;
+/** A leased item as its channel loaded it: the outbox needs its ID and the attempts made before. */
+export interface OutboxItem {
+  id: string;
+  /** Attempts made before this one (a re-sent item's is at least 1). */
+  attempts: number;
+}
+
+/**
+ * What a channel made of one attempt: the policy's answer, which the outbox turns into the item's
+ * next step, and what the attempt log keeps of it.
+ */
+export interface SendOutcome {
+  answer: AttemptAnswer;
+  /** The answer's HTTP status; null without one (and for email). */
+  status: number | null;
+  durationMs: number | null;
+  /** The error, or the server's reply (SMTP). */
+  error: string | null;
+  /**
+   * The channel's own word for an outcome that is not sent, retry or failed (email's `bounced`,
+   * an integration's `disabled` or `skipped`); the log shows it.
+   */
+  label?: string;
+  /** The item's state when it is done and the policy's `sent`/`failed` does not say it (`bounced`, `skipped`). */
+  state?: string;
+  /**
+   * The outcome has a side effect the channel writes with it (OutboxChannel.settle): recorded on
+   * its own, in one transaction with the side effect, not in a batch.
+   */
+  settles?: boolean;
+}
+
+/** An attempt as the outbox recorded it: the outcome's label and the item's new state. */
+export interface RecordedAttempt {
+  attempt: number;
+  attemptedAt: string;
+  /** sent | retry | failed, or the channel's label. */
+  outcome: string;
+  state: string;
+  error: string | null;
+}
 
 /** Who claims: the owner every lease of a round carries. */
 export interface ClaimLease {
@@ -28,13 +67,13 @@ export interface ClaimLease {
 }
 
 export interface ChannelContext {
-  /** Asks the dispatcher to look for due work again after `delayMs` (e.g. a scheduled retry). */
+  /** Asks the dispatcher to look for due work again after `delayMs` (e.g. digests just queued). */
   wakeAfter(delayMs: number): void;
 }
 
 /**
- * The one way to queue outbound work, and the only part of the outbox other features use: the
- * submit path, triage ("not spam") and the deletions. Every call runs inside the caller's
+ * The one way to queue outbound work, used by the submit path, triage ("not spam") and the
+ * deletions. Every call runs inside the caller's
  * transaction; `committed()` after the commit wakes this instance's dispatcher and, on
  * PostgreSQL, the other instances'.
  */
@@ -66,10 +105,12 @@ export interface QueuedSubmission {
  * runs, taken back when it expires: outbox.lease.ts) and the retry schedule (computed from the
  * channel's `policy`: outbox.policy.ts). A channel owns what is its own: which forms have work
  * for it, how a queued submission expands into its items, what sending a leased item needs and
- * how it is sent, in its own table, which the outbox names through `table` only. A channel is a
- * feature folder plugged in from src/services.ts; the outbox names none.
+ * how it is sent, in its own table, which the outbox names through `table` only. The outbox
+ * records every attempt (outbox.attempts.ts): the item's new state and a row of the one attempt
+ * log, `outbox_attempts`. A channel is a feature folder plugged in from src/services.ts; the
+ * outbox names none.
  */
-export interface OutboxChannel {
+export interface OutboxChannel<Item extends OutboxItem = OutboxItem> {
   readonly name: string;
   /** At most this many of the channel's sends run at once. */
   readonly maxInFlight: number;
@@ -97,12 +138,21 @@ export interface OutboxChannel {
   /**
    * Inside the dispatcher's transaction, as the outbox leases the channel's due items to this
    * instance: reads what sending them needs with one query from `leased`, selecting no
-   * LeaseColumn, and returns their sends, oldest due first, which the dispatcher starts only once
+   * LeaseColumn, and returns the items, oldest due first, which the dispatcher sends only once
    * that transaction committed. Called at most once in a transaction: locks it takes in an order
    * of its own (sorted, say) stay in that order until the commit, so two dispatchers cannot
    * deadlock on them.
    */
-  load(trx: Trx, leased: LeasedItems): Promise<OutboxSend[]>;
+  load(trx: Trx, leased: LeasedItems): Promise<Item[]>;
+  /** Makes one attempt at a leased item and says how it went; the outbox records it. Never throws for an answer. */
+  send(item: Item): Promise<SendOutcome>;
+  /**
+   * The side effect of an outcome marked `settles` (a bounce suppresses the address, a refusal
+   * turns an integration off, a 410 ends a subscription), in the transaction that records it.
+   */
+  settle?(trx: Trx, item: Item, attempt: RecordedAttempt): Promise<void>;
+  /** After an attempt is recorded (or failed to be): the channel's metrics and log lines. */
+  recorded?(item: Item, attempt: RecordedAttempt): void;
   /** Items queued or in flight (for the outbox-pending gauge). */
   countPending(): Promise<number>;
   start?(context: ChannelContext): Promise<void>;

@@ -4,6 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { DatabaseHandle, Trx } from '../db/database.js';
 import { yieldToWaitingWork } from '../lib/yield.js';
 import { QueuedWorkAnnouncer, QueuedWorkListener } from './outbox.announcer.js';
+import { AttemptRecorder } from './outbox.attempts.js';
 import type { LeasedTable, OutboxChannel, OutboxQueue } from './outbox.channel.js';
 import { LEASE_MS, Leases } from './outbox.lease.js';
 import { countOutboxRows, requeueItems, SubmissionQueue } from './outbox.repository.js';
@@ -66,6 +67,8 @@ export class OutboxDispatcher {
   private readonly idle = new Set<string>();
   /** A round failed: its steps run in a transaction each until a round has no failing step. */
   private stepsApart = false;
+  /** Sends each claimed item through its channel and records the attempt. */
+  private readonly attempts: AttemptRecorder;
 
   constructor(
     private readonly handle: DatabaseHandle,
@@ -75,6 +78,7 @@ export class OutboxDispatcher {
   ) {
     for (const channel of channels) this.inFlight.set(channel.name, new Set());
     this.queue = new SubmissionQueue(channels, () => this.queuedWorkCommitted());
+    this.attempts = new AttemptRecorder(handle, logger, (ms) => this.wakeAfter(ms));
     this.leases = new Leases(handle, logger, channels.map((channel) => channel.table), String(randomInt(1, 2 ** 31 - 1)), options.leaseMs ?? LEASE_MS);
     if (handle.pgPool) {
       this.announcer = new QueuedWorkAnnouncer(handle.db, logger);
@@ -85,18 +89,14 @@ export class OutboxDispatcher {
   /**
    * "Send again" (contract section 21): one new attempt for each item of `table` among `ids`
    * whose last attempt is done, through the same claim and send as the first, keeping its ID
-   * (a hook's `webhook-id`). Items already queued or being sent are left alone. Returns how many
-   * were queued. In the same transaction: `keepLastAttempts` before the items are queued (a
-   * channel that keeps only an item's last answer on its row), `record` after (the audit event:
-   * it commits with the requeue, or neither does).
+   * (a hook's `webhook-id`); its earlier attempts stay in the attempt log. Items already queued or
+   * being sent are left alone. Returns how many were queued. `record`, in the same transaction,
+   * after: the audit event commits with the requeue, or neither does.
    */
   async sendAgain(
     table: LeasedTable,
     ids: string[],
-    inTransaction: {
-      keepLastAttempts?: (trx: Trx, ids: string[]) => Promise<void>;
-      record?: (trx: Trx, queued: number) => Promise<void>;
-    } = {},
+    inTransaction: { record?: (trx: Trx, queued: number) => Promise<void> } = {},
   ): Promise<number> {
     const channel = this.channels.find((c) => c.table === table);
     // No channel sends these items (email off, say): nothing would send them again.
@@ -107,7 +107,6 @@ export class OutboxDispatcher {
     await this.handle.db.transaction().execute(async (trx) => {
       for (let i = 0; i < ids.length; i += SEND_AGAIN_CHUNK) {
         const chunk = ids.slice(i, i + SEND_AGAIN_CHUNK);
-        await inTransaction.keepLastAttempts?.(trx, chunk);
         queued += await requeueItems(trx, table, hasDueTime, chunk, now);
       }
       // The feature's audit event commits with the requeue, or neither does.
@@ -312,13 +311,13 @@ export class OutboxDispatcher {
 
   private async startSends(outcome: RoundOutcome): Promise<void> {
     let started = 0;
-    for (const { channel, sends } of outcome.sends) {
-      for (const send of sends) {
+    for (const { channel, items } of outcome.sends) {
+      for (const item of items) {
         // Starting a send is synchronous work (a body to build and sign, a message to compose):
         // a claim of dozens, started at once, would hold the event loop for milliseconds while
         // submissions wait. Requests that arrived meanwhile go between slices.
         if (started > 0 && started % SEND_START_SLICE === 0) await yieldToWaitingWork(1);
-        this.track(channel, send());
+        this.track(channel, this.attempts.send(channel, item));
         started++;
       }
     }

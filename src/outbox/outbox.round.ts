@@ -1,6 +1,6 @@
 import type { Dialect, Trx } from '../db/database.js';
 import { nowIso } from '../lib/time.js';
-import type { ClaimLease, OutboxChannel, OutboxSend } from './outbox.channel.js';
+import type { ClaimLease, OutboxChannel, OutboxItem } from './outbox.channel.js';
 import { retries } from './outbox.policy.js';
 import { deleteOutboxRows, leaseDueItems, lockOutboxBatch } from './outbox.repository.js';
 
@@ -23,8 +23,8 @@ export interface RoundPlan {
 
 /** What a round did, applied by the dispatcher once the round's work is committed. */
 export interface RoundOutcome {
-  /** Each channel's claimed sends, to start after the commit. */
-  sends: Array<{ channel: OutboxChannel; sends: OutboxSend[] }>;
+  /** Each channel's claimed items, to send after the commit. */
+  sends: Array<{ channel: OutboxChannel; items: OutboxItem[] }>;
   /** Per channel that claimed: true when its last claim took fewer than asked (nothing more is due). */
   drained: Map<string, boolean>;
   /** Channels the expansion gave items. */
@@ -58,12 +58,12 @@ export async function runRoundSteps(run: RunStep, plan: RoundPlan): Promise<Roun
         continue;
       }
       claimed.add(channel.name);
-      const sends = await run(`claiming ${channel.name}'s outbound work`, (trx) => claimDueItems(trx, plan, channel, free));
-      if (sends === undefined) continue;
-      if (sends.length > 0) outcome.sends.push({ channel, sends });
+      const items = await run(`claiming ${channel.name}'s outbound work`, (trx) => claimDueItems(trx, plan, channel, free));
+      if (items === undefined) continue;
+      if (items.length > 0) outcome.sends.push({ channel, items });
       // Fewer than asked for: nothing more is due now (a claim takes the oldest due first).
-      outcome.drained.set(channel.name, sends.length < free);
-      if (sends.length === free) outcome.full = true;
+      outcome.drained.set(channel.name, items.length < free);
+      if (items.length === free) outcome.full = true;
     }
   };
   await claimEach(plan.channels.filter((channel) => !plan.idle.has(channel.name)));
@@ -83,8 +83,8 @@ export async function runRoundSteps(run: RunStep, plan: RoundPlan): Promise<Roun
   return outcome;
 }
 
-/** Leases up to `limit` of the channel's due items to this instance, and has the channel load their sends. */
-async function claimDueItems(trx: Trx, plan: RoundPlan, channel: OutboxChannel, limit: number): Promise<OutboxSend[]> {
+/** Leases up to `limit` of the channel's due items to this instance, and has the channel load what sending them needs. */
+async function claimDueItems(trx: Trx, plan: RoundPlan, channel: OutboxChannel, limit: number): Promise<OutboxItem[]> {
   const leased = await leaseDueItems(trx, plan.dialect, channel.table, { limit, now: nowIso(), instance: plan.lease.instance, retries: retries(channel.policy) });
   return leased ? channel.load(trx, leased) : [];
 }

@@ -23,7 +23,7 @@ export interface Written {
  * Uses every feature of a running app once, through its services and its HTTP endpoints: forms
  * with every setting, submissions (spam of every reason, marked both ways, with an
  * Idempotency-Key), hooks with deliveries, emails (notifications, a confirmation, a password
- * reset) with their attempts, an integration with its messages, the learning filter, a
+ * reset) with their attempts in the outbox's log, an integration with its messages, the learning filter, a
  * suppression, sessions, the instance's secrets and settings. Waits until what was queued was sent.
  */
 export async function writeWithEveryFeature(t: TestApp, receiver: HttpsReceiver, sink: SmtpSink): Promise<Written> {
@@ -120,7 +120,7 @@ async function rowsBeingSent(db: Executor): Promise<number> {
 /** Tables that every feature above writes at least one row to. */
 export const WRITTEN_TABLES = [
   'accounts', 'api_keys', 'forms', 'submissions', 'idempotency_keys', 'hooks', 'hook_deliveries', 'email_recipients',
-  'email_messages', 'email_attempts', 'email_suppressions', 'integrations', 'integration_messages', 'integration_attempts',
+  'email_messages', 'outbox_attempts', 'email_suppressions', 'integrations', 'integration_messages',
   'spam_filter_models', 'spam_filter_tokens', 'spam_filter_lessons', 'sessions', 'password_resets', 'form_counts',
   'form_hourly_counts', 'instance_secrets', 'instance_settings',
 ];

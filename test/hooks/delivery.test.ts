@@ -1,6 +1,6 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { signDelivery } from '../../src/hooks/delivery.channel.js';
+import { signDelivery } from '../../src/hooks/delivery.sender.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { createOwner } from '../helpers/factories.js';
 import { startHttpsReceiver, type HttpsReceiver } from '../helpers/https-receiver.js';
@@ -85,7 +85,7 @@ describe('hook delivery', () => {
     // As a process that died mid-send leaves it: claimed long ago, never finished.
     await t.handle.db
       .updateTable('hook_deliveries')
-      .set({ state: 'sending', claimed_at: '2026-01-01T00:00:00.000Z', attempted_at: null })
+      .set({ state: 'sending', claimed_at: '2026-01-01T00:00:00.000Z' })
       .where('id', '=', `${submissionId}.${hook.id}`)
       .execute();
     await waitFor(() => receivedFor(hook.id).length === 2, 15_000, 'the abandoned delivery sent again');

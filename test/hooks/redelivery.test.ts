@@ -39,7 +39,14 @@ async function subscribe(app: TestApp, auth: { authorization: string }, formId: 
 const receivedFor = (hookId: string) => receiver.received.filter((r) => String(r.headers['webhook-id']).endsWith(`.${hookId}`));
 
 async function deliveryStates(app: TestApp, hookId: string) {
-  return app.handle.db.selectFrom('hook_deliveries').select(['id', 'state', 'attempts', 'response_status', 'attempted_at']).where('hook_id', '=', hookId).orderBy('created_at').execute();
+  // The last answer is the attempt log's row numbered as the delivery's attempts.
+  return app.handle.db
+    .selectFrom('hook_deliveries as d')
+    .leftJoin('outbox_attempts as a', (join) => join.onRef('a.item_id', '=', 'd.id').onRef('a.attempt', '=', 'd.attempts'))
+    .select(['d.id', 'd.state', 'd.attempts', 'a.status as response_status', 'a.attempted_at'])
+    .where('d.hook_id', '=', hookId)
+    .orderBy('d.created_at')
+    .execute();
 }
 
 async function settledStates(app: TestApp, hookId: string, count: number) {

@@ -250,6 +250,7 @@ describe(`integrations over HTTPS on ${testDialect}`, () => {
     expect(JSON.stringify(listed)).not.toContain(receiver.url);
 
     // Queue messages that cannot be delivered yet (the receiver answers 503), then delete the form.
+    let messageIds: string[] = [];
     receiver.respond((req, res) => res.writeHead(req.url!.startsWith(path) ? 503 : 200).end('x'));
     try {
       await send(form.id, { message: 'queued' });
@@ -257,6 +258,9 @@ describe(`integrations over HTTPS on ${testDialect}`, () => {
         const n = await t.handle.db.selectFrom('integration_messages').innerJoin('integrations', 'integrations.id', 'integration_messages.integration_id').select('integration_messages.id').where('integrations.form_id', '=', form.id).execute();
         return n.length === 10;
       }, 15_000, 'ten queued messages');
+      messageIds = (await t.handle.db.selectFrom('integration_messages').select('id').where('integration_id', 'in', listed.map((i) => i.id)).execute()).map((m) => m.id);
+      // Their first attempts (503s) are logged before the form goes.
+      await waitFor(async () => (await t.handle.db.selectFrom('outbox_attempts').select('id').where('item_id', 'in', messageIds).execute()).length >= 10, 15_000, 'ten attempts');
       await t.services.lifecycle.deleteForm(form.id);
     } finally {
       receiver.respond((_req, res) => res.writeHead(200).end('ok'));
@@ -264,7 +268,7 @@ describe(`integrations over HTTPS on ${testDialect}`, () => {
     expect(await t.handle.db.selectFrom('integrations').select('id').where('form_id', '=', form.id).execute()).toEqual([]);
     const ids = listed.map((i) => i.id);
     expect(await t.handle.db.selectFrom('integration_messages').select('id').where('integration_id', 'in', ids).execute()).toEqual([]);
-    expect(await t.handle.db.selectFrom('integration_attempts').select('id').where('integration_id', 'in', ids).execute()).toEqual([]);
+    expect(await t.handle.db.selectFrom('outbox_attempts').select('id').where('item_id', 'in', [...ids, ...messageIds]).execute()).toEqual([]);
   });
 
   it(`two instances on one ${testDialect} database deliver each message once`, async () => {

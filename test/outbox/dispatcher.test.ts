@@ -2,12 +2,12 @@ import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../src/db/database.js';
 import type { CompiledQuery } from 'kysely';
-import type { OutboxChannel, OutboxSend } from '../../src/outbox/outbox.channel.js';
+import type { OutboxChannel } from '../../src/outbox/outbox.channel.js';
 import { OutboxDispatcher } from '../../src/outbox/outbox.dispatcher.js';
 import type { Services } from '../../src/services.js';
 import type { TestDatabase } from '../helpers/database.js';
 import { createOwner, insertSubmissions, useMigratedDatabase } from '../helpers/factories.js';
-import { addItems, leasedIds, leasesIn, scratchChannel } from './scratch-channel.js';
+import { addItems, leasedIds, leasesIn, scratchChannel, SENT } from './scratch-channel.js';
 
 let handle: DatabaseHandle;
 let services: Services;
@@ -18,12 +18,14 @@ useMigratedDatabase((opened) => ({ handle, services, database } = opened));
 async function channelWithDueItems(count: number, events: string[]): Promise<OutboxChannel> {
   const channel = await scratchChannel(handle.db, 'test', {
     maxInFlight: count,
-    load: async (_trx, leased): Promise<OutboxSend[]> =>
-      (await leasedIds(leased)).map((_, i) => async () => {
-        // Work that arrives once sending began (a request, say) waits for the next turn.
-        if (i === 0) setImmediate(() => events.push('other work'));
-        events.push(`send ${i}`);
-      }),
+    load: async (_trx, leased) => (await leasedIds(leased)).map((id, i) => ({ id, attempts: 0, i })),
+    send: async (item) => {
+      const { i } = item as unknown as { i: number };
+      // Work that arrives once sending began (a request, say) waits for the next turn.
+      if (i === 0) setImmediate(() => events.push('other work'));
+      events.push(`send ${i}`);
+      return SENT;
+    },
   });
   await addItems(handle.db, 'test', Array.from({ length: count }, (_, i) => `item ${i}`));
   return channel;
@@ -106,9 +108,11 @@ describe('outbox dispatcher', () => {
       },
       load: async (trx, leased) => {
         trxOf.good!.push(trx);
-        return (await leasedIds(leased)).map((id) => async () => {
-          sent.push({ id, outboxRowGone: !(await outboxRowExists(id)) });
-        });
+        return (await leasedIds(leased)).map((id) => ({ id, attempts: 0 }));
+      },
+      send: async (item) => {
+        sent.push({ id: item.id, outboxRowGone: !(await outboxRowExists(item.id)) });
+        return SENT;
       },
     });
     let failing = false;
@@ -122,7 +126,7 @@ describe('outbox dispatcher', () => {
       load: async (trx, leased) => {
         trxOf.broken!.push(trx);
         if (failing) throw new Error('the claim failed');
-        return (await leasedIds(leased)).map(() => async () => {});
+        return (await leasedIds(leased)).map((id) => ({ id, attempts: 0 }));
       },
     });
     const { form } = await createOwner(services);

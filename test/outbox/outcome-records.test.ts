@@ -1,18 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  recordDeliveryAttemptsTogether,
-  recordDeliveryAttemptsUnlessLocked,
-  type DeliveryAttempt,
-} from '../../src/hooks/delivery.repository.js';
 import { newId } from '../../src/lib/ids.js';
-import { recordAttemptsTogether, recordAttemptsUnlessLocked, type AttemptWrite } from '../../src/notifications/email-attempt.repository.js';
+import { recordAttemptsTogether, recordAttemptsUnlessLocked, type AttemptWrite, type ItemTable } from '../../src/outbox/outbox-attempt.repository.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { createOwner } from '../helpers/factories.js';
 import { JSON_ACCEPT, submit } from '../helpers/submit.js';
 
-// The dispatcher records what finished together in one group: on SQLite through the fixed-text
-// statements, on PostgreSQL through the statements that skip locked rows. Both must write every
-// value as given and nothing for a row deleted meanwhile.
+// The outbox records what finished together in one group: on SQLite through the fixed-text
+// statements, on PostgreSQL through the statement that skips locked rows. Both must write every
+// value as given and nothing for an item deleted meanwhile.
 let t: TestApp;
 
 beforeAll(async () => {
@@ -22,17 +17,14 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-const recordEmailGroup = async (records: AttemptWrite[]) => {
-  if (t.handle.dialect === 'sqlite') await t.handle.db.transaction().execute((trx) => recordAttemptsTogether(trx, records));
-  else await recordAttemptsUnlessLocked(t.handle.db, records);
+const recordGroup = async (items: ItemTable, writes: AttemptWrite[]) => {
+  if (t.handle.dialect === 'sqlite') await t.handle.db.transaction().execute((trx) => recordAttemptsTogether(trx, items, writes));
+  else await recordAttemptsUnlessLocked(t.handle.db, items, writes);
 };
 
-const recordHookGroup = async (attempts: DeliveryAttempt[]) => {
-  if (t.handle.dialect === 'sqlite') await recordDeliveryAttemptsTogether(t.handle.db, attempts);
-  else await recordDeliveryAttemptsUnlessLocked(t.handle.db, attempts);
-};
+const attemptRows = (itemIds: string[]) => t.handle.db.selectFrom('outbox_attempts').selectAll().where('item_id', 'in', itemIds).orderBy('attempted_at').execute();
 
-describe('outcomes recorded as a group', () => {
+describe('attempts recorded as a group', () => {
   it('email: every message and attempt as given, quotes and all; none for a message that is gone', async () => {
     const now = '2026-11-25T10:00:00.000Z';
     const ids = [newId('eml'), newId('eml'), newId('eml')];
@@ -42,21 +34,31 @@ describe('outcomes recorded as a group', () => {
       .execute();
     const replies = ['250 2.0.0 Ok: queued as "X1"', '451 4.7.1 Try again \\ later, ünïcode ✓', '550 5.1.1 {"json": [1, 2]}'];
     const gone = newId('eml');
-    const records: AttemptWrite[] = [...ids, gone].map((messageId, i) => ({
-      attempt: { id: newId('att'), messageId, attemptedAt: `2026-11-25T10:00:0${i}.000Z`, outcome: ['sent', 'retry', 'failed', 'sent'][i]!, reply: replies[i] ?? 'never' },
-      message: { state: ['sent', 'pending', 'failed', 'sent'][i]!, attempts: i + 1, nextAttemptAt: `2026-11-25T11:00:0${i}.000Z` },
+    const writes: AttemptWrite[] = [...ids, gone].map((itemId, i) => ({
+      id: newId('att'),
+      channel: 'email',
+      itemId,
+      attempt: i + 1,
+      attemptedAt: `2026-11-25T10:00:0${i}.000Z`,
+      outcome: ['sent', 'retry', 'failed', 'sent'][i]!,
+      status: null,
+      durationMs: null,
+      error: replies[i] ?? 'never',
+      state: ['sent', 'pending', 'failed', 'sent'][i]!,
+      // Only a retry moves the due time.
+      nextAttemptAt: i === 1 ? '2026-11-25T11:00:01.000Z' : null,
     }));
-    await recordEmailGroup(records);
+    await recordGroup({ table: 'email_messages', retries: true }, writes);
 
     const messages = await t.handle.db.selectFrom('email_messages').selectAll().where('id', 'in', ids).orderBy('attempts').execute();
     expect(messages.map((m) => [m.id, m.state, Number(m.attempts), m.next_attempt_at, m.claimed_at, m.claimed_by])).toEqual([
-      [ids[0], 'sent', 1, '2026-11-25T11:00:00.000Z', null, null],
+      [ids[0], 'sent', 1, now, null, null],
       [ids[1], 'pending', 2, '2026-11-25T11:00:01.000Z', null, null],
-      [ids[2], 'failed', 3, '2026-11-25T11:00:02.000Z', null, null],
+      [ids[2], 'failed', 3, now, null, null],
     ]);
-    const attempts = await t.handle.db.selectFrom('email_attempts').selectAll().where('message_id', 'in', [...ids, gone]).orderBy('attempted_at').execute();
-    expect(attempts.map((a) => [a.id, a.message_id, a.attempted_at, a.outcome, a.reply])).toEqual(
-      records.slice(0, 3).map(({ attempt: a }) => [a.id, a.messageId, a.attemptedAt, a.outcome, a.reply]),
+    const attempts = await attemptRows([...ids, gone]);
+    expect(attempts.map((a) => [a.id, a.channel, a.item_id, Number(a.attempt), a.attempted_at, a.outcome, a.error])).toEqual(
+      writes.slice(0, 3).map((w) => [w.id, 'email', w.itemId, w.attempt, w.attemptedAt, w.outcome, w.error]),
     );
   });
 
@@ -77,18 +79,35 @@ describe('outcomes recorded as a group', () => {
       .insertInto('hook_deliveries')
       .values(deliveryIds.map((id, i) => ({ id, hook_id: hookId, submission_id: submissionIds[i]!, state: 'sending', created_at: '2026-11-25T09:30:00.000Z' })))
       .execute();
-    const attempts: DeliveryAttempt[] = [
-      { id: deliveryIds[0]!, attempts: 1, state: 'sent', attemptedAt: '2026-11-25T10:00:00.000Z', status: 204, durationMs: 12, error: null },
-      { id: deliveryIds[1]!, attempts: 1, state: 'failed', attemptedAt: '2026-11-25T10:00:01.000Z', status: null, durationMs: 5000, error: 'timeout' },
-      { id: deliveryIds[2]!, attempts: 1, state: 'failed', attemptedAt: '2026-11-25T10:00:02.000Z', status: 500, durationMs: 0, error: 'it said "no" \\ twice' },
-      { id: `sub_gone.${hookId}`, attempts: 1, state: 'sent', attemptedAt: '2026-11-25T10:00:03.000Z', status: 200, durationMs: 1, error: null },
+    const write = (itemId: string, i: number, state: string, status: number | null, durationMs: number | null, error: string | null): AttemptWrite => ({
+      id: newId('att'),
+      channel: 'hooks',
+      itemId,
+      attempt: 1,
+      attemptedAt: `2026-11-25T10:00:0${i}.000Z`,
+      outcome: state,
+      status,
+      durationMs,
+      error,
+      state,
+      nextAttemptAt: null,
+    });
+    const writes = [
+      write(deliveryIds[0]!, 0, 'sent', 204, 12, null),
+      write(deliveryIds[1]!, 1, 'failed', null, 5000, 'timeout'),
+      write(deliveryIds[2]!, 2, 'failed', 500, 0, 'it said "no" \\ twice'),
+      write(`sub_gone.${hookId}`, 3, 'sent', 200, 1, null),
     ];
-    await recordHookGroup(attempts);
+    await recordGroup({ table: 'hook_deliveries', retries: false }, writes);
 
     const rows = await t.handle.db.selectFrom('hook_deliveries').selectAll().where('id', 'in', deliveryIds).orderBy('id').execute();
-    const byId = new Map(rows.map((r) => [r.id, [r.state, r.attempted_at, r.response_status, r.duration_ms === null ? null : Number(r.duration_ms), r.error]]));
     expect(rows).toHaveLength(4);
-    for (const a of attempts.slice(0, 3)) expect(byId.get(a.id)).toEqual([a.state, a.attemptedAt, a.status, a.durationMs, a.error]);
-    expect(byId.get(deliveryIds[3]!)).toEqual(['sending', null, null, null, null]);
+    const byId = new Map(rows.map((r) => [r.id, [r.state, Number(r.attempts), r.claimed_by]]));
+    for (const w of writes.slice(0, 3)) expect(byId.get(w.itemId)).toEqual([w.state, 1, null]);
+    expect(byId.get(deliveryIds[3]!)).toEqual(['sending', 0, null]);
+    const attempts = await attemptRows([...deliveryIds, `sub_gone.${hookId}`]);
+    expect(attempts.map((a) => [a.item_id, a.status === null ? null : Number(a.status), a.duration_ms === null ? null : Number(a.duration_ms), a.error])).toEqual(
+      writes.slice(0, 3).map((w) => [w.itemId, w.status, w.durationMs, w.error]),
+    );
   });
 });

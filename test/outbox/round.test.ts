@@ -69,7 +69,7 @@ describe('a round of the outbox', () => {
     expect(outcome.madeWork).toEqual(['woken', 'idle']);
     // `woken` claimed before the expansion (nothing was due) and not again; `idle` claimed after it.
     expect(claims).toEqual(['woken', 'idle']);
-    expect(outcome.sends.map((s) => [s.channel.name, s.sends.length])).toEqual([['idle', 2]]);
+    expect(outcome.sends.map((s) => [s.channel.name, s.items.length])).toEqual([['idle', 2]]);
     expect(Object.fromEntries(outcome.drained)).toEqual({ woken: false, idle: true });
     expect(outcome.claimAgain).toBe(true);
     expect(outcome.full).toBe(false);

@@ -6,11 +6,11 @@ import { ONCE } from '../../src/outbox/outbox.policy.js';
 /**
  * A test channel over a table of its own with the columns every channel's items have, so the
  * outbox leases its items as it leases a real channel's. `parts` replace the defaults: no forms
- * with work, nothing expanded, leased items sent as no-ops.
+ * with work, nothing expanded, leased items sent as no-ops that succeed.
  */
 export async function scratchChannel(db: Executor, name: string, parts: Partial<OutboxChannel> = {}): Promise<OutboxChannel> {
   const table = itemTable(name);
-  await sql`create table ${sql.table(table)} (id text primary key, state text not null, created_at text not null, claimed_at text, claimed_by text)`.execute(db);
+  await sql`create table ${sql.table(table)} (id text primary key, state text not null, created_at text not null, claimed_at text, claimed_by text, attempts integer not null default 0)`.execute(db);
   return {
     name,
     maxInFlight: 8,
@@ -18,12 +18,16 @@ export async function scratchChannel(db: Executor, name: string, parts: Partial<
     policy: ONCE,
     formHasWorkSql: () => 'false',
     expand: async () => 0,
-    load: async (_trx, leased) => (await leasedIds(leased)).map(() => async () => {}),
+    load: async (_trx, leased) => (await leasedIds(leased)).map((id) => ({ id, attempts: 0 })),
+    send: async () => SENT,
     countPending: async () => 0,
     close: async () => {},
     ...parts,
   };
 }
+
+/** The outcome of a send that went through. */
+export const SENT = { answer: { kind: 'sent' }, status: null, durationMs: null, error: null } as const;
 
 /** Adds pending items with these IDs to the channel's table, each a millisecond after the one before. */
 export async function addItems(db: Executor, channelName: string, ids: readonly string[]): Promise<void> {

@@ -7,7 +7,7 @@ import { HookDeliveryChannel } from '../../src/hooks/delivery.channel.js';
 import { OutboxDispatcher } from '../../src/outbox/outbox.dispatcher.js';
 import { SubmissionWriter, batchStoreFor, type BatchStore } from '../../src/submissions/submission.writer.js';
 import type { OutboxQueue } from '../../src/outbox/outbox.channel.js';
-import { DeliverySender } from '../../src/hooks/delivery.channel.js';
+import { DeliverySender } from '../../src/hooks/delivery.sender.js';
 import { createOwner, newSubmissionRow, servicesFor } from '../helpers/factories.js';
 import { createTestDatabase, testDialect, type TestDatabase } from '../helpers/database.js';
 import { waitFor } from '../helpers/wait.js';
