@@ -132,7 +132,7 @@ export function createServices(
   const hookSender = new DeliverySender(config.hookTimeoutMs, config.hookAllowPrivateTargets, options.hookTransport);
   const integrationSender = new IntegrationSender(config.hookTimeoutMs, config.hookAllowPrivateTargets, options.hookTransport);
   const channels: OutboxChannel[] = [
-    new HookDeliveryChannel(handle, config, logger, hookSender, metrics, fileLinker),
+    new HookDeliveryChannel(handle, logger, hookSender, metrics, fileLinker),
     new IntegrationChannel(handle, config, logger, integrationSender, metrics, fileLinker),
   ];
   const onEmailAttempt: EmailAttemptListener = (outcome) => {

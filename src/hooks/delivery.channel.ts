@@ -1,5 +1,4 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Config } from '../config.js';
 import type { DatabaseHandle, Trx } from '../db/database.js';
 import { linkedPayload, type FileLinker } from '../lib/file-links.js';
 import type { Metrics } from '../metrics/metrics.js';
@@ -23,7 +22,6 @@ export class HookDeliveryChannel implements OutboxChannel<ClaimedDelivery> {
 
   constructor(
     private readonly handle: DatabaseHandle,
-    _config: Pick<Config, 'hookTimeoutMs'>,
     private readonly logger: FastifyBaseLogger,
     private readonly sender: DeliverySender,
     private readonly metrics?: Metrics,

@@ -32,7 +32,7 @@ afterAll(async () => {
 
 const newDispatcher = () => {
   const logger = pino({ level: 'silent' });
-  return new OutboxDispatcher(t.handle, logger, [new HookDeliveryChannel(t.handle, t.config, logger, new DeliverySender(t.config.hookTimeoutMs, t.config.hookAllowPrivateTargets, { ca: receiver.ca }))]);
+  return new OutboxDispatcher(t.handle, logger, [new HookDeliveryChannel(t.handle, logger, new DeliverySender(t.config.hookTimeoutMs, t.config.hookAllowPrivateTargets, { ca: receiver.ca }))]);
 };
 
 // PostgreSQL only: the LISTEN connection and the pool exist only there.

@@ -25,7 +25,7 @@ beforeAll(async () => {
   hookedFormId = form.id;
   const logger = pino({ level: 'silent' });
   // The hook channel decides which forms have work; the dispatcher is never started.
-  outbox = new OutboxDispatcher(handle, logger, [new HookDeliveryChannel(handle, services.config, logger, new DeliverySender(1000, false))]).queue;
+  outbox = new OutboxDispatcher(handle, logger, [new HookDeliveryChannel(handle, logger, new DeliverySender(1000, false))]).queue;
   // A hook row makes every transaction queue work, where the test holds it open.
   await handle.db
     .insertInto('hooks')
