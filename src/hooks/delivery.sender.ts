@@ -1,8 +1,5 @@
 import { createHmac } from 'node:crypto';
-import type { Agent } from 'undici';
-import { ipLiteralOf, isPublicAddress } from '../lib/addresses.js';
-import { createSafeAgent, describeSendError, discardBody, type SafeTransportOptions } from '../lib/safe-agent.js';
-import { loadUndici } from '../lib/undici.js';
+import { SafePoster, type SafeTransportOptions } from '../lib/safe-agent.js';
 
 /** Test seams: trust a local CA, resolve names through a fake DNS. Production passes nothing. */
 export type HookTransportOptions = SafeTransportOptions;
@@ -49,61 +46,31 @@ export function signDelivery(secret: string, id: string, timestamp: Date, body: 
   return `v1,${createHmac('sha256', key).update(signed).digest('base64')}`;
 }
 
-/**
- * One POST, no retries, no redirects followed, a deadline, and at most 64 KiB of the answer read.
- * Connects only to addresses that pass the SSRF rules, checked at connect time.
- */
+/** A delivery's signed POST (Standard Webhooks headers) through the SSRF-safe poster. */
 export class DeliverySender {
-  /** Created with the first delivery (undici is loaded only then). */
-  private agentInstance: Agent | undefined;
+  private readonly poster: SafePoster;
 
-  constructor(
-    private readonly timeoutMs: number,
-    private readonly allowPrivate: boolean,
-    private readonly transport: HookTransportOptions = {},
-  ) {}
-
-  private get agent(): Agent {
-    this.agentInstance ??= createSafeAgent(this.timeoutMs, this.allowPrivate, this.transport);
-    return this.agentInstance;
+  constructor(timeoutMs: number, allowPrivate: boolean, transport: HookTransportOptions = {}) {
+    this.poster = new SafePoster(timeoutMs, allowPrivate, transport);
   }
 
   async send(delivery: DeliveryRequest): Promise<DeliveryResult> {
-    const started = performance.now();
-    const done = (status: number | null, error: string | null): DeliveryResult => ({
-      status,
-      error,
-      durationMs: Math.round(performance.now() - started),
-    });
-    const url = new URL(delivery.targetUrl);
-    // IP literals never reach the lookup: check them here.
-    const literal = ipLiteralOf(url);
-    if (!this.allowPrivate && literal !== undefined && !isPublicAddress(literal)) {
-      return done(null, 'refused: the target is not a public address');
-    }
     const now = new Date();
-    try {
-      const response = await loadUndici().request(url, {
-        dispatcher: this.agent,
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'user-agent': 'Formgate-Hooks/1',
-          'webhook-id': delivery.id,
-          'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
-          'webhook-signature': signDelivery(delivery.secret, delivery.id, now, delivery.body),
-        },
-        body: delivery.body,
-        signal: AbortSignal.timeout(this.timeoutMs),
-      });
-      await discardBody(response.body);
-      return done(response.statusCode, null);
-    } catch (err) {
-      return done(null, describeSendError(err));
-    }
+    const { status, error, durationMs } = await this.poster.post(
+      delivery.targetUrl,
+      {
+        'content-type': 'application/json',
+        'user-agent': 'Formgate-Hooks/1',
+        'webhook-id': delivery.id,
+        'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
+        'webhook-signature': signDelivery(delivery.secret, delivery.id, now, delivery.body),
+      },
+      delivery.body,
+    );
+    return { status, error, durationMs };
   }
 
-  async close(): Promise<void> {
-    await this.agentInstance?.close();
+  close(): Promise<void> {
+    return this.poster.close();
   }
 }
