@@ -127,18 +127,8 @@ function attemptOf<Item extends OutboxItem>(channel: OutboxChannel<Item>, item: 
   return { write, recorded, retryInMs };
 }
 
-/** One row of the attempt log, as the channels' readers show it. */
-export interface LoggedAttempt {
-  id: string;
-  itemId: string;
-  attempt: number;
-  attemptedAt: string;
-  /** sent | retry | failed, or the channel's own label. */
-  outcome: string;
-  status: number | null;
-  durationMs: number | null;
-  error: string | null;
-}
+/** One row of the attempt log, as the channels' readers show it: what was written of it. */
+export type LoggedAttempt = Pick<AttemptWrite, 'id' | 'itemId' | 'attempt' | 'attemptedAt' | 'outcome' | 'status' | 'durationMs' | 'error'>;
 
 const loggedAttemptOf = (row: OutboxAttemptRow): LoggedAttempt => ({
   id: row.id,

@@ -1,33 +1,22 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DatabaseHandle } from '../../src/db/database.js';
+import { describe, expect, it } from 'vitest';
 import { createMigrator, migrateToLatest } from '../../src/db/migrate.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { emptyDatabaseForFile } from '../helpers/database.js';
 import { createOwner, insertSubmissions, servicesFor } from '../helpers/factories.js';
 
-let database: TestDatabase;
-let handle: DatabaseHandle;
-
-beforeAll(async () => {
-  database = await createTestDatabase({ empty: true });
-  handle = database.open();
-});
-afterAll(async () => {
-  await handle?.close();
-  await database?.drop();
-});
+const file = emptyDatabaseForFile();
 
 /** Raw rows: the old tables are not in today's schema type. */
-const db = () => handle.db as unknown as import('kysely').Kysely<any>;
+const db = () => file.handle.db as unknown as import('kysely').Kysely<any>;
 
 describe('migration 0029 (one attempt log)', () => {
   it("copies every attempt of the three old logs into outbox_attempts, each hook delivery's last answer included, and removes an item's attempts with it", async () => {
     // An owner and submissions written by today's code, then the schema taken back to the
     // release before this migration, and attempts written as it wrote them.
-    await migrateToLatest(handle);
-    const services = servicesFor(handle);
+    await migrateToLatest(file.handle);
+    const services = servicesFor(file.handle);
     const owner = await createOwner(services);
     const [s1, s2] = await insertSubmissions(services, owner.form.id, [{ createdAt: '2026-11-01T10:00:00.000Z' }, { createdAt: '2026-11-01T10:00:01.000Z' }]);
-    expect((await (await createMigrator(handle)).migrateTo('0028_hook_delivery_attempts')).error).toBeUndefined();
+    expect((await (await createMigrator(file.handle)).migrateTo('0028_hook_delivery_attempts')).error).toBeUndefined();
     const at = (s: number) => `2026-11-01T11:00:0${s}.000Z`;
     for (const id of ['hook_1', 'hook_2']) {
       await db().insertInto('hooks').values({ id, account_id: owner.account.id, form_id: owner.form.id, target_url: 'https://example.com/in', secret: 'whsec_x', created_at: at(0) }).execute();
@@ -86,8 +75,8 @@ describe('migration 0029 (one attempt log)', () => {
       ])
       .execute();
 
-    expect(await migrateToLatest(handle)).toEqual(['0029_outbox_attempts']);
-    const rows = await handle.db.selectFrom('outbox_attempts').selectAll().orderBy('item_id').orderBy('attempt').execute();
+    expect(await migrateToLatest(file.handle)).toEqual(['0029_outbox_attempts']);
+    const rows = await file.handle.db.selectFrom('outbox_attempts').selectAll().orderBy('item_id').orderBy('attempt').execute();
     expect(rows.map((r) => [r.channel, r.item_id, Number(r.attempt), r.attempted_at, r.outcome, r.status === null ? null : Number(r.status), r.error])).toEqual([
       ['hooks', 'd_queued', 1, at(1), 'failed', null, 'timeout'],
       ['hooks', 'd_twice', 1, at(1), 'failed', 500, null],
@@ -103,14 +92,14 @@ describe('migration 0029 (one attempt log)', () => {
     }
 
     // The readers show them: the submission's page lists each delivery's last answer and the ones before.
-    const entries = await servicesFor(handle).hooks.listDeliveriesOfSubmission(owner.account.id, s1!);
+    const entries = await servicesFor(file.handle).hooks.listDeliveriesOfSubmission(owner.account.id, s1!);
     expect(entries.find((e) => e.id === 'd_twice')).toMatchObject({ attempts: 2, lastStatus: 'HTTP 204', lastAttemptAt: at(2), earlierAttempts: [{ at: at(1), answer: 'HTTP 500' }] });
-    const attempts = await servicesFor(handle).integrations.listAttempts('int_1', 10);
+    const attempts = await servicesFor(file.handle).integrations.listAttempts('int_1', 10);
     expect(attempts.map((a) => [a.outcome, a.status])).toEqual([['failed', 403], ['sent', 200]]);
 
     // An item's attempts go with it: a deleted submission takes its deliveries' and messages'.
-    await servicesFor(handle).lifecycle.deleteSubmissions(owner.account.id, owner.form.id, [s1!]);
-    const left = await handle.db.selectFrom('outbox_attempts').select('item_id').orderBy('item_id').execute();
+    await servicesFor(file.handle).lifecycle.deleteSubmissions(owner.account.id, owner.form.id, [s1!]);
+    const left = await file.handle.db.selectFrom('outbox_attempts').select('item_id').orderBy('item_id').execute();
     expect([...new Set(left.map((r) => r.item_id))]).toEqual(['d_queued', 'im_1', 'int_1']);
   });
 });

@@ -1,34 +1,23 @@
 import { CompiledQuery, sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config.js';
-import type { DatabaseHandle } from '../../src/db/database.js';
 import { currentSchema, migrateToLatest } from '../../src/db/migrate.js';
 import { AccountService } from '../../src/accounts/account.service.js';
 import { ApiKeyService } from '../../src/api-keys/api-key.service.js';
 import { FormService } from '../../src/forms/form.service.js';
 import { AppError } from '../../src/errors.js';
-import { createTestDatabase, testDialect, type TestDatabase } from '../helpers/database.js';
+import { emptyDatabaseForFile, testDialect, type TestDatabase } from '../helpers/database.js';
 import { createOwner, insertSubmissions, servicesFor, setCreatedAt } from '../helpers/factories.js';
 
-let database: TestDatabase;
-let handle: DatabaseHandle;
-
-beforeAll(async () => {
-  database = await createTestDatabase({ empty: true });
-  handle = database.open();
-});
-afterAll(async () => {
-  await handle.close();
-  await database.drop();
-});
+const file = emptyDatabaseForFile();
 
 /** The plan of a compiled query, run with its own bind parameters. */
 async function explain(query: CompiledQuery): Promise<string> {
   if (testDialect === 'sqlite') {
-    const { rows } = await handle.db.executeQuery<{ detail: string }>(CompiledQuery.raw(`explain query plan ${query.sql}`, [...query.parameters]));
+    const { rows } = await file.handle.db.executeQuery<{ detail: string }>(CompiledQuery.raw(`explain query plan ${query.sql}`, [...query.parameters]));
     return rows.map((r) => r.detail).join('\n');
   }
-  return handle.db.transaction().execute(async (trx) => {
+  return file.handle.db.transaction().execute(async (trx) => {
     // A small table would make a sequential scan look as cheap: ask what the index gives.
     await sql`set local enable_seqscan = off`.execute(trx);
     const { rows } = await trx.executeQuery<{ 'QUERY PLAN': string }>(CompiledQuery.raw(`explain ${query.sql}`, [...query.parameters]));
@@ -38,12 +27,12 @@ async function explain(query: CompiledQuery): Promise<string> {
 
 describe(`store on ${testDialect}`, () => {
   it('migrates an empty database, and a second migrate is a no-op', async () => {
-    expect(handle.dialect).toBe(testDialect);
-    expect(await migrateToLatest(handle)).toEqual(['0001_initial', '0002_hook_fanouts', '0003_collation_and_secrets', '0004_spam_and_lifecycle', '0005_email_notifications', '0006_dashboard_search', '0007_counters_per_batch', '0008_auto_reply_and_pages', '0009_integrations', '0010_bot_checks_and_spam_filter', '0011_admin_and_sessions', '0012_search_indexed_after_commit', '0013_hourly_counts', '0014_forms_created_index', '0015_postgres_submit_counts', '0016_search_vector_parallel_restricted', '0017_sqlite_search_merges_in_steps', '0018_counters_hours_before_totals', '0019_deliveries_sent_again', '0020_team_inbox', '0021_email_changes_and_time_zones', '0022_api_key_scopes', '0023_files', '0024_submission_language', '0025_sso_identities', '0026_audit_log', '0027_users_and_memberships', '0028_hook_delivery_attempts', '0029_outbox_attempts']);
-    expect(await migrateToLatest(handle)).toEqual([]);
+    expect(file.handle.dialect).toBe(testDialect);
+    expect(await migrateToLatest(file.handle)).toEqual(['0001_initial', '0002_hook_fanouts', '0003_collation_and_secrets', '0004_spam_and_lifecycle', '0005_email_notifications', '0006_dashboard_search', '0007_counters_per_batch', '0008_auto_reply_and_pages', '0009_integrations', '0010_bot_checks_and_spam_filter', '0011_admin_and_sessions', '0012_search_indexed_after_commit', '0013_hourly_counts', '0014_forms_created_index', '0015_postgres_submit_counts', '0016_search_vector_parallel_restricted', '0017_sqlite_search_merges_in_steps', '0018_counters_hours_before_totals', '0019_deliveries_sent_again', '0020_team_inbox', '0021_email_changes_and_time_zones', '0022_api_key_scopes', '0023_files', '0024_submission_language', '0025_sso_identities', '0026_audit_log', '0027_users_and_memberships', '0028_hook_delivery_attempts', '0029_outbox_attempts']);
+    expect(await migrateToLatest(file.handle)).toEqual([]);
     // Introspection lists every schema of the database: look at the one in use only.
-    const schema = await currentSchema(handle);
-    const tables = (await handle.db.introspection.getTables())
+    const schema = await currentSchema(file.handle);
+    const tables = (await file.handle.db.introspection.getTables())
       .filter((t) => schema === undefined || t.schema === schema)
       .map((t) => t.name)
       // SQLite's FTS5 search index and its shadow tables (migration 0006).
@@ -62,9 +51,9 @@ describe(`store on ${testDialect}`, () => {
 
   it('the paging query the API runs is an index range scan, without a sort, at any depth', async () => {
     // The exact SQL and parameters Kysely sends for a real listSubmissions call (second page, so
-    // the keyset condition is there too), captured from a connection of this database.
+    // the keyset condition is there too), captured from a connection of this file.database.
     const captured: CompiledQuery[] = [];
-    const capturing = database.open({ onQuery: (query) => captured.push(query) });
+    const capturing = file.database.open({ onQuery: (query) => captured.push(query) });
     try {
       const services = servicesFor(capturing);
       const owner = await createOwner(services);
@@ -97,7 +86,7 @@ describe(`store on ${testDialect}`, () => {
   const config = parseConfig({});
 
   it('creates accounts with the default plan, and refuses a duplicate email', async () => {
-    const accounts = new AccountService(handle.db, config);
+    const accounts = new AccountService(file.handle.db, config);
     const account = await accounts.createAccount({ email: 'Owner@Example.com', displayName: 'Owner' });
     expect(account).toMatchObject({ email: 'owner@example.com', displayName: 'Owner', planId: 'free' });
     expect(account.id).toMatch(/^acc_[0-9A-Za-z]{16}$/);
@@ -112,12 +101,12 @@ describe(`store on ${testDialect}`, () => {
   });
 
   it('stores only a hash of an API key, authenticates it, and revocation is immediate', async () => {
-    const accounts = new AccountService(handle.db, config);
-    const keys = new ApiKeyService(handle.db);
+    const accounts = new AccountService(file.handle.db, config);
+    const keys = new ApiKeyService(file.handle.db);
     const account = await accounts.createAccount({ email: 'keys@example.com' });
     const { key, apiKey } = await keys.createApiKey(account.id, 'ci');
     expect(apiKey).toMatch(/^fgk_[0-9A-Za-z]{40}$/);
-    const stored = await handle.db.selectFrom('api_keys').selectAll().where('id', '=', key.id).executeTakeFirstOrThrow();
+    const stored = await file.handle.db.selectFrom('api_keys').selectAll().where('id', '=', key.id).executeTakeFirstOrThrow();
     expect(JSON.stringify(stored)).not.toContain(apiKey.slice(10));
     expect(await keys.authenticate(apiKey)).toEqual({ accountId: account.id, keyId: key.id, scope: 'read' });
     expect((await keys.listApiKeys(account.id))[0]!.lastUsedAt).not.toBeNull();
@@ -129,8 +118,8 @@ describe(`store on ${testDialect}`, () => {
   });
 
   it('creates and updates forms with every setting, listing newest first', async () => {
-    const accounts = new AccountService(handle.db, config);
-    const forms = new FormService(handle.db);
+    const accounts = new AccountService(file.handle.db, config);
+    const forms = new FormService(file.handle.db);
     const account = await accounts.createAccount({ email: 'forms@example.com' });
     const first = await forms.createForm(account.id, { name: 'First' });
     const second = await forms.createForm(account.id, {
@@ -151,7 +140,7 @@ describe(`store on ${testDialect}`, () => {
       allowedRedirectHosts: ['example.org'],
     });
     // Fixed times: both may well have been created in one millisecond.
-    const services = servicesFor(handle);
+    const services = servicesFor(file.handle);
     await setCreatedAt(services, 'forms', first.id, '2026-06-01T00:00:00.000Z');
     await setCreatedAt(services, 'forms', second.id, '2026-06-01T00:00:00.001Z');
     expect((await forms.listForms(account.id)).map((f) => f.name)).toEqual(['Second', 'First']);

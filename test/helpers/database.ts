@@ -2,7 +2,7 @@ import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { createDatabase, type DatabaseHandle, type DatabaseOptions, type Dialect } from '../../src/db/database.js';
 import { randomBase62 } from '../../src/lib/ids.js';
 
@@ -68,4 +68,31 @@ async function adminQuery(text: string): Promise<void> {
   } finally {
     await admin.end();
   }
+}
+
+/**
+ * An empty database (no migration run) for the calling file's tests, made and opened before them
+ * and dropped after: the migration tests start from it.
+ */
+export function emptyDatabaseForFile(): { readonly handle: DatabaseHandle; readonly database: TestDatabase } {
+  let database: TestDatabase | undefined;
+  let handle: DatabaseHandle | undefined;
+  beforeAll(async () => {
+    database = await createTestDatabase({ empty: true });
+    handle = database.open();
+  });
+  afterAll(async () => {
+    await handle?.close();
+    await database?.drop();
+  });
+  return {
+    get handle() {
+      if (!handle) throw new Error('the database is opened before the tests');
+      return handle;
+    },
+    get database() {
+      if (!database) throw new Error('the database is made before the tests');
+      return database;
+    },
+  };
 }
