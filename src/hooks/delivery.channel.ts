@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { DatabaseHandle, Trx } from '../db/database.js';
 import { linkedPayload, type FileLinker } from '../lib/file-links.js';
 import type { Metrics } from '../metrics/metrics.js';
-import type { LeasedItems, OutboxChannel, RecordedAttempt, SendOutcome } from '../outbox/outbox.channel.js';
+import type { LeasedItems, OutboxChannel, SendOutcome } from '../outbox/outbox.channel.js';
 import { ONCE } from '../outbox/outbox.policy.js';
 import { countUnsentDeliveries, formHasHookSql, insertHookDeliveries, loadLeasedDeliveries, type ClaimedDelivery } from './delivery.repository.js';
 import { deliveryBody, type DeliverySender } from './delivery.sender.js';
@@ -69,7 +69,7 @@ export class HookDeliveryChannel implements OutboxChannel<ClaimedDelivery> {
   }
 
   /** A 410: the subscription goes, with its deliveries and their attempts. */
-  async settle(trx: Trx, delivery: ClaimedDelivery, _attempt: RecordedAttempt): Promise<void> {
+  async settle(trx: Trx, delivery: ClaimedDelivery): Promise<void> {
     await deleteHookRow(trx, delivery.hookId);
     this.logger.info({ hookId: delivery.hookId }, 'hook target answered 410 Gone; subscription removed');
   }

@@ -1,8 +1,6 @@
 import { SafePoster, type PostAnswer, type SafeTransportOptions } from '../lib/safe-agent.js';
 import type { PlatformRequest } from './integration.types.js';
 
-export type PostResult = PostAnswer;
-
 /**
  * POSTs a platform request through the SSRF-safe poster hook deliveries use (no redirects
  * followed, a deadline, at most 64 KiB of the answer read, only public addresses unless
@@ -15,7 +13,7 @@ export class IntegrationSender {
     this.poster = new SafePoster(timeoutMs, allowPrivate, transport);
   }
 
-  async post(request: PlatformRequest): Promise<PostResult> {
+  async post(request: PlatformRequest): Promise<PostAnswer> {
     // A URL that does not parse is refused by the poster, in its words.
     if (URL.canParse(request.url) && new URL(request.url).protocol !== 'https:') {
       return { status: null, error: 'refused: the target is not an https: URL', durationMs: 0 };
