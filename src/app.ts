@@ -21,7 +21,7 @@ import { echoRequestId, requestIdFor } from './http/request-id.js';
 import { createMetrics } from './metrics/metrics.js';
 import { createRedis } from './lib/redis.js';
 import { RateLimiter } from './lib/rate-limiter.js';
-import type { HookTransportOptions } from './hooks/delivery.sender.js';
+import type { HookTransportOptions } from './hooks/delivery.channel.js';
 import type { MailTransportOptions } from './notifications/mailer.js';
 import { createServices, type Services } from './services.js';
 import type { Redis } from 'ioredis';

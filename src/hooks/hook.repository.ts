@@ -1,6 +1,6 @@
 import type { Executor, Trx } from '../db/database.js';
 import type { HookDeliveryRow, HookRow, HookTestDeliveryRow, NewHookRow } from '../db/schema.js';
-import type { LoggedAttempt } from '../outbox/outbox.attempts.js';
+import type { LoggedAttempt } from '../outbox/outbox.log.js';
 import type { DeliveryAttempt, DeliveryState, Hook } from './hook.types.js';
 
 export function hookRowToHook(row: HookRow): Hook {

@@ -1,9 +1,8 @@
 import type { AuditService } from '../audit/audit.service.js';
-import { deliveryBody, type DeliveryResult, type DeliverySender } from './delivery.sender.js';
+import { deliveryBody, type DeliveryResult, type DeliverySender } from './delivery.channel.js';
 import { findDeliveryIdOfAccount, listDeliveryRowsOfSubmission, listFailedDeliveryIdsOfHook } from './delivery.repository.js';
-import { listAttemptsOf } from '../outbox/outbox.attempts.js';
 import type { OutboxDispatcher } from '../outbox/outbox.dispatcher.js';
-import { isDone, messageStateOf, type MessageLogEntry } from '../outbox/outbox.log.js';
+import { isDone, listAttemptsOf, messageStateOf, type MessageLogEntry } from '../outbox/outbox.log.js';
 import { UNKNOWN_COUNTRY } from '../lib/text.js';
 import { randomBytes } from 'node:crypto';
 import type { AccountService } from '../accounts/account.service.js';

@@ -27,8 +27,7 @@ import { INTEGRATION_KINDS, MAX_INTEGRATIONS_PER_FORM, type Integration, type In
 import { sampleMessage } from './message.js';
 import { classifyAnswer } from './outcome.js';
 import type { OutboxDispatcher } from '../outbox/outbox.dispatcher.js';
-import { isDone, messageStateOf, type MessageLogEntry } from '../outbox/outbox.log.js';
-import { listAttemptsOf, listNewestAttempts, logAttempt } from '../outbox/outbox.attempts.js';
+import { isDone, listAttemptsOf, listNewestAttempts, logAttempt, messageStateOf, type MessageLogEntry } from '../outbox/outbox.log.js';
 
 const KIND_NAMES: Record<string, string> = { slack: 'Slack', discord: 'Discord', telegram: 'Telegram', teams: 'Teams', ntfy: 'ntfy' };
 

@@ -3,7 +3,7 @@ import type pg from 'pg';
 import type { Executor } from '../db/database.js';
 import { openDedicatedConnection, type DedicatedConnection } from '../db/dedicated-connection.js';
 import { BatchedWrites } from '../lib/batched-writes.js';
-import { listenForQueuedWork, notifyQueuedWork } from './outbox.repository.js';
+import { listenForQueuedWork, notifyQueuedWork } from './outbox-upkeep.repository.js';
 
 /**
  * Least time between two NOTIFYs of one process. Other instances only need to hear that

@@ -106,8 +106,8 @@ export interface QueuedSubmission {
  * channel's `policy`: outbox.policy.ts). A channel owns what is its own: which forms have work
  * for it, how a queued submission expands into its items, what sending a leased item needs and
  * how it is sent, in its own table, which the outbox names through `table` only. The outbox
- * records every attempt (outbox.attempts.ts): the item's new state and a row of the one attempt
- * log, `outbox_attempts`. A channel is a feature folder plugged in from src/services.ts; the
+ * records every attempt (AttemptRecorder, outbox.round.ts): the item's new state and a row of the
+ * one attempt log, `outbox_attempts`. A channel is a feature folder plugged in from src/services.ts; the
  * outbox names none.
  */
 export interface OutboxChannel<Item extends OutboxItem = OutboxItem> {

@@ -4,13 +4,13 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { DatabaseHandle, Trx } from '../db/database.js';
 import { yieldToWaitingWork } from '../lib/yield.js';
 import { QueuedWorkAnnouncer, QueuedWorkListener } from './outbox.announcer.js';
-import { AttemptRecorder } from './outbox.attempts.js';
 import type { LeasedTable, OutboxChannel, OutboxQueue } from './outbox.channel.js';
 import { LEASE_MS, Leases } from './outbox.lease.js';
-import { countOutboxRows, requeueItems, SubmissionQueue } from './outbox.repository.js';
+import { SubmissionQueue } from './outbox.repository.js';
+import { countOutboxRows, requeueItems } from './outbox-upkeep.repository.js';
 import { nowIso } from '../lib/time.js';
 import { retries } from './outbox.policy.js';
-import { runRoundSteps, type RoundOutcome } from './outbox.round.js';
+import { AttemptRecorder, runRoundSteps, type RoundOutcome } from './outbox.round.js';
 
 const POLL_INTERVAL_MS = 2000;
 /**

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { DatabaseHandle } from '../db/database.js';
 import type { LeasedTable } from './outbox.channel.js';
-import { renewLeases, takeBackExpiredLeases } from './outbox.repository.js';
+import { renewLeases, takeBackExpiredLeases } from './outbox-upkeep.repository.js';
 
 
 /**

@@ -1,3 +1,10 @@
+import type { SelectQueryBuilder } from 'kysely';
+import type { Executor } from '../db/database.js';
+import type { Database, OutboxAttemptRow } from '../db/schema.js';
+import { newId } from '../lib/ids.js';
+import { listAttemptRowsOfItems, listNewestAttemptRows } from './outbox-log.repository.js';
+import { insertAttemptRow, type AttemptWrite } from './outbox.repository.js';
+
 /**
  * One outbound message as the owner sees it (contract section 21): every channel describes its
  * items in this shape, and the submission's page lists them together.
@@ -35,3 +42,41 @@ export function messageStateOf(stored: string): MessageState {
 
 /** Whether a message in `stored` state is done, so it can be sent again. */
 export const isDone = (stored: string): boolean => stored !== 'pending' && stored !== 'sending';
+
+/** One row of the attempt log, as the channels' readers show it: what was written of it. */
+export type LoggedAttempt = Pick<AttemptWrite, 'id' | 'itemId' | 'attempt' | 'attemptedAt' | 'outcome' | 'status' | 'durationMs' | 'error'>;
+
+const loggedAttemptOf = (row: OutboxAttemptRow): LoggedAttempt => ({
+  id: row.id,
+  itemId: row.item_id,
+  attempt: Number(row.attempt),
+  attemptedAt: row.attempted_at,
+  outcome: row.outcome,
+  status: row.status === null ? null : Number(row.status),
+  durationMs: row.duration_ms === null ? null : Number(row.duration_ms),
+  error: row.error,
+});
+
+/** Every attempt of each of the items, oldest first (items with none are absent). */
+export async function listAttemptsOf(db: Executor, itemIds: string[]): Promise<Map<string, LoggedAttempt[]>> {
+  const byItem = new Map<string, LoggedAttempt[]>();
+  for (const row of await listAttemptRowsOfItems(db, [...new Set(itemIds)])) {
+    const list = byItem.get(row.item_id) ?? [];
+    list.push(loggedAttemptOf(row));
+    byItem.set(row.item_id, list);
+  }
+  return byItem;
+}
+
+/** The newest `limit` attempts of the items a channel's query selects, newest first. */
+export async function listNewestAttempts(db: Executor, items: SelectQueryBuilder<Database, any, { id: string }>, limit: number): Promise<LoggedAttempt[]> {
+  return (await listNewestAttemptRows(db, items, limit)).map(loggedAttemptOf);
+}
+
+/**
+ * Logs an attempt at something the outbox does not send (an integration's test message): it
+ * shows in the log of whatever `itemId` names, and goes with it.
+ */
+export async function logAttempt(db: Executor, attempt: Omit<LoggedAttempt, 'id' | 'attempt'> & { channel: string }): Promise<void> {
+  await insertAttemptRow(db, { ...attempt, id: newId('att'), attempt: 1 });
+}

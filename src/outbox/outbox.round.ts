@@ -1,8 +1,24 @@
-import type { Dialect, Trx } from '../db/database.js';
+import type { FastifyBaseLogger } from 'fastify';
+import type { DatabaseHandle, Dialect, Trx } from '../db/database.js';
+import { BatchedWrites, writeSkippingLocked } from '../lib/batched-writes.js';
+import { newId } from '../lib/ids.js';
 import { nowIso } from '../lib/time.js';
-import type { ClaimLease, OutboxChannel, OutboxItem } from './outbox.channel.js';
-import { retries } from './outbox.policy.js';
-import { deleteOutboxRows, leaseDueItems, lockOutboxBatch } from './outbox.repository.js';
+import type { ClaimLease, OutboxChannel, OutboxItem, RecordedAttempt, SendOutcome } from './outbox.channel.js';
+import { nextStep, retries } from './outbox.policy.js';
+import {
+  deleteOutboxRows,
+  leaseDueItems,
+  lockOutboxBatch,
+  recordAttempt,
+  recordAttemptsTogether,
+  recordAttemptsUnlessLocked,
+  type AttemptWrite,
+  type ItemTable,
+} from './outbox.repository.js';
+
+// A round of the outbox has two halves: in one transaction, the claims and the expansion
+// (runRoundSteps); after its commit, each claimed item is sent and its attempt recorded
+// (AttemptRecorder), each as its send finishes.
 
 /**
  * Runs one step of a round: in the round's one transaction (a failure aborts the round), or in a
@@ -99,4 +115,113 @@ async function expandOldestQueued(trx: Trx, plan: RoundPlan): Promise<{ expanded
   }
   await deleteOutboxRows(trx, ids);
   return { expanded: ids.length, madeWork };
+}
+
+/** Attempts are written at most this often: at 400 sends/s, groups of ~8 rows instead of ~4. */
+const RECORD_GAP_MS = 20;
+
+interface QueuedWrite {
+  items: ItemTable;
+  write: AttemptWrite;
+}
+
+/**
+ * The outbox's record of every attempt, for every channel: sends a leased item through its
+ * channel, computes the item's next step from the channel's policy, and writes the item's new
+ * state (state, attempts, when it is due again, the claim cleared) with a row of the one attempt
+ * log, `outbox_attempts`. Attempts that finish together are written together (one transaction on
+ * SQLite, one statement per channel on PostgreSQL); an outcome with a side effect of the channel's
+ * (SendOutcome.settles) is written on its own, in one transaction with it.
+ */
+export class AttemptRecorder {
+  private readonly queued: BatchedWrites<QueuedWrite>;
+
+  constructor(
+    private readonly handle: DatabaseHandle,
+    private readonly logger: FastifyBaseLogger,
+    /** Wakes the dispatcher when a retry is due. */
+    private readonly wakeAfter: (delayMs: number) => void,
+  ) {
+    this.queued = new BatchedWrites((group) => this.writeGroup(group), { minGapMs: RECORD_GAP_MS });
+  }
+
+  /** One attempt at a leased item, recorded. Rejects only when the channel's send throws (the lease then runs out and the item is sent again). */
+  async send<Item extends OutboxItem>(channel: OutboxChannel<Item>, item: Item): Promise<void> {
+    const attemptedAt = nowIso();
+    const outcome = await channel.send(item);
+    const { write, recorded, retryInMs } = attemptOf(channel, item, outcome, attemptedAt);
+    const items = { table: channel.table, retries: retries(channel.policy) };
+    try {
+      if (outcome.settles) {
+        await this.handle.db.transaction().execute(async (trx) => {
+          await recordAttempt(trx, items, write);
+          await channel.settle?.(trx, item, recorded);
+        });
+      } else {
+        await this.queued.write({ items, write });
+      }
+    } catch (err) {
+      this.logger.error({ err, channel: channel.name, itemId: item.id }, 'recording an outbound attempt failed');
+    }
+    if (retryInMs !== undefined) this.wakeAfter(retryInMs);
+    channel.recorded?.(item, recorded);
+  }
+
+  /** A group of attempts that finished together, each channel's in one statement group. */
+  private async writeGroup(group: QueuedWrite[]): Promise<void> {
+    const byTable = new Map<string, { items: ItemTable; writes: AttemptWrite[] }>();
+    for (const { items, write } of group) {
+      const entry = byTable.get(items.table) ?? { items, writes: [] };
+      entry.writes.push(write);
+      byTable.set(items.table, entry);
+    }
+    const db = this.handle.db;
+    // SQLite has one writer: one transaction, no lock is ever waited for.
+    if (this.handle.dialect === 'sqlite') {
+      await db.transaction().execute(async (trx) => {
+        for (const { items, writes } of byTable.values()) await recordAttemptsTogether(trx, items, writes);
+      });
+      return;
+    }
+    let failure: unknown;
+    for (const { items, writes } of byTable.values()) {
+      try {
+        await writeSkippingLocked(
+          writes,
+          (w) => w.itemId,
+          (together) => recordAttemptsUnlessLocked(db, items, together),
+          (one) => db.transaction().execute(async (trx) => void (await recordAttempt(trx, items, one))),
+        );
+      } catch (err) {
+        failure ??= err;
+      }
+    }
+    if (failure !== undefined) throw failure;
+  }
+}
+
+/** The attempt's row and the item's next step, from the channel's outcome and policy. */
+function attemptOf<Item extends OutboxItem>(channel: OutboxChannel<Item>, item: Item, outcome: SendOutcome, attemptedAt: string) {
+  const attempt = item.attempts + 1;
+  const step = nextStep(channel.policy, attempt, outcome.answer);
+  const gaveUp = step.state === 'failed' && step.gaveUp;
+  const state = step.state === 'failed' ? (gaveUp ? 'failed' : (outcome.state ?? 'failed')) : step.state;
+  const label = step.state === 'pending' ? 'retry' : gaveUp ? 'failed' : (outcome.label ?? step.state);
+  const error = gaveUp && outcome.error !== null ? `${outcome.error} (gave up after ${attempt} attempts)` : outcome.error;
+  const retryInMs = step.state === 'pending' ? step.retryInMs : undefined;
+  const write: AttemptWrite = {
+    id: newId('att'),
+    channel: channel.name,
+    itemId: item.id,
+    attempt,
+    attemptedAt,
+    outcome: label,
+    status: outcome.status,
+    durationMs: outcome.durationMs,
+    error,
+    state,
+    nextAttemptAt: retryInMs === undefined ? null : new Date(Date.now() + retryInMs).toISOString(),
+  };
+  const recorded: RecordedAttempt = { attempt, attemptedAt, outcome: label, state, error };
+  return { write, recorded, retryInMs };
 }

@@ -1,8 +1,7 @@
 import { sql } from 'kysely';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HookDeliveryChannel } from '../../src/hooks/delivery.channel.js';
-import { DeliverySender } from '../../src/hooks/delivery.sender.js';
+import { DeliverySender, HookDeliveryChannel } from '../../src/hooks/delivery.channel.js';
 import { OutboxDispatcher } from '../../src/outbox/outbox.dispatcher.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { createOwner } from '../helpers/factories.js';

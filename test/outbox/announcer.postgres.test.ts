@@ -4,7 +4,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase } from '../../src/db/database.js';
 import { ANNOUNCE_GAP_MS, QueuedWorkAnnouncer } from '../../src/outbox/outbox.announcer.js';
-import { OUTBOX_NOTIFY_CHANNEL } from '../../src/outbox/outbox.repository.js';
+import { OUTBOX_NOTIFY_CHANNEL } from '../../src/outbox/outbox-upkeep.repository.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { createOwner } from '../helpers/factories.js';
 import { submit } from '../helpers/submit.js';

@@ -2,7 +2,7 @@ import pino from 'pino';
 import { sql, type CompiledQuery } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../src/db/database.js';
-import { AttemptRecorder } from '../../src/outbox/outbox.attempts.js';
+import { AttemptRecorder } from '../../src/outbox/outbox.round.js';
 import type { OutboxChannel, OutboxItem, RecordedAttempt, SendOutcome } from '../../src/outbox/outbox.channel.js';
 import { fourfoldBackoff } from '../../src/outbox/outbox.policy.js';
 import type { TestDatabase } from '../helpers/database.js';
