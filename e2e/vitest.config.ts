@@ -15,6 +15,9 @@ const BROWSER_ON_POSTGRES = ['appearance', 'dashboard', 'time-zone', 'visitor', 
   (name) => `e2e/browser/${name}.test.ts`,
 );
 
+// Files whose cases bring their own database or none (start-up failures): once, on SQLite.
+const ONCE = ['e2e/process/startup-failures.test.ts'];
+
 export default defineConfig({
   root: fileURLToPath(new URL('..', import.meta.url)),
   plugins: [compiledSource()],
@@ -41,7 +44,7 @@ export default defineConfig({
           name: 'postgres',
           include: [...TESTS.filter((glob) => !glob.startsWith('e2e/browser/')), ...BROWSER_ON_POSTGRES],
           env: { FORMGATE_TEST_DB: 'postgres' },
-          exclude: ['**/*.sqlite.test.ts', 'node_modules/**'],
+          exclude: ['**/*.sqlite.test.ts', 'node_modules/**', ...ONCE],
         },
       },
     ],

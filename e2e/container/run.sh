@@ -12,7 +12,12 @@
 #  6. compose.yaml brought up with podman-compose on the image just built.
 # compose.postgres.yaml needs images from a registry; its structure is checked by test/deploy/.
 # Containers reach only this machine: published ports on 127.0.0.1, or the host's network.
+#
+# `run.sh --build-only` stops after step 3: .ci/run builds the image while `npm ci` and `npm test`
+# run, and the test's own build then finds every layer in podman's cache.
 set -euo pipefail
+build_only=false
+if [ "${1:-}" = "--build-only" ]; then build_only=true; fi
 cd "$(dirname "$0")/../.."
 root=$(pwd)
 started=$(date +%s)
@@ -127,6 +132,7 @@ fi
 size=$(podman image inspect -f '{{.Size}}' "$IMAGE")
 base_size=$(podman image inspect -f '{{.Size}}' "$BASE_IMAGE")
 step "built $IMAGE in $(($(date +%s) - build_started)) s: $((size / 1000000)) MB ($(((size - base_size) / 1000000)) MB over the base image)"
+if $build_only; then exit 0; fi
 
 step "checking the image's configuration"
 user=$(podman image inspect -f '{{.Config.User}}' "$IMAGE")
