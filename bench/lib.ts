@@ -309,24 +309,3 @@ export async function timeRequests(url: string, headers: Record<string, string>,
   }
   return median(times);
 }
-
-/**
- * A bench script's options, checked before anything runs or is written: a mistake prints what
- * was wrong and the usage, and exits 2 (a misspelt option would otherwise measure something else
- * and report it as what was asked).
- */
-export function parseOptionsOrExit<T>(parse: () => T, usage: string): T {
-  try {
-    return parse();
-  } catch (error) {
-    process.stderr.write(`${(error as Error).message}\n${usage}\n`);
-    process.exit(2);
-  }
-}
-
-/** A count option's value (rounds, seconds, rows), which must be a whole number above 0. */
-export function wholeNumberOption(name: string, text: string): number {
-  const value = Number(text);
-  if (!Number.isInteger(value) || value <= 0) throw new Error(`--${name} takes a whole number above 0, not "${text}"`);
-  return value;
-}

@@ -8,6 +8,9 @@ export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** A path of the checkout (the product's package.json, its build in dist/). */
 export const atRoot = (path: string) => resolve(ROOT, path);
 
+/** This checkout's build, which `npm run bench…` has just compiled: bench:pair's A. */
+export const THIS_BUILD = atRoot('dist');
+
 /**
  * A path the person running the bench typed: npm runs the script in bench/, but the path was meant
  * from where npm was started (INIT_CWD, which npm sets), the checkout's root or elsewhere.
