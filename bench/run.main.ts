@@ -245,6 +245,18 @@ async function purgeScenario(db: BenchDialect, options: RunOptions): Promise<voi
   );
 }
 
+/**
+ * A control form and a form with outbound work, each loaded once to warm up, then in `rounds`
+ * interleaved rounds, so the machine's drift hits both alike: [control, subject] per round.
+ */
+async function warmedInterleavedRounds(run: (formId: string) => Promise<LoadResult>, controlId: string, subjectId: string, rounds: number): Promise<Array<[LoadResult, LoadResult]>> {
+  await run(controlId);
+  await run(subjectId);
+  const results: Array<[LoadResult, LoadResult]> = [];
+  for (let round = 0; round < rounds; round++) results.push([await run(controlId), await run(subjectId)]);
+  return results;
+}
+
 async function hooksScenario(db: BenchDialect, options: RunOptions): Promise<void> {
   const slow = await startReceiver(2000);
   const fast = await startReceiver(0);
@@ -255,12 +267,9 @@ async function hooksScenario(db: BenchDialect, options: RunOptions): Promise<voi
   const server = await startFormgate(database.url, receiverEnv(slow.caFile));
   try {
     const run = (formId: string) => load({ url: `${server.url}/v1/submit/${formId}`, body: JSON_BODY, contentType: 'application/json', seconds: options.seconds });
-    // Both warmed up (the hooked run opens the TLS connections to the receiver and leaves a
-    // backlog, the steady state of a slow target), then interleaved rounds, median p99 of each.
-    await run(form.id);
-    await run(hooked.id);
-    const rounds: Array<[LoadResult, LoadResult]> = [];
-    for (let round = 0; round < options.rounds; round++) rounds.push([await run(form.id), await run(hooked.id)]);
+    // The hooked run's warm-up opens the TLS connections to the receiver and leaves a backlog,
+    // the steady state of a slow target; median p99 of each.
+    const rounds = await warmedInterleavedRounds(run, form.id, hooked.id, options.rounds);
     const without = medianBy(rounds.map((r) => r[0]), (m) => m.p99);
     const withHooks = medianBy(rounds.map((r) => r[1]), (m) => m.p99);
     const p99Ratio = withHooks.p99 / without.p99;
@@ -303,12 +312,9 @@ async function emailScenario(db: BenchDialect, options: RunOptions): Promise<voi
   const server = await startFormgate(database.url, { SMTP_URL: sink.url });
   try {
     const run = (formId: string) => load({ url: `${server.url}/v1/submit/${formId}`, body: JSON_BODY, contentType: 'application/json', seconds: options.seconds });
-    // Warmed up both ways (the notified run opens the SMTP connections and leaves a backlog, the
-    // steady state of a busy form), then interleaved rounds; medians of each.
-    await run(form.id);
-    await run(notified.id);
-    const rounds: Array<[LoadResult, LoadResult]> = [];
-    for (let round = 0; round < options.rounds; round++) rounds.push([await run(form.id), await run(notified.id)]);
+    // The notified run's warm-up opens the SMTP connections and leaves a backlog, the steady
+    // state of a busy form; medians of each.
+    const rounds = await warmedInterleavedRounds(run, form.id, notified.id, options.rounds);
     const offRps = medianBy(rounds.map((r) => r[0]), (m) => m.rps);
     const onRps = medianBy(rounds.map((r) => r[1]), (m) => m.rps);
     const offP99 = medianBy(rounds.map((r) => r[0]), (m) => m.p99);
