@@ -257,6 +257,18 @@ async function warmedInterleavedRounds(run: (formId: string) => Promise<LoadResu
   return results;
 }
 
+/**
+ * `count` submissions at once, then the rate at which `received()` sees what they cause arrive,
+ * from the first request to the last arrival (or to `limitMs`), per second.
+ */
+async function sustainedRate(url: string, count: number, received: () => number, limitMs: number): Promise<string> {
+  const before = received();
+  const started = performance.now();
+  await load({ url, body: JSON_BODY, contentType: 'application/json', seconds: 0, amount: count, connections: 20 });
+  while (received() - before < count && performance.now() - started < limitMs) await new Promise((r) => setTimeout(r, 50));
+  return ((received() - before) / ((performance.now() - started) / 1000)).toFixed(0);
+}
+
 async function hooksScenario(db: BenchDialect, options: RunOptions): Promise<void> {
   const slow = await startReceiver(2000);
   const fast = await startReceiver(0);
@@ -285,13 +297,8 @@ async function hooksScenario(db: BenchDialect, options: RunOptions): Promise<voi
   const throughputForm = throughput.form;
   const fastServer = await startFormgate(throughputDatabase.url, receiverEnv(fast.caFile));
   try {
-    const count = 2000;
-    const before = fast.received();
-    const started = performance.now();
-    await load({ url: `${fastServer.url}/v1/submit/${throughputForm.id}`, body: JSON_BODY, contentType: 'application/json', seconds: 0, amount: count, connections: 20 });
-    while (fast.received() - before < count && performance.now() - started < 60_000) await new Promise((r) => setTimeout(r, 50));
-    const seconds = (performance.now() - started) / 1000;
-    rows.push({ db, scenario: 'hook fan-out', metric: 'deliveries per second the dispatcher sustains (fast receiver)', value: ((fast.received() - before) / seconds).toFixed(0), reference: '—', ratio: '—' });
+    const perSecond = await sustainedRate(`${fastServer.url}/v1/submit/${throughputForm.id}`, 2000, () => fast.received(), 60_000);
+    rows.push({ db, scenario: 'hook fan-out', metric: 'deliveries per second the dispatcher sustains (fast receiver)', value: perSecond, reference: '—', ratio: '—' });
   } finally {
     await fastServer.stop();
     await throughput.handle.close();
@@ -334,13 +341,8 @@ async function emailScenario(db: BenchDialect, options: RunOptions): Promise<voi
   await addRecipient(rate.handle, rate.form.id, 'owner@example.com');
   const rateServer = await startFormgate(rateDatabase.url, { SMTP_URL: sink.url });
   try {
-    const count = 1000;
-    const before = sink.received();
-    const started = performance.now();
-    await load({ url: `${rateServer.url}/v1/submit/${rate.form.id}`, body: JSON_BODY, contentType: 'application/json', seconds: 0, amount: count, connections: 20 });
-    while (sink.received() - before < count && performance.now() - started < 120_000) await new Promise((r) => setTimeout(r, 50));
-    const seconds = (performance.now() - started) / 1000;
-    rows.push({ db, scenario: 'email notifications', metric: 'emails per second the dispatcher sustains (SMTP sink answering after 50 ms)', value: ((sink.received() - before) / seconds).toFixed(0), reference: '—', ratio: '—' });
+    const perSecond = await sustainedRate(`${rateServer.url}/v1/submit/${rate.form.id}`, 1000, () => sink.received(), 120_000);
+    rows.push({ db, scenario: 'email notifications', metric: 'emails per second the dispatcher sustains (SMTP sink answering after 50 ms)', value: perSecond, reference: '—', ratio: '—' });
   } finally {
     await rateServer.stop();
     await rate.handle.close();
