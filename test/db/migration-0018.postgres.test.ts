@@ -38,9 +38,10 @@ async function deadlocksWithABatch(formId: string, heldHour: string, work: (trx:
         throw err;
       },
     );
+    // This database's backends only: other test files run the same statements on the cluster.
     const workWaits = async () =>
       (await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
-        where wait_event_type = 'Lock' and query like ${`${statement}%`}`.execute(opened.handle.db)).rows[0]!.n >= 1;
+        where datname = current_database() and wait_event_type = 'Lock' and query like ${`${statement}%`}`.execute(opened.handle.db)).rows[0]!.n >= 1;
     await waitFor(workWaits, 5000, 'the work to wait for the held hour');
     let otherLost = false;
     try {

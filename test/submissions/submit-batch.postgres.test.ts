@@ -20,13 +20,14 @@ describe("PostgreSQL's submit statement", () => {
   const storedIds = async (handle: DatabaseHandle, ids: string[]) =>
     (await handle.db.selectFrom('submissions').select('id').where('id', 'in', ids).execute()).map((r) => r.id);
   /**
-   * Whether a submit statement waits for a lock. Asked on the pool, outside any test transaction
-   * (inside one, pg_stat_activity is read once and kept); it keeps a statement's first kilobyte,
-   * where locked_forms is named.
+   * Whether a submit statement waits for a lock, in this file's database (other files run the
+   * same statements on the cluster). Asked on the pool, outside any test transaction (inside one,
+   * pg_stat_activity is read once and kept); it keeps a statement's first kilobyte, where
+   * locked_forms is named.
    */
   const submitStatementWaits = async () =>
     (await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
-      where wait_event_type = 'Lock' and query like '%locked_forms%'`.execute(opened.handle.db)).rows[0]!.n >= 1;
+      where datname = current_database() and wait_event_type = 'Lock' and query like '%locked_forms%'`.execute(opened.handle.db)).rows[0]!.n >= 1;
   /** A connection of its own, for a transaction the test holds open beside the statement. */
   const withOtherConnection = async (use: (client: pg.Client) => Promise<void>) => {
     const client = new pg.Client({ connectionString: opened.database.url });
@@ -174,7 +175,7 @@ describe("PostgreSQL's submit statement", () => {
     await counterRowsOfEveryShard(form.id, hour);
     const deletionWaits = async () =>
       (await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
-        where wait_event_type = 'Lock' and query like 'delete from "submissions"%'`.execute(opened.handle.db)).rows[0]!.n >= 1;
+        where datname = current_database() and wait_event_type = 'Lock' and query like 'delete from "submissions"%'`.execute(opened.handle.db)).rows[0]!.n >= 1;
     const kept = newSubmissionRow(form.id);
     await opened.handle.db.transaction().execute((trx) => insertSubmissionRows(trx, [kept]));
     const tried: string[] = [];
@@ -194,7 +195,7 @@ describe("PostgreSQL's submit statement", () => {
     await counterRowsOfEveryShard(form.id, newSubmissionRow(form.id).created_at.slice(0, 13));
     const markWaits = async () =>
       (await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
-        where wait_event_type = 'Lock' and query like 'update "submissions"%'`.execute(opened.handle.db)).rows[0]!.n >= 1;
+        where datname = current_database() and wait_event_type = 'Lock' and query like 'update "submissions"%'`.execute(opened.handle.db)).rows[0]!.n >= 1;
     const tried: string[] = [];
     const answers = await untilTheWorkLosesTheDeadlock(form.id, markWaits, async () => {
       const row = newSubmissionRow(form.id);
