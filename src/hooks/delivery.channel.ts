@@ -128,7 +128,7 @@ export class HookDeliveryChannel implements OutboxChannel<ClaimedDelivery> {
     } catch (err) {
       // Never sent: the row cannot become readable by waiting.
       this.logger.error({ err, deliveryId: delivery.id }, 'hook delivery payload does not parse');
-      return { answer: { kind: 'permanent' }, status: null, durationMs: 0, error: 'stored payload is not valid JSON' };
+      return { answer: { kind: 'permanent' }, status: null, durationMs: null, error: 'stored payload is not valid JSON' };
     }
     const result = await this.sender.send({ id: delivery.id, targetUrl: delivery.targetUrl, secret: delivery.secret, body });
     const ok = result.status !== null && result.status >= 200 && result.status < 300;

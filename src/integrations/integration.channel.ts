@@ -69,7 +69,7 @@ export class IntegrationChannel implements OutboxChannel<ClaimedIntegrationMessa
   }
 
   async send(row: ClaimedIntegrationMessage): Promise<SendOutcome> {
-    if (row.enabled !== 1) return { answer: { kind: 'permanent' }, label: 'skipped', state: 'skipped', status: null, durationMs: 0, error: 'the integration is turned off' };
+    if (row.enabled !== 1) return { answer: { kind: 'permanent' }, label: 'skipped', state: 'skipped', status: null, durationMs: null, error: 'the integration is turned off' };
     let request;
     try {
       const payload = await linkedPayload(row.s_payload, this.fileLinker);
@@ -78,7 +78,7 @@ export class IntegrationChannel implements OutboxChannel<ClaimedIntegrationMessa
       request = formatRequest({ kind: row.kind as IntegrationKind, url: row.url, token: row.token, chatId: row.chat_id }, message, this.config.telegramApiUrl);
     } catch (err) {
       this.logger.error({ err, messageId: row.id }, 'formatting an integration message failed');
-      return { answer: { kind: 'permanent' }, status: null, durationMs: 0, error: 'the message could not be formatted' };
+      return { answer: { kind: 'permanent' }, status: null, durationMs: null, error: 'the message could not be formatted' };
     }
     const answer = await this.sender.post(request);
     const outcome = classifyAnswer(answer);

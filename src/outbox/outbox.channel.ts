@@ -33,6 +33,7 @@ export interface SendOutcome {
   answer: AttemptAnswer;
   /** The answer's HTTP status; null without one (and for email). */
   status: number | null;
+  /** How long the request took; null when none was made (nothing to send, or email's pooled send). */
   durationMs: number | null;
   /** The error, or the server's reply (SMTP). */
   error: string | null;
@@ -107,8 +108,8 @@ export interface QueuedSubmission {
  * for it, how a queued submission expands into its items, what sending a leased item needs and
  * how it is sent, in its own table, which the outbox names through `table` only. The outbox
  * records every attempt (AttemptRecorder, outbox.round.ts): the item's new state and a row of the
- * one attempt log, `outbox_attempts`. A channel is a feature folder plugged in from src/services.ts; the
- * outbox names none.
+ * one attempt log, `outbox_attempts`. A channel is a feature folder plugged in from
+ * src/services.ts; the outbox names none.
  */
 export interface OutboxChannel<Item extends OutboxItem = OutboxItem> {
   readonly name: string;
