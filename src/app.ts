@@ -20,6 +20,7 @@ import { openApiPlugin } from './http/openapi.js';
 import { echoRequestId, requestIdFor } from './http/request-id.js';
 import { createMetrics } from './metrics/metrics.js';
 import { createRedis } from './lib/redis.js';
+import { canonicalRequestUrl } from './http/canonical-path.js';
 import { RateLimiter } from './lib/rate-limiter.js';
 import type { HookTransportOptions } from './hooks/delivery.channel.js';
 import type { MailTransportOptions } from './notifications/mailer.js';
@@ -99,13 +100,16 @@ function trustProxyOption(trust: Config['trustProxy']): FastifyServerOptions['tr
   return [...trust];
 }
 
-/** Builds the whole service. Never listens: server.ts and tests decide that. */
+/** Routes whose changes have an actor in the audit log: the dashboard, the management API and MCP. */
+const AUDITED_ROUTE = /^\/(dashboard|v1\/api|v1\/mcp)(\/|$)/;
+
 function requestActor(request: FastifyRequest): AuditActor | undefined {
   if (request.user) return { type: 'user', id: request.user.id, label: request.user.email };
   if (request.apiKeyId) return { type: 'api_key', id: request.apiKeyId, label: request.apiKeyId };
   return undefined;
 }
 
+/** Builds the whole service. Never listens: server.ts and tests decide that. */
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config } = options;
   // First: a missing build stops the start before anything is opened.
@@ -126,6 +130,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // Any parameter length reaches the route, whose own error handler (dashboard page, submit
     // redirect) answers an over-long ID not_found like any other ID no row can have.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 16_384 },
+    // Routing, guards and handlers see one spelling of each path (encoded letters, doubled slashes).
+    rewriteUrl: (request) => canonicalRequestUrl(request.url ?? '/'),
     clientErrorHandler: answerClientError,
     // X-Request-Id: the client's when acceptable, else a new one; every request log line has it.
     genReqId: requestIdFor,
@@ -167,9 +173,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     done();
   });
   // The dashboard's owner or the API key is the actor of what the request changes (the audit
-  // log). Only where changes can be made: the submit path keeps its request as it was.
+  // log). Only where changes can be made, decided by the route matched: the submit path keeps its
+  // request as it was.
   app.addHook('onRequest', (request, _reply, done) => {
-    if (!request.url.startsWith('/dashboard') && !request.url.startsWith('/v1/api')) return done();
+    if (!AUDITED_ROUTE.test(request.routeOptions.url ?? '')) return done();
     runAsActor(() => ({ actor: requestActor(request), address: request.ip }), done);
   });
   app.setErrorHandler(jsonErrorHandler);

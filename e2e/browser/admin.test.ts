@@ -55,8 +55,8 @@ afterAll(async () => {
 
 describe('the instance admin', () => {
   it('the first account is the admin; a later one is not and is told to ask the admin about hooks', async () => {
-    expect((await t.services.accounts.getAccountByIdOrEmail(ADMIN)).isAdmin).toBe(true);
-    expect((await t.services.accounts.getAccountByIdOrEmail(USER)).isAdmin).toBe(false);
+    expect((await t.services.accounts.findUserByEmail(ADMIN))!.isAdmin).toBe(true);
+    expect((await t.services.accounts.findUserByEmail(USER))!.isAdmin).toBe(false);
     expect(await adminPage.isVisible('nav a[href="/dashboard/admin"]')).toBe(true);
     expect(await userPage.isVisible('nav a[href="/dashboard/admin"]')).toBe(false);
     await userPage.goto(`${t.url}/dashboard/hooks`);
@@ -142,11 +142,11 @@ describe('the instance admin', () => {
 
   it('set-admin marks another account an admin, and --off takes it back', async () => {
     const other = await t.services.accounts.createAccount({ email: 'second@example.com', password: PASSWORD });
-    expect(other.isAdmin).toBe(false);
-    expect((await t.services.accounts.setAdmin('second@example.com', true)).isAdmin).toBe(true);
-    expect((await t.services.accounts.getAccount(other.id)).isAdmin).toBe(true);
+    expect((await t.services.accounts.getUser(other.id)).isAdmin).toBe(false);
+    expect((await t.services.accounts.setAdmin('second@example.com', true)).user.isAdmin).toBe(true);
+    expect((await t.services.accounts.getUser(other.id)).isAdmin).toBe(true);
     await t.services.accounts.setAdmin(other.id, false);
-    expect((await t.services.accounts.getAccount(other.id)).isAdmin).toBe(false);
+    expect((await t.services.accounts.getUser(other.id)).isAdmin).toBe(false);
   });
 
   it('every page the admin visited has no serious or critical axe-core violation', async () => {

@@ -10,7 +10,6 @@ export function accountRowToAccount(row: AccountRow): Account {
     displayName: row.display_name,
     planId: row.plan_id as Plan,
     createdAt: row.created_at,
-    isAdmin: row.is_admin === 1,
     disabled: row.disabled_at !== null,
     timeZone: row.time_zone,
   };
@@ -48,7 +47,6 @@ function selectAccountsWithOwner(db: Executor) {
       'accounts.plan_id',
       'accounts.password_hash',
       'accounts.created_at',
-      'accounts.is_admin',
       'accounts.disabled_at',
       'accounts.time_zone',
     ]);
@@ -87,21 +85,6 @@ export async function updateAccountDisabledAt(db: Executor, id: string, disabled
   await db.updateTable('accounts').set({ disabled_at: disabledAt }).where('id', '=', id).execute();
 }
 
-export async function updateAccountIsAdmin(db: Executor, id: string, isAdmin: boolean): Promise<void> {
-  await db.updateTable('accounts').set({ is_admin: isAdmin ? 1 : 0 }).where('id', '=', id).execute();
-}
-
-/** Makes the oldest account the admin when there is none yet; returns its ID when it did. */
-export async function promoteFirstAccountIfNoAdmin(db: Executor): Promise<string | undefined> {
-  const row = await db
-    .updateTable('accounts')
-    .set({ is_admin: 1 })
-    .where('id', '=', (eb) => eb.selectFrom('accounts').select('id').orderBy('created_at').orderBy('id').limit(1))
-    .where((eb) => eb.not(eb.exists(eb.selectFrom('accounts as admins').select('admins.id').where('admins.is_admin', '=', 1))))
-    .returning('id')
-    .executeTakeFirst();
-  return row?.id;
-}
 
 export async function anyAccountRowExists(db: Executor): Promise<boolean> {
   return (await db.selectFrom('accounts').select('id').limit(1).executeTakeFirst()) !== undefined;

@@ -13,10 +13,8 @@ import {
   hasAnyAccountRow,
   findAccountRowById,
   insertAccount,
-  promoteFirstAccountIfNoAdmin,
   deleteAccountRow,
   updateAccountDisabledAt,
-  updateAccountIsAdmin,
   updateAccountTimeZone,
   updateAccountPlan,
 } from './account.repository.js';
@@ -28,7 +26,9 @@ import {
   findUserRowById,
   insertOwnerMembership,
   insertUser,
+  promoteFirstUserIfNoAdmin,
   updateUserDisplayName,
+  updateUserIsAdmin,
   updateUserEmail,
   updateUserPasswordHash,
   userRowToUser,
@@ -88,7 +88,6 @@ export class AccountService {
       plan_id: planId ?? this.config.defaultPlan,
       password_hash: password ? await hashPassword(password) : null,
       created_at: nowIso(),
-      is_admin: 0,
       disabled_at: null,
       time_zone: null,
     };
@@ -102,7 +101,7 @@ export class AccountService {
       await insertOwnerMembership(trx, row.id, row.id, row.created_at);
       // The first account of an instance is its admin; later ones are not. On one's own server
       // nothing is held back from its admin: without a plan chosen for it, it gets the top one.
-      if ((await promoteFirstAccountIfNoAdmin(trx)) !== row.id) return false;
+      if ((await promoteFirstUserIfNoAdmin(trx)) !== row.id) return false;
       if (planId === undefined) await updateAccountPlan(trx, row.id, FIRST_ACCOUNT_PLAN);
       return true;
     });
@@ -160,11 +159,18 @@ export class AccountService {
     return { ...account, planId: plan as Plan };
   }
 
-  /** Marks an account the instance's admin, or not (`formgate accounts set-admin`). */
-  async setAdmin(idOrEmail: string, isAdmin: boolean): Promise<Account> {
-    const account = await this.getAccountByIdOrEmail(idOrEmail);
-    await updateAccountIsAdmin(this.db, account.id, isAdmin);
-    return { ...account, isAdmin };
+  /**
+   * Makes a user the instance's admin, or not (`formgate accounts set-admin`). The user is named
+   * by their email, or by an account's ID (its owner). Returns the user and the account they own
+   * under that name, if any.
+   */
+  async setAdmin(idOrEmail: string, isAdmin: boolean): Promise<{ user: User; account: Account | undefined }> {
+    const byEmail = idOrEmail.includes('@') ? await findUserRowByEmail(this.db, normalizeEmail(idOrEmail)) : undefined;
+    const account = byEmail ? await this.findAccountByEmail(byEmail.email) : await this.getAccountByIdOrEmail(idOrEmail);
+    const row = byEmail ?? (account && (await findUserRowByEmail(this.db, account.email)));
+    if (!row) throw notFound('User');
+    await updateUserIsAdmin(this.db, row.id, isAdmin);
+    return { user: { ...userRowToUser(row), isAdmin }, account };
   }
 
   /** A disabled account cannot log in and its API keys answer 401; enabling gives both back. */
@@ -238,6 +244,7 @@ export class AccountService {
       display_name: displayName ?? email.split('@')[0]!,
       password_hash: password ? await hashPassword(password) : null,
       created_at: nowIso(),
+      is_admin: 0,
     };
     if (!(await insertUser(db, row))) throw validationFailed('An account with this email already exists.', { email: 'already registered' });
     return userRowToUser(row);

@@ -8,8 +8,6 @@ export interface Account {
   displayName: string;
   planId: Plan;
   createdAt: string;
-  /** The instance's admin: sees the Admin page (the first account, or one marked with the CLI). */
-  isAdmin: boolean;
   /** A disabled account cannot log in and its API keys answer 401. */
   disabled: boolean;
   /** The IANA zone the account reads times in (dashboard and emails); null: not known yet, UTC. */
@@ -27,4 +25,6 @@ export interface User {
   email: string;
   displayName: string;
   createdAt: string;
+  /** The instance's admin, who sees the Admin page: the first user, or one marked with the CLI. */
+  isAdmin: boolean;
 }

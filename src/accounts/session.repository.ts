@@ -11,7 +11,7 @@ export async function findLiveSessionWithRole(db: Executor, id: string, now: str
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
     .leftJoin('memberships', (join) => join.onRef('memberships.account_id', '=', 'sessions.account_id').onRef('memberships.user_id', '=', 'sessions.user_id'))
-    .select(['sessions.account_id', 'users.id as user_id', 'users.email', 'users.display_name', 'users.created_at', 'memberships.role'])
+    .select(['sessions.account_id', 'users.id as user_id', 'users.email', 'users.display_name', 'users.created_at', 'users.is_admin', 'memberships.role'])
     .where('sessions.id', '=', id)
     .where('sessions.expires_at', '>', now)
     .executeTakeFirst();

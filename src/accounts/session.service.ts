@@ -90,7 +90,7 @@ export class SessionService {
     const row = await findLiveSessionWithRole(this.db, hashToken(token), nowIso());
     if (!row) return undefined;
     return {
-      user: { id: row.user_id, email: row.email, displayName: row.display_name, createdAt: row.created_at },
+      user: { id: row.user_id, email: row.email, displayName: row.display_name, createdAt: row.created_at, isAdmin: row.is_admin === 1 },
       accountId: row.account_id,
       role: row.role ?? undefined,
     };

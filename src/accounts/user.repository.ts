@@ -1,13 +1,13 @@
 import { isUniqueViolation, type Executor } from '../db/database.js';
-import type { UserRow } from '../db/schema.js';
+import type { NewUserRow, UserRow } from '../db/schema.js';
 import type { User } from './account.types.js';
 
 export function userRowToUser(row: UserRow): User {
-  return { id: row.id, email: row.email, displayName: row.display_name, createdAt: row.created_at };
+  return { id: row.id, email: row.email, displayName: row.display_name, createdAt: row.created_at, isAdmin: row.is_admin === 1 };
 }
 
 /** False when another user holds the email already. */
-export async function insertUser(db: Executor, row: UserRow): Promise<boolean> {
+export async function insertUser(db: Executor, row: NewUserRow): Promise<boolean> {
   try {
     await db.insertInto('users').values(row).execute();
     return true;
@@ -23,6 +23,22 @@ export async function findUserRowById(db: Executor, id: string): Promise<UserRow
 
 export async function findUserRowByEmail(db: Executor, email: string): Promise<UserRow | undefined> {
   return db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
+}
+
+export async function updateUserIsAdmin(db: Executor, id: string, isAdmin: boolean): Promise<void> {
+  await db.updateTable('users').set({ is_admin: isAdmin ? 1 : 0 }).where('id', '=', id).execute();
+}
+
+/** Makes the oldest user the instance admin when there is none yet; returns its ID when it did. */
+export async function promoteFirstUserIfNoAdmin(db: Executor): Promise<string | undefined> {
+  const row = await db
+    .updateTable('users')
+    .set({ is_admin: 1 })
+    .where('id', '=', (eb) => eb.selectFrom('users').select('id').orderBy('created_at').orderBy('id').limit(1))
+    .where((eb) => eb.not(eb.exists(eb.selectFrom('users as admins').select('admins.id').where('admins.is_admin', '=', 1))))
+    .returning('id')
+    .executeTakeFirst();
+  return row?.id;
 }
 
 export async function updateUserPasswordHash(db: Executor, id: string, passwordHash: string): Promise<void> {

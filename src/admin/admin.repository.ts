@@ -5,18 +5,32 @@ export interface AccountOverviewRow {
   id: string;
   email: string;
   plan_id: string;
-  is_admin: number;
+  /** 1: the account's owner is the instance admin. */
+  owner_is_admin: number;
   disabled_at: string | null;
   created_at: string;
   forms: number;
   submissions: number;
 }
 
-/** Every account with its number of forms and stored submissions (from the per-form counters). */
+/**
+ * Every account with its owner (after a handover of ownership the account's own email column
+ * names the previous one) and its number of forms and stored submissions (from the per-form
+ * counters).
+ */
 export async function listAccountOverviewRows(db: Executor): Promise<AccountOverviewRow[]> {
   const rows = await db
     .selectFrom('accounts as a')
-    .select(['a.id', 'a.email', 'a.plan_id', 'a.is_admin', 'a.disabled_at', 'a.created_at'])
+    .leftJoin('memberships as owner', (join) => join.onRef('owner.account_id', '=', 'a.id').on('owner.role', '=', 'owner'))
+    .leftJoin('users as owner_user', 'owner_user.id', 'owner.user_id')
+    .select((eb) => [
+      'a.id',
+      eb.fn.coalesce('owner_user.email', 'a.email').as('email'),
+      eb.fn.coalesce('owner_user.is_admin', sql<number>`0`).as('owner_is_admin'),
+      'a.plan_id',
+      'a.disabled_at',
+      'a.created_at',
+    ])
     .select((eb) => [
       eb.selectFrom('forms').select(eb.fn.countAll().as('n')).whereRef('forms.account_id', '=', 'a.id').as('forms'),
       eb

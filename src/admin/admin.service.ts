@@ -2,7 +2,7 @@ import type { AccountService } from '../accounts/account.service.js';
 import type { Account } from '../accounts/account.types.js';
 import type { Config } from '../config.js';
 import type { Executor } from '../db/database.js';
-import { AppError, validationFailed } from '../errors.js';
+import { validationFailed } from '../errors.js';
 import { nowIso } from '../lib/time.js';
 import { findInstanceSetting, listAccountOverviewRows, upsertInstanceSetting } from './admin.repository.js';
 
@@ -10,7 +10,8 @@ export interface AccountOverview {
   id: string;
   email: string;
   planId: string;
-  isAdmin: boolean;
+  /** The account's owner is the instance admin. */
+  ownerIsAdmin: boolean;
   disabled: boolean;
   createdAt: string;
   forms: number;
@@ -41,7 +42,7 @@ export class AdminService {
       id: r.id,
       email: r.email,
       planId: r.plan_id,
-      isAdmin: r.is_admin === 1,
+      ownerIsAdmin: Number(r.owner_is_admin) === 1,
       disabled: r.disabled_at !== null,
       createdAt: r.created_at,
       forms: r.forms,
@@ -111,11 +112,6 @@ export class AdminService {
     } catch {
       return undefined;
     }
-  }
-
-  /** Throws unless the account is an admin: the Admin page's guard. */
-  static requireAdmin(account: Account | undefined): asserts account is Account {
-    if (!account?.isAdmin) throw new AppError('not_found', 'There is no page at /dashboard/admin.');
   }
 }
 

@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { FIRST_ACCOUNT_PLAN } from '../accounts/account.service.js';
 import { planAllowsHooks, plans } from '../accounts/account.types.js';
-import { AdminService } from '../admin/admin.service.js';
 import { notFound, rethrowUnlessValidation } from '../errors.js';
 import { pingDatabase } from '../db/health.repository.js';
 import { VERSION } from '../version.js';
@@ -10,15 +9,10 @@ import type { ConfirmModel } from './views/confirm.views.js';
 
 const accountParams = { type: 'object', required: ['id'], properties: { id: { type: 'string', maxLength: 100 } } } as const;
 
-/** The instance admin's page: accounts, sign-up, health. Anyone else gets a 404. */
+/** The instance admin's page: accounts, sign-up, health. Anyone else gets a 404 (route-permissions.ts). */
 export async function adminPages(app: FastifyInstance): Promise<void> {
   const secure = app.config.baseUrl.startsWith('https:');
   const admin = app.services.admin;
-
-  app.addHook('preHandler', async (request) => {
-    // The instance admin's account, acted in by its owner (route-permissions.ts checks the role).
-    if (request.url.startsWith('/dashboard/admin')) AdminService.requireAdmin(request.owner);
-  });
 
   const health = async () => {
     const database = await pingDatabase(app.services.handle.db).then(() => 'ok', () => 'down');

@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Account, User } from '../accounts/account.types.js';
 import type { MembershipSummary, Role } from '../members/member.types.js';
 import { isRole } from '../members/member.types.js';
-import { checkRoutePermission, requireRoutePermissions } from './route-permissions.js';
+import { checkRoutePermission, requireRoutePermissions, routeKey } from './route-permissions.js';
 import { memberPages } from './members.routes.js';
 import { invitePages } from './invite.routes.js';
 import { AppError } from '../errors.js';
@@ -23,7 +23,7 @@ import { integrationPages } from './integrations.routes.js';
 import { keyPages } from './keys.routes.js';
 import { postOnlyRedirects } from './redirects.routes.js';
 import { submissionPages } from './submissions.routes.js';
-import { SESSION_COOKIE, TIME_ZONE_COOKIE, sendPage } from './page.js';
+import { SESSION_COOKIE, TIME_ZONE_COOKIE, csrfToken, csrfUserInfo, sendPage } from './page.js';
 import { canonicalTimeZone } from '../lib/time-zone.js';
 
 declare module 'fastify' {
@@ -41,9 +41,17 @@ declare module 'fastify' {
   }
 }
 
-/** What PASSWORD_LOGIN=false turns off: log-in by password, sign-up and password reset. */
-const PASSWORD_PAGES = /^\/dashboard\/(signup|forgot-password|reset-password\/)/;
-const isPasswordRequest = (method: string, path: string) => PASSWORD_PAGES.test(path) || (method === 'POST' && path === '/dashboard/login');
+/** What PASSWORD_LOGIN=false turns off, by route: log-in by password, sign-up and password reset. */
+const PASSWORD_ROUTES = new Set([
+  'POST /dashboard/login',
+  'GET /dashboard/signup',
+  'POST /dashboard/signup',
+  'POST /dashboard/invite/:token/signup',
+  'GET /dashboard/forgot-password',
+  'POST /dashboard/forgot-password',
+  'GET /dashboard/reset-password/:token',
+  'POST /dashboard/reset-password/:token',
+]);
 
 const CSP = [
   "default-src 'self'",
@@ -61,9 +69,13 @@ export async function dashboardPlugin(app: FastifyInstance): Promise<void> {
     const secure = app.config.baseUrl.startsWith('https:');
     await dashboard.register(cookie);
     await dashboard.register(formbody);
+    // Behind https the cookie is `__Host-`: no sibling host can set it. Tokens are bound to the
+    // session (csrfUserInfo), with a key every instance on the database shares.
     await dashboard.register(csrf, {
-      cookieKey: 'fg_csrf',
-      cookieOpts: { path: '/dashboard', sameSite: 'lax', httpOnly: true, secure },
+      cookieKey: secure ? '__Host-fg_csrf' : 'fg_csrf',
+      cookieOpts: { path: secure ? '/' : '/dashboard', sameSite: 'lax', httpOnly: true, secure },
+      getUserInfo: csrfUserInfo,
+      csrfOpts: { hmacKey: await app.services.instanceSecrets.getSecret('csrf') },
     });
     dashboard.decorateRequest('owner', undefined);
     dashboard.decorateRequest('ownerDisabled', false);
@@ -100,7 +112,7 @@ export async function dashboardPlugin(app: FastifyInstance): Promise<void> {
         await app.services.accounts.setTimeZone(request.owner.id, zone);
         request.owner = { ...request.owner, timeZone: zone };
       }
-      if (!app.config.passwordLogin && isPasswordRequest(request.method, request.url.split('?')[0]!)) {
+      if (!app.config.passwordLogin && PASSWORD_ROUTES.has(routeKey(request.method, request.routeOptions.url ?? ''))) {
         throw new AppError('not_found', 'Password log-in is turned off on this server: sign in with single sign-on.');
       }
     });
@@ -125,7 +137,7 @@ export async function dashboardPlugin(app: FastifyInstance): Promise<void> {
               [appError.statusCode, 'Something went wrong', `${appError.message} Request ID: ${request.id}`]
             : [appError.statusCode, 'That did not work', appError.message];
       // A fresh token, so the layout's log-out button works from an error page too.
-      return sendPage(reply, 'message', { title: heading, account: request.owner, user: request.user, role: request.role, csrf: reply.generateCsrf() }, { heading, text }, status);
+      return sendPage(reply, 'message', { title: heading, account: request.owner, user: request.user, role: request.role, csrf: csrfToken(request, reply) }, { heading, text }, status);
     });
 
     dashboard.get('/dashboard/assets/app.css', { schema: { hide: true } }, async (_request, reply) =>
@@ -165,8 +177,8 @@ export async function dashboardPlugin(app: FastifyInstance): Promise<void> {
       await owned.register(memberPages);
       await owned.register(postOnlyRedirects);
       // Lowest priority in the router: any other dashboard address is a 404 page in the layout.
-      owned.get('/dashboard/*', { schema: { hide: true } }, async (request) => {
-        throw new AppError('not_found', `There is no page at ${request.url.split('?')[0]!.slice(0, 200)}.`);
+      owned.get('/dashboard/*', { schema: { hide: true } }, async () => {
+        throw new AppError('not_found', 'There is no page at this address.');
       });
     });
   });

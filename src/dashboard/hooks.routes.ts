@@ -33,7 +33,7 @@ export async function hookPages(app: FastifyInstance): Promise<void> {
     const [hooks, forms] = await Promise.all([app.services.hooks.listHooks(account.id), app.services.forms.listForms(account.id)]);
     const attempts = await Promise.all(hooks.map((hook) => app.services.hooks.listRecentDeliveries(account.id, hook.id, RECENT_ATTEMPTS)));
     const ctx = { ...pageContext(request, reply, 'Hooks'), ...(extra.error ? { error: extra.error } : {}) };
-    return sendPage(reply, 'hooks', ctx, hooksPageModel({ planId: account.planId, isAdmin: account.isAdmin, hooks, attempts, forms, values: extra.values ?? {}, fieldErrors: extra.fieldErrors ?? {} }), status);
+    return sendPage(reply, 'hooks', ctx, hooksPageModel({ planId: account.planId, isAdmin: request.user?.isAdmin === true, hooks, attempts, forms, values: extra.values ?? {}, fieldErrors: extra.fieldErrors ?? {} }), status);
   };
 
   app.get('/dashboard/hooks', { schema: { hide: true } }, async (request, reply) => renderHooks(request, reply));

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { canonicalTimeZone, UTC } from '../lib/time-zone.js';
+import { hashToken } from '../lib/token-hash.js';
 import { renderPage, type PageContext } from './views/render.js';
 
 export const SESSION_COOKIE = 'fg_session';
@@ -64,6 +65,21 @@ function takeFlash(request: FastifyRequest, reply: FastifyReply): Flash {
   }
 }
 
+/**
+ * What a CSRF token is bound to: the session it was issued in (the hash of its cookie; a fixed
+ * word before sign-in). A token read from, or planted in, another session's pages is refused, even
+ * with a CSRF cookie tossed in from a sibling host.
+ */
+export function csrfUserInfo(request: FastifyRequest): string {
+  const session = request.cookies[SESSION_COOKIE];
+  return session ? hashToken(session) : 'signed-out';
+}
+
+/** A fresh CSRF token for a form on the page. */
+export function csrfToken(request: FastifyRequest, reply: FastifyReply): string {
+  return reply.generateCsrf({ userInfo: csrfUserInfo(request) });
+}
+
 /** The layout's shared context: account, a fresh CSRF token, and the flash of the last POST. */
 export function pageContext(request: FastifyRequest, reply: FastifyReply, title: string): PageContext {
   const flash = takeFlash(request, reply);
@@ -73,7 +89,7 @@ export function pageContext(request: FastifyRequest, reply: FastifyReply, title:
     user: request.user,
     role: request.role,
     memberships: request.memberships,
-    csrf: reply.generateCsrf(),
+    csrf: csrfToken(request, reply),
     ...(flash.notice ? { notice: flash.notice } : {}),
     ...(flash.secret ? { secret: flash.secret, secretLabel: flash.secretLabel ?? 'secret' } : {}),
   };

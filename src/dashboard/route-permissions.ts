@@ -8,9 +8,13 @@ type Resource = 'form' | 'submission' | 'hook' | 'key' | 'member' | 'invitation'
 interface RoutePermission {
   action: Action;
   resource?: Resource;
+  /** Only the instance admin (a user, whatever their role in the account they act in) may use it. */
+  instanceAdmin?: true;
 }
 
 const r = (action: Action, resource?: Resource): RoutePermission => (resource ? { action, resource } : { action });
+/** The Admin page: invisible (404) to anyone but the instance admin. */
+const INSTANCE_ADMIN: RoutePermission = { action: 'self', instanceAdmin: true };
 
 /**
  * Every signed-in dashboard route and what it does (the role each action needs is in
@@ -79,13 +83,13 @@ export const ROUTE_PERMISSIONS: Record<string, RoutePermission> = {
   'POST /dashboard/members/:id/remove': r('members.manage', 'member'),
   'POST /dashboard/members/leave': r('self'),
   'POST /dashboard/members/transfer': r('ownership.transfer'),
-  'GET /dashboard/admin': r('instance.admin'),
-  'POST /dashboard/admin/signup': r('instance.admin'),
-  'POST /dashboard/admin/accounts': r('instance.admin'),
-  'POST /dashboard/admin/accounts/:id/plan': r('instance.admin'),
-  'POST /dashboard/admin/accounts/:id/disable': r('instance.admin'),
-  'GET /dashboard/admin/accounts/:id/delete': r('instance.admin'),
-  'POST /dashboard/admin/accounts/:id/delete': r('instance.admin'),
+  'GET /dashboard/admin': INSTANCE_ADMIN,
+  'POST /dashboard/admin/signup': INSTANCE_ADMIN,
+  'POST /dashboard/admin/accounts': INSTANCE_ADMIN,
+  'POST /dashboard/admin/accounts/:id/plan': INSTANCE_ADMIN,
+  'POST /dashboard/admin/accounts/:id/disable': INSTANCE_ADMIN,
+  'GET /dashboard/admin/accounts/:id/delete': INSTANCE_ADMIN,
+  'POST /dashboard/admin/accounts/:id/delete': INSTANCE_ADMIN,
 };
 
 /** The table's key of a route: HEAD is answered by its GET. */
@@ -131,6 +135,7 @@ async function accountHolds(app: FastifyInstance, accountId: string, resource: R
 export async function checkRoutePermission(app: FastifyInstance, request: FastifyRequest): Promise<void> {
   const permission = ROUTE_PERMISSIONS[routeKey(request.method, request.routeOptions.url ?? '')];
   if (!permission) throw new AppError('access_denied', 'This page is not open to any role.');
+  if (permission.instanceAdmin && !request.user?.isAdmin) throw new AppError('not_found', 'There is no such page.');
   if (roleMay(request.role, permission.action)) return;
   const id = (request.params as Record<string, string> | undefined)?.id;
   if (permission.resource && id !== undefined && !(await accountHolds(app, request.owner!.id, permission.resource, id))) {

@@ -12,8 +12,6 @@ export interface AccountTable {
   plan_id: string;
   password_hash: string | null;
   created_at: string;
-  /** 1: the instance's admin (the first account, or one marked with the CLI). */
-  is_admin: Generated<number>;
   /** Set: the account cannot log in and its API keys answer 401. */
   disabled_at: string | null;
   /** The IANA zone the account reads times in; null until the dashboard learned the browser's. */
@@ -187,6 +185,8 @@ export interface UserTable {
   /** Null: the user signs in by single sign-on only. */
   password_hash: string | null;
   created_at: string;
+  /** 1: the instance's admin, who sees the Admin page (the first user, or one marked with the CLI). */
+  is_admin: Generated<number>;
 }
 
 /** A user's place in an account: one role per (account, user); exactly one owner per account. */
@@ -525,6 +525,7 @@ export interface Database {
 
 export type AccountRow = Selectable<AccountTable>;
 export type UserRow = Selectable<UserTable>;
+export type NewUserRow = Insertable<UserTable>;
 export type MembershipRow = Selectable<MembershipTable>;
 export type InvitationRow = Selectable<InvitationTable>;
 export type NewAccountRow = Insertable<AccountTable>;

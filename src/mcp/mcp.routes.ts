@@ -10,7 +10,7 @@ import { buildMcpServer } from './mcp.server.js';
  */
 export async function mcpRoutes(app: FastifyInstance): Promise<void> {
   app.post('', { schema: { hide: true } }, async (request, reply) => {
-    const server = buildMcpServer(app.services, { accountId: request.accountId, scope: request.apiKeyScope }, (err) =>
+    const server = buildMcpServer(app.services, { accountId: request.accountId, keyId: request.apiKeyId, scope: request.apiKeyScope, address: request.ip }, (err) =>
       request.log.error({ err }, 'MCP tool failed'),
     );
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });

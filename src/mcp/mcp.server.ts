@@ -3,6 +3,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { AccountService } from '../accounts/account.service.js';
 import type { ApiKeyScope } from '../api-keys/api-key.types.js';
+import { runAsActor } from '../audit/audit.context.js';
 import { AppError, validationFailed, type ErrorBody } from '../errors.js';
 import type { FormService } from '../forms/form.service.js';
 import { formToApiForm } from '../forms/form.types.js';
@@ -21,10 +22,13 @@ export interface McpServices {
   triage: SubmissionTriageService;
 }
 
-/** Whom a connection acts for: the API key's account and scope. */
+/** Whom a connection acts for: the API key's account and scope, and where it comes from. */
 export interface McpPrincipal {
   accountId: string;
+  keyId: string;
   scope: ApiKeyScope;
+  /** The client's address over HTTP; none over stdio. */
+  address?: string | undefined;
 }
 
 /** Errors of code `internal_error` are logged by whoever gives this. */
@@ -47,9 +51,11 @@ const day = (what: string) => z.string().describe(`${what}, a UTC day as YYYY-MM
 export function buildMcpServer(services: McpServices, principal: McpPrincipal, logError: McpErrorLog): McpServer {
   const server = new McpServer({ name: 'formgate', version: VERSION });
   const { accountId } = principal;
+  // What a tool changes is the key's doing in the audit log, over HTTP and stdio alike.
+  const actor = { actor: { type: 'api_key', id: principal.keyId, label: principal.keyId } as const, address: principal.address };
   const run = async (work: () => Promise<Record<string, unknown>>): Promise<CallToolResult> => {
     try {
-      const result = await work();
+      const result = await runAsActor(() => actor, work);
       return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result };
     } catch (err) {
       const body: ErrorBody = err instanceof AppError ? err.toBody() : { error: 'internal_error', message: 'Something went wrong; try again.' };

@@ -25,8 +25,6 @@ export const PERMISSIONS = {
   'audit.read': MANAGERS,
   'account.delete': OWNER,
   'ownership.transfer': OWNER,
-  /** The Admin page: the owner of the instance admin's account (the account must be the admin's too). */
-  'instance.admin': OWNER,
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Action = keyof typeof PERMISSIONS;

@@ -3,7 +3,7 @@ import type { Executor } from '../db/database.js';
 import { nowIso } from '../lib/time.js';
 import { findInstanceSecretRow, insertInstanceSecretIfAbsent } from './instance-secret.repository.js';
 
-export type InstanceSecretName = 'cursor-signing' | 'altcha-signing' | 'unsubscribe' | 'file-links';
+export type InstanceSecretName = 'cursor-signing' | 'altcha-signing' | 'unsubscribe' | 'file-links' | 'csrf';
 
 /**
  * Secrets every instance on one database must agree on (a cursor one instance issued is

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { Account } from '../../accounts/account.types.js';
 import { withServices } from '../context.js';
 
-const accountJson = ({ id, email, displayName, planId }: Account) => ({ id, email, displayName, planId });
+const accountJson = ({ id, email, displayName, planId }: Pick<Account, 'id' | 'email' | 'displayName'> & { planId?: Account['planId'] }) => ({ id, email, displayName, planId });
 const describe = ({ account }: { account: ReturnType<typeof accountJson> }) =>
   `Account ${account.id} <${account.email}> "${account.displayName}", plan ${account.planId}`;
 
@@ -44,15 +44,16 @@ export function registerAccounts(program: Command): void {
 
   accounts
     .command('set-admin <account>')
-    .description('make an account (by ID or email) an instance admin, who sees the Admin page; --off takes it back')
+    .description("make a user (by email, or an account's ID: its owner) the instance admin, who sees the Admin page; --off takes it back")
     .option('--off', 'no longer an admin')
     .option('--json', 'print JSON')
     .action((account: string, o: { off?: boolean; json?: boolean }) =>
       withServices(
         o,
         async (s) => {
-          const updated = await s.accounts.setAdmin(account, !o.off);
-          return { account: { ...accountJson(updated), isAdmin: updated.isAdmin } };
+          const { user, account: owned } = await s.accounts.setAdmin(account, !o.off);
+          const named = owned ?? user;
+          return { account: { ...accountJson(named), isAdmin: user.isAdmin } };
         },
         ({ account: a }: { account: ReturnType<typeof accountJson> & { isAdmin: boolean } }) =>
           `Account ${a.id} <${a.email}> is ${a.isAdmin ? 'an admin' : 'not an admin'}`,

@@ -24,7 +24,7 @@ export function registerMcp(program: Command): void {
         await migrateToLatest(handle);
         const auth = await services.apiKeys.authenticate(key.trim());
         if (!auth) throw new Error('The API key is malformed, unknown or revoked.');
-        const server = buildMcpServer(services, { accountId: auth.accountId, scope: auth.scope }, (err) => logger.error({ err }, 'MCP tool failed'));
+        const server = buildMcpServer(services, { accountId: auth.accountId, keyId: auth.keyId, scope: auth.scope }, (err) => logger.error({ err }, 'MCP tool failed'));
         const closed = new Promise<void>((resolve) => {
           server.server.onclose = resolve;
           // The client ends the conversation by closing our stdin.

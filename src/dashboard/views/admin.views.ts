@@ -44,7 +44,7 @@ export const adminViews: Record<string, string> = {
 <div class="table-wrap">
 <table class="stacked accounts"><thead><tr><th>Email</th><th>Plan</th><th>Forms</th><th>Submissions</th><th>Created</th><th>Actions</th></tr></thead><tbody>
 <% it.accounts.forEach(function (a) { %>
-<tr data-account="<%= a.email %>"><td data-label="Email"><%= a.email %><% if (a.isAdmin) { %> <span class="badge ok">admin</span><% } %><% if (a.disabled) { %> <span class="badge off">disabled</span><% } %></td>
+<tr data-account="<%= a.email %>"><td data-label="Email"><%= a.email %><% if (a.ownerIsAdmin) { %> <span class="badge ok">admin</span><% } %><% if (a.disabled) { %> <span class="badge off">disabled</span><% } %></td>
 <td data-label="Plan"><form method="post" action="/dashboard/admin/accounts/<%= a.id %>/plan" class="inline"><input type="hidden" name="_csrf" value="<%= it.csrf %>">
 <label class="sr" for="plan-<%= a.id %>">Plan of <%= a.email %></label>
 <select id="plan-<%= a.id %>" name="plan"><% it.plans.forEach(function (p) { %><option value="<%= p %>" <%= p === a.planId ? 'selected' : '' %>><%= p %></option><% }) %></select>

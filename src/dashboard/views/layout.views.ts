@@ -30,7 +30,7 @@ export const layoutViews: Record<string, string> = {
     <a href="/dashboard/hooks">Hooks</a><% } %>
     <a href="/dashboard/members">Members</a>
     <a href="/dashboard/account">Account</a>
-    <% if (it.account.isAdmin && it.role === 'owner') { %><a href="/dashboard/admin">Admin</a><% } %>
+    <% if (it.user && it.user.isAdmin) { %><a href="/dashboard/admin">Admin</a><% } %>
     <form method="post" action="/dashboard/logout" class="inline"><input type="hidden" name="_csrf" value="<%= it.csrf %>"><button class="link">Log out</button></form>
   </nav>
   <% } %>

@@ -48,9 +48,9 @@ for (const [name, template] of Object.entries(templates)) eta.loadTemplate(`@${n
 
 export interface PageContext {
   title: string;
-  account?: { id: string; email: string; isAdmin?: boolean } | undefined;
+  account?: { id: string; email: string } | undefined;
   /** The signed-in person, their role in `account`, and their accounts for the switcher. */
-  user?: { id: string; email: string } | undefined;
+  user?: { id: string; email: string; isAdmin?: boolean } | undefined;
   role?: string | undefined;
   memberships?: Array<{ accountId: string; accountEmail: string; role: string }> | undefined;
   csrf?: string;
