@@ -18,6 +18,7 @@ import { acceptEveryHttpMethod, answerFrameworkError, rejectUnstorableInput } fr
 import { refuseRequestsWhileClosing } from './http/closing.js';
 import { openApiPlugin } from './http/openapi.js';
 import { echoRequestId, requestIdFor } from './http/request-id.js';
+import { withRedactedRequests } from './http/request-log.js';
 import { createMetrics } from './metrics/metrics.js';
 import { createRedis } from './lib/redis.js';
 import { canonicalRequestUrl } from './http/canonical-path.js';
@@ -116,9 +117,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const clientScript = loadClientScript();
   const handle = options.handle ?? createDatabase(config.databaseUrl);
   const app = Fastify({
-    ...(options.loggerInstance
-      ? { loggerInstance: options.loggerInstance }
-      : { logger: options.logger ?? { level: config.logLevel, redact: logRedactPaths } }),
+    // Request lines show secret links and signed query strings as [redacted] (request-log.ts).
+    ...withRedactedRequests(
+      options.loggerInstance ? { loggerInstance: options.loggerInstance } : { logger: options.logger ?? { level: config.logLevel, redact: logRedactPaths } },
+    ),
     trustProxy: trustProxyOption(config.trustProxy),
     // Timeouts, keep-alive and the X-Forwarded-For clean-up live on the server (see http-server.ts).
     serverFactory: httpServerFactory(config),

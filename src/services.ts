@@ -163,7 +163,7 @@ export function createServices(
   );
   const hooks = new HookService(handle.db, config, forms, accounts, hookSender, outbox, audit);
   const admin = new AdminService(handle.db, config, accounts);
-  const members = new MemberService(handle.db, config.baseUrl, accounts, notifications, audit);
+  const members = new MemberService(handle, config.baseUrl, accounts, notifications, audit);
   const botChecks = new BotCheckService(handle.db, config, instanceSecrets);
   const spamFilter = new SpamFilterService(handle.db, logger);
   const searchIndex = new SearchIndexer(handle, logger);

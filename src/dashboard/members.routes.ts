@@ -55,13 +55,13 @@ export async function memberPages(app: FastifyInstance): Promise<void> {
   });
 
   app.post<{ Params: { id: string } }>('/dashboard/members/invitations/:id/revoke', { schema: { hide: true, params: idParams } }, async (request, reply) => {
-    await members.revokeInvitation(request.owner!.id, request.params.id);
+    await members.revokeInvitation(request.owner!.id, request.params.id, request.user!.id);
     return done(reply, 'The invitation was revoked: its link no longer works.');
   });
 
   app.post<{ Params: { id: string }; Body: Values }>('/dashboard/members/:id/role', { schema: { hide: true, params: idParams, body: bodySchema(['role']) } }, async (request, reply) => {
     try {
-      const member = await members.setRole(request.owner!.id, { userId: request.params.id }, request.body.role ?? '');
+      const member = await members.setRole(request.owner!.id, { userId: request.params.id }, request.body.role ?? '', request.user!.id);
       return done(reply, `${member.email} is now ${member.role}.`);
     } catch (err) {
       rethrowUnlessValidation(err);
@@ -70,7 +70,7 @@ export async function memberPages(app: FastifyInstance): Promise<void> {
   });
 
   app.post<{ Params: { id: string } }>('/dashboard/members/:id/remove', { schema: { hide: true, params: idParams } }, async (request, reply) => {
-    const member = await members.remove(request.owner!.id, { userId: request.params.id });
+    const member = await members.remove(request.owner!.id, { userId: request.params.id }, request.user!.id);
     return done(reply, `${member.email} was removed from the account.`);
   });
 

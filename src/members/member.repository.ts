@@ -1,10 +1,22 @@
-import { isUniqueViolation, type Executor } from '../db/database.js';
+import { isUniqueViolation, type Dialect, type Executor, type Trx } from '../db/database.js';
 import type { InvitationRow } from '../db/schema.js';
 import type { Invitation, Member, MembershipSummary, Role } from './member.types.js';
 
 export function invitationRowToInvitation(row: InvitationRow, now: string): Invitation {
   const state = row.accepted_at ? 'accepted' : row.revoked_at ? 'revoked' : row.expires_at <= now ? 'expired' : 'pending';
   return { id: row.id, accountId: row.account_id, email: row.email, role: row.role as Role, createdAt: row.created_at, expiresAt: row.expires_at, state };
+}
+
+/**
+ * Holds the account's row until the transaction ends, so changes to one account's team run one
+ * after another on PostgreSQL: each reads the roles and counts it checks only once the change
+ * before it committed. `no key update` leaves rows that merely reference the account (a session,
+ * a submission) free to be written meanwhile. SQLite needs no lock: its transactions begin
+ * IMMEDIATE, so only one writes at a time. False when the account is gone.
+ */
+export async function lockAccountTeam(trx: Trx, dialect: Dialect, accountId: string): Promise<boolean> {
+  const query = trx.selectFrom('accounts').select('id').where('id', '=', accountId);
+  return (await (dialect === 'postgres' ? query.forNoKeyUpdate() : query).executeTakeFirst()) !== undefined;
 }
 
 export async function listMemberRows(db: Executor, accountId: string): Promise<Member[]> {

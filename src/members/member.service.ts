@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { AccountService } from '../accounts/account.service.js';
 import type { User } from '../accounts/account.types.js';
 import type { AuditService } from '../audit/audit.service.js';
-import type { Executor } from '../db/database.js';
+import type { DatabaseHandle, Executor, Trx } from '../db/database.js';
 import { AppError, notFound, validationFailed } from '../errors.js';
 import { newId } from '../lib/ids.js';
 import { isoMinus, nowIso } from '../lib/time.js';
@@ -20,11 +20,13 @@ import {
   listMemberRows,
   listMembershipsOfUser,
   listPendingInvitationRows,
+  lockAccountTeam,
   markInvitationAccepted,
   markInvitationRevoked,
   updateMemberRole,
 } from './member.repository.js';
 import { GRANTABLE_ROLES, type Invitation, type Member, type MembershipSummary, type Role } from './member.types.js';
+import { roleMay, type Action } from './permissions.js';
 
 export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 /**
@@ -55,18 +57,25 @@ function checkGrantable(role: string): Role {
 }
 
 /**
- * Members of accounts, their roles and invitations (contract section 17). Every change and its
- * audit event share one transaction. Callers check the acting member's role (permissions.ts);
- * the rules that hold whoever acts (one owner, nobody changes the owner's role) are here.
+ * Members of accounts, their roles and invitations. Every change and its audit event share one
+ * transaction, which first takes the account's team (lockTeam) and only then reads what it
+ * checks: the rules that hold whoever acts (exactly one owner, nobody changes the owner's role,
+ * the daily invitation cap) and the acting member's role. A check read before that could be
+ * stale by the time the change commits, and two parallel hand-overs would make two owners.
+ * Routes check the acting member's role too (permissions.ts), to answer before any work.
  */
 export class MemberService {
+  private readonly db: Executor;
+
   constructor(
-    private readonly db: Executor,
+    private readonly handle: DatabaseHandle,
     private readonly baseUrl: string,
     private readonly accounts: AccountService,
     private readonly notifications: NotificationService,
     private readonly audit?: AuditService,
-  ) {}
+  ) {
+    this.db = handle.db;
+  }
 
   listMembers(accountId: string): Promise<Member[]> {
     return listMemberRows(this.db, accountId);
@@ -85,11 +94,26 @@ export class MemberService {
     return findMemberRole(this.db, accountId, userId);
   }
 
-  private async getMember(accountId: string, who: MemberRef): Promise<Member> {
+  private async getMember(trx: Trx, accountId: string, who: MemberRef): Promise<Member> {
     const matches = 'userId' in who ? (m: Member) => m.userId === who.userId : (m: Member) => m.email === who.email.trim().toLowerCase();
-    const member = (await this.listMembers(accountId)).find(matches);
+    const member = (await listMemberRows(trx, accountId)).find(matches);
     if (!member) throw notFound('Member');
     return member;
+  }
+
+  /**
+   * Starts a change to the account's team: waits until no other change to it is under way, so
+   * what this transaction reads next stays true until it commits.
+   */
+  private async lockTeam(trx: Trx, accountId: string): Promise<void> {
+    if (!(await lockAccountTeam(trx, this.handle.dialect, accountId))) throw notFound('Account');
+  }
+
+  /** The acting member's role as it is now, inside the change: one demoted or removed a moment ago may no longer act. */
+  private async requireRole(trx: Trx, accountId: string, userId: string, action: Action, message: string): Promise<Role> {
+    const role = await findMemberRole(trx, accountId, userId);
+    if (!roleMay(role, action)) throw forbidden(message);
+    return role!;
   }
 
   /** Invites an address to the account with a role; emailed when SMTP is set, the link returned either way. */
@@ -99,40 +123,45 @@ export class MemberService {
     if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) || email.length > 254) {
       throw validationFailed('The email address is not valid.', { email: 'Enter an email address like name@example.com' });
     }
-    if ((await this.listMembers(accountId)).some((m) => m.email === email)) {
-      throw validationFailed(`${email} is a member already.`, { email: 'This person is a member already' });
-    }
     const account = await this.accounts.getAccount(accountId);
-    const now = nowIso();
-    if ((await countInvitationsSince(this.db, accountId, isoMinus(now, DAY_MS))) >= INVITATIONS_PER_DAY) {
-      throw new AppError('rate_limited', `An account may make ${INVITATIONS_PER_DAY} invitations a day. Try again tomorrow, or add people who have a login with the CLI.`, {
-        headers: { 'Retry-After': String(DAY_MS / 1000) },
-      });
-    }
     const token = randomBytes(32).toString('base64url');
-    const row = {
-      id: newId('inv'),
-      account_id: accountId,
-      email,
-      role,
-      token_hash: hashToken(token),
-      invited_by: input.invitedBy ?? null,
-      created_at: now,
-      expires_at: new Date(Date.parse(now) + INVITATION_TTL_MS).toISOString(),
-      accepted_at: null,
-      revoked_at: null,
-    };
     const url = `${this.baseUrl}/dashboard/invite/${token}`;
-    const emailed = await this.db.transaction().execute(async (trx) => {
+    return this.db.transaction().execute(async (trx) => {
+      await this.lockTeam(trx, accountId);
+      if (input.invitedBy !== undefined) await this.requireRole(trx, accountId, input.invitedBy, 'members.manage', 'Your role in this account does not allow inviting people.');
+      if ((await listMemberRows(trx, accountId)).some((m) => m.email === email)) {
+        throw validationFailed(`${email} is a member already.`, { email: 'This person is a member already' });
+      }
+      const now = nowIso();
+      if ((await countInvitationsSince(trx, accountId, isoMinus(now, DAY_MS))) >= INVITATIONS_PER_DAY) {
+        throw new AppError('rate_limited', `An account may make ${INVITATIONS_PER_DAY} invitations a day. Try again tomorrow, or add people who have a login with the CLI.`, {
+          headers: { 'Retry-After': String(DAY_MS / 1000) },
+        });
+      }
+      const row = {
+        id: newId('inv'),
+        account_id: accountId,
+        email,
+        role,
+        token_hash: hashToken(token),
+        invited_by: input.invitedBy ?? null,
+        created_at: now,
+        expires_at: new Date(Date.parse(now) + INVITATION_TTL_MS).toISOString(),
+        accepted_at: null,
+        revoked_at: null,
+      };
       await insertInvitation(trx, row);
       await this.audit?.record(trx, accountId, 'invitation.created', { type: 'invitation', id: row.id }, { email, role });
-      return (await this.notifications.queueInvitationEmail(trx, email, { accountName: account.email, role, link: url }, now)) > 0;
+      const emailed = (await this.notifications.queueInvitationEmail(trx, email, { accountName: account.email, role, link: url }, now)) > 0;
+      return { invitation: invitationRowToInvitation(row, now), url, emailed };
     });
-    return { invitation: invitationRowToInvitation(row, now), url, emailed };
   }
 
-  async revokeInvitation(accountId: string, invitationId: string): Promise<void> {
+  /** `actorId`: the member revoking it, when one does (the dashboard). */
+  async revokeInvitation(accountId: string, invitationId: string, actorId?: string): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
+      await this.lockTeam(trx, accountId);
+      if (actorId !== undefined) await this.requireRole(trx, accountId, actorId, 'members.manage', 'Your role in this account does not allow revoking invitations.');
       const row = await markInvitationRevoked(trx, accountId, invitationId, nowIso());
       if (!row) throw notFound('Invitation');
       await this.audit?.record(trx, accountId, 'invitation.revoked', { type: 'invitation', id: row.id }, { email: row.email, role: row.role });
@@ -173,7 +202,8 @@ export class MemberService {
     return (await listLiveInvitationRowsForEmail(this.db, email.trim().toLowerCase(), nowIso())).length > 0;
   }
 
-  private async join(trx: Executor, invitation: Invitation, user: User): Promise<void> {
+  private async join(trx: Trx, invitation: Invitation, user: User): Promise<void> {
+    await this.lockTeam(trx, invitation.accountId);
     const now = nowIso();
     if (!(await markInvitationAccepted(trx, invitation.id, now))) throw validationFailed('This invitation was used already.', { token: 'accepted' });
     if (!(await insertMembership(trx, { account_id: invitation.accountId, user_id: user.id, role: invitation.role, created_at: now }))) {
@@ -183,35 +213,40 @@ export class MemberService {
     await this.audit?.record(trx, invitation.accountId, 'invitation.accepted', { type: 'invitation', id: invitation.id }, { email: user.email, role: invitation.role }, actor);
   }
 
-  /** Changes a member's role; the owner's role changes only by a handover. */
-  async setRole(accountId: string, who: MemberRef, role: string): Promise<Member> {
+  /** Changes a member's role; the owner's role changes only by a handover. `actorId`: the member making the change, when one does (the dashboard). */
+  async setRole(accountId: string, who: MemberRef, role: string, actorId?: string): Promise<Member> {
     const newRole = checkGrantable(role);
-    const member = await this.getMember(accountId, who);
-    if (member.role === 'owner') throw forbidden('The owner\'s role changes only by handing ownership to another member.');
-    await this.db.transaction().execute(async (trx) => {
+    return this.db.transaction().execute(async (trx) => {
+      await this.lockTeam(trx, accountId);
+      if (actorId !== undefined) await this.requireRole(trx, accountId, actorId, 'members.manage', 'Your role in this account does not allow changing roles.');
+      const member = await this.getMember(trx, accountId, who);
+      if (member.role === 'owner') throw forbidden('The owner\'s role changes only by handing ownership to another member.');
       await updateMemberRole(trx, accountId, member.userId, newRole);
       await this.audit?.record(trx, accountId, 'member.role_changed', { type: 'user', id: member.userId }, { email: member.email, from: member.role, to: newRole });
+      return { ...member, role: newRole };
     });
-    return { ...member, role: newRole };
   }
 
   /** Removes a member (not the owner); their sessions lose the account on their next request. */
-  async remove(accountId: string, who: MemberRef): Promise<Member> {
-    const member = await this.getMember(accountId, who);
-    if (member.role === 'owner') throw forbidden('The owner cannot be removed. Hand ownership to another member first.');
-    await this.db.transaction().execute(async (trx) => {
+  async remove(accountId: string, who: MemberRef, actorId?: string): Promise<Member> {
+    return this.db.transaction().execute(async (trx) => {
+      await this.lockTeam(trx, accountId);
+      if (actorId !== undefined) await this.requireRole(trx, accountId, actorId, 'members.manage', 'Your role in this account does not allow removing members.');
+      const member = await this.getMember(trx, accountId, who);
+      if (member.role === 'owner') throw forbidden('The owner cannot be removed. Hand ownership to another member first.');
       await deleteMembership(trx, accountId, member.userId);
       await this.audit?.record(trx, accountId, 'member.removed', { type: 'user', id: member.userId }, { email: member.email, role: member.role });
+      return member;
     });
-    return member;
   }
 
   /** The signed-in member leaves the account; the owner must hand ownership over first. */
   async leave(accountId: string, userId: string): Promise<void> {
-    const role = await this.findRole(accountId, userId);
-    if (!role) throw notFound('Membership');
-    if (role === 'owner') throw forbidden('The owner cannot leave. Hand ownership to another member first.');
     await this.db.transaction().execute(async (trx) => {
+      await this.lockTeam(trx, accountId);
+      const role = await findMemberRole(trx, accountId, userId);
+      if (!role) throw notFound('Membership');
+      if (role === 'owner') throw forbidden('The owner cannot leave. Hand ownership to another member first.');
       await deleteMembership(trx, accountId, userId);
       await this.audit?.record(trx, accountId, 'member.left', { type: 'user', id: userId }, { role });
     });
@@ -219,15 +254,16 @@ export class MemberService {
 
   /** Hands the account to another member, who becomes its owner; the previous owner becomes an admin. */
   async transferOwnership(accountId: string, fromUserId: string, toEmail: string): Promise<Member> {
-    const target = await this.getMember(accountId, { email: toEmail });
-    if ((await this.findRole(accountId, fromUserId)) !== 'owner') throw forbidden('Only the owner can hand ownership over.');
-    if (target.userId === fromUserId) throw validationFailed('You own this account already.', { email: 'This is you' });
-    await this.db.transaction().execute(async (trx) => {
+    return this.db.transaction().execute(async (trx) => {
+      await this.lockTeam(trx, accountId);
+      await this.requireRole(trx, accountId, fromUserId, 'ownership.transfer', 'Only the owner can hand ownership over.');
+      const target = await this.getMember(trx, accountId, { email: toEmail });
+      if (target.userId === fromUserId) throw validationFailed('You own this account already.', { email: 'This is you' });
       await updateMemberRole(trx, accountId, fromUserId, 'admin');
       await updateMemberRole(trx, accountId, target.userId, 'owner');
       await this.audit?.record(trx, accountId, 'ownership.transferred', { type: 'user', id: target.userId }, { to: target.email, previousRole: target.role });
+      return { ...target, role: 'owner' as const };
     });
-    return { ...target, role: 'owner' };
   }
 
   /**
@@ -241,6 +277,7 @@ export class MemberService {
     if (!user && input.password === undefined) return { invitation: await this.invite(accountId, { email, role }) };
     const now = nowIso();
     const member = await this.db.transaction().execute(async (trx) => {
+      await this.lockTeam(trx, accountId);
       user ??= await this.accounts.createUser({ email, password: input.password }, trx);
       if (!(await insertMembership(trx, { account_id: accountId, user_id: user.id, role, created_at: now }))) {
         throw validationFailed(`${email} is a member already.`, { email: 'This person is a member already' });

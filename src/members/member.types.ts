@@ -1,4 +1,4 @@
-/** A member's role in an account (contract section 17), strongest first. */
+/** A member's role in an account, strongest first. */
 export const ROLES = ['owner', 'admin', 'member', 'viewer'] as const;
 export type Role = (typeof ROLES)[number];
 

@@ -6,7 +6,7 @@ const MANAGERS: readonly Role[] = ['owner', 'admin'];
 const OWNER: readonly Role[] = ['owner'];
 
 /**
- * Which role may do what (contract section 17): the one table every dashboard route's check and
+ * Which role may do what: the one table every dashboard route's check and
  * every service-level check reads. `self` is what any signed-in member does to their own user
  * (password, email, sessions, leaving, switching accounts).
  */
