@@ -116,7 +116,7 @@ export function createServices(
   );
   const instanceSecrets = new InstanceSecretService(handle.db);
   const files = new FileService(
-    handle.db,
+    handle,
     config,
     createFileStorage(config.files),
     config.clamdUrl ? new ClamdScanner(config.clamdUrl) : undefined,

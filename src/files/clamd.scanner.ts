@@ -5,6 +5,7 @@ import type { Readable } from 'node:stream';
 export type ScanVerdict = 'clean' | 'malware' | 'unavailable';
 
 const CHUNK_BYTES = 64 * 1024;
+const PING_TIMEOUT_MS = 5_000;
 
 /**
  * clamd's INSTREAM command over TCP (`CLAMD_URL=tcp://host:3310`): the content is sent in
@@ -18,6 +19,24 @@ export class ClamdScanner {
     const parsed = new URL(url);
     this.host = parsed.hostname.replace(/^\[|\]$/g, '');
     this.port = Number(parsed.port || 3310);
+  }
+
+  /** Whether clamd answers at all (PING, PONG): asked once before a run of scans, not once per file. */
+  async ping(): Promise<boolean> {
+    const socket = connect({ host: this.host, port: this.port });
+    const deadline = setTimeout(() => socket.destroy(new Error('clamd timed out')), PING_TIMEOUT_MS);
+    try {
+      const answer = collectAnswer(socket);
+      answer.catch(() => undefined);
+      await once(socket, 'connect');
+      await write(socket, Buffer.from('zPING\0'));
+      return (await answer).startsWith('PONG');
+    } catch {
+      return false;
+    } finally {
+      clearTimeout(deadline);
+      socket.destroy();
+    }
   }
 
   /**

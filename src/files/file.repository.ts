@@ -1,9 +1,36 @@
 import { sql } from 'kysely';
-import type { Executor } from '../db/database.js';
+import type { Dialect, Executor, Trx } from '../db/database.js';
 import type { FileRow, NewFileRow } from '../db/schema.js';
 
 export async function insertFileRow(db: Executor, row: NewFileRow): Promise<void> {
   await db.insertInto('files').values(row).execute();
+}
+
+/** Advisory-lock class of the per-account file quota on PostgreSQL ("File"). */
+const QUOTA_LOCK_CLASS = 0x46696c65;
+
+/**
+ * PostgreSQL: serializes the quota reservations of one account across instances until the
+ * transaction ends, so two uploads cannot both count the same free bytes. SQLite transactions
+ * are already serialized (they begin IMMEDIATE).
+ */
+export async function lockFileQuotaOfAccount(trx: Trx, dialect: Dialect, accountId: string): Promise<void> {
+  if (dialect !== 'postgres') return;
+  await sql`select pg_advisory_xact_lock(${QUOTA_LOCK_CLASS}, hashtext(${accountId}))`.execute(trx);
+}
+
+/** Adds bytes to what an upload in progress holds of its account's quota. */
+export async function growFileRow(trx: Trx, id: string, bytes: number): Promise<void> {
+  await trx
+    .updateTable('files')
+    .set((eb) => ({ size: eb('size', '+', bytes) }))
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Sets a file's size, down to its real one once complete (what it held beyond is free again). */
+export async function setFileRowSize(db: Executor, id: string, size: number): Promise<void> {
+  await db.updateTable('files').set({ size }).where('id', '=', id).execute();
 }
 
 export async function findFileRowById(db: Executor, id: string): Promise<FileRow | undefined> {
@@ -39,7 +66,7 @@ export async function deleteFileRows(db: Executor, ids: string[]): Promise<void>
   await db.deleteFrom('files').where('id', 'in', ids).execute();
 }
 
-/** Bytes all of an account's files hold, uploads in progress included. */
+/** Bytes all of an account's files hold, with what uploads in progress reserved. */
 export async function sumFileBytesOfAccount(db: Executor, accountId: string): Promise<number> {
   const row = await db
     .selectFrom('files')
@@ -81,8 +108,17 @@ export async function findFileRowsOfForm(db: Executor, formId: string): Promise<
   return db.selectFrom('files').selectAll().where('form_id', '=', formId).execute();
 }
 
-export async function findUnscannedFileRows(db: Executor, limit: number): Promise<FileRow[]> {
-  return db.selectFrom('files').selectAll().where('scan_state', '=', 'unscanned').where('submission_id', 'is not', null).orderBy('created_at').limit(limit).execute();
+/** Committed files clamd has not scanned, in ID order after `afterId` (a page at a time). */
+export async function findUnscannedFileRows(db: Executor, afterId: string, limit: number): Promise<FileRow[]> {
+  return db
+    .selectFrom('files')
+    .selectAll()
+    .where('scan_state', '=', 'unscanned')
+    .where('submission_id', 'is not', null)
+    .where('id', '>', afterId)
+    .orderBy('id')
+    .limit(limit)
+    .execute();
 }
 
 export async function setFileScanState(db: Executor, id: string, scanState: string): Promise<void> {

@@ -38,10 +38,10 @@ export async function fileApiRoutes(app: FastifyInstance): Promise<void> {
       schema: {
         tags: ['files'],
         operationId: 'getFile',
-        summary: 'Download an uploaded file',
+        summary: 'Download an uploaded file (with CLAMD_URL set, 409 file_not_scanned until it is scanned clean)',
         security: [{ bearerAuth: [] }],
         params: idParams,
-        response: { 200: fileBody, ...errorResponses([...MANAGEMENT, 404]) },
+        response: { 200: fileBody, ...errorResponses([...MANAGEMENT, 404, 409]) },
       },
     },
     async (request, reply) => sendFile(reply, await app.services.files.getFileOfAccount(request.accountId, request.params.id)),
@@ -56,7 +56,7 @@ export async function signedFileRoutes(app: FastifyInstance): Promise<void> {
       schema: {
         tags: ['files'],
         operationId: 'getFileByLink',
-        summary: 'Download a file through a signed link (valid 7 days; a tampered or expired link is 404)',
+        summary: 'Download a file through a signed link (valid 7 days; a tampered or expired link is 404; with CLAMD_URL set, 409 file_not_scanned until it is scanned clean)',
         security: [],
         params: idParams,
         querystring: {
@@ -66,7 +66,7 @@ export async function signedFileRoutes(app: FastifyInstance): Promise<void> {
             signature: { type: 'string', maxLength: 100, description: "The link's HMAC" },
           },
         },
-        response: { 200: fileBody, ...errorResponses([...ALWAYS, 404]) },
+        response: { 200: fileBody, ...errorResponses([...ALWAYS, 404, 409]) },
       },
     },
     async (request, reply) =>

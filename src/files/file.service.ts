@@ -1,14 +1,15 @@
 import type { Readable } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
-import type { Executor } from '../db/database.js';
+import type { DatabaseHandle } from '../db/database.js';
 import { notFound } from '../errors.js';
 import type { Form } from '../forms/form.types.js';
 import { FILE_LINK_LIFETIME_SECONDS, fileLinkIsValid, signedFileUrl } from '../lib/file-links.js';
 import { allowedFileTypes } from '../lib/file-types.js';
 import { isoMinus, nowIso } from '../lib/time.js';
 import type { InstanceSecretService } from '../secrets/instance-secret.service.js';
-import type { ClamdScanner, ScanVerdict } from './clamd.scanner.js';
+import type { ClamdScanner } from './clamd.scanner.js';
+import { FileScans } from './file-scans.js';
 import type { FileStorage } from './file-storage.js';
 import {
   attachFileRow,
@@ -17,13 +18,14 @@ import {
   findDetachedFileRows,
   findFileRowsBySubmissionIds,
   findFileRowsOfForm,
-  findUnscannedFileRows,
+  growFileRow,
   listFileRowsAfter,
   insertFileRow,
-  setFileScanState,
+  lockFileQuotaOfAccount,
+  setFileRowSize,
   sumFileBytesOfAccount,
 } from './file.repository.js';
-import { fileRowToStoredFile, type ScanState, type StoredFile } from './file.types.js';
+import { fileRowToStoredFile, type ListedFile, type ScanState, type StoredFile } from './file.types.js';
 import { UploadBatch, type UploadedFile } from './upload-batch.js';
 
 /** An upload abandoned by a crash is removed once it is this old (contract: within an hour). */
@@ -46,54 +48,60 @@ export interface FileDownload {
   content: Readable;
 }
 
-/**
- * Uploaded files (contract section 18): receiving them on the submit path, attaching them to
- * their submission, serving them, signing links to them, and removing them once their
- * submission is gone, never before. A sweeper removes what a crash left behind and scans
- * again what clamd could not scan.
- */
-/** How long clamd may take over one submission's files before they are left `unscanned`. */
-const SUBMIT_SCAN_BUDGET_MS = 5_000;
-
 /** File rows read at a time by the copy. */
 const COPY_PAGE = 500;
 
+/**
+ * Uploaded files: receiving them on the submit path within the account's quota, attaching
+ * them to their submission, serving them (with clamd, only once scanned clean), signing links
+ * to them, and removing them once their submission is gone, never before. A sweeper removes
+ * what a crash left behind and scans again what clamd could not scan.
+ */
 export class FileService {
   private timer: NodeJS.Timeout | undefined;
   private sweeping: Promise<number> | undefined;
+  private readonly scans: FileScans;
 
   constructor(
-    private readonly db: Executor,
+    private readonly handle: DatabaseHandle,
     private readonly config: Config,
     readonly storage: FileStorage,
-    private readonly scanner: ClamdScanner | undefined,
+    scanner: ClamdScanner | undefined,
     private readonly instanceSecrets: InstanceSecretService,
     private readonly logger: FastifyBaseLogger,
-  ) {}
+  ) {
+    this.scans = new FileScans(handle.db, storage, scanner, logger, (files) => this.removeFiles(files));
+  }
 
   start(): void {
     const run = () => void this.sweep().catch((err: unknown) => this.logger.warn({ err }, 'file sweep failed'));
     run();
     this.timer = setInterval(run, SWEEP_INTERVAL_MS);
     this.timer.unref();
+    this.scans.start();
   }
 
   async close(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     await this.sweeping?.catch(() => undefined);
+    await this.scans.close();
     await this.storage.close();
   }
 
-  /** A batch for one submission's files, or undefined when the form does not keep files. */
-  startUpload(form: Form): UploadBatch | undefined {
+  /**
+   * A batch for one submission's files, or undefined when the form does not keep files.
+   * `contentLength` is the request's header, when it has one.
+   */
+  startUpload(form: Form, contentLength?: string): UploadBatch | undefined {
     if (form.files !== 'store') return undefined;
+    const declared = Number(contentLength);
     return new UploadBatch(
       {
         accountId: form.accountId,
         formId: form.id,
-        record: (file) => this.record(form, file),
+        reserve: (file, wanted, atLeast) => this.reserve(form, file, wanted, atLeast),
+        settle: (file) => setFileRowSize(this.handle.db, file.id, file.size),
         store: (key, body) => this.storage.put(key, body),
-        remainingQuota: async () => this.config.files.quotaBytes - (await sumFileBytesOfAccount(this.db, form.accountId)),
         remove: (files) => this.removeFiles(files.map((f) => ({ id: f.id, storageKey: f.storageKey }))),
       },
       {
@@ -102,21 +110,39 @@ export class FileService {
         maxTotalBytes: form.maxTotalBytes,
         allowedTypes: () => allowedTypesOf(form),
       },
+      contentLength !== undefined && Number.isSafeInteger(declared) && declared >= 0 ? declared : undefined,
     );
   }
 
-  private async record(form: Form, file: UploadedFile): Promise<void> {
-    await insertFileRow(this.db, {
-      id: file.id,
-      account_id: form.accountId,
-      form_id: form.id,
-      submission_id: null,
-      field: file.field,
-      name: file.name,
-      size: 0,
-      type: file.type,
-      storage_key: file.storageKey,
-      created_at: nowIso(),
+  /**
+   * Takes up to `wanted` bytes of the account's quota for the file, or all that is left when at
+   * least `atLeast` is; 0 otherwise. The file's row holds what it reserved (its size), so the
+   * rows' sum is what is used and reserved together, whatever happens: a refused or failed
+   * upload gives its bytes back by deleting its rows, and the rows a crash leaves are removed
+   * by the sweeper.
+   */
+  private reserve(form: Form, file: UploadedFile, wanted: number, atLeast: number): Promise<number> {
+    return this.handle.db.transaction().execute(async (trx) => {
+      await lockFileQuotaOfAccount(trx, this.handle.dialect, form.accountId);
+      const left = this.config.files.quotaBytes - (await sumFileBytesOfAccount(trx, form.accountId));
+      const granted = Math.min(wanted, left);
+      if (granted < atLeast) return 0;
+      if (file.recorded) await growFileRow(trx, file.id, granted);
+      else {
+        await insertFileRow(trx, {
+          id: file.id,
+          account_id: form.accountId,
+          form_id: form.id,
+          submission_id: null,
+          field: file.field,
+          name: file.name,
+          size: granted,
+          type: file.type,
+          storage_key: file.storageKey,
+          created_at: nowIso(),
+        });
+      }
+      return granted;
     });
   }
 
@@ -124,29 +150,8 @@ export class FileService {
    * Scans the batch's files with clamd when CLAMD_URL is set. A detected file is removed at once
    * (never kept); `malware` when any was. Files clamd could not scan stay `unscanned`.
    */
-  async scan(batch: UploadBatch): Promise<{ malware: boolean; states: Map<string, ScanState> }> {
-    const states = new Map<string, ScanState>();
-    let malware = false;
-    // One budget for the whole submission: a slow or stalled clamd delays its answer by at most
-    // this, and what it did not scan in time is scanned later by the sweeper.
-    const deadline = Date.now() + SUBMIT_SCAN_BUDGET_MS;
-    for (const file of batch.files) {
-      const left = deadline - Date.now();
-      const verdict = left > 0 ? await this.scanStored(file.storageKey, left) : 'unavailable';
-      if (verdict === 'malware') {
-        malware = true;
-        states.set(file.id, 'malware');
-        await this.removeFiles([{ id: file.id, storageKey: file.storageKey }]);
-      } else states.set(file.id, verdict === 'clean' ? 'clean' : 'unscanned');
-    }
-    return { malware, states };
-  }
-
-  private async scanStored(key: string, timeoutMs?: number): Promise<ScanVerdict> {
-    if (!this.scanner) return 'clean';
-    const content = await this.storage.get(key);
-    if (!content) return 'unavailable';
-    return this.scanner.scan(content, timeoutMs);
+  scan(batch: UploadBatch): Promise<{ malware: boolean; states: Map<string, ScanState> }> {
+    return this.scans.scanBatch(batch);
   }
 
   /**
@@ -157,18 +162,19 @@ export class FileService {
     for (const file of batch.files) {
       const scanState = states.get(file.id) ?? 'clean';
       if (scanState === 'malware') continue;
-      await attachFileRow(this.db, file.id, { submissionId, size: file.size, type: file.type, scanState });
+      await attachFileRow(this.handle.db, file.id, { submissionId, size: file.size, type: file.type, scanState });
     }
   }
 
   /** The files of a submission the caller may see (the dashboard checked the account). */
-  async listFilesOfSubmission(submissionId: string): Promise<StoredFile[]> {
-    return (await findFileRowsBySubmissionIds(this.db, [submissionId])).map(fileRowToStoredFile);
+  async listFilesOfSubmission(submissionId: string): Promise<ListedFile[]> {
+    const files = (await findFileRowsBySubmissionIds(this.handle.db, [submissionId])).map(fileRowToStoredFile);
+    return files.map((file) => ({ ...file, beingScanned: !this.scans.servable(file) }));
   }
 
   /** A committed file of the account (the management API and the dashboard); another account's is not_found. */
   async getFileOfAccount(accountId: string, fileId: string): Promise<FileDownload> {
-    const row = await findCommittedFileRow(this.db, fileId);
+    const row = await findCommittedFileRow(this.handle.db, fileId);
     if (!row || row.account_id !== accountId) throw notFound('File');
     return this.download(fileRowToStoredFile(row));
   }
@@ -177,12 +183,13 @@ export class FileService {
   async getFileByLink(fileId: string, expires: string, signature: string): Promise<FileDownload> {
     const key = await this.linkKey();
     if (!fileLinkIsValid(key, fileId, expires, signature, Math.floor(Date.now() / 1000))) throw notFound('File');
-    const row = await findCommittedFileRow(this.db, fileId);
+    const row = await findCommittedFileRow(this.handle.db, fileId);
     if (!row || row.is_spam === 1) throw notFound('File');
     return this.download(fileRowToStoredFile(row));
   }
 
   private async download(file: StoredFile): Promise<FileDownload> {
+    if (!this.scans.servable(file)) throw this.scans.notScanned();
     const content = await this.storage.get(file.storageKey);
     if (!content) throw notFound('File');
     return { file, content };
@@ -209,7 +216,7 @@ export class FileService {
     let copied = 0;
     const missing: string[] = [];
     for (let after = ''; ; ) {
-      const rows = await listFileRowsAfter(this.db, after, COPY_PAGE);
+      const rows = await listFileRowsAfter(this.handle.db, after, COPY_PAGE);
       if (rows.length === 0) return { copied, missing };
       for (const row of rows) {
         const content = await from.get(row.storage_key);
@@ -225,13 +232,13 @@ export class FileService {
 
   /** After submissions were deleted (committed): their files' contents, then their rows. */
   async removeFilesOfSubmissions(submissionIds: string[]): Promise<void> {
-    const rows = await findFileRowsBySubmissionIds(this.db, submissionIds);
+    const rows = await findFileRowsBySubmissionIds(this.handle.db, submissionIds);
     await this.removeFiles(rows.map((r) => ({ id: r.id, storageKey: r.storage_key })));
   }
 
   /** After a form was deleted (committed): every file it held. */
   async removeFilesOfForm(formId: string): Promise<void> {
-    const rows = await findFileRowsOfForm(this.db, formId);
+    const rows = await findFileRowsOfForm(this.handle.db, formId);
     await this.removeFiles(rows.map((r) => ({ id: r.id, storageKey: r.storage_key })));
   }
 
@@ -247,7 +254,7 @@ export class FileService {
         this.logger.warn({ err, fileId: file.id }, 'a stored file could not be deleted');
       }
     }
-    await deleteFileRows(this.db, removed);
+    await deleteFileRows(this.handle.db, removed);
   }
 
   /**
@@ -265,26 +272,14 @@ export class FileService {
     let removed = 0;
     const before = isoMinus(now, ABANDONED_AFTER_MS);
     for (;;) {
-      const rows = await findDetachedFileRows(this.db, before, SWEEP_PAGE);
+      const rows = await findDetachedFileRows(this.handle.db, before, SWEEP_PAGE);
       if (rows.length === 0) break;
       await this.removeFiles(rows.map((r) => ({ id: r.id, storageKey: r.storage_key })));
       removed += rows.length;
       if (rows.length < SWEEP_PAGE) break;
     }
-    if (this.scanner) await this.scanUnscanned();
+    await this.scans.rescan();
     if (removed > 0) this.logger.info({ removed }, 'removed files no submission holds');
     return removed;
-  }
-
-  private async scanUnscanned(): Promise<void> {
-    for (const row of await findUnscannedFileRows(this.db, SWEEP_PAGE)) {
-      const verdict = await this.scanStored(row.storage_key);
-      if (verdict === 'unavailable') return;
-      if (verdict === 'malware') {
-        // A file holding malware is never kept, whenever it is found.
-        this.logger.warn({ fileId: row.id, submissionId: row.submission_id }, 'a file scanned later holds malware');
-        await this.removeFiles([{ id: row.id, storageKey: row.storage_key }]);
-      } else await setFileScanState(this.db, row.id, 'clean');
-    }
   }
 }

@@ -20,6 +20,11 @@ export interface StoredFile {
   createdAt: string;
 }
 
+/** A file as a submission's page lists it. */
+export interface ListedFile extends StoredFile {
+  /** Not served yet: clamd has still to scan it clean. */
+  beingScanned: boolean;
+}
 
 export function fileRowToStoredFile(row: FileRow): StoredFile {
   return {

@@ -24,22 +24,29 @@ export interface UploadedFile {
   field: string;
   name: string;
   size: number;
+  /** Bytes of the account's quota this file holds (its row's size): never less than `size`. */
+  reserved: number;
   type: string;
   /** True once its row exists (the content may be stored, partly or whole). */
   recorded: boolean;
   body: PassThrough | undefined;
 }
 
-/** What the batch needs from the service: rows, storage and the account's remaining quota. */
+/** What the batch needs from the service: rows, storage and the account's quota. */
 export interface UploadSink {
   accountId: string;
   formId: string;
-  /** Inserts the file's row (no submission yet) before any of its bytes are stored. */
-  record(file: UploadedFile): Promise<void>;
+  /**
+   * Takes up to `wanted` more bytes of the account's quota for the file (all that is left when
+   * less), atomically against every other upload of the account, and returns how many; 0,
+   * taking nothing, when not even `atLeast` is left. The first call writes the file's row (no
+   * submission yet), so every stored byte is counted by a row.
+   */
+  reserve(file: UploadedFile, wanted: number, atLeast: number): Promise<number>;
+  /** Gives back what the file reserved beyond its size, once it is complete. */
+  settle(file: UploadedFile): Promise<void>;
   store(key: string, body: Readable): Promise<void>;
-  /** Bytes the account may still store. */
-  remainingQuota(): Promise<number>;
-  /** Deletes what was stored and the rows. */
+  /** Deletes what was stored and the rows (which frees what they reserved). */
   remove(files: UploadedFile[]): Promise<void>;
 }
 
@@ -52,22 +59,37 @@ function fieldError(field: string, message: string): AppError {
 }
 
 /**
+ * Without a declared length, the first reservation of a file that goes on past its head; each
+ * next one takes as much again as the file holds.
+ */
+const FIRST_STEP_BYTES = 256 * 1024;
+
+const overQuota = () => tooLarge('This account has used its storage quota for files: the files were not stored.');
+
+/**
  * The files of one submission while its multipart body is read: each is checked by its first
  * bytes, then streamed to storage as it arrives (never held whole), with its size counted
- * against the form's limits and the account's quota. Until `attached` is set by the submit
- * path, `discard` removes everything it stored.
+ * against the form's limits. No byte is written before the account's quota was reserved for
+ * it, so parallel uploads cannot together pass the quota. Until `attached` is set by the
+ * submit path, `discard` removes everything it stored.
  */
 export class UploadBatch {
   readonly files: UploadedFile[] = [];
   /** Set once the submission holding the files was written: they are no longer this batch's to remove. */
   attached = false;
   private totalBytes = 0;
-  private quota: Promise<number> | undefined;
   private discarded: Promise<void> | undefined;
 
+  /**
+   * `declaredBytes`: the request's Content-Length when it has one. No file can be longer than
+   * the body, so a file reserves at once what the body could hold of it: parallel uploads then
+   * each take their whole size or are refused early, instead of all taking a part of the quota
+   * and all failing for want of the rest.
+   */
   constructor(
     private readonly sink: UploadSink,
     private readonly limits: UploadLimits,
+    private readonly declaredBytes?: number,
   ) {}
 
   /**
@@ -103,15 +125,14 @@ export class UploadBatch {
       field,
       name: cleanFileName(clientName ?? ''),
       size: 0,
+      reserved: 0,
       type,
       recorded: false,
       body: undefined,
     };
     this.files.push(file);
     this.count(file, first.length);
-    await this.checkQuota();
-    await this.sink.record(file);
-    file.recorded = true;
+    await this.reserveFor(file, ended);
     const body = new PassThrough({ highWaterMark: HEAD_BYTES });
     file.body = body;
     const stored = this.sink.store(file.storageKey, body);
@@ -122,11 +143,11 @@ export class UploadBatch {
       if (!ended) {
         for await (const chunk of stream as AsyncIterable<Buffer>) {
           this.count(file, chunk.length);
+          await this.reserveFor(file, false);
           await writeTo(body, chunk);
         }
       }
       body.end();
-      await this.checkQuota();
     } catch (err) {
       body.destroy(err as Error);
       await stored.catch(() => undefined);
@@ -134,6 +155,7 @@ export class UploadBatch {
     }
     await stored;
     file.body = undefined;
+    if (file.reserved > file.size) await this.sink.settle(file);
     return { id: file.id, name: file.name, size: file.size, type: file.type };
   }
 
@@ -154,10 +176,28 @@ export class UploadBatch {
     if (this.totalBytes > this.limits.maxTotalBytes) throw tooLarge(`The files of a submission may hold at most ${this.limits.maxTotalBytes} bytes together.`);
   }
 
-  private async checkQuota(): Promise<void> {
-    this.quota ??= this.sink.remainingQuota();
-    if (this.totalBytes > (await this.quota)) {
-      throw tooLarge('This account has used its storage quota for files: the files were not stored.');
+  /**
+   * Reserves quota for the file's bytes received so far, before they are written. A file still
+   * arriving reserves ahead (what the body could still hold of it, or without a declared length
+   * a step that doubles), so a large file costs a few reservations rather than one per chunk.
+   * `complete` when no more of the file will come.
+   */
+  private async reserveFor(file: UploadedFile, complete: boolean): Promise<void> {
+    const needed = file.size - file.reserved;
+    if (needed <= 0) return;
+    const earlier = this.totalBytes - file.size;
+    // Past these the file is refused anyway: reserving beyond them could never be used.
+    const bound = Math.min(this.limits.maxFileBytes, this.limits.maxTotalBytes - earlier, (this.declaredBytes ?? Infinity) - earlier);
+    const step = this.declaredBytes === undefined ? Math.max(file.reserved, FIRST_STEP_BYTES) : Infinity;
+    const wanted = complete ? needed : Math.max(needed, Math.min(bound - file.reserved, step));
+    const granted = await this.sink.reserve(file, wanted, needed);
+    if (granted === 0) throw overQuota();
+    file.recorded = true;
+    file.reserved += granted;
+    if (this.discarded) {
+      // Discarded while this reservation was under way: its row was not there to remove.
+      await this.sink.remove([file]);
+      throw new Error('upload discarded');
     }
   }
 }

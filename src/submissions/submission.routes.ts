@@ -142,7 +142,7 @@ export async function submitRoutes(app: FastifyInstance): Promise<void> {
     );
     submit.addContentTypeParser('multipart/form-data', (request, payload, done) => {
       // With files off nothing new runs: file parts are read past and dropped, as the specification says.
-      const uploads = request.submitForm ? app.services.files.startUpload(request.submitForm) : undefined;
+      const uploads = request.submitForm ? app.services.files.startUpload(request.submitForm, request.headers['content-length']) : undefined;
       request.submitUploads = uploads;
       parseMultipartFields(request.headers, payload, config.submitMaxBodyBytes, uploads).then(
         (fields) => done(null, fields),

@@ -25,8 +25,13 @@ async function answersPing(port: number): Promise<boolean> {
   });
 }
 
+export interface ClamdOptions {
+  /** clamd's StreamMaxLength (default 64M): a longer INSTREAM is refused with "size limit exceeded". */
+  streamMaxLength?: string;
+}
+
 /** A real clamd (Debian's clamav-daemon) on a loopback port, with a config and signatures of the test's own. */
-export async function startClamd(port: number): Promise<TestClamd> {
+export async function startClamd(port: number, options: ClamdOptions = {}): Promise<TestClamd> {
   const dir = mkdtempSync(join(tmpdir(), 'formgate-clamd-'));
   writeFileSync(join(dir, 'eicar.hdb'), EICAR_SIGNATURE);
   const config = join(dir, 'clamd.conf');
@@ -40,7 +45,7 @@ export async function startClamd(port: number): Promise<TestClamd> {
       `LogFile ${join(dir, 'clamd.log')}`,
       `TemporaryDirectory ${dir}`,
       'Bytecode no',
-      'StreamMaxLength 64M',
+      `StreamMaxLength ${options.streamMaxLength ?? '64M'}`,
       '',
     ].join('\n'),
   );

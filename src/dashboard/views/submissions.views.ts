@@ -91,7 +91,7 @@ export const submissionViews: Record<string, string> = {
 </table>
 <% if (it.files && it.files.length > 0) { %><h2>Files</h2>
 <ul class="files">
-<% it.files.forEach(function (f) { %><li><a href="/dashboard/files/<%= f.id %>" download><%= f.name %></a> <span class="muted">(<%= f.field %> · <%= f.type %> · <%= f.size %><%= f.scanState === 'unscanned' ? ' · not scanned yet' : '' %>)</span></li><% }) %>
+<% it.files.forEach(function (f) { %><li><% if (f.beingScanned) { %><%= f.name %> <span class="muted">(<%= f.field %> · <%= f.type %> · <%= f.size %> · being scanned)</span><% } else { %><a href="/dashboard/files/<%= f.id %>" download><%= f.name %></a> <span class="muted">(<%= f.field %> · <%= f.type %> · <%= f.size %><%= f.scanState === 'unscanned' ? ' · not scanned yet' : '' %>)</span><% } %></li><% }) %>
 </ul><% } %>
 <h2>Request</h2>
 <table class="fields">
