@@ -132,7 +132,7 @@ export function createServices(
   const integrationSender = new IntegrationSender(config.hookTimeoutMs, config.hookAllowPrivateTargets, options.hookTransport);
   const channels: OutboxChannel[] = [
     new HookDeliveryChannel(handle, logger, hookSender, metrics, fileLinker),
-    new IntegrationChannel(handle, config, logger, integrationSender, metrics, fileLinker),
+    new IntegrationChannel(handle, config, logger, integrationSender, metrics, fileLinker, audit),
   ];
   const onEmailAttempt: EmailAttemptListener = (outcome) => {
     metrics.emails.inc({ outcome });
@@ -162,12 +162,12 @@ export function createServices(
     audit,
   );
   const hooks = new HookService(handle.db, config, forms, accounts, hookSender, outbox, audit);
-  const admin = new AdminService(handle.db, config, accounts);
+  const admin = new AdminService(handle.db, config, accounts, audit);
   const members = new MemberService(handle, config.baseUrl, accounts, notifications, audit);
   const botChecks = new BotCheckService(handle.db, config, instanceSecrets);
   const spamFilter = new SpamFilterService(handle.db, logger);
   const searchIndex = new SearchIndexer(handle, logger);
-  const inbox = new SubmissionInboxService(handle, members);
+  const inbox = new SubmissionInboxService(handle, members, audit);
   const wakeOutbox = () => outbox.wake();
   metrics.setOutboxPendingSource(() => outbox.countPending());
   return {

@@ -1,4 +1,5 @@
 import type { AuditService } from '../audit/audit.service.js';
+import type { AuditAction, AuditActor } from '../audit/audit.types.js';
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { Config, Plan } from '../config.js';
@@ -21,6 +22,7 @@ import {
 import type { Account, User } from './account.types.js';
 import {
   deleteUserWithoutMemberships,
+  findAccountIdsOfUser,
   findUserAccountIdsByEmail,
   findUserRowByEmail,
   findUserRowById,
@@ -155,7 +157,11 @@ export class AccountService {
       throw validationFailed(`Unknown plan "${plan}".`, { plan: `must be one of ${plans.join(', ')}` });
     }
     const account = await this.getAccountByIdOrEmail(idOrEmail);
-    await updateAccountPlan(this.db, account.id, plan as Plan);
+    await this.db.transaction().execute(async (trx) => {
+      await updateAccountPlan(trx, account.id, plan as Plan);
+      if (account.planId === plan) return;
+      await this.audit?.record(trx, account.id, 'account.plan_changed', { type: 'account', id: account.id, label: account.email }, { from: account.planId, to: plan });
+    });
     return { ...account, planId: plan as Plan };
   }
 
@@ -176,22 +182,42 @@ export class AccountService {
   /** A disabled account cannot log in and its API keys answer 401; enabling gives both back. */
   async setDisabled(id: string, disabled: boolean): Promise<Account> {
     const account = await this.getAccount(id);
-    await updateAccountDisabledAt(this.db, account.id, disabled ? nowIso() : null);
+    await this.db.transaction().execute(async (trx) => {
+      await updateAccountDisabledAt(trx, account.id, disabled ? nowIso() : null);
+      if (account.disabled === disabled) return;
+      await this.audit?.record(trx, account.id, disabled ? 'account.disabled' : 'account.enabled', { type: 'account', id: account.id, label: account.email });
+    });
     return { ...account, disabled };
   }
 
-  /** Deletes an account and everything it owns without its password: the instance admin's action. */
-  async deleteAccountByOperator(id: string): Promise<void> {
+  /**
+   * Deletes an account and everything it owns without its password: the instance admin's
+   * action. The deleted account's own log goes with it, so the event is written to `auditAccountId`
+   * (the admin's account), in the transaction that deletes the account row.
+   */
+  async deleteAccountByOperator(id: string, auditAccountId?: string): Promise<void> {
     const account = await this.getAccount(id);
-    await this.removeAccount(account.id);
+    await this.removeAccount(account, auditAccountId);
   }
 
   /** Deletes the account with what it owns; its owner goes too when they belong to no other account. */
-  private async removeAccount(id: string): Promise<void> {
-    const owner = await findUserRowByEmail(this.db, (await this.getAccount(id)).email);
-    await this.eraseOwnedData(id);
-    await deleteAccountRow(this.db, id);
-    if (owner) await deleteUserWithoutMemberships(this.db, owner.id);
+  private async removeAccount(account: Account, auditAccountId?: string): Promise<void> {
+    const owner = await findUserRowByEmail(this.db, account.email);
+    await this.eraseOwnedData(account.id);
+    await this.db.transaction().execute(async (trx) => {
+      await deleteAccountRow(trx, account.id);
+      if (owner) await deleteUserWithoutMemberships(trx, owner.id);
+      if (auditAccountId === undefined || auditAccountId === account.id) return;
+      await this.audit?.record(trx, auditAccountId, 'account.deleted', { type: 'account', id: account.id, label: account.email }, { plan: account.planId });
+    });
+  }
+
+  /** Records a change of the user's own login (password, email) in the log of every account they belong to. */
+  private async recordUserChange(trx: Executor, user: { id: string; email: string }, action: AuditAction, details?: Record<string, unknown>, actor?: AuditActor): Promise<void> {
+    if (!this.audit) return;
+    for (const accountId of await findAccountIdsOfUser(trx, user.id)) {
+      await this.audit.record(trx, accountId, action, { type: 'user', id: user.id, label: user.email }, details, actor);
+    }
   }
 
   /** Sets the user's name (the account's owner's name is its owner's). */
@@ -250,11 +276,17 @@ export class AccountService {
     return userRowToUser(row);
   }
 
+  /** Sets a password chosen through a reset link: the user acts, though no session says so. */
   async setPassword(userId: string, password: string): Promise<void> {
     if (password.length < 8 || password.length > 1024) {
       throw validationFailed('The password is not valid.', { password: 'must be 8 to 1024 characters' });
     }
-    await updateUserPasswordHash(this.db, userId, await hashPassword(password));
+    const user = await this.getUser(userId);
+    const hash = await hashPassword(password);
+    await this.db.transaction().execute(async (trx) => {
+      await updateUserPasswordHash(trx, userId, hash);
+      await this.recordUserChange(trx, user, 'user.password_changed', { method: 'reset link' }, { type: 'user', id: user.id, label: user.email });
+    });
   }
 
   /**
@@ -301,11 +333,22 @@ export class AccountService {
     return normalised;
   }
 
-  /** Sets a checked email (see EmailChangeService); refused when another user took it meanwhile. */
+  /**
+   * Sets a checked email (see EmailChangeService) in the caller's transaction, or in one of its
+   * own; refused when another user took it meanwhile. The user acts, whether signed in or
+   * following the confirmation link.
+   */
   async setEmail(userId: string, email: string, db: Executor = this.db): Promise<void> {
-    const other = await findUserRowByEmail(db, email);
-    if (other && other.id !== userId) throw validationFailed('Another account uses this email.', { email: 'Another account already uses this email' });
-    await updateUserEmail(db, userId, email);
+    const change = async (trx: Executor) => {
+      const user = await findUserRowById(trx, userId);
+      if (!user) throw notFound('User');
+      const other = await findUserRowByEmail(trx, email);
+      if (other && other.id !== userId) throw validationFailed('Another account uses this email.', { email: 'Another account already uses this email' });
+      await updateUserEmail(trx, userId, email);
+      if (user.email === email) return;
+      await this.recordUserChange(trx, user, 'user.email_changed', { from: user.email, to: email }, { type: 'user', id: user.id, label: user.email });
+    };
+    await (db.isTransaction ? change(db) : db.transaction().execute(change));
   }
 
   /** The zone the account reads times in (an IANA name already checked by the caller). */
@@ -318,7 +361,12 @@ export class AccountService {
       throw validationFailed('The new password is not valid.', { newPassword: 'Use at least 8 characters' });
     }
     await this.checkCurrentPassword(id, currentPassword, 'currentPassword');
-    await updateUserPasswordHash(this.db, id, await hashPassword(newPassword));
+    const user = await this.getUser(id);
+    const hash = await hashPassword(newPassword);
+    await this.db.transaction().execute(async (trx) => {
+      await updateUserPasswordHash(trx, id, hash);
+      await this.recordUserChange(trx, user, 'user.password_changed', { method: 'current password' });
+    });
   }
 
   /** Deletes the account and everything it owns, once its owner (`userId`) typed its email and their password. */
@@ -328,6 +376,6 @@ export class AccountService {
       throw validationFailed('Type the account\'s email to confirm.', { confirmEmail: `Type ${account.email} to confirm` });
     }
     await this.checkCurrentPassword(userId, currentPassword, 'deletePassword');
-    await this.removeAccount(id);
+    await this.removeAccount(account);
   }
 }

@@ -81,3 +81,9 @@ export async function findUserAccountIdsByEmail(db: Executor, email: string): Pr
   if (rows.length === 0) return undefined;
   return { id: rows[0]!.id, email: rows[0]!.email, accountIds: rows.flatMap((r) => (r.account_id ? [r.account_id] : [])) };
 }
+
+/** The accounts the user belongs to (a change of their login is recorded in each one's log). */
+export async function findAccountIdsOfUser(db: Executor, userId: string): Promise<string[]> {
+  const rows = await db.selectFrom('memberships').select('account_id').where('user_id', '=', userId).orderBy('account_id').execute();
+  return rows.map((row) => row.account_id);
+}

@@ -1,5 +1,6 @@
 import type { AccountService } from '../accounts/account.service.js';
 import type { Account } from '../accounts/account.types.js';
+import type { AuditService } from '../audit/audit.service.js';
 import type { Config } from '../config.js';
 import type { Executor } from '../db/database.js';
 import { validationFailed } from '../errors.js';
@@ -35,6 +36,7 @@ export class AdminService {
     private readonly db: Executor,
     private readonly config: Pick<Config, 'dashboardSignup'>,
     private readonly accounts: AccountService,
+    private readonly audit?: AuditService,
   ) {}
 
   async listAccounts(): Promise<AccountOverview[]> {
@@ -55,6 +57,7 @@ export class AdminService {
     if (adminId === accountId) throw validationFailed(`You cannot ${what} your own account here.`, { account: `You cannot ${what} your own account here.` });
   }
 
+  /** The plan change is recorded in the affected account's log (by AccountService, as for the CLI). */
   async setPlan(accountId: string, plan: string): Promise<Account> {
     return this.accounts.setPlan(accountId, plan);
   }
@@ -66,7 +69,8 @@ export class AdminService {
 
   async deleteAccount(adminId: string, accountId: string): Promise<void> {
     this.refuseSelf(adminId, accountId, 'delete');
-    await this.accounts.deleteAccountByOperator(accountId);
+    // The deleted account's log goes with it: the event stays in the admin's own account.
+    await this.accounts.deleteAccountByOperator(accountId, adminId);
   }
 
   /** Sign-up as the admin last set it, else DASHBOARD_SIGNUP. */
@@ -86,12 +90,18 @@ export class AdminService {
     return (await findInstanceSetting(this.db, SIGNUP_SETTING)) !== undefined;
   }
 
-  async setSignupOpen(open: boolean): Promise<void> {
-    await this.setSignupMode(open ? 'open' : 'closed');
+  async setSignupOpen(open: boolean, adminAccountId?: string): Promise<void> {
+    await this.setSignupMode(open ? 'open' : 'closed', adminAccountId);
   }
 
-  async setSignupMode(mode: 'open' | 'invite' | 'closed'): Promise<void> {
-    await upsertInstanceSetting(this.db, SIGNUP_SETTING, mode, nowIso());
+  /** Sign-up belongs to the whole instance, so its change is recorded in the admin's own account. */
+  async setSignupMode(mode: 'open' | 'invite' | 'closed', adminAccountId?: string): Promise<void> {
+    const from = await this.signupMode();
+    await this.db.transaction().execute(async (trx) => {
+      await upsertInstanceSetting(trx, SIGNUP_SETTING, mode, nowIso());
+      if (adminAccountId === undefined || from === mode) return;
+      await this.audit?.record(trx, adminAccountId, 'signup.mode_changed', undefined, { from, to: mode });
+    });
   }
 
   /** An account made by the admin for someone (the Admin page's "Create an account"). */

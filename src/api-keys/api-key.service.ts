@@ -57,7 +57,7 @@ export class ApiKeyService {
     };
     await this.db.transaction().execute(async (trx) => {
       await insertApiKey(trx, row);
-      await this.audit?.record(trx, accountId, 'api_key.created', { type: 'api_key', id: row.id }, { name: row.name, prefix: row.key_prefix });
+      await this.audit?.record(trx, accountId, 'api_key.created', { type: 'api_key', id: row.id, label: row.name }, { name: row.name, prefix: row.key_prefix });
     });
     return { key: apiKeyRowToApiKey(row), apiKey };
   }
@@ -71,7 +71,7 @@ export class ApiKeyService {
     const revoked = await this.db.transaction().execute(async (trx) => {
       const row = await findApiKeyRowById(trx, keyId);
       if (!row || !(await revokeApiKeyRow(trx, keyId, nowIso(), accountId))) return false;
-      await this.audit?.record(trx, row.account_id, 'api_key.revoked', { type: 'api_key', id: row.id }, { name: row.name, prefix: row.key_prefix });
+      await this.audit?.record(trx, row.account_id, 'api_key.revoked', { type: 'api_key', id: row.id, label: row.name }, { name: row.name, prefix: row.key_prefix });
       return true;
     });
     if (revoked) return;

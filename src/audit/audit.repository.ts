@@ -5,15 +5,25 @@ import type { AuditAction, AuditEvent, AuditQuery } from './audit.types.js';
 
 export type AuditEventRow = Selectable<AuditEventTable>;
 
+/** The target's label rides in the details JSON under this key (the table has no column for it). */
+const TARGET_LABEL_KEY = 'targetLabel';
+
+/** The details column: the event's details with the target's label; null when there is neither. */
+export function detailsToColumn(details: Record<string, unknown> | undefined, targetLabel: string | undefined): string | null {
+  const stored = { ...details, ...(targetLabel !== undefined ? { [TARGET_LABEL_KEY]: targetLabel } : {}) };
+  return Object.keys(stored).length > 0 ? JSON.stringify(stored) : null;
+}
+
 export function auditEventRowToAuditEvent(row: AuditEventRow): AuditEvent {
+  const { [TARGET_LABEL_KEY]: label, ...details } = row.details ? (JSON.parse(row.details) as Record<string, unknown>) : {};
   return {
     id: row.id,
     at: row.at,
     actor: { type: row.actor_type as AuditEvent['actor']['type'], id: row.actor_id, label: row.actor_label },
     address: row.address,
     action: row.action as AuditAction,
-    target: row.target_type && row.target_id ? { type: row.target_type, id: row.target_id } : null,
-    details: row.details ? (JSON.parse(row.details) as Record<string, unknown>) : null,
+    target: row.target_type && row.target_id ? { type: row.target_type, id: row.target_id, ...(typeof label === 'string' ? { label } : {}) } : null,
+    details: Object.keys(details).length > 0 ? details : null,
   };
 }
 

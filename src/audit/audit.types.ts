@@ -6,7 +6,7 @@ export type AuditActor =
   | { type: 'cli'; label: 'cli' }
   | { type: 'system'; label: 'formgate' };
 
-/** Every action the log records (contract section 17). */
+/** Every action the log records. */
 export const AUDIT_ACTIONS = [
   'sign_in',
   'sign_in_failed',
@@ -15,14 +15,23 @@ export const AUDIT_ACTIONS = [
   'form.created',
   'form.updated',
   'form.deleted',
+  'notification.recipient_added',
+  'notification.recipient_removed',
   'hook.added',
   'hook.removed',
   'integration.added',
   'integration.removed',
+  'integration.enabled',
+  'integration.disabled',
   'submissions.marked',
   'submissions.deleted',
   'submissions.exported',
   'submissions.erased',
+  'submissions.assigned',
+  'submissions.state_changed',
+  'submissions.tagged',
+  'submissions.untagged',
+  'submission.notes_changed',
   'delivery.sent_again',
   'member.added',
   'member.removed',
@@ -32,12 +41,24 @@ export const AUDIT_ACTIONS = [
   'invitation.revoked',
   'invitation.accepted',
   'ownership.transferred',
+  'user.password_changed',
+  'user.email_changed',
+  'account.plan_changed',
+  'account.disabled',
+  'account.enabled',
+  'account.deleted',
+  'signup.mode_changed',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
+/**
+ * What an event is about. `label` is its name when the event was written (a form's name, a
+ * member's email, an integration's name): the log stays readable after the thing is renamed or gone.
+ */
 export interface AuditTarget {
   type: string;
   id: string;
+  label?: string;
 }
 
 export interface AuditEvent {

@@ -125,6 +125,8 @@ export async function accountPages(app: FastifyInstance): Promise<void> {
       rethrowUnlessValidation(err);
       return renderAccount(request, reply, { values: withoutPasswords(request.body ?? {}), fieldErrors: err.fieldErrors ?? {}, error: err.message }, 400);
     }
+    // Its audit log went with it, and no other account is the place for the event: the server log keeps it.
+    request.log.info({ accountId: request.owner!.id, userId: request.user!.id }, 'account deleted by its owner');
     reply.clearCookie(SESSION_COOKIE, { path: '/dashboard' });
     setFlash(reply, { notice: 'Your account and everything in it were deleted.' }, secure);
     return reply.redirect('/dashboard/login', 303);

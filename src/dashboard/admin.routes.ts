@@ -55,9 +55,9 @@ export async function adminPages(app: FastifyInstance): Promise<void> {
   app.get('/dashboard/admin', { schema: { hide: true } }, async (request, reply) => renderAdmin(request, reply));
 
   app.post<{ Body: { open?: string; mode?: string } }>('/dashboard/admin/signup', { schema: { hide: true } }, async (request, reply) => {
-    if (request.body?.mode === 'invite') return act(request, reply, 'Sign-up is now by invitation only.', () => admin.setSignupMode('invite'));
+    if (request.body?.mode === 'invite') return act(request, reply, 'Sign-up is now by invitation only.', () => admin.setSignupMode('invite', request.owner!.id));
     const open = request.body?.open === '1';
-    return act(request, reply, open ? 'Sign-up opened.' : 'Sign-up closed.', () => admin.setSignupOpen(open));
+    return act(request, reply, open ? 'Sign-up opened.' : 'Sign-up closed.', () => admin.setSignupOpen(open, request.owner!.id));
   });
 
   // Someone brought onto the instance by its admin: with a password given, at once; without one,

@@ -76,6 +76,7 @@ export const ROUTE_PERMISSIONS: Record<string, RoutePermission> = {
   'POST /dashboard/account/delete': r('account.delete'),
   'POST /dashboard/account/switch': r('self'),
   'GET /dashboard/audit': r('audit.read'),
+  'GET /dashboard/audit.ndjson': r('audit.read'),
   'GET /dashboard/members': r('members.read'),
   'POST /dashboard/members/invitations': r('members.manage'),
   'POST /dashboard/members/invitations/:id/revoke': r('members.manage', 'invitation'),

@@ -7,6 +7,7 @@ import { canBeKey } from '../lib/text.js';
 import { templateProblem } from '../lib/template.js';
 import { nowIso } from '../lib/time.js';
 import type { FormRowUpdate } from '../db/schema.js';
+import { changedSettingNames } from './form-settings-diff.js';
 import {
   deleteFormRow,
   findFormIdsAfter,
@@ -348,7 +349,7 @@ export class FormService {
     };
     await this.db.transaction().execute(async (trx) => {
       await insertForm(trx, row);
-      await this.audit?.record(trx, accountId, 'form.created', { type: 'form', id: row.id }, { name: row.name });
+      await this.audit?.record(trx, accountId, 'form.created', { type: 'form', id: row.id, label: row.name }, { name: row.name });
     });
     this.directory.add(row.id);
     return formRowToForm(row);
@@ -360,9 +361,13 @@ export class FormService {
     const settings = withBotCheck(parseSettings(input, false), form);
     this.checkBotCheckSecret(settings, form);
     await this.db.transaction().execute(async (trx) => {
+      // Compared with the row as this transaction reads it: a page that sends every setting lists only those it changed.
+      const before = await findFormRowById(trx, form.id);
+      const changed = before ? changedSettingNames(settings, before, settingsToRow) : [];
       await updateFormRow(trx, form.id, { ...settingsToRow(settings), updated_at: nowIso() });
-      // The names of the settings given, never their values (some are secrets).
-      await this.audit?.record(trx, form.accountId, 'form.updated', { type: 'form', id: form.id }, { changed: Object.keys(settings).sort() });
+      if (changed.length === 0) return;
+      const name = settings.name ?? before!.name;
+      await this.audit?.record(trx, form.accountId, 'form.updated', { type: 'form', id: form.id, label: name }, { changed });
     });
     this.cache.forget(form.id);
     return this.getForm(form.id);
@@ -392,7 +397,7 @@ export class FormService {
     // Read in the transaction: on SQLite its connection is the only one.
     const [form] = await findFormRowsByIds(trx, [formId]);
     const deleted = await deleteFormRow(trx, formId);
-    if (deleted && form) await this.audit?.record(trx, form.account_id, 'form.deleted', { type: 'form', id: formId }, { name: form.name });
+    if (deleted && form) await this.audit?.record(trx, form.account_id, 'form.deleted', { type: 'form', id: formId, label: form.name }, { name: form.name });
     this.cache.forget(formId);
     return deleted;
   }

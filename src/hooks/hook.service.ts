@@ -65,7 +65,7 @@ export class HookService {
     };
     await this.db.transaction().execute(async (trx) => {
       await insertHook(trx, row);
-      await this.audit?.record(trx, accountId, 'hook.added', { type: 'hook', id: row.id }, { formId: row.form_id, targetUrl: row.target_url });
+      await this.audit?.record(trx, accountId, 'hook.added', { type: 'hook', id: row.id, label: row.target_url }, { formId: row.form_id, targetUrl: row.target_url });
     });
     return { hook: hookRowToHook(row), secret };
   }
@@ -79,7 +79,7 @@ export class HookService {
     if (!row) throw notFound('Hook');
     await this.db.transaction().execute(async (trx) => {
       await deleteHookRow(trx, row.id);
-      await this.audit?.record(trx, accountId, 'hook.removed', { type: 'hook', id: row.id }, { formId: row.form_id, targetUrl: row.target_url });
+      await this.audit?.record(trx, accountId, 'hook.removed', { type: 'hook', id: row.id, label: row.target_url }, { formId: row.form_id, targetUrl: row.target_url });
     });
   }
 

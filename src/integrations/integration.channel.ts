@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import type { AuditService } from '../audit/audit.service.js';
 import { linkedPayload, type FileLinker } from '../lib/file-links.js';
 import type { Config } from '../config.js';
 import type { DatabaseHandle, Trx } from '../db/database.js';
@@ -14,6 +15,7 @@ import {
   loadLeasedMessages,
   setIntegrationEnabled,
   skipPendingMessagesOf,
+  turnOffIntegration,
   type ClaimedIntegrationMessage,
 } from './integration.repository.js';
 import type { IntegrationSender } from './integration.sender.js';
@@ -44,6 +46,7 @@ export class IntegrationChannel implements OutboxChannel<ClaimedIntegrationMessa
     private readonly metrics?: Metrics,
     /** Signs the links of a payload's files; absent, file values go as stored. */
     private readonly fileLinker?: FileLinker,
+    private readonly audit?: AuditService,
   ) {
     this.policy = fourfoldBackoff(config.mailRetryBaseMs);
   }
@@ -90,9 +93,20 @@ export class IntegrationChannel implements OutboxChannel<ClaimedIntegrationMessa
     return { answer: { kind: 'permanent' }, status, durationMs, error: outcome.reason };
   }
 
-  /** The platform refused the integration: it is turned off, and its queued messages skipped. */
+  /**
+   * The platform refused the integration: it is turned off, and its queued messages skipped. The
+   * team's audit log says Formgate turned it off, and why, once however many messages were refused.
+   */
   async settle(trx: Trx, row: ClaimedIntegrationMessage, attempt: RecordedAttempt): Promise<void> {
-    await setIntegrationEnabled(trx, row.integration_id, false, attempt.error ?? 'refused');
+    const reason = attempt.error ?? 'refused';
+    if (await turnOffIntegration(trx, row.integration_id, reason)) {
+      const target = { type: 'integration', id: row.integration_id, label: row.integration_name };
+      const details = { formId: row.form_id, form: row.form_name, kind: row.kind, reason };
+      // Sending may run in the context of the request that woke the outbox: Formgate acts here, not that request's user.
+      await this.audit?.record(trx, row.account_id, 'integration.disabled', target, details, { type: 'system', label: 'formgate' });
+    } else {
+      await setIntegrationEnabled(trx, row.integration_id, false, reason);
+    }
     await skipPendingMessagesOf(trx, row.integration_id);
   }
 

@@ -54,6 +54,12 @@ export async function deleteIntegrationRow(trx: Trx, id: string): Promise<boolea
   return Number(result.numDeletedRows) > 0;
 }
 
+/** Turns an integration off when it is on; false when it was off already (another refusal came first). */
+export async function turnOffIntegration(db: Executor, id: string, reason: string): Promise<boolean> {
+  const result = await db.updateTable('integrations').set({ enabled: 0, disabled_reason: reason }).where('id', '=', id).where('enabled', '=', 1).executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
 export async function setIntegrationEnabled(db: Executor, id: string, enabled: boolean, reason: string | null): Promise<void> {
   await db.updateTable('integrations').set({ enabled: enabled ? 1 : 0, disabled_reason: enabled ? null : reason }).where('id', '=', id).execute();
 }
@@ -120,7 +126,10 @@ export interface ClaimedIntegrationMessage {
   token: string | null;
   chat_id: string | null;
   enabled: number;
+  integration_name: string;
+  form_id: string;
   form_name: string;
+  account_id: string;
   s_created_at: string;
   s_country: string;
   s_payload: string;
@@ -143,7 +152,10 @@ export async function loadLeasedMessages(leased: LeasedItems): Promise<ClaimedIn
       'i.token',
       'i.chat_id',
       'i.enabled',
+      'i.name as integration_name',
+      'i.form_id',
       'f.name as form_name',
+      'f.account_id',
       's.created_at as s_created_at',
       's.country as s_country',
       's.payload as s_payload',

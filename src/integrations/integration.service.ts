@@ -168,7 +168,7 @@ export class IntegrationService {
     };
     await this.db.transaction().execute(async (trx) => {
       await insertIntegration(trx, row);
-      await this.audit?.record(trx, form.accountId, 'integration.added', { type: 'integration', id: row.id }, { formId: form.id, kind, name });
+      await this.audit?.record(trx, form.accountId, 'integration.added', { type: 'integration', id: row.id, label: name }, { formId: form.id, form: form.name, kind, name });
     });
     return integrationRowToIntegration(row);
   }
@@ -187,16 +187,20 @@ export class IntegrationService {
     const form = await this.forms.getForm(row.form_id);
     await this.db.transaction().execute(async (trx) => {
       await deleteIntegrationRow(trx, row.id);
-      await this.audit?.record(trx, form.accountId, 'integration.removed', { type: 'integration', id: row.id }, { formId: form.id, kind: row.kind, name: row.name });
+      await this.audit?.record(trx, form.accountId, 'integration.removed', { type: 'integration', id: row.id, label: row.name }, { formId: form.id, form: form.name, kind: row.kind, name: row.name });
     });
   }
 
   /** Turning one on again clears the reason; turning one off skips what is still queued for it. */
   async setEnabled(id: string, enabled: boolean, accountId?: string): Promise<Integration> {
     const row = await this.getRow(id, accountId);
+    const form = await this.forms.getForm(row.form_id);
     await this.db.transaction().execute(async (trx) => {
       await setIntegrationEnabled(trx, row.id, enabled, enabled ? null : 'turned off by the owner');
       if (!enabled) await skipPendingMessagesOf(trx, row.id);
+      if ((row.enabled === 1) === enabled) return;
+      const action = enabled ? 'integration.enabled' : 'integration.disabled';
+      await this.audit?.record(trx, form.accountId, action, { type: 'integration', id: row.id, label: row.name }, { formId: form.id, form: form.name, kind: row.kind });
     });
     return integrationRowToIntegration((await findIntegrationRow(this.db, row.id))!);
   }

@@ -151,7 +151,7 @@ export class MemberService {
         revoked_at: null,
       };
       await insertInvitation(trx, row);
-      await this.audit?.record(trx, accountId, 'invitation.created', { type: 'invitation', id: row.id }, { email, role });
+      await this.audit?.record(trx, accountId, 'invitation.created', { type: 'invitation', id: row.id, label: email }, { email, role });
       const emailed = (await this.notifications.queueInvitationEmail(trx, email, { accountName: account.email, role, link: url }, now)) > 0;
       return { invitation: invitationRowToInvitation(row, now), url, emailed };
     });
@@ -164,7 +164,7 @@ export class MemberService {
       if (actorId !== undefined) await this.requireRole(trx, accountId, actorId, 'members.manage', 'Your role in this account does not allow revoking invitations.');
       const row = await markInvitationRevoked(trx, accountId, invitationId, nowIso());
       if (!row) throw notFound('Invitation');
-      await this.audit?.record(trx, accountId, 'invitation.revoked', { type: 'invitation', id: row.id }, { email: row.email, role: row.role });
+      await this.audit?.record(trx, accountId, 'invitation.revoked', { type: 'invitation', id: row.id, label: row.email }, { email: row.email, role: row.role });
     });
   }
 
@@ -210,7 +210,7 @@ export class MemberService {
       throw validationFailed('You are a member of this account already.', { token: 'member' });
     }
     const actor = { type: 'user' as const, id: user.id, label: user.email };
-    await this.audit?.record(trx, invitation.accountId, 'invitation.accepted', { type: 'invitation', id: invitation.id }, { email: user.email, role: invitation.role }, actor);
+    await this.audit?.record(trx, invitation.accountId, 'invitation.accepted', { type: 'invitation', id: invitation.id, label: user.email }, { email: user.email, role: invitation.role }, actor);
   }
 
   /** Changes a member's role; the owner's role changes only by a handover. `actorId`: the member making the change, when one does (the dashboard). */
@@ -222,7 +222,7 @@ export class MemberService {
       const member = await this.getMember(trx, accountId, who);
       if (member.role === 'owner') throw forbidden('The owner\'s role changes only by handing ownership to another member.');
       await updateMemberRole(trx, accountId, member.userId, newRole);
-      await this.audit?.record(trx, accountId, 'member.role_changed', { type: 'user', id: member.userId }, { email: member.email, from: member.role, to: newRole });
+      await this.audit?.record(trx, accountId, 'member.role_changed', { type: 'user', id: member.userId, label: member.email }, { email: member.email, from: member.role, to: newRole });
       return { ...member, role: newRole };
     });
   }
@@ -235,7 +235,7 @@ export class MemberService {
       const member = await this.getMember(trx, accountId, who);
       if (member.role === 'owner') throw forbidden('The owner cannot be removed. Hand ownership to another member first.');
       await deleteMembership(trx, accountId, member.userId);
-      await this.audit?.record(trx, accountId, 'member.removed', { type: 'user', id: member.userId }, { email: member.email, role: member.role });
+      await this.audit?.record(trx, accountId, 'member.removed', { type: 'user', id: member.userId, label: member.email }, { email: member.email, role: member.role });
       return member;
     });
   }
@@ -244,11 +244,12 @@ export class MemberService {
   async leave(accountId: string, userId: string): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
       await this.lockTeam(trx, accountId);
-      const role = await findMemberRole(trx, accountId, userId);
-      if (!role) throw notFound('Membership');
+      const member = (await listMemberRows(trx, accountId)).find((m) => m.userId === userId);
+      if (!member) throw notFound('Membership');
+      const { role } = member;
       if (role === 'owner') throw forbidden('The owner cannot leave. Hand ownership to another member first.');
       await deleteMembership(trx, accountId, userId);
-      await this.audit?.record(trx, accountId, 'member.left', { type: 'user', id: userId }, { role });
+      await this.audit?.record(trx, accountId, 'member.left', { type: 'user', id: userId, label: member.email }, { role });
     });
   }
 
@@ -261,7 +262,7 @@ export class MemberService {
       if (target.userId === fromUserId) throw validationFailed('You own this account already.', { email: 'This is you' });
       await updateMemberRole(trx, accountId, fromUserId, 'admin');
       await updateMemberRole(trx, accountId, target.userId, 'owner');
-      await this.audit?.record(trx, accountId, 'ownership.transferred', { type: 'user', id: target.userId }, { to: target.email, previousRole: target.role });
+      await this.audit?.record(trx, accountId, 'ownership.transferred', { type: 'user', id: target.userId, label: target.email }, { to: target.email, previousRole: target.role });
       return { ...target, role: 'owner' as const };
     });
   }
@@ -282,7 +283,7 @@ export class MemberService {
       if (!(await insertMembership(trx, { account_id: accountId, user_id: user.id, role, created_at: now }))) {
         throw validationFailed(`${email} is a member already.`, { email: 'This person is a member already' });
       }
-      await this.audit?.record(trx, accountId, 'member.added', { type: 'user', id: user.id }, { email, role });
+      await this.audit?.record(trx, accountId, 'member.added', { type: 'user', id: user.id, label: email }, { email, role });
       return { userId: user.id, email: user.email, displayName: user.displayName, role, createdAt: now };
     });
     return { member };

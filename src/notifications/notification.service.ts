@@ -84,9 +84,15 @@ export class NotificationService {
     const list = parseRecipientList(addresses);
     const queued = await this.handle.db.transaction().execute(async (trx) => {
       const existing = await listRecipientRows(trx, form.id);
-      const removed = existing.filter((r) => !list.includes(r.address)).map((r) => r.id);
+      const removedRows = existing.filter((r) => !list.includes(r.address));
+      const removed = removedRows.map((r) => r.id);
       await skipHeldMessages(trx, removed, 'recipient_not_verified');
       await deleteRecipientRows(trx, removed);
+      const target = { type: 'form', id: form.id, label: form.name };
+      for (const r of removedRows) await this.audit?.record(trx, form.accountId, 'notification.recipient_removed', target, { address: r.address });
+      for (const addr of list.filter((a) => !existing.some((r) => r.address === a))) {
+        await this.audit?.record(trx, form.accountId, 'notification.recipient_added', target, { address: addr });
+      }
       const knownToAccount = await findAccountVerifiedAddresses(trx, form.accountId, list);
       let messages = 0;
       const now = nowIso();

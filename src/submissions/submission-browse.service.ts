@@ -96,7 +96,8 @@ export class SubmissionBrowseService {
 
   /** An export leaves the dashboard with the form's submissions: the audit log says who took them. */
   async recordExport(accountId: string, formId: string, format: 'csv' | 'ndjson', filtered: boolean): Promise<void> {
-    await this.audit?.record(this.db, accountId, 'submissions.exported', { type: 'form', id: formId }, { format, filtered });
+    const form = await this.forms.findForm(formId);
+    await this.audit?.record(this.db, accountId, 'submissions.exported', { type: 'form', id: formId, ...(form ? { label: form.name } : {}) }, { format, filtered });
   }
 
   async browse(accountId: string, formId: string, input: BrowseInput): Promise<BrowsePage> {

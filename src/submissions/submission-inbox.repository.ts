@@ -42,13 +42,21 @@ export async function listTagRowsOf(db: Executor, ids: string[]): Promise<Submis
   return db.selectFrom('submission_tags').selectAll().where('submission_id', 'in', ids).orderBy('tag').execute();
 }
 
+/** A submission with its form and the form's account. */
+export interface SubmissionOfForm {
+  id: string;
+  formId: string;
+  formName: string;
+  accountId: string;
+}
+
 /** Which of these IDs are submissions of the account's forms (any account's when absent), with their form. */
-export async function findSubmissionFormsOfAccount(db: Executor, ids: string[], accountId?: string): Promise<Array<{ id: string; formId: string }>> {
+export async function findSubmissionFormsOfAccount(db: Executor, ids: string[], accountId?: string): Promise<SubmissionOfForm[]> {
   if (ids.length === 0) return [];
   let q = db
     .selectFrom('submissions')
     .innerJoin('forms', 'forms.id', 'submissions.form_id')
-    .select(['submissions.id as id', 'submissions.form_id as formId'])
+    .select(['submissions.id as id', 'submissions.form_id as formId', 'forms.name as formName', 'forms.account_id as accountId'])
     .where('submissions.id', 'in', ids);
   if (accountId !== undefined) q = q.where('forms.account_id', '=', accountId);
   return q.execute();

@@ -183,6 +183,12 @@ describe(`integrations over HTTPS on ${testDialect}`, () => {
     expect(outbox).toEqual([]);
     expect(to(path)).toHaveLength(1);
 
+    // The team's audit log says Formgate turned it off, and why.
+    const account = (await t.services.forms.getForm(form.id)).accountId;
+    expect((await t.services.audit.listEvents(account, { action: 'integration.disabled' })).map((e) => [e.actor.label, e.target, e.details])).toEqual([
+      ['formgate', { type: 'integration', id: integration.id, label: integration.name }, { formId: form.id, form: form.name, kind: 'teams', reason: disabled.disabledReason }],
+    ]);
+
     // Turned on again by the owner, it receives the next submission.
     await t.services.integrations.setEnabled(integration.id, true);
     expect((await t.services.integrations.getIntegration(integration.id)).disabledReason).toBeNull();
