@@ -27,7 +27,7 @@ afterAll(async () => {
 
 describe('single sign-on in Chromium', () => {
   it('the log-in page’s button goes through the provider and back into the dashboard', async () => {
-    const account = await createAccount(t.services, { password: 'a good long password' });
+    const account = await createAccount(t.services, { password: 'a good long password', emailConfirmed: true });
     provider.signInAs({ sub: 'chromium-person', email: account.email, email_verified: true, name: 'Chromium Person' });
     const context = await browser.newContext();
     const page = await context.newPage();

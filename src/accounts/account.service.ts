@@ -29,6 +29,7 @@ import {
   insertOwnerMembership,
   insertUser,
   promoteFirstUserIfNoAdmin,
+  markUserEmailConfirmed,
   updateUserDisplayName,
   updateUserIsAdmin,
   updateUserEmail,
@@ -37,6 +38,7 @@ import {
 } from './user.repository.js';
 import { plans } from './account.types.js';
 import { hashPassword, verifyPassword } from './password.js';
+import { deleteUnusedPasswordResetsOfUser } from './password-reset.repository.js';
 
 /** The plan of an instance's first account (its admin) when none is given. */
 export const FIRST_ACCOUNT_PLAN: Plan = 'business';
@@ -46,6 +48,8 @@ const newAccountSchema = z.object({
   displayName: z.string().trim().min(1).max(200).optional(),
   planId: z.enum(plans).optional(),
   password: z.string().min(8).max(1024).optional(),
+  /** The operator made the person (CLI, Admin page, ADMIN_EMAIL) or a provider vouched for the address. */
+  emailConfirmed: z.boolean().optional(),
 });
 
 /** The form in which emails are stored and compared. */
@@ -79,7 +83,7 @@ export class AccountService {
       const fieldErrors = Object.fromEntries(parsed.error.issues.map((i) => [String(i.path[0]), i.message]));
       throw validationFailed('The account details are not valid.', fieldErrors);
     }
-    const { email, displayName, planId, password } = parsed.data;
+    const { email, displayName, planId, password, emailConfirmed } = parsed.data;
     if (await findUserRowByEmail(this.db, email)) {
       throw validationFailed('An account with this email already exists.', { email: 'already registered' });
     }
@@ -96,7 +100,8 @@ export class AccountService {
     // One transaction: an admin made first is never left on DEFAULT_PLAN by a crash in between.
     const promoted = await this.db.transaction().execute(async (trx) => {
       // The account's owner is a user made with it, under the same ID.
-      const user = { id: row.id, email, display_name: row.display_name, password_hash: row.password_hash, created_at: row.created_at };
+      const confirmedAt = emailConfirmed ? row.created_at : null;
+      const user = { id: row.id, email, display_name: row.display_name, password_hash: row.password_hash, created_at: row.created_at, email_confirmed_at: confirmedAt };
       if (!(await insertAccount(trx, row)) || !(await insertUser(trx, user))) {
         throw validationFailed('An account with this email already exists.', { email: 'already registered' });
       }
@@ -119,7 +124,7 @@ export class AccountService {
     if (await anyAccountRowExists(this.db)) return undefined;
     try {
       // No plan given: as the first account it becomes the admin on the top plan.
-      return await this.createAccount({ email: admin.email, password: admin.password });
+      return await this.createAccount({ email: admin.email, password: admin.password, emailConfirmed: true });
     } catch (err) {
       // Another replica starting at the same moment made it first.
       if (err instanceof AppError && err.fieldErrors?.email === 'already registered') return undefined;
@@ -257,23 +262,43 @@ export class AccountService {
    * A user who joins an account by invitation (not an account of their own); `password`
    * undefined: they sign in by single sign-on. Refused when the email is taken.
    */
-  async createUser(input: { email: string; displayName?: string | undefined; password?: string | undefined }, db: Executor = this.db): Promise<User> {
+  async createUser(
+    input: { email: string; displayName?: string | undefined; password?: string | undefined; emailConfirmed?: boolean },
+    db: Executor = this.db,
+  ): Promise<User> {
     const parsed = newAccountSchema.omit({ planId: true }).safeParse(input);
     if (!parsed.success) {
       const fieldErrors = Object.fromEntries(parsed.error.issues.map((i) => [String(i.path[0]), i.message]));
       throw validationFailed('The details are not valid.', fieldErrors);
     }
-    const { email, displayName, password } = parsed.data;
+    const { email, displayName, password, emailConfirmed } = parsed.data;
+    const now = nowIso();
     const row = {
       id: newId('usr'),
       email,
       display_name: displayName ?? email.split('@')[0]!,
       password_hash: password ? await hashPassword(password) : null,
-      created_at: nowIso(),
+      created_at: now,
       is_admin: 0,
+      email_confirmed_at: emailConfirmed ? now : null,
     };
     if (!(await insertUser(db, row))) throw validationFailed('An account with this email already exists.', { email: 'already registered' });
     return userRowToUser(row);
+  }
+
+  /** True once the user's current address was shown to be theirs (see emailConfirmed above). */
+  async isEmailConfirmed(userId: string, db: Executor = this.db): Promise<boolean> {
+    return ((await findUserRowById(db, userId))?.email_confirmed_at ?? null) !== null;
+  }
+
+  /** The user's current address is theirs: they used a link sent to it, or a provider vouched for it. */
+  async confirmEmail(userId: string, db: Executor = this.db): Promise<void> {
+    await markUserEmailConfirmed(db, userId, nowIso());
+  }
+
+  /** False for a user who signs in by single sign-on only. */
+  async hasPassword(userId: string): Promise<boolean> {
+    return Boolean((await findUserRowById(this.db, userId))?.password_hash);
   }
 
   /** Sets a password chosen through a reset link: the user acts, though no session says so. */
@@ -311,8 +336,8 @@ export class AccountService {
     }
   }
 
-  /** The stored password must match before email, password or the account itself change. */
-  private async checkCurrentPassword(id: string, password: string, field: string): Promise<void> {
+  /** The stored password must match before email, password, linked sign-ins or the account itself change. */
+  async checkCurrentPassword(id: string, password: string, field: string): Promise<void> {
     const row = await findUserRowById(this.db, id);
     if (!row) throw notFound('Account');
     if (!password) throw validationFailed('Enter your current password.', { [field]: 'Enter your current password' });
@@ -336,15 +361,18 @@ export class AccountService {
   /**
    * Sets a checked email (see EmailChangeService) in the caller's transaction, or in one of its
    * own; refused when another user took it meanwhile. The user acts, whether signed in or
-   * following the confirmation link.
+   * following the confirmation link. `confirmed`: the new address itself opened a link. Reset
+   * links still out went to the old address, so they end here: using one must never vouch for
+   * the new address.
    */
-  async setEmail(userId: string, email: string, db: Executor = this.db): Promise<void> {
+  async setEmail(userId: string, email: string, options: { confirmed: boolean }, db: Executor = this.db): Promise<void> {
     const change = async (trx: Executor) => {
       const user = await findUserRowById(trx, userId);
       if (!user) throw notFound('User');
       const other = await findUserRowByEmail(trx, email);
       if (other && other.id !== userId) throw validationFailed('Another account uses this email.', { email: 'Another account already uses this email' });
-      await updateUserEmail(trx, userId, email);
+      await updateUserEmail(trx, userId, email, options.confirmed ? nowIso() : null);
+      await deleteUnusedPasswordResetsOfUser(trx, userId);
       if (user.email === email) return;
       await this.recordUserChange(trx, user, 'user.email_changed', { from: user.email, to: email }, { type: 'user', id: user.id, label: user.email });
     };

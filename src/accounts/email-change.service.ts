@@ -36,7 +36,8 @@ export class EmailChangeService {
     const newEmail = await this.accounts.checkEmailChange(accountId, email, currentPassword);
     const account = await this.accounts.getUser(accountId);
     if (!this.notifications.emailEnabled) {
-      await this.accounts.setEmail(accountId, newEmail);
+      // Nothing was sent, so nothing shows the new address is the user's.
+      await this.accounts.setEmail(accountId, newEmail, { confirmed: false });
       return { changed: true, email: newEmail };
     }
     const token = randomBytes(32).toString('base64url');
@@ -67,7 +68,8 @@ export class EmailChangeService {
   }
 
   /**
-   * Confirms the link: the account's email becomes the new address. Undefined when the link is
+   * Confirms the link: the account's email becomes the new address, confirmed (its owner opened
+   * what was sent to it). Undefined when the link is
    * used up, replaced or expired; a validation error when another account took the address since.
    */
   async confirm(token: string): Promise<{ email: string } | undefined> {
@@ -75,7 +77,7 @@ export class EmailChangeService {
     return this.handle.db.transaction().execute(async (trx) => {
       const row = await consumeEmailChange(trx, hashToken(token), nowIso());
       if (!row) return undefined;
-      await this.accounts.setEmail(row.user_id, row.new_email, trx);
+      await this.accounts.setEmail(row.user_id, row.new_email, { confirmed: true }, trx);
       return { email: row.new_email };
     });
   }

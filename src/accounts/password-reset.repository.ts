@@ -30,3 +30,8 @@ export async function findLivePasswordReset(db: Executor, tokenHash: string, now
     .executeTakeFirst();
   return row?.user_id;
 }
+
+/** Ends the user's unused reset links: each was sent to an address the user no longer has. */
+export async function deleteUnusedPasswordResetsOfUser(db: Executor, userId: string): Promise<void> {
+  await db.deleteFrom('password_resets').where('user_id', '=', userId).where('used_at', 'is', null).execute();
+}

@@ -50,7 +50,10 @@ export class PasswordResetService {
     return TOKEN_PATTERN.test(token) && (await findLivePasswordReset(this.handle.db, hashToken(token), nowIso())) !== undefined;
   }
 
-  /** Sets the new password and ends every session of the account; false when the link is used up or expired. */
+  /**
+   * Sets the new password, confirms the address the link was sent to and ends every session of
+   * the account; false when the link is used up or expired.
+   */
   async resetPassword(token: string, password: string): Promise<boolean> {
     if (password.length < 8 || password.length > 1024) {
       throw validationFailed('The password is not valid.', { password: 'must be 8 to 1024 characters' });
@@ -59,6 +62,8 @@ export class PasswordResetService {
     const accountId = await this.handle.db.transaction().execute((trx) => consumePasswordReset(trx, hashToken(token), nowIso()));
     if (!accountId) return false;
     await this.accounts.setPassword(accountId, password);
+    // The link went to the user's address (an email change ends older links), so it is theirs.
+    await this.accounts.confirmEmail(accountId);
     await this.sessions.revokeOtherSessions(accountId, undefined);
     return true;
   }

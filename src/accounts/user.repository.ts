@@ -51,10 +51,18 @@ export async function updateUserDisplayName(db: Executor, id: string, displayNam
   await db.updateTable('accounts').set({ display_name: displayName }).where('id', '=', id).execute();
 }
 
-/** The user's email, and the legacy copy on the account made with the user (same ID). */
-export async function updateUserEmail(db: Executor, id: string, email: string): Promise<void> {
-  await db.updateTable('users').set({ email }).where('id', '=', id).execute();
+/**
+ * The user's email with whether it is confirmed (null: not), and the legacy copy on the account
+ * made with the user (same ID).
+ */
+export async function updateUserEmail(db: Executor, id: string, email: string, confirmedAt: string | null): Promise<void> {
+  await db.updateTable('users').set({ email, email_confirmed_at: confirmedAt }).where('id', '=', id).execute();
   await db.updateTable('accounts').set({ email }).where('id', '=', id).execute();
+}
+
+/** Marks the user's current address confirmed; the first confirmation's time is kept. */
+export async function markUserEmailConfirmed(db: Executor, id: string, at: string): Promise<void> {
+  await db.updateTable('users').set({ email_confirmed_at: at }).where('id', '=', id).where('email_confirmed_at', 'is', null).execute();
 }
 
 /** Deletes a user who belongs to no account any more (their account was deleted). */

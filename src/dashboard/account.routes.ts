@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { rethrowUnlessValidation } from '../errors.js';
+import { AppError, rethrowUnlessValidation } from '../errors.js';
 import { SESSION_COOKIE, pageContext, sendPage, setFlash } from './page.js';
+import { linkIntentOf, startSsoTrip } from './sso.routes.js';
 import type { ConfirmModel } from './views/confirm.views.js';
 
 type Values = Record<string, string>;
@@ -22,10 +23,15 @@ export async function accountPages(app: FastifyInstance): Promise<void> {
     const user = (await app.services.accounts.findUser(request.user!.id)) ?? request.user!;
     const sessions = await app.services.sessions.listSessions(user.id, request.cookies[SESSION_COOKIE]);
     const pendingEmail = await app.services.emailChanges.findPending(user.id);
+    const waitingInvitations = (await app.services.members.listWaitingFor(user)).length;
+    const sso = app.services.sso.enabled
+      ? { displayName: app.config.oidc!.displayName, identities: await app.services.sso.listIdentities(user.id), canLink: await app.services.accounts.hasPassword(user.id) }
+      : undefined;
     const ctx = { ...pageContext(request, reply, 'Account'), ...(extra.error ? { error: extra.error } : {}) };
     // The page's "account" is the signed-in person; the owner alone sees the account's deletion.
     const account = { ...request.owner!, email: user.email, displayName: user.displayName };
-    return sendPage(reply, 'account', ctx, { account, sessions, pendingEmail, role: request.role, values: extra.values ?? {}, fieldErrors: extra.fieldErrors ?? {} }, status);
+    const model = { account, sessions, pendingEmail, waitingInvitations, sso, role: request.role, values: extra.values ?? {}, fieldErrors: extra.fieldErrors ?? {} };
+    return sendPage(reply, 'account', ctx, model, status);
   };
 
   /** Runs a change; a validation error re-renders the page with what was typed and the message by its field. */
@@ -75,6 +81,19 @@ export async function accountPages(app: FastifyInstance): Promise<void> {
     await app.services.sessions.revokeSession(request.user!.id, request.params.id);
     setFlash(reply, { notice: 'That session is logged out.' }, secure);
     return reply.redirect('/dashboard/account', 303);
+  });
+
+  // Linking single sign-on asks for the password first: a borrowed session alone must not add a
+  // way in that outlives it. The provider's sign-in then proves the other side.
+  app.post<{ Body: Values }>('/dashboard/account/sso', { schema: { hide: true, body: bodySchema(['currentPassword']) } }, async (request, reply) => {
+    if (!app.services.sso.enabled) throw new AppError('not_found', 'Single sign-on is not set up on this server.');
+    try {
+      await app.services.accounts.checkCurrentPassword(request.user!.id, request.body.currentPassword ?? '', 'ssoPassword');
+    } catch (err) {
+      rethrowUnlessValidation(err);
+      return renderAccount(request, reply, { fieldErrors: err.fieldErrors ?? {}, error: err.message }, 400);
+    }
+    return startSsoTrip(app, request, reply, linkIntentOf(request));
   });
 
   app.post('/dashboard/account/sessions/revoke-others', { schema: { hide: true } }, async (request, reply) => {

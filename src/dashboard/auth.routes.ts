@@ -4,7 +4,7 @@ import { rethrowUnlessValidation } from '../errors.js';
 import { clientKey, rateLimited } from '../http/rate-limits.js';
 import type { Counter } from '../lib/rate-limiter.js';
 import { SESSION_COOKIE, pageContext, sendPage, setFlash } from './page.js';
-import { startDashboardSession, startingAccountOf } from './session-cookie.js';
+import { landingPageOf, startDashboardSession, startingAccountOf } from './session-cookie.js';
 
 const credentialsSchema = {
   type: 'object',
@@ -89,7 +89,7 @@ export async function authPages(app: FastifyInstance): Promise<void> {
       return sendPage(reply, 'auth', page, { heading: 'Log in', action: '/dashboard/login', email: request.body.email, signupOpen: await isSignupOpen(), ...signInChoices(app) }, 403);
     }
     await app.limiter.unhit(...counters);
-    return startDashboardSession(app, request, reply, user, account.id, 'password');
+    return startDashboardSession(app, request, reply, user, account.id, 'password', await landingPageOf(app, user));
   });
 
   app.post<{ Body: Credentials }>('/dashboard/signup', { schema: { hide: true, body: credentialsSchema } }, async (request, reply) => {

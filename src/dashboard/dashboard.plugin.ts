@@ -8,6 +8,7 @@ import { isRole } from '../members/member.types.js';
 import { checkRoutePermission, requireRoutePermissions, routeKey } from './route-permissions.js';
 import { memberPages } from './members.routes.js';
 import { invitePages } from './invite.routes.js';
+import { waitingInvitationPages } from './invitations.routes.js';
 import { AppError } from '../errors.js';
 import { toAppError } from '../http/error-handler.js';
 import { accountPages } from './account.routes.js';
@@ -175,6 +176,7 @@ export async function dashboardPlugin(app: FastifyInstance): Promise<void> {
       await owned.register(adminPages);
       await owned.register(auditPages);
       await owned.register(memberPages);
+      await owned.register(waitingInvitationPages);
       await owned.register(postOnlyRedirects);
       // Lowest priority in the router: any other dashboard address is a 404 page in the layout.
       owned.get('/dashboard/*', { schema: { hide: true } }, async () => {

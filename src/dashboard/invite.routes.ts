@@ -20,9 +20,9 @@ const STATE_TEXT: Record<Exclude<Invitation['state'], 'pending'>, string> = {
 };
 
 /**
- * An invitation's link (contract section 17): accepted by a signed-in user with the invited
- * address, by a sign-up with it (also when sign-up is `invite`), or by single sign-on whose
- * verified address it is (sso.service.ts accepts on the first sign-in).
+ * An invitation's link: accepted by a signed-in user with the invited address, by a sign-up with
+ * it (also when sign-up is `invite`), or by the page's single sign-on button, whose trip to the
+ * provider must come back with that address verified (sso.routes.ts).
  */
 export async function invitePages(app: FastifyInstance): Promise<void> {
   const members = app.services.members;

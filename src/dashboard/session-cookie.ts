@@ -12,6 +12,14 @@ export async function startingAccountOf(app: FastifyInstance, userId: string, wa
   return (memberships.find((m) => m.accountId === wanted) ?? memberships[0])?.accountId;
 }
 
+/**
+ * Where a sign-in lands: the invitations waiting for the user's confirmed address when there are
+ * any (joining is their click there), else their forms.
+ */
+export async function landingPageOf(app: FastifyInstance, user: User): Promise<string> {
+  return (await app.services.members.listWaitingFor(user)).length > 0 ? '/dashboard/invitations' : '/dashboard/forms';
+}
+
 /** Signs the browser in as a user (after a password or single sign-on), acting in `accountId`, and opens `to`. */
 export async function startDashboardSession(
   app: FastifyInstance,

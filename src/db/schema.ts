@@ -187,6 +187,11 @@ export interface UserTable {
   created_at: string;
   /** 1: the instance's admin, who sees the Admin page (the first user, or one marked with the CLI). */
   is_admin: Generated<number>;
+  /**
+   * When the address was shown to be the user's (an emailed link, a verified single sign-on, or
+   * the operator made the user); null: never, and single sign-on does not link by address.
+   */
+  email_confirmed_at: string | null;
 }
 
 /** A user's place in an account: one role per (account, user); exactly one owner per account. */

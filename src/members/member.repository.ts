@@ -1,6 +1,6 @@
 import { isUniqueViolation, type Dialect, type Executor, type Trx } from '../db/database.js';
 import type { InvitationRow } from '../db/schema.js';
-import type { Invitation, Member, MembershipSummary, Role } from './member.types.js';
+import type { Invitation, Member, MembershipSummary, Role, WaitingInvitation } from './member.types.js';
 
 export function invitationRowToInvitation(row: InvitationRow, now: string): Invitation {
   const state = row.accepted_at ? 'accepted' : row.revoked_at ? 'revoked' : row.expires_at <= now ? 'expired' : 'pending';
@@ -104,17 +104,30 @@ export async function listPendingInvitationRows(db: Executor, accountId: string,
     .execute();
 }
 
-/** Live invitations to this address, in any account (single sign-on's first sign-in accepts them). */
-export async function listLiveInvitationRowsForEmail(db: Executor, email: string, now: string): Promise<InvitationRow[]> {
-  return db
+export async function findInvitationRowById(db: Executor, id: string): Promise<InvitationRow | undefined> {
+  return db.selectFrom('invitations').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/**
+ * Live invitations to this address in any account, oldest first, with the inviting account's
+ * name; none from an account `userId` belongs to already.
+ */
+export async function listLiveInvitationsForEmail(db: Executor, email: string, now: string, userId: string | undefined): Promise<WaitingInvitation[]> {
+  let query = db
     .selectFrom('invitations')
-    .selectAll()
-    .where('email', '=', email)
-    .where('accepted_at', 'is', null)
-    .where('revoked_at', 'is', null)
-    .where('expires_at', '>', now)
-    .orderBy('created_at')
-    .execute();
+    .innerJoin('accounts', 'accounts.id', 'invitations.account_id')
+    .select(['invitations.id', 'invitations.account_id', 'accounts.email as account_email', 'invitations.role', 'invitations.expires_at'])
+    .where('invitations.email', '=', email)
+    .where('invitations.accepted_at', 'is', null)
+    .where('invitations.revoked_at', 'is', null)
+    .where('invitations.expires_at', '>', now);
+  if (userId !== undefined) {
+    query = query.where((eb) =>
+      eb.not(eb.exists(eb.selectFrom('memberships').select('memberships.user_id').whereRef('memberships.account_id', '=', 'invitations.account_id').where('memberships.user_id', '=', userId))),
+    );
+  }
+  const rows = await query.orderBy('invitations.created_at').orderBy('invitations.id').execute();
+  return rows.map((r) => ({ id: r.id, accountId: r.account_id, accountEmail: r.account_email, role: r.role as Role, expiresAt: r.expires_at }));
 }
 
 /** Marks a live invitation accepted (single use: a second acceptance finds none). */

@@ -16,7 +16,8 @@ import {
   insertInvitation,
   insertMembership,
   invitationRowToInvitation,
-  listLiveInvitationRowsForEmail,
+  findInvitationRowById,
+  listLiveInvitationsForEmail,
   listMemberRows,
   listMembershipsOfUser,
   listPendingInvitationRows,
@@ -25,7 +26,7 @@ import {
   markInvitationRevoked,
   updateMemberRole,
 } from './member.repository.js';
-import { GRANTABLE_ROLES, type Invitation, type Member, type MembershipSummary, type Role } from './member.types.js';
+import { GRANTABLE_ROLES, type Invitation, type Member, type MembershipSummary, type Role, type WaitingInvitation } from './member.types.js';
 import { roleMay, type Action } from './permissions.js';
 
 export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
@@ -54,6 +55,12 @@ function checkGrantable(role: string): Role {
     throw validationFailed(`The role must be one of ${GRANTABLE_ROLES.join(', ')}.`, { role: `must be one of ${GRANTABLE_ROLES.join(', ')}` });
   }
   return role as Role;
+}
+
+function refuseUnlessPending(invitation: Invitation): void {
+  if (invitation.state === 'pending') return;
+  const what = invitation.state === 'expired' ? 'not used in time' : invitation.state === 'revoked' ? 'revoked' : 'used already';
+  throw validationFailed(`This invitation was ${what}.`, { token: invitation.state });
 }
 
 /**
@@ -179,27 +186,47 @@ export class MemberService {
   async accept(token: string, user: User): Promise<string> {
     const invitation = await this.findInvitationByToken(token);
     if (!invitation) throw notFound('Invitation');
-    if (invitation.state !== 'pending') throw validationFailed(`This invitation was ${invitation.state === 'expired' ? 'not used in time' : invitation.state === 'revoked' ? 'revoked' : 'used already'}.`, { token: invitation.state });
+    refuseUnlessPending(invitation);
     if (invitation.email !== user.email) throw forbidden(`This invitation is for ${invitation.email}; you are signed in as ${user.email}.`);
     await this.db.transaction().execute(async (trx) => this.join(trx, invitation, user));
     return invitation.accountId;
   }
 
-  /** Accepts every live invitation to the user's address (a user first made by single sign-on or an invited sign-up). */
-  async acceptAllFor(user: User): Promise<string[]> {
-    const now = nowIso();
-    const joined: string[] = [];
-    for (const row of await listLiveInvitationRowsForEmail(this.db, user.email, now)) {
-      const invitation = invitationRowToInvitation(row, now);
-      await this.db.transaction().execute(async (trx) => this.join(trx, invitation, user));
-      joined.push(invitation.accountId);
-    }
-    return joined;
+  /**
+   * Live invitations to an address, from accounts `userId` (when given) is not in yet. Only for
+   * a person whose address is vouched for: a provider's verified email, or see listWaitingFor.
+   */
+  listWaitingInvitations(email: string, userId?: string): Promise<WaitingInvitation[]> {
+    return listLiveInvitationsForEmail(this.db, email.trim().toLowerCase(), nowIso(), userId);
   }
 
-  /** True when a live invitation waits for this address (sign-up by invitation only). */
-  async hasLiveInvitation(email: string): Promise<boolean> {
-    return (await listLiveInvitationRowsForEmail(this.db, email.trim().toLowerCase(), nowIso())).length > 0;
+  /**
+   * The invitations a signed-in user may accept without their link: none until their address is
+   * confirmed, as anyone may sign up with any address (they accept through the emailed link).
+   */
+  async listWaitingFor(user: User): Promise<WaitingInvitation[]> {
+    if (!(await this.accounts.isEmailConfirmed(user.id))) return [];
+    return this.listWaitingInvitations(user.email, user.id);
+  }
+
+  /**
+   * Accepts one invitation by its ID for a user whose confirmed address it is: the person's own
+   * click, never done for them. Inside the caller's transaction when `trx` is given (a user made
+   * by single sign-on in the same step); returns the account joined.
+   */
+  async acceptWaiting(invitationId: string, user: User, trx?: Trx): Promise<string> {
+    const run = async (db: Trx) => {
+      const row = await findInvitationRowById(db, invitationId);
+      const invitation = row && invitationRowToInvitation(row, nowIso());
+      if (!invitation || invitation.email !== user.email) throw notFound('Invitation');
+      refuseUnlessPending(invitation);
+      if (!(await this.accounts.isEmailConfirmed(user.id, db))) {
+        throw forbidden(`Nothing shows yet that ${user.email} is yours: accept through the link in the invitation's email.`);
+      }
+      await this.join(db, invitation, user);
+      return invitation.accountId;
+    };
+    return trx ? run(trx) : this.db.transaction().execute(run);
   }
 
   private async join(trx: Trx, invitation: Invitation, user: User): Promise<void> {
@@ -279,7 +306,8 @@ export class MemberService {
     const now = nowIso();
     const member = await this.db.transaction().execute(async (trx) => {
       await this.lockTeam(trx, accountId);
-      user ??= await this.accounts.createUser({ email, password: input.password }, trx);
+      // Made by the operator, who vouches for the address.
+      user ??= await this.accounts.createUser({ email, password: input.password, emailConfirmed: true }, trx);
       if (!(await insertMembership(trx, { account_id: accountId, user_id: user.id, role, created_at: now }))) {
         throw validationFailed(`${email} is a member already.`, { email: 'This person is a member already' });
       }

@@ -27,6 +27,16 @@ export interface Invitation {
   state: 'pending' | 'accepted' | 'revoked' | 'expired';
 }
 
+/** An invitation as the invited person sees it: which account, with which role, until when. */
+export interface WaitingInvitation {
+  id: string;
+  accountId: string;
+  /** The account as people know it: its owner's email. */
+  accountEmail: string;
+  role: Role;
+  expiresAt: string;
+}
+
 /** One of a user's accounts, for the account switcher. */
 export interface MembershipSummary {
   accountId: string;

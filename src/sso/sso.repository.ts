@@ -18,3 +18,7 @@ export async function countSsoIdentitiesOfUser(db: Executor, userId: string): Pr
   const row = await db.selectFrom('sso_identities').select((eb) => eb.fn.countAll<string | number>().as('n')).where('user_id', '=', userId).executeTakeFirstOrThrow();
   return Number(row.n);
 }
+
+export async function listSsoIdentityRowsOfUser(db: Executor, userId: string): Promise<SsoIdentityTable[]> {
+  return db.selectFrom('sso_identities').selectAll().where('user_id', '=', userId).orderBy('created_at').orderBy('subject').execute();
+}

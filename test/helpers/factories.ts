@@ -22,13 +22,15 @@ export function servicesFor(handle: DatabaseHandle): Services {
 
 export async function createAccount(
   services: Services,
-  overrides: Partial<{ email: string; displayName: string; planId: Account['planId']; password: string }> = {},
+  overrides: Partial<{ email: string; displayName: string; planId: Account['planId']; password: string; emailConfirmed: boolean }> = {},
 ): Promise<Account> {
   return services.accounts.createAccount({
     email: overrides.email ?? `user-${randomBase62(8).toLowerCase()}@example.com`,
     displayName: overrides.displayName ?? 'Test User',
     planId: overrides.planId ?? 'free',
     password: overrides.password,
+    // As a dashboard sign-up: single sign-on does not link to the address unless a test says so.
+    emailConfirmed: overrides.emailConfirmed ?? false,
   });
 }
 

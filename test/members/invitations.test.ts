@@ -5,7 +5,7 @@ import { randomBase62 } from '../../src/lib/ids.js';
 import { freePort, startTestApp, type TestApp } from '../helpers/app.js';
 import { DashboardClient } from '../helpers/dashboard-client.js';
 import { createAccount } from '../helpers/factories.js';
-import { startOidcProvider, type TestOidcProvider } from '../helpers/oidc-provider.js';
+import { startOidcProvider, type TestIdentity, type TestOidcProvider } from '../helpers/oidc-provider.js';
 
 const CALLBACK = '/dashboard/auth/oidc/callback';
 const PASSWORD = 'correct horse battery';
@@ -120,17 +120,29 @@ describe('invitations (contract section 17)', () => {
     await signIn(email);
   });
 
-  it('accepts by single sign-on whose verified email is the invited one, and never an unverified one', async () => {
+  it('accepts by the link page\'s single sign-on button whose verified email is the invited one, and never an unverified one', async () => {
     const email = unique();
-    await invite(email, 'viewer');
+    const url = await invite(email, 'viewer');
     const unverified = await oidcSignIn({ sub: `sub-${randomBase62(6)}`, email, email_verified: false, name: 'Unverified' });
     expect(unverified.res.status).toBe(403);
     expect(await roleIn(owner.id, email)).toBeUndefined();
 
-    const verified = await oidcSignIn({ sub: `sub-${randomBase62(6)}`, email, email_verified: true, name: 'Verified' });
+    // Signing in shows the invitation; it joins nothing by itself.
+    const identity = { sub: `sub-${randomBase62(6)}`, email, email_verified: true, name: 'Verified' };
+    const shown = await oidcSignIn(identity);
+    expect(shown.res.status).toBe(200);
+    expect(shown.html).toContain(`Join ${owner.email} as viewer`);
+    expect(await roleIn(owner.id, email)).toBeUndefined();
+
+    const browser = new DashboardClient(t.url);
+    const page = await browser.get(pathOf(url));
+    const invitationId = /name="invitationId" value="([^"]+)"/.exec(page.html)?.[1];
+    expect(invitationId).toBeTruthy();
+    const start = await browser.post('/dashboard/auth/oidc/accept', { invitationId: invitationId! });
+    const verified = await throughProvider(browser, start.res, identity);
     expect(verified.res.status).toBe(303);
     expect(await roleIn(owner.id, email)).toBe('viewer');
-    expect((await verified.browser.get('/dashboard/forms')).html).toContain('(viewer)');
+    expect((await browser.get('/dashboard/forms')).html).toContain('(viewer)');
   });
 
   it('refuses an expired and a revoked invitation', async () => {
@@ -215,16 +227,20 @@ describe('invitations are capped', () => {
   });
 });
 
-async function oidcSignIn(identity: { sub: string; email: string; email_verified: boolean; name: string }) {
-  provider.signInAs(identity);
+async function oidcSignIn(identity: TestIdentity) {
   const browser = new DashboardClient(t.url);
   const start = await browser.get('/dashboard/auth/oidc');
+  return { browser, ...(await throughProvider(browser, start.res, identity)) };
+}
+
+/** Follows a redirect to the provider, signed in there as `identity`, and back to the callback. */
+async function throughProvider(browser: DashboardClient, start: Response, identity: TestIdentity) {
+  provider.signInAs(identity);
   const jar = new DashboardClient(provider.issuer);
-  let location = start.res.headers.get('location')!;
+  let location = start.headers.get('location')!;
   while (location.startsWith(`${provider.issuer}/`)) {
     const { res } = await jar.get(location.slice(provider.issuer.length));
     location = new URL(res.headers.get('location')!, provider.issuer).href;
   }
-  const { res, html } = await browser.get(location.slice(t.url.length));
-  return { browser, res, html };
+  return browser.get(location.slice(t.url.length));
 }

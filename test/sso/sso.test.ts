@@ -81,8 +81,8 @@ async function identityRows(): Promise<Array<{ subject: string; account_id: stri
 }
 
 describe('single sign-on through an OpenID Connect provider', () => {
-  it('links the first sign-in to the account with the same verified email, then finds it by (issuer, sub)', async () => {
-    const account = await createAccount(t.services, { password: 'a good long password' });
+  it('links the first sign-in to the account with the same verified and confirmed email, then finds it by (issuer, sub)', async () => {
+    const account = await createAccount(t.services, { password: 'a good long password', emailConfirmed: true });
     const ada = person({ email: account.email });
     const first = await signIn(ada);
     expect(first.res.status).toBe(303);
@@ -111,7 +111,7 @@ describe('single sign-on through an OpenID Connect provider', () => {
     const closed = person();
     const refused = await signIn(closed);
     expect(refused.res.status).toBe(403);
-    expect(refused.html).toContain('sign-up is closed');
+    expect(refused.html).toContain(`There is no account for ${closed.email} on this server, and sign-up is closed.`);
     expect(refused.browser.cookies.has('fg_session')).toBe(false);
     expect(await t.services.accounts.findAccountByEmail(closed.email)).toBeUndefined();
   });
@@ -124,6 +124,21 @@ describe('single sign-on through an OpenID Connect provider', () => {
     expect(html).toContain('Your email address is not verified at the sign-in provider');
     expect(await signedInAs(browser)).toBeUndefined();
     expect((await identityRows()).some((row) => row.subject === mallory.sub)).toBe(false);
+  });
+
+  it('no longer links to an address changed on the Account page without a link to confirm it (no SMTP here)', async () => {
+    const account = await createAccount(t.services, { password: 'a good long password', emailConfirmed: true });
+    const browser = new DashboardClient(t.url);
+    await browser.get('/dashboard/login');
+    expect((await browser.post('/dashboard/login', { email: account.email, password: 'a good long password' })).res.status).toBe(303);
+    await browser.get('/dashboard/account');
+    const moved = `moved-${account.email}`;
+    expect((await browser.post('/dashboard/account/email', { email: moved, currentPassword: 'a good long password' })).res.status).toBe(303);
+    const claimant = person({ email: moved });
+    const { res, html } = await signIn(claimant);
+    expect(res.status).toBe(409);
+    expect(html).toContain(`An account with the address ${moved} already exists`);
+    expect((await identityRows()).some((row) => row.subject === claimant.sub)).toBe(false);
   });
 
   it('refuses an answer whose state is not the one this browser started with', async () => {
@@ -186,7 +201,7 @@ describe('single sign-on through an OpenID Connect provider', () => {
   });
 
   it('refuses a disabled account', async () => {
-    const account = await createAccount(t.services);
+    const account = await createAccount(t.services, { emailConfirmed: true });
     await t.services.accounts.setDisabled(account.id, true);
     const { res, html } = await signIn(person({ email: account.email }));
     expect(res.status).toBe(403);

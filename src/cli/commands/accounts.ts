@@ -27,6 +27,8 @@ export function registerAccounts(program: Command): void {
               displayName: o.name,
               planId: o.plan as Account['planId'] | undefined,
               password: o.password,
+              // The operator vouches for the address: single sign-on may link to it.
+              emailConfirmed: true,
             }),
           ),
         }),

@@ -7,6 +7,7 @@ export const accountViews: Record<string, string> = {
 <tr><th>Plan</th><td id="account-plan"><%= it.account.planId %></td></tr>
 </table>
 <p><a href="/dashboard/audit">Audit log</a>: who signed in and what changed.</p>
+<% if (it.waitingInvitations > 0) { %><p class="notice" id="waiting-invitations"><a href="/dashboard/invitations"><%= it.waitingInvitations %> invitation<%= it.waitingInvitations === 1 ? '' : 's' %></a> to other accounts wait<%= it.waitingInvitations === 1 ? 's' : '' %> for you.</p><% } %>
 <form method="post" action="/dashboard/account" class="stack" novalidate>
   <input type="hidden" name="_csrf" value="<%= it.csrf %>">
   <label>Display name <input name="displayName" maxlength="200" value="<%= it.values.displayName !== undefined ? it.values.displayName : it.account.displayName %>" aria-describedby="displayName-error"></label>
@@ -41,6 +42,26 @@ export const accountViews: Record<string, string> = {
   <button class="primary">Change password</button>
 </form>
 </section>
+<% if (it.sso) { %>
+<section class="card narrow" id="single-sign-on">
+<h2>Single sign-on</h2>
+<% if (it.sso.identities.length > 0) { %>
+<p>Linked: you can sign in with <%= it.sso.displayName %> as <% it.sso.identities.forEach(function (identity, i) { %><%= i > 0 ? ', ' : '' %><strong class="linked-identity"><%= identity.email %></strong><% }) %>.</p>
+<% } else if (it.sso.canLink) { %>
+<p class="muted">Not linked yet. Linking asks for your password here, then for a sign-in at the provider: that sign-in opens this login from then on.</p>
+<% } else { %>
+<p class="muted">Not linked yet: sign in with <%= it.sso.displayName %> and it links to this login.</p>
+<% } %>
+<% if (it.sso.canLink) { %>
+<form method="post" action="/dashboard/account/sso" class="stack" novalidate>
+  <input type="hidden" name="_csrf" value="<%= it.csrf %>">
+  <label>Current password <input type="password" name="currentPassword" autocomplete="current-password" aria-describedby="ssoPassword-error"></label>
+  <% if (it.fieldErrors.ssoPassword) { %><p class="field-error" id="ssoPassword-error"><%= it.fieldErrors.ssoPassword %></p><% } %>
+  <button class="primary">Link <%= it.sso.displayName %></button>
+</form>
+<% } %>
+</section>
+<% } %>
 <section class="card">
 <h2>Sessions</h2>
 <p class="muted">Only you see the device and address of your sessions; both are deleted with the session.</p>

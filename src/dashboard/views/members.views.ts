@@ -74,7 +74,8 @@ export const memberViews: Record<string, string> = {
 <% } else { %>
 <% if (it.signedInAs) { %><p class="error" role="alert">You are signed in as <%= it.signedInAs %>. Log out, then open this link again and sign in as <%= it.invitation.email %>.</p><% } else { %>
 <p>Already have a Formgate login for <%= it.invitation.email %>? <a href="/dashboard/login">Log in</a>, then open this link again to accept.</p>
-<% if (it.sso) { %><p><a class="button" href="<%= it.sso.href %>"><%= it.sso.displayName %></a> (your verified address must be <%= it.invitation.email %>)</p><% } %>
+<% if (it.sso) { %><form method="post" action="/dashboard/auth/oidc/accept" class="stack"><input type="hidden" name="_csrf" value="<%= it.csrf %>"><input type="hidden" name="invitationId" value="<%= it.invitation.id %>"><button>Accept with <%= it.sso.displayName %></button></form>
+<p class="muted">The address your sign-in provider confirms must be <%= it.invitation.email %>.</p><% } %>
 <% if (it.signupAllowed) { %>
 <h2>New here? Create your login</h2>
 <form method="post" action="/dashboard/invite/<%= it.token %>/signup" class="stack" novalidate>

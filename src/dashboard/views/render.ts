@@ -10,6 +10,7 @@ import { formViews } from './forms.views.js';
 import { viewHelpers } from './helpers.js';
 import { hookViews } from './hooks.views.js';
 import { integrationViews } from './integrations.views.js';
+import { invitationViews } from './invitations.views.js';
 import { keyViews } from './keys.views.js';
 import { layoutViews } from './layout.views.js';
 import { memberViews } from './members.views.js';
@@ -42,6 +43,7 @@ const templates: Record<string, string> = {
   ...adminViews,
   ...auditViews,
   ...memberViews,
+  ...invitationViews,
 };
 
 for (const [name, template] of Object.entries(templates)) eta.loadTemplate(`@${name}`, template);
