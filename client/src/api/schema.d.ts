@@ -53,7 +53,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Download a file through a signed link (valid 7 days; a tampered or expired link is 404) */
+        /** Download a file through a signed link (valid 7 days; a tampered or expired link is 404; with CLAMD_URL set, 409 file_not_scanned until it is scanned clean) */
         get: operations["getFileByLink"];
         put?: never;
         post?: never;
@@ -193,7 +193,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Download an uploaded file */
+        /** Download an uploaded file (with CLAMD_URL set, 409 file_not_scanned until it is scanned clean) */
         get: operations["getFile"];
         put?: never;
         post?: never;
@@ -209,7 +209,7 @@ export interface components {
     schemas: {
         ErrorBody: {
             /** @enum {string} */
-            error: "validation_failed" | "unauthorized" | "access_denied" | "form_inactive" | "plan_required" | "not_found" | "method_not_allowed" | "payload_too_large" | "origin_not_allowed" | "request_timeout" | "rate_limited" | "internal_error";
+            error: "validation_failed" | "unauthorized" | "access_denied" | "form_inactive" | "plan_required" | "not_found" | "method_not_allowed" | "payload_too_large" | "origin_not_allowed" | "request_timeout" | "rate_limited" | "internal_error" | "file_not_scanned";
             message: string;
             fieldErrors?: {
                 [key: string]: string;
@@ -689,6 +689,17 @@ export interface operations {
             /** @description request_timeout: the request was not fully received in time */
             408: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description file_not_scanned: the file is not yet scanned clean for malware; retry after Retry-After seconds */
+            409: {
+                headers: {
+                    /** @description Seconds until the file is scanned again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1673,6 +1684,17 @@ export interface operations {
             /** @description request_timeout: the request was not fully received in time */
             408: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description file_not_scanned: the file is not yet scanned clean for malware; retry after Retry-After seconds */
+            409: {
+                headers: {
+                    /** @description Seconds until the file is scanned again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
