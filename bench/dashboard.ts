@@ -2,11 +2,11 @@
 // 100 forms of 10,000 submissions, and what the search index and counters cost each insert.
 import SqliteDatabase from 'better-sqlite3';
 import { sql } from 'kysely';
-import { AccountService } from '../src/accounts/account.service.js';
-import { SessionService } from '../src/accounts/session.service.js';
-import { parseConfig } from '../src/config.js';
-import { createDatabase } from '../src/db/database.js';
-import { insertSubmissionRows } from '../src/submissions/submission.repository.js';
+import { AccountService } from '../src/features/accounts/account.service.js';
+import { SessionService } from '../src/features/accounts/session.service.js';
+import { parseConfig } from '../src/platform/config.js';
+import { createDatabase } from '../src/platform/db/database.js';
+import { insertSubmissionRows } from '../src/features/submit/submission.repository.js';
 import { SEEDING_BUSY_TIMEOUT_MS, benchAccount, freshDatabase, indexSeededSqliteRows, recountPostgresForms, recountSqliteForms, type BenchDialect, type BenchRow } from './lib.js';
 import { startFormgate } from './servers.js';
 import { percentile } from './stats.js';

@@ -3,13 +3,13 @@
 // BENCH_DATABASE_URL, then back into a new SQLite file. Prints one JSON line.
 import { parseArgs } from 'node:util';
 import { pino } from 'pino';
-import { parseConfig } from '../src/config.js';
-import { createDatabase, type DatabaseHandle } from '../src/db/database.js';
-import { migrateToLatest } from '../src/db/migrate.js';
-import { DatabaseCopyService } from '../src/database-copy/database-copy.service.js';
-import { randomBase62 } from '../src/lib/ids.js';
+import { parseConfig } from '../src/platform/config.js';
+import { createDatabase, type DatabaseHandle } from '../src/platform/db/database.js';
+import { migrateToLatest } from '../src/platform/db/migrate.js';
+import { DatabaseCopyService } from '../src/features/database-copy/database-copy.service.js';
+import { randomBase62 } from '../src/platform/lib/ids.js';
 import { createServices } from '../src/services.js';
-import { insertSubmissionRows } from '../src/submissions/submission.repository.js';
+import { insertSubmissionRows } from '../src/features/submit/submission.repository.js';
 import { freshDatabase } from './lib.js';
 
 const { values } = parseArgs({ options: { rows: { type: 'string', default: '100000' } } });

@@ -1,13 +1,13 @@
 // The integrations scenario of `npm run bench`: submit p99 of a form with 3 integrations (Slack,
 // Discord, ntfy) to a receiver that answers after 200 ms, against a form with none, same run; and
 // the messages per second the dispatcher sustains to a receiver that answers at once.
-import { newId } from '../src/lib/ids.js';
+import { newId } from '../src/platform/lib/ids.js';
 import { owner } from './dashboard.js';
 import { JSON_BODY, freshDatabase, load, type BenchDialect, type BenchRow, type LoadResult } from './lib.js';
 import { startFormgate } from './servers.js';
 import { medianBy } from './stats.js';
 import { receiverEnv, startReceiver } from './receiver.js';
-import { createDatabase } from '../src/db/database.js';
+import { createDatabase } from '../src/platform/db/database.js';
 
 /** Three integrations of different kinds, straight into the table (`formgate integrations add` does the same). */
 async function addIntegrations(url: string, formId: string, target: string): Promise<void> {

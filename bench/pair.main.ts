@@ -27,11 +27,11 @@ interface Contender {
 async function prepareFixture(dist: string, url: string): Promise<string> {
   const product = <Module>(path: string) => import(pathToFileURL(resolve(dist, 'src', path)).href) as Promise<Module>;
   const [{ createDatabase }, { migrateToLatest }, { parseConfig }, { AccountService }, { FormService }] = await Promise.all([
-    product<typeof import('../src/db/database.js')>('db/database.js'),
-    product<typeof import('../src/db/migrate.js')>('db/migrate.js'),
-    product<typeof import('../src/config.js')>('config.js'),
-    product<typeof import('../src/accounts/account.service.js')>('accounts/account.service.js'),
-    product<typeof import('../src/forms/form.service.js')>('forms/form.service.js'),
+    product<typeof import('../src/platform/db/database.js')>('db/database.js'),
+    product<typeof import('../src/platform/db/migrate.js')>('db/migrate.js'),
+    product<typeof import('../src/platform/config.js')>('config.js'),
+    product<typeof import('../src/features/accounts/account.service.js')>('accounts/account.service.js'),
+    product<typeof import('../src/features/forms/form.service.js')>('forms/form.service.js'),
   ]);
   const handle = createDatabase(url, { poolSize: 1 });
   try {

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Socket } from 'node:net';
-import { randomBase62 } from '../src/lib/ids.js';
+import { randomBase62 } from '../src/platform/lib/ids.js';
 import { typescriptEntry } from './tsx.js';
 
 /**

@@ -10,7 +10,7 @@
 // (bench/reference-server.ts) is measured beside them: no refusal that must read its body (a
 // wrong access key is a body field) can be answered faster than that.
 import autocannon from 'autocannon';
-import { newId } from '../src/lib/ids.js';
+import { newId } from '../src/platform/lib/ids.js';
 import { JSON_BODY, benchAccount, freshDatabase, type BenchDialect, type BenchRow } from './lib.js';
 import { startFormgate, startReference, type Child } from './servers.js';
 import { median } from './stats.js';

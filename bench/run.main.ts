@@ -3,10 +3,10 @@
 // every scenario's dependencies, which a refusal or `--help` has no use for.
 import SqliteDatabase from 'better-sqlite3';
 import { sql } from 'kysely';
-import { ApiKeyService } from '../src/api-keys/api-key.service.js';
-import { createDatabase } from '../src/db/database.js';
-import { InstanceSecretService } from '../src/secrets/instance-secret.service.js';
-import { SubmissionCursors } from '../src/submissions/submission-cursor.js';
+import { ApiKeyService } from '../src/features/api-keys/api-key.service.js';
+import { createDatabase } from '../src/platform/db/database.js';
+import { InstanceSecretService } from '../src/features/secrets/instance-secret.service.js';
+import { SubmissionCursors } from '../src/features/submissions/submission-cursor.js';
 import { FORM_BODY, JSON_BODY, SEEDING_BUSY_TIMEOUT_MS, addHooks, addRecipient, benchAccount, freshDatabase, indexSeededSqliteRows, load, loadWithCpu, recountPostgresForms, recountSqliteForms, timeRequests, type BenchDialect, type BenchRow, type CpuPerRequest, type LoadResult } from './lib.js';
 import { startFormgate, startReference, type Child } from './servers.js';
 import { median, medianBy } from './stats.js';

@@ -5,7 +5,7 @@
 // doing meanwhile), whether every stored submission reached both sinks exactly once, and how long
 // after the load's end the last one arrived.
 import { sql } from 'kysely';
-import type { DatabaseHandle } from '../src/db/database.js';
+import type { DatabaseHandle } from '../src/platform/db/database.js';
 import { waitUntilDelivered } from './drain.js';
 import { JSON_BODY, addHooks, addRecipient, benchAccount, cpuPerRequest, cpuSnapshot, freshDatabase, load, type BenchDialect, type BenchRow, type LoadResult } from './lib.js';
 import { cpuSeconds } from './proc.js';

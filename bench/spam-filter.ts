@@ -1,9 +1,9 @@
 // `npm run bench:spam-filter`: precision and recall of the learning filter (src/spam-filter) on
 // the SpamAssassin public corpus (see spam-corpus.ts): trained on one half, scored on the other.
 // Prints one JSON line.
-import { NaiveBayesModel } from '../src/spam-filter/naive-bayes.js';
-import { SPAM_THRESHOLD } from '../src/spam-filter/spam-filter.service.js';
-import { tokenize } from '../src/spam-filter/tokenize.js';
+import { NaiveBayesModel } from '../src/features/spam-filter/naive-bayes.js';
+import { SPAM_THRESHOLD } from '../src/features/spam-filter/spam-filter.service.js';
+import { tokenize } from '../src/features/spam-filter/tokenize.js';
 import { SPAM_CORPUS_NAME, loadSpamCorpus } from './spam-corpus.js';
 
 const halves = loadSpamCorpus();

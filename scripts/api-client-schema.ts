@@ -1,9 +1,9 @@
 import { writeFile } from 'node:fs/promises';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { buildApp } from '../src/app.js';
-import { parseConfig } from '../src/config.js';
-import { createDatabase } from '../src/db/database.js';
-import { migrateToLatest } from '../src/db/migrate.js';
+import { parseConfig } from '../src/platform/config.js';
+import { createDatabase } from '../src/platform/db/database.js';
+import { migrateToLatest } from '../src/platform/db/migrate.js';
 
 /** Where the typed management-API client keeps the types generated from /v1/openapi.json. */
 export const API_CLIENT_SCHEMA_FILE = new URL('../client/src/api/schema.d.ts', import.meta.url);

@@ -1,15 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
-import type { Config } from './config.js';
-import { createDatabase, type DatabaseHandle } from './db/database.js';
-import { migrateToLatest } from './db/migrate.js';
-import { redisAnswers } from './lib/redis.js';
-import { startMetricsServer, type MetricsServer } from './metrics/metrics-server.js';
-import { listeningLine, startupBanner } from './startup/banner.js';
-import { describeRedis } from './startup/describe.js';
-import { serverLogger } from './startup/logger.js';
-import { databaseStartupError, listenStartupError } from './startup/startup-errors.js';
-import { releaseYoungGeneration } from './startup/young-generation.js';
+import type { Config } from './platform/config.js';
+import { createDatabase, type DatabaseHandle } from './platform/db/database.js';
+import { migrateToLatest } from './platform/db/migrate.js';
+import { redisAnswers } from './platform/lib/redis.js';
+import { startMetricsServer, type MetricsServer } from './platform/metrics/metrics-server.js';
+import { listeningLine, startupBanner } from './platform/startup/banner.js';
+import { describeRedis } from './platform/startup/describe.js';
+import { serverLogger } from './platform/startup/logger.js';
+import { databaseStartupError, listenStartupError } from './platform/startup/startup-errors.js';
+import { releaseYoungGeneration } from './platform/startup/young-generation.js';
 
 /** Opens and migrates the database, turning the usual operator mistakes into a one-line StartupError. */
 async function openDatabase(config: Config, onBackgroundError: (err: Error) => void): Promise<DatabaseHandle> {

@@ -2,7 +2,7 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ConfigError, parseConfig, SECRET_VARIABLES } from '../src/config.js';
+import { ConfigError, parseConfig, SECRET_VARIABLES } from '../src/platform/config.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'formgate-secrets-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, parseConfig } from '../src/config.js';
+import { ConfigError, parseConfig } from '../src/platform/config.js';
 
 describe('parseConfig', () => {
   it('applies the contract defaults', () => {

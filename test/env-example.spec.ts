@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'dotenv';
 import { describe, expect, it } from 'vitest';
-import { parseConfig } from '../src/config.js';
+import { parseConfig } from '../src/platform/config.js';
 
 describe('.env.example', () => {
   const example = parse(readFileSync('.env.example', 'utf8'));

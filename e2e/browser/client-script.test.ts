@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '../../client/src/messages.js';
-import type { Form } from '../../src/forms/form.types.js';
+import type { Form } from '../../src/features/forms/form.types.js';
 import { startTestApp, type TestApp } from '../../test/helpers/app.js';
 import { launchChromium, servePage } from '../../test/helpers/browser.js';
 import { createOwner } from '../../test/helpers/factories.js';

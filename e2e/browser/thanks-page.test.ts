@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { catalogues, languages } from '../../src/i18n/i18n.js';
-import { unsubscribeToken } from '../../src/notifications/confirmation.js';
+import { catalogues, languages } from '../../src/platform/i18n/i18n.js';
+import { unsubscribeToken } from '../../src/features/notifications/confirmation.js';
 import { startTestApp, type TestApp } from '../../test/helpers/app.js';
 import { launchChromium, servePage } from '../../test/helpers/browser.js';
 import { seriousViolations } from '../../test/helpers/axe.js';

@@ -1,10 +1,10 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { translations } from '../../client/src/messages.js';
-import { altchaUrls } from '../../src/bot-checks/altcha-widget.js';
-import { formSnippet } from '../../src/dashboard/views/snippets.js';
-import type { Form } from '../../src/forms/form.types.js';
-import { catalogues } from '../../src/i18n/i18n.js';
+import { altchaUrls } from '../../src/features/bot-checks/altcha-widget.js';
+import { formSnippet } from '../../src/frontends/dashboard/views/snippets.js';
+import type { Form } from '../../src/features/forms/form.types.js';
+import { catalogues } from '../../src/platform/i18n/i18n.js';
 import { startTestApp, type TestApp } from '../../test/helpers/app.js';
 import { seriousViolations } from '../../test/helpers/axe.js';
 import { launchChromium, servePage } from '../../test/helpers/browser.js';

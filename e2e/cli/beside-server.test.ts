@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { nowIso } from '../../src/lib/time.js';
-import { submissionToApiSubmission } from '../../src/submissions/submission.types.js';
+import { nowIso } from '../../src/platform/lib/time.js';
+import { submissionToApiSubmission } from '../../src/features/submissions/submission.types.js';
 import { startTestApp, type TestApp } from '../../test/helpers/app.js';
 import { createOwner, insertSubmissions } from '../../test/helpers/factories.js';
 import { PROCESS_TEST_TIMEOUT_MS, runCli, type FinishedProcess } from '../../test/helpers/server-process.js';

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DatabaseHandle } from '../../src/db/database.js';
+import type { DatabaseHandle } from '../../src/platform/db/database.js';
 import type { Services } from '../../src/services.js';
 import type { TestDatabase } from '../../test/helpers/database.js';
 import { createOwner, useMigratedDatabase } from '../../test/helpers/factories.js';

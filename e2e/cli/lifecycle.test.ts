@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { DatabaseHandle } from '../../src/db/database.js';
-import { isoMinus, nowIso } from '../../src/lib/time.js';
+import type { DatabaseHandle } from '../../src/platform/db/database.js';
+import { isoMinus, nowIso } from '../../src/platform/lib/time.js';
 import type { Services } from '../../src/services.js';
 import type { TestDatabase } from '../../test/helpers/database.js';
 import { createOwner, insertSubmissions, useMigratedDatabase } from '../../test/helpers/factories.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { randomBase62 } from '../../src/lib/ids.js';
+import { randomBase62 } from '../../src/platform/lib/ids.js';
 import { startTestApp, type TestApp } from '../../test/helpers/app.js';
 import { createAccount } from '../../test/helpers/factories.js';
 import { runCli, runCliJson } from '../../test/helpers/server-process.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { nowIso } from '../../src/lib/time.js';
-import { addressHash } from '../../src/notifications/confirmation.js';
+import { nowIso } from '../../src/platform/lib/time.js';
+import { addressHash } from '../../src/features/notifications/confirmation.js';
 import type { Services } from '../../src/services.js';
 import type { TestDatabase } from '../../test/helpers/database.js';
 import { createOwner, useMigratedDatabase } from '../../test/helpers/factories.js';

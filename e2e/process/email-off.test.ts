@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DatabaseHandle } from '../../src/db/database.js';
+import type { DatabaseHandle } from '../../src/platform/db/database.js';
 import { testDialect, type TestDatabase } from '../../test/helpers/database.js';
 import { createOwner, servicesFor, useMigratedDatabase } from '../../test/helpers/factories.js';
 import { spawnServer } from '../../test/helpers/server-process.js';

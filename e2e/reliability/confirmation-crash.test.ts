@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DatabaseHandle } from '../../src/db/database.js';
-import { migrateToLatest } from '../../src/db/migrate.js';
+import type { DatabaseHandle } from '../../src/platform/db/database.js';
+import { migrateToLatest } from '../../src/platform/db/migrate.js';
 import { createOwner, servicesFor } from '../../test/helpers/factories.js';
 import { createTestDatabase, testDialect, type TestDatabase } from '../../test/helpers/database.js';
 import { spawnServer, type ServerProcess } from '../../test/helpers/server-process.js';

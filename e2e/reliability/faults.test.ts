@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDatabase, type DatabaseHandle } from '../../src/db/database.js';
-import { migrateToLatest } from '../../src/db/migrate.js';
+import { createDatabase, type DatabaseHandle } from '../../src/platform/db/database.js';
+import { migrateToLatest } from '../../src/platform/db/migrate.js';
 import { startTestApp } from '../../test/helpers/app.js';
 import { createOwner, createForm, servicesFor } from '../../test/helpers/factories.js';
 import { createTestDatabase, testDialect, type TestDatabase } from '../../test/helpers/database.js';

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { DatabaseHandle } from '../../src/db/database.js';
+import type { DatabaseHandle } from '../../src/platform/db/database.js';
 import type { Services } from '../../src/services.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { createAccount, servicesFor } from '../helpers/factories.js';

@@ -68,7 +68,7 @@ describe('layers', () => {
   it('reports a lower layer importing a feature, a feature importing the dashboard, and a folder cycle', async () => {
     const result = await cruiseSrc(fixture);
     expect(violations(result).sort()).toEqual([
-      'feature-imports-ui-or-cli: src/forms/form.ts → src/dashboard/page.ts',
+      'feature-imports-ui-or-cli: src/forms/form.ts → src/frontends/dashboard/page.ts',
       'lower-layer-imports-feature: src/lib/bad.ts → src/forms/form.ts',
     ]);
     expect(folderCycles(result)).toEqual([['alpha', 'beta']]);

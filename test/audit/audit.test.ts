@@ -1,12 +1,12 @@
 import { sql } from 'kysely';
 import { waitFor } from '../helpers/wait.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runAsActor } from '../../src/audit/audit.context.js';
+import { runAsActor } from '../../src/features/audit/audit.context.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { DashboardClient } from '../helpers/dashboard-client.js';
 import { testDialect } from '../helpers/database.js';
 import { createAccount, createForm, insertSubmissions } from '../helpers/factories.js';
-import { newTimeOrderedId } from '../../src/lib/ids.js';
+import { newTimeOrderedId } from '../../src/platform/lib/ids.js';
 
 let t: TestApp;
 

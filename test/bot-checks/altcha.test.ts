@@ -1,7 +1,7 @@
 import { createChallenge } from 'altcha-lib';
 import type { Challenge } from 'altcha-lib/types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ALTCHA_MAX_NUMBER } from '../../src/bot-checks/altcha.service.js';
+import { ALTCHA_MAX_NUMBER } from '../../src/features/bot-checks/altcha.service.js';
 import { fetchChallenge, solveAltcha } from '../helpers/altcha.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { createForm, createOwner } from '../helpers/factories.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formToSettingsView } from '../../src/forms/form.types.js';
+import { formToSettingsView } from '../../src/features/forms/form.types.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { startCaptchaStub } from '../helpers/captcha-stub.js';
 import { createForm, createOwner } from '../helpers/factories.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { csvHeader, csvRow, neutraliseFormula } from '../../src/dashboard/export.js';
-import { EXPORT_SLICE_ROWS } from '../../src/submissions/submission-browse.service.js';
-import type { Submission } from '../../src/submissions/submission.types.js';
+import { csvHeader, csvRow, neutraliseFormula } from '../../src/frontends/dashboard/pages/submissions/export.js';
+import { EXPORT_SLICE_ROWS } from '../../src/features/submissions/submission-browse.service.js';
+import type { Submission } from '../../src/features/submissions/submission.types.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { DashboardClient } from '../helpers/dashboard-client.js';
 import { createOwner, insertSubmissions, setCreatedAt } from '../helpers/factories.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { DatabaseHandle } from '../../src/db/database.js';
+import type { DatabaseHandle } from '../../src/platform/db/database.js';
 import type { Services } from '../../src/services.js';
 import type { TestDatabase } from '../helpers/database.js';
 import { createForm, createOwner, insertSubmissions, useMigratedDatabase } from '../helpers/factories.js';
@@ -141,7 +141,7 @@ describe('counters kept on every write (SQLite: by the insert, PostgreSQL: by a 
 
 describe('date ranges as index words (SQLite search)', () => {
   it('covers a range with the fewest day, month and year words', async () => {
-    const { dateRangeWords } = await import('../../src/submissions/submission-browse.repository.js');
+    const { dateRangeWords } = await import('../../src/features/submissions/submission-browse.repository.js');
     expect(dateRangeWords('2026-01-30', '2026-03-02')).toEqual(['d20260130', 'd20260131', 'm202602', 'd20260301', 'd20260302']);
     expect(dateRangeWords('2025-12-31', '2027-01-01')).toEqual(['d20251231', 'y2026', 'd20270101']);
     expect(dateRangeWords('2026-03-05', '2026-03-04')).toEqual([]);
@@ -160,7 +160,7 @@ describe('date ranges as index words (SQLite search)', () => {
 
 describe('search beyond the newest rows', () => {
   it('finds words only in old rows, and pages across the recent window in order', async () => {
-    const { RECENT_WINDOW } = await import('../../src/submissions/submission-browse.repository.js');
+    const { RECENT_WINDOW } = await import('../../src/features/submissions/submission-browse.repository.js');
     const { account, form } = await createOwner(services);
     const total = RECENT_WINDOW + 150;
     // "rare" only in the 3 oldest rows; "edge" every 40th row, straddling the window boundary.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Form } from '../../src/forms/form.types.js';
-import { formSnippet, reactSnippet } from '../../src/dashboard/views/snippets.js';
+import type { Form } from '../../src/features/forms/form.types.js';
+import { formSnippet, reactSnippet } from '../../src/frontends/dashboard/views/snippets.js';
 
 const form = {
   id: 'frm_abc',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { DatabaseHandle } from '../../src/db/database.js';
-import { canonicalTimeZone, formatLocalTime, formatTime, formatTimeInWords, localDay, startOfLocalDay } from '../../src/lib/time-zone.js';
+import type { DatabaseHandle } from '../../src/platform/db/database.js';
+import { canonicalTimeZone, formatLocalTime, formatTime, formatTimeInWords, localDay, startOfLocalDay } from '../../src/platform/lib/time-zone.js';
 import type { Services } from '../../src/services.js';
 import { createOwner, insertSubmissions, useMigratedDatabase } from '../helpers/factories.js';
 

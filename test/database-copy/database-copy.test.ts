@@ -1,8 +1,8 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Dialect } from '../../src/db/database.js';
-import { CopyRefusedError, DatabaseCopyService } from '../../src/database-copy/database-copy.service.js';
-import type { CopyProgress } from '../../src/database-copy/database-copy.types.js';
+import type { Dialect } from '../../src/platform/db/database.js';
+import { CopyRefusedError, DatabaseCopyService } from '../../src/features/database-copy/database-copy.service.js';
+import type { CopyProgress } from '../../src/features/database-copy/database-copy.types.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { createTestDatabase, testDialect, type TestDatabase } from '../helpers/database.js';
 import { servicesFor } from '../helpers/factories.js';

@@ -1,8 +1,8 @@
 import { expect } from 'vitest';
-import type { Dialect, Executor } from '../../src/db/database.js';
-import { hashToken } from '../../src/lib/token-hash.js';
-import { insertSuppression } from '../../src/notifications/confirmation.repository.js';
-import { listTables } from '../../src/database-copy/database-copy.repository.js';
+import type { Dialect, Executor } from '../../src/platform/db/database.js';
+import { hashToken } from '../../src/platform/lib/token-hash.js';
+import { insertSuppression } from '../../src/features/notifications/confirmation.repository.js';
+import { listTables } from '../../src/features/database-copy/database-copy.repository.js';
 import type { TestApp } from '../helpers/app.js';
 import { createOwner, insertSubmissions } from '../helpers/factories.js';
 import type { HttpsReceiver } from '../helpers/https-receiver.js';

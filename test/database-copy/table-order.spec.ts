@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { TableInfo } from '../../src/database-copy/database-copy.types.js';
-import { orderByForeignKeys, TableOrderError } from '../../src/database-copy/table-order.js';
+import type { TableInfo } from '../../src/features/database-copy/database-copy.types.js';
+import { orderByForeignKeys, TableOrderError } from '../../src/features/database-copy/table-order.js';
 
 const table = (name: string, references: string[] = []): TableInfo => ({ name, columns: [{ name: 'id', type: 'text' }], primaryKey: ['id'], references, withoutRowid: false });
 

@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { DatabaseHandle, Dialect } from '../../src/db/database.js';
-import { createMigrator } from '../../src/db/migrate.js';
-import { DatabaseCopyService } from '../../src/database-copy/database-copy.service.js';
+import type { DatabaseHandle, Dialect } from '../../src/platform/db/database.js';
+import { createMigrator } from '../../src/platform/db/migrate.js';
+import { DatabaseCopyService } from '../../src/features/database-copy/database-copy.service.js';
 import { createTestDatabase, testDialect, type TestDatabase } from '../helpers/database.js';
 import { createAccount, servicesFor } from '../helpers/factories.js';
 

@@ -1,9 +1,9 @@
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDatabase, type DatabaseHandle } from '../../src/db/database.js';
-import { migrateToLatest } from '../../src/db/migrate.js';
-import { randomBase62 } from '../../src/lib/ids.js';
+import { createDatabase, type DatabaseHandle } from '../../src/platform/db/database.js';
+import { migrateToLatest } from '../../src/platform/db/migrate.js';
+import { randomBase62 } from '../../src/platform/lib/ids.js';
 import { postgresAdminUrl } from '../helpers/database.js';
 import { useMigratedDatabase } from '../helpers/factories.js';
 import { checkOrdering } from '../helpers/ordering.js';

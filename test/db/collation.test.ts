@@ -1,5 +1,5 @@
 import { describe, it } from 'vitest';
-import type { DatabaseHandle } from '../../src/db/database.js';
+import type { DatabaseHandle } from '../../src/platform/db/database.js';
 import { useMigratedDatabase } from '../helpers/factories.js';
 import { checkOrdering } from '../helpers/ordering.js';
 

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { createMigrator, migrateToLatest } from '../../src/db/migrate.js';
+import { createMigrator, migrateToLatest } from '../../src/platform/db/migrate.js';
 import { emptyDatabaseForFile } from '../helpers/database.js';
 import { servicesFor } from '../helpers/factories.js';
 

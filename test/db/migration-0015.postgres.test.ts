@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import type { DatabaseHandle } from '../../src/db/database.js';
-import { createMigrator } from '../../src/db/migrate.js';
+import type { DatabaseHandle } from '../../src/platform/db/database.js';
+import { createMigrator } from '../../src/platform/db/migrate.js';
 import { useMigratedDatabase } from '../helpers/factories.js';
 
 // PostgreSQL only (migration 0015 does nothing on SQLite).

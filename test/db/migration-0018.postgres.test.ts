@@ -1,11 +1,11 @@
 import { sql } from 'kysely';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import type { Trx } from '../../src/db/database.js';
-import { createMigrator } from '../../src/db/migrate.js';
-import { deleteSubmissionRowsByIds } from '../../src/submissions/submission-lifecycle.repository.js';
-import { insertSubmissionRows } from '../../src/submissions/submission.repository.js';
-import { markSubmissionRowsSpam } from '../../src/submissions/submission-triage.repository.js';
+import type { Trx } from '../../src/platform/db/database.js';
+import { createMigrator } from '../../src/platform/db/migrate.js';
+import { deleteSubmissionRowsByIds } from '../../src/features/retention/retention.repository.js';
+import { insertSubmissionRows } from '../../src/features/submit/submission.repository.js';
+import { markSubmissionRowsSpam } from '../../src/features/inbox/triage.repository.js';
 import { createOwner, newSubmissionRow, useMigratedDatabase, type MigratedDatabase } from '../helpers/factories.js';
 import { waitFor } from '../helpers/wait.js';
 

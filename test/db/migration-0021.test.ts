@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { createMigrator } from '../../src/db/migrate.js';
+import { createMigrator } from '../../src/platform/db/migrate.js';
 import { emptyDatabaseForFile } from '../helpers/database.js';
 
 const file = emptyDatabaseForFile();

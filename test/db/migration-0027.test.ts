@@ -1,9 +1,9 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from '../../src/accounts/password.js';
-import type { DatabaseHandle } from '../../src/db/database.js';
-import { createMigrator } from '../../src/db/migrate.js';
-import { hashToken } from '../../src/lib/token-hash.js';
+import { hashPassword } from '../../src/features/accounts/password.js';
+import type { DatabaseHandle } from '../../src/platform/db/database.js';
+import { createMigrator } from '../../src/platform/db/migrate.js';
+import { hashToken } from '../../src/platform/lib/token-hash.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { DashboardClient } from '../helpers/dashboard-client.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';

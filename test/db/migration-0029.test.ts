@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createMigrator, migrateToLatest } from '../../src/db/migrate.js';
+import { createMigrator, migrateToLatest } from '../../src/platform/db/migrate.js';
 import { emptyDatabaseForFile } from '../helpers/database.js';
 import { createOwner, insertSubmissions, servicesFor } from '../helpers/factories.js';
 

@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createDatabase } from '../../src/db/database.js';
-import { START_AFTER_CHANGES } from '../../src/db/sqlite-checkpointer.js';
-import { insertSubmissionRows } from '../../src/submissions/submission.repository.js';
-import { migrateToLatest } from '../../src/db/migrate.js';
+import { createDatabase } from '../../src/platform/db/database.js';
+import { START_AFTER_CHANGES } from '../../src/platform/db/sqlite-checkpointer.js';
+import { insertSubmissionRows } from '../../src/features/submit/submission.repository.js';
+import { migrateToLatest } from '../../src/platform/db/migrate.js';
 import { createOwner, newSubmissionRow, servicesFor } from '../helpers/factories.js';
 import { waitFor } from '../helpers/wait.js';
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createDatabase, type DatabaseHandle } from '../../src/db/database.js';
+import { createDatabase, type DatabaseHandle } from '../../src/platform/db/database.js';
 
 // Two connections to one file, as the server and a CLI command are. The second one is told not
 // to wait for the lock at all, so that who holds it shows at once.

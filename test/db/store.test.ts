@@ -1,11 +1,11 @@
 import { CompiledQuery, sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { parseConfig } from '../../src/config.js';
-import { currentSchema, migrateToLatest } from '../../src/db/migrate.js';
-import { AccountService } from '../../src/accounts/account.service.js';
-import { ApiKeyService } from '../../src/api-keys/api-key.service.js';
-import { FormService } from '../../src/forms/form.service.js';
-import { AppError } from '../../src/errors.js';
+import { parseConfig } from '../../src/platform/config.js';
+import { currentSchema, migrateToLatest } from '../../src/platform/db/migrate.js';
+import { AccountService } from '../../src/features/accounts/account.service.js';
+import { ApiKeyService } from '../../src/features/api-keys/api-key.service.js';
+import { FormService } from '../../src/features/forms/form.service.js';
+import { AppError } from '../../src/platform/errors.js';
 import { emptyDatabaseForFile, testDialect, type TestDatabase } from '../helpers/database.js';
 import { createOwner, insertSubmissions, servicesFor, setCreatedAt } from '../helpers/factories.js';
 

@@ -3,7 +3,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signedFileUrl } from '../../src/lib/file-links.js';
+import { signedFileUrl } from '../../src/platform/lib/file-links.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { createApiKey, createAccount, createForm, createOwner, setCreatedAt } from '../helpers/factories.js';
 import { startS3Server, type TestS3Server } from '../helpers/s3-server.js';

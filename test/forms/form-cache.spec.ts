@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { FORM_CACHE_TTL_MS, FORM_READ_BATCH, FormCache } from '../../src/forms/form-cache.js';
-import type { Form } from '../../src/forms/form.types.js';
-import { newId } from '../../src/lib/ids.js';
+import { FORM_CACHE_TTL_MS, FORM_READ_BATCH, FormCache } from '../../src/features/forms/form-cache.js';
+import type { Form } from '../../src/features/forms/form.types.js';
+import { newId } from '../../src/platform/lib/ids.js';
 
 /** A cache over an in-memory table, counting the reads it makes; the clock is the test's. */
 function cacheOver(table: Map<string, Form>) {

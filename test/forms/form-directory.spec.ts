@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DIRECTORY_FULL_LOAD_MS, DIRECTORY_OVERLAP_MS, DIRECTORY_PAGE, FormDirectory } from '../../src/forms/form-directory.js';
-import { newId } from '../../src/lib/ids.js';
+import { DIRECTORY_FULL_LOAD_MS, DIRECTORY_OVERLAP_MS, DIRECTORY_PAGE, FormDirectory } from '../../src/features/forms/form-directory.js';
+import { newId } from '../../src/platform/lib/ids.js';
 
 const TTL = 1000;
 

@@ -1,8 +1,8 @@
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { buildApp } from '../../src/app.js';
-import { parseConfig, type Config } from '../../src/config.js';
-import type { DatabaseHandle, DatabaseOptions } from '../../src/db/database.js';
-import { migrateToLatest } from '../../src/db/migrate.js';
+import { parseConfig, type Config } from '../../src/platform/config.js';
+import type { DatabaseHandle, DatabaseOptions } from '../../src/platform/db/database.js';
+import { migrateToLatest } from '../../src/platform/db/migrate.js';
 import type { Services } from '../../src/services.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 import { freePort } from './free-port.js';

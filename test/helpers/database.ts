@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, inject } from 'vitest';
-import { createDatabase, type DatabaseHandle, type DatabaseOptions, type Dialect } from '../../src/db/database.js';
-import { randomBase62 } from '../../src/lib/ids.js';
+import { createDatabase, type DatabaseHandle, type DatabaseOptions, type Dialect } from '../../src/platform/db/database.js';
+import { randomBase62 } from '../../src/platform/lib/ids.js';
 
 export const testDialect: Dialect = process.env.FORMGATE_TEST_DB === 'postgres' ? 'postgres' : 'sqlite';
 

@@ -1,16 +1,16 @@
 import { pino } from 'pino';
 import { afterAll, beforeAll } from 'vitest';
-import type { Account } from '../../src/accounts/account.types.js';
-import { parseConfig } from '../../src/config.js';
-import type { DatabaseHandle } from '../../src/db/database.js';
-import { migrateToLatest } from '../../src/db/migrate.js';
+import type { Account } from '../../src/features/accounts/account.types.js';
+import { parseConfig } from '../../src/platform/config.js';
+import type { DatabaseHandle } from '../../src/platform/db/database.js';
+import { migrateToLatest } from '../../src/platform/db/migrate.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
-import type { NewSubmissionRow } from '../../src/db/schema.js';
-import type { FormSettingsInput } from '../../src/forms/form.service.js';
-import type { Form } from '../../src/forms/form.types.js';
-import { randomBase62 } from '../../src/lib/ids.js';
+import type { NewSubmissionRow } from '../../src/platform/db/schema.js';
+import type { FormSettingsInput } from '../../src/features/forms/form.service.js';
+import type { Form } from '../../src/features/forms/form.types.js';
+import { randomBase62 } from '../../src/platform/lib/ids.js';
 import { createServices, type Services } from '../../src/services.js';
-import { insertSubmissionRows } from '../../src/submissions/submission.repository.js';
+import { insertSubmissionRows } from '../../src/features/submit/submission.repository.js';
 
 /**
  * The domain services over a database a test opened itself (no HTTP app, nothing started), so the

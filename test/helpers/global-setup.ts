@@ -110,8 +110,8 @@ function checkClamd(): string | undefined {
 /** Migrates and closes: a template must have no connection when it is copied. */
 async function migrateOnce(url: string): Promise<void> {
   // Imported only now: tests load the compiled product, which the build above brought up to date.
-  const { createDatabase } = await import('../../src/db/database.js');
-  const { migrateToLatest } = await import('../../src/db/migrate.js');
+  const { createDatabase } = await import('../../src/platform/db/database.js');
+  const { migrateToLatest } = await import('../../src/platform/db/migrate.js');
   const handle = createDatabase(url, { poolSize: 1 });
   try {
     await migrateToLatest(handle);

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
-import type { DatabaseHandle } from '../../src/db/database.js';
-import { insertSubmissionRows } from '../../src/submissions/submission.repository.js';
+import type { DatabaseHandle } from '../../src/platform/db/database.js';
+import { insertSubmissionRows } from '../../src/features/submit/submission.repository.js';
 import { createOwner, newSubmissionRow, servicesFor } from './factories.js';
 
 // Row order must be bytewise on both databases: a PostgreSQL whose default collation is

@@ -1,13 +1,13 @@
 import { sql } from 'kysely';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DeliverySender, HookDeliveryChannel } from '../../src/hooks/delivery.channel.js';
-import { OutboxDispatcher } from '../../src/outbox/outbox.dispatcher.js';
+import { DeliverySender, HookDeliveryChannel } from '../../src/features/hooks/delivery.channel.js';
+import { OutboxDispatcher } from '../../src/features/outbox/outbox.dispatcher.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { createOwner } from '../helpers/factories.js';
 import { startHttpsReceiver, type HttpsReceiver } from '../helpers/https-receiver.js';
 import { JSON_ACCEPT, submit } from '../helpers/submit.js';
-import type { DedicatedConnection } from '../../src/db/dedicated-connection.js';
+import type { DedicatedConnection } from '../../src/platform/db/dedicated-connection.js';
 import { waitFor } from '../helpers/wait.js';
 
 let receiver: HttpsReceiver;

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { errorStatus } from '../../src/errors.js';
+import { errorStatus } from '../../src/platform/errors.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { createForm, createOwner } from '../helpers/factories.js';
 import { buildRequest, sendRaw } from '../helpers/raw-http.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { REDACTED, redactedUrl } from '../../src/http/request-log.js';
+import { REDACTED, redactedUrl } from '../../src/platform/http/request-log.js';
 
 describe('redactedUrl', () => {
   it('hides a link token however the path is spelled', () => {

@@ -1,9 +1,9 @@
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REDACTED, redactedUrl } from '../../src/http/request-log.js';
-import { randomBase62 } from '../../src/lib/ids.js';
-import { unsubscribeToken } from '../../src/notifications/confirmation.js';
+import { REDACTED, redactedUrl } from '../../src/platform/http/request-log.js';
+import { randomBase62 } from '../../src/platform/lib/ids.js';
+import { unsubscribeToken } from '../../src/features/notifications/confirmation.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { testDialect } from '../helpers/database.js';
 import { createAccount, createOwner } from '../helpers/factories.js';

@@ -32,7 +32,7 @@ describe('REQUEST_TIMEOUT_MS', () => {
   });
 
   it('is read from the environment with the contract default', async () => {
-    const { parseConfig } = await import('../../src/config.js');
+    const { parseConfig } = await import('../../src/platform/config.js');
     expect(parseConfig({}).requestTimeoutMs).toBe(30_000);
     expect(parseConfig({}).shutdownTimeoutMs).toBe(10_000);
     expect(() => parseConfig({ REQUEST_TIMEOUT_MS: 'soon' })).toThrow(/REQUEST_TIMEOUT_MS/);

@@ -1,8 +1,8 @@
 import type { RouteOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROUTE_PERMISSIONS, routeKey } from '../../src/dashboard/route-permissions.js';
-import { roleMay } from '../../src/members/permissions.js';
-import { randomBase62 } from '../../src/lib/ids.js';
+import { ROUTE_PERMISSIONS, routeKey } from '../../src/frontends/dashboard/route-permissions.js';
+import { roleMay } from '../../src/features/members/permissions.js';
+import { randomBase62 } from '../../src/platform/lib/ids.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { DashboardClient } from '../helpers/dashboard-client.js';
 import { createAccount, createForm, insertSubmissions } from '../helpers/factories.js';

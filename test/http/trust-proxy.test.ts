@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseConfig } from '../../src/config.js';
+import { parseConfig } from '../../src/platform/config.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { createOwner } from '../helpers/factories.js';
 import { JSON_ACCEPT, storedSubmission, submit } from '../helpers/submit.js';

@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { catalogues, chooseLanguage, languages } from '../../src/i18n/i18n.js';
-import { templateProblem } from '../../src/lib/template.js';
+import { catalogues, chooseLanguage, languages } from '../../src/platform/i18n/i18n.js';
+import { templateProblem } from '../../src/platform/lib/template.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { createOwner } from '../helpers/factories.js';
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatRequest } from '../../src/integrations/formats/index.js';
-import { buildSubmissionMessage } from '../../src/integrations/message.js';
-import type { IntegrationKind } from '../../src/integrations/integration.types.js';
-import { formatTimeInWords, UTC } from '../../src/lib/time-zone.js';
+import { formatRequest } from '../../src/features/integrations/formats/index.js';
+import { buildSubmissionMessage } from '../../src/features/integrations/message.js';
+import type { IntegrationKind } from '../../src/features/integrations/integration.types.js';
+import { formatTimeInWords, UTC } from '../../src/platform/lib/time-zone.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { testDialect } from '../helpers/database.js';
 import { createOwner } from '../helpers/factories.js';

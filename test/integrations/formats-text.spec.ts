@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { formatDiscord } from '../../src/integrations/formats/discord.js';
-import { formatNtfy } from '../../src/integrations/formats/ntfy.js';
-import { formatSlack } from '../../src/integrations/formats/slack.js';
-import { formatTeams } from '../../src/integrations/formats/teams.js';
-import { formatTelegram } from '../../src/integrations/formats/telegram.js';
-import { buildSubmissionMessage } from '../../src/integrations/message.js';
+import { formatDiscord } from '../../src/features/integrations/formats/discord.js';
+import { formatNtfy } from '../../src/features/integrations/formats/ntfy.js';
+import { formatSlack } from '../../src/features/integrations/formats/slack.js';
+import { formatTeams } from '../../src/features/integrations/formats/teams.js';
+import { formatTelegram } from '../../src/features/integrations/formats/telegram.js';
+import { buildSubmissionMessage } from '../../src/features/integrations/message.js';
 
 // What a reader sees of ordinary text: no escape where the platform would show it, the time in
 // words as the notification emails say it, and an unknown country (XX) said as "unknown".

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { formatDiscord, DISCORD_LIMITS } from '../../src/integrations/formats/discord.js';
-import { formatNtfy } from '../../src/integrations/formats/ntfy.js';
-import { formatSlack } from '../../src/integrations/formats/slack.js';
-import { formatTeams } from '../../src/integrations/formats/teams.js';
-import { formatTelegram } from '../../src/integrations/formats/telegram.js';
-import { buildSubmissionMessage, type SubmissionMessage } from '../../src/integrations/message.js';
-import { classifyAnswer, parseRetryAfter } from '../../src/integrations/outcome.js';
+import { formatDiscord, DISCORD_LIMITS } from '../../src/features/integrations/formats/discord.js';
+import { formatNtfy } from '../../src/features/integrations/formats/ntfy.js';
+import { formatSlack } from '../../src/features/integrations/formats/slack.js';
+import { formatTeams } from '../../src/features/integrations/formats/teams.js';
+import { formatTelegram } from '../../src/features/integrations/formats/telegram.js';
+import { buildSubmissionMessage, type SubmissionMessage } from '../../src/features/integrations/message.js';
+import { classifyAnswer, parseRetryAfter } from '../../src/features/integrations/outcome.js';
 
 const LINK = 'https://forms.example.com/dashboard/submissions/sub_1';
 

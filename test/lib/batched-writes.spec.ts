@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BatchedWrites } from '../../src/lib/batched-writes.js';
+import { BatchedWrites } from '../../src/platform/lib/batched-writes.js';
 
 /** A BatchedWrites that records each group it writes and when the write started. */
 function recording(minGapMs?: number) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BoundedMemo } from '../../src/lib/bounded-memo.js';
+import { BoundedMemo } from '../../src/platform/lib/bounded-memo.js';
 
 describe('BoundedMemo', () => {
   it('computes each key once while it is remembered, an undefined answer included', () => {

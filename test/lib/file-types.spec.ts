@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { allowedFileTypes, cleanFileName, isFileTypeEntry, textTypeOf } from '../../src/lib/file-types.js';
-import { fileLinkIsValid, signedFileUrl, withFileLinks } from '../../src/lib/file-links.js';
+import { allowedFileTypes, cleanFileName, isFileTypeEntry, textTypeOf } from '../../src/platform/lib/file-types.js';
+import { fileLinkIsValid, signedFileUrl, withFileLinks } from '../../src/platform/lib/file-links.js';
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 
@@ -61,8 +61,8 @@ describe('signed file links', () => {
 
 describe('file values in messages', () => {
   it('read as name, size and link in chat messages and emails, never as [object Object]', async () => {
-    const { buildSubmissionMessage } = await import('../../src/integrations/message.js');
-    const { valueText } = await import('../../src/lib/template.js');
+    const { buildSubmissionMessage } = await import('../../src/features/integrations/message.js');
+    const { valueText } = await import('../../src/platform/lib/template.js');
     const value = { file: { id: 'fil_a', name: 'cv.pdf', size: 2048, type: 'application/pdf', url: 'https://forms.example.com/v1/files/fil_a?expires=1&signature=s' } };
     const message = buildSubmissionMessage('Jobs', { id: 'sub_1', createdAt: '2026-12-01T00:00:00.000Z', country: 'XX', payload: { cv: value } }, 'https://forms.example.com/x');
     expect(message.fields).toEqual([{ name: 'cv', value: 'cv.pdf (2.0 KB) https://forms.example.com/v1/files/fil_a?expires=1&signature=s' }]);

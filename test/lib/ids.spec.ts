@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { hasIdShape, newId, newTimeOrderedId, randomBase62 } from '../../src/lib/ids.js';
+import { hasIdShape, newId, newTimeOrderedId, randomBase62 } from '../../src/platform/lib/ids.js';
 
 describe('IDs', () => {
   it('are a prefix and 16 base62 characters, and do not repeat', () => {

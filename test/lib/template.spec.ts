@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { renderTemplate, submissionVariables, SUBJECT_VALUE_MAX, templateProblem } from '../../src/lib/template.js';
+import { renderTemplate, submissionVariables, SUBJECT_VALUE_MAX, templateProblem } from '../../src/platform/lib/template.js';
 
 const submission = (payload: Record<string, unknown>) =>
   submissionVariables('Contact', { id: 'sub_1', createdAt: '2026-01-02T03:04:05.000Z', payload });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pauseInProportion, yieldToWaitingWork } from '../../src/lib/yield.js';
+import { pauseInProportion, yieldToWaitingWork } from '../../src/platform/lib/yield.js';
 
 /** Other work on the loop: a callback every turn, each blocking for `blockMs` (0: instant). */
 function otherWork(blockMs: number) {

@@ -1,7 +1,7 @@
-import { INVITATIONS_PER_DAY } from '../../src/members/member.service.js';
+import { INVITATIONS_PER_DAY } from '../../src/features/members/member.service.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashToken } from '../../src/lib/token-hash.js';
-import { randomBase62 } from '../../src/lib/ids.js';
+import { hashToken } from '../../src/platform/lib/token-hash.js';
+import { randomBase62 } from '../../src/platform/lib/ids.js';
 import { freePort, startTestApp, type TestApp } from '../helpers/app.js';
 import { DashboardClient } from '../helpers/dashboard-client.js';
 import { createAccount } from '../helpers/factories.js';

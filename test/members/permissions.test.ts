@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROUTE_PERMISSIONS, routeKey } from '../../src/dashboard/route-permissions.js';
-import type { Role } from '../../src/members/member.types.js';
-import { roleMay } from '../../src/members/permissions.js';
+import { ROUTE_PERMISSIONS, routeKey } from '../../src/frontends/dashboard/route-permissions.js';
+import type { Role } from '../../src/features/members/member.types.js';
+import { roleMay } from '../../src/features/members/permissions.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { DashboardClient } from '../helpers/dashboard-client.js';
 import { createAccount, createForm, insertSubmissions } from '../helpers/factories.js';
-import { randomBase62 } from '../../src/lib/ids.js';
+import { randomBase62 } from '../../src/platform/lib/ids.js';
 
 /**
  * Every signed-in dashboard route × every role (contract section 17): allowed, 403

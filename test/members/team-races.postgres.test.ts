@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { randomBase62 } from '../../src/lib/ids.js';
-import { INVITATIONS_PER_DAY } from '../../src/members/member.service.js';
-import type { Role } from '../../src/members/member.types.js';
+import { randomBase62 } from '../../src/platform/lib/ids.js';
+import { INVITATIONS_PER_DAY } from '../../src/features/members/member.service.js';
+import type { Role } from '../../src/features/members/member.types.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { DashboardClient } from '../helpers/dashboard-client.js';
 import { createAccount } from '../helpers/factories.js';

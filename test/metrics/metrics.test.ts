@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError, parseConfig } from '../../src/config.js';
-import { startMetricsServer, type MetricsServer } from '../../src/metrics/metrics-server.js';
+import { ConfigError, parseConfig } from '../../src/platform/config.js';
+import { startMetricsServer, type MetricsServer } from '../../src/platform/metrics/metrics-server.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { createOwner } from '../helpers/factories.js';
 import { startHttpsReceiver, type HttpsReceiver } from '../helpers/https-receiver.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AppError } from '../../src/errors.js';
-import { randomBase62 } from '../../src/lib/ids.js';
+import type { AppError } from '../../src/platform/errors.js';
+import { randomBase62 } from '../../src/platform/lib/ids.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { testDialect } from '../helpers/database.js';
 import { createOwner } from '../helpers/factories.js';

@@ -1,10 +1,10 @@
 import pino from 'pino';
 import { sql, type CompiledQuery } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { DatabaseHandle } from '../../src/db/database.js';
-import { AttemptRecorder } from '../../src/outbox/outbox.round.js';
-import type { OutboxChannel, OutboxItem, RecordedAttempt, SendOutcome } from '../../src/outbox/outbox.channel.js';
-import { fourfoldBackoff } from '../../src/outbox/outbox.policy.js';
+import type { DatabaseHandle } from '../../src/platform/db/database.js';
+import { AttemptRecorder } from '../../src/features/outbox/outbox.round.js';
+import type { OutboxChannel, OutboxItem, RecordedAttempt, SendOutcome } from '../../src/features/outbox/outbox.channel.js';
+import { fourfoldBackoff } from '../../src/features/outbox/outbox.policy.js';
 import type { TestDatabase } from '../helpers/database.js';
 import { useMigratedDatabase } from '../helpers/factories.js';
 

@@ -1,6 +1,6 @@
-import { loadLeasedDeliveries } from '../../src/hooks/delivery.repository.js';
-import { leaseDueItems } from '../../src/outbox/outbox.repository.js';
-import { newId } from '../../src/lib/ids.js';
+import { loadLeasedDeliveries } from '../../src/features/hooks/delivery.repository.js';
+import { leaseDueItems } from '../../src/features/outbox/outbox.repository.js';
+import { newId } from '../../src/platform/lib/ids.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { createOwner, insertSubmissions } from '../helpers/factories.js';
 

@@ -1,6 +1,6 @@
 import { CompiledQuery, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { leaseDueItems, leaseDueItemsStatement } from '../../src/outbox/outbox.repository.js';
+import { leaseDueItems, leaseDueItemsStatement } from '../../src/features/outbox/outbox.repository.js';
 import { NOW, startClaimFixtures, type ClaimFixtures } from './claim-fixtures.js';
 
 // PostgreSQL only: two dispatchers (instances) claim from the same table at once, and the plan of

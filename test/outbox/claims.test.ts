@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newId } from '../../src/lib/ids.js';
-import { loadLeasedDeliveries } from '../../src/hooks/delivery.repository.js';
-import { loadLeasedMessageRows } from '../../src/notifications/email.repository.js';
-import { leaseDueItems } from '../../src/outbox/outbox.repository.js';
+import { newId } from '../../src/platform/lib/ids.js';
+import { loadLeasedDeliveries } from '../../src/features/hooks/delivery.repository.js';
+import { loadLeasedMessageRows } from '../../src/features/notifications/email.repository.js';
+import { leaseDueItems } from '../../src/features/outbox/outbox.repository.js';
 import { NOW, startClaimFixtures, type ClaimFixtures } from './claim-fixtures.js';
 
 // The outbox's one claim over two channels' tables: a hook channel leases by age, a retrying

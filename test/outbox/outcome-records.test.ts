@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newId } from '../../src/lib/ids.js';
-import { recordAttemptsTogether, recordAttemptsUnlessLocked, type AttemptWrite, type ItemTable } from '../../src/outbox/outbox.repository.js';
+import { newId } from '../../src/platform/lib/ids.js';
+import { recordAttemptsTogether, recordAttemptsUnlessLocked, type AttemptWrite, type ItemTable } from '../../src/features/outbox/outbox.repository.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { createOwner } from '../helpers/factories.js';
 import { JSON_ACCEPT, submit } from '../helpers/submit.js';

@@ -1,7 +1,7 @@
 import { sql, type CompiledQuery } from 'kysely';
-import type { Executor } from '../../src/db/database.js';
-import type { LeasedItems, OutboxChannel } from '../../src/outbox/outbox.channel.js';
-import { ONCE } from '../../src/outbox/outbox.policy.js';
+import type { Executor } from '../../src/platform/db/database.js';
+import type { LeasedItems, OutboxChannel } from '../../src/features/outbox/outbox.channel.js';
+import { ONCE } from '../../src/features/outbox/outbox.policy.js';
 
 /**
  * A test channel over a table of its own with the columns every channel's items have, so the

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SPAM_THRESHOLD } from '../../src/spam-filter/spam-filter.service.js';
-import { tokenize } from '../../src/spam-filter/tokenize.js';
+import { SPAM_THRESHOLD } from '../../src/features/spam-filter/spam-filter.service.js';
+import { tokenize } from '../../src/features/spam-filter/tokenize.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { createForm, createOwner } from '../helpers/factories.js';
 import { storedSubmission, submit } from '../helpers/submit.js';

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { randomBase62 } from '../../src/lib/ids.js';
+import { randomBase62 } from '../../src/platform/lib/ids.js';
 import { startTestApp, freePort, type TestApp } from '../helpers/app.js';
 import { expectCsrfRefused } from '../helpers/csrf.js';
 import { DashboardClient } from '../helpers/dashboard-client.js';

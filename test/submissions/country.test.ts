@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { resolveCountry } from '../../src/submissions/country.js';
+import { resolveCountry } from '../../src/features/submit/country.js';
 import { startTestApp } from '../helpers/app.js';
 import { createOwner } from '../helpers/factories.js';
 import { storedSubmission, submit } from '../helpers/submit.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { errorStatus } from '../../src/errors.js';
+import { errorStatus } from '../../src/platform/errors.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { createForm, createOwner } from '../helpers/factories.js';
 import { BROWSER_ACCEPT, JSON_ACCEPT, submit } from '../helpers/submit.js';

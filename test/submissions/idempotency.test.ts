@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { createForm, createOwner } from '../helpers/factories.js';
 import { BROWSER_ACCEPT, JSON_ACCEPT, countStored, submit } from '../helpers/submit.js';
-import { isoMinus, nowIso } from '../../src/lib/time.js';
+import { isoMinus, nowIso } from '../../src/platform/lib/time.js';
 
 let t: TestApp;
 let owner: Awaited<ReturnType<typeof createOwner>>;

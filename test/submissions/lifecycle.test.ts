@@ -1,7 +1,7 @@
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isoMinus, nowIso } from '../../src/lib/time.js';
-import { SubmissionLifecycleService } from '../../src/submissions/submission-lifecycle.service.js';
+import { isoMinus, nowIso } from '../../src/platform/lib/time.js';
+import { SubmissionLifecycleService } from '../../src/features/retention/retention.service.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { createAccount, createForm, createOwner, insertSubmissions } from '../helpers/factories.js';
 import { startHttpsReceiver, type HttpsReceiver } from '../helpers/https-receiver.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Form } from '../../src/forms/form.types.js';
-import { respondsWithJson } from '../../src/submissions/response-mode.js';
+import type { Form } from '../../src/features/forms/form.types.js';
+import { respondsWithJson } from '../../src/features/submit/response-mode.js';
 
 const withSuccessUrl = { successUrl: 'https://example.com/thanks' } as Form;
 const BROWSER = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';

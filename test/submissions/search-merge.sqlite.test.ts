@@ -1,12 +1,12 @@
 import { sql } from 'kysely';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import type { DatabaseHandle } from '../../src/db/database.js';
-import { createMigrator } from '../../src/db/migrate.js';
+import type { DatabaseHandle } from '../../src/platform/db/database.js';
+import { createMigrator } from '../../src/platform/db/migrate.js';
 import type { Services } from '../../src/services.js';
-import { SearchIndexer, pauseAfterMergeStep } from '../../src/submissions/search-indexer.js';
-import { SubmissionBrowseService } from '../../src/submissions/submission-browse.service.js';
-import { indexPendingSubmissions, mergeSearchIndexStep } from '../../src/submissions/submission-search.repository.js';
+import { SearchIndexer, pauseAfterMergeStep } from '../../src/features/search/search.indexer.js';
+import { SubmissionBrowseService } from '../../src/features/submissions/submission-browse.service.js';
+import { indexPendingSubmissions, mergeSearchIndexStep } from '../../src/features/search/search.repository.js';
 import { createOwner, insertMessages, useMigratedDatabase } from '../helpers/factories.js';
 import { waitFor } from '../helpers/wait.js';
 

@@ -2,10 +2,10 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import type { DatabaseHandle } from '../../src/db/database.js';
-import { OutboxDispatcher } from '../../src/outbox/outbox.dispatcher.js';
-import { insertSubmissionRows } from '../../src/submissions/submission.repository.js';
-import { SubmissionWriter, batchStoreFor } from '../../src/submissions/submission.writer.js';
+import type { DatabaseHandle } from '../../src/platform/db/database.js';
+import { OutboxDispatcher } from '../../src/features/outbox/outbox.dispatcher.js';
+import { insertSubmissionRows } from '../../src/features/submit/submission.repository.js';
+import { SubmissionWriter, batchStoreFor } from '../../src/features/submit/submission.writer.js';
 import { createOwner, newSubmissionRow, useMigratedDatabase, type MigratedDatabase } from '../helpers/factories.js';
 import { waitFor } from '../helpers/wait.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../../src/errors.js';
-import { parseUrlencodedFields } from '../../src/submissions/submit-fields.js';
+import { AppError } from '../../src/platform/errors.js';
+import { parseUrlencodedFields } from '../../src/features/submit/submit-fields.js';
 
 describe('parseUrlencodedFields', () => {
   it('decodes "+" as a space and percent-escapes, with or without escapes in the same pair', () => {

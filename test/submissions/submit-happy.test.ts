@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
-import { FORM_CACHE_TTL_MS } from '../../src/forms/form-cache.js';
-import { findFormRowById, insertForm } from '../../src/forms/form.repository.js';
-import { newId } from '../../src/lib/ids.js';
+import { FORM_CACHE_TTL_MS } from '../../src/features/forms/form-cache.js';
+import { findFormRowById, insertForm } from '../../src/features/forms/form.repository.js';
+import { newId } from '../../src/platform/lib/ids.js';
 import { createForm, createOwner, servicesFor } from '../helpers/factories.js';
 import { BROWSER_ACCEPT, JSON_ACCEPT, countStored, storedSubmission, submit } from '../helpers/submit.js';
 

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { CompiledQuery } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrateToLatest } from '../../src/db/migrate.js';
-import { FORM_CACHE_TTL_MS } from '../../src/forms/form-cache.js';
-import { FormService } from '../../src/forms/form.service.js';
-import { newId } from '../../src/lib/ids.js';
+import { migrateToLatest } from '../../src/platform/db/migrate.js';
+import { FORM_CACHE_TTL_MS } from '../../src/features/forms/form-cache.js';
+import { FormService } from '../../src/features/forms/form.service.js';
+import { newId } from '../../src/platform/lib/ids.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { createTestDatabase } from '../helpers/database.js';
 import { createOwner, servicesFor } from '../helpers/factories.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { catalogues } from '../../src/i18n/i18n.js';
-import { HOSTED_PAGE_CSP } from '../../src/submissions/views/hosted-pages.js';
+import { catalogues } from '../../src/platform/i18n/i18n.js';
+import { HOSTED_PAGE_CSP } from '../../src/features/submit/views/hosted-pages.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { createForm, createOwner } from '../helpers/factories.js';
 import { BROWSER_ACCEPT, JSON_ACCEPT, submit } from '../helpers/submit.js';

@@ -1,4 +1,4 @@
-import { randomBase62 } from '../../../src/lib/ids.js';
+import { randomBase62 } from '../../../src/platform/lib/ids.js';
 import { queryPostgres } from '../../lib.js';
 
 /** The PostgreSQL the tests use, as the product's own suite does; the bench makes its schemas there. */

@@ -1,5 +1,5 @@
 import createClient, { type Client } from 'openapi-fetch';
-import type { components, operations, paths } from './schema.js';
+import type { components, operations, paths } from './schema.d.js';
 
 /** The body of a successful answer of an operation (its 200 or 201 JSON). */
 type Ok<Op extends keyof operations> = operations[Op]['responses'] extends infer R

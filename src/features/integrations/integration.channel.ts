@@ -1,0 +1,118 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { AuditService } from '../audit/audit.service.js';
+import { linkedPayload, type FileLinker } from '../../platform/lib/file-links.js';
+import type { Config } from '../../platform/config.js';
+import type { DatabaseHandle, Trx } from '../../platform/db/database.js';
+import { nowIso } from '../../platform/lib/time.js';
+import type { IntegrationOutcome, Metrics } from '../../platform/metrics/metrics.js';
+import type { LeasedItems, OutboxChannel, RecordedAttempt, SendOutcome } from '../outbox/outbox.channel.js';
+import { fourfoldBackoff, type RetryPolicy } from '../outbox/outbox.policy.js';
+import { formatRequest } from './formats/index.js';
+import {
+  countUnsentIntegrationMessages,
+  formHasEnabledIntegrationSql,
+  insertMessagesForQueued,
+  loadLeasedMessages,
+  setIntegrationEnabled,
+  skipPendingMessagesOf,
+  turnOffIntegration,
+  type ClaimedIntegrationMessage,
+} from './integration.repository.js';
+import type { IntegrationSender } from './integration.sender.js';
+import type { IntegrationKind } from './integration.types.js';
+import { buildSubmissionMessage } from './message.js';
+import { classifyAnswer } from './outcome.js';
+
+const submissionLink = (baseUrl: string, submissionId: string) => `${baseUrl}/dashboard/submissions/${submissionId}`;
+
+/**
+ * The integrations channel of the outbox: expands a queued submission into one message per
+ * enabled integration of its form, formats each claimed message for its platform and POSTs it
+ * through the SSRF-safe sender; the outbox records every attempt. Network errors, timeouts, 429
+ * and 5xx are retried after MAIL_RETRY_BASE_MS ×4 each time (a 429's Retry-After wins), at most
+ * five attempts in all; 401/403/404/410 turn the integration off with the reason.
+ */
+export class IntegrationChannel implements OutboxChannel<ClaimedIntegrationMessage> {
+  readonly name = 'integrations';
+  readonly maxInFlight = 16;
+  readonly table = 'integration_messages';
+  readonly policy: RetryPolicy;
+
+  constructor(
+    private readonly handle: DatabaseHandle,
+    private readonly config: Config,
+    private readonly logger: FastifyBaseLogger,
+    private readonly sender: IntegrationSender,
+    private readonly metrics?: Metrics,
+    /** Signs the links of a payload's files; absent, file values go as stored. */
+    private readonly fileLinker?: FileLinker,
+    private readonly audit?: AuditService,
+  ) {
+    this.policy = fourfoldBackoff(config.mailRetryBaseMs);
+  }
+
+  formHasWorkSql(formIdColumn: string): string {
+    return formHasEnabledIntegrationSql(formIdColumn);
+  }
+
+  expand(trx: Trx, submissionIds: string[]): Promise<number> {
+    return insertMessagesForQueued(trx, submissionIds, nowIso());
+  }
+
+  load(_trx: Trx, leased: LeasedItems): Promise<ClaimedIntegrationMessage[]> {
+    return loadLeasedMessages(leased);
+  }
+
+  countPending(): Promise<number> {
+    return countUnsentIntegrationMessages(this.handle.db);
+  }
+
+  async close(): Promise<void> {
+    await this.sender.close();
+  }
+
+  async send(row: ClaimedIntegrationMessage): Promise<SendOutcome> {
+    if (row.enabled !== 1) return { answer: { kind: 'permanent' }, label: 'skipped', state: 'skipped', status: null, durationMs: null, error: 'the integration is turned off' };
+    let request;
+    try {
+      const payload = await linkedPayload(row.s_payload, this.fileLinker);
+      const link = submissionLink(this.config.baseUrl, row.submission_id);
+      const message = buildSubmissionMessage(row.form_name, { id: row.submission_id, createdAt: row.s_created_at, country: row.s_country, payload }, link);
+      request = formatRequest({ kind: row.kind as IntegrationKind, url: row.url, token: row.token, chatId: row.chat_id }, message, this.config.telegramApiUrl);
+    } catch (err) {
+      this.logger.error({ err, messageId: row.id }, 'formatting an integration message failed');
+      return { answer: { kind: 'permanent' }, status: null, durationMs: null, error: 'the message could not be formatted' };
+    }
+    const answer = await this.sender.post(request);
+    const outcome = classifyAnswer(answer);
+    const { status, durationMs } = answer;
+    if (outcome.kind === 'sent') return { answer: outcome, status, durationMs, error: null };
+    if (outcome.kind === 'retry') return { answer: { kind: 'temporary', retryAfterMs: outcome.retryAfterMs }, status, durationMs, error: outcome.reason };
+    // A refusal turns the integration off (settle), in the transaction that records it.
+    if (outcome.kind === 'disable') return { answer: { kind: 'permanent' }, label: 'disabled', status, durationMs, error: outcome.reason, settles: true };
+    return { answer: { kind: 'permanent' }, status, durationMs, error: outcome.reason };
+  }
+
+  /**
+   * The platform refused the integration: it is turned off, and its queued messages skipped. The
+   * team's audit log says Formgate turned it off, and why, once however many messages were refused.
+   */
+  async settle(trx: Trx, row: ClaimedIntegrationMessage, attempt: RecordedAttempt): Promise<void> {
+    const reason = attempt.error ?? 'refused';
+    if (await turnOffIntegration(trx, row.integration_id, reason)) {
+      const target = { type: 'integration', id: row.integration_id, label: row.integration_name };
+      const details = { formId: row.form_id, form: row.form_name, kind: row.kind, reason };
+      // Sending may run in the context of the request that woke the outbox: Formgate acts here, not that request's user.
+      await this.audit?.record(trx, row.account_id, 'integration.disabled', target, details, { type: 'system', label: 'formgate' });
+    } else {
+      await setIntegrationEnabled(trx, row.integration_id, false, reason);
+    }
+    await skipPendingMessagesOf(trx, row.integration_id);
+  }
+
+  recorded(row: ClaimedIntegrationMessage, attempt: RecordedAttempt): void {
+    if (attempt.outcome === 'skipped') return;
+    this.metrics?.integrationDeliveries.inc({ kind: row.kind, outcome: attempt.outcome as IntegrationOutcome });
+    if (attempt.outcome !== 'sent') this.logger.info({ messageId: row.id, integrationId: row.integration_id, outcome: attempt.outcome, reason: attempt.error }, 'integration message not delivered');
+  }
+}

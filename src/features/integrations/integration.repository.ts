@@ -1,0 +1,203 @@
+import { sql } from 'kysely';
+import type { Executor, Trx } from '../../platform/db/database.js';
+import type { LeasedItems } from '../outbox/outbox.channel.js';
+import type { IntegrationRow } from '../../platform/db/schema.js';
+import type { Integration, IntegrationKind } from './integration.types.js';
+
+export function integrationRowToIntegration(row: IntegrationRow): Integration {
+  return {
+    id: row.id,
+    formId: row.form_id,
+    kind: row.kind as IntegrationKind,
+    name: row.name,
+    enabled: row.enabled === 1,
+    disabledReason: row.disabled_reason,
+    createdAt: row.created_at,
+    url: row.url === null ? null : 'set',
+    token: row.token === null ? null : 'set',
+    chatId: row.chat_id,
+  };
+}
+
+export async function insertIntegration(db: Executor, row: IntegrationRow): Promise<void> {
+  await db.insertInto('integrations').values(row).execute();
+}
+
+export async function countIntegrationsOfForm(db: Executor, formId: string): Promise<number> {
+  const row = await db
+    .selectFrom('integrations')
+    .select((eb) => eb.fn.countAll<string | number>().as('n'))
+    .where('form_id', '=', formId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export async function listIntegrationRowsOfForm(db: Executor, formId: string): Promise<IntegrationRow[]> {
+  return db.selectFrom('integrations').selectAll().where('form_id', '=', formId).orderBy('created_at').orderBy('id').execute();
+}
+
+export async function findIntegrationRow(db: Executor, id: string): Promise<IntegrationRow | undefined> {
+  return db.selectFrom('integrations').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** The forms among `formIds` with at least one disabled integration (the forms list's warning). */
+export async function findFormsWithDisabledIntegrations(db: Executor, formIds: string[]): Promise<Set<string>> {
+  if (formIds.length === 0) return new Set();
+  const rows = await db.selectFrom('integrations').select('form_id').distinct().where('form_id', 'in', formIds).where('enabled', '=', 0).execute();
+  return new Set(rows.map((r) => r.form_id));
+}
+
+/** Deletes an integration; its messages and their attempts go with it (migration 0029's trigger removes the attempts). */
+export async function deleteIntegrationRow(trx: Trx, id: string): Promise<boolean> {
+  await trx.deleteFrom('integration_messages').where('integration_id', '=', id).execute();
+  const result = await trx.deleteFrom('integrations').where('id', '=', id).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+/** Turns an integration off when it is on; false when it was off already (another refusal came first). */
+export async function turnOffIntegration(db: Executor, id: string, reason: string): Promise<boolean> {
+  const result = await db.updateTable('integrations').set({ enabled: 0, disabled_reason: reason }).where('id', '=', id).where('enabled', '=', 1).executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+export async function setIntegrationEnabled(db: Executor, id: string, enabled: boolean, reason: string | null): Promise<void> {
+  await db.updateTable('integrations').set({ enabled: enabled ? 1 : 0, disabled_reason: enabled ? null : reason }).where('id', '=', id).execute();
+}
+
+/** Messages still queued for a disabled integration will not be sent. */
+export async function skipPendingMessagesOf(db: Executor, integrationId: string): Promise<void> {
+  await db.updateTable('integration_messages').set({ state: 'skipped' }).where('integration_id', '=', integrationId).where('state', '=', 'pending').execute();
+}
+
+/** The IDs the integration's attempts are logged under: its messages', and its own for test messages. */
+export function attemptItemsOfIntegration(db: Executor, integrationId: string) {
+  return db
+    .selectFrom('integration_messages')
+    .select('id')
+    .where('integration_id', '=', integrationId)
+    .unionAll(db.selectNoFrom(sql<string>`${integrationId}`.as('id')));
+}
+
+/** SQL over `formIdColumn`: the form has an enabled integration (outbound work for this channel). */
+export const formHasEnabledIntegrationSql = (formIdColumn: string) =>
+  `exists (select 1 from integrations where integrations.form_id = ${formIdColumn} and integrations.enabled = 1)`;
+
+/**
+ * One message per enabled integration of each queued submission's form that existed when the
+ * submission was released (the outbox row's time), inside the dispatcher's expanding transaction.
+ * A submission released again (not spam after spam) finds its messages already there: once.
+ */
+export async function insertMessagesForQueued(trx: Trx, submissionIds: string[], now: string): Promise<number> {
+  if (submissionIds.length === 0) return 0;
+  const result = await trx
+    .insertInto('integration_messages')
+    .columns(['id', 'integration_id', 'submission_id', 'state', 'attempts', 'next_attempt_at', 'created_at'])
+    .expression(
+      trx
+        .selectFrom('outbox as o')
+        .innerJoin('submissions as s', 's.id', 'o.submission_id')
+        .innerJoin('integrations as i', 'i.form_id', 's.form_id')
+        .select([
+          sql<string>`'im.' || i.id || '.' || s.id`.as('id'),
+          'i.id as integration_id',
+          's.id as submission_id',
+          sql<string>`'pending'`.as('state'),
+          sql<number>`0`.as('attempts'),
+          sql<string>`${now}`.as('next_attempt_at'),
+          sql<string>`${now}`.as('created_at'),
+        ])
+        .where('o.submission_id', 'in', submissionIds)
+        .where('i.enabled', '=', 1)
+        .whereRef('i.created_at', '<=', 'o.created_at'),
+    )
+    .onConflict((oc) => oc.columns(['integration_id', 'submission_id']).doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0);
+}
+
+/** A claimed message with what formatting and sending it needs. */
+export interface ClaimedIntegrationMessage {
+  id: string;
+  integration_id: string;
+  submission_id: string;
+  attempts: number;
+  kind: string;
+  url: string | null;
+  token: string | null;
+  chat_id: string | null;
+  enabled: number;
+  integration_name: string;
+  form_id: string;
+  form_name: string;
+  account_id: string;
+  s_created_at: string;
+  s_country: string;
+  s_payload: string;
+}
+
+/** What formatting and sending the messages being leased to this instance needs (in the lease's transaction). */
+export async function loadLeasedMessages(leased: LeasedItems): Promise<ClaimedIntegrationMessage[]> {
+  return leased
+    .selectFrom('integration_messages as m')
+    .innerJoin('integrations as i', 'i.id', 'm.integration_id')
+    .innerJoin('submissions as s', 's.id', 'm.submission_id')
+    .innerJoin('forms as f', 'f.id', 'i.form_id')
+    .select([
+      'm.id',
+      'm.integration_id',
+      'm.submission_id',
+      'm.attempts',
+      'i.kind',
+      'i.url',
+      'i.token',
+      'i.chat_id',
+      'i.enabled',
+      'i.name as integration_name',
+      'i.form_id',
+      'f.name as form_name',
+      'f.account_id',
+      's.created_at as s_created_at',
+      's.country as s_country',
+      's.payload as s_payload',
+    ])
+    .where('m.id', 'in', (eb) => eb.selectFrom('leased').select('leased.id'))
+    .orderBy('m.next_attempt_at')
+    .orderBy('m.id')
+    .execute();
+}
+
+export async function countUnsentIntegrationMessages(db: Executor): Promise<number> {
+  const row = await db
+    .selectFrom('integration_messages')
+    .select((eb) => eb.fn.countAll<string | number>().as('n'))
+    .where('state', 'in', ['pending', 'sending'])
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** A submission's integration messages, for the owner of `accountId` only. */
+export async function listMessageRowsOfSubmission(db: Executor, accountId: string, submissionId: string) {
+  return db
+    .selectFrom('integration_messages as m')
+    .innerJoin('integrations as i', 'i.id', 'm.integration_id')
+    .innerJoin('forms as f', 'f.id', 'i.form_id')
+    .select(['m.id', 'm.state', 'm.attempts', 'm.created_at', 'i.kind', 'i.name', 'i.enabled', 'i.disabled_reason'])
+    .where('m.submission_id', '=', submissionId)
+    .where('f.account_id', '=', accountId)
+    .orderBy('m.created_at')
+    .orderBy('m.id')
+    .execute();
+}
+
+/** The message, if its integration's form is the account's. */
+export async function findMessageIdOfAccount(db: Executor, accountId: string, messageId: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('integration_messages as m')
+    .innerJoin('integrations as i', 'i.id', 'm.integration_id')
+    .innerJoin('forms as f', 'f.id', 'i.form_id')
+    .select('m.id')
+    .where('m.id', '=', messageId)
+    .where('f.account_id', '=', accountId)
+    .executeTakeFirst();
+  return row?.id;
+}

@@ -1,0 +1,247 @@
+import type { AuditService } from '../audit/audit.service.js';
+import type { Config } from '../../platform/config.js';
+import type { Executor, Trx } from '../../platform/db/database.js';
+import { notFound, validationFailed } from '../../platform/errors.js';
+import type { FormService } from '../forms/form.service.js';
+import { targetUrlProblem } from '../../platform/lib/target-url.js';
+import { newId } from '../../platform/lib/ids.js';
+import { canBeKey, isStorableText } from '../../platform/lib/text.js';
+import { nowIso } from '../../platform/lib/time.js';
+import { formatRequest } from './formats/index.js';
+import {
+  attemptItemsOfIntegration,
+  countIntegrationsOfForm,
+  deleteIntegrationRow,
+  findFormsWithDisabledIntegrations,
+  findIntegrationRow,
+  findMessageIdOfAccount,
+  insertIntegration,
+  integrationRowToIntegration,
+  listIntegrationRowsOfForm,
+  listMessageRowsOfSubmission,
+  setIntegrationEnabled,
+  skipPendingMessagesOf,
+} from './integration.repository.js';
+import type { IntegrationSender } from './integration.sender.js';
+import { INTEGRATION_KINDS, MAX_INTEGRATIONS_PER_FORM, type Integration, type IntegrationAttempt, type IntegrationKind } from './integration.types.js';
+import { sampleMessage } from './message.js';
+import { classifyAnswer } from './outcome.js';
+import type { OutboxDispatcher } from '../outbox/outbox.dispatcher.js';
+import { isDone, listAttemptsOf, listNewestAttempts, logAttempt, messageStateOf, type MessageLogEntry } from '../outbox/outbox.log.js';
+
+const KIND_NAMES: Record<string, string> = { slack: 'Slack', discord: 'Discord', telegram: 'Telegram', teams: 'Teams', ntfy: 'ntfy' };
+
+export interface NewIntegrationInput {
+  kind: string;
+  name?: string | undefined;
+  url?: string | undefined;
+  token?: string | undefined;
+  chatId?: string | undefined;
+}
+
+export interface TestResult {
+  sent: boolean;
+  status: number | null;
+  error: string | null;
+}
+
+const KIND_LABELS: Record<IntegrationKind, string> = {
+  slack: 'Slack',
+  discord: 'Discord',
+  telegram: 'Telegram',
+  teams: 'Microsoft Teams',
+  ntfy: 'ntfy',
+};
+
+const clean = (value: string | undefined) => (value === undefined || value.trim() === '' ? undefined : value.trim());
+
+/**
+ * A form's integrations (contract section 13): up to 10 per form, targets under the hook rules,
+ * secrets (URLs, tokens) returned by nothing here once stored. `accountId`, when given, scopes
+ * every call to that owner's forms (the dashboard); the CLI acts as the operator.
+ */
+/**
+ * A bot token as @BotFather gives it: the bot's numeric ID, a colon and its secret (35 characters
+ * today; any length is taken, since Telegram itself says whether it works on "Send test").
+ */
+const TELEGRAM_TOKEN = /^\d{1,20}:[A-Za-z0-9_-]{1,100}$/;
+export const TELEGRAM_TOKEN_EXAMPLE = '123456789:AAHfiqksKZ8WmR2zSjiQ7_v4TMAKdiHm9T0';
+
+export class IntegrationService {
+  constructor(
+    private readonly db: Executor,
+    private readonly config: Config,
+    private readonly forms: FormService,
+    private readonly sender: Pick<IntegrationSender, 'post'>,
+    private readonly outbox: Pick<OutboxDispatcher, 'sendAgain'>,
+    private readonly audit?: AuditService,
+  ) {}
+
+  /** The submission's integration messages, as its page lists them (the account's forms only). */
+  async listMessagesOfSubmission(accountId: string, submissionId: string): Promise<MessageLogEntry[]> {
+    const messages = await listMessageRowsOfSubmission(this.db, accountId, submissionId);
+    const attempts = await listAttemptsOf(this.db, messages.map((m) => m.id));
+    return messages.map((m) => {
+      const last = attempts.get(m.id)?.at(-1);
+      return {
+        channel: 'integration',
+        id: m.id,
+        kind: `${KIND_NAMES[m.kind] ?? m.kind} message`,
+        target: m.name,
+        state: messageStateOf(m.state),
+        reason: last?.error ?? (m.state === 'skipped' ? (m.disabled_reason ?? 'the integration is turned off') : null),
+        attempts: Number(m.attempts),
+        lastStatus: last?.status == null ? null : `HTTP ${last.status}`,
+        createdAt: m.created_at,
+        lastAttemptAt: last?.attemptedAt ?? null,
+        canSendAgain: isDone(m.state),
+      };
+    });
+  }
+
+  /** "Send again": one new attempt through the outbox. */
+  async sendMessageAgain(accountId: string, messageId: string): Promise<boolean> {
+    const id = await findMessageIdOfAccount(this.db, accountId, messageId);
+    if (!id) throw notFound('Integration message');
+    const sentAgain = (trx: Trx) => this.audit?.record(trx, accountId, 'delivery.sent_again', { type: 'integration_message', id }, { channel: 'integration' }) ?? Promise.resolve();
+    return (await this.outbox.sendAgain('integration_messages', [id], { record: sentAgain })) > 0;
+  }
+
+  private async getForm(formId: string, accountId: string | undefined) {
+    return accountId === undefined ? this.forms.getForm(formId) : this.forms.getFormOfAccount(accountId, formId);
+  }
+
+  private async getRow(id: string, accountId: string | undefined) {
+    const row = canBeKey(id) ? await findIntegrationRow(this.db, id) : undefined;
+    if (!row) throw notFound('Integration');
+    // An integration of another account's form is as unknown as a missing one.
+    if (accountId !== undefined && (await this.forms.findForm(row.form_id))?.accountId !== accountId) throw notFound('Integration');
+    return row;
+  }
+
+  async addIntegration(formId: string, input: NewIntegrationInput, accountId?: string): Promise<Integration> {
+    const form = await this.getForm(formId, accountId);
+    const kind = input.kind as IntegrationKind;
+    if (!INTEGRATION_KINDS.includes(kind)) {
+      throw validationFailed('Unknown integration kind.', { kind: `must be one of ${INTEGRATION_KINDS.join(', ')}` });
+    }
+    const url = clean(input.url);
+    // A token copied from an API address (`…/bot<token>/…`) keeps its `bot` prefix: it is not part of the token.
+    const token = kind === 'telegram' ? clean(input.token)?.replace(/^bot(?=\d)/, '') : clean(input.token);
+    const chatId = clean(input.chatId);
+    const name = clean(input.name) ?? KIND_LABELS[kind];
+    const problems: Record<string, string> = {};
+    for (const [field, value] of Object.entries({ name, url, token, chatId })) {
+      if (value !== undefined && !isStorableText(value)) problems[field] = 'must be text without NUL characters';
+    }
+    if (Object.keys(problems).length > 0) throw validationFailed('The integration is not valid.', problems);
+    if (name.length > 100) problems.name = 'must be at most 100 characters';
+    if (kind === 'telegram') {
+      if (!token) problems.token = 'required: the bot token from @BotFather';
+      else if (!TELEGRAM_TOKEN.test(token)) problems.token = `must be the bot token @BotFather gave, like ${TELEGRAM_TOKEN_EXAMPLE}`;
+      if (!chatId) problems.chatId = 'required: the chat ID (a number, or @channelname)';
+      else if (!/^(-?\d{1,20}|@[A-Za-z][A-Za-z0-9_]{3,64})$/.test(chatId)) problems.chatId = 'must be a number or @channelname';
+      if (url) problems.url = 'not used for Telegram (TELEGRAM_API_URL sets the API)';
+    } else {
+      const problem = url === undefined ? 'required' : targetUrlProblem(url, this.config.hookAllowPrivateTargets);
+      if (problem) problems.url = problem;
+      else if (kind === 'ntfy' && new URL(url!).pathname.split('/').filter(Boolean).length === 0) problems.url = 'must name a topic, as in https://ntfy.sh/mytopic';
+      if (token && kind !== 'ntfy') problems.token = `not used for ${KIND_LABELS[kind]}`;
+      if (token && (token.length > 200 || /[\s\u0000-\u001f]/.test(token))) problems.token = 'must be one line of at most 200 characters';
+      if (chatId) problems.chatId = 'used only for Telegram';
+    }
+    if (Object.keys(problems).length > 0) throw validationFailed('The integration is not valid.', problems);
+    if ((await countIntegrationsOfForm(this.db, form.id)) >= MAX_INTEGRATIONS_PER_FORM) {
+      throw validationFailed(`A form has at most ${MAX_INTEGRATIONS_PER_FORM} integrations.`, { kind: `at most ${MAX_INTEGRATIONS_PER_FORM} per form` });
+    }
+    const row = {
+      id: newId('int'),
+      form_id: form.id,
+      kind,
+      name,
+      enabled: 1,
+      disabled_reason: null,
+      url: url === undefined ? null : new URL(url).href,
+      token: token ?? null,
+      chat_id: chatId ?? null,
+      created_at: nowIso(),
+    };
+    await this.db.transaction().execute(async (trx) => {
+      await insertIntegration(trx, row);
+      await this.audit?.record(trx, form.accountId, 'integration.added', { type: 'integration', id: row.id, label: name }, { formId: form.id, form: form.name, kind, name });
+    });
+    return integrationRowToIntegration(row);
+  }
+
+  async listIntegrations(formId: string, accountId?: string): Promise<Integration[]> {
+    const form = await this.getForm(formId, accountId);
+    return (await listIntegrationRowsOfForm(this.db, form.id)).map(integrationRowToIntegration);
+  }
+
+  async getIntegration(id: string, accountId?: string): Promise<Integration> {
+    return integrationRowToIntegration(await this.getRow(id, accountId));
+  }
+
+  async removeIntegration(id: string, accountId?: string): Promise<void> {
+    const row = await this.getRow(id, accountId);
+    const form = await this.forms.getForm(row.form_id);
+    await this.db.transaction().execute(async (trx) => {
+      await deleteIntegrationRow(trx, row.id);
+      await this.audit?.record(trx, form.accountId, 'integration.removed', { type: 'integration', id: row.id, label: row.name }, { formId: form.id, form: form.name, kind: row.kind, name: row.name });
+    });
+  }
+
+  /** Turning one on again clears the reason; turning one off skips what is still queued for it. */
+  async setEnabled(id: string, enabled: boolean, accountId?: string): Promise<Integration> {
+    const row = await this.getRow(id, accountId);
+    const form = await this.forms.getForm(row.form_id);
+    await this.db.transaction().execute(async (trx) => {
+      await setIntegrationEnabled(trx, row.id, enabled, enabled ? null : 'turned off by the owner');
+      if (!enabled) await skipPendingMessagesOf(trx, row.id);
+      if ((row.enabled === 1) === enabled) return;
+      const action = enabled ? 'integration.enabled' : 'integration.disabled';
+      await this.audit?.record(trx, form.accountId, action, { type: 'integration', id: row.id, label: row.name }, { formId: form.id, form: form.name, kind: row.kind });
+    });
+    return integrationRowToIntegration((await findIntegrationRow(this.db, row.id))!);
+  }
+
+    async listAttempts(id: string, limit: number, accountId?: string): Promise<IntegrationAttempt[]> {
+    const row = await this.getRow(id, accountId);
+    return (await listNewestAttempts(this.db, attemptItemsOfIntegration(this.db, row.id), limit)).map((a) => ({
+      id: a.id,
+      attemptedAt: a.attemptedAt,
+      outcome: a.outcome as IntegrationAttempt['outcome'],
+      status: a.status,
+      error: a.error,
+    }));
+  }
+
+  /** The forms among `formIds` that have a disabled integration. */
+  async formsWithDisabledIntegrations(formIds: string[]): Promise<Set<string>> {
+    return findFormsWithDisabledIntegrations(this.db, formIds);
+  }
+
+  /** Sends a sample message now through the same formats and SSRF-safe sender; the attempt is logged. */
+  async sendTest(id: string, accountId?: string): Promise<TestResult> {
+    const row = await this.getRow(id, accountId);
+    const form = await this.forms.getForm(row.form_id);
+    const message = sampleMessage(form.name, `${this.config.baseUrl}/dashboard/forms/${form.id}/integrations`);
+    const request = formatRequest({ kind: row.kind as IntegrationKind, url: row.url, token: row.token, chatId: row.chat_id }, message, this.config.telegramApiUrl);
+    const answer = await this.sender.post(request);
+    const outcome = classifyAnswer(answer);
+    const sent = outcome.kind === 'sent';
+    const error = sent ? null : outcome.reason;
+    // A test message belongs to no message: it is logged under the integration's ID.
+    await logAttempt(this.db, {
+      channel: 'integrations',
+      itemId: row.id,
+      attemptedAt: nowIso(),
+      outcome: sent ? 'sent' : 'failed',
+      status: answer.status,
+      durationMs: answer.durationMs,
+      error: error === null ? null : `test: ${error}`,
+    });
+    return { sent, status: answer.status, error };
+  }
+}
+

@@ -1,0 +1,48 @@
+import type { ExportedSubmission } from '../../../../features/submissions/submission.types.js';
+
+/** Time first, then the fields, then the metadata: the order a person reads a submission in. */
+const METADATA_COLUMNS = ['id', 'isSpam', 'spamReason', 'country'] as const;
+
+/** Spreadsheets (Excel above all) read a UTF-8 file as UTF-8 only when it starts with this. */
+export const CSV_BOM = '\uFEFF';
+
+/**
+ * A text cell that a spreadsheet would read as a formula (=, +, -, @, a leading tab, CR or LF,
+ * or the full-width ＝ ＋ － ＠ some spreadsheets fold to them) is prefixed with a single quote,
+ * the OWASP CSV-injection advice.
+ */
+export function neutraliseFormula(value: string): string {
+  return /^[=+\-@\t\r\n\uFF1D\uFF0B\uFF0D\uFF20]/.test(value) ? `'${value}` : value;
+}
+
+function csvCell(value: unknown): string {
+  // A JSON number is data, not a formula: -5 stays -5.
+  const text =
+    typeof value === 'number'
+      ? String(value)
+      : neutraliseFormula(value === null || value === undefined ? '' : Array.isArray(value) ? value.join('; ') : String(value));
+  // Semicolons too: spreadsheets in semicolon locales split on them.
+  return /[",;\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+export function csvHeader(fieldNames: string[]): string {
+  return `${['createdAt', ...fieldNames, ...METADATA_COLUMNS].map(csvCell).join(',')}\r\n`;
+}
+
+/** One CSV row in the column order of csvHeader: the time, the fields in the given order, the metadata. */
+export function csvRow(submission: ExportedSubmission, fieldNames: string[]): string {
+  const metadata = [submission.id, submission.isSpam ? 1 : 0, submission.spamReason ?? '', submission.country];
+  const fields = fieldNames.map((name) => (Object.hasOwn(submission.payload, name) ? submission.payload[name] : ''));
+  return `${[submission.createdAt, ...fields, ...metadata].map(csvCell).join(',')}\r\n`;
+}
+
+export function ndjsonRow(submission: ExportedSubmission): string {
+  return `${JSON.stringify({
+    id: submission.id,
+    createdAt: submission.createdAt,
+    isSpam: submission.isSpam ? 1 : 0,
+    spamReason: submission.spamReason,
+    country: submission.country,
+    payload: submission.payload,
+  })}\n`;
+}

@@ -1,0 +1,33 @@
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { FastifyInstance } from 'fastify';
+import { AppError } from '../../platform/errors.js';
+import { buildMcpServer } from './mcp.server.js';
+
+/**
+ * POST /v1/mcp: the MCP server over Streamable HTTP, behind the management API's key auth and
+ * rate limit (registered under it). Stateless: each POST gets a server for its key, answered as
+ * JSON, so any instance can take any request and no session outlives it.
+ */
+export async function mcpRoutes(app: FastifyInstance): Promise<void> {
+  app.post('', { schema: { hide: true } }, async (request, reply) => {
+    const server = buildMcpServer(app.services, { accountId: request.accountId, keyId: request.apiKeyId, scope: request.apiKeyScope, address: request.ip }, (err) =>
+      request.log.error({ err }, 'MCP tool failed'),
+    );
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    // The transport writes the answer itself.
+    reply.hijack();
+    reply.raw.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    await transport.handleRequest(request.raw, reply.raw, request.body);
+  });
+
+  // No server-sent stream and no session to end: a stateless server answers only POST.
+  const onlyPost = async () => {
+    throw new AppError('method_not_allowed', 'The MCP endpoint takes POST only (Streamable HTTP without sessions).', { headers: { Allow: 'POST' } });
+  };
+  app.get('', { schema: { hide: true } }, onlyPost);
+  app.delete('', { schema: { hide: true } }, onlyPost);
+}
