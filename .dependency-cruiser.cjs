@@ -1,29 +1,35 @@
 /**
- * The layer rule (docs/architecture.md, "Layers"), checked by test/architecture/layers.test.ts.
- * Feature folders: every folder under src/ except the lower layers (lib, db, http) and the
- * shared leaves (types, startup). src/app.ts, src/services.ts, src/server.ts and src/start-server.ts are the
- * composition root and may import anything.
+ * The layer rule (docs/architecture.md, "Layers"), checked by test/architecture/layers.spec.ts.
+ * src/ holds three layers under the composition root: src/frontends/ (dashboard, CLI, MCP) on
+ * top, src/features/ (one folder per part of the domain) in the middle, src/platform/ (database,
+ * HTTP, helpers, configuration) at the bottom. src/app.ts, src/services.ts, src/server.ts and
+ * src/start-server.ts build the app and may import anything.
  */
-const LOWER = 'lib|db|http';
-const NOT_FEATURE = `${LOWER}|types|startup|i18n`;
-const FEATURE = `^src/(?!(?:${NOT_FEATURE})/)[^/]+/`;
+const ROOT_FILES = '^src/(app|services|server|start-server)\\.ts$';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
     {
-      name: 'lower-layer-imports-feature',
-      comment: 'src/lib, src/db and src/http import no feature folder and not the composition root.',
+      name: 'platform-imports-up',
+      comment: 'src/platform imports no feature, no front end and not the composition root.',
       severity: 'error',
-      from: { path: `^src/(${LOWER})/` },
-      to: { path: [FEATURE, '^src/(app|services|server|start-server)\\.ts$'] },
+      from: { path: '^src/platform/' },
+      to: { path: ['^src/(features|frontends)/', ROOT_FILES] },
     },
     {
-      name: 'feature-imports-ui-or-cli',
-      comment: 'No feature imports src/dashboard or src/cli (they sit on top, beside the composition root).',
+      name: 'feature-imports-front-end',
+      comment: 'No feature imports a front end (dashboard, CLI, MCP) or the composition root.',
       severity: 'error',
-      from: { path: FEATURE, pathNot: '^src/(dashboard|cli)/' },
-      to: { path: '^src/(dashboard|cli)/' },
+      from: { path: '^src/features/' },
+      to: { path: ['^src/frontends/', ROOT_FILES] },
+    },
+    {
+      name: 'front-end-skips-service',
+      comment: "Front ends call a feature's service, never its repository.",
+      severity: 'error',
+      from: { path: '^src/frontends/' },
+      to: { path: '^src/features/.*\\.repository\\.ts$' },
     },
     {
       name: 'no-circular',
@@ -35,7 +41,7 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '^src/db/migrations/' },
+    exclude: { path: '^src/platform/db/migrations/' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'], extensions: ['.ts', '.js', '.mjs', '.cjs', '.d.ts'] },

@@ -18,7 +18,7 @@ import { acceptEveryHttpMethod, answerFrameworkError, rejectUnstorableInput } fr
 import { refuseRequestsWhileClosing } from './platform/http/closing.js';
 import { openApiPlugin } from './platform/http/openapi.js';
 import { echoRequestId, requestIdFor } from './platform/http/request-id.js';
-import { withRedactedRequests } from './platform/http/request-log.js';
+import { logRedactPaths, withRedactedRequests } from './platform/http/request-log.js';
 import { createMetrics } from './platform/metrics/metrics.js';
 import { createRedis } from './platform/lib/redis.js';
 import { canonicalRequestUrl } from './platform/http/canonical-path.js';
@@ -69,17 +69,6 @@ export interface BuildAppOptions {
    */
   instrument?: (app: FastifyInstance) => void;
 }
-
-/** Secrets that must never reach a log line. */
-export const logRedactPaths = [
-  'req.headers.authorization',
-  'req.headers.cookie',
-  'res.headers["set-cookie"]',
-  'apiKey',
-  'accessKey',
-  'secret',
-  'password',
-];
 
 function waitUntilReady(redis: Redis, timeoutMs: number): Promise<void> {
   if (redis.status === 'ready') return Promise.resolve();

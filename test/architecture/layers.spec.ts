@@ -16,7 +16,8 @@ async function cruiseSrc(baseDir: string): Promise<ICruiseResult> {
   return typeof output.output === 'string' ? (JSON.parse(output.output) as ICruiseResult) : output.output;
 }
 
-const folderOf = (path: string): string => /^src\/([^/]+)\//.exec(path)?.[1] ?? path;
+/** A part of src/: a front end, a feature or a platform folder (`features/forms`), or a root file. */
+const folderOf = (path: string): string => /^src\/((?:features|frontends|platform)\/[^/]+)\//.exec(path)?.[1] ?? path;
 
 /** Folders that reach each other through imports (strongly connected components of size > 1). */
 function folderCycles(result: ICruiseResult): string[][] {
@@ -65,12 +66,13 @@ describe('layers', () => {
     expect(folderCycles(result)).toEqual([]);
   });
 
-  it('reports a lower layer importing a feature, a feature importing the dashboard, and a folder cycle', async () => {
+  it('reports the platform importing a feature, a feature importing a front end, a front end reading a repository, and a folder cycle', async () => {
     const result = await cruiseSrc(fixture);
     expect(violations(result).sort()).toEqual([
-      'feature-imports-ui-or-cli: src/forms/form.ts → src/frontends/dashboard/page.ts',
-      'lower-layer-imports-feature: src/lib/bad.ts → src/forms/form.ts',
+      'feature-imports-front-end: src/features/forms/form.ts → src/frontends/dashboard/page.ts',
+      'front-end-skips-service: src/frontends/dashboard/list.ts → src/features/forms/form.repository.ts',
+      'platform-imports-up: src/platform/lib/bad.ts → src/features/forms/form.ts',
     ]);
-    expect(folderCycles(result)).toEqual([['alpha', 'beta']]);
+    expect(folderCycles(result)).toEqual([['features/alpha', 'features/beta']]);
   });
 });

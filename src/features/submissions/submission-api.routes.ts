@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { MANAGEMENT, errorResponses } from '../../platform/http/error-responses.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './submission-query.service.js';
-import { submissionJsonSchema } from '../submit/submission.schemas.js';
+import { submissionJsonSchema } from './submission.schemas.js';
 import { submissionToApiSubmission } from './submission.types.js';
 
 const errors = errorResponses([...MANAGEMENT, 404]);

@@ -276,12 +276,6 @@ export async function listFormOverviewRows(db: Executor, accountId: string, form
   return rows.map((r) => ({ formId: r.id, inbox: Number(r.inbox ?? 0), spam: Number(r.spam ?? 0), lastSubmissionAt: r.last_at ?? null }));
 }
 
-export interface DailyCount {
-  day: string;
-  inbox: number;
-  spam: number;
-}
-
 /** Inbox and spam of a form in one UTC hour (`YYYY-MM-DDTHH`). */
 export interface HourlyCount {
   hour: string;

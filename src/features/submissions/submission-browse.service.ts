@@ -13,13 +13,12 @@ import {
   listMatchingIds,
   type BrowsePosition,
   type BrowseRow,
-  type DailyCount,
 } from './submission-browse.repository.js';
 import { exportRowToExportedSubmission, listExportPayloadsOfForm, listExportRowsOfForm } from './submission-export.repository.js';
 import { checkDays, decodePosition, encodePosition, filterOf, searchWords } from './submission-browse.filters.js';
 import { countTriagedInboxRows } from '../inbox/inbox.repository.js';
 import type { TriageFilter } from '../inbox/inbox.types.js';
-import { parsePayload, submissionRowToSubmission, type ExportedSubmission, type Submission, type SubmissionPosition } from './submission.types.js';
+import { parsePayload, submissionRowToSubmission, type DailyCount, type ExportedSubmission, type Submission, type SubmissionPosition } from './submission.types.js';
 import type { SearchIndexer } from '../search/search.indexer.js';
 
 export const BROWSE_PAGE_SIZE = 50;

@@ -44,6 +44,13 @@ export interface Submission {
 }
 
 /** What an export writes of a submission. */
+/** Inbox and spam of a form on one day (the chart and the daily counts). */
+export interface DailyCount {
+  day: string;
+  inbox: number;
+  spam: number;
+}
+
 export type ExportedSubmission = Pick<Submission, 'id' | 'createdAt' | 'isSpam' | 'spamReason' | 'country' | 'payload'>;
 
 /** The specification's Submission resource (management view). */

@@ -20,7 +20,7 @@ import { POSTGRES_BATCHES, SubmissionWriter, batchStoreFor, type WriteResult, ty
 import type { PostedFields } from './submit-fields.js';
 import type { BotCheckService } from '../bot-checks/bot-check.service.js';
 import type { SpamFilterService } from '../spam-filter/spam-filter.service.js';
-import { setSubmissionSpamScore } from '../submissions/submission-score.repository.js';
+import { setSubmissionSpamScore } from './submission-score.repository.js';
 import type { SearchIndexer } from '../search/search.indexer.js';
 import type { FileService } from '../files/file.service.js';
 import type { UploadBatch } from '../files/upload-batch.js';

@@ -2,6 +2,17 @@ import type { FastifyBaseLogger, FastifyRequest, FastifyServerOptions } from 'fa
 
 export const REDACTED = '[redacted]';
 
+/** Secrets that must never reach a log line, wherever they sit in what is logged. */
+export const logRedactPaths = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'res.headers["set-cookie"]',
+  'apiKey',
+  'accessKey',
+  'secret',
+  'password',
+];
+
 /**
  * Addresses that carry a secret, by their path's shape. `:secret` is a segment that is itself
  * the secret (a single-use link's token: invitation, password reset, email change, a notification

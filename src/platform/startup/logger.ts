@@ -1,6 +1,6 @@
 import type { FastifyServerOptions } from 'fastify';
 import pino from 'pino';
-import { logRedactPaths } from '../../app.js';
+import { logRedactPaths } from '../http/request-log.js';
 import type { Config } from '../config.js';
 
 /**

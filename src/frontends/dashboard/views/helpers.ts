@@ -1,7 +1,7 @@
 import { escapeHtml } from '../../../platform/lib/html.js';
 import { UNKNOWN_COUNTRY } from '../../../platform/lib/text.js';
 import { formatLocalTime, UTC } from '../../../platform/lib/time-zone.js';
-import type { DailyCount } from '../../../features/submissions/submission-browse.repository.js';
+import type { DailyCount } from '../../../features/submissions/submission.types.js';
 
 /**
  * A timestamp on the viewer's wall clock with the zone's short name ("23 Nov 2026, 11:04 PST"),

@@ -2,7 +2,7 @@ import { valueText } from '../../../../platform/lib/template.js';
 import type { MessageLogEntry } from '../../../../features/outbox/outbox.log.js';
 import type { Form } from '../../../../features/forms/form.types.js';
 import { BROWSE_PAGE_SIZE, type BrowsePage } from '../../../../features/submissions/submission-browse.service.js';
-import type { DailyCount } from '../../../../features/submissions/submission-browse.repository.js';
+import type { DailyCount } from '../../../../features/submissions/submission.types.js';
 import type { SubmissionTriage, TriageFilter } from '../../../../features/inbox/inbox.types.js';
 import type { Submission } from '../../../../features/submissions/submission.types.js';
 
