@@ -1,4 +1,4 @@
-// `npm run bench:spam-filter`: precision and recall of the learning filter (src/spam-filter) on
+// `npm run bench:spam-filter`: precision and recall of the learning filter (src/features/spam-filter) on
 // the SpamAssassin public corpus (see spam-corpus.ts): trained on one half, scored on the other.
 // Prints one JSON line.
 import { NaiveBayesModel } from '../src/features/spam-filter/naive-bayes.js';

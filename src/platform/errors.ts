@@ -31,7 +31,7 @@ export interface ErrorBody {
 }
 
 /**
- * Catalogue keys (src/i18n) of an error's texts, for answers in the visitor's language: the
+ * Catalogue keys (src/platform/i18n) of an error's texts, for answers in the visitor's language: the
  * message's, and one per field (`*` for every field without its own).
  */
 export interface ErrorTextKeys {

@@ -70,7 +70,7 @@ describe('layers', () => {
     const result = await cruiseSrc(fixture);
     expect(violations(result).sort()).toEqual([
       'feature-imports-front-end: src/features/forms/form.ts → src/frontends/dashboard/page.ts',
-      'front-end-skips-service: src/frontends/dashboard/list.ts → src/features/forms/form.repository.ts',
+      'front-end-skips-service: src/frontends/dashboard/list.ts → src/features/beta/beta.repository.ts',
       'platform-imports-up: src/platform/lib/bad.ts → src/features/forms/form.ts',
     ]);
     expect(folderCycles(result)).toEqual([['features/alpha', 'features/beta']]);

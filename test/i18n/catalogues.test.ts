@@ -15,7 +15,7 @@ afterAll(async () => {
 
 describe('message catalogues (contract section 12)', () => {
   it('has English, German, French, Spanish and Portuguese, one file each, all with exactly the same keys', () => {
-    const files = readdirSync(new URL('../../src/i18n/locales/', import.meta.url)).filter((f) => f.endsWith('.json')).sort();
+    const files = readdirSync(new URL('../../src/platform/i18n/locales/', import.meta.url)).filter((f) => f.endsWith('.json')).sort();
     expect(files).toEqual(['de.json', 'en.json', 'es.json', 'fr.json', 'pt.json']);
     expect([...languages].sort()).toEqual(files.map((f) => f.replace('.json', '')));
     const englishKeys = Object.keys(catalogues.en).sort();
