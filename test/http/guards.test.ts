@@ -129,6 +129,25 @@ describe('the audit actor', () => {
   });
 });
 
+describe('read and unread', () => {
+  it('change when a member opens a submission, never when a viewer does', async () => {
+    const form = await createForm(t.services, admin.id);
+    const [submission] = await insertSubmissions(t.services, form.id, [{ createdAt: new Date().toISOString() }]);
+    const readAt = async () =>
+      (await t.handle.db.selectFrom('submission_triage').select('read_at').where('submission_id', '=', submission!).executeTakeFirst())?.read_at ?? null;
+    const viewerEmail = unique();
+    const memberEmail = unique();
+    await t.services.members.add(admin.id, { email: viewerEmail, role: 'viewer', password: PASSWORD });
+    await t.services.members.add(admin.id, { email: memberEmail, role: 'member', password: PASSWORD });
+    const viewer = await signIn(t, viewerEmail);
+    expect((await viewer.get(`/dashboard/submissions/${submission}`)).res.status).toBe(200);
+    expect(await readAt()).toBeNull();
+    const member = await signIn(t, memberEmail);
+    expect((await member.get(`/dashboard/submissions/${submission}`)).res.status).toBe(200);
+    expect(await readAt()).not.toBeNull();
+  });
+});
+
 describe('CSRF', () => {
   it('refuses a token issued to another session', async () => {
     const victim = await signIn(t, admin.email);

@@ -1,3 +1,4 @@
+import { roleMay } from '../../../../features/members/permissions.js';
 import { sendFile } from '../../../../features/files/file.routes.js';
 import { formatBytes } from '../../../../platform/lib/file-links.js';
 import { Readable } from 'node:stream';
@@ -125,7 +126,8 @@ export async function submissionPages(app: FastifyInstance): Promise<void> {
 
   app.get<{ Params: { id: string } }>('/dashboard/submissions/:id', { schema: { hide: true } }, async (request, reply) => {
     const accountId = request.owner!.id;
-    await app.services.inbox.markOpened(accountId, request.params.id);
+    // Read and unread are the triagers' shared state: a viewer's look changes nothing for them.
+    if (roleMay(request.role, 'submissions.triage')) await app.services.inbox.markOpened(accountId, request.params.id);
     const submission = await queries.getSubmission(accountId, request.params.id);
     const form = await app.services.forms.getFormOfAccount(accountId, submission.formId);
     const inbox = submissionInboxModel(submission, await app.services.inbox.members(accountId), await app.services.inbox.tagsOfForm(form.id));
