@@ -75,5 +75,7 @@ export class DashboardClient {
     await this.get('/dashboard/signup');
     const { res } = await this.post('/dashboard/signup', { email, displayName: 'Owner', password });
     if (res.status !== 303) throw new Error(`sign-up failed with ${res.status}`);
+    // As a browser does: the page the sign-up leads to carries the new session's CSRF token.
+    await this.get(res.headers.get('location') ?? '/dashboard/forms');
   }
 }

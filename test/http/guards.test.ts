@@ -148,6 +148,44 @@ describe('read and unread', () => {
   });
 });
 
+describe('destructive team actions', () => {
+  it('ask first on a page that names the consequence, and act only once confirmed', async () => {
+    const account = await createAccount(t.services, { email: unique(), password: PASSWORD });
+    const adminEmail = unique();
+    const viewerEmail = unique();
+    await t.services.members.add(account.id, { email: adminEmail, role: 'admin', password: PASSWORD });
+    const viewerAdded = await t.services.members.add(account.id, { email: viewerEmail, role: 'viewer', password: PASSWORD });
+    if (!('member' in viewerAdded)) throw new Error('expected a member');
+    const owner = await signIn(t, account.email);
+    const roleOf = async (email: string) => (await t.services.members.listMembers(account.id)).find((m) => m.email === email)?.role;
+
+    await owner.get('/dashboard/members');
+    const removal = await owner.post(`/dashboard/members/${viewerAdded.member.userId}/remove`, {});
+    expect(removal.res.status).toBe(200);
+    expect(removal.html).toContain(`Remove ${viewerEmail}?`);
+    expect(removal.html).toContain('loses access');
+    expect(await roleOf(viewerEmail)).toBe('viewer');
+    expect((await owner.post(`/dashboard/members/${viewerAdded.member.userId}/remove`, { confirm: '1' })).res.status).toBe(303);
+    expect(await roleOf(viewerEmail)).toBeUndefined();
+
+    await owner.get('/dashboard/members');
+    const handover = await owner.post('/dashboard/members/transfer', { email: adminEmail });
+    expect(handover.res.status).toBe(200);
+    expect(handover.html).toContain(`Hand this account to ${adminEmail}?`);
+    expect(handover.html).toContain(`name="email" value="${adminEmail}"`);
+    expect(await roleOf(adminEmail)).toBe('admin');
+
+    const admin = await signIn(t, adminEmail);
+    await admin.get('/dashboard/members');
+    const leaving = await admin.post('/dashboard/members/leave', {});
+    expect(leaving.res.status).toBe(200);
+    expect(leaving.html).toContain('Leave this account?');
+    expect(await roleOf(adminEmail)).toBe('admin');
+    expect((await admin.post('/dashboard/members/leave', { confirm: '1' })).res.status).toBe(303);
+    expect(await roleOf(adminEmail)).toBeUndefined();
+  });
+});
+
 describe('CSRF', () => {
   it('refuses a token issued to another session', async () => {
     const victim = await signIn(t, admin.email);

@@ -177,9 +177,9 @@ describe('roles, leaving and handing over ownership', () => {
     await t.services.members.add(account.id, { email: adminEmail, role: 'admin', password: PASSWORD });
     const first = await signIn(account.email);
     await first.get('/dashboard/members');
-    expect((await first.post('/dashboard/members/leave', {})).res.status).toBe(403);
+    expect((await first.post('/dashboard/members/leave', { confirm: '1' })).res.status).toBe(403);
 
-    const handover = await first.post('/dashboard/members/transfer', { email: adminEmail });
+    const handover = await first.post('/dashboard/members/transfer', { email: adminEmail, confirm: '1' });
     expect(handover.res.status).toBe(303);
     expect(await roleIn(account.id, adminEmail)).toBe('owner');
     expect(await roleIn(account.id, account.email)).toBe('admin');
@@ -194,7 +194,7 @@ describe('roles, leaving and handing over ownership', () => {
 
     // Now they can leave; with no other account their session opens nothing.
     await first.get('/dashboard/members');
-    expect((await first.post('/dashboard/members/leave', {})).res.status).toBe(303);
+    expect((await first.post('/dashboard/members/leave', { confirm: '1' })).res.status).toBe(303);
     expect(await roleIn(account.id, account.email)).toBeUndefined();
     const after = await first.get('/dashboard/forms');
     expect(after.res.status).toBe(303);

@@ -53,7 +53,7 @@ describe('team changes sent together on PostgreSQL', () => {
     for (let round = 0; round < ROUNDS; round++) {
       const { account, members } = await team(['admin', 'admin']);
       const owner = await signIn(account.email);
-      const answers = await Promise.all(members.map((m) => owner.post('/dashboard/members/transfer', { email: m.email })));
+      const answers = await Promise.all(members.map((m) => owner.post('/dashboard/members/transfer', { email: m.email, confirm: '1' })));
       expect(statuses(answers)).toEqual([303, 403]);
       const owners = await ownersOf(account.id);
       expect(owners).toHaveLength(1);
@@ -83,11 +83,11 @@ describe('team changes sent together on PostgreSQL', () => {
         const [owner, admin, targetClient] = await Promise.all([signIn(account.email), signIn(acting.email), signIn(target.email)]);
         const other =
           change === 'remove'
-            ? admin.post(`/dashboard/members/${target.userId}/remove`, {})
+            ? admin.post(`/dashboard/members/${target.userId}/remove`, { confirm: '1' })
             : change === 'demote'
               ? admin.post(`/dashboard/members/${target.userId}/role`, { role: 'viewer' })
-              : targetClient.post('/dashboard/members/leave', {});
-        const [handover, changed] = await Promise.all([owner.post('/dashboard/members/transfer', { email: target.email }), other]);
+              : targetClient.post('/dashboard/members/leave', { confirm: '1' });
+        const [handover, changed] = await Promise.all([owner.post('/dashboard/members/transfer', { email: target.email, confirm: '1' }), other]);
         // Whichever commits first, the other sees it: a member removed or gone cannot be handed
         // the account, and the owner cannot be removed, demoted or leave. A viewer can be handed it.
         const owners = await ownersOf(account.id);
@@ -104,7 +104,7 @@ describe('team changes sent together on PostgreSQL', () => {
       const { account, members } = await team(['admin', 'admin']);
       const [x, y] = members as [(typeof members)[0], (typeof members)[0]];
       const [asX, asY] = await Promise.all([signIn(x.email), signIn(y.email)]);
-      const answers = await Promise.all([asX.post(`/dashboard/members/${y.userId}/remove`, {}), asY.post(`/dashboard/members/${x.userId}/remove`, {})]);
+      const answers = await Promise.all([asX.post(`/dashboard/members/${y.userId}/remove`, { confirm: '1' }), asY.post(`/dashboard/members/${x.userId}/remove`, { confirm: '1' })]);
       expect(statuses(answers)).toEqual([303, 403]);
       const left = (await t.services.members.listMembers(account.id)).map((m) => m.email);
       expect(left).toHaveLength(2);

@@ -3,6 +3,7 @@ import { rethrowUnlessValidation } from '../../../../platform/errors.js';
 import { GRANTABLE_ROLES } from '../../../../features/members/member.types.js';
 import { roleMay } from '../../../../features/members/permissions.js';
 import { pageContext, sendPage, setFlash } from '../../page.js';
+import type { ConfirmModel } from '../../views/confirm.views.js';
 
 type Values = Record<string, string>;
 
@@ -39,6 +40,9 @@ export async function memberPages(app: FastifyInstance): Promise<void> {
     return reply.redirect(to, 303);
   };
 
+  /** Removing, leaving and handing over cannot be taken back by whoever does them: a page says what follows, and asks. */
+  const askFirst = (request: FastifyRequest, reply: FastifyReply, model: ConfirmModel) => sendPage(reply, 'confirm', pageContext(request, reply, model.heading), { ...model });
+
   app.get('/dashboard/members', { schema: { hide: true } }, async (request, reply) => render(request, reply));
 
   // The link rides a one-time flash (only its hash is stored): shown once, to copy.
@@ -69,19 +73,52 @@ export async function memberPages(app: FastifyInstance): Promise<void> {
     }
   });
 
-  app.post<{ Params: { id: string } }>('/dashboard/members/:id/remove', { schema: { hide: true, params: idParams } }, async (request, reply) => {
+  app.post<{ Params: { id: string }; Body: Values }>('/dashboard/members/:id/remove', { schema: { hide: true, params: idParams, body: bodySchema(['confirm']) } }, async (request, reply) => {
+    if (request.body?.confirm !== '1') {
+      const target = (await members.listMembers(request.owner!.id)).find((m) => m.userId === request.params.id);
+      if (!target) return render(request, reply, { error: 'That person is not a member of this account.' }, 404);
+      return askFirst(request, reply, {
+        heading: `Remove ${target.email}?`,
+        question: `${target.email} loses access to this account's forms and submissions at once; their open sessions leave it on their next request. Only a new invitation brings them back.`,
+        action: `/dashboard/members/${encodeURIComponent(target.userId)}/remove`,
+        confirmLabel: 'Remove member',
+        back: '/dashboard/members',
+      });
+    }
     const member = await members.remove(request.owner!.id, { userId: request.params.id }, request.user!.id);
     return done(reply, `${member.email} was removed from the account.`);
   });
 
-  app.post('/dashboard/members/leave', { schema: { hide: true } }, async (request, reply) => {
+  app.post<{ Body: Values }>('/dashboard/members/leave', { schema: { hide: true, body: bodySchema(['confirm']) } }, async (request, reply) => {
+    if (request.body?.confirm !== '1') {
+      return askFirst(request, reply, {
+        heading: 'Leave this account?',
+        question: `You lose access to the forms and submissions of ${request.owner!.email}'s account at once. Only a new invitation from its owner or an admin brings you back.`,
+        action: '/dashboard/members/leave',
+        confirmLabel: 'Leave account',
+        back: '/dashboard/members',
+      });
+    }
     await members.leave(request.owner!.id, request.user!.id);
     // The next request finds the session's account gone and moves to another of the user's, or to the log-in page.
     return done(reply, 'You left the account.', '/dashboard/forms');
   });
 
-  app.post<{ Body: Values }>('/dashboard/members/transfer', { schema: { hide: true, body: bodySchema(['email']) } }, async (request, reply) => {
+  app.post<{ Body: Values }>('/dashboard/members/transfer', { schema: { hide: true, body: bodySchema(['email', 'confirm']) } }, async (request, reply) => {
     try {
+      if (request.body.confirm !== '1') {
+        const email = (request.body.email ?? '').trim().toLowerCase();
+        const target = (await members.listMembers(request.owner!.id)).find((m) => m.email === email);
+        if (!target) return render(request, reply, { values: { email }, fieldErrors: { email: 'Choose a member of this account' }, error: `${email || 'That address'} is not a member of this account.` }, 400);
+        return askFirst(request, reply, {
+          heading: `Hand this account to ${target.email}?`,
+          question: `${target.email} becomes its owner: they alone may delete it or hand it on. You become an admin, and only the new owner can hand it back to you. The instance's Admin page stays with whoever has it.`,
+          action: '/dashboard/members/transfer',
+          confirmLabel: 'Hand over ownership',
+          back: '/dashboard/members',
+          hidden: { email: target.email },
+        });
+      }
       const member = await members.transferOwnership(request.owner!.id, request.user!.id, request.body.email ?? '');
       return done(reply, `${member.email} owns the account now; you are an admin.`);
     } catch (err) {
