@@ -9,7 +9,7 @@
 #   specs   the specs alone (vitest's `unit` project): they open no database, so this Node needs
 #           no better-sqlite3 compiled for it
 #   sqlite  the specs and the SQLite half: what a Node version changes most, the one native
-#           module, in half the time of `all`
+#           module, without the PostgreSQL half
 # The runs share the copy and its build (the compiled JavaScript is the same on every Node), one
 # after the other; each runs even when one before it failed. The checkout itself is left as it is
 # (its better-sqlite3 stays compiled for the Node that runs it), so the copy's runs can go on beside
