@@ -1,6 +1,6 @@
 // The bench scripts' option checks. An entry script (run.ts, pair.ts, profile.ts) parses its
-// options with these and only then imports what it runs, so a refusal or `--help` loads nothing of
-// the product: keep this file's imports to Node's own modules.
+// options (its *.options.ts) with these and only then imports what it runs, so a refusal or
+// `--help` loads nothing of the product: keep this file's imports to Node's own modules.
 
 /**
  * A bench script's options, checked before anything runs or is written: a mistake prints what

@@ -5,7 +5,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import SqliteDatabase from 'better-sqlite3';
 import { FORM_BODY, JSON_BODY, freshDatabase, loadWithCpu, queryPostgres, type BenchDatabase, type BenchDialect } from './lib.js';
-import type { PairOptions } from './pair.js';
+import type { PairOptions } from './pair.options.js';
 import { THIS_BUILD } from './root.js';
 import { startFormgate, startReference, type Child } from './servers.js';
 import { median, medianBy } from './stats.js';

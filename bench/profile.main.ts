@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { setTimeout as delay } from 'node:timers/promises';
 import { FORM_BODY, JSON_BODY, PG_ADMIN_URL, benchAccount, freshDatabase, load, queryPostgres, type BenchDatabase } from './lib.js';
-import type { ProfileOptions } from './profile.js';
+import type { ProfileOptions } from './profile.options.js';
 import { madeForRun, markedEnv, removedFromRun } from './reaper.js';
 import { startFormgate, startReference, type Child } from './servers.js';
 

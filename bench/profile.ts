@@ -10,37 +10,11 @@
 // dearer. Needs perf with access to every CPU (root, or perf_event_paranoid ≤ 0) and a PostgreSQL
 // built with symbols and frame pointers, as Debian's is.
 // Prints a table; writes no file but perf's, in a temp directory it removes.
-// This file checks the options and perf; profile.main.ts, imported once they are sound, profiles.
+// This file checks the options (profile.options.ts) and perf; profile.main.ts, imported once they
+// are sound, profiles.
 import { spawnSync } from 'node:child_process';
-import { parseArgs } from 'node:util';
-import { parseOptionsOrExit, wholeNumberOption } from './options.js';
-
-const OPTIONS = {
-  seconds: { type: 'string', default: '8' },
-  body: { type: 'string', default: 'json' },
-  frequency: { type: 'string', default: '1999' },
-  help: { type: 'boolean', default: false },
-} as const;
-const USAGE = 'usage: npm run bench:profile [-- --seconds 8 --body json|urlencoded --frequency 1999]';
-/**
- * Samples a second on each CPU. Far above this, perf spends the machine on its own interrupts:
- * at 100,000 Hz here it never acknowledged "enable".
- */
-const MAX_FREQUENCY = 10_000;
-
-function parseOptions() {
-  const { values } = parseArgs({ options: OPTIONS });
-  if (values.help) {
-    process.stdout.write(`${USAGE}\n`);
-    process.exit(0);
-  }
-  if (values.body !== 'json' && values.body !== 'urlencoded') throw new Error(`--body takes json or urlencoded, not ${JSON.stringify(values.body)}`);
-  const frequency = wholeNumberOption('frequency', values.frequency);
-  if (frequency > MAX_FREQUENCY) throw new Error(`--frequency takes at most ${MAX_FREQUENCY} (samples a second on each CPU), not ${frequency}`);
-  return { seconds: wholeNumberOption('seconds', values.seconds), frequency, body: values.body as 'json' | 'urlencoded' };
-}
-
-export type ProfileOptions = ReturnType<typeof parseOptions>;
+import { parseOptionsOrExit } from './options.js';
+import { USAGE, parseOptions, type ProfileOptions } from './profile.options.js';
 
 async function main(options: ProfileOptions): Promise<void> {
   // Before anything starts, or loads: without perf there is nothing to measure.

@@ -22,7 +22,7 @@ import { uploadsScenario } from './uploads.js';
 import { spamChecksScenario } from './spam-checks.js';
 import { receiverEnv, startReceiver } from './receiver.js';
 import { startSmtpSink } from './smtp-sink.js';
-import type { RunOptions } from './run.js';
+import type { RunOptions } from './run.options.js';
 
 /** Idle memory is read this long after the listening line, where its target applies… */
 const IDLE_SETTLE_MS = 2_000;

@@ -31,7 +31,9 @@ interface RunResources {
  * Runs before the suite: PostgreSQL and Redis must answer (else one line says what to start,
  * and the run stops); the browser client is rebuilt when its sources changed; each database is
  * migrated once into a template that every test file copies, instead of every file running
- * every migration.
+ * every migration. A run of the specs alone (`--project unit`) uses no database or service: it
+ * checks, starts and migrates none, and so loads no database driver (scripts/test-on-node.sh runs
+ * the specs on a Node.js that has no better-sqlite3 compiled for it).
  *
  * PostgreSQL is the server at TEST_DATABASE_URL when that is set; otherwise a cluster of the
  * suite's own with fsync off (./postgres-cluster.ts), where the machine has PostgreSQL's server
@@ -41,7 +43,8 @@ interface RunResources {
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const shared = globalThis as { formgateTestRun?: { resources: Promise<RunResources>; users: number } };
   if (!shared.formgateTestRun) {
-    shared.formgateTestRun = { resources: prepareRun(), users: 0 };
+    const specsAlone = project.vitest.projects.every((running) => running.name === 'unit');
+    shared.formgateTestRun = { resources: specsAlone ? prepareSpecsRun() : prepareRun(), users: 0 };
   }
   const run = shared.formgateTestRun;
   run.users += 1;
@@ -58,9 +61,19 @@ export default async function setup(project: TestProject): Promise<() => Promise
   };
 }
 
-async function prepareRun(): Promise<RunResources> {
-  // Tests load the compiled product (./compiled-source.ts) and the served browser script.
+/** Tests load the compiled product (./compiled-source.ts) and the served browser script. */
+function buildIfStale(): void {
   execFileSync(process.execPath, [new URL('../../scripts/build-if-stale.mjs', import.meta.url).pathname], { stdio: 'inherit' });
+}
+
+/** The specs' run: the build alone. A spec that reached for a database would find no URL and fail. */
+async function prepareSpecsRun(): Promise<RunResources> {
+  buildIfStale();
+  return { postgresAdminUrl: '', postgresTemplateDatabase: '', sqliteTemplateFile: '', release: async () => {} };
+}
+
+async function prepareRun(): Promise<RunResources> {
+  buildIfStale();
   const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
   let cluster: SuiteCluster | undefined;
   let postgresUrl = process.env.TEST_DATABASE_URL;
