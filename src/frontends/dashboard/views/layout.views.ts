@@ -46,8 +46,8 @@ export const layoutViews: Record<string, string> = {
 
   formNav: `<p class="crumbs"><a href="/dashboard/forms">Forms</a> › <strong><%= it.form.name %></strong> ·
 <a href="/dashboard/forms/<%= it.form.id %>/submissions">Submissions</a> ·
-<a href="/dashboard/forms/<%= it.form.id %>/settings">Settings &amp; snippet</a> ·
-<a href="/dashboard/forms/<%= it.form.id %>/integrations">Integrations</a> ·
+<% if (it.can('forms.manage')) { %><a href="/dashboard/forms/<%= it.form.id %>/settings">Settings &amp; snippet</a> ·<% } %>
+<% if (it.can('integrations.manage')) { %><a href="/dashboard/forms/<%= it.form.id %>/integrations">Integrations</a> ·<% } %>
 <a href="/dashboard/forms/<%= it.form.id %>/email-log">Email log</a></p>`,
 
   // Someone who opened a link from an email may have no account: "Back to the dashboard" is only for those signed in.

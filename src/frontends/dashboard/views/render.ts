@@ -1,3 +1,5 @@
+import { isRole, type Role } from '../../../features/members/member.types.js';
+import { roleMay, type Action } from '../../../features/members/permissions.js';
 import { Eta } from 'eta';
 import { UTC } from '../../../platform/lib/time-zone.js';
 import { accountViews } from '../pages/account/account.views.js';
@@ -71,7 +73,9 @@ export interface PageContext {
 
 /** Renders a page into the layout. */
 export function renderPage(view: string, page: PageContext, data: Record<string, unknown> = {}): string {
-  const full = { ...page, timeZone: page.timeZone ?? UTC };
+  // `it.can('forms.manage')`: a page shows only the controls the viewer's role may use.
+  const can = (action: Action) => roleMay(isRole(page.role ?? '') ? (page.role as Role) : undefined, action);
+  const full = { ...page, timeZone: page.timeZone ?? UTC, can };
   const body = eta.render(`@${view}`, { ...full, h: viewHelpers(full.timeZone), fieldErrors: {}, values: {}, ...data });
   return eta.render('@layout', { ...full, body });
 }

@@ -6,7 +6,7 @@ export const accountViews: Record<string, string> = {
 <tr><th>Email</th><td id="account-email"><%= it.account.email %></td></tr>
 <tr><th>Plan</th><td id="account-plan"><%= it.account.planId %></td></tr>
 </table>
-<p><a href="/dashboard/audit">Audit log</a>: who signed in and what changed.</p>
+<% if (it.can('audit.read')) { %><p><a href="/dashboard/audit">Audit log</a>: who signed in and what changed.</p><% } %>
 <% if (it.waitingInvitations > 0) { %><p class="notice" id="waiting-invitations"><a href="/dashboard/invitations"><%= it.waitingInvitations %> invitation<%= it.waitingInvitations === 1 ? '' : 's' %></a> to other accounts wait<%= it.waitingInvitations === 1 ? 's' : '' %> for you.</p><% } %>
 <form method="post" action="/dashboard/account" class="stack" novalidate>
   <input type="hidden" name="_csrf" value="<%= it.csrf %>">

@@ -21,7 +21,7 @@ export const formViews: Record<string, string> = {
 </div>
 <% } %>
 </section>
-<section class="card">
+<% if (it.can('forms.manage')) { %><section class="card">
 <h2>New form</h2>
 <form method="post" action="/dashboard/forms" class="row" novalidate>
   <input type="hidden" name="_csrf" value="<%= it.csrf %>">
@@ -29,5 +29,5 @@ export const formViews: Record<string, string> = {
   <button class="primary">Create form</button>
 </form>
 <% if (it.fieldErrors.name) { %><p class="field-error" id="name-error"><%= it.fieldErrors.name %></p><% } %>
-</section>`,
+</section><% } %>`,
 };

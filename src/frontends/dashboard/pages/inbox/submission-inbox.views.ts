@@ -21,6 +21,15 @@ export const submissionInboxViews: Record<string, string> = {
   submissionInbox: `<section class="inbox-panel" aria-labelledby="inbox-heading">
 <h2 id="inbox-heading">Inbox</h2>
 <% var t = it.inbox; var url = '/dashboard/submissions/' + it.submission.id + '/triage'; %>
+<% if (!it.can('submissions.triage')) { %>
+<dl class="fields" id="inbox-read-only">
+  <dt>State</dt><dd id="triage-state"><%= t.state === 'done' ? 'Done' : 'Open' %></dd>
+  <dt>Assignee</dt><dd id="assignee"><%= (t.members.find(function (m) { return m.id === t.assigneeId; }) || { email: 'Nobody' }).email %></dd>
+  <dt>Tags</dt><dd id="tags"><% if (t.tags.length === 0) { %><span class="muted">none</span><% } %><% t.tags.forEach(function (tag) { %><span class="badge"><%= tag %></span> <% }) %></dd>
+  <dt>Notes</dt><dd id="notes"><%= t.notes || '—' %></dd>
+</dl>
+<p class="muted">Your role (viewer) reads the inbox; a member, an admin or the owner changes it.</p>
+<% } else { %>
 <div class="row">
   <span id="triage-state" class="badge <%= t.state === 'done' ? 'ok' : '' %>"><%= t.state === 'done' ? 'Done' : 'Open' %></span>
   <form method="post" action="<%= url %>" class="inline"><input type="hidden" name="_csrf" value="<%= it.csrf %>">
@@ -57,5 +66,6 @@ export const submissionInboxViews: Record<string, string> = {
   <label>Private notes (only your team sees them, in this dashboard) <textarea name="notes" rows="3" maxlength="<%= t.maxNotes %>"><%= t.notes %></textarea></label>
   <button name="action" value="notes">Save notes</button>
 </form>
+<% } %>
 </section>`,
 };

@@ -34,15 +34,17 @@ export const submissionViews: Record<string, string> = {
 <% if (it.fieldErrors.from) { %><p class="field-error" id="from-error"><%= it.fieldErrors.from %></p><% } %>
 <% if (it.fieldErrors.to) { %><p class="field-error" id="to-error"><%= it.fieldErrors.to %></p><% } %>
 <% if (it.submissions.length === 0) { %><% if (Object.keys(it.fieldErrors).length === 0) { %><p class="muted" id="empty"><%= it.filtered ? 'No submissions match.' : 'Nothing here yet.' %></p><% } %><% } else { %>
-<form method="post" action="/dashboard/forms/<%= it.form.id %>/submissions/bulk" id="bulk">
+<% var triager = it.can('submissions.triage'); %>
+<% if (triager) { %><form method="post" action="/dashboard/forms/<%= it.form.id %>/submissions/bulk" id="bulk">
 <input type="hidden" name="_csrf" value="<%= it.csrf %>">
 <input type="hidden" name="back" value="<%= it.back %>">
+<% } else { %><div id="bulk"><% } %>
 <div class="row bulk-bar">
   <span class="muted" id="position"><%= it.position %></span>
-  <label hidden><input type="checkbox" id="select-page"> Select all on this page</label>
-  <% if (it.canSelectAll) { %><label class="select-all"><input type="checkbox" name="scope" value="all" id="scope-all"> <%= it.allMatchingLabel %> (not only the ticked)</label><% } %>
+  <% if (triager) { %><label hidden><input type="checkbox" id="select-page"> Select all on this page</label><% } %>
+  <% if (triager && it.canSelectAll) { %><label class="select-all"><input type="checkbox" name="scope" value="all" id="scope-all"> <%= it.allMatchingLabel %> (not only the ticked)</label><% } %>
 </div>
-<div class="row bulk-bar" role="group" aria-label="Actions on the selected submissions">
+<% if (triager) { %><div class="row bulk-bar" role="group" aria-label="Actions on the selected submissions">
   <button name="action" value="read" class="small">Mark read</button>
   <button name="action" value="unread" class="small">Mark unread</button>
   <button name="action" value="done" class="small">Mark done</button>
@@ -55,13 +57,13 @@ export const submissionViews: Record<string, string> = {
   <button name="action" value="untag" class="small">Remove tag</button>
   <% if (it.spam) { %><button name="action" value="not-spam" class="small">Mark not spam</button><% } else { %><button name="action" value="spam" class="small">Mark spam</button><button name="action" value="not-spam" class="small" title="Confirms they are not spam: the learning filter learns from it">Not spam</button><% } %>
   <button name="action" value="delete" class="danger small">Delete selected</button>
-</div>
+</div><% } %>
 <div class="table-wrap">
 <table class="stacked">
-<thead><tr><th><span class="sr">Select</span></th><th>Received</th><th>Country</th><% if (it.spam) { %><th>Reason</th><% } %><th>Inbox</th><th>Fields</th></tr></thead>
+<thead><tr><% if (triager) { %><th><span class="sr">Select</span></th><% } %><th>Received</th><th>Country</th><% if (it.spam) { %><th>Reason</th><% } %><th>Inbox</th><th>Fields</th></tr></thead>
 <tbody>
 <% it.submissions.forEach(function (s) { %>
-<tr class="<%= s.read ? '' : 'unread' %>"><td data-label="Select"><input type="checkbox" name="ids" value="<%= s.id %>" aria-label="Select submission <%= s.id %>"></td>
+<tr class="<%= s.read ? '' : 'unread' %>"><% if (triager) { %><td data-label="Select"><input type="checkbox" name="ids" value="<%= s.id %>" aria-label="Select submission <%= s.id %>"></td><% } %>
 <td data-label="Received"><a href="/dashboard/submissions/<%= s.id %>"><%~ it.h.timeTag(s.createdAt) %></a><% if (!s.read) { %> <span class="badge unread-badge">unread</span><% } %></td><td data-label="Country"><%~ it.h.countryTag(s.country) %></td>
 <% if (it.spam) { %><td data-label="Reason" class="reason"><%= s.reason %></td><% } %>
 <td data-label="Inbox" class="triage"><%= s.done ? 'Done' : 'Open' %><% if (s.assignee) { %> · <%= s.assignee %><% } %><% s.tags.forEach(function (tag) { %> <span class="badge tag"><%= tag %></span><% }) %></td>
@@ -69,7 +71,7 @@ export const submissionViews: Record<string, string> = {
 <% }) %>
 </tbody></table>
 </div>
-</form>
+<% if (triager) { %></form><% } else { %></div><% } %>
 <% } %>
 <nav class="pager row">
 <% if (it.newerHref) { %><a class="button" rel="prev" href="<%= it.newerHref %>">← Newer</a><% } %>
@@ -81,10 +83,10 @@ export const submissionViews: Record<string, string> = {
 <section class="card">
 <h1>Submission <code><%= it.submission.id %></code></h1>
 <p class="muted">Received <%~ it.h.timeTag(it.submission.createdAt) %> · <%~ it.h.countryTag(it.submission.country) %> · <span id="spam-state"><%= it.submission.isSpam ? 'Spam: ' + it.spamReason : 'Inbox' %></span></p>
-<form method="post" action="/dashboard/submissions/<%= it.submission.id %>/mark" class="inline">
+<% if (it.can('submissions.triage')) { %><form method="post" action="/dashboard/submissions/<%= it.submission.id %>/mark" class="inline">
   <input type="hidden" name="_csrf" value="<%= it.csrf %>">
   <% if (it.submission.isSpam) { %><button name="spam" value="0">Not spam</button><% } else { %><button name="spam" value="1">Mark as spam</button> <button name="spam" value="0" title="Confirms it is not spam: the learning filter learns from it">Not spam</button><% } %>
-</form>
+</form><% } %>
 <%~ include('@submissionInbox', it) %>
 <table class="fields">
 <% it.fields.forEach(function (f) { %><tr><th><%= f.name %></th><td><%= f.value %></td></tr><% }) %>
@@ -108,17 +110,17 @@ export const submissionViews: Record<string, string> = {
 <tr data-message="<%= m.id %>"><td data-label="Message"><%= m.kind %></td><td data-label="To"><code><%= m.target %></code></td><td data-label="State" class="state-<%= m.state %>"><%= m.stateText %></td>
 <td data-label="Attempts"><%= m.attempts %></td><td data-label="Last answer"><%= m.answer %><% if (m.earlierAttempts && m.earlierAttempts.length > 0) { %><details class="earlier"><summary>Earlier attempts (<%= m.earlierAttempts.length %>)</summary><ol><% m.earlierAttempts.forEach(function (a) { %><li><%~ it.h.timeTag(a.at) %>: <%= a.answer %></li><% }) %></ol></details><% } %></td><td data-label="Queued"><%~ it.h.timeTag(m.createdAt) %></td>
 <td data-label="Last attempt"><%~ m.lastAttemptAt ? it.h.timeTag(m.lastAttemptAt) : '—' %></td>
-<td data-label="Action"><% if (m.canSendAgain) { %><form method="post" action="/dashboard/submissions/<%= it.submission.id %>/send-again" class="inline">
+<td data-label="Action"><% if (m.canSendAgain && it.can('deliveries.resend')) { %><form method="post" action="/dashboard/submissions/<%= it.submission.id %>/send-again" class="inline">
   <input type="hidden" name="_csrf" value="<%= it.csrf %>"><input type="hidden" name="channel" value="<%= m.channel %>"><input type="hidden" name="messageId" value="<%= m.id %>">
   <button class="small" aria-label="Send again: <%= m.kind %> to <%= m.target %>">Send again</button></form><% } %></td></tr>
 <% }) %></tbody></table>
 </div>
 <% } %>
-<form method="post" action="/dashboard/forms/<%= it.form.id %>/submissions/bulk">
+<% if (it.can('submissions.triage')) { %><form method="post" action="/dashboard/forms/<%= it.form.id %>/submissions/bulk">
   <input type="hidden" name="_csrf" value="<%= it.csrf %>">
   <input type="hidden" name="ids" value="<%= it.submission.id %>">
   <button name="action" value="delete" class="danger">Delete submission</button>
-</form>
+</form><% } %>
 </section>`,
 
   confirmBulk: `<%~ include('@formNav', it) %>

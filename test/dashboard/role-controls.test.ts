@@ -1,0 +1,105 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROUTE_PERMISSIONS } from '../../src/frontends/dashboard/route-permissions.js';
+import type { Role } from '../../src/features/members/member.types.js';
+import { roleMay } from '../../src/features/members/permissions.js';
+import { randomBase62 } from '../../src/platform/lib/ids.js';
+import { startTestApp, type TestApp } from '../helpers/app.js';
+import { DashboardClient } from '../helpers/dashboard-client.js';
+import { createAccount, createForm, insertSubmissions } from '../helpers/factories.js';
+
+/**
+ * No page shows a control its role would be refused: every form a page posts and every dashboard
+ * link it offers, on every page each role can open, is a route the role may use.
+ */
+const PASSWORD = 'correct horse battery';
+const ROLES: Role[] = ['owner', 'admin', 'member', 'viewer'];
+const unique = () => `r-${randomBase62(8).toLowerCase()}@example.com`;
+
+let t: TestApp;
+const clients = new Map<Role, DashboardClient>();
+let pages: string[] = [];
+
+const patterns = Object.entries(ROUTE_PERMISSIONS)
+  .filter(([key]) => key !== 'GET /dashboard/*')
+  .map(([key, permission]) => {
+    const [method, url] = key.split(' ') as [string, string];
+    return { method, permission, key, pattern: new RegExp(`^${url.replace(/:[a-zA-Z]+/g, '[^/]+').replace(/\./g, '\\.')}$`) };
+  });
+
+/** The route a control leads to, by the app's own table. */
+function routeOf(method: string, path: string) {
+  return patterns.find((p) => p.method === method && p.pattern.test(path));
+}
+
+/** Every (method, path) a page offers: forms that post, and links into the signed-in dashboard. */
+function controlsOf(html: string): Array<{ method: string; path: string }> {
+  const controls: Array<{ method: string; path: string }> = [];
+  for (const form of html.matchAll(/<form\b[^>]*>/g)) {
+    const tag = form[0];
+    const method = (/method="([^"]+)"/.exec(tag)?.[1] ?? 'get').toUpperCase();
+    const action = /action="([^"]+)"/.exec(tag)?.[1];
+    if (action?.startsWith('/dashboard/')) controls.push({ method, path: action.split('?')[0]!.replace(/&amp;/g, '&') });
+  }
+  for (const link of html.matchAll(/<a\b[^>]*href="(\/dashboard\/[^"#?]*)/g)) controls.push({ method: 'GET', path: link[1]! });
+  return controls;
+}
+
+beforeAll(async () => {
+  t = await startTestApp({ env: { HOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
+  const owner = await createAccount(t.services, { email: unique(), password: PASSWORD, planId: 'business' });
+  const form = await createForm(t.services, owner.id);
+  const [submission] = await insertSubmissions(t.services, form.id, [{ createdAt: new Date().toISOString(), payload: { email: 'visitor@example.com', message: 'Hello' } }]);
+  await t.services.hooks.createHook(owner.id, { formId: form.id, targetUrl: 'https://127.0.0.1:9/hook' });
+  await t.services.apiKeys.createApiKey(owner.id, 'key');
+  const emails = new Map<Role, string>([['owner', owner.email]]);
+  for (const role of ['admin', 'member', 'viewer'] as const) {
+    emails.set(role, unique());
+    await t.services.members.add(owner.id, { email: emails.get(role)!, role, password: PASSWORD });
+  }
+  for (const role of ROLES) {
+    const client = new DashboardClient(t.url);
+    await client.get('/dashboard/login');
+    expect((await client.post('/dashboard/login', { email: emails.get(role)!, password: PASSWORD })).res.status).toBe(303);
+    clients.set(role, client);
+  }
+  pages = [
+    '/dashboard/forms',
+    `/dashboard/forms/${form.id}/submissions`,
+    `/dashboard/submissions/${submission}`,
+    `/dashboard/forms/${form.id}/settings`,
+    `/dashboard/forms/${form.id}/integrations`,
+    `/dashboard/forms/${form.id}/email-log`,
+    '/dashboard/hooks',
+    '/dashboard/keys',
+    '/dashboard/members',
+    '/dashboard/account',
+    '/dashboard/audit',
+  ];
+}, 60_000);
+
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('controls by role', () => {
+  for (const role of ROLES) {
+    it(`shows a ${role} only what a ${role} may do`, async () => {
+      const client = clients.get(role)!;
+      const refused: string[] = [];
+      let seen = 0;
+      for (const page of pages) {
+        const { res, html } = await client.get(page);
+        if (res.status !== 200) continue;
+        for (const control of controlsOf(html)) {
+          const route = routeOf(control.method, control.path);
+          if (!route) continue;
+          seen += 1;
+          const allowed = route.permission.instanceAdmin ? role === 'owner' : roleMay(role, route.permission.action);
+          if (!allowed) refused.push(`${page}: ${control.method} ${control.path} (${route.permission.action})`);
+        }
+      }
+      expect(seen).toBeGreaterThan(10);
+      expect([...new Set(refused)]).toEqual([]);
+    });
+  }
+});
