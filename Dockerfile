@@ -1,4 +1,4 @@
-# Formgate container image (contract section 15). Build:  docker build -t formgate .
+# Formgate container image (docs/deploy.md). Build:  docker build -t formgate .
 #
 # NODE_IMAGE: any Debian-based image with Node.js 20.19+ and npm (the official one by default).
 # NPM_CONFIG_REGISTRY / NPM_CONFIG_CAFILE: a private npm registry and its CA for the build; empty

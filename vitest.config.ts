@@ -16,7 +16,7 @@ export default defineConfig({
     // A worker process runs file after file: the compiled product, loaded natively, is imported
     // once per worker instead of once per file (~1 s of CPU a file). Test files and helpers are
     // still evaluated afresh for each file; each file builds its own app over its own database
-    // and closes it. This took the suite from ~320 to ~180 s on 2 cores.
+    // and closes it, so the product is loaded once per worker, not once per file.
     isolate: false,
     // The files spend much of their time waiting on databases and sockets, not on the CPU: one
     // more than the cores keeps both cores busy. As many workers from the start: a pool that

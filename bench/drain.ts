@@ -21,8 +21,8 @@ export interface DrainOptions<T extends DeliveredTally> {
 /**
  * Milliseconds until both sinks hold every stored submission of a form (or the deadline), with
  * the last count and tally. The rows are counted once at the start and again only when the tally
- * has reached the last count: a `count(*)` of the form's rows every 20 ms took 2.5 s of a 4.4 s
- * drain's wall time on a slow machine, PostgreSQL work that the drain being measured had to share
+ * has reached the last count: a `count(*)` of the form's rows every 20 ms would take over half a
+ * drain's wall time on a slow machine, PostgreSQL work that the drain being measured would share
  * the cores with. A request cut off by the load's end may commit after a count, so the wait ends
  * only on a count that the tally has reached.
  */

@@ -133,7 +133,7 @@ async function bulkInsert(db: BenchDialect, url: string, formId: string, count: 
   }
   const handle = createDatabase(url, { poolSize: 1 });
   // In statements of at most 100,000 rows: each stays well under the pool's statement timeout,
-  // whatever the machine's speed (a million rows in one statement did not, on a slower one).
+  // whatever the machine's speed (a million rows in one statement can outlast it on a slow one).
   const CHUNK = 100_000;
   for (let from = 0; from < count; from += CHUNK) {
     const to = Math.min(count, from + CHUNK) - 1;

@@ -109,7 +109,7 @@ export async function samplePostgres(url: string): Promise<{ stop(): Promise<Pos
     samples.push({ at, walBytes: row.wal_bytes, checkpointing: row.checkpointing, autovacuum: row.autovacuum });
   };
   // The first reading is taken before the caller's load starts: begun, not awaited, it could run
-  // after a short load had already written its WAL (a busy machine's clean-clone CI saw 0 bytes).
+  // after a short load had already written its WAL, and the load would read as writing none.
   let reading = read().catch(noteFailure);
   await reading;
   const timer = setInterval(() => {

@@ -79,7 +79,7 @@ export async function soakScenario(
     await drained(warm.id);
     without = await measured(plain.id);
     // Only now: the warm-up's last requests, in flight when its load stopped, may be committed and
-    // sent after the warm-up looked drained (50 of them were once counted as the outbound form's).
+    // sent after the warm-up looked drained, and would be counted as the outbound form's.
     // The phase without outbound work sends nothing, and lasts long enough for them to arrive.
     await sinks.reset();
     withOutbound = await measured(outbound.id);

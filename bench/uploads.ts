@@ -1,4 +1,4 @@
-// File uploads (contract section 18): the server's peak memory while ten 25 MiB uploads stream in
+// File uploads (docs/files.md): the server's peak memory while ten 25 MiB uploads stream in
 // at once (files go to storage as they arrive, never whole into memory), and what a form that
 // keeps files costs a text-only submit against the same form with files off.
 // `npm run bench -- --only uploads` (the uploads use a local folder; the text-only rounds run on

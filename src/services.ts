@@ -51,7 +51,7 @@ export interface Services {
   readonly submissionQueries: SubmissionQueryService;
   /** Marking submissions spam / not spam. */
   readonly triage: SubmissionTriageService;
-  /** The team inbox: read, open or done, assignee, tags, notes (contract section 22). */
+  /** The team inbox: read, open or done, assignee, tags, notes (docs/dashboard.md). */
   readonly inbox: SubmissionInboxService;
   /** Every deletion of submissions: the dashboard's, retention purge, erasure and form deletion. */
   readonly lifecycle: SubmissionLifecycleService;
@@ -64,7 +64,7 @@ export interface Services {
   /** Queued outbound work of every channel (hook deliveries, email) and its dispatcher. */
   readonly outbox: OutboxDispatcher;
   readonly sessions: SessionService;
-  /** Each account's audit log: who changed what (contract section 17). */
+  /** Each account's audit log: who changed what (docs/teams.md, Audit log). */
   readonly audit: AuditService;
   /** Single sign-on through an OpenID Connect provider (`enabled` false when not configured). */
   readonly sso: SsoService;
@@ -76,18 +76,18 @@ export interface Services {
   readonly emailChanges: EmailChangeService;
   /** Secrets shared by every instance on the database (the cursor signing key). */
   readonly instanceSecrets: InstanceSecretService;
-  /** Turnstile, hCaptcha, reCAPTCHA and ALTCHA (contract section 14). */
+  /** Turnstile, hCaptcha, reCAPTCHA and ALTCHA (docs/bot-checks.md). */
   readonly botChecks: BotCheckService;
   /** The learning filter, one model per account. */
   readonly spamFilter: SpamFilterService;
   readonly suppressions: SuppressionService;
   /** The instance admin's accounts overview and instance settings (sign-up, last purge). */
   readonly admin: AdminService;
-  /** Members of accounts, their roles and invitations (contract section 17). */
+  /** Members of accounts, their roles and invitations (docs/teams.md). */
   readonly members: MemberService;
   /** `formgate db copy`: this database into another (SQLite to PostgreSQL or back). */
   readonly databaseCopy: DatabaseCopyService;
-  /** Uploaded files: storage, downloads, signed links, removal (contract section 18). */
+  /** Uploaded files: storage, downloads, signed links, removal (docs/files.md). */
   readonly files: FileService;
 }
 

@@ -37,7 +37,7 @@ describe('<NAME>_FILE secrets', () => {
     expect(config.bootstrapAdmin).toEqual({ email: 'owner@example.com', password: 'correct horse battery' });
   });
 
-  it('covers every secret-bearing variable of the contract, and the MCP key', () => {
+  it('covers every secret-bearing variable, and the MCP key', () => {
     expect([...SECRET_VARIABLES].sort()).toEqual(
       ['ADMIN_PASSWORD', 'DATABASE_URL', 'FORMGATE_API_KEY', 'HCAPTCHA_SECRET_KEY', 'OIDC_CLIENT_SECRET', 'RECAPTCHA_SECRET_KEY', 'REDIS_URL', 'S3_SECRET_ACCESS_KEY', 'SMTP_URL', 'TURNSTILE_SECRET_KEY'].sort(),
     );

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, parseConfig } from '../src/platform/config.js';
 
 describe('parseConfig', () => {
-  it('applies the contract defaults', () => {
+  it('applies the documented defaults', () => {
     const config = parseConfig({});
     expect(config).toMatchObject({
       port: 3000,
@@ -87,7 +87,7 @@ describe('parseConfig', () => {
     expect(parseConfig({ MAIL_FROM: 'Forms <forms@example.com>' }).mailFrom).toBe('Forms <forms@example.com>');
   });
 
-  it('reads single sign-on settings, with the contract defaults, and refuses what would lock everyone out', () => {
+  it('reads single sign-on settings, with the documented defaults, and refuses what would lock everyone out', () => {
     expect(parseConfig({})).toMatchObject({ oidc: undefined, passwordLogin: true });
     const sso = { OIDC_ISSUER: 'https://id.example.com/realms/staff', OIDC_CLIENT_ID: 'formgate', OIDC_CLIENT_SECRET: 's3cret' };
     expect(parseConfig({ ...sso, PASSWORD_LOGIN: 'false' })).toMatchObject({

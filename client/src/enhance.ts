@@ -171,7 +171,7 @@ function clearErrors(state: FormState): void {
 
 /**
  * The field a server error names. Over-long names come back cut to 64 characters plus "…"
- * (contract section 4), so such a key matches the field it is the start of.
+ * (docs/api.md, Limits), so such a key matches the field it is the start of.
  */
 function fieldNamed(form: HTMLFormElement, name: string): HTMLElement[] {
   let item = form.elements.namedItem(name);

@@ -21,7 +21,7 @@ export type MessageName = keyof Messages;
 
 const english: Messages = { ...messages };
 
-/** The same texts in the other languages of Formgate's pages (contract section 12). */
+/** The same texts in the other languages of Formgate's pages (docs/client.md). */
 export const translations: Record<string, Messages> = {
   de: {
     sending: 'Wird gesendet…',

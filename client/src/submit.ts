@@ -1,6 +1,6 @@
 import { text } from './messages.js';
 
-/** A submit error: the server's code (contract section 3) or `network_error` / `offline`. */
+/** A submit error: the server's error code (docs/api.md) or `network_error` / `offline`. */
 export interface SubmitError {
   code: string;
   /** Text for the person filling in the form. */
@@ -114,7 +114,7 @@ export async function postSubmission(
   return failure(code, answer.message, { status, fieldErrors });
 }
 
-/** Uploads larger than this show their progress (contract section 18). */
+/** Uploads larger than this show their progress (docs/client.md). */
 export const PROGRESS_FROM_BYTES = 1024 * 1024;
 
 /** Bytes of the files a form body carries. */

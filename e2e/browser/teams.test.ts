@@ -5,7 +5,7 @@ import { seriousViolations } from '../../test/helpers/axe.js';
 import { launchChromium } from '../../test/helpers/browser.js';
 import { createAccount, createForm } from '../../test/helpers/factories.js';
 
-// Teams (contract section 17) in a browser: the Members page, an invitation accepted by sign-up
+// Teams (docs/teams.md) in a browser: the Members page, an invitation accepted by sign-up
 // on a phone-sized screen, and the account switcher; every page passes axe-core.
 const PASSWORD = 'correct horse battery';
 const OWNER = `owner-${Date.now()}@example.com`;

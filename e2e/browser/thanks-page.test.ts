@@ -23,7 +23,7 @@ afterAll(async () => {
 const XSS_TITLE = `<script>window.__pwned = 1</script>Merci "<b>x</b>"`;
 const XSS_MESSAGE = `First line <img src=x onerror="window.__pwned = 2">\nSecond line </p><a href="javascript:window.__pwned=3">click</a>`;
 
-describe('the per-form thank-you page in a real browser (contract section 12)', () => {
+describe('the per-form thank-you page in a real browser', () => {
   for (const language of languages) {
     it(`shows the form's title and message as text, in ${language}, with a link back to the site`, async () => {
       const { form } = await createOwner(t.services, { form: { language, thanksTitle: XSS_TITLE, thanksMessage: XSS_MESSAGE } });

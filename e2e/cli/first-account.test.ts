@@ -17,7 +17,7 @@ afterEach(async () => {
   databases = [];
 });
 
-describe('formgate accounts create: the first account of an instance (contract section 2)', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
+describe('formgate accounts create: the first account of an instance', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
   it('without --plan, the first account gets business and the next one DEFAULT_PLAN', async () => {
     const { url } = await freshDatabase();
     const first = await runCliJson(['accounts', 'create', '--email', 'first@example.com'], { DATABASE_URL: url, ...ENV });

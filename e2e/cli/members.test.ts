@@ -16,7 +16,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-describe('formgate members (contract section 17)', () => {
+describe('formgate members', () => {
   it('adds, invites, lists, changes a role and removes, with the audit log naming the CLI', async () => {
     const account = await createAccount(t.services, { email: unique(), password: 'correct horse battery' });
     const existing = await createAccount(t.services, { email: unique() });

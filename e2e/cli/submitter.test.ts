@@ -14,7 +14,7 @@ const ok = <T = any>(args: string[]) => runCliJson<T>(args, { DATABASE_URL: data
 
 useMigratedDatabase((opened) => ({ database, services } = opened));
 
-describe('formgate CLI: the submitter side (contract section 12)', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
+describe('formgate CLI: the submitter side', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
   it('forms create/update set the confirmation, templates, thank-you page and language; the settings show them', async () => {
     const { account } = await createOwner(services);
     const created = await ok([

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The container image as operators run it (contract section 15), with podman as root:
+# The container image as operators run it (docs/deploy.md), with podman as root:
 #  1. podman, runc, mmdebstrap and podman-compose installed (apt-get when missing);
 #  2. a Node base image made from Debian's packages (no image registry is needed), cached in
 #     /var/cache/formgate-ci and in podman's store between runs (1 and 2: prepare.sh);

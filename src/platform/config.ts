@@ -87,7 +87,7 @@ const envSchema = z.object({
     .refine((scopes) => scopes.split(/\s+/).includes('openid'), 'must include openid')
     .default('openid email profile'),
   METRICS_PORT: port.optional(),
-  // Contract section 10: at least hourly.
+  // At most an hour: the retention purge runs at least hourly (docs/spam-and-privacy.md).
   RETENTION_PURGE_INTERVAL_MS: z.coerce.number().int().min(1000).max(3_600_000).default(3_600_000),
   SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
   MAIL_FROM: z.string().trim().min(3).max(320).refine((v) => !/[\r\n]/.test(v), 'must be one line').optional(),
@@ -112,7 +112,7 @@ const envSchema = z.object({
 });
 
 /**
- * Variables that can hold a secret (contract section 19): each may be given as `<NAME>_FILE`
+ * Variables that can hold a secret (docs/configuration.md): each may be given as `<NAME>_FILE`
  * instead, a path whose content is the value, as Docker and Kubernetes mount secrets. Names of
  * settings this build does not have yet are listed too, so a deployment written for a later
  * release fails on nothing here.
@@ -180,7 +180,7 @@ export interface Config {
   readonly submitMaxBodyBytes: number;
   readonly submitRateLimitPerMinute: number;
   readonly countryHeader: string | undefined;
-  /** false, a hop count, or the proxies' addresses/ranges (section 11). */
+  /** false, a hop count, or the proxies' addresses/ranges (docs/configuration.md, TRUST_PROXY). */
   readonly trustProxy: false | number | readonly string[];
   readonly requestTimeoutMs: number;
   readonly shutdownTimeoutMs: number;
@@ -195,7 +195,7 @@ export interface Config {
   /** Port of the Prometheus listener; undefined = no metrics endpoint. */
   readonly metricsPort: number | undefined;
   readonly retentionPurgeIntervalMs: number;
-  /** Unset: no email is sent and no email code is loaded (contract section 8). */
+  /** Unset: no email is sent and no email code is loaded (docs/email.md). */
   readonly smtpUrl: string | undefined;
   readonly mailFrom: string;
   readonly mailRetryBaseMs: number;
@@ -203,9 +203,9 @@ export interface Config {
   readonly outboxLeaseMs: number;
   /** Bot API base of Telegram integrations (a self-hosted Bot API server, or a test stand-in). */
   readonly telegramApiUrl: string;
-  /** The first account made at a start with no account at all (section 19); both or neither are set. */
+  /** The first account made at a start with no account at all (docs/configuration.md); both or neither are set. */
   readonly bootstrapAdmin: { readonly email: string; readonly password: string } | undefined;
-  /** Where uploaded files are kept (contract section 18). */
+  /** Where uploaded files are kept (docs/files.md, Storage). */
   readonly files: FilesConfig;
   /** clamd's address (`tcp://host:3310`); undefined = files are not scanned. */
   readonly clamdUrl: string | undefined;

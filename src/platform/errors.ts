@@ -1,5 +1,5 @@
 /**
- * The closed set of error codes of the contract (section 3), each with its one HTTP status.
+ * The closed set of error codes, each with its one HTTP status (docs/api.md).
  * Every error leaving the service goes through this table.
  */
 export const errorStatus = {

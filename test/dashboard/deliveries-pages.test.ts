@@ -8,7 +8,7 @@ import { startSmtpSink, type SmtpSink } from '../helpers/smtp-sink.js';
 import { JSON_ACCEPT, submit } from '../helpers/submit.js';
 import { waitFor } from '../helpers/wait.js';
 
-// Contract section 21 on the dashboard: a submission's page lists every message it caused, and
+// Sending again on the dashboard: a submission's page lists every message it caused, and
 // "Send again" queues one new attempt; the hooks page sends a span's failed deliveries again.
 let receiver: HttpsReceiver;
 let sink: SmtpSink;

@@ -15,7 +15,7 @@ afterAll(async () => t?.close());
 const paragraphText = (html: string, id: string) =>
   new RegExp(`<p id="${id}">([\\s\\S]*?)</p>`).exec(html)?.[1]?.replace(/<[^>]+>/g, '').replace(/\s+/g, ' ') ?? `no #${id}`;
 
-describe('the first account of an instance (contract section 2)', () => {
+describe('the first account of an instance', () => {
   it('the first dashboard sign-up is the admin, on business; the next one gets DEFAULT_PLAN', async () => {
     await admin.signUp('first@example.com');
     expect(await t.services.accounts.getAccountByIdOrEmail('first@example.com')).toMatchObject({ planId: 'business' });

@@ -59,7 +59,7 @@ describe('log-in limits', () => {
       known.push((await logIn(client, 'known@example.com', `wrong ${i}`, freshAddress())).cpuMs);
       unknown.push((await logIn(client, `nobody${i}@example.com`, `wrong ${i}`, freshAddress())).cpuMs);
     }
-    // scrypt dominates both; without the dummy hash the unknown email answered ~30x faster.
+    // scrypt dominates both; without the dummy hash an unknown email would be answered ~30x faster.
     expect(median(unknown)).toBeGreaterThan(median(known) * 0.6);
   });
 

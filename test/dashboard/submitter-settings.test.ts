@@ -19,7 +19,7 @@ afterAll(async () => {
 
 const unescape = (html: string) => html.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
 
-describe('dashboard: the submitter side of a form (contract section 12)', () => {
+describe('dashboard: the submitter side of a form', () => {
   it('saves the confirmation settings, previews them from a sample submission, refuses bad templates by field, and logs skips', async () => {
     const client = new DashboardClient(t.url);
     await client.signUp('submitter-owner@example.com');

@@ -1,6 +1,6 @@
 // deploy/helm/formgate without a helm binary: Chart.yaml and values.yaml parse and say what they
 // must, every `.Values.…` a template reads is defined in values.yaml, and the templates carry what
-// the contract asks for (probes, Secret keys, optional PodDisruptionBudget and autoscaler).
+// docs/deploy.md promises (probes, Secret keys, optional PodDisruptionBudget and autoscaler).
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

@@ -11,7 +11,7 @@ import { startS3Server, type TestS3Server } from '../helpers/s3-server.js';
 import { JSON_ACCEPT, submit } from '../helpers/submit.js';
 import { PNG, multipart } from './fixtures.js';
 
-// Contract section 19: `formgate files copy --to s3` moves the local folder's files into the S3
+// `formgate files copy --to s3` (docs/files.md, Storage) moves the local folder's files into the S3
 // store under the same keys, so the rows need no change when FILES_STORAGE becomes s3.
 let t: TestApp;
 let s3: TestS3Server;

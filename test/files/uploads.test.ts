@@ -50,7 +50,7 @@ for (const storage of ['local', 's3'] as const) {
       return { submissionId, fileId: row.id, key: row.storage_key };
     }
 
-    it('with files off, file parts are ignored exactly as the specification says', async () => {
+    it('with files off, file parts are ignored exactly as docs/api.md says', async () => {
       const owner = await createOwner(t.services);
       const res = await submit(t, owner.form.id, { multipart: multipart({ message: 'hi' }, [{ field: 'attachment', name: 'a.png', content: PNG }]) }, JSON_ACCEPT);
       expect(res.status).toBe(200);

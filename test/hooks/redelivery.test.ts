@@ -6,7 +6,7 @@ import { startHttpsReceiver, type HttpsReceiver } from '../helpers/https-receive
 import { submit } from '../helpers/submit.js';
 import { waitFor } from '../helpers/wait.js';
 
-// Contract section 21: a delivery sent again keeps its webhook-id and is sent once; after an
+// A delivery sent again keeps its webhook-id and is sent once; after an
 // outage, every failed delivery of a hook in a range is sent again.
 let receiver: HttpsReceiver;
 let t: TestApp;

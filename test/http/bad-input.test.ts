@@ -109,7 +109,7 @@ for (const { file, cases } of corpus) {
           if (c.expect.field) expect(Object.keys(body.fieldErrors ?? {})).toContain(c.expect.field);
         }
         if (res.status >= 400 && /json/.test(res.headers['content-type'] ?? '') && c.method !== 'HEAD') {
-          // The contract's envelope and nothing else, whoever raised the error (Fastify included).
+          // The error envelope and nothing else, whoever raised the error (Fastify included).
           const body = JSON.parse(res.body) as Record<string, unknown>;
           expect(Object.keys(body).filter((k) => !['error', 'message', 'fieldErrors'].includes(k))).toEqual([]);
           expect(Object.keys(errorStatus)).toContain(body.error);

@@ -5,8 +5,8 @@ import { startTestApp } from '../helpers/app.js';
 import { createOwner } from '../helpers/factories.js';
 import { waitFor } from '../helpers/wait.js';
 
-// Fastify's own 503 for requests arriving while the server closes was its own body
-// ({"error":"Service Unavailable","statusCode":503}); it is the contract's envelope now.
+// Fastify's own 503 for requests arriving while the server closes has a body of its own
+// ({"error":"Service Unavailable","statusCode":503}); Formgate answers in its error envelope.
 it('a request arriving while the server closes gets 503 in the envelope; the one in flight completes', async () => {
   const t = await startTestApp();
   try {

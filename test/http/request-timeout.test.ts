@@ -31,7 +31,7 @@ describe('REQUEST_TIMEOUT_MS', () => {
     }
   });
 
-  it('is read from the environment with the contract default', async () => {
+  it('is read from the environment with the documented default', async () => {
     const { parseConfig } = await import('../../src/platform/config.js');
     expect(parseConfig({}).requestTimeoutMs).toBe(30_000);
     expect(parseConfig({}).shutdownTimeoutMs).toBe(10_000);

@@ -13,7 +13,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-describe('message catalogues (contract section 12)', () => {
+describe('message catalogues', () => {
   it('has English, German, French, Spanish and Portuguese, one file each, all with exactly the same keys', () => {
     const files = readdirSync(new URL('../../src/platform/i18n/locales/', import.meta.url)).filter((f) => f.endsWith('.json')).sort();
     expect(files).toEqual(['de.json', 'en.json', 'es.json', 'fr.json', 'pt.json']);

@@ -4,7 +4,7 @@ import { renderTemplate, submissionVariables, SUBJECT_VALUE_MAX, templateProblem
 const submission = (payload: Record<string, unknown>) =>
   submissionVariables('Contact', { id: 'sub_1', createdAt: '2026-01-02T03:04:05.000Z', payload });
 
-describe('templates (contract section 12)', () => {
+describe('templates', () => {
   it('replaces plain variables: fields (arrays joined), form.name, submission.id and createdAt; unknown names render empty', () => {
     const vars = submission({ name: 'Ada', tags: ['x', 'y', 3], n: 7, yes: true, nothing: null });
     const out = renderTemplate('Hi {{name}} [{{tags}}] {{n}} {{yes}} <{{nothing}}> <{{missing}}> {{form.name}} {{submission.id}} {{submission.createdAt}}', vars, 'text');

@@ -58,7 +58,7 @@ afterAll(async () => {
   await provider?.close();
 });
 
-describe('invitations (contract section 17)', () => {
+describe('invitations', () => {
   it('keeps only the hash of the link, valid 7 days, and is accepted by a signed-in user with that email, once', async () => {
     const other = await createAccount(t.services, { email: unique(), password: PASSWORD });
     const url = await invite(other.email, 'viewer');

@@ -8,7 +8,7 @@ import { createAccount, createForm, insertSubmissions } from '../helpers/factori
 import { randomBase62 } from '../../src/platform/lib/ids.js';
 
 /**
- * Every signed-in dashboard route × every role (contract section 17): allowed, 403
+ * Every signed-in dashboard route × every role (docs/teams.md, Roles): allowed, 403
  * `access_denied` for the account's own resource, or 404 for another account's. The route list
  * is the app's own (onRoute), so a new route without an entry in route-permissions.ts fails here.
  */

@@ -42,7 +42,7 @@ async function messagesOfForm(formId: string) {
 }
 
 describe(`email notifications on ${testDialect}`, () => {
-  it('emails each non-spam submission once to every verified recipient, exactly as contract section 8 says, and never spam', async () => {
+  it('emails each non-spam submission once to every verified recipient, exactly as docs/email.md says, and never spam', async () => {
     const [a, b] = [address('a'), address('b')];
     const owner = await ownerNotifying([a, b]);
     const { submissionId } = await submitJson(owner.form.id, { name: 'Ada', email: 'ada@example.org', tags: ['x', 'y'], n: 3 });

@@ -27,7 +27,7 @@ const encodings = (fields: Record<string, string>): Array<[string, Body]> => [
   ['multipart', multipart(fields)],
 ];
 
-describe('empty submissions (contract section 4)', () => {
+describe('empty submissions', () => {
   let formId: string;
   beforeAll(async () => {
     formId = (await createForm(t.services, owner.account.id, { accessKey: 'sesame-key' })).id;

@@ -15,8 +15,8 @@ beforeAll(async () => {
   receiver = await startHttpsReceiver();
   t = await startTestApp({ env: { HOOK_ALLOW_PRIVATE_TARGETS: 'true', HOOK_TIMEOUT_MS: '3000' }, hookTransport: { ca: receiver.ca } });
   // The app starts a purge as it comes up, and does not wait for it. On a loaded machine that
-  // purge read the forms only after the first test had made its own, and took their expired rows
-  // before the test's purge could count them (CI: 23 deleted, not 28). Joining it here leaves the
+  // purge can read the forms only after the first test has made its own and take their expired
+  // rows before the test's purge counts them, leaving its count short. Joining it here leaves the
   // tests the only purges; the next background one is an hour away.
   await t.services.lifecycle.purgeExpiredSubmissions();
 });

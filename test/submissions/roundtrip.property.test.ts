@@ -34,7 +34,7 @@ const multipartName = fieldName.filter((name) => !/["\r\n]/.test(name) && !/\\(\
 const multipartText = text.filter((value) => !/[\r\n]/.test(value));
 const multipartMap = fc.dictionary(multipartName, fc.oneof(multipartText, fc.array(multipartText, { minLength: 2, maxLength: 4 })), { maxKeys: 12 });
 
-/** Contract section 4: a submission with no non-blank text, number or boolean is refused as empty. */
+/** A submission with no non-blank text, number or boolean is refused as empty (docs/api.md). */
 const hasContent = (fields: FieldMap) =>
   Object.values(fields).some((value) =>
     (Array.isArray(value) ? value : [value]).some((v) => (typeof v === 'string' ? v.trim() !== '' : v !== null)),

@@ -32,7 +32,7 @@ export interface FormgateApiOptions {
   fetch?: typeof globalThis.fetch;
 }
 
-/** An answer in the contract's error envelope (or a failure without one), as an exception. */
+/** An answer in Formgate's error envelope (or a failure without one), as an exception. */
 export class FormgateApiError extends Error {
   readonly status: number;
   readonly code: ErrorCode;
@@ -79,7 +79,7 @@ export interface FormgateApi {
   deleteHook(hookId: string): Promise<void>;
   /** After an outage: sends again every delivery of the hook in [since, until) whose last attempt failed (at most 10,000 a call); resolves to how many were queued. */
   redeliverHook(hookId: string, range: { since: string; until?: string }): Promise<number>;
-  /** An uploaded file of the key's account (contract section 18): its bytes, cleaned name and content type. */
+  /** An uploaded file of the key's account (docs/files.md, Downloads): its bytes, cleaned name and content type. */
   getFile(fileId: string): Promise<{ name: string; type: string; content: Blob }>;
   /** The underlying openapi-fetch client, typed by the whole document. */
   readonly client: Client<paths>;

@@ -32,7 +32,7 @@ export async function hasAnyAccountRow(db: Executor): Promise<boolean> {
 }
 
 /**
- * Accounts with their owner's email and name (contract section 17): the owner is a user, and
+ * Accounts with their owner's email and name (docs/teams.md): the owner is a user, and
  * after a handover of ownership the account's own columns name the previous one.
  */
 function selectAccountsWithOwner(db: Executor) {

@@ -116,7 +116,7 @@ export class AccountService {
   }
 
   /**
-   * The first account from the environment (ADMIN_EMAIL, contract section 19): made only when
+   * The first account from the environment (ADMIN_EMAIL, docs/configuration.md): made only when
    * the instance has no account at all, so a restart, a second replica or a later change of the
    * variables never makes another or resets a password. Returns the account when it made it.
    */

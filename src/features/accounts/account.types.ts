@@ -14,12 +14,12 @@ export interface Account {
   timeZone: string | null;
 }
 
-/** "Pro or higher" of the specification. */
+/** Hooks need the Pro plan or higher (docs/api.md, the management API). */
 export function planAllowsHooks(plan: Plan): boolean {
   return plan === 'pro' || plan === 'business';
 }
 
-/** A person who signs in to the dashboard; belongs to accounts through memberships (contract section 17). */
+/** A person who signs in to the dashboard; belongs to accounts through memberships (docs/teams.md). */
 export interface User {
   id: string;
   email: string;

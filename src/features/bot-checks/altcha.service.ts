@@ -7,7 +7,7 @@ import type { InstanceSecretService } from '../secrets/instance-secret.service.j
 import type { BotCheckVerdict, BotCheckVerifier } from './bot-check.types.js';
 import { deleteExpiredAltchaSolutions, insertSpentAltchaSolution } from './altcha.repository.js';
 
-/** How long a challenge may be solved and sent (contract section 14). */
+/** How long a challenge may be solved and sent (docs/bot-checks.md, ALTCHA). */
 export const ALTCHA_CHALLENGE_TTL_MS = 10 * 60 * 1000;
 
 /**

@@ -33,7 +33,7 @@ function allowAnyOrigin(request: FastifyRequest, reply: FastifyReply): void {
   if (origin) reply.header('vary', 'Origin');
 }
 
-/** ALTCHA's challenge endpoint and widget script (contract section 14): nothing is loaded from another host. */
+/** ALTCHA's challenge endpoint and widget script (docs/bot-checks.md): nothing is loaded from another host. */
 export async function botCheckRoutes(app: FastifyInstance): Promise<void> {
   const limitPerMinute = app.config.submitRateLimitPerMinute;
 

@@ -8,7 +8,7 @@ import { HcaptchaVerifier } from './hcaptcha.verifier.js';
 import { RecaptchaVerifier } from './recaptcha.verifier.js';
 import { TurnstileVerifier } from './turnstile.verifier.js';
 
-/** Every vendor of contract section 14 behind one call; the form's `botCheck` picks the verifier. */
+/** Every bot-check vendor (docs/bot-checks.md) behind one call; the form's `botCheck` picks the verifier. */
 export class BotCheckService {
   readonly altcha: AltchaService;
   private readonly verifiers: ReadonlyMap<string, BotCheckVerifier>;

@@ -45,7 +45,7 @@ export function sameDatabase(a: string, b: string): boolean {
 }
 
 /**
- * `formgate db copy` (contract section 19): everything in one database copied into another,
+ * `formgate db copy` (docs/operations.md): everything in one database copied into another,
  * SQLite or PostgreSQL either way, from one snapshot of the source, into a migrated empty target,
  * in one transaction there (a refusal or a failure leaves the target as it was). The tables are
  * the migrated schema's, found by asking the database, and every column is copied as it is, so a

@@ -28,7 +28,7 @@ import {
 import { fileRowToStoredFile, type ListedFile, type ScanState, type StoredFile } from './file.types.js';
 import { UploadBatch, type UploadedFile } from './upload-batch.js';
 
-/** An upload abandoned by a crash is removed once it is this old (contract: within an hour). */
+/** An upload abandoned by a crash is removed once this old: swept every 10 minutes, within the hour (docs/files.md). */
 const ABANDONED_AFTER_MS = 30 * 60 * 1000;
 const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
 const SWEEP_PAGE = 200;

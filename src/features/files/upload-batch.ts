@@ -94,8 +94,8 @@ export class UploadBatch {
 
   /**
    * Reads one file part to its end and stores it. Undefined for an empty file input (no name
-   * and no bytes, or no bytes at all): no file. Rejects with the contract's error when a limit
-   * is exceeded or the type is not accepted; the caller then discards the batch.
+   * and no bytes, or no bytes at all): no file. Rejects with the AppError the client gets when a
+   * limit is exceeded or the type is not accepted; the caller then discards the batch.
    */
   async receive(field: string, clientName: string | undefined, stream: Readable): Promise<FileRef | undefined> {
     const head: Buffer[] = [];

@@ -61,7 +61,7 @@ const blockedEmail = z
 /** A host as an Origin header names it; a pasted URL (https://shop.example.com/page) is reduced to its host. */
 const listedHost = z.preprocess(hostOfEntry, hostName);
 
-/** An owner-written template (contract section 12): parses, and holds only plain variables. */
+/** An owner-written template (docs/email.md, Templates): parses, and holds only plain variables. */
 const template = (max: number) =>
   z
     .string()
@@ -253,7 +253,7 @@ export class FormService {
 
   /**
    * Requiring a bot check with no secret anywhere would silently file every submission as spam
-   * (contract sections 9 and 14): refused here, so the CLI and the dashboard both get the error.
+   * (docs/bot-checks.md): refused here, so the CLI and the dashboard both get the error.
    * ALTCHA needs none: Formgate signs its own challenges.
    */
   private checkBotCheckSecret(settings: FormSettingsInput, current?: Form): void {

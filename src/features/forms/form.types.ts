@@ -21,7 +21,7 @@ export interface Form {
   updatedAt: string;
   /** Turnstile site key for the dashboard's snippet (public; the secret stays server-side). */
   turnstileSiteKey: string | null;
-  /** Spam rules (contract section 9), lower-case. */
+  /** Spam rules (docs/spam-and-privacy.md), lower-case. */
   blockedTerms: string[];
   /** Exact addresses and `@domain` entries (the domain and its subdomains), lower-case. */
   blockedEmails: string[];
@@ -34,7 +34,7 @@ export interface Form {
   storeIp: StoreIp;
   /** Field names every submission must hold a non-blank value in. */
   requiredFields: string[];
-  /** Which bot check submissions must pass (contract section 14); `requireBotCheck` is `turnstile`. */
+  /** Which bot check submissions must pass (docs/bot-checks.md); `requireBotCheck` is `turnstile`. */
   botCheck: BotCheckVendor;
   hcaptchaSecret: string | null;
   hcaptchaSiteKey: string | null;
@@ -46,7 +46,7 @@ export interface Form {
   /** An ALTCHA solution sent sooner than this after its challenge was issued is spam (`too_fast`); 0 = off. */
   minFillSeconds: number;
   spamFilter: SpamFilterMode;
-  /** Template of the owner notification's subject (contract section 12). */
+  /** Template of the owner notification's subject (docs/email.md, Templates). */
   notifySubject: string;
   autoReply: AutoReply;
   /** Confirmations per form and UTC day; more are skipped as `daily_cap`. */
@@ -55,7 +55,7 @@ export interface Form {
   thanksTitle: string | null;
   thanksMessage: string | null;
   language: FormLanguage;
-  /** Uploads (contract section 18): `off` parses file parts and drops them, `store` keeps them. */
+  /** Uploads (docs/files.md): `off` parses file parts and drops them, `store` keeps them. */
   files: FilesMode;
   maxFiles: number;
   /** Per file; the submit path also holds it to FILES_MAX_BYTES. */
@@ -149,7 +149,7 @@ export function formToSettingsView(form: Form): FormSettingsView {
   };
 }
 
-/** The specification's Form resource (management API list item). */
+/** The API's Form resource (management API list item, docs/api.md). */
 export interface ApiForm {
   id: string;
   name: string;

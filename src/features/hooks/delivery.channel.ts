@@ -24,7 +24,7 @@ export type DeliveryResult = Pick<PostAnswer, 'status' | 'error' | 'durationMs'>
 
 const SECRET_PREFIX = 'whsec_';
 
-/** The flat body of the specification, in its order. */
+/** The flat body of docs/api.md (REST hooks), in its order. */
 export function deliveryBody(s: { id: string; formId: string; createdAt: string; ip: string; country: string; userAgent: string; referer: string; fields: unknown }, extra: { test?: true } = {}): string {
   return JSON.stringify({
     id: s.id,
@@ -80,8 +80,8 @@ export class DeliverySender {
 }
 
 /**
- * The hook channel of the outbox: one signed POST per delivery, attempted once (contract section
- * 6); the owner may send it again, with the same `webhook-id` (section 21). A 410 ends the
+ * The hook channel of the outbox: one signed POST per delivery, attempted once; the owner may
+ * send it again, with the same `webhook-id` (docs/api.md, REST hooks). A 410 ends the
  * subscription. The outbox records each attempt.
  */
 export class HookDeliveryChannel implements OutboxChannel<ClaimedDelivery> {

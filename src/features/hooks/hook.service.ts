@@ -174,7 +174,7 @@ export class HookService {
   }
 }
 
-/** Contract section 21: deliveries sent again per redelivery call. */
+/** The most deliveries one redelivery call sends again (docs/api.md, the management API). */
 export const MAX_REDELIVERIES = 10_000;
 
 /** A delivery attempt's answer in words: the receiver's status, else why there was none. */

@@ -1,4 +1,4 @@
-/** The specification's Hook resource (a REST-hook subscription). */
+/** The API's Hook resource (a REST-hook subscription, docs/api.md). */
 export interface Hook {
   id: string;
   formId: string;

@@ -7,7 +7,7 @@ export const MAX_TAGS_PER_SUBMISSION = 10;
 export const MAX_TAG_LENGTH = 40;
 export const MAX_NOTES_LENGTH = 10_000;
 
-/** A submission's team-inbox state (contract section 22). */
+/** A submission's team-inbox state (docs/dashboard.md, Team inbox). */
 export interface SubmissionTriage {
   read: boolean;
   state: TriageState;

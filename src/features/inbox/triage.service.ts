@@ -21,7 +21,7 @@ export interface MarkLearner {
 export const MAX_MARK_BATCH = 200;
 
 /**
- * The owner's spam triage (contract section 9). Marked spam: `isSpam` 1, reason `marked`. Marked
+ * The owner's spam triage (docs/spam-and-privacy.md). Marked spam: `isSpam` 1, reason `marked`. Marked
  * not spam: `isSpam` 0, reason null, and if its outbound work was never released, it is released
  * now, in the same transaction, exactly as the submit path would have: once, whatever the number
  * of times or places it is marked.
@@ -50,7 +50,7 @@ export class SubmissionTriageService {
     // meets one still marks instead of answering 500 (the cycle known with a submit statement, the
     // spam-change trigger's old counter order, is gone since migration 0018).
     const { released, queued } = await onceMoreIfDeadlocked(() => this.handle.db.transaction().execute(async (trx) => {
-      // Every mark is a lesson, "not spam" on a submission that was not spam included (section 14).
+      // Every mark is a lesson, "not spam" on a submission that was not spam included (docs/bot-checks.md).
       await this.learner?.learnFromMarks(trx, owned, spam);
       for (const account of accountId ? [accountId] : await findAccountIdsOfSubmissions(trx, owned)) {
         await this.audit?.record(trx, account, 'submissions.marked', owned.length === 1 ? { type: 'submission', id: owned[0]! } : undefined, { as: spam ? 'spam' : 'not spam', count: owned.length });

@@ -56,7 +56,7 @@ const KIND_LABELS: Record<IntegrationKind, string> = {
 const clean = (value: string | undefined) => (value === undefined || value.trim() === '' ? undefined : value.trim());
 
 /**
- * A form's integrations (contract section 13): up to 10 per form, targets under the hook rules,
+ * A form's integrations (docs/integrations.md): up to 10 per form, targets under the hook rules,
  * secrets (URLs, tokens) returned by nothing here once stored. `accountId`, when given, scopes
  * every call to that owner's forms (the dashboard); the CLI acts as the operator.
  */

@@ -1,7 +1,7 @@
 export const INTEGRATION_KINDS = ['slack', 'discord', 'telegram', 'teams', 'ntfy'] as const;
 export type IntegrationKind = (typeof INTEGRATION_KINDS)[number];
 
-/** Per form (contract section 13). */
+/** Per form (docs/integrations.md). */
 export const MAX_INTEGRATIONS_PER_FORM = 10;
 
 /** What the owner sees of an integration; its secrets only as whether they are set. */

@@ -3,7 +3,7 @@ import { formatTimeInWords, UTC } from '../../platform/lib/time-zone.js';
 import { describeFileValue, isFileValue } from '../../platform/lib/file-links.js';
 
 /**
- * The platform-neutral content of one chat message for a submission (contract section 13): form
+ * The platform-neutral content of one chat message for a submission (docs/integrations.md): form
  * name, each field as name and value, time, country and the dashboard link. Platform formats turn
  * it into their payload, escaping and cutting to their own limits.
  */

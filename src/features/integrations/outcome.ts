@@ -1,4 +1,4 @@
-/** What one attempt's answer means for the message and the integration (contract section 13). */
+/** What one attempt's answer means for the message and the integration (docs/integrations.md). */
 export type AttemptOutcome =
   | { kind: 'sent' }
   /** Try again later; `retryAfterMs` when the platform said when (429 Retry-After). */

@@ -14,7 +14,7 @@ const byArrival = (a: ClaimedMessageRow, b: ClaimedMessageRow) =>
   a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.id < b.id ? -1 : 1;
 
 /**
- * The anti-relay guards of a confirmation (contract section 12), checked when it is first
+ * The anti-relay guards of a confirmation (docs/email.md), checked when it is first
  * claimed, in the claiming transaction: the counts see every confirmation admitted before
  * (SQLite serializes transactions; PostgreSQL takes a per-form advisory lock), so the limits
  * hold exactly however many submissions arrive at once, and the submit path pays nothing. A

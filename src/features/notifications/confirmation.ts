@@ -16,7 +16,7 @@ export type ConfirmationSkipReason = 'rate_limited' | 'daily_cap' | 'suppressed'
 
 const singleAddress = z.email().max(254);
 
-/** The field's value when it is exactly one valid address: the Reply-To rule of section 8. */
+/** The field's value when it is exactly one valid address: the Reply-To rule of docs/email.md. */
 export function confirmationAddressOf(payload: Record<string, unknown>, field: string): string | undefined {
   if (!Object.hasOwn(payload, field)) return undefined;
   const value = payload[field];

@@ -72,8 +72,8 @@ export async function findExistingMessageIds(db: Executor, ids: string[]): Promi
  * The batch's submissions are looked up by ID first (a materialized CTE): joined directly, the
  * PostgreSQL planner could start from the few forms in per-submission mode and read each one's
  * submissions through the form index, every row the form has, to keep the batch's (estimated at a
- * form's average size, it measured 0.8 ms a batch rising to 3 ms as a form grew to 7,000 rows in a
- * soak; docs/performance.md#outbound-work-in-batches).
+ * form's average size, so the expansion would grow dearer with every row a form gains;
+ * docs/performance.md#outbound-work-in-batches).
  */
 export async function insertSubmissionMessages(trx: Trx, submissionIds: string[], now: string): Promise<number> {
   if (submissionIds.length === 0) return 0;

@@ -48,7 +48,7 @@ export function parseRecipientList(addresses: string[]): string[] {
 }
 
 /**
- * Email notifications of forms (contract section 8): recipients and their verification, test
+ * Email notifications of forms (docs/email.md): recipients and their verification, test
  * messages, digests and the email log. Every message is queued in the email_messages table and
  * sent by the outbox dispatcher's email channel. With SMTP_URL unset nothing here sends.
  */

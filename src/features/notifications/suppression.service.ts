@@ -4,7 +4,7 @@ import { nowIso } from '../../platform/lib/time.js';
 import { addressHash, addressHashOfToken } from './confirmation.js';
 import { countSuppressions, deleteSuppression, insertSuppression } from './confirmation.repository.js';
 
-/** The instance's suppression list: addresses that get no confirmation email (contract section 12). */
+/** The instance's suppression list: addresses that get no confirmation email (docs/email.md, Unsubscribing). */
 export class SuppressionService {
   constructor(
     private readonly db: Executor,

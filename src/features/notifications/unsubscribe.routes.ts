@@ -11,7 +11,7 @@ const html = (reply: FastifyReply, status: number, body: string) =>
     .code(status).header('content-security-policy', UNSUBSCRIBE_PAGE_CSP).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(body);
 
 /**
- * The confirmation email's unsubscribe link (contract section 12): GET shows a page with a
+ * The confirmation email's unsubscribe link (docs/email.md, Unsubscribing): GET shows a page with a
  * button, POST (the button, or a mail client's RFC 8058 one-click POST) adds the address to the
  * suppression list. Not part of the management API.
  */

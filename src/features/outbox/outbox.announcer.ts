@@ -16,8 +16,8 @@ export const ANNOUNCE_GAP_MS = 50;
  * queued, with at most one NOTIFY per ANNOUNCE_GAP_MS (and one in flight), each in a statement of
  * its own. Not inside the submit statement: PostgreSQL serializes the commits of every
  * transaction that notified on one cluster-wide lock held across the commit's WAL flush, so
- * submit batches that notified could no longer share a flush, and the submit p99 rose by a fifth
- * at a steady 400 emailed and hooked submissions/s (docs/performance.md#notify-after-commit).
+ * submit batches that notified could not share a flush, and the submit p99 under outbound work
+ * would grow (figures: docs/performance.md#notify-after-commit).
  * A NOTIFY that fails is only logged: the other instances' 2 s poll finds the work anyway.
  */
 export class QueuedWorkAnnouncer {

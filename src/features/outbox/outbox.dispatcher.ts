@@ -87,7 +87,7 @@ export class OutboxDispatcher {
   }
 
   /**
-   * "Send again" (contract section 21): one new attempt for each item of `table` among `ids`
+   * "Send again": one new attempt for each item of `table` among `ids`
    * whose last attempt is done, through the same claim and send as the first, keeping its ID
    * (a hook's `webhook-id`); its earlier attempts stay in the attempt log. Items already queued or
    * being sent are left alone. Returns how many were queued. `record`, in the same transaction,
@@ -156,9 +156,9 @@ export class OutboxDispatcher {
   /**
    * Called on NOTIFY of queued submissions: outbox rows, which become a channel's items only when
    * expanded, so the channels whose last claim found nothing stay idle and the expansion wakes
-   * those it gives items. Waking every channel after each submit commit cost a claim transaction
-   * per channel per pump, for nothing: ~10% of the submit throughput with email on
-   * (docs/performance.md#outbound-work-in-batches).
+   * those it gives items. Waking every channel after each submit commit would run a claim
+   * transaction per channel per pump for nothing, paid for by the submit throughput with email on
+   * (figures: docs/performance.md#outbound-work-in-batches).
    */
   wakeToExpand(): void {
     this.pumpSoon();

@@ -6,7 +6,7 @@ import { listAttemptRowsOfItems, listNewestAttemptRows } from './outbox-log.repo
 import { insertAttemptRow, type AttemptWrite } from './outbox.repository.js';
 
 /**
- * One outbound message as the owner sees it (contract section 21): every channel describes its
+ * One outbound message as the owner sees it: every channel describes its
  * items in this shape, and the submission's page lists them together.
  */
 export interface MessageLogEntry {

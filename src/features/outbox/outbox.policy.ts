@@ -35,10 +35,10 @@ export function nextStep(policy: RetryPolicy, attempts: number, answer: AttemptA
   return { state: 'pending', retryInMs: answer.retryAfterMs ?? policy.backoffMs(attempts) };
 }
 
-/** Contract sections 8 and 13: after `baseMs`, then ×4 each time, at most five attempts in all. */
+/** Emails and chat messages: after `baseMs`, then ×4 each time, at most five attempts in all (docs/email.md). */
 export function fourfoldBackoff(baseMs: number): RetryPolicy {
   return { maxAttempts: 5, backoffMs: (attempt) => baseMs * 4 ** (attempt - 1) };
 }
 
-/** Contract section 6: a hook delivery is attempted once; only its owner sends it again. */
+/** A hook delivery is attempted once; only its owner sends it again (docs/api.md, REST hooks). */
 export const ONCE: RetryPolicy = { maxAttempts: 1, backoffMs: () => 0 };

@@ -16,13 +16,13 @@ import { parsePayload, type FieldValue } from '../submissions/submission.types.j
 import type { OutboxQueue } from '../outbox/outbox.channel.js';
 import type { FileService } from '../files/file.service.js';
 
-/** The contract's cap on rows deleted in one transaction. */
+/** The most rows deleted in one transaction (docs/spam-and-privacy.md). */
 const MAX_DELETE_BATCH = 1000;
 /**
  * better-sqlite3 is synchronous: a delete blocks the event loop (and the one connection) for its
  * whole duration: 20–40 µs a row with its indexes and cascades, more with the dashboard's search
- * and counter triggers. 25 rows keep that to a millisecond or two (measured: submit p99 1.08× while
- * purging, against 4× with 100 rows); PostgreSQL deletes off the event loop and row locks do not block inserts.
+ * and counter triggers. 25 rows keep that to a millisecond or two, so the submit p99 barely moves
+ * while purging (docs/performance.md#retention-purge-pacing); PostgreSQL deletes off the event loop and row locks do not block inserts.
  */
 const SQLITE_DELETE_BATCH = 25;
 /** The most submissions the dashboard deletes in one request (a page of its list and then some). */
@@ -61,12 +61,12 @@ interface LifecycleOptions {
 }
 
 /**
- * The one place submissions are deleted (contract section 10): the owner's delete from the
+ * The one place submissions are deleted (docs/spam-and-privacy.md): the owner's delete from the
  * dashboard, the retention purge (background, at least hourly, and on demand), erasure by email
  * address, and deleting a form with everything it holds. Every deletion drops the submissions'
  * queued work first, in the dispatcher's lock order (deleteInBatches). Deletions run in transactions of at most `batchSize` rows and pause between them in
  * proportion to how long each took, so submissions keep being written at nearly full speed
- * while a large purge runs (measured in the benchmark).
+ * while a large purge runs (`npm run bench -- --only purge`; docs/performance.md#retention-purge-pacing).
  */
 export class SubmissionLifecycleService {
   private timer: NodeJS.Timeout | undefined;

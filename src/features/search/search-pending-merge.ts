@@ -8,8 +8,8 @@ import { mergePendingSearchEntries } from './search.repository.js';
  * ~20,000 submissions) and the insert that overflows it merges all of it inside a submit batch,
  * with `work_mem`: a slow second every ~50 s at 400 submissions/s. Merged here, on a connection of
  * its own with `maintenance_work_mem`, about a second's rows at a time, no submit batch carries a
- * merge unless a second brings more than the list holds (estimated from the soak, not measured at
- * that rate), and searches scan a short list (docs/performance.md#search-indexing-after-the-commit).
+ * merge unless a second brings more than the list holds (an estimate: no benchmark reaches that
+ * rate), and searches scan a short list (docs/performance.md#search-indexing-after-the-commit).
  */
 export const PENDING_LIST_MERGE_DELAY_MS = 1000;
 

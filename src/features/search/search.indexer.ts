@@ -9,14 +9,14 @@ import { countPendingSearchRows, indexPendingSubmissions, mergeSearchIndexStep }
 export const SEARCH_INDEX_DELAY_MS = 200;
 /**
  * Rows per indexing transaction (~5 ms of the event loop); the next chunk waits for the loop's
- * other work. Smaller chunks were measured and lost: 250 lowered the plain submit p99 but put the
- * p99 during a retention purge past its target, 500 was no better on either
- * (docs/performance.md#search-indexing-after-the-commit).
+ * other work. Not fewer: smaller chunks lower the plain submit p99 but put the p99 during a
+ * retention purge past its target, as more transactions queue for the write lock
+ * (figures: docs/performance.md#search-indexing-after-the-commit).
  */
 const ROWS_PER_CHUNK = 1000;
 /**
  * Pages written per merge step (migration 0017): ~1–5 ms a step, where FTS5's own merge inside a
- * chunk took 15–25 ms about once in four chunks. A word's entries are merged whole, so a step
+ * chunk would take 15–25 ms about once in four chunks. A word's entries are merged whole, so a step
  * over large segments of a very common word (the form's filter words) can take 30–70 ms.
  */
 const MERGE_PAGES_PER_STEP = 64;
@@ -24,7 +24,7 @@ const MERGE_PAGES_PER_STEP = 64;
  * After a merge step that held the event loop d ms (from MERGE_PACED_FROM_MS on), the next step
  * waits MERGE_PAUSE_FACTOR × d: a large merge (a dozen steps of 15–60 ms over a big level) then
  * takes at most a fifth of the loop, and a request meets one such hold, not a streak of them.
- * Unpaced, those streaks put the submit p99 during a retention purge past its target
+ * Unpaced, those streaks would put the submit p99 during a retention purge past its target
  * (docs/performance.md#search-indexing-after-the-commit). Shorter steps, most of them, follow
  * after the loop's queued work.
  */

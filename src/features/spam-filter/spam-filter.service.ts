@@ -53,7 +53,7 @@ export interface Lesson {
 }
 
 /**
- * The learning filter of contract section 14, one model per account. The model is token counts
+ * The learning filter (docs/bot-checks.md), one model per account. The model is token counts
  * in the database (shared by every instance); each instance scores from a copy in memory, so the
  * submit path never waits on the database for it once an account's model is loaded: the copy is
  * checked against the stored version at most once a second, in the background, and only rows

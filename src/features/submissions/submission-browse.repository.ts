@@ -8,7 +8,7 @@ type SubmissionsQuery = SelectQueryBuilder<Database, 'submissions', {}>;
 
 /**
  * Where a dashboard page starts or ends. Lists and PostgreSQL searches use (createdAt, id), the
- * contract's newest-first order; SQLite searches walk the FTS5 index in rowid order (arrival
+ * API's newest-first order; SQLite searches walk the FTS5 index in rowid order (arrival
  * order), so their position is the rowid.
  */
 export type BrowsePosition = { createdAt: string; id: string } | { rowid: number };
@@ -21,7 +21,7 @@ interface BrowseFilter {
   /** Inclusive lower and exclusive upper bound on created_at (ISO text). */
   from?: string;
   to?: string;
-  /** The team inbox's filters (contract section 22); absent: any. */
+  /** The team inbox's filters (docs/dashboard.md, Team inbox); absent: any. */
   triage?: TriageFilter;
 }
 

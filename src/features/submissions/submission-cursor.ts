@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { InstanceSecretService } from '../secrets/instance-secret.service.js';
 import type { SubmissionPosition } from './submission.types.js';
 
-/** The list filters a cursor was made with (contract section 22): it pages on with them. */
+/** The list filters a cursor was made with (docs/api.md, list filters): it pages on with them. */
 export interface ListFilters {
   spam?: boolean;
   /** ISO 8601 UTC with milliseconds: createdAt ≥ since. */

@@ -1,7 +1,7 @@
 import { MAX_TAG_LENGTH, MAX_TAGS_PER_SUBMISSION, TRIAGE_STATES } from '../inbox/inbox.types.js';
 import { SPAM_REASONS } from '../submissions/submission.types.js';
 
-/** The specification's Submission resource (management view). */
+/** The API's Submission resource (management view, docs/api.md). */
 export const submissionJsonSchema = {
   type: 'object',
   required: ['id', 'createdAt', 'status', 'isSpam', 'spamReason', 'country', 'payload', 'triage'],

@@ -4,7 +4,7 @@ import { triageToApiTriage, UNTRIAGED, type ApiTriage, type SubmissionTriage } f
 
 /** A stored field value: JSON bodies keep their types; urlencoded and multipart give strings. */
 export type FieldScalar = string | number | boolean | null;
-/** A field item: a scalar, or a stored file on a form that keeps files (contract section 18). */
+/** A field item: a scalar, or a stored file on a form that keeps files (docs/files.md). */
 export type FieldItem = FieldScalar | FileValue;
 export type FieldValue = FieldItem | FieldItem[];
 /**
@@ -16,7 +16,7 @@ export type SubmissionPayload = Record<string, FieldValue>;
 type SubmissionStatus = 'delivered';
 
 /**
- * Why a submission is spam (contract sections 9 and 14); `marked` is the owner's decision,
+ * Why a submission is spam (docs/api.md, `spamReason`); `marked` is the owner's decision,
  * `too_fast` an ALTCHA solution sent sooner than the form's minimum fill time, `classifier` the
  * learning filter's, `malware` a file clamd found malware in.
  */
@@ -53,7 +53,7 @@ export interface DailyCount {
 
 export type ExportedSubmission = Pick<Submission, 'id' | 'createdAt' | 'isSpam' | 'spamReason' | 'country' | 'payload'>;
 
-/** The specification's Submission resource (management view). */
+/** The API's Submission resource (management view, docs/api.md). */
 interface ApiSubmission {
   id: string;
   createdAt: string;
@@ -62,7 +62,7 @@ interface ApiSubmission {
   spamReason: SpamReason | null;
   country: string;
   payload: SubmissionPayload;
-  /** The team inbox's state (contract section 22); private notes are not in it. */
+  /** The team inbox's state (docs/api.md, `triage`); private notes are not in it. */
   triage: ApiTriage;
 }
 

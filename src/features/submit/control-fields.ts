@@ -3,7 +3,7 @@ import type { FieldValue, SubmissionPayload } from '../submissions/submission.ty
 import type { PostedFields } from './submit-fields.js';
 
 const HONEYPOT_FIELDS = ['_honey', '_gotcha', 'botfield', 'url', 'website'] as const;
-/** The field each bot-check vendor's widget posts its response in (contract sections 4 and 14). */
+/** The field each bot-check vendor's widget posts its response in (docs/api.md, control fields). */
 const BOT_CHECK_FIELDS: Readonly<Record<Exclude<BotCheckVendor, 'none'>, string>> = {
   turnstile: 'cf-turnstile-response',
   hcaptcha: 'h-captcha-response',

@@ -27,7 +27,7 @@ function emailIsBlocked(address: string, blocked: readonly string[]): boolean {
 }
 
 /**
- * The form's own spam rules (contract section 9), checked in this order, the first match deciding:
+ * The form's own spam rules (docs/spam-and-privacy.md), in this order, the first match deciding:
  * blocked terms, blocked email addresses or domains, too many links. Undefined when none matches.
  */
 export function matchSpamRule(form: Rules, payload: SubmissionPayload): SpamReason | undefined {

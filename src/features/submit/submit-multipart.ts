@@ -9,7 +9,7 @@ const tooLarge = () => new AppError('payload_too_large', 'The request body is to
 
 /** Where file parts go on a form that keeps files (the files feature's UploadBatch). */
 export interface FileReceiver {
-  /** Stores one file part; undefined for an empty file input. Rejects with the contract's error. */
+  /** Stores one file part; undefined for an empty file input. Rejects with the AppError the client gets. */
   receive(field: string, name: string | undefined, stream: Readable): Promise<FileRef | undefined>;
   /** Removes whatever was stored. */
   discard(): Promise<void>;

@@ -65,8 +65,8 @@ const redirect = {
 } as const;
 
 /**
- * The content-type parsers are the submit body's validation (they answer the contract's field
- * errors); body and headers are declared for the OpenAPI document only. Schema validation would
+ * The content-type parsers are the submit body's validation (they answer `validation_failed`'s
+ * field errors); body and headers are declared for the OpenAPI document only. Schema validation would
  * also coerce types (a JSON number stored as a string), so this route's validators accept
  * everything: the only parameter, formId, is a path segment and always a string.
  */
@@ -141,7 +141,7 @@ export async function submitRoutes(app: FastifyInstance): Promise<void> {
       },
     );
     submit.addContentTypeParser('multipart/form-data', (request, payload, done) => {
-      // With files off nothing new runs: file parts are read past and dropped, as the specification says.
+      // With files off nothing new runs: file parts are read past and dropped, as docs/api.md says.
       const uploads = request.submitForm ? app.services.files.startUpload(request.submitForm, request.headers['content-length']) : undefined;
       request.submitUploads = uploads;
       parseMultipartFields(request.headers, payload, config.submitMaxBodyBytes, uploads).then(

@@ -134,7 +134,7 @@ async function accountHolds(app: FastifyInstance, accountId: string, resource: R
 /**
  * The role check of every signed-in route: the session's role in its account (read at this
  * request) must allow the route's action. Refused: 403 `access_denied` for the account's own
- * resource, 404 for a resource of another account, as if the role could see it (section 17).
+ * resource, 404 for a resource of another account, as if the role could see it (docs/teams.md, Roles).
  */
 export async function checkRoutePermission(app: FastifyInstance, request: FastifyRequest): Promise<void> {
   const permission = ROUTE_PERMISSIONS[routeKey(request.method, request.routeOptions.url ?? '')];

@@ -43,9 +43,9 @@ const submissionId = z.string().describe('The submission ID (sub_…).');
 const day = (what: string) => z.string().describe(`${what}, a UTC day as YYYY-MM-DD (inclusive).`);
 
 /**
- * An MCP server (contract section 20) for one API key: the read tools for every key, and
+ * An MCP server (docs/mcp.md) for one API key: the read tools for every key, and
  * mark_spam / mark_not_spam for keys of scope `triage`. Each answer is the management API's JSON
- * shape, as structured content and as text; an error is a tool error carrying the contract's
+ * shape, as structured content and as text; an error is a tool error carrying the API's
  * error body (`{ error, message, fieldErrors? }`), an ID of another account being `not_found`.
  */
 export function buildMcpServer(services: McpServices, principal: McpPrincipal, logError: McpErrorLog): McpServer {

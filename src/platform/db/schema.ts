@@ -109,7 +109,7 @@ export interface SubmissionTable {
   country: string;
   user_agent: string;
   referer: string;
-  /** Why it is spam (contract section 9); null when it is not. */
+  /** Why it is spam (docs/api.md, `spamReason`); null when it is not. */
   spam_reason: string | null;
   /** 1 once its hooks (and notifications) were queued: set at most once, so nothing is sent twice. */
   outbound_released: Generated<number>;

@@ -3,7 +3,7 @@ import { AppError } from '../errors.js';
 
 /**
  * Once the server is closing, a request that still arrives (pipelined or on a kept-alive
- * connection) is refused with 503 in the contract's envelope, and its connection closed.
+ * connection) is refused with 503 in the error envelope, and its connection closed.
  * Fastify's own `return503OnClosing` answers with its own body instead.
  */
 export function refuseRequestsWhileClosing(app: FastifyInstance): void {
@@ -18,7 +18,7 @@ export function refuseRequestsWhileClosing(app: FastifyInstance): void {
       return;
     }
     reply.header('connection', 'close');
-    // 503 is not one of the contract's codes: internal_error's envelope with the status load
+    // No error code answers 503 (errors.ts): internal_error's envelope with the status load
     // balancers understand, as /readyz does.
     const body = new AppError('internal_error', 'The server is shutting down; try again.').toBody();
     reply.code(503).type('application/json; charset=utf-8').send(body);

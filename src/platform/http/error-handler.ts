@@ -2,7 +2,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, type FieldErrors } from '../errors.js';
 
 /**
- * Turns anything thrown into the contract's error, so one table decides every status.
+ * Turns anything thrown into an AppError, so one table (errors.ts) decides every status.
  * 5xx messages are replaced: internals never leak.
  */
 export function toAppError(error: unknown): AppError {

@@ -1,5 +1,5 @@
 /**
- * The error answers of the contract (section 3) as route response schemas. Each route lists the
+ * The error answers of errors.ts as route response schemas. Each route lists the
  * statuses it can answer; the same declaration serializes the envelope and documents it in
  * /v1/openapi.json (with the headers that come with a status).
  */

@@ -20,7 +20,7 @@ export async function healthRoutes(app: FastifyInstance): Promise<void> {
   app.get('/healthz', { schema: { hide: true, response: { 200: okSchema } } }, async () => ({ ok: true }));
 
   // Readiness: the database is required (503 without it); Redis only makes limits shared, so
-  // without it the service is degraded, still ready (contract section 11).
+  // without it the service is degraded, still ready (docs/configuration.md, REDIS_URL).
   app.get('/readyz', { schema: { hide: true, response: { 200: readySchema, 503: readySchema } } }, async (request, reply) => {
     const [database, redis] = await Promise.all([databaseState(app, request.log), app.limiter.redisState()]);
     const checks = { database, redis };

@@ -55,7 +55,7 @@ function dropUnparsableForwardedFor(req: IncomingMessage): void {
 /**
  * Requests Node's HTTP parser cannot read (duplicate Content-Length, broken chunking, bad header
  * bytes) or that were not received within REQUEST_TIMEOUT_MS never reach a route; they still get
- * the contract's envelope before the socket closes.
+ * the error envelope before the socket closes.
  */
 export function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
   const response = (socket as Duplex & { _httpMessage?: ServerResponse })._httpMessage;

@@ -7,7 +7,7 @@ import fr from './locales/fr.json' with { type: 'json' };
 import pt from './locales/pt.json' with { type: 'json' };
 
 /**
- * Texts a visitor reads (contract section 12): the hosted pages and the default confirmation
+ * Texts a visitor reads (docs/api.md, languages): the hosted pages and the default confirmation
  * email, one JSON catalogue per language in locales/. A language is a catalogue file plus its
  * line below; test/i18n checks every catalogue has exactly English's keys. The dashboard stays
  * English.

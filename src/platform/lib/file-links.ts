@@ -6,7 +6,7 @@ export const FILE_LINK_LIFETIME_SECONDS = 7 * 24 * 60 * 60;
 const signatureOf = (key: Buffer, fileId: string, expires: number): string =>
   createHmac('sha256', key).update(`file\n${fileId}\n${expires}`).digest('base64url');
 
-/** `{BASE_URL}/v1/files/<id>?expires=<unix>&signature=<hmac>` (contract section 18). */
+/** `{BASE_URL}/v1/files/<id>?expires=<unix>&signature=<hmac>` (docs/files.md, Downloads). */
 export function signedFileUrl(baseUrl: string, key: Buffer, fileId: string, expires: number): string {
   return `${baseUrl}/v1/files/${encodeURIComponent(fileId)}?expires=${expires}&signature=${signatureOf(key, fileId, expires)}`;
 }
@@ -21,7 +21,7 @@ export function fileLinkIsValid(key: Buffer, fileId: string, expires: string, si
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
-/** What a submission's payload holds of a stored file (contract section 18). */
+/** What a submission's payload holds of a stored file (docs/files.md). */
 export interface FileRef {
   id: string;
   name: string;

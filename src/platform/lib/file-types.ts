@@ -1,5 +1,5 @@
 /**
- * The file types a form may take (contract section 18), told by content, never by name. Groups
+ * The file types a form may take (docs/files.md), told by content, never by name. Groups
  * name the usual kinds; an entry may also be one exact MIME type.
  */
 export const FILE_TYPE_GROUPS: Readonly<Record<string, readonly string[]>> = {

@@ -2,8 +2,8 @@ import { describeFileValue, isFileValue } from './file-links.js';
 import Mustache from 'mustache';
 
 /**
- * Owner-written templates (notification subject, confirmation subject and body), contract
- * section 12. Mustache only parses: a template may hold text and plain `{{name}}` variables,
+ * Owner-written templates (notification subject, confirmation subject and body; docs/email.md,
+ * Templates). Mustache only parses: a template may hold text and plain `{{name}}` variables,
  * nothing else (no sections, partials, triple braces, comments or delimiter changes), and it is
  * rendered here from the parsed tokens against a flat map. So a name never walks into an object
  * (`{{a.b}}` is the key "a.b", not a.b), a value is never parsed again (a visitor's `{{x}}` stays

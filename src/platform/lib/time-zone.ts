@@ -152,7 +152,7 @@ export function formatTime(zone: string, iso: string): string {
 export const formatLocalTime = formatTime;
 
 // Emails under a steady flow say the same few minutes over and over: each zone and minute is put
-// in words once (~2% of the event loop at 400 emails/s before this memo). A minute is exact:
+// in words once (formatting each anew takes ~2% of the event loop at 400 emails/s). A minute is exact:
 // every zone's offset today is a whole number of minutes.
 const byMinute = new BoundedMemo<string, string>(512);
 

@@ -53,7 +53,7 @@ const page = (body: string) => `<!doctype html><html><body style="font-family:sy
 
 export const DEFAULT_NOTIFY_SUBJECT_TEMPLATE = 'New submission: {{form.name}}';
 
-/** Contract section 8's message for one submission; the subject is the form's template (section 12). */
+/** The owner's email for one submission (docs/email.md, the message); the subject is the form's template. */
 export function composeSubmissionEmail(formName: string, subjectTemplate: string | null, s: SubmissionForEmail, baseUrl: string, zone: string = UTC): ComposedEmail {
   return {
     subject: renderTemplate(subjectTemplate ?? DEFAULT_NOTIFY_SUBJECT_TEMPLATE, submissionVariables(formName, s), 'subject'),

@@ -35,7 +35,7 @@ export function registerDb(program: Command): void {
     .requiredOption('--to <databaseUrl>', 'the target: postgres://… or sqlite:<path>, migrated (`formgate migrate`) and empty')
     .option('--json', 'print JSON')
     .action((o: { to: string; json?: boolean }) => {
-      // The JSON document is the contract's `{ copied }`; the words also give the source's counts.
+      // The JSON document is `{ copied }` (docs/operations.md); the words also give the source's counts.
       let full: CopyResult | undefined;
       return withServices(
         o,

@@ -169,7 +169,7 @@ async function applyRecipients(s: Services, formId: string, o: FormOptions): Pro
   await s.notifications.setRecipients(formId, o.notify.filter((a) => a !== ''), { verified: true });
 }
 
-/** `{id, name, isActive, createdAt}` plus every setting (contract section 7). */
+/** `{id, name, isActive, createdAt}` plus every setting (notification recipients included). */
 async function formOutput(s: Services, form: Form) {
   const recipients = await s.notifications.listRecipients(form.id);
   return {

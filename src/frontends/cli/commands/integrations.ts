@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { Integration } from '../../../features/integrations/integration.types.js';
 import { withServices } from '../context.js';
 
-/** The contract's shape of an integration in CLI output (section 13). */
+/** An integration in CLI output: what identifies it, never its secrets (docs/integrations.md). */
 const summary = (i: Integration) => ({ id: i.id, formId: i.formId, kind: i.kind, name: i.name, enabled: i.enabled, createdAt: i.createdAt });
 
 export function registerIntegrations(program: Command): void {

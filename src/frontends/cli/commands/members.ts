@@ -7,7 +7,7 @@ const memberJson = (m: Member) => ({ userId: m.userId, email: m.email, role: m.r
 const invitationJson = (i: Invitation) => ({ id: i.id, email: i.email, role: i.role, expiresAt: i.expiresAt });
 const issuedJson = (issued: IssuedInvitation) => ({ ...invitationJson(issued.invitation), url: issued.url });
 
-/** `formgate members add|list|set-role|remove` (contract section 17); the account by ID or its owner's email. */
+/** `formgate members add|list|set-role|remove` (docs/teams.md, Command line); the account by ID or its owner's email. */
 export function registerMembers(program: Command): void {
   const members = program.command('members').description("an account's members, their roles and invitations");
 

@@ -3,7 +3,7 @@ import { sql, type Kysely } from 'kysely';
 // Frozen: never import application code here.
 
 /**
- * Spam rules and data lifecycle (contract sections 9 and 10): per-form rule and privacy
+ * Spam rules and data lifecycle (docs/spam-and-privacy.md): per-form rule and privacy
  * settings, why a submission is spam, and whether its outbound work (hooks, notifications) was
  * ever released, so marking it "not spam" sends it at most once.
  */

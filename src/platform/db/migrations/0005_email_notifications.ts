@@ -3,7 +3,7 @@ import { sql, type Kysely } from 'kysely';
 // Frozen: never import application code here.
 
 /**
- * Email notifications (contract section 8), and the outbox becomes one table for every channel:
+ * Email notifications (docs/email.md), and the outbox becomes one table for every channel:
  * the submit transaction writes one `outbox` row per submission that has outbound work (hooks or
  * email), and the dispatcher expands it into hook deliveries and email messages. Queued hook
  * fan-outs are carried over.

@@ -3,7 +3,7 @@ import { sql, type Kysely } from 'kysely';
 // Frozen: never import application code here.
 
 /**
- * The submitter's side (contract section 12): per-form templates, confirmation email settings,
+ * The submitter's side (docs/email.md, docs/api.md): per-form templates, confirmation email settings,
  * thank-you page and language; the address a confirmation went to (as a hash, for the per-address
  * guard) and why one was skipped; and the instance-wide suppression list.
  */

@@ -3,7 +3,7 @@ import { sql, type Kysely } from 'kysely';
 // Frozen: never import application code here.
 
 /**
- * Integrations (contract section 13): chat and push destinations per form, the messages queued
+ * Integrations (docs/integrations.md): chat and push destinations per form, the messages queued
  * for them (one per integration and submission, retried), and every attempt. Webhook URLs and
  * tokens are stored as hook secrets are (readable by the server, never shown again after they
  * are set).

@@ -3,7 +3,7 @@ import { sql, type Kysely } from 'kysely';
 // Frozen: never import application code here.
 
 /**
- * Bot checks without third parties and a filter that learns (contract section 14): the form's
+ * Bot checks without third parties and a filter that learns (docs/bot-checks.md): the form's
  * bot-check vendor and its settings, the ALTCHA solutions already spent (single use on every
  * instance: a unique key in the database, not Redis, so a replay never passes while Redis is
  * down), and the learning filter's per-account token counts, shared by every instance.

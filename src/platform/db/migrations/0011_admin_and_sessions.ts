@@ -3,7 +3,7 @@ import { sql, type Kysely } from 'kysely';
 // Frozen: never import application code here.
 
 /**
- * Issue 28: required fields per form, an instance admin, disabled accounts, the device and
+ * Required fields per form, an instance admin, disabled accounts, the device and
  * address of a session, and instance settings kept in the database (sign-up open or closed,
  * the last retention purge).
  */

@@ -6,14 +6,14 @@ import { SqliteAdapter, sql, type Kysely } from 'kysely';
  * SQLite: a new submission is no longer added to the FTS5 index by its insert trigger, inside
  * the submit transaction, but by a background indexer shortly after (and before any search), in
  * batches of up to a thousand rows. FTS5 writes a new index segment per transaction: fed by
- * group-commit batches of ~30 rows it cost ~50 µs a submission, most of the submit transaction;
- * fed a thousand rows at a time, ~5 µs. The insert trigger is gone (even noting each new row in
- * a table of its own cost 20% of the insert): `submissions_fts_watermark` holds the highest
- * rowid indexed, and every row above it is waiting. Two rules keep each row indexed exactly once:
- * a spam change re-indexes a row only if it is already indexed, and a delete that leaves the
- * watermark above the highest remaining rowid lowers it to that rowid, because SQLite gives the
- * next insert max(rowid) + 1. PostgreSQL's GIN index keeps its own pending list: nothing changes
- * there.
+ * group-commit batches of ~30 rows it costs most of the submit transaction, fed a thousand rows
+ * at a time a small fraction of that (docs/performance.md#search-indexing-after-the-commit). The
+ * insert trigger is gone (even noting each new row in a table of its own costs 20% of the insert):
+ * `submissions_fts_watermark` holds the highest rowid indexed, and every row above it is waiting.
+ * Two rules keep each row indexed exactly once: a spam change re-indexes a row only if it is
+ * already indexed, and a delete that leaves the watermark above the highest remaining rowid
+ * lowers it to that rowid, because SQLite gives the next insert max(rowid) + 1. PostgreSQL's GIN
+ * index keeps its own pending list: nothing changes there.
  */
 const formToken = (row: string) =>
   sql.raw(

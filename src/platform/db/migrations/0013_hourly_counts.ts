@@ -3,7 +3,7 @@ import { SqliteAdapter, sql, type Kysely } from 'kysely';
 // Frozen: never import application code here.
 
 /**
- * The 30-day chart counts days in the viewer's time zone (issue 28 item 2), whose days do not
+ * The 30-day chart counts days in the viewer's time zone (docs/dashboard.md), whose days do not
  * start at UTC midnight: the per-day counters of migration 0006 become per UTC hour
  * (`form_hourly_counts.hour` = `YYYY-MM-DDTHH`), which any zone's days are made of (zones a
  * half or quarter hour off have the part of one hour added from the rows themselves). Same

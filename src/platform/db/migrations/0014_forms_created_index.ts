@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 // Frozen: never import application code here.
 
 /**
- * The submit path's form directory (issue 30) reads the forms created since its last read, every
+ * The submit path's form directory (FormDirectory) reads the forms created since its last read, every
  * second while invented form IDs arrive: an index on created_at keeps that read to the new rows.
  */
 export async function up(db: Kysely<any>): Promise<void> {

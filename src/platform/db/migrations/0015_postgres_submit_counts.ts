@@ -4,7 +4,7 @@ import { SqliteAdapter, sql, type Kysely } from 'kysely';
 
 /**
  * PostgreSQL only: two pieces of per-submission work leave the submit statement's triggers
- * (issue 30, bench/ANALYSIS.md stop 46).
+ * (docs/performance.md#the-one-statement-batch).
  *
  * 1. The insert counter trigger goes: the code that inserts submissions adds them to
  *    `form_hourly_counts` and `form_counts` itself, as SQLite's has since migration 0007. The

@@ -3,7 +3,7 @@ import { sql, type Kysely } from 'kysely';
 // Frozen: never import application code here.
 
 /**
- * Deliveries that can be sent again (contract section 21), leased like every channel's items:
+ * Deliveries that can be sent again (docs/api.md, redeliver), leased like every channel's items:
  * a hook delivery counts its attempts (each one it had is counted: one if it was attempted) and
  * carries the instance that claimed it, as email and integration messages do. A hook's test
  * deliveries ("Send test") get a log of their own beside the submissions' deliveries: they belong

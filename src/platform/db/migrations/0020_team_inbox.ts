@@ -3,8 +3,8 @@ import type { Kysely } from 'kysely';
 // Frozen: never import application code here.
 
 /**
- * The team inbox (contract section 22): triage state kept beside a submission, never in it (the
- * specification's fields do not change). A submission without a row is unread, open, unassigned
+ * The team inbox (docs/dashboard.md): triage state kept beside a submission, never in it (the
+ * API's Submission fields do not change). A submission without a row is unread, open, unassigned
  * and untagged, so the submit path writes nothing here. `assignee_id` names a member: today the
  * account itself (its only member), later a user; it is a plain reference, not a foreign key, so
  * that change is an update of values, not a rebuild of the table. Tags are rows of their own, so

@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 // Frozen: never import application code here.
 
 /**
- * Uploaded files (contract section 18) and each form's upload settings. A file row is written
+ * Uploaded files (docs/files.md) and each form's upload settings. A file row is written
  * before its content is stored and names its submission only once that submission is about to
  * be written, so a crash at any point leaves a row the sweeper finds. No foreign key ties a file
  * to its submission, form or account: the row must outlive them until its stored content is

@@ -102,7 +102,7 @@ export async function accountPages(app: FastifyInstance): Promise<void> {
     return reply.redirect('/dashboard/account', 303);
   });
 
-  // Erasure (contract section 10): every submission of the account's forms with a field equal to the address.
+  // Erasure (docs/spam-and-privacy.md): every submission of the account's forms with a field equal to the address.
   // The first post previews how many submissions match; only the confirmed one deletes.
   app.post<{ Body: Values }>('/dashboard/account/erase', { schema: { hide: true, body: bodySchema(['email', 'confirm']) } }, async (request, reply) => {
     const email = (request.body?.email ?? '').trim();

@@ -326,7 +326,7 @@ export async function formPages(app: FastifyInstance): Promise<void> {
     renderDelete(request, reply, await app.services.forms.getFormOfAccount(request.owner!.id, request.params.id)),
   );
 
-  // Deleting a form takes everything with it (contract section 10): typing its name confirms.
+  // Deleting a form takes everything with it (docs/spam-and-privacy.md): typing its name confirms.
   app.post<{ Params: { id: string }; Body: { confirmName?: unknown } }>('/dashboard/forms/:id/delete', { schema: { hide: true } }, async (request, reply) => {
     const form = await app.services.forms.getFormOfAccount(request.owner!.id, request.params.id);
     if (typeof request.body?.confirmName !== 'string' || request.body.confirmName.trim() !== form.name) {

@@ -1,5 +1,5 @@
 /**
- * The submitter's side of a form's settings (contract section 12): confirmation email with a
+ * The submitter's side of a form's settings (docs/email.md, docs/api.md): confirmation email with a
  * preview rendered server-side from a sample submission, notification subject, thank-you page and
  * language. Everything owner-written is printed with `<%= %>` (escaped); the preview's HTML is
  * shown as text in a <pre>, never rendered.

@@ -72,7 +72,7 @@ export async function hookPages(app: FastifyInstance): Promise<void> {
     return reply.redirect('/dashboard/hooks', 303);
   });
 
-  // The API's redelivery (contract section 21) over a span ending now, the usual case after an outage.
+  // The API's redelivery (docs/api.md) over a span ending now, the usual case after an outage.
   app.post<{ Params: { id: string }; Body: { hours?: string } }>(
     '/dashboard/hooks/:id/redeliver',
     { schema: { hide: true, body: { type: 'object', properties: { hours: { type: 'string', maxLength: 4 }, _csrf: { type: 'string' } } } } },

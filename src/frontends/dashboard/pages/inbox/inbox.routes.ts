@@ -96,7 +96,7 @@ async function inSlices(ids: string[], size: number, act: (slice: string[]) => P
 export async function inboxPages(app: FastifyInstance): Promise<void> {
   const secure = app.config.baseUrl.startsWith('https:');
 
-  /** What marking a submission of the form not spam sends, as the outbox would (contract section 9). */
+  /** What marking a submission of the form not spam sends, as the outbox would (docs/dashboard.md, Act on many). */
   async function formSends(accountId: string, form: Form): Promise<FormSends> {
     const [hooks, recipients, integrations] = await Promise.all([
       app.services.hooks.listHooks(accountId),

@@ -142,12 +142,12 @@ export async function submissionPages(app: FastifyInstance): Promise<void> {
     });
   });
 
-  // A submission's file, as an attachment like every download (contract section 18).
+  // A submission's file, as an attachment like every download (docs/files.md, Downloads).
   app.get<{ Params: { id: string } }>('/dashboard/files/:id', { schema: { hide: true } }, async (request, reply) =>
     sendFile(reply, await app.services.files.getFileOfAccount(request.owner!.id, request.params.id)),
   );
 
-  /** Everything the submission caused, from every channel, oldest first (contract section 21). */
+  /** Everything the submission caused, from every channel, oldest first. */
   const outboundMessages = async (accountId: string, submissionId: string) =>
     (
       await Promise.all([
