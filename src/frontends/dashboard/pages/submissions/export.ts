@@ -1,4 +1,5 @@
 import type { ExportedSubmission } from '../../../../features/submissions/submission.types.js';
+import { describeFileValue, isFileValue } from '../../../../platform/lib/file-links.js';
 
 /** Time first, then the fields, then the metadata: the order a person reads a submission in. */
 const METADATA_COLUMNS = ['id', 'isSpam', 'spamReason', 'country'] as const;
@@ -15,12 +16,12 @@ export function neutraliseFormula(value: string): string {
   return /^[=+\-@\t\r\n\uFF1D\uFF0B\uFF0D\uFF20]/.test(value) ? `'${value}` : value;
 }
 
+/** A field item as a person reads it: a stored file by its name and size, never `[object Object]`. */
+const itemText = (item: unknown): string => (isFileValue(item) ? describeFileValue(item) : item === null || item === undefined ? '' : String(item));
+
 function csvCell(value: unknown): string {
   // A JSON number is data, not a formula: -5 stays -5.
-  const text =
-    typeof value === 'number'
-      ? String(value)
-      : neutraliseFormula(value === null || value === undefined ? '' : Array.isArray(value) ? value.join('; ') : String(value));
+  const text = typeof value === 'number' ? String(value) : neutraliseFormula(Array.isArray(value) ? value.map(itemText).join('; ') : itemText(value));
   // Semicolons too: spreadsheets in semicolon locales split on them.
   return /[",;\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
