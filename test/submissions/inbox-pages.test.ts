@@ -67,7 +67,7 @@ describe('the team inbox in the dashboard', () => {
       return (await client.get(res.res.headers.get('location')!)).html;
     };
     expect(await bulk('done', [a!, b!])).toContain('Marked 2 submissions done.');
-    expect(await bulk('assign-me', [b!])).toContain('Marked 1 submission assigned to you.');
+    expect(await bulk('assign-me', [b!])).toContain('Assigned 1 submission to you.');
     expect(await bulk('tag', [b!, c!], [['tag', 'Refund']])).toContain('Tagged 2 submissions “refund”.');
     expect(await bulk('read', [c!])).toContain('Marked 1 submission read.');
     const found = async (query: string) => [...(await client.get(`${list}?${query}`)).html.matchAll(/name="ids" value="([^"]+)"/g)].map((m) => m[1]).sort();
@@ -81,8 +81,8 @@ describe('the team inbox in the dashboard', () => {
     expect(await found('q=bulk&tag=refund&assignee=me')).toEqual([b]);
 
     expect(await bulk('untag', [b!], [['tag', 'refund']])).toContain('Removed the tag “refund” from 1 submission.');
-    expect(await bulk('reopen', [a!])).toContain('Marked 1 submission open again.');
-    expect(await bulk('unassign', [b!])).toContain('Marked 1 submission unassigned.');
+    expect(await bulk('reopen', [a!])).toContain('Reopened 1 submission.');
+    expect(await bulk('unassign', [b!])).toContain('Unassigned 1 submission.');
     expect(await bulk('unread', [c!])).toContain('Marked 1 submission unread.');
     expect(await t.services.inbox.triageOf([a!, b!, c!])).toEqual(
       new Map([

@@ -76,13 +76,14 @@ function inboxAction(action: BulkAction | TriageBody['action'], memberId: string
   }
 }
 
-const INBOX_DONE: Record<string, string> = {
-  read: ' read',
-  unread: ' unread',
-  done: ' done',
-  reopen: ' open again',
-  'assign-me': ' assigned to you',
-  unassign: ' unassigned',
+/** What an inbox action did, as a sentence about `what` ("3 submissions"). */
+const INBOX_DONE: Record<string, (what: string) => string> = {
+  read: (what) => `Marked ${what} read.`,
+  unread: (what) => `Marked ${what} unread.`,
+  done: (what) => `Marked ${what} done.`,
+  reopen: (what) => `Reopened ${what}.`,
+  'assign-me': (what) => `Assigned ${what} to you.`,
+  unassign: (what) => `Unassigned ${what}.`,
 };
 
 /** Runs `act` over `ids` in slices of `size`, adding up what each slice reports. */
@@ -176,7 +177,7 @@ export async function inboxPages(app: FastifyInstance): Promise<void> {
         const what = `${n.toLocaleString('en')} submission${n === 1 ? '' : 's'}`;
         if (change.kind === 'tag') return done(`Tagged ${what} “${normaliseTag(change.tag)}”.`);
         if (change.kind === 'untag') return done(`Removed the tag “${normaliseTag(change.tag)}” from ${what}.`);
-        return done(countedNotice('Marked', n, INBOX_DONE[action] ?? ''));
+        return done(INBOX_DONE[action]?.(what) ?? countedNotice('Changed', n));
       } catch (err) {
         rethrowUnlessValidation(err);
         const detail = err.fieldErrors ? Object.values(err.fieldErrors)[0] : undefined;
