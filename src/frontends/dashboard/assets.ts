@@ -164,3 +164,6 @@ document.addEventListener('click', function (event) {
   });
 })();
 `;
+
+/** The icon browsers ask for at /favicon.ico and the pages name: a form with a check mark. */
+export const faviconSvg = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" fill="#2457c5"/><path d="M8 9h16M8 15h10" stroke="#fff" stroke-width="3" stroke-linecap="round"/><path d="M10 22l4 4 8-8" stroke="#fff" stroke-width="3" fill="none" stroke-linecap="round" stroke-linejoin="round"/></svg>`;

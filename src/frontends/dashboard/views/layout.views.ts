@@ -7,6 +7,7 @@ export const layoutViews: Record<string, string> = {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title><%= it.title %> · Formgate</title>
 <link rel="stylesheet" href="/dashboard/assets/app.css">
+<link rel="icon" href="/favicon.ico" type="image/svg+xml">
 <script src="/dashboard/assets/app.js" defer></script>
 </head>
 <body>
