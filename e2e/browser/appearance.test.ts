@@ -61,7 +61,7 @@ describe(`the dashboard as a person sees it on ${testDialect}`, () => {
     const integration = await t.services.integrations.addIntegration(form.id, { kind: 'slack', url: 'https://hooks.slack.com/services/T0/B0/x' });
     await t.handle.db.updateTable('integrations').set({ enabled: 0, disabled_reason: 'Slack answered 404: the webhook was deleted' }).where('id', '=', integration.id).execute();
     await t.services.notifications.setRecipients(form.id, ['team@example.net'], { verified: false, accountId: account.id });
-    await t.services.emailChanges.requestChange(account.id, 'new.owner@example.net', PASSWORD);
+    await t.services.emailChanges.requestChange(account.id, 'new.owner@example.net', { password: PASSWORD, signedOnAt: null });
     await waitFor(() => smtp.to('team@example.net').length === 1 && smtp.to('new.owner@example.net').length === 1, 15_000, 'the two links');
     verifyLink = /(\/dashboard\/verify-email\/[A-Za-z0-9_-]+)/.exec(smtp.to('team@example.net')[0]!.parsed.text!)![1]!;
     changeLink = /(\/dashboard\/confirm-email\/[A-Za-z0-9_-]+)/.exec(smtp.to('new.owner@example.net')[0]!.parsed.text!)![1]!;

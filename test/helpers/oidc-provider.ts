@@ -1,3 +1,5 @@
+import { DashboardClient } from './dashboard-client.js';
+import { expect } from 'vitest';
 import { once } from 'node:events';
 import { createServer, type ServerResponse } from 'node:http';
 import { SignJWT, decodeJwt, exportJWK, generateKeyPair } from 'jose';
@@ -131,4 +133,29 @@ function rewriteIdToken(res: ServerResponse, change: IdTokenTampering, key: Cryp
     })();
     return res;
   }) as typeof res.end;
+}
+
+/**
+ * Follows a redirect to the provider and back, signed in there as `identity`, as a browser would;
+ * returns the app's answer at its callback.
+ */
+export async function followSsoTrip(
+  provider: TestOidcProvider,
+  appUrl: string,
+  browser: DashboardClient,
+  start: Response,
+  identity: TestIdentity,
+): Promise<{ res: Response; html: string }> {
+  provider.signInAs(identity);
+  expect(start.status).toBe(303);
+  const jar = new DashboardClient(provider.issuer);
+  let location = start.headers.get('location')!;
+  expect(location.startsWith(`${provider.issuer}/`)).toBe(true);
+  while (location.startsWith(`${provider.issuer}/`)) {
+    const { res } = await jar.get(location.slice(provider.issuer.length));
+    expect(res.status, `${location} answered ${res.status}`).toBe(303);
+    location = new URL(res.headers.get('location')!, provider.issuer).href;
+  }
+  expect(location.startsWith(`${appUrl}/dashboard/auth/oidc/callback?`)).toBe(true);
+  return browser.get(location.slice(appUrl.length));
 }

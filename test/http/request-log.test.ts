@@ -77,7 +77,7 @@ describe(`the request log on ${testDialect}`, () => {
     const invitation = new URL((await t.services.members.invite(account.id, { email: address('invited'), role: 'viewer' })).url).pathname;
     await t.services.passwordResets.requestReset(account.email);
     const newEmail = address('new');
-    await t.services.emailChanges.requestChange(account.id, newEmail, PASSWORD);
+    await t.services.emailChanges.requestChange(account.id, newEmail, { password: PASSWORD, signedOnAt: null });
     const owner = await createOwner(t.services, { form: { files: 'store' } });
     const recipient = address('recipient');
     await t.services.notifications.setRecipients(owner.form.id, [recipient], { verified: false, accountId: owner.account.id });

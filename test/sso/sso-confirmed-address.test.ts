@@ -4,7 +4,7 @@ import { startTestApp, freePort, type TestApp } from '../helpers/app.js';
 import { expectCsrfRefused } from '../helpers/csrf.js';
 import { DashboardClient } from '../helpers/dashboard-client.js';
 import { createAccount, createForm } from '../helpers/factories.js';
-import { startOidcProvider, type TestIdentity, type TestOidcProvider } from '../helpers/oidc-provider.js';
+import { followSsoTrip, startOidcProvider, type TestIdentity, type TestOidcProvider } from '../helpers/oidc-provider.js';
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp-sink.js';
 import { waitFor } from '../helpers/wait.js';
 
@@ -41,20 +41,7 @@ const unique = (name = 'p') => `${name}-${randomBase62(8).toLowerCase()}@corp.ex
 const person = (email: string, overrides: Partial<TestIdentity> = {}): TestIdentity => ({ sub: `sub-${randomBase62(10)}`, email, email_verified: true, name: 'A Person', ...overrides });
 
 /** Follows a redirect to the provider and back, signing in as `identity` there; returns the callback's answer. */
-async function viaProvider(browser: DashboardClient, start: Response, identity: TestIdentity): Promise<{ res: Response; html: string }> {
-  provider.signInAs(identity);
-  expect(start.status).toBe(303);
-  const jar = new DashboardClient(provider.issuer);
-  let location = start.headers.get('location')!;
-  expect(location.startsWith(`${provider.issuer}/`)).toBe(true);
-  while (location.startsWith(`${provider.issuer}/`)) {
-    const { res } = await jar.get(location.slice(provider.issuer.length));
-    expect(res.status, `${location} answered ${res.status}`).toBe(303);
-    location = new URL(res.headers.get('location')!, provider.issuer).href;
-  }
-  expect(location.startsWith(`${t.url}${CALLBACK}?`)).toBe(true);
-  return browser.get(location.slice(t.url.length));
-}
+const viaProvider = (browser: DashboardClient, start: Response, identity: TestIdentity) => followSsoTrip(provider, t.url, browser, start, identity);
 
 async function ssoSignIn(identity: TestIdentity, browser = new DashboardClient(t.url)) {
   const start = await browser.get('/dashboard/auth/oidc');

@@ -210,7 +210,7 @@ describe('deleting an account', () => {
     const other = await createOwner(t.services);
     await insertSubmissions(t.services, other.form.id, [{ createdAt: nowIso() }]);
 
-    await t.services.accounts.deleteAccount(account.id, account.id, account.email, 'correct horse battery');
+    await t.services.accounts.deleteAccount(account.id, account.id, account.email, { password: 'correct horse battery', signedOnAt: null });
 
     const db = t.handle.db;
     expect(await t.services.accounts.findAccount(account.id)).toBeUndefined();

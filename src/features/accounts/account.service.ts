@@ -40,6 +40,16 @@ import { plans } from './account.types.js';
 import { hashPassword, verifyPassword } from './password.js';
 import { deleteUnusedPasswordResetsOfUser } from './password-reset.repository.js';
 
+/** How recent a single sign-on must be to stand in for the password of a user who has none. */
+export const FRESH_SIGN_ON_MS = 5 * 60_000;
+
+/** What a user shows before a change only they may make: their password, or a recent single sign-on. */
+export interface IdentityProof {
+  password: string;
+  /** When the session's user last signed on at the provider; null: never in this session. */
+  signedOnAt: string | null;
+}
+
 /** The plan of an instance's first account (its admin) when none is given. */
 export const FIRST_ACCOUNT_PLAN: Plan = 'business';
 
@@ -346,11 +356,22 @@ export class AccountService {
     }
   }
 
-  /** Checks a requested new email (valid, not the current one, free) and the current password; returns it normalised. */
-  async checkEmailChange(id: string, email: string, currentPassword: string): Promise<string> {
+  /**
+   * The user proves it is them before the email changes or the account goes: a user with a
+   * password types it; a user without one (single sign-on only) is never asked for one, and signs
+   * on at the provider instead, at most FRESH_SIGN_ON_MS before.
+   */
+  async checkIdentity(id: string, proof: IdentityProof, field: string): Promise<void> {
+    if (await this.hasPassword(id)) return this.checkCurrentPassword(id, proof.password, field);
+    const fresh = proof.signedOnAt !== null && Date.now() - Date.parse(proof.signedOnAt) <= FRESH_SIGN_ON_MS;
+    if (!fresh) throw validationFailed('Confirm with single sign-on first: this needs a sign-on of the last 5 minutes.', { [field]: 'Confirm with single sign-on first' });
+  }
+
+  /** Checks a requested new email (valid, not the current one, free) and who asks; returns it normalised. */
+  async checkEmailChange(id: string, email: string, proof: IdentityProof): Promise<string> {
     const parsed = z.email().max(254).safeParse(email.trim());
     if (!parsed.success) throw validationFailed('The email address is not valid.', { email: 'Enter an email address like name@example.com' });
-    await this.checkCurrentPassword(id, currentPassword, 'emailPassword');
+    await this.checkIdentity(id, proof, 'emailPassword');
     const normalised = parsed.data.toLowerCase();
     const other = await findUserRowByEmail(this.db, normalised);
     if (other?.id === id) throw validationFailed('That is already your email.', { email: 'This is already the account\'s email' });
@@ -397,13 +418,13 @@ export class AccountService {
     });
   }
 
-  /** Deletes the account and everything it owns, once its owner (`userId`) typed its email and their password. */
-  async deleteAccount(id: string, userId: string, confirmEmail: string, currentPassword: string): Promise<void> {
+  /** Deletes the account and everything it owns, once its owner (`userId`) typed its email and proved it is them. */
+  async deleteAccount(id: string, userId: string, confirmEmail: string, proof: IdentityProof): Promise<void> {
     const account = await this.getAccount(id);
     if (confirmEmail.trim().toLowerCase() !== account.email) {
       throw validationFailed('Type the account\'s email to confirm.', { confirmEmail: `Type ${account.email} to confirm` });
     }
-    await this.checkCurrentPassword(userId, currentPassword, 'deletePassword');
+    await this.checkIdentity(userId, proof, 'deletePassword');
     await this.removeAccount(account);
   }
 }

@@ -4,7 +4,7 @@ import type { DatabaseHandle } from '../../platform/db/database.js';
 import { nowIso } from '../../platform/lib/time.js';
 import { hashToken } from '../../platform/lib/token-hash.js';
 import type { NotificationService } from '../notifications/notification.service.js';
-import type { AccountService } from './account.service.js';
+import type { AccountService, IdentityProof } from './account.service.js';
 import { consumeEmailChange, deleteEmailChange, findLiveEmailChangeByTokenHash, findLiveEmailChangeOfAccount, upsertEmailChange } from './email-change.repository.js';
 
 export const EMAIL_CHANGE_TTL_MS = 24 * 60 * 60 * 1000;
@@ -32,8 +32,8 @@ export class EmailChangeService {
     private readonly wakeOutbox: () => void,
   ) {}
 
-  async requestChange(accountId: string, email: string, currentPassword: string): Promise<EmailChangeRequest> {
-    const newEmail = await this.accounts.checkEmailChange(accountId, email, currentPassword);
+  async requestChange(accountId: string, email: string, proof: IdentityProof): Promise<EmailChangeRequest> {
+    const newEmail = await this.accounts.checkEmailChange(accountId, email, proof);
     const account = await this.accounts.getUser(accountId);
     if (!this.notifications.emailEnabled) {
       // Nothing was sent, so nothing shows the new address is the user's.

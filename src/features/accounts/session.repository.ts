@@ -11,7 +11,7 @@ export async function findLiveSessionWithRole(db: Executor, id: string, now: str
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
     .leftJoin('memberships', (join) => join.onRef('memberships.account_id', '=', 'sessions.account_id').onRef('memberships.user_id', '=', 'sessions.user_id'))
-    .select(['sessions.account_id', 'users.id as user_id', 'users.email', 'users.display_name', 'users.created_at', 'users.is_admin', 'memberships.role'])
+    .select(['sessions.account_id', 'users.id as user_id', 'users.email', 'users.display_name', 'users.created_at', 'users.is_admin', 'sessions.signed_on_at', 'memberships.role'])
     .where('sessions.id', '=', id)
     .where('sessions.expires_at', '>', now)
     .executeTakeFirst();
@@ -26,6 +26,10 @@ export async function updateSessionAccount(db: Executor, id: string, accountId: 
     .where((eb) => eb.exists(eb.selectFrom('memberships').select('memberships.role').where('memberships.account_id', '=', accountId).whereRef('memberships.user_id', '=', 'sessions.user_id')))
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
+}
+
+export async function updateSessionSignedOnAt(db: Executor, id: string, at: string): Promise<void> {
+  await db.updateTable('sessions').set({ signed_on_at: at }).where('id', '=', id).execute();
 }
 
 export async function deleteSession(db: Executor, id: string): Promise<void> {

@@ -14,6 +14,7 @@ import {
   insertSession,
   listLiveSessionRowsOfUser,
   updateSessionAccount,
+  updateSessionSignedOnAt,
 } from './session.repository.js';
 import type { User } from './account.types.js';
 
@@ -22,6 +23,8 @@ export interface SessionState {
   user: User;
   accountId: string;
   role: string | undefined;
+  /** When the user last signed on at the single sign-on provider in this session; null: never. */
+  signedOnAt: string | null;
 }
 
 export interface SessionSummary {
@@ -74,6 +77,7 @@ export class SessionService {
       expires_at: new Date(Date.parse(now) + SESSION_TTL_MS).toISOString(),
       user_agent: client.userAgent ? client.userAgent.slice(0, MAX_USER_AGENT) : null,
       ip: client.ip ?? null,
+      signed_on_at: client.method === 'sso' ? now : null,
       });
       const actor = { type: 'user' as const, id: userId, label: client.email ?? userId, ...(client.ip ? { address: client.ip } : {}) };
       await this.audit?.record(trx, accountId, 'sign_in', undefined, { method: client.method ?? 'password' }, actor);
@@ -93,7 +97,13 @@ export class SessionService {
       user: { id: row.user_id, email: row.email, displayName: row.display_name, createdAt: row.created_at, isAdmin: row.is_admin === 1 },
       accountId: row.account_id,
       role: row.role ?? undefined,
+      signedOnAt: row.signed_on_at,
     };
+  }
+
+  /** The session's user just proved themselves at the single sign-on provider again. */
+  async markSignedOn(token: string): Promise<void> {
+    await updateSessionSignedOnAt(this.db, hashToken(token), nowIso());
   }
 
   /** The account switcher: the session acts in another of its user's accounts from now on; not_found for an account they are no member of. */

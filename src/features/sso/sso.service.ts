@@ -69,6 +69,7 @@ export class SsoService {
       throw err;
     }
     if (intent.kind === 'link') return this.link(identity, intent.userId);
+    if (intent.kind === 'reauth') return this.reauthenticate(identity, intent.userId);
     const user = await this.knownUser(identity);
     if (isRefusal(user)) return user;
     return intent.kind === 'accept' ? this.accept(identity, user, intent.invitationId) : this.signIn(identity, user);
@@ -150,6 +151,15 @@ export class SsoService {
     await recordSsoSignIn(this.db, identity.issuer, identity.subject, identity.email, now);
     if (this.vouchesFor(identity, user)) await this.accounts.confirmEmail(user.id);
     return { kind: 'linked', user };
+  }
+
+  /** The identity that signed on must be one linked to this very user: anyone else's proves nothing. */
+  private async reauthenticate(identity: VerifiedIdentity, userId: string): Promise<SsoSignInResult> {
+    const linked = await findSsoIdentityRow(this.db, identity.issuer, identity.subject);
+    const user = linked?.user_id === userId ? await this.accounts.findUser(userId) : undefined;
+    if (!user) return refused('reauth_other_identity');
+    await recordSsoSignIn(this.db, identity.issuer, identity.subject, identity.email, nowIso());
+    return { kind: 'reauthenticated', user };
   }
 
   /** The provider verified the very address the user has here. */

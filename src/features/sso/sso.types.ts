@@ -16,7 +16,12 @@ export interface VerifiedIdentity {
  * sign-in; linking the identity to the signed-in user (the Account page); or joining the account
  * of one invitation the person chose.
  */
-export type SsoIntent = { kind: 'sign_in' } | { kind: 'link'; userId: string } | { kind: 'accept'; invitationId: string };
+export type SsoIntent =
+  | { kind: 'sign_in' }
+  | { kind: 'link'; userId: string }
+  | { kind: 'accept'; invitationId: string }
+  /** The signed-in user proves themselves again, where a password user would type the password. */
+  | { kind: 'reauth'; userId: string };
 
 /** Why a single sign-on did not sign anyone in; each has its own sentence on the failure page. */
 export type SsoFailureReason =
@@ -36,12 +41,14 @@ export type SsoFailureReason =
   | 'no_account'
   | 'identity_taken'
   | 'link_signed_out'
+  | 'reauth_other_identity'
   | 'invitation_gone';
 
 export type SsoSignInResult =
   /** `accountId`: the account an accepted invitation joined, where the session starts. */
   | { kind: 'signed_in'; user: User; accountId?: string }
   | { kind: 'linked'; user: User }
+  | { kind: 'reauthenticated'; user: User }
   /** Signed in at the provider, in no account here yet, and invited: the person picks what to join. */
   | { kind: 'invitations'; email: string; invitations: WaitingInvitation[] }
   /** `email`: the address the provider sent, when the page names it. */

@@ -39,6 +39,8 @@ declare module 'fastify' {
     memberships: MembershipSummary[] | undefined;
     /** The session belongs to an account an admin disabled: the log-in page says so. */
     ownerDisabled: boolean;
+    /** When the user last signed on at the single sign-on provider in this session; null: never. */
+    signedOnAt: string | null;
   }
 }
 
@@ -80,6 +82,7 @@ export async function dashboardPlugin(app: FastifyInstance): Promise<void> {
     });
     dashboard.decorateRequest('owner', undefined);
     dashboard.decorateRequest('ownerDisabled', false);
+    dashboard.decorateRequest('signedOnAt', null);
     dashboard.decorateRequest('user', undefined);
     dashboard.decorateRequest('role', undefined);
     dashboard.decorateRequest('memberships', undefined);
@@ -105,6 +108,7 @@ export async function dashboardPlugin(app: FastifyInstance): Promise<void> {
       request.owner = owner && !owner.disabled ? owner : undefined;
       request.ownerDisabled = owner?.disabled === true;
       request.user = request.owner ? session!.user : undefined;
+      request.signedOnAt = request.owner ? session!.signedOnAt : null;
       request.role = request.owner && role !== undefined && isRole(role) ? role : undefined;
       if (request.owner && request.method === 'GET') request.memberships = await app.services.members.listMemberships(session!.user.id);
       // The account's zone is the one its browser last reported: emails then say times as the dashboard shows them.

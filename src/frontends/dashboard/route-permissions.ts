@@ -76,6 +76,7 @@ export const ROUTE_PERMISSIONS: Record<string, RoutePermission> = {
   'POST /dashboard/account/delete': r('account.delete'),
   'POST /dashboard/account/switch': r('self'),
   'POST /dashboard/account/sso': r('self'),
+  'POST /dashboard/account/reauth': r('self'),
   'GET /dashboard/audit': r('audit.read'),
   'GET /dashboard/audit.ndjson': r('audit.read'),
   'GET /dashboard/members': r('members.read'),

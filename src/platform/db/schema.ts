@@ -175,6 +175,8 @@ export interface SessionTable {
   user_agent: string | null;
   /** The address the session was opened from; shown to the owner only. */
   ip: string | null;
+  /** When the user last signed on at the single sign-on provider in this session; null: never. */
+  signed_on_at: string | null;
 }
 
 /** A person who signs in to the dashboard (migration 0027); their accounts are in memberships. */

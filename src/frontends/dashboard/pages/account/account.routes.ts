@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, rethrowUnlessValidation } from '../../../../platform/errors.js';
 import { SESSION_COOKIE, pageContext, sendPage, setFlash } from '../../page.js';
-import { linkIntentOf, startSsoTrip } from '../sso/sso.routes.js';
+import { FRESH_SIGN_ON_MS } from '../../../../features/accounts/account.service.js';
+import { linkIntentOf, reauthIntentOf, startSsoTrip } from '../sso/sso.routes.js';
 import type { ConfirmModel } from '../../views/confirm.views.js';
 
 type Values = Record<string, string>;
@@ -30,9 +31,15 @@ export async function accountPages(app: FastifyInstance): Promise<void> {
     const ctx = { ...pageContext(request, reply, 'Account'), ...(extra.error ? { error: extra.error } : {}) };
     // The page's "account" is the signed-in person; the owner alone sees the account's deletion.
     const account = { ...request.owner!, email: user.email, displayName: user.displayName };
-    const model = { account, sessions, pendingEmail, waitingInvitations, sso, role: request.role, values: extra.values ?? {}, fieldErrors: extra.fieldErrors ?? {} };
+    const hasPassword = await app.services.accounts.hasPassword(user.id);
+    // A user without a password proves themselves by a fresh sign-on; the page says whether this one is.
+    const freshSignOn = request.signedOnAt !== null && Date.now() - Date.parse(request.signedOnAt) <= FRESH_SIGN_ON_MS;
+    const model = { account, sessions, pendingEmail, waitingInvitations, sso, hasPassword, freshSignOn, role: request.role, values: extra.values ?? {}, fieldErrors: extra.fieldErrors ?? {} };
     return sendPage(reply, 'account', ctx, model, status);
   };
+
+  /** The password typed, or for a user without one, the session's last single sign-on. */
+  const proofOf = (request: FastifyRequest<{ Body: Values }>) => ({ password: request.body?.currentPassword ?? '', signedOnAt: request.signedOnAt });
 
   /** Runs a change; a validation error re-renders the page with what was typed and the message by its field. */
   const change = async (request: FastifyRequest<{ Body: Values }>, reply: FastifyReply, notice: string | (() => string), action: () => Promise<unknown>, redirectTo = '/dashboard/account') => {
@@ -56,7 +63,7 @@ export async function accountPages(app: FastifyInstance): Promise<void> {
   app.post<{ Body: Values }>('/dashboard/account/email', { schema: { hide: true, body: bodySchema(['email', 'currentPassword']) } }, async (request, reply) => {
     let notice = 'Email changed.';
     return change(request, reply, () => notice, async () => {
-      const result = await app.services.emailChanges.requestChange(request.user!.id, request.body.email ?? '', request.body.currentPassword ?? '');
+      const result = await app.services.emailChanges.requestChange(request.user!.id, request.body.email ?? '', proofOf(request));
       if (!result.changed) {
         notice = `A link to confirm is on its way to ${result.pending.newEmail} (valid 24 hours). Your email stays ${result.oldEmail} until it is confirmed; ${result.oldEmail} was told about the change.`;
       }
@@ -95,6 +102,9 @@ export async function accountPages(app: FastifyInstance): Promise<void> {
     }
     return startSsoTrip(app, request, reply, linkIntentOf(request));
   });
+
+  // A user without a password confirms at the provider what a password user confirms by typing it.
+  app.post('/dashboard/account/reauth', { schema: { hide: true } }, async (request, reply) => startSsoTrip(app, request, reply, reauthIntentOf(request)));
 
   app.post('/dashboard/account/sessions/revoke-others', { schema: { hide: true } }, async (request, reply) => {
     const n = await app.services.sessions.revokeOtherSessions(request.user!.id, request.cookies[SESSION_COOKIE]);
@@ -139,7 +149,7 @@ export async function accountPages(app: FastifyInstance): Promise<void> {
 
   app.post<{ Body: Values }>('/dashboard/account/delete', { schema: { hide: true, body: bodySchema(['confirmEmail', 'currentPassword']) } }, async (request, reply) => {
     try {
-      await app.services.accounts.deleteAccount(request.owner!.id, request.user!.id, request.body.confirmEmail ?? '', request.body.currentPassword ?? '');
+      await app.services.accounts.deleteAccount(request.owner!.id, request.user!.id, request.body.confirmEmail ?? '', proofOf(request));
     } catch (err) {
       rethrowUnlessValidation(err);
       return renderAccount(request, reply, { values: withoutPasswords(request.body ?? {}), fieldErrors: err.fieldErrors ?? {}, error: err.message }, 400);

@@ -26,12 +26,13 @@ export const accountViews: Record<string, string> = {
   <input type="hidden" name="_csrf" value="<%= it.csrf %>">
   <label>New email <input type="email" name="email" maxlength="254" autocomplete="email" value="<%= it.values.email || '' %>" aria-describedby="email-error"></label>
   <% if (it.fieldErrors.email) { %><p class="field-error" id="email-error"><%= it.fieldErrors.email %></p><% } %>
-  <label>Current password <input type="password" name="currentPassword" autocomplete="current-password" aria-describedby="emailPassword-error"></label>
+  <% if (it.hasPassword) { %><label>Current password <input type="password" name="currentPassword" autocomplete="current-password" aria-describedby="emailPassword-error"></label><% } %>
   <% if (it.fieldErrors.emailPassword) { %><p class="field-error" id="emailPassword-error"><%= it.fieldErrors.emailPassword %></p><% } %>
   <button class="primary">Change email</button>
 </form>
+<%~ include('@signOnProof', it) %>
 </section>
-<section class="card narrow">
+<% if (it.hasPassword) { %><section class="card narrow">
 <h2>Change password</h2>
 <form method="post" action="/dashboard/account/password" class="stack" novalidate>
   <input type="hidden" name="_csrf" value="<%= it.csrf %>">
@@ -41,7 +42,7 @@ export const accountViews: Record<string, string> = {
   <% if (it.fieldErrors.newPassword) { %><p class="field-error" id="newPassword-error"><%= it.fieldErrors.newPassword %></p><% } %>
   <button class="primary">Change password</button>
 </form>
-</section>
+</section><% } %>
 <% if (it.sso) { %>
 <section class="card narrow" id="single-sign-on">
 <h2>Single sign-on</h2>
@@ -101,10 +102,16 @@ export const accountViews: Record<string, string> = {
   <input type="hidden" name="_csrf" value="<%= it.csrf %>">
   <label>Type your email (<%= it.account.email %>) to confirm <input name="confirmEmail" autocomplete="off" value="<%= it.values.confirmEmail || '' %>" aria-describedby="confirmEmail-error"></label>
   <% if (it.fieldErrors.confirmEmail) { %><p class="field-error" id="confirmEmail-error"><%= it.fieldErrors.confirmEmail %></p><% } %>
-  <label>Current password <input type="password" name="currentPassword" autocomplete="current-password" aria-describedby="deletePassword-error"></label>
+  <% if (it.hasPassword) { %><label>Current password <input type="password" name="currentPassword" autocomplete="current-password" aria-describedby="deletePassword-error"></label><% } %>
   <% if (it.fieldErrors.deletePassword) { %><p class="field-error" id="deletePassword-error"><%= it.fieldErrors.deletePassword %></p><% } %>
   <button class="danger">Delete my account</button>
 </form>
+<%~ include('@signOnProof', it) %>
 </section>
 <% } %>`,
+  // A user without a password is never asked for one: a sign-on at the provider of the last five
+  // minutes stands in for it, and this says which way applies now.
+  signOnProof: `<% if (!it.hasPassword) { %><% if (it.freshSignOn) { %><p class="muted sign-on-proof">Confirmed at single sign-on a moment ago: for a few minutes this needs nothing more.</p><% } else { %>
+<p class="muted sign-on-proof">You sign in with single sign-on, so this asks for no password: confirm at the provider first (it counts for 5 minutes).</p>
+<form method="post" action="/dashboard/account/reauth" class="inline"><input type="hidden" name="_csrf" value="<%= it.csrf %>"><button>Confirm with single sign-on</button></form><% } %><% } %>`,
 };

@@ -36,6 +36,7 @@ const FAILURE_TEXT: Record<SsoFailureReason, [status: number, text: FailureText]
   disabled: [403, 'This account is disabled. Ask this instance’s admin to enable it.'],
   no_account: [403, 'You are not a member of any account on this server any more. Ask an account’s owner for an invitation.'],
   identity_taken: [409, 'This sign-in at the provider is linked to another Formgate login already, so it was not linked to yours.'],
+  reauth_other_identity: [403, 'That single sign-on is not one linked to your login here, so it confirms nothing. Sign on with the identity you use for this dashboard.'],
   link_signed_out: [400, 'Linking single sign-on needs the login that started it, and this browser is not signed in as it any more. Log in, then link it again on the Account page.'],
   invitation_gone: [410, 'This invitation is not waiting for you any more: it was accepted, revoked or has expired, or it is for another address than the one your sign-in provider confirmed.'],
 };
@@ -45,7 +46,7 @@ const FAILURE_TEXT: Record<SsoFailureReason, [status: number, text: FailureText]
  * token, unlike the session's stored ID): a cookie planted from elsewhere cannot aim another
  * person's answer from the provider at a user it merely knows the ID of.
  */
-type TripIntent = Exclude<SsoIntent, { kind: 'link' }> | { kind: 'link'; session: string };
+type TripIntent = Exclude<SsoIntent, { kind: 'link' | 'reauth' }> | { kind: 'link'; session: string } | { kind: 'reauth'; session: string };
 
 /** What the browser keeps during a trip to the provider: the protocol's secrets and what the trip is for. */
 interface Trip {
@@ -59,6 +60,7 @@ function decodeIntent(value: unknown): TripIntent | undefined {
   const intent = (value ?? {}) as Record<string, unknown>;
   if (intent.kind === 'sign_in') return { kind: 'sign_in' };
   if (intent.kind === 'link' && isShortString(intent.session)) return { kind: 'link', session: intent.session };
+  if (intent.kind === 'reauth' && isShortString(intent.session)) return { kind: 'reauth', session: intent.session };
   if (intent.kind === 'accept' && isShortString(intent.invitationId)) return { kind: 'accept', invitationId: intent.invitationId };
   return undefined;
 }
@@ -80,6 +82,11 @@ const linkingSession = (sessionToken: string) => hashToken(`sso-link:${sessionTo
 /** The intent of a trip that links the identity to the user of this browser's session. */
 export function linkIntentOf(request: FastifyRequest): TripIntent {
   return { kind: 'link', session: linkingSession(request.cookies[SESSION_COOKIE] ?? '') };
+}
+
+/** The intent of a trip on which the user of this browser's session proves themselves again. */
+export function reauthIntentOf(request: FastifyRequest): TripIntent {
+  return { kind: 'reauth', session: linkingSession(request.cookies[SESSION_COOKIE] ?? '') };
 }
 
 /**
@@ -139,10 +146,10 @@ export async function ssoPages(app: FastifyInstance): Promise<void> {
     reply.clearCookie(PENDING_COOKIE, { path: PENDING_COOKIE_PATH });
     if (!trip) return sendFailure(app, request, reply, 'expired');
     let intent: SsoIntent;
-    if (trip.intent.kind === 'link') {
+    if (trip.intent.kind === 'link' || trip.intent.kind === 'reauth') {
       const session = request.cookies[SESSION_COOKIE];
       if (!request.user || !session || linkingSession(session) !== trip.intent.session) return sendFailure(app, request, reply, 'link_signed_out');
-      intent = { kind: 'link', userId: request.user.id };
+      intent = trip.intent.kind === 'link' ? { kind: 'link', userId: request.user.id } : { kind: 'reauth', userId: request.user.id };
     } else {
       intent = trip.intent;
     }
@@ -151,6 +158,10 @@ export async function ssoPages(app: FastifyInstance): Promise<void> {
       case 'refused':
         request.log.warn({ reason: result.reason, detail: result.detail }, 'single sign-on refused');
         return sendFailure(app, request, reply, result.reason, result.email);
+      case 'reauthenticated':
+        await app.services.sessions.markSignedOn(request.cookies[SESSION_COOKIE]!);
+        setFlash(reply, { notice: 'Confirmed at single sign-on: for the next 5 minutes you can change your email or delete the account.' }, app.config.baseUrl.startsWith('https:'));
+        return reply.redirect('/dashboard/account', 303);
       case 'linked':
         setFlash(reply, { notice: 'Single sign-on is linked: you can sign in with it from now on.' }, app.config.baseUrl.startsWith('https:'));
         return reply.redirect('/dashboard/account', 303);
