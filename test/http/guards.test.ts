@@ -76,7 +76,8 @@ describe('the Admin page', () => {
 describe('PASSWORD_LOGIN=false', () => {
   let ssoOnly: TestApp;
   beforeAll(async () => {
-    ssoOnly = await startTestApp({ env: { PASSWORD_LOGIN: 'false', OIDC_ISSUER: 'http://127.0.0.1:9/issuer', OIDC_CLIENT_ID: 'formgate', OIDC_CLIENT_SECRET: 'secret' } });
+    // The same database as the app with passwords: the operator switched to single sign-on only.
+    ssoOnly = await startTestApp({ database: t.database, env: { PASSWORD_LOGIN: 'false', OIDC_ISSUER: 'http://127.0.0.1:9/issuer', OIDC_CLIENT_ID: 'formgate', OIDC_CLIENT_SECRET: 'secret' } });
   });
   afterAll(async () => ssoOnly?.close());
 
@@ -94,6 +95,49 @@ describe('PASSWORD_LOGIN=false', () => {
       expect(res.status, path).toBe(404);
       expect(browser.cookies.has('fg_session'), path).toBe(false);
     }
+  });
+
+  it('ends sessions a password opened before the switch, saying why', async () => {
+    const user = await createAccount(t.services, { email: unique(), password: PASSWORD });
+    const before = await signIn(t, user.email);
+    const after = new DashboardClient(ssoOnly.url);
+    for (const [name, value] of before.cookies) after.cookies.set(name, value);
+    const refused = await after.get('/dashboard/forms');
+    expect(refused.res.status).toBe(303);
+    expect(refused.res.headers.get('location')).toBe('/dashboard/login');
+    expect((await after.get('/dashboard/login')).html).toContain('signs in by single sign-on only');
+    // The server with passwords still takes it: the session itself is untouched.
+    expect((await before.get('/dashboard/forms')).res.status).toBe(200);
+  });
+
+  it('offers no password where none can be used: no "Change password", no password for a new account', async () => {
+    const admin = await ssoOnly.services.accounts.findUserByEmail((await ssoOnly.services.admin.listAccounts()).find((a) => a.ownerIsAdmin)!.email);
+    const token = await ssoOnly.services.sessions.startSession(admin!.id, (await ssoOnly.services.accounts.findAccountByEmail(admin!.email))!.id, { method: 'sso' });
+    const browser = new DashboardClient(ssoOnly.url);
+    browser.cookies.set('fg_session', token);
+    const account = await browser.get('/dashboard/account');
+    expect(account.res.status).toBe(200);
+    expect(account.html).not.toContain('Change password');
+    const adminPage = await browser.get('/dashboard/admin');
+    expect(adminPage.html).toContain('Create account');
+    expect(adminPage.html).not.toContain('name="password"');
+    const email = unique();
+    const made = await browser.post('/dashboard/admin/accounts', { email, password: 'a password that is ignored' });
+    expect(made.res.status).toBe(303);
+    expect((await browser.get('/dashboard/admin')).html).toContain(`${email} has an account now: they sign in by single sign-on.`);
+    expect(await ssoOnly.services.accounts.verifyCredentials(email, 'a password that is ignored')).toBeUndefined();
+  });
+});
+
+describe('a removed member', () => {
+  it('lands on the log-in page with the reason', async () => {
+    const email = unique();
+    await t.services.members.add(admin.id, { email, role: 'member', password: PASSWORD });
+    const member = await signIn(t, email);
+    await t.services.members.remove(admin.id, { email });
+    const refused = await member.get('/dashboard/forms');
+    expect(refused.res.headers.get('location')).toBe('/dashboard/login');
+    expect((await member.get('/dashboard/login')).html).toContain('You are no longer a member of the account you were signed in to');
   });
 });
 

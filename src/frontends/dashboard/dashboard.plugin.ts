@@ -24,7 +24,7 @@ import { integrationPages } from './pages/integrations/integrations.routes.js';
 import { keyPages } from './pages/keys/keys.routes.js';
 import { postOnlyRedirects } from './pages/redirects/redirects.routes.js';
 import { submissionPages } from './pages/submissions/submissions.routes.js';
-import { SESSION_COOKIE, TIME_ZONE_COOKIE, csrfToken, csrfUserInfo, sendPage } from './page.js';
+import { SESSION_COOKIE, TIME_ZONE_COOKIE, csrfToken, csrfUserInfo, sendPage, setFlash } from './page.js';
 import { canonicalTimeZone } from '../../platform/lib/time-zone.js';
 
 declare module 'fastify' {
@@ -41,6 +41,8 @@ declare module 'fastify' {
     ownerDisabled: boolean;
     /** When the user last signed on at the single sign-on provider in this session; null: never. */
     signedOnAt: string | null;
+    /** Why a session that was valid opens nothing now, for the log-in page to say. */
+    sessionEnded: string | undefined;
   }
 }
 
@@ -83,6 +85,7 @@ export async function dashboardPlugin(app: FastifyInstance): Promise<void> {
     dashboard.decorateRequest('owner', undefined);
     dashboard.decorateRequest('ownerDisabled', false);
     dashboard.decorateRequest('signedOnAt', null);
+    dashboard.decorateRequest('sessionEnded', undefined);
     dashboard.decorateRequest('user', undefined);
     dashboard.decorateRequest('role', undefined);
     dashboard.decorateRequest('memberships', undefined);
@@ -93,7 +96,10 @@ export async function dashboardPlugin(app: FastifyInstance): Promise<void> {
       reply.header('referrer-policy', 'same-origin');
       reply.header('cache-control', 'no-store');
       const token = request.cookies[SESSION_COOKIE];
-      const session = await app.services.sessions.findSession(token);
+      const found = await app.services.sessions.findSession(token);
+      // With single sign-on required, a session a password opened before the switch opens nothing.
+      const session = found && !app.config.passwordLogin && found.signedOnAt === null ? undefined : found;
+      if (found && !session) request.sessionEnded = 'This server now signs in by single sign-on only: sign in with it again.';
       let accountId = session?.accountId;
       let role = session?.role;
       if (session && role === undefined) {
@@ -102,6 +108,7 @@ export async function dashboardPlugin(app: FastifyInstance): Promise<void> {
         accountId = other?.accountId;
         role = other?.role;
         if (other) await app.services.sessions.switchAccount(token!, other.accountId);
+        else request.sessionEnded = 'You are no longer a member of the account you were signed in to: its owner or an admin removed you, or you left it.';
       }
       const owner = accountId && role !== undefined ? await app.services.accounts.findAccount(accountId) : undefined;
       // A disabled account's sessions open nothing, even one started before it was disabled.
@@ -171,7 +178,10 @@ export async function dashboardPlugin(app: FastifyInstance): Promise<void> {
       // Every route below names what it does in route-permissions.ts; one that does not stops the start.
       requireRoutePermissions(owned);
       owned.addHook('preHandler', async (request, reply) => {
-        if (!request.owner) return reply.redirect('/dashboard/login', 303);
+        if (!request.owner) {
+          if (request.sessionEnded) setFlash(reply, { notice: request.sessionEnded }, secure);
+          return reply.redirect('/dashboard/login', 303);
+        }
         await checkRoutePermission(app, request);
       });
       await owned.register(formPages);

@@ -34,7 +34,8 @@ export async function accountPages(app: FastifyInstance): Promise<void> {
     const hasPassword = await app.services.accounts.hasPassword(user.id);
     // A user without a password proves themselves by a fresh sign-on; the page says whether this one is.
     const freshSignOn = request.signedOnAt !== null && Date.now() - Date.parse(request.signedOnAt) <= FRESH_SIGN_ON_MS;
-    const model = { account, sessions, pendingEmail, waitingInvitations, sso, hasPassword, freshSignOn, role: request.role, values: extra.values ?? {}, fieldErrors: extra.fieldErrors ?? {} };
+    const canChangePassword = hasPassword && app.config.passwordLogin;
+    const model = { account, sessions, pendingEmail, waitingInvitations, sso, hasPassword, canChangePassword, freshSignOn, role: request.role, values: extra.values ?? {}, fieldErrors: extra.fieldErrors ?? {} };
     return sendPage(reply, 'account', ctx, model, status);
   };
 

@@ -32,7 +32,7 @@ export const accountViews: Record<string, string> = {
 </form>
 <%~ include('@signOnProof', it) %>
 </section>
-<% if (it.hasPassword) { %><section class="card narrow">
+<% if (it.canChangePassword) { %><section class="card narrow">
 <h2>Change password</h2>
 <form method="post" action="/dashboard/account/password" class="stack" novalidate>
   <input type="hidden" name="_csrf" value="<%= it.csrf %>">

@@ -31,7 +31,7 @@ export async function adminPages(app: FastifyInstance): Promise<void> {
     const signupOpen = signupMode === 'open';
     const ctx = { ...pageContext(request, reply, 'Admin'), ...(error ? { error } : {}) };
     const planRules = { hookPlans: plans.filter(planAllowsHooks), defaultPlan: app.config.defaultPlan, firstAccountPlan: FIRST_ACCOUNT_PLAN };
-    return sendPage(reply, 'admin', ctx, { accounts, plans, planRules, signupOpen, signupMode, signupFromDatabase, emailEnabled: app.services.notifications.emailEnabled, health: await health() }, status);
+    return sendPage(reply, 'admin', ctx, { accounts, plans, planRules, passwordLogin: app.config.passwordLogin, signupOpen, signupMode, signupFromDatabase, emailEnabled: app.services.notifications.emailEnabled, health: await health() }, status);
   };
 
   /** Runs an admin action; a refusal re-renders the page with its sentence. */
@@ -64,11 +64,14 @@ export async function adminPages(app: FastifyInstance): Promise<void> {
   // they choose it through the emailed reset link (or sign in by single sign-on).
   app.post<{ Body: { email?: string; password?: string } }>('/dashboard/admin/accounts', { schema: { hide: true } }, async (request, reply) => {
     const email = typeof request.body?.email === 'string' ? request.body.email.trim() : '';
-    const password = typeof request.body?.password === 'string' && request.body.password !== '' ? request.body.password : undefined;
+    // With single sign-on required, nobody signs in by password: none is set here.
+    const password = app.config.passwordLogin && typeof request.body?.password === 'string' && request.body.password !== '' ? request.body.password : undefined;
     let notice = `${email} has an account now.`;
     return act(request, reply, () => notice, async () => {
       await admin.createAccount({ email, password });
-      if (!password && app.services.notifications.emailEnabled) {
+      if (!app.config.passwordLogin) {
+        notice = `${email} has an account now: they sign in by single sign-on.`;
+      } else if (!password && app.services.notifications.emailEnabled) {
         await app.services.passwordResets.requestReset(email);
         notice = `${email} has an account now; a link to choose a password is on its way to them.`;
       } else if (!password) {

@@ -34,7 +34,7 @@ export const adminViews: Record<string, string> = {
 <form method="post" action="/dashboard/admin/accounts" class="row" novalidate>
   <input type="hidden" name="_csrf" value="<%= it.csrf %>">
   <label class="grow">Email address <input type="email" name="email" maxlength="254" autocomplete="off"></label>
-  <label class="grow">Password (optional) <input type="password" name="password" autocomplete="new-password"></label>
+  <% if (it.passwordLogin) { %><label class="grow">Password (optional) <input type="password" name="password" autocomplete="new-password"></label><% } %>
   <button class="primary">Create account</button>
 </form>
 </section>
