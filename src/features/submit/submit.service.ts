@@ -2,7 +2,7 @@ import { hash, timingSafeEqual } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../platform/config.js';
 import type { DatabaseHandle } from '../../platform/db/database.js';
-import type { OutboxQueue } from '../outbox/outbox.channel.js';
+import type { OutboxQueue } from '../outbox/outbox.types.js';
 import { AppError, notFound, validationFailed } from '../../platform/errors.js';
 import type { FormService } from '../forms/form.service.js';
 import type { Form } from '../forms/form.types.js';
