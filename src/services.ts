@@ -20,7 +20,7 @@ import { IntegrationSender } from './features/integrations/integration.sender.js
 import { IntegrationService } from './features/integrations/integration.service.js';
 import { createMetrics, type Metrics } from './platform/metrics/metrics.js';
 import { SubmissionBrowseService } from './features/submissions/submission-browse.service.js';
-import { SearchIndexer } from './features/search/search.indexer.js';
+import { SearchIndexer } from './features/search/search.service.js';
 import { InstanceSecretService } from './features/secrets/instance-secret.service.js';
 import { SubmissionCursors } from './features/submissions/submission-cursor.js';
 import { SubmissionQueryService } from './features/submissions/submission-query.service.js';
@@ -182,7 +182,7 @@ export function createServices(
     inbox,
     triage: new SubmissionTriageService(handle, outbox.queue, spamFilter, audit),
     lifecycle,
-    submissionBrowser: new SubmissionBrowseService(handle.db, handle.dialect, forms, searchIndex, audit),
+    submissionBrowser: new SubmissionBrowseService(handle.db, handle.dialect, forms, inbox, searchIndex, audit),
     searchIndex,
     hooks,
     integrations,

@@ -21,10 +21,9 @@ import type { PostedFields } from './submit-fields.js';
 import type { BotCheckService } from '../bot-checks/bot-check.service.js';
 import type { SpamFilterService } from '../spam-filter/spam-filter.service.js';
 import { setSubmissionSpamScore } from './submission-score.repository.js';
-import type { SearchIndexer } from '../search/search.indexer.js';
+import type { SearchIndexer } from '../search/search.service.js';
 import type { FileService } from '../files/file.service.js';
-import type { UploadBatch } from '../files/upload-batch.js';
-import type { ScanState } from '../files/file.types.js';
+import type { ScanState, UploadBatch } from '../files/file.types.js';
 
 const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 const PURGE_INTERVAL_MS = 60 * 60 * 1000;
