@@ -26,6 +26,13 @@ module.exports = {
       to: { path: ['^src/frontends/', ROOT_FILES] },
     },
     {
+      name: 'feature-skips-service',
+      comment: "A feature reaches another only through its *.service.ts and *.types.ts; the rest of a folder is its own ($1: the importing feature).",
+      severity: 'error',
+      from: { path: '^src/features/([^/]+)/' },
+      to: { path: '^src/features/([^/]+)/', pathNot: ['^src/features/$1/', '\\.(service|types)\\.ts$'] },
+    },
+    {
       name: 'front-end-skips-service',
       comment: "Front ends call a feature's service, never its repository.",
       severity: 'error',

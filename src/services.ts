@@ -12,15 +12,15 @@ import { SmtpMailer, type MailTransportOptions } from './features/notifications/
 import { NotificationService } from './features/notifications/notification.service.js';
 import { PasswordResetService } from './features/accounts/password-reset.service.js';
 import { EmailChangeService } from './features/accounts/email-change.service.js';
-import type { OutboxChannel } from './features/outbox/outbox.channel.js';
-import { OutboxDispatcher } from './features/outbox/outbox.dispatcher.js';
+import type { OutboxChannel } from './features/outbox/outbox.types.js';
+import { OutboxService } from './features/outbox/outbox.service.js';
 import { HookService } from './features/hooks/hook.service.js';
 import { IntegrationChannel } from './features/integrations/integration.channel.js';
 import { IntegrationSender } from './features/integrations/integration.sender.js';
 import { IntegrationService } from './features/integrations/integration.service.js';
 import { createMetrics, type Metrics } from './platform/metrics/metrics.js';
 import { SubmissionBrowseService } from './features/submissions/submission-browse.service.js';
-import { SearchIndexer } from './features/search/search.indexer.js';
+import { SearchIndexer } from './features/search/search.service.js';
 import { InstanceSecretService } from './features/secrets/instance-secret.service.js';
 import { SubmissionCursors } from './features/submissions/submission-cursor.js';
 import { SubmissionQueryService } from './features/submissions/submission-query.service.js';
@@ -61,8 +61,8 @@ export interface Services {
   readonly hooks: HookService;
   /** Chat and push destinations of a form (Slack, Discord, Telegram, Teams, ntfy). */
   readonly integrations: IntegrationService;
-  /** Queued outbound work of every channel (hook deliveries, email) and its dispatcher. */
-  readonly outbox: OutboxDispatcher;
+  /** Outbound work of every channel (hook deliveries, email, integrations): the queue, its dispatcher, the attempt log. */
+  readonly outbox: OutboxService;
   readonly sessions: SessionService;
   /** Each account's audit log: who changed what (docs/teams.md, Audit log). */
   readonly audit: AuditService;
@@ -139,9 +139,9 @@ export function createServices(
     options.onEmailAttempt?.(outcome);
   };
   if (mailer) channels.push(new EmailChannel(handle, config, mailer, logger, instanceSecrets, onEmailAttempt, fileLinker));
-  const outbox = new OutboxDispatcher(handle, logger, channels, { leaseMs: config.outboxLeaseMs });
+  const outbox = new OutboxService(handle, logger, channels, { leaseMs: config.outboxLeaseMs });
   const notifications = new NotificationService(handle, config, forms, outbox, mailer, audit);
-  const integrations = new IntegrationService(handle.db, config, forms, integrationSender, outbox, audit);
+  const integrations = new IntegrationService(handle.db, config, forms, outbox, audit);
   const lifecycle = new SubmissionLifecycleService(handle, forms, outbox.queue, logger, {
     audit,
     purgeIntervalMs: config.retentionPurgeIntervalMs,
@@ -161,7 +161,7 @@ export function createServices(
     },
     audit,
   );
-  const hooks = new HookService(handle.db, config, forms, accounts, hookSender, outbox, audit);
+  const hooks = new HookService(handle.db, config, forms, accounts, outbox, audit);
   const admin = new AdminService(handle.db, config, accounts, audit);
   const members = new MemberService(handle, config.baseUrl, accounts, notifications, audit);
   const botChecks = new BotCheckService(handle.db, config, instanceSecrets);
@@ -182,7 +182,7 @@ export function createServices(
     inbox,
     triage: new SubmissionTriageService(handle, outbox.queue, spamFilter, audit),
     lifecycle,
-    submissionBrowser: new SubmissionBrowseService(handle.db, handle.dialect, forms, searchIndex, audit),
+    submissionBrowser: new SubmissionBrowseService(handle.db, handle.dialect, forms, inbox, searchIndex, audit),
     searchIndex,
     hooks,
     integrations,

@@ -78,10 +78,11 @@ describe('layers', { timeout: 120_000 }, () => {
     expect(folderCycles(result)).toEqual([]);
   });
 
-  it('reports the platform importing a feature, a feature importing a front end, a front end reading a repository, a module cycle outside src/, and a folder cycle', async () => {
+  it('reports the platform importing a feature, a feature importing a front end or another past its service and types, a front end reading a repository, a module cycle outside src/, and a folder cycle', async () => {
     const result = await cruiseAll(fixture);
     expect(violations(result).sort()).toEqual([
       'feature-imports-front-end: src/features/forms/form.ts → src/frontends/dashboard/page.ts',
+      'feature-skips-service: src/features/gamma/gamma.service.ts → src/features/beta/beta.repository.ts',
       'front-end-skips-service: src/frontends/dashboard/list.ts → src/features/beta/beta.repository.ts',
       'no-circular: scripts/tool.main.ts → scripts/tool.ts',
       'platform-imports-up: src/platform/lib/bad.ts → src/features/forms/form.ts',

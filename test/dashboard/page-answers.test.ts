@@ -70,9 +70,14 @@ describe(`what the dashboard answers where people land on ${testDialect}`, () =>
     const now = new Date().toISOString();
     const row = { form_id: form.id, submission_id: null, recipient_id: null, attempts: 0, next_attempt_at: now, created_at: now };
     await t.handle.db.insertInto('email_messages').values([
-      { ...row, id: 'eml_skipped', kind: 'confirmation', to_address: 'gone@example.org', state: 'skipped', skip_reason: 'suppressed' },
+      { ...row, id: 'eml_skipped', kind: 'confirmation', to_address: 'gone@example.org', state: 'skipped', attempts: 1 },
       { ...row, id: 'eml_pending', kind: 'test', to_address: 'soon@example.org', state: 'pending' },
     ]).execute();
+    // Its reason as the outbox logs a skip.
+    await t.handle.db
+      .insertInto('outbox_attempts')
+      .values({ id: 'att_skipped', channel: 'email', item_id: 'eml_skipped', attempt: 1, attempted_at: now, outcome: 'skipped', status: null, duration_ms: null, error: 'suppressed' })
+      .execute();
     const { html } = await owner.get(`/dashboard/forms/${form.id}/email-log`);
     const rowOf = (to: string) => html.split('<tr>').find((r) => r.includes(to))!;
     expect(rowOf('gone@example.org')).toContain('the address unsubscribed');

@@ -1,3 +1,4 @@
+import type { Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { createMigrator, migrateToLatest } from '../../src/platform/db/migrate.js';
 import { emptyDatabaseForFile } from '../helpers/database.js';
@@ -43,7 +44,8 @@ describe('migration 0019 (deliveries sent again)', () => {
       ['d_failed', 1, 500],
       ['d_sent', 1, 200],
     ]);
-    expect(await file.handle.db.selectFrom('hook_test_deliveries').selectAll().execute()).toEqual([]);
+    // A hook's test sends are in the log too since migration 0032: their table is gone.
+    await expect((file.handle.db as unknown as Kysely<any>).selectFrom('hook_test_deliveries').selectAll().execute()).rejects.toThrow();
     // The migrated rows are the log's and can be sent again.
     const entries = await servicesFor(file.handle).hooks.listDeliveriesOfSubmission(owner.account.id, submissionId!);
     expect(entries.map((e) => [e.id, e.state, e.attempts, e.canSendAgain])).toEqual([

@@ -105,7 +105,7 @@ describe(`integrations over HTTPS on ${testDialect}`, () => {
     expect(JSON.parse(telegram[0]!.body).text).toContain('Hello &lt;@\u200b123&gt;');
 
     for (const integration of Object.values(made)) {
-      expect(await attemptsOf(integration.id)).toEqual([{ id: expect.any(String), attemptedAt: expect.any(String), outcome: 'sent', status: 200, error: null }]);
+      expect(await attemptsOf(integration.id)).toEqual([{ id: expect.any(String), attemptedAt: expect.any(String), outcome: 'sent', status: 200, error: null, test: false }]);
     }
   });
 
@@ -234,9 +234,9 @@ describe(`integrations over HTTPS on ${testDialect}`, () => {
     } finally {
       receiver.respond((_req, res) => res.writeHead(200).end('ok'));
     }
-    expect((await attemptsOf(integration.id)).map((a) => [a.outcome, a.status])).toEqual([
-      ['sent', 200],
-      ['failed', 403],
+    expect((await attemptsOf(integration.id)).map((a) => [a.outcome, a.status, a.test])).toEqual([
+      ['sent', 200, true],
+      ['failed', 403, true],
     ]);
   });
 

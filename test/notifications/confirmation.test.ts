@@ -38,14 +38,18 @@ async function confirmingForm(settings: Record<string, unknown> = {}, name = 'Co
   return { ...owner, ownerAddress };
 }
 
+/** The form's confirmations, each with the reason the outbox logged when it skipped it. */
 async function confirmations(formId: string) {
-  return t.handle.db
+  const rows = await t.handle.db
     .selectFrom('email_messages')
     .selectAll()
     .where('form_id', '=', formId)
     .where('kind', '=', 'confirmation')
     .orderBy('created_at')
     .execute();
+  const skips = rows.length === 0 ? [] : await t.handle.db.selectFrom('outbox_attempts').select(['item_id', 'error']).where('item_id', 'in', rows.map((m) => m.id)).where('outcome', '=', 'skipped').execute();
+  const reasons = new Map(skips.map((a) => [a.item_id, a.error]));
+  return rows.map((m) => ({ ...m, skippedFor: reasons.get(m.id) ?? null }));
 }
 
 /** The raw header block of a received message, unfolded, one header a line. */
@@ -135,11 +139,11 @@ describe(`confirmation emails on ${testDialect}`, () => {
 
     const h = await confirmations(hourly.form.id);
     expect(h.filter((m) => m.state === 'sent')).toHaveLength(1);
-    expect(h.filter((m) => m.skip_reason === 'rate_limited')).toHaveLength(49);
+    expect(h.filter((m) => m.skippedFor === 'rate_limited')).toHaveLength(49);
     expect(sink.to(same)).toHaveLength(1);
     const c = await confirmations(capped.form.id);
     expect(c.filter((m) => m.state === 'sent')).toHaveLength(5);
-    expect(c.filter((m) => m.skip_reason === 'daily_cap')).toHaveLength(45);
+    expect(c.filter((m) => m.skippedFor === 'daily_cap')).toHaveLength(45);
     expect(distinct.reduce((n, a) => n + sink.to(a).length, 0)).toBe(5);
 
     const log = await t.services.notifications.emailLog(capped.account.id, capped.form.id);
@@ -186,7 +190,7 @@ describe(`confirmation emails on ${testDialect}`, () => {
     await t.services.outbox.settle();
     expect(sink.to(paged)).toHaveLength(1);
     expect(sink.to(oneClick)).toHaveLength(1);
-    expect((await confirmations(second.form.id)).map((m) => m.skip_reason)).toEqual(['suppressed', 'suppressed']);
+    expect((await confirmations(second.form.id)).map((m) => m.skippedFor)).toEqual(['suppressed', 'suppressed']);
 
     expect(await t.services.suppressions.remove(oneClick)).toBe(true);
     expect(await t.services.suppressions.remove(oneClick)).toBe(false);
@@ -201,7 +205,7 @@ describe(`confirmation emails on ${testDialect}`, () => {
     sink.onRecipient(() => undefined);
     const other = await confirmingForm();
     await submitJson(other.form.id, { email: gone });
-    await waitFor(async () => (await confirmations(other.form.id))[0]?.skip_reason === 'suppressed', 15_000, 'the skip');
+    await waitFor(async () => (await confirmations(other.form.id))[0]?.skippedFor === 'suppressed', 15_000, 'the skip');
     expect(sink.rcptAttempts.filter((x) => x === gone)).toHaveLength(1);
   });
 
@@ -216,7 +220,7 @@ describe(`confirmation emails on ${testDialect}`, () => {
     await waitFor(() => sink.to(early).length === 1, 15_000, 'the confirmation within 24 h');
     await t.services.outbox.settle();
     const rows = await confirmations(owner.form.id);
-    expect(rows.find((m) => m.submission_id === lateId)).toMatchObject({ state: 'skipped', skip_reason: 'too_late' });
+    expect(rows.find((m) => m.submission_id === lateId)).toMatchObject({ state: 'skipped', skippedFor: 'too_late' });
     expect(sink.to(late)).toHaveLength(0);
   });
 });

@@ -3,8 +3,8 @@ import { sql, type CompiledQuery } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../src/platform/db/database.js';
 import { AttemptRecorder } from '../../src/features/outbox/outbox.round.js';
-import type { OutboxChannel, OutboxItem, RecordedAttempt, SendOutcome } from '../../src/features/outbox/outbox.channel.js';
-import { fourfoldBackoff } from '../../src/features/outbox/outbox.policy.js';
+import type { OutboxChannel, OutboxItem, RecordedAttempt, SendOutcome } from '../../src/features/outbox/outbox.types.js';
+import { fourfoldBackoff } from '../../src/features/outbox/outbox.types.js';
 import type { TestDatabase } from '../helpers/database.js';
 import { useMigratedDatabase } from '../helpers/factories.js';
 
@@ -42,7 +42,6 @@ function channelAnswering(outcome: SendOutcome, settle?: (item: OutboxItem, atte
       await sql`insert into test_side_effects (item_id) values (${item.id})`.execute(trx);
     },
     recorded: (_item, attempt) => void seen.push(attempt),
-    countPending: async () => 0,
     close: async () => {},
   };
 }

@@ -2,7 +2,7 @@ import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../src/platform/db/database.js';
 import type { CompiledQuery } from 'kysely';
-import type { OutboxChannel } from '../../src/features/outbox/outbox.channel.js';
+import type { OutboxChannel } from '../../src/features/outbox/outbox.types.js';
 import { OutboxDispatcher } from '../../src/features/outbox/outbox.dispatcher.js';
 import type { Services } from '../../src/services.js';
 import type { TestDatabase } from '../helpers/database.js';

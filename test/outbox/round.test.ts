@@ -2,7 +2,7 @@ import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import type { CompiledQuery } from 'kysely';
 import type { DatabaseHandle } from '../../src/platform/db/database.js';
-import type { OutboxChannel } from '../../src/features/outbox/outbox.channel.js';
+import type { OutboxChannel } from '../../src/features/outbox/outbox.types.js';
 import { OutboxDispatcher } from '../../src/features/outbox/outbox.dispatcher.js';
 import { runRoundSteps, type RoundPlan } from '../../src/features/outbox/outbox.round.js';
 import type { Services } from '../../src/services.js';

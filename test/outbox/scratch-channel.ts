@@ -1,7 +1,7 @@
 import { sql, type CompiledQuery } from 'kysely';
 import type { Executor } from '../../src/platform/db/database.js';
-import type { LeasedItems, OutboxChannel } from '../../src/features/outbox/outbox.channel.js';
-import { ONCE } from '../../src/features/outbox/outbox.policy.js';
+import type { LeasedItems, OutboxChannel } from '../../src/features/outbox/outbox.types.js';
+import { ONCE } from '../../src/features/outbox/outbox.types.js';
 
 /**
  * A test channel over a table of its own with the columns every channel's items have, so the
@@ -20,7 +20,6 @@ export async function scratchChannel(db: Executor, name: string, parts: Partial<
     expand: async () => 0,
     load: async (_trx, leased) => (await leasedIds(leased)).map((id) => ({ id, attempts: 0 })),
     send: async () => SENT,
-    countPending: async () => 0,
     close: async () => {},
     ...parts,
   };

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import pino from 'pino';
 import { describe, expect, it, vi } from 'vitest';
 import type { DatabaseHandle } from '../../src/platform/db/database.js';
-import { SEARCH_INDEX_DELAY_MS, SearchIndexer } from '../../src/features/search/search.indexer.js';
+import { SEARCH_INDEX_DELAY_MS, SearchIndexer } from '../../src/features/search/search.service.js';
 import type { Services } from '../../src/services.js';
 import { startTestApp } from '../helpers/app.js';
 import { createOwner, insertMessages, insertSubmissions, useMigratedDatabase } from '../helpers/factories.js';

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../src/platform/db/database.js';
 import { createMigrator } from '../../src/platform/db/migrate.js';
 import type { Services } from '../../src/services.js';
-import { SearchIndexer, pauseAfterMergeStep } from '../../src/features/search/search.indexer.js';
+import { SearchIndexer, pauseAfterMergeStep } from '../../src/features/search/search.service.js';
 import { SubmissionBrowseService } from '../../src/features/submissions/submission-browse.service.js';
 import { indexPendingSubmissions, mergeSearchIndexStep } from '../../src/features/search/search.repository.js';
 import { createOwner, insertMessages, useMigratedDatabase } from '../helpers/factories.js';
@@ -95,7 +95,7 @@ describe("SQLite's search index, merged in steps", () => {
         await released;
       },
     });
-    const browser = new SubmissionBrowseService(handle.db, handle.dialect, services.forms, indexer);
+    const browser = new SubmissionBrowseService(handle.db, handle.dialect, services.forms, services.inbox, indexer);
     try {
       const ids = await segmentsThenOneWaiting(form.id, 'quince', 5);
       let passOver = false;

@@ -6,7 +6,7 @@ import pino from 'pino';
 import { DeliverySender, HookDeliveryChannel } from '../../src/features/hooks/delivery.channel.js';
 import { OutboxDispatcher } from '../../src/features/outbox/outbox.dispatcher.js';
 import { SubmissionWriter, batchStoreFor, type BatchStore } from '../../src/features/submit/submission.writer.js';
-import type { OutboxQueue } from '../../src/features/outbox/outbox.channel.js';
+import type { OutboxQueue } from '../../src/features/outbox/outbox.types.js';
 import { createOwner, newSubmissionRow, servicesFor } from '../helpers/factories.js';
 import { createTestDatabase, testDialect, type TestDatabase } from '../helpers/database.js';
 import { waitFor } from '../helpers/wait.js';

@@ -1,6 +1,9 @@
 import type { FileRef } from '../../platform/lib/file-links.js';
 import type { FileRow } from '../../platform/db/schema.js';
 
+/** A submission's files as they arrive (FileService.startUpload): the submit path fills it and hands it back to be scanned and attached. */
+export type { UploadBatch } from './upload-batch.js';
+
 /** Whether a file's content was checked by clamd: `unscanned` waits for a later scan. */
 export type ScanState = 'clean' | 'unscanned' | 'malware';
 

@@ -4,10 +4,11 @@ import type { DatabaseHandle, Trx } from '../../platform/db/database.js';
 import { linkedPayload, type FileLinker } from '../../platform/lib/file-links.js';
 import { SafePoster, type PostAnswer, type SafeTransportOptions } from '../../platform/lib/safe-agent.js';
 import type { Metrics } from '../../platform/metrics/metrics.js';
-import type { LeasedItems, OutboxChannel, SendOutcome } from '../outbox/outbox.channel.js';
-import { ONCE } from '../outbox/outbox.policy.js';
-import { countUnsentDeliveries, formHasHookSql, insertHookDeliveries, loadLeasedDeliveries, type ClaimedDelivery } from './delivery.repository.js';
-import { deleteHookRow } from './hook.repository.js';
+import { nowIso } from '../../platform/lib/time.js';
+import { UNKNOWN_COUNTRY } from '../../platform/lib/text.js';
+import { ONCE, type LeasedItems, type OutboxChannel, type SendOutcome } from '../outbox/outbox.types.js';
+import { formHasHookSql, insertHookDeliveries, loadLeasedDeliveries, type ClaimedDelivery } from './delivery.repository.js';
+import { deleteHookRow, findHookRow } from './hook.repository.js';
 
 /** Test seams: trust a local CA, resolve names through a fake DNS. Production passes nothing. */
 export type HookTransportOptions = SafeTransportOptions;
@@ -79,6 +80,26 @@ export class DeliverySender {
   }
 }
 
+/** A test delivery's body: a sample submission, flagged `test`. */
+function testDeliveryBody(formId: string, at: string): string {
+  return deliveryBody(
+    {
+      id: 'sub_test',
+      formId,
+      createdAt: at,
+      ip: '203.0.113.1',
+      country: UNKNOWN_COUNTRY,
+      userAgent: 'Formgate test delivery',
+      referer: '',
+      fields: { email: 'test@example.com', message: 'This is a test delivery from the Formgate dashboard.' },
+    },
+    { test: true },
+  );
+}
+
+/** A 2xx: the target took it. */
+const accepted = (status: number | null) => status !== null && status >= 200 && status < 300;
+
 /**
  * The hook channel of the outbox: one signed POST per delivery, attempted once; the owner may
  * send it again, with the same `webhook-id` (docs/api.md, REST hooks). A 410 ends the
@@ -112,10 +133,6 @@ export class HookDeliveryChannel implements OutboxChannel<ClaimedDelivery> {
     return loadLeasedDeliveries(leased);
   }
 
-  countPending(): Promise<number> {
-    return countUnsentDeliveries(this.handle.db);
-  }
-
   async close(): Promise<void> {
     await this.sender.close();
   }
@@ -131,12 +148,21 @@ export class HookDeliveryChannel implements OutboxChannel<ClaimedDelivery> {
       return { answer: { kind: 'permanent' }, status: null, durationMs: null, error: 'stored payload is not valid JSON' };
     }
     const result = await this.sender.send({ id: delivery.id, targetUrl: delivery.targetUrl, secret: delivery.secret, body });
-    const ok = result.status !== null && result.status >= 200 && result.status < 300;
+    const ok = accepted(result.status);
     // A 410 asks to be unsubscribed (Zapier's REST-hook convention): settle ends the subscription.
     const gone = result.status === 410;
     this.metrics?.hookDeliveries.inc({ outcome: ok ? 'sent' : gone ? 'gone' : 'failed' });
     if (!ok && !gone) this.logger.info({ deliveryId: delivery.id, status: result.status, error: result.error }, 'hook delivery failed');
     return { answer: { kind: ok ? 'sent' : 'permanent' }, status: result.status, durationMs: result.durationMs, error: result.error, ...(gone ? { settles: true } : {}) };
+  }
+
+  /** "Send test": a signed sample body to the hook's target, now; a 410 here ends nothing. */
+  async sendTest(hookId: string): Promise<SendOutcome | undefined> {
+    const hook = await findHookRow(this.handle.db, hookId);
+    if (!hook) return undefined;
+    const body = testDeliveryBody(hook.form_id, nowIso());
+    const result = await this.sender.send({ id: `test_${Date.now()}.${hook.id}`, targetUrl: hook.target_url, secret: hook.secret, body });
+    return { answer: { kind: accepted(result.status) ? 'sent' : 'permanent' }, status: result.status, durationMs: result.durationMs, error: result.error };
   }
 
   /** A 410: the subscription goes, with its deliveries and their attempts. */

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor, Trx } from '../../platform/db/database.js';
-import type { LeasedItems } from '../outbox/outbox.channel.js';
+import type { LeasedItems } from '../outbox/outbox.types.js';
 
 /**
  * The hook part of expanding the outbox: one pending delivery per hook of the submission's form
@@ -115,15 +115,6 @@ const claimedRowToDelivery = (r: ClaimedDeliveryRow): ClaimedDelivery => ({
     payload: r.payload,
   },
 });
-
-export async function countUnsentDeliveries(db: Executor): Promise<number> {
-  const row = await db
-    .selectFrom('hook_deliveries')
-    .select((eb) => eb.fn.countAll<string | number>().as('n'))
-    .where('state', 'in', ['pending', 'sending'])
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
-}
 
 /** SQL over a form id column: the form has a hook, so its submissions have deliveries to make. */
 export function formHasHookSql(formIdColumn: string): string {

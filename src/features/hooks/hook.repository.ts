@@ -1,6 +1,6 @@
 import type { Executor, Trx } from '../../platform/db/database.js';
-import type { HookDeliveryRow, HookRow, HookTestDeliveryRow, NewHookRow } from '../../platform/db/schema.js';
-import type { LoggedAttempt } from '../outbox/outbox.log.js';
+import type { HookDeliveryRow, HookRow, NewHookRow } from '../../platform/db/schema.js';
+import type { LoggedAttempt } from '../outbox/outbox.types.js';
 import type { DeliveryAttempt, DeliveryState, Hook } from './hook.types.js';
 
 export function hookRowToHook(row: HookRow): Hook {
@@ -22,34 +22,19 @@ export function deliveryRowToAttempt(row: HookDeliveryRow, last: LoggedAttempt |
   };
 }
 
-export function testDeliveryRowToAttempt(row: HookTestDeliveryRow): DeliveryAttempt {
-  const ok = row.response_status !== null && row.response_status >= 200 && row.response_status < 300;
+/** A "Send test" as the hook's log shows it: one attempt, no submission. */
+export function testSendToAttempt(test: LoggedAttempt): DeliveryAttempt {
   return {
-    id: row.id,
+    id: test.id,
     submissionId: null,
     attempts: 1,
-    state: ok ? 'sent' : 'failed',
-    createdAt: row.attempted_at,
-    attemptedAt: row.attempted_at,
-    responseStatus: row.response_status,
-    durationMs: row.duration_ms,
-    error: row.error,
+    state: test.outcome === 'sent' ? 'sent' : 'failed',
+    createdAt: test.attemptedAt,
+    attemptedAt: test.attemptedAt,
+    responseStatus: test.status,
+    durationMs: test.durationMs,
+    error: test.error,
   };
-}
-
-export async function insertTestDelivery(db: Executor, row: HookTestDeliveryRow): Promise<void> {
-  await db.insertInto('hook_test_deliveries').values(row).execute();
-}
-
-export async function listTestDeliveryRowsOfHook(db: Executor, hookId: string, limit: number): Promise<HookTestDeliveryRow[]> {
-  return db
-    .selectFrom('hook_test_deliveries')
-    .selectAll()
-    .where('hook_id', '=', hookId)
-    .orderBy('attempted_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(limit)
-    .execute();
 }
 
 export async function insertHook(db: Executor, row: NewHookRow): Promise<void> {
@@ -66,14 +51,20 @@ export async function listHookRowsOfAccount(db: Executor, accountId: string): Pr
     .execute();
 }
 
+export async function findHookRow(db: Executor, id: string): Promise<HookRow | undefined> {
+  return db.selectFrom('hooks').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
 export async function findHookRowOfAccount(db: Executor, accountId: string, id: string): Promise<HookRow | undefined> {
   return db.selectFrom('hooks').selectAll().where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
 }
 
-/** Deletes a hook and its delivery records (their attempts go with them: migration 0029's trigger); run it inside the caller's transaction. */
+/**
+ * Deletes a hook and its deliveries; their attempts and the hook's test sends go with them (the
+ * triggers of migrations 0029 and 0032). Runs inside the caller's transaction.
+ */
 export async function deleteHookRow(trx: Trx, id: string): Promise<boolean> {
   await trx.deleteFrom('hook_deliveries').where('hook_id', '=', id).execute();
-  await trx.deleteFrom('hook_test_deliveries').where('hook_id', '=', id).execute();
   const result = await trx.deleteFrom('hooks').where('id', '=', id).executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }

@@ -5,6 +5,7 @@ import { notFound, validationFailed } from '../../platform/errors.js';
 import { nowIso } from '../../platform/lib/time.js';
 import {
   countTagsOf,
+  countTriagedInboxRows,
   deleteTagRows,
   findReadIds,
   findSubmissionFormsOfAccount,
@@ -103,6 +104,11 @@ export class SubmissionInboxService {
   /** Who a submission of the account can be assigned to. */
   async members(accountId: string): Promise<InboxMember[]> {
     return (await this.directory.listMembers(accountId)).map((m) => ({ id: m.userId, email: m.email }));
+  }
+
+  /** Per form, how many of its non-spam submissions are read and how many done (the forms list's counts). */
+  async countTriaged(formIds: string[]): Promise<Array<{ formId: string; read: number; done: number }>> {
+    return countTriagedInboxRows(this.db, formIds);
   }
 
   /** The tags used on the form's submissions (alphabetical; the first 200). */

@@ -2,7 +2,7 @@ import type { AuditService } from '../audit/audit.service.js';
 import { onceMoreIfDeadlocked, type DatabaseHandle, type Trx } from '../../platform/db/database.js';
 import { notFound, validationFailed } from '../../platform/errors.js';
 import { nowIso } from '../../platform/lib/time.js';
-import type { OutboxQueue } from '../outbox/outbox.channel.js';
+import type { OutboxQueue } from '../outbox/outbox.types.js';
 import {
   clearSpamOfSubmissionRows,
   countUnreleasedSpamRows,

@@ -5,22 +5,20 @@ import type { Config } from '../../platform/config.js';
 import type { DatabaseHandle, Trx } from '../../platform/db/database.js';
 import { nowIso } from '../../platform/lib/time.js';
 import type { IntegrationOutcome, Metrics } from '../../platform/metrics/metrics.js';
-import type { LeasedItems, OutboxChannel, RecordedAttempt, SendOutcome } from '../outbox/outbox.channel.js';
-import { fourfoldBackoff, type RetryPolicy } from '../outbox/outbox.policy.js';
+import { fourfoldBackoff, type LeasedItems, type OutboxChannel, type RecordedAttempt, type RetryPolicy, type SendOutcome } from '../outbox/outbox.types.js';
 import { formatRequest } from './formats/index.js';
 import {
-  countUnsentIntegrationMessages,
+  findIntegrationTestTarget,
   formHasEnabledIntegrationSql,
   insertMessagesForQueued,
   loadLeasedMessages,
   setIntegrationEnabled,
-  skipPendingMessagesOf,
   turnOffIntegration,
   type ClaimedIntegrationMessage,
 } from './integration.repository.js';
 import type { IntegrationSender } from './integration.sender.js';
-import type { IntegrationKind } from './integration.types.js';
-import { buildSubmissionMessage } from './message.js';
+import type { IntegrationKind, PlatformRequest } from './integration.types.js';
+import { buildSubmissionMessage, sampleMessage } from './message.js';
 import { classifyAnswer } from './outcome.js';
 
 const submissionLink = (baseUrl: string, submissionId: string) => `${baseUrl}/dashboard/submissions/${submissionId}`;
@@ -30,7 +28,9 @@ const submissionLink = (baseUrl: string, submissionId: string) => `${baseUrl}/da
  * enabled integration of its form, formats each claimed message for its platform and POSTs it
  * through the SSRF-safe sender; the outbox records every attempt. Network errors, timeouts, 429
  * and 5xx are retried after MAIL_RETRY_BASE_MS ×4 each time (a 429's Retry-After wins), at most
- * five attempts in all; 401/403/404/410 turn the integration off with the reason.
+ * five attempts in all; 401/403/404/410 turn the integration off with the reason. A message of an
+ * integration turned off is skipped as it comes due, with the reason it was turned off: turned on
+ * again before, it is sent.
  */
 export class IntegrationChannel implements OutboxChannel<ClaimedIntegrationMessage> {
   readonly name = 'integrations';
@@ -59,12 +59,9 @@ export class IntegrationChannel implements OutboxChannel<ClaimedIntegrationMessa
     return insertMessagesForQueued(trx, submissionIds, nowIso());
   }
 
-  load(_trx: Trx, leased: LeasedItems): Promise<ClaimedIntegrationMessage[]> {
-    return loadLeasedMessages(leased);
-  }
-
-  countPending(): Promise<number> {
-    return countUnsentIntegrationMessages(this.handle.db);
+  async load(_trx: Trx, leased: LeasedItems): Promise<ClaimedIntegrationMessage[]> {
+    const rows = await loadLeasedMessages(leased);
+    return rows.map((row) => (row.enabled === 1 ? row : { ...row, skip: row.disabled_reason ?? 'the integration is turned off' }));
   }
 
   async close(): Promise<void> {
@@ -72,7 +69,6 @@ export class IntegrationChannel implements OutboxChannel<ClaimedIntegrationMessa
   }
 
   async send(row: ClaimedIntegrationMessage): Promise<SendOutcome> {
-    if (row.enabled !== 1) return { answer: { kind: 'permanent' }, label: 'skipped', state: 'skipped', status: null, durationMs: null, error: 'the integration is turned off' };
     let request;
     try {
       const payload = await linkedPayload(row.s_payload, this.fileLinker);
@@ -83,19 +79,33 @@ export class IntegrationChannel implements OutboxChannel<ClaimedIntegrationMessa
       this.logger.error({ err, messageId: row.id }, 'formatting an integration message failed');
       return { answer: { kind: 'permanent' }, status: null, durationMs: null, error: 'the message could not be formatted' };
     }
+    return this.post(request, true);
+  }
+
+  /** "Send test": a sample message through the same format and sender, now; a refusal here turns nothing off. */
+  async sendTest(integrationId: string): Promise<SendOutcome | undefined> {
+    const target = await findIntegrationTestTarget(this.handle.db, integrationId);
+    if (!target) return undefined;
+    const message = sampleMessage(target.formName, `${this.config.baseUrl}/dashboard/forms/${target.formId}/integrations`);
+    return this.post(formatRequest({ kind: target.kind as IntegrationKind, url: target.url, token: target.token, chatId: target.chatId }, message, this.config.telegramApiUrl), false);
+  }
+
+  /** One POST and what its answer means; `settles`: a refusal turns the integration off. */
+  private async post(request: PlatformRequest, settles: boolean): Promise<SendOutcome> {
     const answer = await this.sender.post(request);
     const outcome = classifyAnswer(answer);
     const { status, durationMs } = answer;
     if (outcome.kind === 'sent') return { answer: outcome, status, durationMs, error: null };
     if (outcome.kind === 'retry') return { answer: { kind: 'temporary', retryAfterMs: outcome.retryAfterMs }, status, durationMs, error: outcome.reason };
     // A refusal turns the integration off (settle), in the transaction that records it.
-    if (outcome.kind === 'disable') return { answer: { kind: 'permanent' }, label: 'disabled', status, durationMs, error: outcome.reason, settles: true };
+    if (outcome.kind === 'disable' && settles) return { answer: { kind: 'permanent' }, label: 'disabled', status, durationMs, error: outcome.reason, settles: true };
     return { answer: { kind: 'permanent' }, status, durationMs, error: outcome.reason };
   }
 
   /**
-   * The platform refused the integration: it is turned off, and its queued messages skipped. The
-   * team's audit log says Formgate turned it off, and why, once however many messages were refused.
+   * The platform refused the integration: it is turned off (its queued messages are skipped as
+   * they come due). The team's audit log says Formgate turned it off, and why, once however many
+   * messages were refused.
    */
   async settle(trx: Trx, row: ClaimedIntegrationMessage, attempt: RecordedAttempt): Promise<void> {
     const reason = attempt.error ?? 'refused';
@@ -107,11 +117,9 @@ export class IntegrationChannel implements OutboxChannel<ClaimedIntegrationMessa
     } else {
       await setIntegrationEnabled(trx, row.integration_id, false, reason);
     }
-    await skipPendingMessagesOf(trx, row.integration_id);
   }
 
   recorded(row: ClaimedIntegrationMessage, attempt: RecordedAttempt): void {
-    if (attempt.outcome === 'skipped') return;
     this.metrics?.integrationDeliveries.inc({ kind: row.kind, outcome: attempt.outcome as IntegrationOutcome });
     if (attempt.outcome !== 'sent') this.logger.info({ messageId: row.id, integrationId: row.integration_id, outcome: attempt.outcome, reason: attempt.error }, 'integration message not delivered');
   }

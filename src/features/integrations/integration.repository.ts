@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor, Trx } from '../../platform/db/database.js';
-import type { LeasedItems } from '../outbox/outbox.channel.js';
+import type { LeasedItems, OutboxItem } from '../outbox/outbox.types.js';
 import type { IntegrationRow } from '../../platform/db/schema.js';
 import type { Integration, IntegrationKind } from './integration.types.js';
 
@@ -64,11 +64,6 @@ export async function setIntegrationEnabled(db: Executor, id: string, enabled: b
   await db.updateTable('integrations').set({ enabled: enabled ? 1 : 0, disabled_reason: enabled ? null : reason }).where('id', '=', id).execute();
 }
 
-/** Messages still queued for a disabled integration will not be sent. */
-export async function skipPendingMessagesOf(db: Executor, integrationId: string): Promise<void> {
-  await db.updateTable('integration_messages').set({ state: 'skipped' }).where('integration_id', '=', integrationId).where('state', '=', 'pending').execute();
-}
-
 /** The IDs the integration's attempts are logged under: its messages', and its own for test messages. */
 export function attemptItemsOfIntegration(db: Executor, integrationId: string) {
   return db
@@ -115,8 +110,19 @@ export async function insertMessagesForQueued(trx: Trx, submissionIds: string[],
   return Number(result.numInsertedOrUpdatedRows ?? 0);
 }
 
+/** What a test message of an integration needs: its target and its form. */
+export async function findIntegrationTestTarget(db: Executor, id: string) {
+  const row = await db
+    .selectFrom('integrations as i')
+    .innerJoin('forms as f', 'f.id', 'i.form_id')
+    .select(['i.kind', 'i.url', 'i.token', 'i.chat_id', 'i.form_id', 'f.name'])
+    .where('i.id', '=', id)
+    .executeTakeFirst();
+  return row && { kind: row.kind, url: row.url, token: row.token, chatId: row.chat_id, formId: row.form_id, formName: row.name };
+}
+
 /** A claimed message with what formatting and sending it needs. */
-export interface ClaimedIntegrationMessage {
+export interface ClaimedIntegrationMessage extends OutboxItem {
   id: string;
   integration_id: string;
   submission_id: string;
@@ -126,6 +132,7 @@ export interface ClaimedIntegrationMessage {
   token: string | null;
   chat_id: string | null;
   enabled: number;
+  disabled_reason: string | null;
   integration_name: string;
   form_id: string;
   form_name: string;
@@ -152,6 +159,7 @@ export async function loadLeasedMessages(leased: LeasedItems): Promise<ClaimedIn
       'i.token',
       'i.chat_id',
       'i.enabled',
+      'i.disabled_reason',
       'i.name as integration_name',
       'i.form_id',
       'f.name as form_name',
@@ -166,22 +174,13 @@ export async function loadLeasedMessages(leased: LeasedItems): Promise<ClaimedIn
     .execute();
 }
 
-export async function countUnsentIntegrationMessages(db: Executor): Promise<number> {
-  const row = await db
-    .selectFrom('integration_messages')
-    .select((eb) => eb.fn.countAll<string | number>().as('n'))
-    .where('state', 'in', ['pending', 'sending'])
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
-}
-
 /** A submission's integration messages, for the owner of `accountId` only. */
 export async function listMessageRowsOfSubmission(db: Executor, accountId: string, submissionId: string) {
   return db
     .selectFrom('integration_messages as m')
     .innerJoin('integrations as i', 'i.id', 'm.integration_id')
     .innerJoin('forms as f', 'f.id', 'i.form_id')
-    .select(['m.id', 'm.state', 'm.attempts', 'm.created_at', 'i.kind', 'i.name', 'i.enabled', 'i.disabled_reason'])
+    .select(['m.id', 'm.state', 'm.attempts', 'm.created_at', 'i.kind', 'i.name'])
     .where('m.submission_id', '=', submissionId)
     .where('f.account_id', '=', accountId)
     .orderBy('m.created_at')

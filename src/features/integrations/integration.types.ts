@@ -32,9 +32,11 @@ export interface IntegrationTarget {
 export interface IntegrationAttempt {
   id: string;
   attemptedAt: string;
-  outcome: 'sent' | 'retry' | 'failed' | 'disabled';
+  outcome: 'sent' | 'retry' | 'failed' | 'disabled' | 'skipped';
   status: number | null;
   error: string | null;
+  /** A "Send test", not a message of a submission. */
+  test: boolean;
 }
 
 /** One outbound HTTP request, ready to send. */

@@ -80,15 +80,6 @@ export async function admitConfirmations(trx: Trx, ids: string[], at: string): P
   if (ids.length > 0) await trx.updateTable('email_messages').set({ admitted_at: at }).where('id', 'in', ids).execute();
 }
 
-export async function skipConfirmations(trx: Trx, ids: string[], reason: string): Promise<void> {
-  if (ids.length === 0) return;
-  await trx
-    .updateTable('email_messages')
-    .set({ state: 'skipped', skip_reason: reason, claimed_at: null, claimed_by: null })
-    .where('id', 'in', ids)
-    .execute();
-}
-
 // ---- suppression list ----
 
 /** Which of these addresses (by hash) are on the suppression list. */

@@ -30,8 +30,9 @@ export const addressHash = (address: string): string => createHash('sha256').upd
 
 /**
  * The confirmation messages of a batch of released submissions: one per submission whose field
- * holds one valid address. One released from spam after the deadline is recorded as skipped
- * (`too_late`) at once: that decision needs no count, so it is made here.
+ * holds one valid address. One released from spam after the deadline carries its reason
+ * (`too_late`) from the start: that decision needs no count, so it is made here, and the outbox
+ * skips it with that reason when it is leased.
  */
 export function confirmationRows(candidates: ConfirmationCandidateRow[], now: string): NewEmailMessageRow[] {
   const rows: NewEmailMessageRow[] = [];
@@ -53,7 +54,7 @@ export function confirmationRows(candidates: ConfirmationCandidateRow[], now: st
       recipient_id: null,
       to_address: to,
       address_hash: addressHash(to),
-      state: tooLate ? 'skipped' : 'pending',
+      state: 'pending',
       skip_reason: tooLate ? 'too_late' : null,
       attempts: 0,
       next_attempt_at: now,

@@ -3,10 +3,11 @@ import type { FileLinker } from '../../platform/lib/file-links.js';
 import type { Config } from '../../platform/config.js';
 import type { DatabaseHandle, Trx } from '../../platform/db/database.js';
 import { nowIso } from '../../platform/lib/time.js';
-import type { ChannelContext, LeasedItems, OutboxChannel, RecordedAttempt, SendOutcome } from '../outbox/outbox.channel.js';
-import { fourfoldBackoff, type RetryPolicy } from '../outbox/outbox.policy.js';
-import { countUnsentMessages, formHasPerSubmissionRecipientSql, insertSubmissionMessages, loadLeasedMessageRows, skipMessages, updateRecipientRow, type ClaimedMessageRow } from './email.repository.js';
+import { fourfoldBackoff, type AttemptAnswer, type ChannelContext, type LeasedItems, type OutboxChannel, type RecordedAttempt, type RetryPolicy, type SendOutcome } from '../outbox/outbox.types.js';
+import { formHasPerSubmissionRecipientSql, insertSubmissionMessages, loadLeasedMessageRows, updateRecipientRow, type ClaimedMessageRow } from './email.repository.js';
 import type { SendResult, SmtpMailer } from './mailer.js';
+import { findTestRecipient } from './recipient.repository.js';
+import { composeTestEmail } from './views/emails.js';
 import type { InstanceSecretService } from '../secrets/instance-secret.service.js';
 import { confirmationRows } from './confirmation.js';
 import { EmailComposer, type ReadyEmail } from './email.compose.js';
@@ -19,6 +20,9 @@ export type EmailAttemptListener = (outcome: SendResult['outcome']) => void;
 
 /** Why a message was not sent to its recipient (the email log's words are in email.views.ts). */
 const RECIPIENT_NOT_VERIFIED = 'recipient_not_verified';
+
+/** What an SMTP outcome means for the retry policy. */
+const answerOf = (result: SendResult): AttemptAnswer['kind'] => (result.outcome === 'sent' ? 'sent' : result.outcome === 'retry' ? 'temporary' : 'permanent');
 
 /**
  * The email channel of the outbox: expands a queued submission into one message per verified
@@ -76,17 +80,24 @@ export class EmailChannel implements OutboxChannel<ClaimedMessageRow> {
 
   async load(trx: Trx, leased: LeasedItems): Promise<ClaimedMessageRow[]> {
     const rows = await loadLeasedMessageRows(leased);
-    // A recipient removed, bounced or unverified since the message was queued gets nothing: no
-    // attempt is made, the message is skipped with the lease.
-    const unverified = (row: ClaimedMessageRow) => (row.kind === 'submission' || row.kind === 'digest') && row.recipient_state !== 'verified';
-    await skipMessages(trx, rows.filter(unverified).map((row) => row.id), RECIPIENT_NOT_VERIFIED);
+    // A recipient removed, bounced or unverified since the message was queued gets nothing, nor
+    // does a confirmation decided against as it was made (too_late): the outbox skips them.
+    const decided = (row: ClaimedMessageRow): string | undefined => {
+      if ((row.kind === 'submission' || row.kind === 'digest') && row.recipient_state !== 'verified') return RECIPIENT_NOT_VERIFIED;
+      return row.kind === 'confirmation' && row.skip_reason !== null ? row.skip_reason : undefined;
+    };
+    const skips = new Map<string, string>();
+    for (const row of rows) {
+      const reason = decided(row);
+      if (reason !== undefined) skips.set(row.id, reason);
+    }
     // The confirmation guards' per-form locks are taken sorted, and held to the dispatcher's
     // commit: it loads at most once a transaction, so they stay in that order.
-    return admitConfirmationsOf(trx, this.handle.dialect, rows.filter((row) => !unverified(row)), nowIso());
-  }
-
-  countPending(): Promise<number> {
-    return countUnsentMessages(this.handle.db);
+    const refused = await admitConfirmationsOf(trx, this.handle.dialect, rows.filter((row) => !skips.has(row.id)), nowIso());
+    return rows.map((row) => {
+      const reason = skips.get(row.id) ?? refused.get(row.id);
+      return reason === undefined ? row : { ...row, skip: reason };
+    });
   }
 
   async close(): Promise<void> {
@@ -103,9 +114,17 @@ export class EmailChannel implements OutboxChannel<ClaimedMessageRow> {
       return { answer: { kind: 'permanent' }, status: null, durationMs: null, error: 'the message could not be composed' };
     }
     const result = await this.mailer.send({ ...email, queuedId: row.id });
-    const answer = result.outcome === 'sent' ? 'sent' : result.outcome === 'retry' ? 'temporary' : 'permanent';
     const bounced = result.outcome === 'bounced';
-    return { answer: { kind: answer }, status: null, durationMs: null, error: result.reply, ...(bounced ? { label: 'bounced', state: 'bounced', settles: true } : {}) };
+    return { answer: { kind: answerOf(result) }, status: null, durationMs: null, error: result.reply, ...(bounced ? { label: 'bounced', state: 'bounced', settles: true } : {}) };
+  }
+
+  /** "Send test" to a verified recipient of a form: one message now, not queued; a bounce here marks nothing. */
+  async sendTest(recipientId: string): Promise<SendOutcome | undefined> {
+    const recipient = await findTestRecipient(this.handle.db, recipientId);
+    if (!recipient || recipient.state !== 'verified') return undefined;
+    const content = composeTestEmail(`form "${recipient.formName}"`);
+    const result = await this.mailer.send({ toHeader: [recipient.address], envelopeTo: recipient.address, ...content });
+    return { answer: { kind: answerOf(result) }, status: null, durationMs: null, error: result.reply };
   }
 
   /** A bounce marks the recipient bounced; a refused confirmation suppresses the address. */

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor, Trx } from '../../platform/db/database.js';
-import type { LeaseColumn, LeasedItems } from '../outbox/outbox.channel.js';
+import type { LeaseColumn, LeasedItems, OutboxItem } from '../outbox/outbox.types.js';
 import type { EmailMessageRow, EmailRecipientRow, EmailRecipientTable, NewEmailMessageRow } from '../../platform/db/schema.js';
 
 // ---- recipients ----
@@ -111,7 +111,7 @@ export async function insertSubmissionMessages(trx: Trx, submissionIds: string[]
 }
 
 /** A claimed message with what composing it needs (without the lease's columns). */
-export interface ClaimedMessageRow extends Omit<EmailMessageRow, LeaseColumn> {
+export interface ClaimedMessageRow extends Omit<EmailMessageRow, LeaseColumn>, OutboxItem {
   form_name: string | null;
   form_notify_subject: string | null;
   form_auto_reply_subject: string | null;
@@ -174,21 +174,6 @@ const CLAIMED_MESSAGE_DETAILS = [
   's.payload as s_payload',
   's.language as s_language',
 ] as const;
-
-export async function countUnsentMessages(db: Executor): Promise<number> {
-  const row = await db
-    .selectFrom('email_messages')
-    .select((eb) => eb.fn.countAll<string | number>().as('n'))
-    .where('state', 'in', ['pending', 'sending'])
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
-}
-
-/** Leased messages that will not be sent (the recipient is no longer verified): skipped with the reason, in the lease's transaction. */
-export async function skipMessages(trx: Trx, ids: string[], reason: string): Promise<void> {
-  if (ids.length === 0) return;
-  await trx.updateTable('email_messages').set({ state: 'skipped', skip_reason: reason, claimed_at: null, claimed_by: null }).where('id', 'in', ids).execute();
-}
 
 /** The form's newest messages (their attempts are in the outbox's log). */
 export async function listEmailLogRows(db: Executor, formId: string, limit: number): Promise<EmailMessageRow[]> {

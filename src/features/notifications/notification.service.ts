@@ -6,14 +6,15 @@ import type { Config } from '../../platform/config.js';
 import type { DatabaseHandle, Trx } from '../../platform/db/database.js';
 import type { EmailRecipientRow } from '../../platform/db/schema.js';
 import { AppError, notFound, validationFailed } from '../../platform/errors.js';
-import type { OutboxDispatcher } from '../outbox/outbox.dispatcher.js';
-import { isDone, listAttemptsOf, messageStateOf, type MessageLogEntry } from '../outbox/outbox.log.js';
+import type { OutboxService } from '../outbox/outbox.service.js';
+import type { LoggedAttempt, MessageLogEntry } from '../outbox/outbox.types.js';
 import { queueDueDigests } from './digests.js';
 import type { FormService } from '../forms/form.service.js';
 import type { Form } from '../forms/form.types.js';
 import { newId } from '../../platform/lib/ids.js';
 import { nowIso } from '../../platform/lib/time.js';
 import { composeEmailChangeEmail, composeEmailChangeNotice, composeInvitationEmail, composePasswordResetEmail, composeTestEmail, composeVerificationEmail, type ComposedEmail } from './views/emails.js';
+import { emailLogEntryOf, testSendLogEntryOf } from './email-log.js';
 import {
   deleteRecipientRows,
   findRecipientRowByTokenHash,
@@ -25,10 +26,10 @@ import {
   listMessageRowsOfSubmission,
   updateRecipientRow,
 } from './email.repository.js';
-import { findAccountVerifiedAddresses, findFormAccountId, listPendingRecipientRowsOfAccount, releaseHeldMessages, skipHeldMessages } from './recipient.repository.js';
+import { findAccountVerifiedAddresses, findFormAccountId, listPendingRecipientRowsOfAccount, releaseHeldMessages } from './recipient.repository.js';
 import { composeConfirmationEmail, confirmationTexts } from './confirmation.js';
 import type { SmtpMailer } from './mailer.js';
-import { MAX_RECIPIENTS, type EmailLogEntry, type Recipient, type RecipientState } from './notification.types.js';
+import { MAX_RECIPIENTS, type EmailLogEntry, type Recipient, type RecipientState, type TestEmailResult } from './notification.types.js';
 
 const VERIFICATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
@@ -57,8 +58,8 @@ export class NotificationService {
     private readonly handle: DatabaseHandle,
     private readonly config: Config,
     private readonly forms: FormService,
-    /** Wakes the dispatcher after a commit that queued messages; sends a message again. */
-    private readonly outbox: Pick<OutboxDispatcher, 'wake' | 'sendAgain'>,
+    /** Wakes the dispatcher after a commit that queued messages; sends again, sends tests, reads the log. */
+    private readonly outbox: Pick<OutboxService, 'wake' | 'sendAgain' | 'sendTest' | 'messageLog' | 'listAttemptsOf' | 'listTestSends'>,
     /** Present only with SMTP_URL set. */
     private readonly mailer: SmtpMailer | undefined,
     private readonly audit?: AuditService,
@@ -86,7 +87,8 @@ export class NotificationService {
       const existing = await listRecipientRows(trx, form.id);
       const removedRows = existing.filter((r) => !list.includes(r.address));
       const removed = removedRows.map((r) => r.id);
-      await skipHeldMessages(trx, removed, 'recipient_not_verified');
+      // What was held for a removed address goes to the outbox, which skips it: no one to send it to.
+      let messages = await releaseHeldMessages(trx, removed, nowIso());
       await deleteRecipientRows(trx, removed);
       const target = { type: 'form', id: form.id, label: form.name };
       for (const r of removedRows) await this.audit?.record(trx, form.accountId, 'notification.recipient_removed', target, { address: r.address });
@@ -94,7 +96,6 @@ export class NotificationService {
         await this.audit?.record(trx, form.accountId, 'notification.recipient_added', target, { address: addr });
       }
       const knownToAccount = await findAccountVerifiedAddresses(trx, form.accountId, list);
-      let messages = 0;
       const now = nowIso();
       for (const addr of list) {
         const row = existing.find((r) => r.address === addr);
@@ -164,18 +165,16 @@ export class NotificationService {
     return { ...found, state: 'verified', verifiedAt: now, bouncedAt: null };
   }
 
-  /** The dashboard's button: one test message to each verified recipient, through the queue. */
-  async queueTestEmails(accountId: string, formId: string): Promise<string[]> {
+  /** The dashboard's button: one test message to each verified recipient, now, each logged by the outbox under its recipient. */
+  async sendTestEmails(accountId: string, formId: string): Promise<TestEmailResult[]> {
     const form = await this.forms.getFormOfAccount(accountId, formId);
     const verified = (await listRecipientRows(this.handle.db, form.id)).filter((r) => r.state === 'verified');
-    const now = nowIso();
-    await this.handle.db.transaction().execute(async (trx) => {
-      for (const r of verified) {
-        await this.queueMessage(trx, { kind: 'test', formId: form.id, recipientId: r.id, to: r.address, content: composeTestEmail(`form "${form.name}"`), now });
-      }
-    });
-    if (verified.length > 0) this.outbox.wake();
-    return verified.map((r) => r.address);
+    return Promise.all(
+      verified.map(async (r) => {
+        const sent = await this.outbox.sendTest('email', r.id);
+        return { address: r.address, sent: sent?.sent ?? false, reply: sent?.error ?? 'email is off' };
+      }),
+    );
   }
 
   /** `formgate mail test <to>`: one message straight through SMTP_URL; throws when it is not accepted. */
@@ -248,23 +247,18 @@ export class NotificationService {
   /** The submission's notification and confirmation emails, as its page lists them (the account's forms only). */
   async listMessagesOfSubmission(accountId: string, submissionId: string): Promise<MessageLogEntry[]> {
     const rows = await listMessageRowsOfSubmission(this.handle.db, accountId, submissionId);
-    const attempts = await listAttemptsOf(this.handle.db, rows.map((m) => m.id));
-    return rows.map((m) => {
-      const last = attempts.get(m.id)?.at(-1);
-      return {
+    return this.outbox.messageLog(
+      rows.map((m) => ({
         channel: 'email',
         id: m.id,
         kind: m.kind === 'confirmation' ? 'Confirmation email' : 'Notification email',
         target: m.to_address,
-        state: messageStateOf(m.state),
-        reason: m.skip_reason ?? (m.state === 'skipped' && m.kind !== 'confirmation' ? 'the recipient is no longer verified' : m.state === 'bounced' ? 'bounced' : null),
+        state: m.state,
         attempts: Number(m.attempts),
-        lastStatus: last?.error ?? null,
         createdAt: m.created_at,
-        lastAttemptAt: last?.attemptedAt ?? null,
-        canSendAgain: m.kind === 'submission' && isDone(m.state),
-      };
-    });
+        resendable: m.kind === 'submission',
+      })),
+    );
   }
 
   /** "Send again" of an owner notification (never a visitor's confirmation): one new attempt through the outbox. */
@@ -272,24 +266,23 @@ export class NotificationService {
     const found = await findMessageOfAccount(this.handle.db, accountId, messageId);
     if (!found || found.kind !== 'submission') throw notFound('Email');
     const sentAgain = (trx: Trx) => this.audit?.record(trx, accountId, 'delivery.sent_again', { type: 'email_message', id: found.id }, { channel: 'email' }) ?? Promise.resolve();
-    return (await this.outbox.sendAgain('email_messages', [found.id], { record: sentAgain })) > 0;
+    return (await this.outbox.sendAgain('email', [found.id], { record: sentAgain })) > 0;
   }
 
-  /** The form's email log: newest messages first, each with every attempt. */
+  /** The form's email log: newest messages and test sends first, each message with every attempt and, if skipped, why. */
   async emailLog(accountId: string, formId: string, limit = 100): Promise<EmailLogEntry[]> {
     const form = await this.forms.getFormOfAccount(accountId, formId);
-    const messages = await listEmailLogRows(this.handle.db, form.id, limit);
-    const attempts = await listAttemptsOf(this.handle.db, messages.map((m) => m.id));
-    return messages.map((message) => ({
-      id: message.id,
-      kind: message.kind,
-      to: message.to_address,
-      state: message.state,
-      skipReason: message.skip_reason,
-      createdAt: message.created_at,
-      submissionId: message.submission_id,
-      attempts: (attempts.get(message.id) ?? []).map((a) => ({ attemptedAt: a.attemptedAt, outcome: a.outcome, reply: a.error ?? '' })),
-    }));
+    const [messages, recipients] = await Promise.all([listEmailLogRows(this.handle.db, form.id, limit), listRecipientRows(this.handle.db, form.id)]);
+    const [attempts, tests] = await Promise.all([
+      this.outbox.listAttemptsOf(messages.map((m) => m.id)),
+      this.outbox.listTestSends(recipients.map((r) => r.id), limit),
+    ]);
+    const addressOf = new Map(recipients.map((r) => [r.id, r.address]));
+    const entries = [
+      ...messages.map((m) => emailLogEntryOf(m, attempts.get(m.id) ?? [])),
+      ...tests.map((t: LoggedAttempt) => testSendLogEntryOf(t, addressOf.get(t.itemId) ?? '')),
+    ];
+    return entries.sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0)).slice(0, limit);
   }
 
   /**

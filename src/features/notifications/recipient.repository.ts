@@ -35,7 +35,10 @@ export async function findFormAccountId(db: Executor, formId: string): Promise<s
   return (await db.selectFrom('forms').select('account_id').where('id', '=', formId).executeTakeFirst())?.account_id;
 }
 
-/** Sends what was held for these recipients while they were unconfirmed: due now. Returns how many. */
+/**
+ * Hands what was held for these recipients while they were unconfirmed to the outbox, due now:
+ * sent once they are verified, skipped when they are being removed. Returns how many.
+ */
 export async function releaseHeldMessages(db: Executor, recipientIds: string[], now: string): Promise<number> {
   if (recipientIds.length === 0) return 0;
   const result = await db
@@ -47,17 +50,6 @@ export async function releaseHeldMessages(db: Executor, recipientIds: string[], 
   return Number(result.numUpdatedRows);
 }
 
-/** What was held for recipients about to be removed is recorded as never sent. */
-export async function skipHeldMessages(db: Executor, recipientIds: string[], reason: string): Promise<void> {
-  if (recipientIds.length === 0) return;
-  await db
-    .updateTable('email_messages')
-    .set({ state: 'skipped', skip_reason: reason })
-    .where('recipient_id', 'in', recipientIds)
-    .where('state', '=', 'held')
-    .execute();
-}
-
 /** The zone the form's account reads times in (null: not known yet). */
 export async function findAccountTimeZoneOfForm(db: Executor, formId: string): Promise<string | null> {
   const row = await db
@@ -67,4 +59,15 @@ export async function findAccountTimeZoneOfForm(db: Executor, formId: string): P
     .where('f.id', '=', formId)
     .executeTakeFirst();
   return row?.time_zone ?? null;
+}
+
+/** A recipient with its form's name, for a test message. */
+export async function findTestRecipient(db: Executor, recipientId: string): Promise<{ address: string; state: string; formName: string } | undefined> {
+  const row = await db
+    .selectFrom('email_recipients as r')
+    .innerJoin('forms as f', 'f.id', 'r.form_id')
+    .select(['r.address', 'r.state', 'f.name'])
+    .where('r.id', '=', recipientId)
+    .executeTakeFirst();
+  return row && { address: row.address, state: row.state, formName: row.name };
 }

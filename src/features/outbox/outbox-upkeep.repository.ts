@@ -3,7 +3,7 @@ import type { Dialect, Executor, Trx } from '../../platform/db/database.js';
 
 /**
  * The outbox's queries outside its rounds: claims renewed and taken back (outbox.lease.ts), done
- * items opened again to be sent again, the NOTIFY that wakes other instances, the queue's size.
+ * items opened again to be sent again, the NOTIFY that wakes other instances, the work pending.
  */
 
 /** The NOTIFY channel that wakes every instance's dispatcher when a commit queued work. */
@@ -19,9 +19,14 @@ export async function listenForQueuedWork(db: Executor): Promise<void> {
   await sql`listen ${sql.id(OUTBOX_NOTIFY_CHANNEL)}`.execute(db);
 }
 
-export async function countOutboxRows(db: Executor): Promise<number> {
-  const row = await db.selectFrom('outbox').select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow();
-  return Number(row.n);
+/**
+ * Work not yet done, in one statement: the outbox rows still to expand plus the items of every
+ * channel's table (`tables`, named by the channels, never input) still pending or being sent.
+ */
+export async function countPendingWork(db: Executor, tables: readonly string[]): Promise<number> {
+  const counts = [sql`(select count(*) from outbox)`, ...tables.map((table) => sql`(select count(*) from ${sql.table(table)} where state in ('pending', 'sending'))`)];
+  const { rows } = await sql<{ n: string | number }>`select ${sql.join(counts, sql` + `)} as n`.execute(db);
+  return Number(rows[0]?.n ?? 0);
 }
 
 /**

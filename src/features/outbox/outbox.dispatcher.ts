@@ -4,10 +4,10 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { DatabaseHandle, Trx } from '../../platform/db/database.js';
 import { yieldToWaitingWork } from '../../platform/lib/yield.js';
 import { QueuedWorkAnnouncer, QueuedWorkListener } from './outbox.announcer.js';
-import type { LeasedTable, OutboxChannel, OutboxQueue } from './outbox.channel.js';
+import type { OutboxChannel, OutboxQueue } from './outbox.types.js';
 import { LEASE_MS, Leases } from './outbox.lease.js';
 import { SubmissionQueue } from './outbox.repository.js';
-import { countOutboxRows, requeueItems } from './outbox-upkeep.repository.js';
+import { countPendingWork, requeueItems } from './outbox-upkeep.repository.js';
 import { nowIso } from '../../platform/lib/time.js';
 import { retries } from './outbox.policy.js';
 import { AttemptRecorder, runRoundSteps, type RoundOutcome } from './outbox.round.js';
@@ -87,20 +87,21 @@ export class OutboxDispatcher {
   }
 
   /**
-   * "Send again": one new attempt for each item of `table` among `ids`
+   * "Send again": one new attempt for each item of the channel named `channelName` among `ids`
    * whose last attempt is done, through the same claim and send as the first, keeping its ID
    * (a hook's `webhook-id`); its earlier attempts stay in the attempt log. Items already queued or
    * being sent are left alone. Returns how many were queued. `record`, in the same transaction,
    * after: the audit event commits with the requeue, or neither does.
    */
   async sendAgain(
-    table: LeasedTable,
+    channelName: string,
     ids: string[],
     inTransaction: { record?: (trx: Trx, queued: number) => Promise<void> } = {},
   ): Promise<number> {
-    const channel = this.channels.find((c) => c.table === table);
+    const channel = this.channels.find((c) => c.name === channelName);
     // No channel sends these items (email off, say): nothing would send them again.
     if (!channel) return 0;
+    const table = channel.table;
     const hasDueTime = retries(channel.policy);
     const now = nowIso();
     let queued = 0;
@@ -191,11 +192,15 @@ export class OutboxDispatcher {
 
   /**
    * Outbound work not yet done: submissions still to expand (one each, however many items they
-   * will make) plus every channel's queued and in-flight items.
+   * will make) plus every channel's queued and in-flight items, in one query.
    */
-  async countPending(): Promise<number> {
-    const counts = await Promise.all([countOutboxRows(this.handle.db), ...this.channels.map((channel) => channel.countPending())]);
-    return counts.reduce((sum, n) => sum + n, 0);
+  countPending(): Promise<number> {
+    return countPendingWork(this.handle.db, this.channels.map((channel) => channel.table));
+  }
+
+  /** The channel named `name`, if it is plugged in (email is not without SMTP_URL). */
+  channel(name: string): OutboxChannel | undefined {
+    return this.channels.find((c) => c.name === name);
   }
 
   /** Resolves once nothing is being sent and no pump is running or scheduled (tests, shutdown). */

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { DatabaseHandle } from '../../platform/db/database.js';
-import type { LeasedTable } from './outbox.channel.js';
+import type { LeasedTable } from './outbox.types.js';
 import { renewLeases, takeBackExpiredLeases } from './outbox-upkeep.repository.js';
 
 

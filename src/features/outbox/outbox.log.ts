@@ -1,52 +1,10 @@
-import type { SelectQueryBuilder } from 'kysely';
-import type { Executor } from '../../platform/db/database.js';
-import type { Database, OutboxAttemptRow } from '../../platform/db/schema.js';
-import { newId } from '../../platform/lib/ids.js';
-import { listAttemptRowsOfItems, listNewestAttemptRows } from './outbox-log.repository.js';
-import { insertAttemptRow, type AttemptWrite } from './outbox.repository.js';
+import type { OutboxAttemptRow } from '../../platform/db/schema.js';
+import type { LoggedAttempt, LoggedItem, MessageLogEntry, MessageState } from './outbox.types.js';
 
-/**
- * One outbound message as the owner sees it: every channel describes its
- * items in this shape, and the submission's page lists them together.
- */
-export interface MessageLogEntry {
-  /** Which service sends it again. */
-  channel: 'hook' | 'email' | 'integration';
-  id: string;
-  /** What it is, in words: "Hook delivery", "Notification email", "Confirmation email", "Slack message". */
-  kind: string;
-  /** Where it goes: a hook's URL, an address, an integration's name. */
-  target: string;
-  state: MessageState;
-  /** Why it was skipped or failed, when known. */
-  reason: string | null;
-  attempts: number;
-  /** The last answer: an HTTP status, an SMTP reply. */
-  lastStatus: string | null;
-  createdAt: string;
-  lastAttemptAt: string | null;
-  /** The attempts before the last, oldest first, where the channel's own log does not list them elsewhere. */
-  earlierAttempts?: Array<{ at: string; answer: string }>;
-  /** The owner may send it again (never the visitor's confirmation, nor one queued or in flight). */
-  canSendAgain: boolean;
-}
+// How the one attempt log reads: its rows as LoggedAttempts, and every channel's items with their
+// attempts as the owner's message log.
 
-export type MessageState = 'queued' | 'sending' | 'sent' | 'failed' | 'skipped';
-
-/** A channel's stored state in the log's words. */
-export function messageStateOf(stored: string): MessageState {
-  if (stored === 'pending') return 'queued';
-  if (stored === 'sending' || stored === 'sent' || stored === 'skipped') return stored;
-  return 'failed';
-}
-
-/** Whether a message in `stored` state is done, so it can be sent again. */
-export const isDone = (stored: string): boolean => stored !== 'pending' && stored !== 'sending';
-
-/** One row of the attempt log, as the channels' readers show it: what was written of it. */
-export type LoggedAttempt = Pick<AttemptWrite, 'id' | 'itemId' | 'attempt' | 'attemptedAt' | 'outcome' | 'status' | 'durationMs' | 'error'>;
-
-const loggedAttemptOf = (row: OutboxAttemptRow): LoggedAttempt => ({
+export const loggedAttemptOf = (row: OutboxAttemptRow): LoggedAttempt => ({
   id: row.id,
   itemId: row.item_id,
   attempt: Number(row.attempt),
@@ -57,10 +15,10 @@ const loggedAttemptOf = (row: OutboxAttemptRow): LoggedAttempt => ({
   error: row.error,
 });
 
-/** Every attempt of each of the items, oldest first (items with none are absent). */
-export async function listAttemptsOf(db: Executor, itemIds: string[]): Promise<Map<string, LoggedAttempt[]>> {
+/** Rows of the log (in order) grouped by item; items with none are absent. */
+export function groupByItem(rows: OutboxAttemptRow[]): Map<string, LoggedAttempt[]> {
   const byItem = new Map<string, LoggedAttempt[]>();
-  for (const row of await listAttemptRowsOfItems(db, [...new Set(itemIds)])) {
+  for (const row of rows) {
     const list = byItem.get(row.item_id) ?? [];
     list.push(loggedAttemptOf(row));
     byItem.set(row.item_id, list);
@@ -68,15 +26,49 @@ export async function listAttemptsOf(db: Executor, itemIds: string[]): Promise<M
   return byItem;
 }
 
-/** The newest `limit` attempts of the items a channel's query selects, newest first. */
-export async function listNewestAttempts(db: Executor, items: SelectQueryBuilder<Database, any, { id: string }>, limit: number): Promise<LoggedAttempt[]> {
-  return (await listNewestAttemptRows(db, items, limit)).map(loggedAttemptOf);
+/** A stored state in the log's words. */
+function messageStateOf(stored: string): MessageState {
+  if (stored === 'pending') return 'queued';
+  if (stored === 'sending' || stored === 'sent' || stored === 'skipped') return stored;
+  return 'failed';
 }
 
+/** Whether an item in `stored` state is done, so it can be sent again. */
+const isDone = (stored: string): boolean => stored !== 'pending' && stored !== 'sending';
+
+/** The outcomes every channel has; any other is a channel's own label (bounced, disabled), which says why by itself. */
+const COMMON_OUTCOMES = new Set(['sent', 'retry', 'failed', 'skipped']);
+
+/** An attempt's answer in words: the receiver's HTTP status, else the error or the server's reply. */
+const answerOf = (a: LoggedAttempt): string | null => (a.status === null ? a.error : `HTTP ${a.status}`);
+
 /**
- * Logs an attempt at something the outbox does not send (an integration's test message): it
- * shows in the log of whatever `itemId` names, and goes with it.
+ * Why a message did not go: a skip's reason; for a failure, the error beside an HTTP status, or
+ * the channel's label (a bounce) when the answer column already shows the reply.
  */
-export async function logAttempt(db: Executor, attempt: Omit<LoggedAttempt, 'id' | 'attempt'> & { channel: string }): Promise<void> {
-  await insertAttemptRow(db, { ...attempt, id: newId('att'), attempt: 1 });
+function reasonOf(state: MessageState, last: LoggedAttempt | undefined): string | null {
+  if (!last || (state !== 'skipped' && state !== 'failed')) return null;
+  if (last.outcome === 'skipped' || last.status !== null) return last.error;
+  return COMMON_OUTCOMES.has(last.outcome) ? null : last.outcome;
+}
+
+/** One message of the log: the channel's description of its item, and what its attempts say. */
+export function messageLogEntryOf(item: LoggedItem, attempts: LoggedAttempt[]): MessageLogEntry {
+  const state = messageStateOf(item.state);
+  const last = attempts.at(-1);
+  const answered = last && last.outcome !== 'skipped' ? last : undefined;
+  return {
+    channel: item.channel,
+    id: item.id,
+    kind: item.kind,
+    target: item.target,
+    state,
+    reason: reasonOf(state, last),
+    attempts: item.attempts,
+    lastStatus: answered ? answerOf(answered) : null,
+    createdAt: item.createdAt,
+    lastAttemptAt: last?.attemptedAt ?? null,
+    earlierAttempts: attempts.slice(0, -1).map((a) => ({ at: a.attemptedAt, answer: answerOf(a) ?? 'no answer' })),
+    canSendAgain: item.resendable && isDone(item.state),
+  };
 }

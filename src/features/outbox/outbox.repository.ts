@@ -1,6 +1,6 @@
 import { CompiledQuery, sql } from 'kysely';
 import type { Dialect, Executor, Trx } from '../../platform/db/database.js';
-import type { LeasedItems, OutboxChannel, OutboxQueue, QueuedSubmission } from './outbox.channel.js';
+import type { LeasedItems, OutboxChannel, OutboxQueue, QueuedSubmission } from './outbox.types.js';
 
 /**
  * "This form has outbound work", as SQL over a form id column: true when any channel's own
@@ -176,8 +176,7 @@ export async function recordAttempt(trx: Trx, items: ItemTable, w: AttemptWrite)
   return true;
 }
 
-/** An attempt at something that is no outbox item (an integration's test message), logged under its ID. */
-export async function insertAttemptRow(db: Executor, w: Omit<AttemptWrite, 'state' | 'nextAttemptAt'>): Promise<void> {
+async function insertAttemptRow(db: Executor, w: AttemptWrite): Promise<void> {
   await db
     .insertInto('outbox_attempts')
     .values({

@@ -3,7 +3,7 @@ import type { DatabaseHandle, Dialect, Trx } from '../../platform/db/database.js
 import { BatchedWrites, writeSkippingLocked } from '../../platform/lib/batched-writes.js';
 import { newId } from '../../platform/lib/ids.js';
 import { nowIso } from '../../platform/lib/time.js';
-import type { ClaimLease, OutboxChannel, OutboxItem, RecordedAttempt, SendOutcome } from './outbox.channel.js';
+import type { OutboxChannel, OutboxItem, RecordedAttempt, SendOutcome } from './outbox.types.js';
 import { nextStep, retries } from './outbox.policy.js';
 import {
   deleteOutboxRows,
@@ -25,6 +25,12 @@ import {
  * transaction of its own whose failure is logged and skipped (`undefined`).
  */
 export type RunStep = <T>(what: string, step: (trx: Trx) => Promise<T>) => Promise<T | undefined>;
+
+/** Who claims: the owner every lease of a round carries. */
+export interface ClaimLease {
+  /** This instance's claimant id, written to `claimed_by`: the dispatcher renews its leases by it. */
+  instance: string;
+}
 
 export interface RoundPlan {
   channels: readonly OutboxChannel[];
@@ -74,12 +80,12 @@ export async function runRoundSteps(run: RunStep, plan: RoundPlan): Promise<Roun
         continue;
       }
       claimed.add(channel.name);
-      const items = await run(`claiming ${channel.name}'s outbound work`, (trx) => claimDueItems(trx, plan, channel, free));
-      if (items === undefined) continue;
-      if (items.length > 0) outcome.sends.push({ channel, items });
+      const claim = await run(`claiming ${channel.name}'s outbound work`, (trx) => claimDueItems(trx, plan, channel, free));
+      if (claim === undefined) continue;
+      if (claim.send.length > 0) outcome.sends.push({ channel, items: claim.send });
       // Fewer than asked for: nothing more is due now (a claim takes the oldest due first).
-      outcome.drained.set(channel.name, items.length < free);
-      if (items.length === free) outcome.full = true;
+      outcome.drained.set(channel.name, claim.claimed < free);
+      if (claim.claimed === free) outcome.full = true;
     }
   };
   await claimEach(plan.channels.filter((channel) => !plan.idle.has(channel.name)));
@@ -99,11 +105,40 @@ export async function runRoundSteps(run: RunStep, plan: RoundPlan): Promise<Roun
   return outcome;
 }
 
-/** Leases up to `limit` of the channel's due items to this instance, and has the channel load what sending them needs. */
-async function claimDueItems(trx: Trx, plan: RoundPlan, channel: OutboxChannel, limit: number): Promise<OutboxItem[]> {
-  const leased = await leaseDueItems(trx, plan.dialect, channel.table, { limit, now: nowIso(), instance: plan.lease.instance, retries: retries(channel.policy) });
-  return leased ? channel.load(trx, leased) : [];
+/**
+ * Leases up to `limit` of the channel's due items to this instance and has the channel load what
+ * sending them needs; the items it skips are recorded `skipped`, with the reason, in this
+ * transaction: they are never seen leased. Returns how many were claimed and those to send.
+ */
+async function claimDueItems(trx: Trx, plan: RoundPlan, channel: OutboxChannel, limit: number): Promise<{ claimed: number; send: OutboxItem[] }> {
+  const now = nowIso();
+  const items = { table: channel.table, retries: retries(channel.policy) };
+  const leased = await leaseDueItems(trx, plan.dialect, channel.table, { limit, now, instance: plan.lease.instance, retries: items.retries });
+  if (!leased) return { claimed: 0, send: [] };
+  const loaded = await channel.load(trx, leased);
+  const skipped = loaded.filter((item) => item.skip !== undefined);
+  if (skipped.length === 0) return { claimed: loaded.length, send: loaded };
+  const writes = skipped.map((item) => skipOf(channel, item, now));
+  // The rows are this transaction's own (just leased): no lock of another to skip.
+  if (plan.dialect === 'sqlite') await recordAttemptsTogether(trx, items, writes);
+  else await recordAttemptsUnlessLocked(trx, items, writes);
+  return { claimed: loaded.length, send: loaded.filter((item) => item.skip === undefined) };
 }
+
+/** A skipped item's outcome: the next of its attempts, `skipped`, with the channel's reason. */
+const skipOf = (channel: OutboxChannel, item: OutboxItem, at: string): AttemptWrite => ({
+  id: newId('att'),
+  channel: channel.name,
+  itemId: item.id,
+  attempt: item.attempts + 1,
+  attemptedAt: at,
+  outcome: 'skipped',
+  status: null,
+  durationMs: null,
+  error: item.skip ?? null,
+  state: 'skipped',
+  nextAttemptAt: null,
+});
 
 /** Creates the items of the oldest queued submissions in every channel and drops their outbox rows. */
 async function expandOldestQueued(trx: Trx, plan: RoundPlan): Promise<{ expanded: number; madeWork: string[] }> {

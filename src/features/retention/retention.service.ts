@@ -13,7 +13,7 @@ import {
   selectSubmissionIdsOfForm,
 } from './retention.repository.js';
 import { parsePayload, type FieldValue } from '../submissions/submission.types.js';
-import type { OutboxQueue } from '../outbox/outbox.channel.js';
+import type { OutboxQueue } from '../outbox/outbox.types.js';
 import type { FileService } from '../files/file.service.js';
 
 /** The most rows deleted in one transaction (docs/spam-and-privacy.md). */

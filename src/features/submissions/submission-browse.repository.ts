@@ -1,8 +1,8 @@
 import { sql, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { Dialect, Executor } from '../../platform/db/database.js';
 import type { Database, SubmissionRow } from '../../platform/db/schema.js';
-import { triageConditions } from '../inbox/inbox.repository.js';
 import type { TriageFilter } from '../inbox/inbox.types.js';
+import { triageConditions } from './triage-filter.repository.js';
 
 type SubmissionsQuery = SelectQueryBuilder<Database, 'submissions', {}>;
 

@@ -16,10 +16,10 @@ import {
 } from './submission-browse.repository.js';
 import { exportRowToExportedSubmission, listExportPayloadsOfForm, listExportRowsOfForm } from './submission-export.repository.js';
 import { checkDays, decodePosition, encodePosition, filterOf, searchWords } from './submission-browse.filters.js';
-import { countTriagedInboxRows } from '../inbox/inbox.repository.js';
+import type { SubmissionInboxService } from '../inbox/inbox.service.js';
 import type { TriageFilter } from '../inbox/inbox.types.js';
 import { parsePayload, submissionRowToSubmission, type DailyCount, type ExportedSubmission, type Submission, type SubmissionPosition } from './submission.types.js';
-import type { SearchIndexer } from '../search/search.indexer.js';
+import type { SearchIndexer } from '../search/search.service.js';
 
 export const BROWSE_PAGE_SIZE = 50;
 /**
@@ -89,6 +89,8 @@ export class SubmissionBrowseService {
     private readonly db: Executor,
     private readonly dialect: Dialect,
     private readonly forms: FormService,
+    /** The team inbox: how many of a form's submissions are read and done. */
+    private readonly inbox: Pick<SubmissionInboxService, 'countTriaged'>,
     private readonly searchIndex: SearchIndexer,
     private readonly audit?: AuditService,
   ) {}
@@ -181,7 +183,7 @@ export class SubmissionBrowseService {
 
   /** Counts and last submission per form, for the forms list (counters, never a scan). */
   async summariseForms(accountId: string, formIds: string[]): Promise<Map<string, FormSummary>> {
-    const [rows, triaged] = await Promise.all([listFormOverviewRows(this.db, accountId, formIds), countTriagedInboxRows(this.db, formIds)]);
+    const [rows, triaged] = await Promise.all([listFormOverviewRows(this.db, accountId, formIds), this.inbox.countTriaged(formIds)]);
     const triagedByForm = new Map(triaged.map((t) => [t.formId, t]));
     return new Map(
       rows.map((r) => {

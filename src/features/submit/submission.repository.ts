@@ -3,7 +3,7 @@ import { CompiledQuery, SqliteAdapter } from 'kysely';
 import type pg from 'pg';
 import type { Executor, Trx } from '../../platform/db/database.js';
 import type { IdempotencyKeyRow, NewSubmissionRow } from '../../platform/db/schema.js';
-import type { OutboxQueue } from '../outbox/outbox.channel.js';
+import type { OutboxQueue } from '../outbox/outbox.types.js';
 
 // Keeps each multi-row INSERT well under SQLite's and PostgreSQL's bind-parameter limits.
 const ROWS_PER_INSERT = 200;

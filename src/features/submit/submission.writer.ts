@@ -9,7 +9,7 @@ import {
   storeSubmissionBatchInOneStatement,
   type BatchedSubmission,
 } from './submission.repository.js';
-import type { OutboxQueue } from '../outbox/outbox.channel.js';
+import type { OutboxQueue } from '../outbox/outbox.types.js';
 
 /** Running totals since start: how well group commit batches (submissions per transaction). */
 export interface WriterStats {

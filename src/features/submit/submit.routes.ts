@@ -11,7 +11,7 @@ import { localizedError } from './localized-errors.js';
 import { backUrl, thanksTexts } from './hosted-page-context.js';
 import { errorDestination } from './redirects.js';
 import { respondsWithJson } from './response-mode.js';
-import type { UploadBatch } from '../files/upload-batch.js';
+import type { UploadBatch } from '../files/file.types.js';
 import { checkIdempotencyKey } from './submit.service.js';
 import { parseMultipartFields } from './submit-multipart.js';
 import { decodeUtf8, parseJsonFields, parseUrlencodedFields, type PostedFields } from './submit-fields.js';

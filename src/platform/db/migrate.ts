@@ -31,6 +31,7 @@ import * as m0028 from './migrations/0028_hook_delivery_attempts.js';
 import * as m0029 from './migrations/0029_outbox_attempts.js';
 import * as m0030 from './migrations/0030_instance_admin_is_a_user.js';
 import * as m0031 from './migrations/0031_email_confirmation.js';
+import * as m0032 from './migrations/0032_tests_and_skips_in_outbox_log.js';
 import * as m0033 from './migrations/0033_sessions_signed_on_at.js';
 
 // Listed statically so the compiled package needs no file-system scan to find migrations.
@@ -66,6 +67,7 @@ const migrations: Record<string, Migration> = {
   '0029_outbox_attempts': m0029,
   '0030_instance_admin_is_a_user': m0030,
   '0031_email_confirmation': m0031,
+  '0032_tests_and_skips_in_outbox_log': m0032,
   '0033_sessions_signed_on_at': m0033,
 };
 

@@ -151,16 +151,6 @@ export interface HookDeliveryTable {
   attempts: Generated<number>;
 }
 
-/** A hook's "Send test" (it belongs to no submission), shown in the hook's delivery log. */
-export interface HookTestDeliveryTable {
-  id: string;
-  hook_id: string;
-  attempted_at: string;
-  response_status: number | null;
-  duration_ms: number;
-  error: string | null;
-}
-
 export interface SessionTable {
   /** SHA-256 of the session token; the token itself lives only in the cookie. */
   id: string;
@@ -268,7 +258,11 @@ export interface EmailMessageTable {
   created_at: string;
   /** SHA-256 of the lower-cased address of a confirmation (the per-address guard). */
   address_hash: string | null;
-  /** Why a confirmation was skipped: rate_limited | daily_cap | suppressed | too_late. */
+  /**
+   * Why a confirmation is not to be sent, decided as it is made (too_late); the outbox skips it
+   * with this reason when it leases it. Every skip's reason is in outbox_attempts (migration
+   * 0032); rows older than it also keep the guards' reasons here.
+   */
   skip_reason: string | null;
   /** When a confirmation passed the guards; the hourly and daily limits count these. */
   admitted_at: string | null;
@@ -365,10 +359,11 @@ export interface IntegrationMessageTable {
 }
 
 /**
- * Every attempt of every outbound item (migration 0029), written by the outbox with the item's
- * new state: a hook delivery, an email or an integration message (`item_id` in the channel's
- * table), or an integration's test message (`item_id` is the integration's). A trigger on each
- * item table removes an item's attempts with it.
+ * Every outcome of every outbound item (migration 0029), written by the outbox with the item's
+ * new state: an attempt at a hook delivery, an email or an integration message (`item_id` in the
+ * channel's table), a skip with its reason, or an owner's test send (`item_id` is what it tests: a
+ * hook, an integration, an email recipient; migration 0032). A trigger on each of these tables
+ * removes a row's attempts with it.
  */
 export interface OutboxAttemptTable {
   id: string;
@@ -378,12 +373,12 @@ export interface OutboxAttemptTable {
   /** 1 for the first attempt, one more each retry or "Send again". */
   attempt: number;
   attempted_at: string;
-  /** sent | retry | failed, or the channel's own: bounced (email), disabled, skipped. */
+  /** sent | retry | failed | skipped, or the channel's own: bounced (email), disabled (integrations). */
   outcome: string;
   /** The HTTP status of the answer; null for email and when there was no answer. */
   status: number | null;
   duration_ms: number | null;
-  /** The error, or an SMTP reply. */
+  /** The error, an SMTP reply, or why the item was skipped. */
   error: string | null;
 }
 
@@ -504,7 +499,6 @@ export interface Database {
   idempotency_keys: IdempotencyKeyTable;
   hooks: HookTable;
   hook_deliveries: HookDeliveryTable;
-  hook_test_deliveries: HookTestDeliveryTable;
   outbox: OutboxTable;
   email_recipients: EmailRecipientTable;
   email_messages: EmailMessageTable;
@@ -553,7 +547,6 @@ export type IdempotencyKeyRow = Selectable<IdempotencyKeyTable>;
 export type HookRow = Selectable<HookTable>;
 export type NewHookRow = Insertable<HookTable>;
 export type HookDeliveryRow = Selectable<HookDeliveryTable>;
-export type HookTestDeliveryRow = Selectable<HookTestDeliveryTable>;
 export type EmailRecipientRow = Selectable<EmailRecipientTable>;
 export type EmailMessageRow = Selectable<EmailMessageTable>;
 export type NewEmailMessageRow = Insertable<EmailMessageTable>;

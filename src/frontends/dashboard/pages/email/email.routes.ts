@@ -121,6 +121,17 @@ function recipientMessage(field: string, text: string): string {
   return bad ? `“${bad[1]}” is not an email address: enter addresses like name@example.com.` : text;
 }
 
+/** The test emails' results in a sentence: which addresses took it, and what the server said of the others. */
+function testEmailText(results: Array<{ address: string; sent: boolean; reply: string }>): string {
+  const sent = results.filter((r) => r.sent).map((r) => r.address);
+  const refused = results.filter((r) => !r.sent).map((r) => `${r.address} (${r.reply})`);
+  const parts = [
+    ...(sent.length > 0 ? [`A test email was sent to ${sent.join(', ')}.`] : []),
+    ...(refused.length > 0 ? [`The mail server did not take the one to ${refused.join(', ')}.`] : []),
+  ];
+  return `${parts.join(' ')} Each result is in the email log.`;
+}
+
 const formParams = { type: 'object', required: ['id'], properties: { id: { type: 'string', maxLength: 100 }, recipientId: { type: 'string', maxLength: 100 } } } as const;
 
 /** The owner's notification settings (posted from the form's settings page), test button and email log. */
@@ -173,9 +184,9 @@ export async function emailPages(app: FastifyInstance): Promise<void> {
     // Another account's form is not found, whatever the server's email setting.
     await app.services.forms.getFormOfAccount(request.owner!.id, request.params.id);
     if (!notifications.emailEnabled) throw new AppError('validation_failed', 'Email is off on this server (SMTP_URL is not set).');
-    const sentTo = await notifications.queueTestEmails(request.owner!.id, request.params.id);
-    const text = sentTo.length > 0 ? `A test email is on its way to ${sentTo.join(', ')}. Its result appears in the email log.` : 'No confirmed address to send to yet.';
-    return sendPage(reply, 'message', pageContext(request, reply, 'Test email'), { heading: 'Test email', text }, sentTo.length > 0 ? 200 : 400);
+    const results = await notifications.sendTestEmails(request.owner!.id, request.params.id);
+    const text = results.length > 0 ? testEmailText(results) : 'No confirmed address to send to yet.';
+    return sendPage(reply, 'message', pageContext(request, reply, 'Test email'), { heading: 'Test email', text }, results.length > 0 ? 200 : 400);
   });
 
   app.get<{ Params: { id: string } }>('/dashboard/forms/:id/email-log', { schema: { hide: true, params: formParams } }, async (request, reply) => {

@@ -1,5 +1,5 @@
 import { valueText } from '../../../../platform/lib/template.js';
-import type { MessageLogEntry } from '../../../../features/outbox/outbox.log.js';
+import type { MessageLogEntry } from '../../../../features/outbox/outbox.types.js';
 import type { Form } from '../../../../features/forms/form.types.js';
 import { BROWSE_PAGE_SIZE, type BrowsePage } from '../../../../features/submissions/submission-browse.service.js';
 import type { DailyCount } from '../../../../features/submissions/submission.types.js';
