@@ -75,7 +75,7 @@ function submissionsThrough(writer: SubmissionWriter, queueOutbound: boolean) {
 }
 
 // How the writer batches, retries and answers is specified with a fake store in
-// test/submit/submission-writer.spec.ts; here it runs over the stores of each database.
+// test/submissions/submission-writer.spec.ts; here it runs over the stores of each database.
 describe(`submission writer on ${testDialect}`, () => {
   // SQLite has one connection: one transaction at a time. PostgreSQL may run several.
   const concurrency = testDialect === 'postgres' ? 2 : 1;

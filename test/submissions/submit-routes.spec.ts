@@ -6,7 +6,7 @@ import { BROWSER_ACCEPT, JSON_ACCEPT, countStored, storedSubmission, submit } fr
 
 // The submit endpoint through the whole app over SQLite, in the unit tier: parsing, control
 // fields, the form's spam rules, the answer for each caller, and the group-committing writer.
-// test/submissions/ runs it on both databases.
+// The *.test.ts files beside it run it on both databases.
 let t: AppUnderTest;
 let owner: Awaited<ReturnType<typeof createOwner>>;
 beforeAll(async () => {
