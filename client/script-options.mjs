@@ -1,5 +1,5 @@
 // esbuild's options for the browser script Formgate serves (one minified ES2019 IIFE, no
-// dependencies): client/build.mjs writes it, the bundle-size spec rebuilds it to compare.
+// dependencies): client/build.mjs writes it, the bundle-size spec builds it in memory to measure it.
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 

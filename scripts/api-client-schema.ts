@@ -1,6 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { buildApp } from '../src/app.js';
+import { clientScriptOf } from '../src/features/client-script/client-script.js';
 import { parseConfig } from '../src/platform/config.js';
 import { createDatabase } from '../src/platform/db/database.js';
 import { migrateToLatest } from '../src/platform/db/migrate.js';
@@ -17,11 +18,12 @@ const HEADER = `/**
 
 /** The document as the service serves it, from an app built in memory (no server, no network). */
 export async function fetchOpenApiDocument(): Promise<Record<string, unknown>> {
-  // Only what the document depends on: an empty database, no Redis, a fixed public address.
+  // Only what the document depends on: an empty database, no Redis, a fixed public address, and
+  // no browser script (its routes are not in the document), so no build is needed.
   const config = parseConfig({ LOG_LEVEL: 'silent', DATABASE_URL: 'sqlite::memory:', BASE_URL: 'https://formgate.invalid' });
   const handle = createDatabase(config.databaseUrl);
   await migrateToLatest(handle);
-  const app = await buildApp({ config, handle, logger: false, closeDatabase: true });
+  const app = await buildApp({ config, handle, logger: false, closeDatabase: true, clientScript: clientScriptOf(Buffer.alloc(0)) });
   try {
     const response = await app.inject({ method: 'GET', url: '/v1/openapi.json' });
     if (response.statusCode !== 200) throw new Error(`/v1/openapi.json answered ${response.statusCode}`);

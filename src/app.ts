@@ -68,6 +68,8 @@ export interface BuildAppOptions {
    * route (the test suite checks every API answer against the OpenAPI document this way).
    */
   instrument?: (app: FastifyInstance) => void;
+  /** Test seam: the browser script to serve instead of the build's (specs run without a build). */
+  clientScript?: ClientScript;
 }
 
 function waitUntilReady(redis: Redis, timeoutMs: number): Promise<void> {
@@ -103,7 +105,7 @@ function requestActor(request: FastifyRequest): AuditActor | undefined {
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config } = options;
   // First: a missing build stops the start before anything is opened.
-  const clientScript = loadClientScript();
+  const clientScript = options.clientScript ?? loadClientScript();
   const handle = options.handle ?? createDatabase(config.databaseUrl);
   const app = Fastify({
     // Request lines show secret links and signed query strings as [redacted] (request-log.ts).

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFormgateApi, FormgateApiError, type FormgateApi } from '../src/api/index.js';
-import { startTestApp, type TestApp } from '../../test/helpers/app.js';
+import { buildTestApp, type AppUnderTest } from '../../test/helpers/app.js';
 import { createForm, createOwner, insertSubmissions } from '../../test/helpers/factories.js';
 
-// The typed client against a real server on loopback: every call goes over HTTP, and the test
-// app checks each answer against the document the client was generated from.
-let t: TestApp;
+// The typed client against the app: every call is an HTTP request to its routes (injected, no
+// socket), and the test app checks each answer against the document the client was generated from.
+let t: AppUnderTest;
 let owner: Awaited<ReturnType<typeof createOwner>>;
 let api: FormgateApi;
 /** Every request the client made, as "METHOD path?query". */
@@ -13,16 +13,16 @@ const requests: string[] = [];
 
 beforeAll(async () => {
   // Hooks on loopback targets are refused unless an operator allows private targets.
-  t = await startTestApp({ env: { HOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
+  t = await buildTestApp({ env: { HOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
   owner = await createOwner(t.services, { planId: 'pro' });
   api = createFormgateApi({
-    baseUrl: `${t.url}/`,
+    baseUrl: `${t.config.baseUrl}/`,
     apiKey: owner.apiKey,
     fetch: async (input, init) => {
       const request = new Request(input, init);
       const url = new URL(request.url);
       requests.push(`${request.method} ${url.pathname}${url.search}`);
-      return fetch(request);
+      return t.fetch(request);
     },
   });
 });
@@ -118,7 +118,7 @@ describe('the typed management-API client', () => {
     const badHook = await api.createHook({ formId: owner.form.id, targetUrl: 'ftp://example.com/x' }).catch((e: unknown) => e);
     expect(badHook).toMatchObject({ status: 400, code: 'validation_failed' });
 
-    const anonymous = createFormgateApi({ baseUrl: t.url, apiKey: 'fgk_not-a-key' });
+    const anonymous = createFormgateApi({ baseUrl: t.config.baseUrl, apiKey: 'fgk_not-a-key', fetch: t.fetch });
     const denied = await anonymous.getMe().catch((e: unknown) => e);
     expect(denied).toMatchObject({ status: 401, code: 'unauthorized', message: expect.stringContaining('API key') });
   });

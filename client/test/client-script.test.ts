@@ -1,19 +1,28 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../test/helpers/app.js';
+import { buildTestApp, type AppUnderTest } from '../../test/helpers/app.js';
+// @ts-expect-error: a plain .mjs module beside the build script, without declarations.
+import { browserScriptOptions } from '../script-options.mjs';
 
 const built = readFileSync(new URL('../dist/formgate.min.js', import.meta.url));
 
-let t: TestApp;
+let t: AppUnderTest;
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await buildTestApp();
 });
 afterAll(async () => {
   await t?.close();
 });
 
 describe('GET /v1/client.js and /v1/client.<hash>.js', () => {
+  it('the built script is what the sources build today (a stale build would be served)', async () => {
+    const fresh = await build({ ...browserScriptOptions, write: false, logLevel: 'silent' });
+    expect(fresh.outputFiles).toHaveLength(1);
+    expect(Buffer.from(fresh.outputFiles![0]!.contents).equals(built)).toBe(true);
+  });
+
   it('serves the built script under a name derived from its bytes, with its SRI value', () => {
     const sha256 = createHash('sha256').update(built).digest('hex');
     expect(t.app.clientScript.versionedPath).toBe(`/v1/client.${sha256.slice(0, 16)}.js`);
@@ -21,7 +30,7 @@ describe('GET /v1/client.js and /v1/client.<hash>.js', () => {
   });
 
   it('the plain URL: the built bytes, JavaScript, short caching, readable from any origin', async () => {
-    const res = await fetch(`${t.url}/v1/client.js`, { headers: { origin: 'https://www.example.org' } });
+    const res = await t.fetch('/v1/client.js', { headers: { origin: 'https://www.example.org' } });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
     expect(res.headers.get('cache-control')).toBe('public, max-age=300');
@@ -29,12 +38,12 @@ describe('GET /v1/client.js and /v1/client.<hash>.js', () => {
     expect(res.headers.get('vary')).toMatch(/Origin/);
     expect(Buffer.from(await res.arrayBuffer()).equals(built)).toBe(true);
 
-    const anonymous = await fetch(`${t.url}/v1/client.js`);
+    const anonymous = await t.fetch('/v1/client.js');
     expect(anonymous.headers.get('access-control-allow-origin')).toBe('*');
   });
 
   it('the versioned URL: the same bytes, cached for a year and immutable', async () => {
-    const res = await fetch(`${t.url}${t.app.clientScript.versionedPath}`);
+    const res = await t.fetch(`${t.app.clientScript.versionedPath}`);
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
@@ -42,31 +51,31 @@ describe('GET /v1/client.js and /v1/client.<hash>.js', () => {
   });
 
   it('answers 304 to a matching If-None-Match, and 200 to another tag', async () => {
-    const first = await fetch(`${t.url}/v1/client.js`);
+    const first = await t.fetch('/v1/client.js');
     const etag = first.headers.get('etag')!;
     expect(etag).toBe(`"${t.app.clientScript.hash}"`);
-    const again = await fetch(`${t.url}/v1/client.js`, { headers: { 'if-none-match': `"other", W/${etag}` } });
+    const again = await t.fetch('/v1/client.js', { headers: { 'if-none-match': `"other", W/${etag}` } });
     expect(again.status).toBe(304);
     expect(await again.text()).toBe('');
-    const changed = await fetch(`${t.url}/v1/client.js`, { headers: { 'if-none-match': '"0000000000000000"' } });
+    const changed = await t.fetch('/v1/client.js', { headers: { 'if-none-match': '"0000000000000000"' } });
     expect(changed.status).toBe(200);
   });
 
   it('HEAD answers the headers without the body', async () => {
-    const res = await fetch(`${t.url}/v1/client.js`, { method: 'HEAD' });
+    const res = await t.fetch('/v1/client.js', { method: 'HEAD' });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
     expect(await res.text()).toBe('');
   });
 
   it('another hash is an unknown route: an old URL never serves other bytes', async () => {
-    const res = await fetch(`${t.url}/v1/client.0123456789abcdef.js`);
+    const res = await t.fetch('/v1/client.0123456789abcdef.js');
     expect(res.status).toBe(404);
     expect(await res.json()).toMatchObject({ error: 'not_found' });
   });
 
   it('a 429 on submit exposes Retry-After to cross-origin scripts', async () => {
-    const res = await fetch(`${t.url}/v1/submit/frm_unknown`, {
+    const res = await t.fetch('/v1/submit/frm_unknown', {
       method: 'POST',
       headers: { origin: 'https://www.example.org', accept: 'application/json', 'content-type': 'application/json' },
       body: '{"a":1}',

@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { logRedactPaths } from '../../src/platform/http/request-log.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { buildTestApp, type AppUnderTest } from '../helpers/app.js';
 import { createOwner } from '../helpers/factories.js';
 
 const logLines: string[] = [];
@@ -13,7 +13,7 @@ const captured = new Writable({
   },
 });
 
-let t: TestApp;
+let t: AppUnderTest;
 let owner: Awaited<ReturnType<typeof createOwner>>;
 let intruder: Awaited<ReturnType<typeof createOwner>>;
 let submissionId: string;
@@ -57,7 +57,7 @@ function call(route: Route, authorization?: string): Promise<Response> {
   if (authorization !== undefined) headers.authorization = authorization;
   const body = route.body?.();
   if (body) headers['content-type'] = 'application/json';
-  return fetch(`${t.url}${route.path()}`, {
+  return t.fetch(`${route.path()}`, {
     method: route.method,
     headers,
     ...(body ? { body: JSON.stringify(body) } : {}),
@@ -65,7 +65,7 @@ function call(route: Route, authorization?: string): Promise<Response> {
 }
 
 beforeAll(async () => {
-  t = await startTestApp({
+  t = await buildTestApp({
     env: { HOOK_ALLOW_PRIVATE_TARGETS: 'true', LOG_LEVEL: 'trace', TRUST_PROXY: '2' },
     loggerInstance: pino({ level: 'trace', redact: logRedactPaths }, captured),
   });
@@ -75,7 +75,7 @@ beforeAll(async () => {
   const revoked = (await t.services.apiKeys.listApiKeys(owner.account.id)).find((k) => k.name === 'old')!;
   await t.services.apiKeys.revokeApiKey(revoked.id);
 
-  const submitted = await fetch(`${t.url}/v1/submit/${owner.form.id}`, {
+  const submitted = await t.fetch(`/v1/submit/${owner.form.id}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/json' },
     body: JSON.stringify({ name: 'Ada', access_key: accessKey }),
@@ -83,7 +83,7 @@ beforeAll(async () => {
   expect(submitted.status).toBe(200);
   submissionId = ((await submitted.json()) as { submissionId: string }).submissionId;
 
-  const hook = await fetch(`${t.url}/v1/api/hooks`, {
+  const hook = await t.fetch('/v1/api/hooks', {
     method: 'POST',
     headers: { ...owner.auth, 'content-type': 'application/json' },
     body: JSON.stringify({ formId: owner.form.id, targetUrl: 'https://127.0.0.1:9/in' }),
@@ -144,18 +144,18 @@ describe('management API authentication and scoping', () => {
   }
 
   it("lists never show another account's resources", async () => {
-    const forms = (await (await fetch(`${t.url}/v1/api/forms`, { headers: intruder.auth })).json()) as { forms: Array<{ id: string }> };
+    const forms = (await (await t.fetch('/v1/api/forms', { headers: intruder.auth })).json()) as { forms: Array<{ id: string }> };
     expect(forms.forms.map((f) => f.id)).toEqual([intruder.form.id]);
-    const hooks = (await (await fetch(`${t.url}/v1/api/hooks`, { headers: intruder.auth })).json()) as { hooks: unknown[] };
+    const hooks = (await (await t.fetch('/v1/api/hooks', { headers: intruder.auth })).json()) as { hooks: unknown[] };
     expect(hooks.hooks).toEqual([]);
-    const me = (await (await fetch(`${t.url}/v1/api/me`, { headers: intruder.auth })).json()) as { user: { id: string } };
+    const me = (await (await t.fetch('/v1/api/me', { headers: intruder.auth })).json()) as { user: { id: string } };
     expect(me.user.id).toBe(intruder.account.id);
   });
 
   it('the owner still reaches everything (the 404s above are about scoping, not broken routes)', async () => {
-    const sub = await fetch(`${t.url}/v1/api/submissions/${submissionId}`, { headers: owner.auth });
+    const sub = await t.fetch(`/v1/api/submissions/${submissionId}`, { headers: owner.auth });
     expect(sub.status).toBe(200);
-    const list = await fetch(`${t.url}/v1/api/forms/${owner.form.id}/submissions`, { headers: owner.auth });
+    const list = await t.fetch(`/v1/api/forms/${owner.form.id}/submissions`, { headers: owner.auth });
     expect(((await list.json()) as { submissions: unknown[] }).submissions).toHaveLength(1);
   });
 

@@ -2,16 +2,16 @@ import { sql } from 'kysely';
 import { waitFor } from '../helpers/wait.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAsActor } from '../../src/features/audit/audit.context.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { buildTestApp, type AppUnderTest } from '../helpers/app.js';
 import { DashboardClient } from '../helpers/dashboard-client.js';
 import { testDialect } from '../helpers/database.js';
 import { createAccount, createForm, insertSubmissions } from '../helpers/factories.js';
 import { newTimeOrderedId } from '../../src/platform/lib/ids.js';
 
-let t: TestApp;
+let t: AppUnderTest;
 
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await buildTestApp();
 });
 afterAll(async () => t?.close());
 
@@ -19,7 +19,7 @@ const asCli = <T>(fn: () => Promise<T>) => runAsActor(() => ({ actor: { type: 'c
 const PASSWORD = 'correct horse battery';
 
 async function signIn(email: string): Promise<DashboardClient> {
-  const client = new DashboardClient(t.url);
+  const client = new DashboardClient(t);
   await client.get('/dashboard/login');
   expect((await client.post('/dashboard/login', { email, password: PASSWORD })).res.status).toBe(303);
   return client;
@@ -34,7 +34,7 @@ async function storedDetails(accountId: string): Promise<string> {
 describe('the audit log', () => {
   it('records dashboard sign-ins, failed sign-ins and key changes with the owner and the address', async () => {
     const email = `audited-${Date.now()}@example.com`;
-    const browser = new DashboardClient(t.url);
+    const browser = new DashboardClient(t);
     await browser.signUp(email, 'correct horse battery');
     const account = (await t.services.accounts.findAccountByEmail(email))!;
     await browser.get('/dashboard/keys');
@@ -43,7 +43,7 @@ describe('the audit log', () => {
     await browser.get(`/dashboard/keys/${key!.id}/revoke`);
     expect((await browser.post(`/dashboard/keys/${key!.id}/revoke`, {})).res.status).toBe(303);
 
-    const stranger = new DashboardClient(t.url);
+    const stranger = new DashboardClient(t);
     await stranger.get('/dashboard/login');
     expect((await stranger.post('/dashboard/login', { email, password: 'not the password' })).res.status).toBe(401);
 
@@ -126,7 +126,7 @@ describe('the audit log', () => {
 
   it('shows the log to the owner, filtered, with what it records escaped', async () => {
     const email = `page-${Date.now()}@example.com`;
-    const browser = new DashboardClient(t.url);
+    const browser = new DashboardClient(t);
     await browser.signUp(email);
     await browser.get('/dashboard/keys');
     await browser.post('/dashboard/keys', { name: '<script>alert(1)</script>' });
@@ -140,14 +140,14 @@ describe('the audit log', () => {
     expect(what(filtered.html)).toEqual(['Signed in']);
     expect(filtered.html).toContain('<option value="sign_in" selected>');
     // Another account's log is not reachable: the page shows only the signed-in owner's.
-    const other = new DashboardClient(t.url);
+    const other = new DashboardClient(t);
     await other.signUp(`other-${Date.now()}@example.com`);
     expect((await other.get('/dashboard/audit')).html).not.toContain(email);
   });
 
   it('lists only the settings a dashboard save changed, secrets by name and never by value, with the form by name', async () => {
     const email = `settings-${Date.now()}@example.com`;
-    const browser = new DashboardClient(t.url);
+    const browser = new DashboardClient(t);
     await browser.signUp(email);
     const account = (await t.services.accounts.findAccountByEmail(email))!;
     const form = await createForm(t.services, account.id, { name: 'Contact' });

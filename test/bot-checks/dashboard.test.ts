@@ -1,17 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nowIso } from '../../src/platform/lib/time.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { buildTestApp, type AppUnderTest } from '../helpers/app.js';
 import { DashboardClient } from '../helpers/dashboard-client.js';
 import { insertSubmissions } from '../helpers/factories.js';
 
-let t: TestApp;
+let t: AppUnderTest;
 beforeAll(async () => {
-  t = await startTestApp({ env: { RECAPTCHA_SECRET_KEY: 'r-global' } });
+  t = await buildTestApp({ env: { RECAPTCHA_SECRET_KEY: 'r-global' } });
 });
 afterAll(async () => t?.close());
 
 async function ownerWithForm(email: string) {
-  const client = new DashboardClient(t.url);
+  const client = new DashboardClient(t);
   await client.signUp(email);
   await client.get('/dashboard/forms');
   const created = await client.post('/dashboard/forms', { name: 'Checked' });

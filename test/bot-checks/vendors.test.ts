@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formToSettingsView } from '../../src/features/forms/form.types.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { buildTestApp, type AppUnderTest } from '../helpers/app.js';
 import { startCaptchaStub } from '../helpers/captcha-stub.js';
 import { createForm, createOwner } from '../helpers/factories.js';
 import { storedSubmission, submit } from '../helpers/submit.js';
 import { startTurnstileStub } from '../helpers/turnstile-stub.js';
 
-let t: TestApp;
+let t: AppUnderTest;
 let hcaptcha: Awaited<ReturnType<typeof startCaptchaStub>>;
 let recaptcha: Awaited<ReturnType<typeof startCaptchaStub>>;
 let turnstile: Awaited<ReturnType<typeof startTurnstileStub>>;
@@ -16,7 +16,7 @@ beforeAll(async () => {
   hcaptcha = await startCaptchaStub('h-global');
   recaptcha = await startCaptchaStub('r-global');
   turnstile = await startTurnstileStub('t-global');
-  t = await startTestApp({
+  t = await buildTestApp({
     env: {
       HCAPTCHA_VERIFY_URL: hcaptcha.url,
       HCAPTCHA_SECRET_KEY: 'h-global',
@@ -66,7 +66,7 @@ describe('hCaptcha', () => {
   });
 
   it('an unreachable verify service files the submission as spam', async () => {
-    const other = await startTestApp({ env: { HCAPTCHA_VERIFY_URL: 'http://127.0.0.1:9/siteverify', HCAPTCHA_SECRET_KEY: 's' } });
+    const other = await buildTestApp({ env: { HCAPTCHA_VERIFY_URL: 'http://127.0.0.1:9/siteverify', HCAPTCHA_SECRET_KEY: 's' } });
     try {
       const owner = await createOwner(other.services, { form: { botCheck: 'hcaptcha' } });
       const res = await submit(other, owner.form.id, { json: { a: 'b', 'h-captcha-response': 'tok' } });
@@ -150,9 +150,9 @@ describe('choosing the vendor', () => {
 });
 
 describe('a check with no secret anywhere', () => {
-  let bare: TestApp;
+  let bare: AppUnderTest;
   beforeAll(async () => {
-    bare = await startTestApp();
+    bare = await buildTestApp();
   });
   afterAll(async () => {
     await bare?.close();

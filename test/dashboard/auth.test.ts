@@ -1,16 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { buildTestApp, type AppUnderTest } from '../helpers/app.js';
 import { DashboardClient } from '../helpers/dashboard-client.js';
 
-let t: TestApp;
+let t: AppUnderTest;
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await buildTestApp();
 });
 afterAll(async () => t?.close());
 
 describe('dashboard sign-up, log-in and sessions', () => {
   it('sends anonymous visitors to the log-in page', async () => {
-    const client = new DashboardClient(t.url);
+    const client = new DashboardClient(t);
     // `/dashboard` itself opens a fresh instance on sign-up (page-answers.test.ts).
     for (const path of ['/dashboard/forms', '/dashboard/keys', '/dashboard/hooks', '/dashboard/account']) {
       const { res } = await client.get(path);
@@ -20,7 +20,7 @@ describe('dashboard sign-up, log-in and sessions', () => {
   });
 
   it('signs up, sets a HttpOnly SameSite session cookie, and logs out', async () => {
-    const client = new DashboardClient(t.url);
+    const client = new DashboardClient(t);
     await client.get('/dashboard/signup');
     expect((await client.post('/dashboard/signup', { email: 'owner@example.com', displayName: 'Owner', password: 'correct horse battery' })).res.status).toBe(303);
     const cookie = client.lastSetCookies.find((c) => c.startsWith('fg_session='))!;
@@ -36,7 +36,7 @@ describe('dashboard sign-up, log-in and sessions', () => {
   });
 
   it('issues a new session ID at log-in (no session fixation) and refuses wrong passwords', async () => {
-    const client = new DashboardClient(t.url);
+    const client = new DashboardClient(t);
     await client.signUp('fixation@example.com');
     const before = client.cookies.get('fg_session');
     await client.get('/dashboard/login');
@@ -50,17 +50,17 @@ describe('dashboard sign-up, log-in and sessions', () => {
     expect(after).toBeDefined();
     expect(after).not.toBe(before);
     // The old session is gone.
-    const stale = new DashboardClient(t.url);
+    const stale = new DashboardClient(t);
     stale.cookies.set('fg_session', before!);
     expect((await stale.get('/dashboard/forms')).res.status).toBe(303);
     // A planted cookie never becomes an authenticated one.
-    const planted = new DashboardClient(t.url);
+    const planted = new DashboardClient(t);
     planted.cookies.set('fg_session', 'attacker-chosen-value');
     expect((await planted.get('/dashboard/forms')).res.status).toBe(303);
   });
 
   it('refuses a state-changing POST without the CSRF token', async () => {
-    const client = new DashboardClient(t.url);
+    const client = new DashboardClient(t);
     await client.signUp('csrf@example.com');
     await client.get('/dashboard/forms');
     const forged = await client.post('/dashboard/forms', { name: 'Forged' }, { csrf: false });
@@ -76,9 +76,9 @@ describe('dashboard sign-up, log-in and sessions', () => {
 
 describe('DASHBOARD_SIGNUP=closed and https cookies', () => {
   it('hides sign-up and marks cookies Secure behind https', async () => {
-    const closed = await startTestApp({ env: { DASHBOARD_SIGNUP: 'closed', BASE_URL: 'https://forms.example.com' } });
+    const closed = await buildTestApp({ env: { DASHBOARD_SIGNUP: 'closed', BASE_URL: 'https://forms.example.com' } });
     try {
-      const client = new DashboardClient(closed.url);
+      const client = new DashboardClient(closed);
       expect((await client.get('/dashboard/signup')).res.status).toBe(404);
       const login = await client.get('/dashboard/login');
       expect(login.html).not.toContain('/dashboard/signup');
@@ -96,9 +96,9 @@ describe('DASHBOARD_SIGNUP=closed and https cookies', () => {
 
 describe('log-in rate limit', () => {
   it('allows 10 attempts a minute per client, then 429', async () => {
-    const fresh = await startTestApp();
+    const fresh = await buildTestApp();
     try {
-      const client = new DashboardClient(fresh.url);
+      const client = new DashboardClient(fresh);
       await client.get('/dashboard/login');
       const statuses: number[] = [];
       for (let i = 0; i < 12; i++) statuses.push((await client.post('/dashboard/login', { email: 'x@example.com', password: 'wrong-password' })).res.status);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBase62 } from '../../src/platform/lib/ids.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { buildTestApp, type AppUnderTest } from '../helpers/app.js';
 import { expectCsrfRefused } from '../helpers/csrf.js';
 import { DashboardClient } from '../helpers/dashboard-client.js';
 import { startHttpsReceiver, type HttpsReceiver } from '../helpers/https-receiver.js';
@@ -12,7 +12,7 @@ import { waitFor } from '../helpers/wait.js';
 // "Send again" queues one new attempt; the hooks page sends a span's failed deliveries again.
 let receiver: HttpsReceiver;
 let sink: SmtpSink;
-let t: TestApp;
+let t: AppUnderTest;
 let client: DashboardClient;
 let accountId: string;
 let formId: string;
@@ -23,8 +23,8 @@ const owner = `owner-${randomBase62(6).toLowerCase()}@example.net`;
 beforeAll(async () => {
   receiver = await startHttpsReceiver();
   sink = await startSmtpSink();
-  t = await startTestApp({ env: { HOOK_ALLOW_PRIVATE_TARGETS: 'true', SMTP_URL: sink.url, MAIL_RETRY_BASE_MS: '100' }, hookTransport: { ca: receiver.ca } });
-  client = new DashboardClient(t.url);
+  t = await buildTestApp({ env: { HOOK_ALLOW_PRIVATE_TARGETS: 'true', SMTP_URL: sink.url, MAIL_RETRY_BASE_MS: '100' }, hookTransport: { ca: receiver.ca } });
+  client = new DashboardClient(t);
   const email = `dash-${randomBase62(6).toLowerCase()}@example.com`;
   await client.signUp(email);
   const account = await t.handle.db.selectFrom('accounts').select('id').where('email', '=', email).executeTakeFirstOrThrow();

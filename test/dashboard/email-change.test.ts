@@ -1,17 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBase62 } from '../../src/platform/lib/ids.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { buildTestApp, type AppUnderTest } from '../helpers/app.js';
 import { DashboardClient } from '../helpers/dashboard-client.js';
 import { testDialect } from '../helpers/database.js';
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp-sink.js';
 import { waitFor } from '../helpers/wait.js';
 
 let sink: SmtpSink;
-let t: TestApp;
+let t: AppUnderTest;
 
 beforeAll(async () => {
   sink = await startSmtpSink();
-  t = await startTestApp({ env: { SMTP_URL: sink.url, BASE_URL: 'https://forms.example.com' } });
+  t = await buildTestApp({ env: { SMTP_URL: sink.url, BASE_URL: 'https://forms.example.com' } });
 });
 
 afterAll(async () => {
@@ -23,7 +23,7 @@ const address = (tag: string) => `${tag}-${randomBase62(8).toLowerCase()}@exampl
 const PASSWORD = 'correct horse battery';
 
 async function signedIn(email: string): Promise<DashboardClient> {
-  const client = new DashboardClient(t.url);
+  const client = new DashboardClient(t);
   await client.signUp(email, PASSWORD);
   return client;
 }
@@ -53,7 +53,7 @@ describe(`changing the account email on ${testDialect}`, () => {
     const link = linkOf(sink.to(next)[0]!.parsed.text!);
 
     // Opening the link (a mail scanner) changes nothing; someone with no session sees no dashboard link.
-    const visitor = new DashboardClient(t.url);
+    const visitor = new DashboardClient(t);
     const opened = await visitor.get(link);
     expect(opened.res.status).toBe(200);
     expect(opened.html).toContain(`Use ${next}`);
@@ -76,7 +76,7 @@ describe(`changing the account email on ${testDialect}`, () => {
     await requestChange(client, first);
     await requestChange(client, second);
     await waitFor(() => sink.to(first).length === 1 && sink.to(second).length === 1, 15_000, 'two links');
-    const visitor = new DashboardClient(t.url);
+    const visitor = new DashboardClient(t);
     expect((await visitor.get(linkOf(sink.to(first)[0]!.parsed.text!))).res.status).toBe(404);
 
     await client.get('/dashboard/account');
@@ -108,9 +108,9 @@ describe(`changing the account email on ${testDialect}`, () => {
 
 describe(`changing the account email without SMTP_URL on ${testDialect}`, () => {
   it('changes at once: nothing could confirm it', async () => {
-    const plain = await startTestApp();
+    const plain = await buildTestApp();
     try {
-      const client = new DashboardClient(plain.url);
+      const client = new DashboardClient(plain);
       await client.signUp('before@example.com', PASSWORD);
       await client.get('/dashboard/account');
       await client.post('/dashboard/account/email', { email: 'after@example.com', currentPassword: PASSWORD });

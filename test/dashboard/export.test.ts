@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { csvHeader, csvRow, neutraliseFormula } from '../../src/frontends/dashboard/pages/submissions/export.js';
 import { EXPORT_SLICE_ROWS } from '../../src/features/submissions/submission-browse.service.js';
 import type { Submission } from '../../src/features/submissions/submission.types.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { buildTestApp, type AppUnderTest } from '../helpers/app.js';
 import { DashboardClient } from '../helpers/dashboard-client.js';
 import { createOwner, insertSubmissions, setCreatedAt } from '../helpers/factories.js';
 import { submit } from '../helpers/submit.js';
@@ -44,14 +44,14 @@ describe('CSV writer', () => {
 });
 
 describe('exports', () => {
-  let t: TestApp;
+  let t: AppUnderTest;
   beforeAll(async () => {
-    t = await startTestApp();
+    t = await buildTestApp();
   });
   afterAll(async () => t?.close());
 
   it('streams every submission as CSV (stable columns, formulas neutralised) and as NDJSON', async () => {
-    const client = new DashboardClient(t.url);
+    const client = new DashboardClient(t);
     await client.signUp('export@example.com');
     await client.get('/dashboard/forms');
     const created = await client.post('/dashboard/forms', { name: 'Exported' });
@@ -66,7 +66,7 @@ describe('exports', () => {
 
     // Bytes, not text(): a fetch decoder drops a BOM.
     const cookie = [...client.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-    const bytes = Buffer.from(await (await fetch(`${t.url}/dashboard/forms/${formId}/export.csv`, { headers: { cookie } })).arrayBuffer());
+    const bytes = Buffer.from(await (await t.fetch(`/dashboard/forms/${formId}/export.csv`, { headers: { cookie } })).arrayBuffer());
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const csv = await client.get(`/dashboard/forms/${formId}/export.csv`);
     expect(csv.res.status).toBe(200);
@@ -84,7 +84,7 @@ describe('exports', () => {
     expect(rows.at(-1)).toMatchObject({ isSpam: 0, spamReason: null });
 
     // Another account cannot export it.
-    const other = new DashboardClient(t.url);
+    const other = new DashboardClient(t);
     await other.signUp('other-export@example.com');
     expect((await other.get(`/dashboard/forms/${formId}/export.csv`)).res.status).toBe(404);
   });

@@ -2,16 +2,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { buildTestApp, type AppUnderTest } from '../helpers/app.js';
 import { DashboardClient } from '../helpers/dashboard-client.js';
 import { JSON_ACCEPT, submit } from '../helpers/submit.js';
 import { PNG, multipart } from '../files/fixtures.js';
 
-let t: TestApp;
+let t: AppUnderTest;
 let dir: string;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'formgate-files-'));
-  t = await startTestApp({ env: { FILES_DIR: dir } });
+  t = await buildTestApp({ env: { FILES_DIR: dir } });
 });
 afterAll(async () => {
   await t?.close();
@@ -20,7 +20,7 @@ afterAll(async () => {
 
 describe('dashboard: file uploads', () => {
   it('turns files on in the settings, lists a submission\'s files and downloads them as attachments', async () => {
-    const client = new DashboardClient(t.url);
+    const client = new DashboardClient(t);
     await client.signUp('files-owner@example.com');
     const account = await t.services.accounts.getAccountByIdOrEmail('files-owner@example.com');
     const form = await t.services.forms.createForm(account.id, { name: 'Uploads' });
@@ -48,7 +48,7 @@ describe('dashboard: file uploads', () => {
     expect(download.res.headers.get('content-security-policy')).toBe('sandbox');
     expect(download.res.headers.get('x-content-type-options')).toBe('nosniff');
     // Another account's file is not found.
-    const other = new DashboardClient(t.url);
+    const other = new DashboardClient(t);
     await other.signUp('files-other@example.com');
     expect((await other.get(`/dashboard/files/${file.id}`)).res.status).toBe(404);
   });

@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { buildTestApp, type AppUnderTest } from '../helpers/app.js';
 import { DashboardClient } from '../helpers/dashboard-client.js';
 
 // DEFAULT_PLAN is left at free, where hooks are refused: the first account must not be.
-let t: TestApp;
+let t: AppUnderTest;
 let admin: DashboardClient;
 beforeAll(async () => {
-  t = await startTestApp();
-  admin = new DashboardClient(t.url);
+  t = await buildTestApp();
+  admin = new DashboardClient(t);
 });
 afterAll(async () => t?.close());
 
@@ -21,7 +21,7 @@ describe('the first account of an instance', () => {
     expect(await t.services.accounts.getAccountByIdOrEmail('first@example.com')).toMatchObject({ planId: 'business' });
     expect((await t.services.accounts.findUserByEmail('first@example.com'))!.isAdmin).toBe(true);
 
-    await new DashboardClient(t.url).signUp('second@example.com');
+    await new DashboardClient(t).signUp('second@example.com');
     expect(await t.services.accounts.getAccountByIdOrEmail('second@example.com')).toMatchObject({ planId: 'free' });
     expect((await t.services.accounts.findUserByEmail('second@example.com'))!.isAdmin).toBe(false);
   });
@@ -30,7 +30,7 @@ describe('the first account of an instance', () => {
     const { res, html } = await admin.get('/dashboard/hooks');
     expect(res.status).toBe(200);
     expect(html).not.toContain('id="plan-note"');
-    const next = new DashboardClient(t.url);
+    const next = new DashboardClient(t);
     await next.signUp('third@example.com');
     expect((await next.get('/dashboard/hooks')).html).toContain('id="plan-note"');
   });

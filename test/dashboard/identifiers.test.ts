@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { buildTestApp, type AppUnderTest } from '../helpers/app.js';
 import { DashboardClient } from '../helpers/dashboard-client.js';
 
 // A NUL byte (or an over-long value) in a dashboard URL or form field is an identifier no row
@@ -17,11 +17,11 @@ const logSink = new Writable({
   },
 });
 
-let t: TestApp;
+let t: AppUnderTest;
 let client: DashboardClient;
 beforeAll(async () => {
-  t = await startTestApp({ env: { LOG_LEVEL: 'info' }, loggerInstance: pino({ level: 'info' }, logSink) });
-  client = new DashboardClient(t.url);
+  t = await buildTestApp({ env: { LOG_LEVEL: 'info' }, loggerInstance: pino({ level: 'info' }, logSink) });
+  client = new DashboardClient(t);
   await client.signUp('ids@example.com');
 });
 afterAll(async () => t?.close());
@@ -52,7 +52,7 @@ describe('dashboard URLs and fields that no row can match', () => {
   );
 
   it('a NUL byte in the log-in or sign-up email is refused, not a 500', async () => {
-    const visitor = new DashboardClient(t.url);
+    const visitor = new DashboardClient(t);
     await visitor.get('/dashboard/login');
     const login = await visitor.post('/dashboard/login', { email: 'ids\u0000@example.com', password: 'correct horse battery' });
     expect(login.res.status).toBe(400);

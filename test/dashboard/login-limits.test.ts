@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { buildTestApp, type AppUnderTest } from '../helpers/app.js';
 import { DashboardClient } from '../helpers/dashboard-client.js';
 
 // One trusted proxy hop, so each attempt can come from its own client address.
-let t: TestApp;
+let t: AppUnderTest;
 beforeAll(async () => {
-  t = await startTestApp({ env: { TRUST_PROXY: '1' } });
+  t = await buildTestApp({ env: { TRUST_PROXY: '1' } });
 });
 afterAll(async () => t?.close());
 
@@ -26,7 +26,7 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 describe('log-in limits', () => {
   it('10 failed attempts per account email in 15 minutes, from any addresses; then 429 even for the right password', async () => {
     await t.services.accounts.createAccount({ email: 'victim@example.com', password: 'the right password' });
-    const client = new DashboardClient(t.url);
+    const client = new DashboardClient(t);
     await client.get('/dashboard/login');
     const statuses: number[] = [];
     for (let i = 0; i < 10; i++) statuses.push((await logIn(client, 'Victim@example.com', `guess ${i}`, freshAddress())).status);
@@ -43,7 +43,7 @@ describe('log-in limits', () => {
     await t.services.accounts.createAccount({ email: 'regular@example.com', password: 'the right password' });
     const address = freshAddress();
     for (let i = 0; i < 12; i++) {
-      const client = new DashboardClient(t.url);
+      const client = new DashboardClient(t);
       await client.get('/dashboard/login');
       expect((await logIn(client, 'regular@example.com', 'the right password', address)).status).toBe(303);
     }
@@ -51,7 +51,7 @@ describe('log-in limits', () => {
 
   it('an unknown email costs the same work as a wrong password', async () => {
     await t.services.accounts.createAccount({ email: 'known@example.com', password: 'the right password' });
-    const client = new DashboardClient(t.url);
+    const client = new DashboardClient(t);
     await client.get('/dashboard/login');
     const known: number[] = [];
     const unknown: number[] = [];
@@ -64,7 +64,7 @@ describe('log-in limits', () => {
   });
 
   it('two sign-ups racing for one email: one account, the other a validation error (never 500)', async () => {
-    const clients = [new DashboardClient(t.url), new DashboardClient(t.url)];
+    const clients = [new DashboardClient(t), new DashboardClient(t)];
     await Promise.all(clients.map((c) => c.get('/dashboard/signup')));
     const answers = await Promise.all(
       clients.map((c) => c.post('/dashboard/signup', { email: 'race@example.com', displayName: 'R', password: 'long enough pw' }, { headers: freshAddress() })),

@@ -1,27 +1,27 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { buildTestApp, type AppUnderTest } from '../helpers/app.js';
 import { DashboardClient } from '../helpers/dashboard-client.js';
 import { testDialect } from '../helpers/database.js';
 
-let t: TestApp;
+let t: AppUnderTest;
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await buildTestApp();
 });
 afterAll(async () => t?.close());
 
 describe(`what the dashboard answers where people land on ${testDialect}`, () => {
   it('opens a fresh instance on sign-up, and on log-in once an account exists', async () => {
-    const visitor = new DashboardClient(t.url);
+    const visitor = new DashboardClient(t);
     const fresh = await visitor.get('/dashboard');
     expect(fresh.res.headers.get('location')).toBe('/dashboard/signup');
-    const owner = new DashboardClient(t.url);
+    const owner = new DashboardClient(t);
     await owner.signUp('first@example.com');
     expect((await visitor.get('/dashboard')).res.headers.get('location')).toBe('/dashboard/login');
     expect((await owner.get('/dashboard')).res.headers.get('location')).toBe('/dashboard/forms');
   });
 
   it('sends a GET of a POST-only form address to the page the form is on; another account\'s form is still not found', async () => {
-    const owner = new DashboardClient(t.url);
+    const owner = new DashboardClient(t);
     await owner.signUp('redirects@example.com');
     await owner.get('/dashboard/forms');
     const created = await owner.post('/dashboard/forms', { name: 'Contact' });
@@ -35,13 +35,13 @@ describe(`what the dashboard answers where people land on ${testDialect}`, () =>
       expect(res.status, path).toBe(303);
       expect(res.headers.get('location')).toBe(target);
     }
-    const stranger = new DashboardClient(t.url);
+    const stranger = new DashboardClient(t);
     await stranger.signUp('stranger@example.com');
     expect((await stranger.get(`/dashboard/forms/${formId}/submitter`)).res.status).toBe(404);
   });
 
   it('tells a signed-in user whose account was disabled why, on the log-in page', async () => {
-    const user = new DashboardClient(t.url);
+    const user = new DashboardClient(t);
     await user.signUp('disabled@example.com');
     const account = (await t.services.accounts.findAccountByEmail('disabled@example.com'))!;
     await t.services.accounts.setDisabled(account.id, true);
@@ -51,11 +51,11 @@ describe(`what the dashboard answers where people land on ${testDialect}`, () =>
     expect(login.html).toContain('This account is disabled');
     expect((await user.get('/dashboard')).res.headers.get('location')).toBe('/dashboard/login');
     // Someone else's log-in page says nothing of it.
-    expect((await new DashboardClient(t.url).get('/dashboard/login')).html).not.toContain('disabled');
+    expect((await new DashboardClient(t).get('/dashboard/login')).html).not.toContain('disabled');
   });
 
   it('shows no dashboard link to someone without a session on a message page', async () => {
-    const visitor = new DashboardClient(t.url);
+    const visitor = new DashboardClient(t);
     const page = await visitor.get('/dashboard/verify-email/not-a-token-but-long-enough');
     expect(page.res.status).toBe(404);
     expect(page.html).toContain('Link not valid');
@@ -63,7 +63,7 @@ describe(`what the dashboard answers where people land on ${testDialect}`, () =>
   });
 
   it('says the email log\'s skipped message once, in words', async () => {
-    const owner = new DashboardClient(t.url);
+    const owner = new DashboardClient(t);
     await owner.signUp('log@example.com');
     const account = (await t.services.accounts.findAccountByEmail('log@example.com'))!;
     const form = await t.services.forms.createForm(account.id, { name: 'Logged' });
@@ -89,9 +89,9 @@ describe(`what the dashboard answers where people land on ${testDialect}`, () =>
 
 describe(`closed sign-up on ${testDialect}`, () => {
   it('is titled as closed, not as a missing page, and opens a fresh instance on log-in', async () => {
-    const closed = await startTestApp({ env: { DASHBOARD_SIGNUP: 'closed' } });
+    const closed = await buildTestApp({ env: { DASHBOARD_SIGNUP: 'closed' } });
     try {
-      const visitor = new DashboardClient(closed.url);
+      const visitor = new DashboardClient(closed);
       expect((await visitor.get('/dashboard')).res.headers.get('location')).toBe('/dashboard/login');
       const { res, html } = await visitor.get('/dashboard/signup');
       expect(res.status).toBe(404);

@@ -1,19 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { buildTestApp, type AppUnderTest } from '../helpers/app.js';
 import { expectCsrfRefused } from '../helpers/csrf.js';
 import { DashboardClient } from '../helpers/dashboard-client.js';
 import { createAccount, insertSubmissions } from '../helpers/factories.js';
 import { submit } from '../helpers/submit.js';
 
-let t: TestApp;
+let t: AppUnderTest;
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await buildTestApp();
 });
 afterAll(async () => t?.close());
 
 let n = 0;
 async function owner(plan: 'free' | 'pro' = 'free') {
-  const client = new DashboardClient(t.url);
+  const client = new DashboardClient(t);
   const email = `owner${++n}@example.com`;
   await client.signUp(email);
   const account = await t.services.accounts.getAccountByIdOrEmail(email);
@@ -94,11 +94,11 @@ describe('navigation and details', () => {
   it('sends nosniff on every kind of response, and a CSP on /thanks and the hosted error page', async () => {
     const { form } = await owner();
     for (const path of ['/thanks', '/thanks?error=form_inactive', '/v1/openapi.json', '/v1/api/me', '/nope', '/dashboard/login', '/healthz']) {
-      const res = await fetch(`${t.url}${path}`);
+      const res = await t.fetch(`${path}`);
       expect(res.headers.get('x-content-type-options'), path).toBe('nosniff');
     }
     for (const path of ['/thanks', '/thanks?error=rate_limited']) {
-      const csp = (await fetch(`${t.url}${path}`)).headers.get('content-security-policy');
+      const csp = (await t.fetch(`${path}`)).headers.get('content-security-policy');
       expect(csp, path).toMatch(/default-src 'none'/);
       expect(csp).toMatch(/style-src 'sha256-/);
     }

@@ -1,16 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { buildTestApp, type AppUnderTest } from '../helpers/app.js';
 import { expectCsrfRefused } from '../helpers/csrf.js';
 import { DashboardClient } from '../helpers/dashboard-client.js';
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp-sink.js';
 import { JSON_ACCEPT, submit } from '../helpers/submit.js';
 import { waitFor } from '../helpers/wait.js';
 
-let t: TestApp;
+let t: AppUnderTest;
 let sink: SmtpSink;
 beforeAll(async () => {
   sink = await startSmtpSink();
-  t = await startTestApp({ env: { SMTP_URL: sink.url, BASE_URL: 'https://forms.example.com' } });
+  t = await buildTestApp({ env: { SMTP_URL: sink.url, BASE_URL: 'https://forms.example.com' } });
 });
 afterAll(async () => {
   await t?.close();
@@ -21,7 +21,7 @@ const unescape = (html: string) => html.replace(/&lt;/g, '<').replace(/&gt;/g, '
 
 describe('dashboard: the submitter side of a form', () => {
   it('saves the confirmation settings, previews them from a sample submission, refuses bad templates by field, and logs skips', async () => {
-    const client = new DashboardClient(t.url);
+    const client = new DashboardClient(t);
     await client.signUp('submitter-owner@example.com');
     const account = await t.services.accounts.getAccountByIdOrEmail('submitter-owner@example.com');
     const form = await t.services.forms.createForm(account.id, { name: 'Café <Form>' });

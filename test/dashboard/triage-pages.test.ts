@@ -1,18 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nowIso } from '../../src/platform/lib/time.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { buildTestApp, type AppUnderTest } from '../helpers/app.js';
 import { DashboardClient } from '../helpers/dashboard-client.js';
 import { insertSubmissions } from '../helpers/factories.js';
 import { storedSubmission } from '../helpers/submit.js';
 
-let t: TestApp;
+let t: AppUnderTest;
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await buildTestApp();
 });
 afterAll(async () => t?.close());
 
 async function ownerWithForm(email: string) {
-  const client = new DashboardClient(t.url);
+  const client = new DashboardClient(t);
   await client.signUp(email);
   await client.get('/dashboard/forms');
   const created = await client.post('/dashboard/forms', { name: 'Pages' });
@@ -28,7 +28,7 @@ describe('triage and lifecycle pages', () => {
     const [theirs] = await insertSubmissions(t.services, other.formId, [{ createdAt: nowIso() }]);
     await client.get(`/dashboard/forms/${formId}/submissions`);
     const body = new URLSearchParams([['ids', mine!], ['ids', theirs!], ['action', 'spam'], ['_csrf', 'forged']]);
-    const forged = await fetch(`${t.url}/dashboard/forms/${formId}/submissions/bulk`, {
+    const forged = await t.fetch(`/dashboard/forms/${formId}/submissions/bulk`, {
       method: 'POST',
       headers: { cookie: [...client.cookies].map(([k, v]) => `${k}=${v}`).join('; '), 'content-type': 'application/x-www-form-urlencoded' },
       body,
@@ -39,7 +39,7 @@ describe('triage and lifecycle pages', () => {
 
     await client.get(`/dashboard/forms/${formId}/submissions`);
     body.set('_csrf', client.csrf);
-    const res = await fetch(`${t.url}/dashboard/forms/${formId}/submissions/bulk`, {
+    const res = await t.fetch(`/dashboard/forms/${formId}/submissions/bulk`, {
       method: 'POST',
       headers: { cookie: [...client.cookies].map(([k, v]) => `${k}=${v}`).join('; '), 'content-type': 'application/x-www-form-urlencoded' },
       body,
@@ -86,7 +86,7 @@ describe('settings page: spam and privacy fields', () => {
     expect(saved.html).toContain('name="turnstileSiteKey" maxlength="256" placeholder="0x4AAAAAAA…" value="0x4AAA"');
 
     const repeated = new URLSearchParams([...Object.entries(base), ['maxLinks', '1'], ['maxLinks', '2'], ['_csrf', client.csrf]]);
-    const res = await fetch(`${t.url}/dashboard/forms/${formId}/settings`, {
+    const res = await t.fetch(`/dashboard/forms/${formId}/settings`, {
       method: 'POST',
       headers: { cookie: [...client.cookies].map(([k, v]) => `${k}=${v}`).join('; '), 'content-type': 'application/x-www-form-urlencoded' },
       body: repeated,

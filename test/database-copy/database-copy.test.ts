@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Dialect } from '../../src/platform/db/database.js';
 import { CopyRefusedError, DatabaseCopyService } from '../../src/features/database-copy/database-copy.service.js';
 import type { CopyProgress } from '../../src/features/database-copy/database-copy.types.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { buildTestApp, type AppUnderTest } from '../helpers/app.js';
 import { createTestDatabase, testDialect, type TestDatabase } from '../helpers/database.js';
 import { servicesFor } from '../helpers/factories.js';
 import { startHttpsReceiver, type HttpsReceiver } from '../helpers/https-receiver.js';
@@ -25,11 +25,11 @@ let written: Written;
 let pagesBefore: Array<{ ids: string[]; nextCursor: string | null }>;
 const cleanups: Array<() => Promise<void>> = [];
 
-async function pages(t: TestApp, apiKey: string, formId: string) {
+async function pages(t: AppUnderTest, apiKey: string, formId: string) {
   const result: Array<{ ids: string[]; nextCursor: string | null }> = [];
   let cursor: string | null = null;
   do {
-    const res = await fetch(`${t.url}/v1/api/forms/${formId}/submissions?limit=7${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, {
+    const res = await t.fetch(`/v1/api/forms/${formId}/submissions?limit=7${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, {
       headers: { authorization: `Bearer ${apiKey}` },
     });
     expect(res.status).toBe(200);
@@ -59,7 +59,7 @@ beforeAll(async () => {
   middle = await createTestDatabase({ dialect: other });
   final = await createTestDatabase();
   cleanups.push(() => receiver.close(), () => sink.close(), () => source.drop(), () => middle.drop(), () => final.drop());
-  const t = await startTestApp({ database: source, env: { ...appEnv, SMTP_URL: sink.url }, hookTransport: { ca: receiver.ca } });
+  const t = await buildTestApp({ database: source, env: { ...appEnv, SMTP_URL: sink.url }, hookTransport: { ca: receiver.ca } });
   try {
     written = await writeWithEveryFeature(t, receiver, sink);
     pagesBefore = await pages(t, written.apiKey, written.formId);
@@ -117,11 +117,11 @@ describe(`formgate db copy: ${testDialect} → ${other} → ${testDialect}`, () 
 
   it('the key made before the copy pages through the same submissions with the same cursors; submit URLs and hook secrets work', async () => {
     for (const database of [middle, final]) {
-      const t = await startTestApp({ database, env: appEnv, hookTransport: { ca: receiver.ca } });
+      const t = await buildTestApp({ database, env: appEnv, hookTransport: { ca: receiver.ca } });
       try {
         expect(await pages(t, written.apiKey, written.formId)).toEqual(pagesBefore);
         // A cursor issued before the copy continues where it did.
-        const res = await fetch(`${t.url}/v1/api/forms/${written.formId}/submissions?limit=7&cursor=${encodeURIComponent(pagesBefore[1]!.nextCursor!)}`, {
+        const res = await t.fetch(`/v1/api/forms/${written.formId}/submissions?limit=7&cursor=${encodeURIComponent(pagesBefore[1]!.nextCursor!)}`, {
           headers: { authorization: `Bearer ${written.apiKey}` },
         });
         expect(((await res.json()) as { submissions: Array<{ id: string }> }).submissions.map((s) => s.id)).toEqual(pagesBefore[2]!.ids);

@@ -3,7 +3,7 @@ import type { Dialect, Executor } from '../../src/platform/db/database.js';
 import { hashToken } from '../../src/platform/lib/token-hash.js';
 import { insertSuppression } from '../../src/features/notifications/confirmation.repository.js';
 import { listTables } from '../../src/features/database-copy/database-copy.repository.js';
-import type { TestApp } from '../helpers/app.js';
+import type { AppUnderTest } from '../helpers/app.js';
 import { createOwner, insertSubmissions } from '../helpers/factories.js';
 import type { HttpsReceiver } from '../helpers/https-receiver.js';
 import type { SmtpSink } from '../helpers/smtp-sink.js';
@@ -26,7 +26,7 @@ export interface Written {
  * reset) with their attempts in the outbox's log, an integration with its messages, the learning filter, a
  * suppression, sessions, the instance's secrets and settings. Waits until what was queued was sent.
  */
-export async function writeWithEveryFeature(t: TestApp, receiver: HttpsReceiver, sink: SmtpSink): Promise<Written> {
+export async function writeWithEveryFeature(t: AppUnderTest, receiver: HttpsReceiver, sink: SmtpSink): Promise<Written> {
   const s = t.services;
   const accessKey = 'form-access-key';
   const owner = await createOwner(s, {
@@ -66,7 +66,7 @@ export async function writeWithEveryFeature(t: TestApp, receiver: HttpsReceiver,
   await s.forms.createForm(owner.account.id, { name: 'Closed', isActive: false, botCheck: 'turnstile', requireBotCheck: true, turnstileSecret: 'ts-secret' });
   const formId = owner.form.id;
   await s.notifications.setRecipients(formId, ['owner@example.net'], { verified: true });
-  const hookRes = await fetch(`${t.url}/v1/api/hooks`, {
+  const hookRes = await t.fetch('/v1/api/hooks', {
     method: 'POST',
     headers: { ...owner.auth, 'content-type': 'application/json' },
     body: JSON.stringify({ formId, targetUrl: `${receiver.url}/hook` }),

@@ -4,13 +4,13 @@ import { hashPassword } from '../../src/features/accounts/password.js';
 import type { DatabaseHandle } from '../../src/platform/db/database.js';
 import { createMigrator } from '../../src/platform/db/migrate.js';
 import { hashToken } from '../../src/platform/lib/token-hash.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { buildTestApp, type AppUnderTest } from '../helpers/app.js';
 import { DashboardClient } from '../helpers/dashboard-client.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 
 let database: TestDatabase;
 let handle: DatabaseHandle;
-let t: TestApp | undefined;
+let t: AppUnderTest | undefined;
 
 beforeAll(async () => {
   database = await createTestDatabase({ empty: true });
@@ -60,20 +60,20 @@ describe('migration 0027 (users and memberships)', () => {
     // One membership per (account, user).
     await expect(db.insertInto('memberships').values({ account_id: 'acc_1', user_id: 'acc_1', role: 'admin', created_at: now }).execute()).rejects.toThrow();
 
-    t = await startTestApp({ database });
+    t = await buildTestApp({ database });
     // The API key answers as before: the account, its owner's email and name.
-    const me = await fetch(`${t.url}/v1/api/me`, { headers: { authorization: `Bearer ${API_KEY}` } });
+    const me = await t.fetch('/v1/api/me', { headers: { authorization: `Bearer ${API_KEY}` } });
     expect(me.status).toBe(200);
     expect(await me.json()).toEqual({ user: { id: 'acc_1', email: 'ada@example.com', displayName: 'Ada', planId: 'pro' } });
     // The open session still opens the dashboard, as the owner.
-    const browser = new DashboardClient(t.url);
+    const browser = new DashboardClient(t);
     browser.cookies.set('fg_session', SESSION_TOKEN);
     const forms = await browser.get('/dashboard/forms');
     expect(forms.res.status).toBe(200);
     expect(forms.html).toContain('Old contact form');
     expect(forms.html).toContain('(owner)');
     // The password logs in as before.
-    const fresh = new DashboardClient(t.url);
+    const fresh = new DashboardClient(t);
     await fresh.get('/dashboard/login');
     const login = await fresh.post('/dashboard/login', { email: 'ada@example.com', password: 'correct horse battery' });
     expect(login.res.status).toBe(303);

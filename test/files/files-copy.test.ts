@@ -5,7 +5,7 @@ import type { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/platform/config.js';
 import { createCopyStorages } from '../../src/features/files/file-storage.factory.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { buildTestApp, type AppUnderTest } from '../helpers/app.js';
 import { createOwner } from '../helpers/factories.js';
 import { startS3Server, type TestS3Server } from '../helpers/s3-server.js';
 import { JSON_ACCEPT, submit } from '../helpers/submit.js';
@@ -13,14 +13,14 @@ import { PNG, multipart } from './fixtures.js';
 
 // `formgate files copy --to s3` (docs/files.md, Storage) moves the local folder's files into the S3
 // store under the same keys, so the rows need no change when FILES_STORAGE becomes s3.
-let t: TestApp;
+let t: AppUnderTest;
 let s3: TestS3Server;
 let dir: string;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'formgate-files-copy-'));
   s3 = await startS3Server();
-  t = await startTestApp({ env: { FILES_DIR: dir } });
+  t = await buildTestApp({ env: { FILES_DIR: dir } });
 });
 afterAll(async () => {
   await t?.close();

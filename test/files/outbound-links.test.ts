@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { buildTestApp, type AppUnderTest } from '../helpers/app.js';
 import { createOwner } from '../helpers/factories.js';
 import { startHttpsReceiver, type HttpsReceiver } from '../helpers/https-receiver.js';
 import { JSON_ACCEPT, submit } from '../helpers/submit.js';
@@ -10,13 +10,13 @@ import { waitFor } from '../helpers/wait.js';
 import { PNG, multipart } from './fixtures.js';
 
 let receiver: HttpsReceiver;
-let t: TestApp;
+let t: AppUnderTest;
 let dir: string;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'formgate-files-'));
   receiver = await startHttpsReceiver();
-  t = await startTestApp({ env: { FILES_DIR: dir, HOOK_ALLOW_PRIVATE_TARGETS: 'true', HOOK_TIMEOUT_MS: '3000' }, hookTransport: { ca: receiver.ca } });
+  t = await buildTestApp({ env: { FILES_DIR: dir, HOOK_ALLOW_PRIVATE_TARGETS: 'true', HOOK_TIMEOUT_MS: '3000' }, hookTransport: { ca: receiver.ca } });
 });
 afterAll(async () => {
   await t?.close();
@@ -27,7 +27,7 @@ afterAll(async () => {
 describe('files in hook bodies', () => {
   it('carry a signed link valid 7 days, which downloads the file; a spam submission sends nothing', async () => {
     const owner = await createOwner(t.services, { planId: 'pro', form: { files: 'store' } });
-    const hook = await fetch(`${t.url}/v1/api/hooks`, {
+    const hook = await t.fetch('/v1/api/hooks', {
       method: 'POST',
       headers: { ...owner.auth, 'content-type': 'application/json' },
       body: JSON.stringify({ formId: owner.form.id, targetUrl: `${receiver.url}/in` }),
@@ -47,7 +47,7 @@ describe('files in hook bodies', () => {
     const expires = Number(link.searchParams.get('expires'));
     expect(expires - Date.now() / 1000).toBeGreaterThan(7 * 24 * 3600 - 120);
     expect(expires - Date.now() / 1000).toBeLessThanOrEqual(7 * 24 * 3600);
-    const download = await fetch(`${t.url}${link.pathname}${link.search}`);
+    const download = await t.fetch(`${link.pathname}${link.search}`);
     expect(download.status).toBe(200);
     expect(Buffer.from(await download.arrayBuffer())).toEqual(PNG);
 
@@ -57,9 +57,9 @@ describe('files in hook bodies', () => {
     expect(spamBody.filtered).toBe('spam');
     const spamFile = await t.handle.db.selectFrom('files').selectAll().where('submission_id', '=', spamBody.submissionId).executeTakeFirstOrThrow();
     const signed = (await t.services.files.linker())(spamFile.id);
-    expect((await fetch(`${t.url}${new URL(signed).pathname}${new URL(signed).search}`)).status).toBe(404);
+    expect((await t.fetch(`${new URL(signed).pathname}${new URL(signed).search}`)).status).toBe(404);
     // The owner still downloads it through the API.
-    const owned = await fetch(`${t.url}/v1/api/files/${spamFile.id}`, { headers: owner.auth });
+    const owned = await t.fetch(`/v1/api/files/${spamFile.id}`, { headers: owner.auth });
     expect(owned.status).toBe(200);
     expect(Buffer.from(await owned.arrayBuffer())).toEqual(PNG);
   });

@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { buildTestApp, type AppUnderTest } from '../helpers/app.js';
 import { createOwner } from '../helpers/factories.js';
 import { JSON_ACCEPT, submit } from '../helpers/submit.js';
 import { PNG, multipart } from './fixtures.js';
@@ -10,12 +10,12 @@ import { PNG, multipart } from './fixtures.js';
 const KIB = 1024;
 const QUOTA = 1024 * KIB;
 
-let t: TestApp;
+let t: AppUnderTest;
 let dir: string;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'formgate-quota-'));
-  t = await startTestApp({ env: { FILES_DIR: dir, FILES_QUOTA_BYTES: String(QUOTA) } });
+  t = await buildTestApp({ env: { FILES_DIR: dir, FILES_QUOTA_BYTES: String(QUOTA) } });
 });
 afterAll(async () => {
   await t?.close();
@@ -70,7 +70,7 @@ describe('the file quota is reserved before a file is written', () => {
     const file = pngOf(300 * KIB);
     const chunked = async () => {
       const encoded = new Response(multipart({ message: 'hi' }, [{ field: 'a', name: 'a.png', content: file }]));
-      const res = await fetch(`${t.url}/v1/submit/${owner.form.id}`, {
+      const res = await t.fetch(`/v1/submit/${owner.form.id}`, {
         method: 'POST',
         headers: { ...JSON_ACCEPT, 'content-type': encoded.headers.get('content-type')! },
         body: encoded.body,

@@ -2,14 +2,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, startTestApp, type TestApp } from '../helpers/app.js';
+import { freePort, buildTestApp, type AppUnderTest } from '../helpers/app.js';
 import { startClamd, type TestClamd } from '../helpers/clamd.js';
 import { DashboardClient } from '../helpers/dashboard-client.js';
 import { createApiKey, createForm } from '../helpers/factories.js';
 import { JSON_ACCEPT, submit } from '../helpers/submit.js';
 import { EICAR, PNG, multipart } from './fixtures.js';
 
-let t: TestApp;
+let t: AppUnderTest;
 let clamd: TestClamd | undefined;
 let port: number;
 let dir: string;
@@ -21,8 +21,8 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'formgate-unscanned-'));
   port = await freePort();
   clamd = await startClamd(port);
-  t = await startTestApp({ env: { FILES_DIR: dir, CLAMD_URL: `tcp://127.0.0.1:${port}` } });
-  owner = new DashboardClient(t.url);
+  t = await buildTestApp({ env: { FILES_DIR: dir, CLAMD_URL: `tcp://127.0.0.1:${port}` } });
+  owner = new DashboardClient(t);
   await owner.signUp('scans-owner@example.com');
   const account = await t.services.accounts.getAccountByIdOrEmail('scans-owner@example.com');
   formId = (await createForm(t.services, account.id, { name: 'Uploads', files: 'store', fileTypes: ['images', 'text'] })).id;
@@ -55,8 +55,8 @@ const scanState = async (fileId: string) =>
 async function downloads(fileId: string): Promise<Response[]> {
   const link = new URL((await t.services.files.linker())(fileId));
   return Promise.all([
-    fetch(`${t.url}/v1/api/files/${fileId}`, { headers: apiAuth }),
-    fetch(`${t.url}${link.pathname}${link.search}`),
+    t.fetch(`/v1/api/files/${fileId}`, { headers: apiAuth }),
+    t.fetch(`${link.pathname}${link.search}`),
     owner.get(`/dashboard/files/${fileId}`).then(({ res }) => res),
   ]);
 }

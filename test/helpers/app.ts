@@ -1,25 +1,34 @@
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { buildApp } from '../../src/app.js';
+import type { ClientScript } from '../../src/features/client-script/client-script.js';
 import { parseConfig, type Config } from '../../src/platform/config.js';
 import type { DatabaseHandle, DatabaseOptions } from '../../src/platform/db/database.js';
 import { migrateToLatest } from '../../src/platform/db/migrate.js';
 import type { Services } from '../../src/services.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 import { freePort } from './free-port.js';
+import { injectFetch, urlOf, type AppFetch } from './inject-fetch.js';
 import { OpenApiResponseChecker, recordTally } from './openapi-responses.js';
 
-export interface TestApp {
+/** The app a test file builds, over its own migrated database. */
+export interface AppUnderTest {
   app: FastifyInstance;
-  /** http://127.0.0.1:<port> of the listening server. */
-  url: string;
   config: Config;
   services: Services;
   database: TestDatabase;
   handle: DatabaseHandle;
+  /** `fetch` by path (`t.fetch('/v1/…')`): over loopback when the app listens, else through `app.inject`. */
+  fetch: AppFetch;
   /** Every submit and management API answer checked against /v1/openapi.json. */
   responseChecker: OpenApiResponseChecker;
   /** Closes everything, then fails if any answer did not match the document. */
   close(): Promise<void>;
+}
+
+/** The app listening on a loopback port: for what needs a real socket or another process reaching it. */
+export interface TestApp extends AppUnderTest {
+  /** http://127.0.0.1:<port> of the listening server. */
+  url: string;
 }
 
 export interface TestAppOptions {
@@ -39,20 +48,42 @@ export interface TestAppOptions {
   checkResponses?: boolean;
   /** Options of the app's database handle (onQuery sees every query the app makes). */
   databaseOptions?: DatabaseOptions;
+  /** The browser script to serve instead of the build's (specs, which run with no build). */
+  clientScript?: ClientScript;
 }
 
 export { freePort };
 
+/**
+ * The app with its own migrated database, never listening: requests go through `t.fetch`, which
+ * hands them to `app.inject` (see ./inject-fetch.ts for what that leaves out).
+ */
+export async function buildTestApp(options: Omit<TestAppOptions, 'baseUrlIsOwnAddress'> = {}): Promise<AppUnderTest> {
+  const built = await build(options, options.env ?? {});
+  // What listen does first: the background work (outbox, purges, indexer) starts now, not at the first request.
+  await built.app.ready();
+  return { ...built, fetch: injectFetch(built.app, new URL(built.config.baseUrl).origin) };
+}
+
 /** A real server on a loopback port with its own migrated database. */
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const database = options.database ?? (await createTestDatabase());
-  const handle = database.open(options.databaseOptions);
-  await migrateToLatest(handle);
   const env = { ...options.env };
   if (options.baseUrlIsOwnAddress) {
     env.PORT = String(await freePort());
     env.BASE_URL = `http://127.0.0.1:${env.PORT}`;
   }
+  const built = await build(options, env);
+  await built.app.listen({ port: env.PORT ? Number(env.PORT) : 0, host: '127.0.0.1' });
+  const address = built.app.server.address();
+  if (!address || typeof address === 'string') throw new Error('no address');
+  const url = `http://127.0.0.1:${address.port}`;
+  return { ...built, url, fetch: (input, init) => fetch(input instanceof Request ? input : urlOf(input, url), init) };
+}
+
+async function build(options: TestAppOptions, env: Record<string, string>): Promise<Omit<AppUnderTest, 'fetch'>> {
+  const database = options.database ?? (await createTestDatabase());
+  const handle = database.open(options.databaseOptions);
+  await migrateToLatest(handle);
   const config = parseConfig({
     LOG_LEVEL: 'silent',
     SUBMIT_RATE_LIMIT_PER_MINUTE: '0',
@@ -70,14 +101,11 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     },
     ...(options.hookTransport ? { hookTransport: options.hookTransport } : {}),
     ...(options.mailTransport ? { mailTransport: options.mailTransport } : {}),
+    ...(options.clientScript ? { clientScript: options.clientScript } : {}),
     ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : { logger: options.logger ?? false }),
   });
-  await app.listen({ port: env.PORT ? Number(env.PORT) : 0, host: '127.0.0.1' });
-  const address = app.server.address();
-  if (!address || typeof address === 'string') throw new Error('no address');
   return {
     app,
-    url: `http://127.0.0.1:${address.port}`,
     config,
     services: app.services,
     database,

@@ -1,13 +1,20 @@
+import type { AppFetch } from './inject-fetch.js';
+
 /**
  * A minimal browser stand-in for dashboard route tests: keeps cookies, reads the CSRF token of
  * the last page, and posts forms the way a browser would (urlencoded, redirects not followed).
+ * It talks to a server at a base URL, or to the app under test through its `fetch`.
  */
 export class DashboardClient {
   readonly cookies = new Map<string, string>();
   lastSetCookies: string[] = [];
   csrf = '';
 
-  constructor(private readonly baseUrl: string) {}
+  private readonly fetch: AppFetch;
+
+  constructor(target: string | { fetch: AppFetch }) {
+    this.fetch = typeof target === 'string' ? (path, init) => fetch(`${target}${String(path)}`, init) : target.fetch;
+  }
 
   private cookieHeader(): string {
     return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
@@ -26,7 +33,7 @@ export class DashboardClient {
   }
 
   async get(path: string): Promise<{ res: Response; html: string }> {
-    const res = await fetch(`${this.baseUrl}${path}`, { headers: { cookie: this.cookieHeader() }, redirect: 'manual' });
+    const res = await this.fetch(path, { headers: { cookie: this.cookieHeader() }, redirect: 'manual' });
     this.remember(res);
     const html = await res.text();
     const token = /name="_csrf" value="([^"]+)"/.exec(html);
@@ -57,7 +64,7 @@ export class DashboardClient {
   }
 
   private async send(path: string, body: string, contentType: string, headers: Record<string, string> = {}): Promise<{ res: Response; html: string }> {
-    const res = await fetch(`${this.baseUrl}${path}`, {
+    const res = await this.fetch(path, {
       method: 'POST',
       headers: { ...headers, cookie: this.cookieHeader(), 'content-type': contentType },
       body,

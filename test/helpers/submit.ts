@@ -1,4 +1,4 @@
-import type { TestApp } from './app.js';
+import type { AppUnderTest } from './app.js';
 
 export type Body =
   | { json: unknown }
@@ -6,9 +6,9 @@ export type Body =
   | { multipart: FormData }
   | { raw: string; contentType?: string };
 
-/** POSTs to a submit URL over real HTTP; redirects are returned, not followed. */
+/** POSTs to a submit URL (over loopback when the app listens); redirects are returned, not followed. */
 export async function submit(
-  t: TestApp,
+  t: AppUnderTest,
   formId: string,
   body: Body,
   headers: Record<string, string> = {},
@@ -30,7 +30,7 @@ export async function submit(
     if (body.contentType) h['content-type'] = body.contentType;
     payload = body.raw;
   }
-  return fetch(`${t.url}/v1/submit/${formId}`, { method: 'POST', headers: h, body: payload, redirect: 'manual' });
+  return t.fetch(`/v1/submit/${formId}`, { method: 'POST', headers: h, body: payload, redirect: 'manual' });
 }
 
 export const JSON_ACCEPT = { accept: 'application/json' } as const;
@@ -39,11 +39,11 @@ export const BROWSER_ACCEPT = {
 } as const;
 
 /** The stored row of a submission, read straight from the database. */
-export async function storedSubmission(t: TestApp, id: string) {
+export async function storedSubmission(t: AppUnderTest, id: string) {
   return t.handle.db.selectFrom('submissions').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-export async function countStored(t: TestApp, formId: string): Promise<number> {
+export async function countStored(t: AppUnderTest, formId: string): Promise<number> {
   const row = await t.handle.db
     .selectFrom('submissions')
     .select((eb) => eb.fn.countAll<string | number>().as('n'))

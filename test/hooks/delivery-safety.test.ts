@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LookupAddress } from 'node:dns';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { buildTestApp, type AppUnderTest } from '../helpers/app.js';
 import { createOwner } from '../helpers/factories.js';
 import { testDialect } from '../helpers/database.js';
 import { startHttpsReceiver, type HttpsReceiver } from '../helpers/https-receiver.js';
@@ -17,14 +17,14 @@ describe('DNS rebinding', () => {
   it('a name that turns private after subscription is not contacted', async () => {
     // The fake DNS answers like an attacker's: a public address when asked first, then loopback.
     const answers: Record<string, LookupAddress[]> = { 'hooks.rebind.example': [{ address: '93.184.215.14', family: 4 }] };
-    const t = await startTestApp({
+    const t = await buildTestApp({
       env: { HOOK_TIMEOUT_MS: '2000' },
       hookTransport: { ca: receiver.ca, resolve: async (name) => answers[name] ?? [] },
     });
     try {
       const owner = await createOwner(t.services, { planId: 'pro' });
       const port = new URL(receiver.url).port;
-      const created = await fetch(`${t.url}/v1/api/hooks`, {
+      const created = await t.fetch('/v1/api/hooks', {
         method: 'POST',
         headers: { ...owner.auth, 'content-type': 'application/json' },
         body: JSON.stringify({ formId: owner.form.id, targetUrl: `https://hooks.rebind.example:${port}/in` }),
@@ -45,7 +45,7 @@ describe('DNS rebinding', () => {
   });
 
   it('an IP-literal target that is private at delivery is refused too', async () => {
-    const t = await startTestApp({ env: { HOOK_TIMEOUT_MS: '2000' }, hookTransport: { ca: receiver.ca } });
+    const t = await buildTestApp({ env: { HOOK_TIMEOUT_MS: '2000' }, hookTransport: { ca: receiver.ca } });
     try {
       const owner = await createOwner(t.services, { planId: 'pro' });
       // Written behind the API's back, as if the rules had been looser when it was created.
@@ -66,7 +66,7 @@ describe('DNS rebinding', () => {
 
 describe('outbox', () => {
   it('deliveries pending when the server starts are sent', async () => {
-    const first = await startTestApp({ env: { HOOK_ALLOW_PRIVATE_TARGETS: 'true' }, hookTransport: { ca: receiver.ca } });
+    const first = await buildTestApp({ env: { HOOK_ALLOW_PRIVATE_TARGETS: 'true' }, hookTransport: { ca: receiver.ca } });
     const owner = await createOwner(first.services, { planId: 'pro' });
     const { hook } = await first.services.hooks.createHook(owner.account.id, { formId: owner.form.id, targetUrl: `${receiver.url}/later` });
     // Stop the dispatcher first, as a crash would: what is queued now stays pending.
@@ -76,7 +76,7 @@ describe('outbox', () => {
     const queued = await first.handle.db.selectFrom('outbox').select('submission_id').execute();
     expect(queued).toEqual([{ submission_id: submissionId }]);
     expect(await first.services.outbox.countPending()).toBe(1);
-    const second = await startTestApp({ database: first.database, env: { HOOK_ALLOW_PRIVATE_TARGETS: 'true' }, hookTransport: { ca: receiver.ca } });
+    const second = await buildTestApp({ database: first.database, env: { HOOK_ALLOW_PRIVATE_TARGETS: 'true' }, hookTransport: { ca: receiver.ca } });
     try {
       await waitFor(() => receiver.received.some((r) => r.headers['webhook-id'] === `${submissionId}.${hook.id}`), 15_000, 'the delivery');
       expect(await first.handle.db.selectFrom('outbox').select('submission_id').execute()).toEqual([]);
@@ -87,7 +87,7 @@ describe('outbox', () => {
   });
 
   it('a hook subscribed after a submission does not receive it, even while it waits in the outbox', async () => {
-    const first = await startTestApp({ env: { HOOK_ALLOW_PRIVATE_TARGETS: 'true' }, hookTransport: { ca: receiver.ca } });
+    const first = await buildTestApp({ env: { HOOK_ALLOW_PRIVATE_TARGETS: 'true' }, hookTransport: { ca: receiver.ca } });
     const owner = await createOwner(first.services, { planId: 'pro' });
     const { hook: early } = await first.services.hooks.createHook(owner.account.id, { formId: owner.form.id, targetUrl: `${receiver.url}/early` });
     await first.services.outbox.stop();
@@ -96,7 +96,7 @@ describe('outbox', () => {
     const { created_at: submittedAt } = await first.handle.db.selectFrom('submissions').select('created_at').where('id', '=', submissionId).executeTakeFirstOrThrow();
     await waitFor(() => new Date().toISOString() > submittedAt, 1000, 'a later millisecond');
     const { hook: late } = await first.services.hooks.createHook(owner.account.id, { formId: owner.form.id, targetUrl: `${receiver.url}/late` });
-    const second = await startTestApp({ database: first.database, env: { HOOK_ALLOW_PRIVATE_TARGETS: 'true' }, hookTransport: { ca: receiver.ca } });
+    const second = await buildTestApp({ database: first.database, env: { HOOK_ALLOW_PRIVATE_TARGETS: 'true' }, hookTransport: { ca: receiver.ca } });
     try {
       await waitFor(() => receiver.received.some((r) => r.headers['webhook-id'] === `${submissionId}.${early.id}`), 15_000, 'the early hook');
       const rows = await first.handle.db.selectFrom('hook_deliveries').select('hook_id').where('submission_id', '=', submissionId).execute();
@@ -109,8 +109,8 @@ describe('outbox', () => {
   });
 
   it(`two instances on one ${testDialect} database send 200 submissions exactly once each`, async () => {
-    const a = await startTestApp({ env: { HOOK_ALLOW_PRIVATE_TARGETS: 'true' }, hookTransport: { ca: receiver.ca } });
-    const b = await startTestApp({ database: a.database, env: { HOOK_ALLOW_PRIVATE_TARGETS: 'true' }, hookTransport: { ca: receiver.ca } });
+    const a = await buildTestApp({ env: { HOOK_ALLOW_PRIVATE_TARGETS: 'true' }, hookTransport: { ca: receiver.ca } });
+    const b = await buildTestApp({ database: a.database, env: { HOOK_ALLOW_PRIVATE_TARGETS: 'true' }, hookTransport: { ca: receiver.ca } });
     try {
       const owner = await createOwner(a.services, { planId: 'pro' });
       const { hook } = await a.services.hooks.createHook(owner.account.id, { formId: owner.form.id, targetUrl: `${receiver.url}/fanout` });

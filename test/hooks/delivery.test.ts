@@ -1,19 +1,19 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { signDelivery } from '../../src/features/hooks/delivery.channel.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { buildTestApp, type AppUnderTest } from '../helpers/app.js';
 import { createOwner } from '../helpers/factories.js';
 import { startHttpsReceiver, type HttpsReceiver } from '../helpers/https-receiver.js';
 import { JSON_ACCEPT, submit } from '../helpers/submit.js';
 import { waitFor } from '../helpers/wait.js';
 
 let receiver: HttpsReceiver;
-let t: TestApp;
+let t: AppUnderTest;
 let owner: Awaited<ReturnType<typeof createOwner>>;
 
 beforeAll(async () => {
   receiver = await startHttpsReceiver();
-  t = await startTestApp({
+  t = await buildTestApp({
     env: { HOOK_ALLOW_PRIVATE_TARGETS: 'true', HOOK_TIMEOUT_MS: '3000' },
     hookTransport: { ca: receiver.ca },
   });
@@ -28,7 +28,7 @@ beforeEach(async () => {
 });
 
 async function subscribe(path = '/in'): Promise<{ id: string; secret: string }> {
-  const res = await fetch(`${t.url}/v1/api/hooks`, {
+  const res = await t.fetch('/v1/api/hooks', {
     method: 'POST',
     headers: { ...owner.auth, 'content-type': 'application/json' },
     body: JSON.stringify({ formId: owner.form.id, targetUrl: `${receiver.url}${path}` }),
@@ -115,7 +115,7 @@ describe('hook delivery', () => {
 
   it('sends nothing after DELETE', async () => {
     const hook = await subscribe();
-    expect((await fetch(`${t.url}/v1/api/hooks/${hook.id}`, { method: 'DELETE', headers: owner.auth })).status).toBe(204);
+    expect((await t.fetch(`/v1/api/hooks/${hook.id}`, { method: 'DELETE', headers: owner.auth })).status).toBe(204);
     const control = await subscribe('/control');
     await submit(t, owner.form.id, { json: { a: 1 } });
     await settled(control.id, 1);

@@ -3,7 +3,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DeliverySender, HookDeliveryChannel } from '../../src/features/hooks/delivery.channel.js';
 import { OutboxDispatcher } from '../../src/features/outbox/outbox.dispatcher.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { buildTestApp, type AppUnderTest } from '../helpers/app.js';
 import { createOwner } from '../helpers/factories.js';
 import { startHttpsReceiver, type HttpsReceiver } from '../helpers/https-receiver.js';
 import { JSON_ACCEPT, submit } from '../helpers/submit.js';
@@ -11,7 +11,7 @@ import type { DedicatedConnection } from '../../src/platform/db/dedicated-connec
 import { waitFor } from '../helpers/wait.js';
 
 let receiver: HttpsReceiver;
-let t: TestApp;
+let t: AppUnderTest;
 const unhandled: unknown[] = [];
 const onUnhandled = (reason: unknown) => unhandled.push(reason);
 
@@ -19,7 +19,7 @@ beforeAll(async () => {
   process.on('unhandledRejection', onUnhandled);
   receiver = await startHttpsReceiver();
   receiver.respond((_req, res) => res.writeHead(200).end('ok'));
-  t = await startTestApp({ env: { HOOK_ALLOW_PRIVATE_TARGETS: 'true', HOOK_TIMEOUT_MS: '3000' }, hookTransport: { ca: receiver.ca } });
+  t = await buildTestApp({ env: { HOOK_ALLOW_PRIVATE_TARGETS: 'true', HOOK_TIMEOUT_MS: '3000' }, hookTransport: { ca: receiver.ca } });
   // The app's own dispatcher is stopped: each test drives one of its own.
   await t.services.outbox.stop();
 });
@@ -38,7 +38,7 @@ const newDispatcher = () => {
 describe('outbox dispatcher under faults', () => {
   it('a stored payload that does not parse is recorded as a failed delivery, never an unhandled rejection', async () => {
     const owner = await createOwner(t.services, { planId: 'pro' });
-    const created = await fetch(`${t.url}/v1/api/hooks`, {
+    const created = await t.fetch('/v1/api/hooks', {
       method: 'POST',
       headers: { ...owner.auth, 'content-type': 'application/json' },
       body: JSON.stringify({ formId: owner.form.id, targetUrl: `${receiver.url}/in` }),

@@ -1,18 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { buildTestApp, type AppUnderTest } from '../helpers/app.js';
 import { createForm, createOwner, setCreatedAt } from '../helpers/factories.js';
 
-let t: TestApp;
+let t: AppUnderTest;
 let owner: Awaited<ReturnType<typeof createOwner>>;
 
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await buildTestApp();
   owner = await createOwner(t.services, { planId: 'pro' });
 });
 afterAll(async () => t?.close());
 
 function subscribe(targetUrl: unknown, formId: unknown = owner.form.id, auth = owner.auth) {
-  return fetch(`${t.url}/v1/api/hooks`, {
+  return t.fetch('/v1/api/hooks', {
     method: 'POST',
     headers: { ...auth, 'content-type': 'application/json' },
     body: JSON.stringify({ formId, targetUrl }),
@@ -37,7 +37,7 @@ describe('hook subscriptions: happy paths', () => {
     });
     const second = (await (await subscribe('https://hooks.example.com/b')).json()) as { hook: { id: string } };
     const listHookIds = async () => {
-      const listed = (await (await fetch(`${t.url}/v1/api/hooks`, { headers: owner.auth })).json()) as { hooks: Array<Record<string, string>> };
+      const listed = (await (await t.fetch('/v1/api/hooks', { headers: owner.auth })).json()) as { hooks: Array<Record<string, string>> };
       expect(listed.hooks[0]).not.toHaveProperty('secret');
       return listed.hooks.map((h) => h.id);
     };
@@ -49,10 +49,10 @@ describe('hook subscriptions: happy paths', () => {
     await setCreatedAt(t.services, 'hooks', second.hook.id, '2026-06-01T00:00:00.000Z');
     expect(await listHookIds()).toEqual([second.hook.id, created.hook.id!].sort().reverse());
 
-    const deleted = await fetch(`${t.url}/v1/api/hooks/${created.hook.id}`, { method: 'DELETE', headers: owner.auth });
+    const deleted = await t.fetch(`/v1/api/hooks/${created.hook.id}`, { method: 'DELETE', headers: owner.auth });
     expect(deleted.status).toBe(204);
     expect(await deleted.text()).toBe('');
-    const again = await fetch(`${t.url}/v1/api/hooks/${created.hook.id}`, { method: 'DELETE', headers: owner.auth });
+    const again = await t.fetch(`/v1/api/hooks/${created.hook.id}`, { method: 'DELETE', headers: owner.auth });
     expect(again.status).toBe(404);
   });
 
@@ -74,9 +74,9 @@ describe('hook subscriptions: errors', () => {
     const other = await createOwner(t.services, { planId: 'pro' });
     expect((await subscribe('https://hooks.example.com/a', other.form.id)).status).toBe(404);
     const theirs = (await (await subscribe('https://hooks.example.com/a', other.form.id, other.auth)).json()) as { hook: { id: string } };
-    const res = await fetch(`${t.url}/v1/api/hooks/${theirs.hook.id}`, { method: 'DELETE', headers: owner.auth });
+    const res = await t.fetch(`/v1/api/hooks/${theirs.hook.id}`, { method: 'DELETE', headers: owner.auth });
     expect(res.status).toBe(404);
-    expect((await fetch(`${t.url}/v1/api/hooks`, { headers: other.auth }).then((r) => r.json())).hooks).toHaveLength(1);
+    expect((await t.fetch('/v1/api/hooks', { headers: other.auth }).then((r) => r.json())).hooks).toHaveLength(1);
   });
 
   it.each([
@@ -85,7 +85,7 @@ describe('hook subscriptions: errors', () => {
     [{ formId: { id: 1 }, targetUrl: 'https://a.example' }, 'formId'],
     [{ formId: 'x', targetUrl: 'https://a.example', extra: 1 }, 'extra'],
   ])('a malformed body %j names %s', async (body, field) => {
-    const res = await fetch(`${t.url}/v1/api/hooks`, {
+    const res = await t.fetch('/v1/api/hooks', {
       method: 'POST',
       headers: { ...owner.auth, 'content-type': 'application/json' },
       body: JSON.stringify(body),
@@ -98,7 +98,7 @@ describe('hook subscriptions: errors', () => {
 
   it('a body that is not JSON is validation_failed', async () => {
     for (const [contentType, body] of [['application/json', '{"formId":'], ['text/plain', 'hello']]) {
-      const res = await fetch(`${t.url}/v1/api/hooks`, { method: 'POST', headers: { ...owner.auth, 'content-type': contentType! }, body });
+      const res = await t.fetch('/v1/api/hooks', { method: 'POST', headers: { ...owner.auth, 'content-type': contentType! }, body });
       expect(res.status).toBe(400);
       expect(((await res.json()) as { error: string }).error).toBe('validation_failed');
     }
@@ -147,11 +147,11 @@ describe('hook subscriptions: SSRF matrix', () => {
   });
 
   it('HOOK_ALLOW_PRIVATE_TARGETS lifts the address rules but not https', async () => {
-    const local = await startTestApp({ env: { HOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
+    const local = await buildTestApp({ env: { HOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
     try {
       const o = await createOwner(local.services, { planId: 'pro' });
       const post = (targetUrl: string) =>
-        fetch(`${local.url}/v1/api/hooks`, { method: 'POST', headers: { ...o.auth, 'content-type': 'application/json' }, body: JSON.stringify({ formId: o.form.id, targetUrl }) });
+        local.fetch('/v1/api/hooks', { method: 'POST', headers: { ...o.auth, 'content-type': 'application/json' }, body: JSON.stringify({ formId: o.form.id, targetUrl }) });
       expect((await post('https://127.0.0.1:8443/in')).status).toBe(201);
       expect((await post('http://127.0.0.1:8080/in')).status).toBe(400);
     } finally {

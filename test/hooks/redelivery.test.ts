@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { newId } from '../../src/platform/lib/ids.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { buildTestApp, type AppUnderTest } from '../helpers/app.js';
 import { createOwner } from '../helpers/factories.js';
 import { startHttpsReceiver, type HttpsReceiver } from '../helpers/https-receiver.js';
 import { submit } from '../helpers/submit.js';
@@ -9,13 +9,13 @@ import { waitFor } from '../helpers/wait.js';
 // A delivery sent again keeps its webhook-id and is sent once; after an
 // outage, every failed delivery of a hook in a range is sent again.
 let receiver: HttpsReceiver;
-let t: TestApp;
+let t: AppUnderTest;
 let owner: Awaited<ReturnType<typeof createOwner>>;
 const env = { HOOK_ALLOW_PRIVATE_TARGETS: 'true', HOOK_TIMEOUT_MS: '10000' };
 
 beforeAll(async () => {
   receiver = await startHttpsReceiver();
-  t = await startTestApp({ env, hookTransport: { ca: receiver.ca } });
+  t = await buildTestApp({ env, hookTransport: { ca: receiver.ca } });
 });
 afterAll(async () => {
   await t?.close();
@@ -26,8 +26,8 @@ beforeEach(async () => {
   receiver.respond((_req, res) => res.writeHead(200).end('ok'));
 });
 
-async function subscribe(app: TestApp, auth: { authorization: string }, formId: string): Promise<string> {
-  const res = await fetch(`${app.url}/v1/api/hooks`, {
+async function subscribe(app: AppUnderTest, auth: { authorization: string }, formId: string): Promise<string> {
+  const res = await app.fetch('/v1/api/hooks', {
     method: 'POST',
     headers: { ...auth, 'content-type': 'application/json' },
     body: JSON.stringify({ formId, targetUrl: `${receiver.url}/in` }),
@@ -38,7 +38,7 @@ async function subscribe(app: TestApp, auth: { authorization: string }, formId: 
 
 const receivedFor = (hookId: string) => receiver.received.filter((r) => String(r.headers['webhook-id']).endsWith(`.${hookId}`));
 
-async function deliveryStates(app: TestApp, hookId: string) {
+async function deliveryStates(app: AppUnderTest, hookId: string) {
   // The last answer is the attempt log's row numbered as the delivery's attempts.
   return app.handle.db
     .selectFrom('hook_deliveries as d')
@@ -49,7 +49,7 @@ async function deliveryStates(app: TestApp, hookId: string) {
     .execute();
 }
 
-async function settledStates(app: TestApp, hookId: string, count: number) {
+async function settledStates(app: AppUnderTest, hookId: string, count: number) {
   await waitFor(async () => {
     const rows = await deliveryStates(app, hookId);
     return rows.length === count && rows.every((r) => r.state === 'sent' || r.state === 'failed');
@@ -57,8 +57,8 @@ async function settledStates(app: TestApp, hookId: string, count: number) {
   return deliveryStates(app, hookId);
 }
 
-function redeliver(app: TestApp, auth: { authorization: string }, hookId: string, body: unknown) {
-  return fetch(`${app.url}/v1/api/hooks/${hookId}/redeliver`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+function redeliver(app: AppUnderTest, auth: { authorization: string }, hookId: string, body: unknown) {
+  return app.fetch(`/v1/api/hooks/${hookId}/redeliver`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify(body) });
 }
 
 describe('sending a hook delivery again', () => {
@@ -150,7 +150,7 @@ describe('POST /v1/api/hooks/:id/redeliver', () => {
 
   it('queues at most 10,000 a call: beyond, validation_failed says so and queues nothing', async () => {
     // An instance whose dispatcher is stopped: what is queued stays queued, to be counted.
-    const quiet = await startTestApp({ env, hookTransport: { ca: receiver.ca } });
+    const quiet = await buildTestApp({ env, hookTransport: { ca: receiver.ca } });
     try {
       await quiet.services.outbox.stop();
       const me = await createOwner(quiet.services, { planId: 'pro' });
@@ -190,8 +190,8 @@ describe('POST /v1/api/hooks/:id/redeliver', () => {
 describe('leases across two instances on one database', () => {
   it('an expired claim is taken back and sent once; a live one, renewed, is never taken', async () => {
     const leaseMs = 1500;
-    const a = await startTestApp({ env: { ...env, OUTBOX_LEASE_MS: String(leaseMs) }, hookTransport: { ca: receiver.ca } });
-    const b = await startTestApp({ database: a.database, env: { ...env, OUTBOX_LEASE_MS: String(leaseMs) }, hookTransport: { ca: receiver.ca } });
+    const a = await buildTestApp({ env: { ...env, OUTBOX_LEASE_MS: String(leaseMs) }, hookTransport: { ca: receiver.ca } });
+    const b = await buildTestApp({ database: a.database, env: { ...env, OUTBOX_LEASE_MS: String(leaseMs) }, hookTransport: { ca: receiver.ca } });
     try {
       const me = await createOwner(a.services, { planId: 'pro' });
       const hookId = await subscribe(a, me.auth, me.form.id);

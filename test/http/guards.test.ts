@@ -2,7 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBase62 } from '../../src/platform/lib/ids.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { buildTestApp, type AppUnderTest } from '../helpers/app.js';
 import { DashboardClient } from '../helpers/dashboard-client.js';
 import { createAccount, createForm, insertSubmissions } from '../helpers/factories.js';
 
@@ -14,12 +14,12 @@ import { createAccount, createForm, insertSubmissions } from '../helpers/factori
 const PASSWORD = 'correct horse battery';
 const unique = () => `g-${randomBase62(8).toLowerCase()}@example.com`;
 
-let t: TestApp;
+let t: AppUnderTest;
 let admin: { id: string; email: string };
 let attacker: { id: string; email: string };
 
-async function signIn(app: TestApp, email: string): Promise<DashboardClient> {
-  const client = new DashboardClient(app.url);
+async function signIn(app: AppUnderTest, email: string): Promise<DashboardClient> {
+  const client = new DashboardClient(app);
   await client.get('/dashboard/login');
   expect((await client.post('/dashboard/login', { email, password: PASSWORD })).res.status).toBe(303);
   await client.get('/dashboard/account');
@@ -27,7 +27,7 @@ async function signIn(app: TestApp, email: string): Promise<DashboardClient> {
 }
 
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await buildTestApp();
   // The first account's owner is the instance admin; the attacker signed up after.
   admin = await createAccount(t.services, { email: unique(), password: PASSWORD });
   attacker = await createAccount(t.services, { email: unique(), password: PASSWORD, planId: 'free' });
@@ -74,16 +74,16 @@ describe('the Admin page', () => {
 });
 
 describe('PASSWORD_LOGIN=false', () => {
-  let ssoOnly: TestApp;
+  let ssoOnly: AppUnderTest;
   beforeAll(async () => {
     // The same database as the app with passwords: the operator switched to single sign-on only.
-    ssoOnly = await startTestApp({ database: t.database, env: { PASSWORD_LOGIN: 'false', OIDC_ISSUER: 'http://127.0.0.1:9/issuer', OIDC_CLIENT_ID: 'formgate', OIDC_CLIENT_SECRET: 'secret' } });
+    ssoOnly = await buildTestApp({ database: t.database, env: { PASSWORD_LOGIN: 'false', OIDC_ISSUER: 'http://127.0.0.1:9/issuer', OIDC_CLIENT_ID: 'formgate', OIDC_CLIENT_SECRET: 'secret' } });
   });
   afterAll(async () => ssoOnly?.close());
 
   it('serves no reset form and signs nobody in by password, however the address is spelled', async () => {
     const user = await createAccount(ssoOnly.services, { email: unique(), password: PASSWORD });
-    const browser = new DashboardClient(ssoOnly.url);
+    const browser = new DashboardClient(ssoOnly);
     for (const path of ['/%64ashboard/forgot-password', '/dashboard/forgot-p%61ssword', '/dashboard//signup', '/dashboard/reset-password/x/']) {
       const page = await browser.get(path);
       expect(page.res.status, path).toBe(404);
@@ -100,7 +100,7 @@ describe('PASSWORD_LOGIN=false', () => {
   it('ends sessions a password opened before the switch, saying why', async () => {
     const user = await createAccount(t.services, { email: unique(), password: PASSWORD });
     const before = await signIn(t, user.email);
-    const after = new DashboardClient(ssoOnly.url);
+    const after = new DashboardClient(ssoOnly);
     for (const [name, value] of before.cookies) after.cookies.set(name, value);
     const refused = await after.get('/dashboard/forms');
     expect(refused.res.status).toBe(303);
@@ -113,7 +113,7 @@ describe('PASSWORD_LOGIN=false', () => {
   it('offers no password where none can be used: no "Change password", no password for a new account', async () => {
     const admin = await ssoOnly.services.accounts.findUserByEmail((await ssoOnly.services.admin.listAccounts()).find((a) => a.ownerIsAdmin)!.email);
     const token = await ssoOnly.services.sessions.startSession(admin!.id, (await ssoOnly.services.accounts.findAccountByEmail(admin!.email))!.id, { method: 'sso' });
-    const browser = new DashboardClient(ssoOnly.url);
+    const browser = new DashboardClient(ssoOnly);
     browser.cookies.set('fg_session', token);
     const account = await browser.get('/dashboard/account');
     expect(account.res.status).toBe(200);
@@ -160,7 +160,7 @@ describe('the audit actor', () => {
     const [submission] = await insertSubmissions(t.services, form.id, [{ createdAt: new Date().toISOString() }]);
     const { key, apiKey } = await t.services.apiKeys.createApiKey(admin.id, 'agent', 'triage');
     const client = new Client({ name: 'guards-test', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${t.url}/v1/mcp`), { requestInit: { headers: { authorization: `Bearer ${apiKey}` } } }));
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${t.config.baseUrl}/v1/mcp`), { fetch: t.fetch, requestInit: { headers: { authorization: `Bearer ${apiKey}` } } }));
     try {
       const result = await client.callTool({ name: 'mark_spam', arguments: { submissionId: submission } });
       expect(result.isError).not.toBe(true);
@@ -247,9 +247,9 @@ describe('CSRF', () => {
   });
 
   it('keeps its cookie under the __Host- prefix behind https', async () => {
-    const https = await startTestApp({ env: { BASE_URL: 'https://forms.example.com' } });
+    const https = await buildTestApp({ env: { BASE_URL: 'https://forms.example.com' } });
     try {
-      const res = await fetch(`${https.url}/dashboard/login`);
+      const res = await https.fetch('/dashboard/login');
       const cookie = res.headers.getSetCookie().find((line) => line.includes('fg_csrf='));
       expect(cookie).toMatch(/^__Host-fg_csrf=/);
       expect(cookie).toMatch(/; Path=\/(;|$)/);

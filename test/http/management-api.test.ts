@@ -1,18 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { buildTestApp, type AppUnderTest } from '../helpers/app.js';
 import { createForm, createOwner, insertSubmissions, setCreatedAt } from '../helpers/factories.js';
 import { submit } from '../helpers/submit.js';
 
-let t: TestApp;
+let t: AppUnderTest;
 let owner: Awaited<ReturnType<typeof createOwner>>;
 
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await buildTestApp();
   owner = await createOwner(t.services, { planId: 'business' });
 });
 afterAll(async () => t?.close());
 
-const get = (path: string, headers: Record<string, string> = owner.auth) => fetch(`${t.url}/v1/api${path}`, { headers });
+const get = (path: string, headers: Record<string, string> = owner.auth) => t.fetch(`/v1/api${path}`, { headers });
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 describe('management API: happy paths', () => {

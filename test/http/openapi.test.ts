@@ -1,9 +1,9 @@
 import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { buildTestApp, type AppUnderTest } from '../helpers/app.js';
 
-let t: TestApp;
+let t: AppUnderTest;
 interface Operation {
   operationId?: string;
   security?: unknown;
@@ -21,8 +21,8 @@ const operations = () =>
   Object.entries(doc.paths).flatMap(([path, ops]) => Object.entries(ops).map(([method, op]) => ({ name: `${method.toUpperCase()} ${path}`, op })));
 
 beforeAll(async () => {
-  t = await startTestApp({ env: { BASE_URL } });
-  const res = await fetch(`${t.url}/v1/openapi.json`);
+  t = await buildTestApp({ env: { BASE_URL } });
+  const res = await t.fetch('/v1/openapi.json');
   expect(res.status).toBe(200);
   doc = await res.json();
 });

@@ -1,19 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { buildTestApp, type AppUnderTest } from '../helpers/app.js';
 import { createOwner } from '../helpers/factories.js';
 
 const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
-async function hit(t: TestApp, auth: Record<string, string>, n: number): Promise<Response[]> {
+async function hit(t: AppUnderTest, auth: Record<string, string>, n: number): Promise<Response[]> {
   const responses: Response[] = [];
-  for (let i = 0; i < n; i++) responses.push(await fetch(`${t.url}/v1/api/me`, { headers: auth }));
+  for (let i = 0; i < n; i++) responses.push(await t.fetch('/v1/api/me', { headers: auth }));
   return responses;
 }
 
 describe('management API rate limit (120 a minute per key)', () => {
-  let t: TestApp;
+  let t: AppUnderTest;
   beforeAll(async () => {
-    t = await startTestApp();
+    t = await buildTestApp();
   });
   afterAll(async () => t?.close());
 
@@ -36,9 +36,9 @@ describe('management API rate limit (120 a minute per key)', () => {
 });
 
 describe('the management API limits count every request', () => {
-  let t: TestApp;
+  let t: AppUnderTest;
   beforeAll(async () => {
-    t = await startTestApp();
+    t = await buildTestApp();
   });
   afterAll(async () => t?.close());
 
@@ -46,7 +46,7 @@ describe('the management API limits count every request', () => {
     const { auth, form } = await createOwner(t.services);
     const statuses: number[] = [];
     for (let i = 0; i < 150; i++) {
-      const res = await fetch(`${t.url}/v1/api/forms/${form.id}/submissions?limit=0`, { headers: auth });
+      const res = await t.fetch(`/v1/api/forms/${form.id}/submissions?limit=0`, { headers: auth });
       await res.arrayBuffer();
       statuses.push(res.status);
     }
@@ -57,23 +57,23 @@ describe('the management API limits count every request', () => {
     const statuses: number[] = [];
     const headers: Array<Record<string, string>> = [{}, { authorization: 'Basic abc' }, { authorization: 'Bearer fgk_not_a_real_key' }];
     for (let i = 0; i < 36; i++) {
-      const res = await fetch(`${t.url}/v1/api/me`, { headers: headers[i % 3] });
+      const res = await t.fetch('/v1/api/me', { headers: headers[i % 3] });
       await res.arrayBuffer();
       statuses.push(res.status);
     }
     expect(statuses).toEqual([...Array(30).fill(401), ...Array(6).fill(429)]);
     // A valid key from the same address is counted on its own.
     const { auth } = await createOwner(t.services);
-    expect((await fetch(`${t.url}/v1/api/me`, { headers: auth })).status).toBe(200);
+    expect((await t.fetch('/v1/api/me', { headers: auth })).status).toBe(200);
   });
 });
 
 describe('shared through Redis', () => {
-  let a: TestApp;
-  let b: TestApp;
+  let a: AppUnderTest;
+  let b: AppUnderTest;
   beforeAll(async () => {
-    a = await startTestApp({ env: { REDIS_URL: redisUrl } });
-    b = await startTestApp({ env: { REDIS_URL: redisUrl }, database: a.database });
+    a = await buildTestApp({ env: { REDIS_URL: redisUrl } });
+    b = await buildTestApp({ env: { REDIS_URL: redisUrl }, database: a.database });
   });
   afterAll(async () => {
     await b?.close();

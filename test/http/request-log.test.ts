@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REDACTED, redactedUrl } from '../../src/platform/http/request-log.js';
 import { randomBase62 } from '../../src/platform/lib/ids.js';
 import { unsubscribeToken } from '../../src/features/notifications/confirmation.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { buildTestApp, type AppUnderTest } from '../helpers/app.js';
 import { testDialect } from '../helpers/database.js';
 import { createAccount, createOwner } from '../helpers/factories.js';
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp-sink.js';
@@ -26,11 +26,11 @@ const capture = new Writable({
 const routes: Array<{ url: string; querystring: string[] }> = [];
 
 let sink: SmtpSink;
-let t: TestApp;
+let t: AppUnderTest;
 
 beforeAll(async () => {
   sink = await startSmtpSink();
-  t = await startTestApp({
+  t = await buildTestApp({
     env: { SMTP_URL: sink.url, BASE_URL },
     loggerInstance: pino({ level: 'info' }, capture),
     onRoute: (route) => {
@@ -63,7 +63,7 @@ function loggedUrl(requestId: string): string {
 }
 
 async function visit(path: string, method = 'GET'): Promise<{ status: number; url: string }> {
-  const res = await fetch(`${t.url}${path}`, { method, redirect: 'manual' });
+  const res = await t.fetch(`${path}`, { method, redirect: 'manual' });
   await res.arrayBuffer();
   return { status: res.status, url: loggedUrl(res.headers.get('x-request-id')!) };
 }

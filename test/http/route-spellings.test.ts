@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTE_PERMISSIONS, routeKey } from '../../src/frontends/dashboard/route-permissions.js';
 import { roleMay } from '../../src/features/members/permissions.js';
 import { randomBase62 } from '../../src/platform/lib/ids.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { buildTestApp, type AppUnderTest } from '../helpers/app.js';
 import { DashboardClient } from '../helpers/dashboard-client.js';
 import { createAccount, createForm, insertSubmissions } from '../helpers/factories.js';
 
@@ -70,7 +70,7 @@ function spellingsOf(path: string): string[] {
 
 let clientNumber = 0;
 
-async function decision(t: TestApp, visitor: Visitor, method: string, path: string): Promise<string> {
+async function decision(t: AppUnderTest, visitor: Visitor, method: string, path: string): Promise<string> {
   const headers: Record<string, string> = { [PROBE]: '1', cookie: [...visitor.client.cookies].map(([k, v]) => `${k}=${v}`).join('; ') };
   // Each probe from an address of its own (documentation range, behind the trusted loopback
   // proxy): the per-address limits on failed keys and log-ins are not what this walk compares.
@@ -82,12 +82,12 @@ async function decision(t: TestApp, visitor: Visitor, method: string, path: stri
     headers['content-type'] = 'application/x-www-form-urlencoded';
     body = new URLSearchParams({ _csrf: visitor.client.csrf }).toString();
   }
-  const res = await fetch(`${t.url}${path}`, { method, headers, body, redirect: 'manual' });
+  const res = await t.fetch(`${path}`, { method, headers, body, redirect: 'manual' });
   await res.arrayBuffer();
   return [res.status, res.headers.get('location') ?? '', res.headers.get('x-route') ?? ''].join(' ').trim();
 }
 
-async function walk(t: TestApp, routes: Set<string>, visitors: Visitor[], pathOf: (key: string) => string, expected?: (key: string, visitor: Visitor) => number | undefined) {
+async function walk(t: AppUnderTest, routes: Set<string>, visitors: Visitor[], pathOf: (key: string) => string, expected?: (key: string, visitor: Visitor) => number | undefined) {
   let compared = 0;
   for (const key of [...routes].sort()) {
     const [method, url] = key.split(' ') as [string, string];
@@ -105,16 +105,16 @@ async function walk(t: TestApp, routes: Set<string>, visitors: Visitor[], pathOf
   return compared;
 }
 
-let t: TestApp;
-let ssoOnly: TestApp;
+let t: AppUnderTest;
+let ssoOnly: AppUnderTest;
 const routes = new Set<string>();
 const ssoRoutes = new Set<string>();
 const visitors: Visitor[] = [];
 const ids: Record<string, string> = {};
 
 beforeAll(async () => {
-  t = await startTestApp({ checkResponses: false, env: { HOOK_ALLOW_PRIVATE_TARGETS: 'true', TRUST_PROXY: '1' }, onRoute: probedRoutes(routes) });
-  ssoOnly = await startTestApp({
+  t = await buildTestApp({ checkResponses: false, env: { HOOK_ALLOW_PRIVATE_TARGETS: 'true', TRUST_PROXY: '1' }, onRoute: probedRoutes(routes) });
+  ssoOnly = await buildTestApp({
     checkResponses: false,
     env: { TRUST_PROXY: '1', PASSWORD_LOGIN: 'false', OIDC_ISSUER: 'http://127.0.0.1:9/issuer', OIDC_CLIENT_ID: 'formgate', OIDC_CLIENT_SECRET: 'secret' },
     onRoute: probedRoutes(ssoRoutes),
@@ -137,20 +137,20 @@ beforeAll(async () => {
   Object.assign(ids, { form: form.id, submission: submission!, hook: hook.id, key: key.id, member: viewer!.id, invitation, account: b.id });
 
   const signedIn = async (email: string) => {
-    const client = new DashboardClient(t.url);
+    const client = new DashboardClient(t);
     await client.get('/dashboard/login');
     expect((await client.post('/dashboard/login', { email, password: PASSWORD })).res.status).toBe(303);
     await client.get('/dashboard/account');
     return client;
   };
-  const anonymous = new DashboardClient(t.url);
+  const anonymous = new DashboardClient(t);
   await anonymous.get('/dashboard/login');
   visitors.push({ name: 'anonymous', client: anonymous, instanceAdmin: false });
   visitors.push({ name: 'instance admin (owner of A)', client: await signedIn(a.email), role: 'owner', instanceAdmin: true });
   for (const role of ['admin', 'member', 'viewer'] as const) visitors.push({ name: `${role} of A`, client: await signedIn(members[role]), role, instanceAdmin: false });
   visitors.push({ name: 'owner of B', client: await signedIn(b.email), instanceAdmin: false });
-  visitors.push({ name: 'read key of A', client: new DashboardClient(t.url), apiKey: (await s.apiKeys.createApiKey(a.id, 'read', 'read')).apiKey, instanceAdmin: false });
-  visitors.push({ name: 'triage key of B', client: new DashboardClient(t.url), apiKey: (await s.apiKeys.createApiKey(b.id, 'triage', 'triage')).apiKey, instanceAdmin: false });
+  visitors.push({ name: 'read key of A', client: new DashboardClient(t), apiKey: (await s.apiKeys.createApiKey(a.id, 'read', 'read')).apiKey, instanceAdmin: false });
+  visitors.push({ name: 'triage key of B', client: new DashboardClient(t), apiKey: (await s.apiKeys.createApiKey(b.id, 'triage', 'triage')).apiKey, instanceAdmin: false });
 }, 120_000);
 
 afterAll(async () => {
@@ -196,7 +196,7 @@ describe('every route, every visitor, every spelling', () => {
   }, 240_000);
 
   it('keeps password log-in, sign-up and reset closed under PASSWORD_LOGIN=false, however spelled', async () => {
-    const anonymous = new DashboardClient(ssoOnly.url);
+    const anonymous = new DashboardClient(ssoOnly);
     await anonymous.get('/dashboard/login');
     const visitor: Visitor = { name: 'anonymous', client: anonymous, instanceAdmin: false };
     const passwordRoutes = new Set(['GET /dashboard/signup', 'POST /dashboard/signup', 'POST /dashboard/login', 'GET /dashboard/forgot-password', 'POST /dashboard/forgot-password', 'GET /dashboard/reset-password/:token', 'POST /dashboard/reset-password/:token', 'POST /dashboard/invite/:token/signup']);

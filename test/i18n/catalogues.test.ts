@@ -2,12 +2,12 @@ import { readdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalogues, chooseLanguage, languages } from '../../src/platform/i18n/i18n.js';
 import { templateProblem } from '../../src/platform/lib/template.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { buildTestApp, type AppUnderTest } from '../helpers/app.js';
 import { createOwner } from '../helpers/factories.js';
 
-let t: TestApp;
+let t: AppUnderTest;
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await buildTestApp();
 });
 afterAll(async () => {
   await t?.close();
@@ -40,20 +40,20 @@ describe('message catalogues', () => {
   });
 
   it('answers the hosted error and thank-you pages in the negotiated language', async () => {
-    const fr = await fetch(`${t.url}/thanks?error=rate_limited`, { headers: { 'accept-language': 'fr-CA,fr;q=0.9' } });
+    const fr = await t.fetch('/thanks?error=rate_limited', { headers: { 'accept-language': 'fr-CA,fr;q=0.9' } });
     expect(fr.headers.get('content-language')).toBe('fr');
     const body = await fr.text();
     expect(body).toContain('<html lang="fr">');
     expect(body).toContain(catalogues.fr['error.rate_limited']);
-    const plain = await fetch(`${t.url}/thanks`, { headers: { 'accept-language': 'es' } });
+    const plain = await t.fetch('/thanks', { headers: { 'accept-language': 'es' } });
     expect(await plain.text()).toContain(catalogues.es['thanks.text']);
     // A form's language wins over the header; an unknown form is the plain page.
     const { form } = await createOwner(t.services, { form: { language: 'de', thanksTitle: 'Danke & "Tschüss"' } });
-    const de = await (await fetch(`${t.url}/thanks?form=${form.id}`, { headers: { 'accept-language': 'pt' } })).text();
+    const de = await (await t.fetch(`/thanks?form=${form.id}`, { headers: { 'accept-language': 'pt' } })).text();
     expect(de).toContain('<html lang="de">');
     expect(de).toContain('<h1>Danke &amp; &quot;Tschüss&quot;</h1>');
     expect(de).toContain(catalogues.de['thanks.text']);
-    const unknown = await fetch(`${t.url}/thanks?form=frm_nope`, { headers: { 'accept-language': 'pt' } });
+    const unknown = await t.fetch('/thanks?form=frm_nope', { headers: { 'accept-language': 'pt' } });
     expect(unknown.status).toBe(200);
     expect(await unknown.text()).toContain(catalogues.pt['thanks.heading']);
   });

@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { buildTestApp, type AppUnderTest } from '../helpers/app.js';
 import { DashboardClient } from '../helpers/dashboard-client.js';
 import { testDialect } from '../helpers/database.js';
 
-let t: TestApp;
+let t: AppUnderTest;
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await buildTestApp();
 });
 afterAll(async () => t?.close());
 
@@ -14,7 +14,7 @@ afterAll(async () => t?.close());
 const docsToken = /--token (\S+)/.exec(readFileSync(new URL('../../docs/integrations.md', import.meta.url), 'utf8'))![1]!;
 
 async function ownerWithForm(email: string): Promise<{ client: DashboardClient; formId: string }> {
-  const client = new DashboardClient(t.url);
+  const client = new DashboardClient(t);
   await client.signUp(email);
   await client.get('/dashboard/forms');
   const created = await client.post('/dashboard/forms', { name: 'Contact' });

@@ -3,7 +3,7 @@ import { formatRequest } from '../../src/features/integrations/formats/index.js'
 import { buildSubmissionMessage } from '../../src/features/integrations/message.js';
 import type { IntegrationKind } from '../../src/features/integrations/integration.types.js';
 import { formatTimeInWords, UTC } from '../../src/platform/lib/time-zone.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { buildTestApp, type AppUnderTest } from '../helpers/app.js';
 import { testDialect } from '../helpers/database.js';
 import { createOwner } from '../helpers/factories.js';
 import { startHttpsReceiver, type HttpsReceiver } from '../helpers/https-receiver.js';
@@ -11,12 +11,12 @@ import { JSON_ACCEPT, submit } from '../helpers/submit.js';
 import { waitFor } from '../helpers/wait.js';
 
 let receiver: HttpsReceiver;
-let t: TestApp;
+let t: AppUnderTest;
 const TOKEN = '123456:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
 
 beforeAll(async () => {
   receiver = await startHttpsReceiver();
-  t = await startTestApp({
+  t = await buildTestApp({
     env: { HOOK_ALLOW_PRIVATE_TARGETS: 'true', HOOK_TIMEOUT_MS: '3000', MAIL_RETRY_BASE_MS: '25', TELEGRAM_API_URL: `${receiver.url}/tg` },
     hookTransport: { ca: receiver.ca },
   });
@@ -278,7 +278,7 @@ describe(`integrations over HTTPS on ${testDialect}`, () => {
   });
 
   it(`two instances on one ${testDialect} database deliver each message once`, async () => {
-    const b = await startTestApp({ database: t.database, env: { HOOK_ALLOW_PRIVATE_TARGETS: 'true', MAIL_RETRY_BASE_MS: '25' }, hookTransport: { ca: receiver.ca } });
+    const b = await buildTestApp({ database: t.database, env: { HOOK_ALLOW_PRIVATE_TARGETS: 'true', MAIL_RETRY_BASE_MS: '25' }, hookTransport: { ca: receiver.ca } });
     try {
       const form = await newForm();
       const path = `/${form.id}/pair`;

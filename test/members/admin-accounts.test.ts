@@ -1,22 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { buildTestApp, type AppUnderTest } from '../helpers/app.js';
 import { DashboardClient } from '../helpers/dashboard-client.js';
 import { createAccount } from '../helpers/factories.js';
 
 // The instance admin brings people onto the instance from the Admin page, and can make sign-up
 // invitation-only (DASHBOARD_SIGNUP=invite's switch in the database).
-let t: TestApp;
+let t: AppUnderTest;
 const PASSWORD = 'correct horse battery';
 
 async function signIn(email: string): Promise<DashboardClient> {
-  const client = new DashboardClient(t.url);
+  const client = new DashboardClient(t);
   await client.get('/dashboard/login');
   expect((await client.post('/dashboard/login', { email, password: PASSWORD })).res.status).toBe(303);
   return client;
 }
 
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await buildTestApp();
 });
 afterAll(async () => {
   await t?.close();
@@ -46,7 +46,7 @@ describe('the Admin page and teams', () => {
     expect((await client.post('/dashboard/admin/signup', { mode: 'invite' })).res.status).toBe(303);
     expect(await t.services.admin.signupMode()).toBe('invite');
     expect((await client.get('/dashboard/admin')).html).toContain('by invitation only');
-    expect((await new DashboardClient(t.url).get('/dashboard/signup')).res.status).toBe(404);
+    expect((await new DashboardClient(t).get('/dashboard/signup')).res.status).toBe(404);
 
     // An admin member of the admin's account is not the instance admin: the page does not exist for them.
     const email = `helper-${Date.now()}@example.com`;

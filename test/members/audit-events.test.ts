@@ -1,14 +1,14 @@
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { buildTestApp, type AppUnderTest } from '../helpers/app.js';
 import { DashboardClient } from '../helpers/dashboard-client.js';
 import { createAccount, createForm } from '../helpers/factories.js';
 import { submit } from '../helpers/submit.js';
 
 // Submissions deleted, exported, erased and triaged, and a member's own password and email, are in
 // the audit log with the member who did it, written in the change's transaction.
-let t: TestApp;
+let t: AppUnderTest;
 const PASSWORD = 'correct horse battery';
 
 /** What the server logged at info level and above (an account deleted by its owner is logged there). */
@@ -21,14 +21,14 @@ const logSink = new Writable({
 });
 
 async function signIn(email: string, password = PASSWORD): Promise<DashboardClient> {
-  const client = new DashboardClient(t.url);
+  const client = new DashboardClient(t);
   await client.get('/dashboard/login');
   expect((await client.post('/dashboard/login', { email, password })).res.status).toBe(303);
   return client;
 }
 
 beforeAll(async () => {
-  t = await startTestApp({ env: { LOG_LEVEL: 'info' }, loggerInstance: pino({ level: 'info' }, logSink) });
+  t = await buildTestApp({ env: { LOG_LEVEL: 'info' }, loggerInstance: pino({ level: 'info' }, logSink) });
 });
 afterAll(async () => {
   await t?.close();
@@ -46,7 +46,7 @@ describe('audit events of submissions', () => {
       const res = await submit(t, form.id, { json: { email } }, { accept: 'application/json' });
       ids.push(((await res.json()) as { submissionId: string }).submissionId);
     }
-    const client = new DashboardClient(t.url);
+    const client = new DashboardClient(t);
     await client.get('/dashboard/login');
     expect((await client.post('/dashboard/login', { email: memberEmail, password: PASSWORD })).res.status).toBe(303);
 

@@ -2,14 +2,14 @@ import { INVITATIONS_PER_DAY } from '../../src/features/members/member.service.j
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashToken } from '../../src/platform/lib/token-hash.js';
 import { randomBase62 } from '../../src/platform/lib/ids.js';
-import { freePort, startTestApp, type TestApp } from '../helpers/app.js';
+import { freePort, buildTestApp, type AppUnderTest } from '../helpers/app.js';
 import { DashboardClient } from '../helpers/dashboard-client.js';
 import { createAccount } from '../helpers/factories.js';
 import { startOidcProvider, type TestIdentity, type TestOidcProvider } from '../helpers/oidc-provider.js';
 
 const CALLBACK = '/dashboard/auth/oidc/callback';
 const PASSWORD = 'correct horse battery';
-let t: TestApp;
+let t: AppUnderTest;
 let provider: TestOidcProvider;
 let owner: { id: string; email: string };
 let ownerClient: DashboardClient;
@@ -17,7 +17,7 @@ let ownerClient: DashboardClient;
 const unique = () => `i-${randomBase62(8).toLowerCase()}@example.com`;
 
 async function signIn(email: string, password = PASSWORD): Promise<DashboardClient> {
-  const client = new DashboardClient(t.url);
+  const client = new DashboardClient(t);
   await client.get('/dashboard/login');
   const { res } = await client.post('/dashboard/login', { email, password });
   expect(res.status).toBe(303);
@@ -46,7 +46,7 @@ beforeAll(async () => {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   provider = await startOidcProvider(`${baseUrl}${CALLBACK}`);
-  t = await startTestApp({
+  t = await buildTestApp({
     env: { PORT: String(port), BASE_URL: baseUrl, DASHBOARD_SIGNUP: 'invite', OIDC_ISSUER: provider.issuer, OIDC_CLIENT_ID: provider.clientId, OIDC_CLIENT_SECRET: provider.clientSecret },
   });
   const account = await createAccount(t.services, { email: unique(), password: PASSWORD, planId: 'pro' });
@@ -100,11 +100,11 @@ describe('invitations', () => {
   });
 
   it('lets a new person sign up with the invitation when sign-up is invite-only, and nobody without one', async () => {
-    expect((await new DashboardClient(t.url).get('/dashboard/signup')).res.status).toBe(404);
+    expect((await new DashboardClient(t).get('/dashboard/signup')).res.status).toBe(404);
     const email = unique();
     const url = await invite(email, 'member');
     const accountsBefore = (await t.services.admin.listAccounts()).length;
-    const newcomer = new DashboardClient(t.url);
+    const newcomer = new DashboardClient(t);
     const page = await newcomer.get(pathOf(url));
     expect(page.html).toContain('Create my login and join');
     const short = await newcomer.post(`${pathOf(url)}/signup`, { displayName: 'New Person', password: 'short' });
@@ -134,7 +134,7 @@ describe('invitations', () => {
     expect(shown.html).toContain(`Join ${owner.email} as viewer`);
     expect(await roleIn(owner.id, email)).toBeUndefined();
 
-    const browser = new DashboardClient(t.url);
+    const browser = new DashboardClient(t);
     const page = await browser.get(pathOf(url));
     const invitationId = /name="invitationId" value="([^"]+)"/.exec(page.html)?.[1];
     expect(invitationId).toBeTruthy();
@@ -149,10 +149,10 @@ describe('invitations', () => {
     const expiredEmail = unique();
     const expiredUrl = await invite(expiredEmail);
     await t.handle.db.updateTable('invitations').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where('email', '=', expiredEmail).execute();
-    const expired = await new DashboardClient(t.url).get(pathOf(expiredUrl));
+    const expired = await new DashboardClient(t).get(pathOf(expiredUrl));
     expect(expired.res.status).toBe(410);
     expect(expired.html).toContain('expired');
-    const late = new DashboardClient(t.url);
+    const late = new DashboardClient(t);
     await late.get('/dashboard/login');
     expect((await late.post(`${pathOf(expiredUrl)}/signup`, { password: PASSWORD })).res.status).toBe(410);
 
@@ -162,7 +162,7 @@ describe('invitations', () => {
     const id = pending.find((i) => i.email === revokedEmail)!.id;
     await ownerClient.get('/dashboard/members');
     expect((await ownerClient.post(`/dashboard/members/invitations/${id}/revoke`, {})).res.status).toBe(303);
-    const revoked = await new DashboardClient(t.url).get(pathOf(revokedUrl));
+    const revoked = await new DashboardClient(t).get(pathOf(revokedUrl));
     expect(revoked.res.status).toBe(410);
     expect(revoked.html).toContain('revoked');
     expect((await events('invitation.revoked')).some((e) => e.target?.id === id)).toBe(true);
@@ -184,7 +184,7 @@ describe('roles, leaving and handing over ownership', () => {
     expect(await roleIn(account.id, adminEmail)).toBe('owner');
     expect(await roleIn(account.id, account.email)).toBe('admin');
     // GET /v1/api/me names the account's owner.
-    const me = await fetch(`${t.url}/v1/api/me`, { headers: { authorization: `Bearer ${apiKey}` } });
+    const me = await t.fetch('/v1/api/me', { headers: { authorization: `Bearer ${apiKey}` } });
     expect(((await me.json()) as { user: { id: string; email: string } }).user).toMatchObject({ id: account.id, email: adminEmail });
     // The former owner's very next request has the admin's rights only.
     await first.get('/dashboard/account');
@@ -228,7 +228,7 @@ describe('invitations are capped', () => {
 });
 
 async function oidcSignIn(identity: TestIdentity) {
-  const browser = new DashboardClient(t.url);
+  const browser = new DashboardClient(t);
   const start = await browser.get('/dashboard/auth/oidc');
   return { browser, ...(await throughProvider(browser, start.res, identity)) };
 }
@@ -242,5 +242,5 @@ async function throughProvider(browser: DashboardClient, start: Response, identi
     const { res } = await jar.get(location.slice(provider.issuer.length));
     location = new URL(res.headers.get('location')!, provider.issuer).href;
   }
-  return browser.get(location.slice(t.url.length));
+  return browser.get(location.slice(t.config.baseUrl.length));
 }

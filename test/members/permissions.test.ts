@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTE_PERMISSIONS, routeKey } from '../../src/frontends/dashboard/route-permissions.js';
 import type { Role } from '../../src/features/members/member.types.js';
 import { roleMay } from '../../src/features/members/permissions.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { buildTestApp, type AppUnderTest } from '../helpers/app.js';
 import { DashboardClient } from '../helpers/dashboard-client.js';
 import { createAccount, createForm, insertSubmissions } from '../helpers/factories.js';
 import { randomBase62 } from '../../src/platform/lib/ids.js';
@@ -12,7 +12,7 @@ import { randomBase62 } from '../../src/platform/lib/ids.js';
  * `access_denied` for the account's own resource, or 404 for another account's. The route list
  * is the app's own (onRoute), so a new route without an entry in route-permissions.ts fails here.
  */
-let t: TestApp;
+let t: AppUnderTest;
 const registered = new Set<string>();
 const PASSWORD = 'correct horse battery';
 const ROLES: Role[] = ['owner', 'admin', 'member', 'viewer'];
@@ -26,7 +26,7 @@ const own: Record<string, string> = {};
 const unique = () => `p-${randomBase62(8).toLowerCase()}@example.com`;
 
 async function signIn(email: string): Promise<DashboardClient> {
-  const client = new DashboardClient(t.url);
+  const client = new DashboardClient(t);
   await client.get('/dashboard/login');
   const { res } = await client.post('/dashboard/login', { email, password: PASSWORD });
   expect(res.status).toBe(303);
@@ -95,7 +95,7 @@ async function request(client: DashboardClient, method: string, path: string, bo
 }
 
 beforeAll(async () => {
-  t = await startTestApp({
+  t = await buildTestApp({
     env: { HOOK_ALLOW_PRIVATE_TARGETS: 'true', HOOK_TIMEOUT_MS: '500' },
     onRoute: (route) => {
       for (const method of [route.method].flat()) if (route.url.startsWith('/dashboard')) registered.add(routeKey(method, route.url));

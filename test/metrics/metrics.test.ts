@@ -1,19 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, parseConfig } from '../../src/platform/config.js';
 import { startMetricsServer, type MetricsServer } from '../../src/platform/metrics/metrics-server.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { buildTestApp, type AppUnderTest } from '../helpers/app.js';
 import { createOwner } from '../helpers/factories.js';
 import { startHttpsReceiver, type HttpsReceiver } from '../helpers/https-receiver.js';
 import { JSON_ACCEPT, submit } from '../helpers/submit.js';
 import { waitFor } from '../helpers/wait.js';
 
 let receiver: HttpsReceiver;
-let t: TestApp;
+let t: AppUnderTest;
 let metricsServer: MetricsServer;
 
 beforeAll(async () => {
   receiver = await startHttpsReceiver();
-  t = await startTestApp({
+  t = await buildTestApp({
     // METRICS_PORT turns metrics on; the test serves them itself on a port of its choosing.
     env: { HOOK_ALLOW_PRIVATE_TARGETS: 'true', HOOK_TIMEOUT_MS: '3000', METRICS_PORT: '0' },
     hookTransport: { ca: receiver.ca },
@@ -44,7 +44,7 @@ describe('Prometheus metrics', () => {
   it('count an accepted, a spam and a rejected submit, time them, and count a hook delivery', async () => {
     const owner = await createOwner(t.services, { planId: 'pro' });
     const before = await scrape();
-    const hook = await fetch(`${t.url}/v1/api/hooks`, {
+    const hook = await t.fetch('/v1/api/hooks', {
       method: 'POST',
       headers: { ...owner.auth, 'content-type': 'application/json' },
       body: JSON.stringify({ formId: owner.form.id, targetUrl: `${receiver.url}/in` }),
@@ -57,7 +57,7 @@ describe('Prometheus metrics', () => {
     expect((await submit(t, 'frm_doesnotexist00', { json: { email: 'c@example.com' } }, JSON_ACCEPT)).status).toBe(404);
     expect((await submit(t, owner.form.id, { raw: 'x', contentType: 'text/plain' }, JSON_ACCEPT)).status).toBe(400);
     // A preflight is not a submission.
-    expect((await fetch(`${t.url}/v1/submit/${owner.form.id}`, { method: 'OPTIONS' })).status).toBe(204);
+    expect((await t.fetch(`/v1/submit/${owner.form.id}`, { method: 'OPTIONS' })).status).toBe(204);
 
     await waitFor(() => receiver.received.length >= 1, 15_000, 'the hook delivery');
     let after = '';
@@ -110,7 +110,7 @@ describe('Prometheus metrics', () => {
     const held: Array<() => void> = [];
     receiver.respond((_req, res) => held.push(() => res.writeHead(500).end('no')));
     try {
-      const hook = await fetch(`${t.url}/v1/api/hooks`, {
+      const hook = await t.fetch('/v1/api/hooks', {
         method: 'POST',
         headers: { ...owner.auth, 'content-type': 'application/json' },
         body: JSON.stringify({ formId: owner.form.id, targetUrl: `${receiver.url}/held` }),
@@ -139,7 +139,7 @@ describe('Prometheus metrics', () => {
 
   it('answers 404 outside /metrics, and every app has its own registry', async () => {
     expect((await fetch(`http://127.0.0.1:${metricsServer.port}/`)).status).toBe(404);
-    const other = await startTestApp({ env: { METRICS_PORT: '0' } });
+    const other = await buildTestApp({ env: { METRICS_PORT: '0' } });
     try {
       const owner = await createOwner(other.services);
       const before = sample(await scrape(), 'formgate_submissions_total{outcome="accepted"}');
@@ -154,7 +154,7 @@ describe('Prometheus metrics', () => {
 
 describe('METRICS_PORT', () => {
   it('unset: metrics are off (nothing collected, nothing to serve) and submits work as usual', async () => {
-    const off = await startTestApp();
+    const off = await buildTestApp();
     try {
       const owner = await createOwner(off.services);
       expect((await submit(off, owner.form.id, { json: { a: 1 } }, JSON_ACCEPT)).status).toBe(200);

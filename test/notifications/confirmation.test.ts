@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBase62 } from '../../src/platform/lib/ids.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { buildTestApp, type AppUnderTest } from '../helpers/app.js';
 import { testDialect } from '../helpers/database.js';
 import { createOwner, insertSubmissions } from '../helpers/factories.js';
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp-sink.js';
@@ -8,11 +8,11 @@ import { JSON_ACCEPT, submit } from '../helpers/submit.js';
 import { waitFor } from '../helpers/wait.js';
 
 let sink: SmtpSink;
-let t: TestApp;
+let t: AppUnderTest;
 
 beforeAll(async () => {
   sink = await startSmtpSink();
-  t = await startTestApp({
+  t = await buildTestApp({
     env: { SMTP_URL: sink.url, MAIL_RETRY_BASE_MS: '100', BASE_URL: 'https://forms.example.com', SUBMIT_RATE_LIMIT_PER_MINUTE: '0' },
   });
 });
@@ -159,17 +159,17 @@ describe(`confirmation emails on ${testDialect}`, () => {
     const before = await t.services.suppressions.count();
 
     const pagedPath = unsubscribeUrlOf(sink.to(paged)[0]!.parsed.text!);
-    const page = await fetch(`${t.url}${pagedPath}`);
+    const page = await t.fetch(`${pagedPath}`);
     const body = await page.text();
     expect(page.status, body).toBe(200);
     expect(body).toContain('<form method="post"><button type="submit">Unsubscribe</button></form>');
     expect(await t.services.suppressions.count()).toBe(before);
-    const posted = await fetch(`${t.url}${pagedPath}`, { method: 'POST' });
+    const posted = await t.fetch(`${pagedPath}`, { method: 'POST' });
     expect(posted.status).toBe(200);
     expect(await posted.text()).toContain('You are unsubscribed');
 
     const oneClickPath = unsubscribeUrlOf(sink.to(oneClick)[0]!.parsed.text!);
-    const clicked = await fetch(`${t.url}${oneClickPath}`, {
+    const clicked = await t.fetch(`${oneClickPath}`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: 'List-Unsubscribe=One-Click',
@@ -179,8 +179,8 @@ describe(`confirmation emails on ${testDialect}`, () => {
 
     // A forged or altered token changes nothing.
     const forged = oneClickPath.slice(0, -3) + (oneClickPath.endsWith('AAA') ? 'BBB' : 'AAA');
-    expect((await fetch(`${t.url}${forged}`, { method: 'POST' })).status).toBe(404);
-    expect((await fetch(`${t.url}/v1/unsubscribe/nonsense`)).status).toBe(404);
+    expect((await t.fetch(`${forged}`, { method: 'POST' })).status).toBe(404);
+    expect((await t.fetch('/v1/unsubscribe/nonsense')).status).toBe(404);
 
     const second = await confirmingForm();
     await submitJson(second.form.id, { email: paged.toUpperCase() });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, startTestApp, type TestApp } from '../helpers/app.js';
+import { freePort, buildTestApp, type AppUnderTest } from '../helpers/app.js';
 import { testDialect } from '../helpers/database.js';
 import { createOwner } from '../helpers/factories.js';
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp-sink.js';
@@ -7,14 +7,14 @@ import { JSON_ACCEPT, submit } from '../helpers/submit.js';
 import { waitFor } from '../helpers/wait.js';
 
 const sinks: SmtpSink[] = [];
-const apps: TestApp[] = [];
+const apps: AppUnderTest[] = [];
 
 afterAll(async () => {
   for (const app of apps) await app.close();
   for (const sink of sinks) await sink.close();
 });
 
-async function notifiedForm(app: TestApp, to: string) {
+async function notifiedForm(app: AppUnderTest, to: string) {
   const owner = await createOwner(app.services);
   await app.services.notifications.setRecipients(owner.form.id, [to], { verified: true });
   expect((await submit(app, owner.form.id, { json: { message: 'hello' } }, JSON_ACCEPT)).status).toBe(200);
@@ -23,11 +23,11 @@ async function notifiedForm(app: TestApp, to: string) {
 
 describe(`email retries on ${testDialect}`, () => {
   let port: number;
-  let app: TestApp;
+  let app: AppUnderTest;
   beforeAll(async () => {
     port = await freePort();
     // Nothing listens on the port yet: every attempt is a connection error.
-    app = await startTestApp({ env: { SMTP_URL: `smtp://127.0.0.1:${port}`, MAIL_RETRY_BASE_MS: '20' } });
+    app = await buildTestApp({ env: { SMTP_URL: `smtp://127.0.0.1:${port}`, MAIL_RETRY_BASE_MS: '20' } });
     apps.push(app);
   });
 
@@ -59,7 +59,7 @@ describe(`email retries on ${testDialect}`, () => {
   it('sends over implicit TLS with smtps://', async () => {
     const sink = await startSmtpSink({ implicitTls: true });
     sinks.push(sink);
-    const tlsApp = await startTestApp({ env: { SMTP_URL: sink.url }, mailTransport: { ca: sink.ca! } });
+    const tlsApp = await buildTestApp({ env: { SMTP_URL: sink.url }, mailTransport: { ca: sink.ca! } });
     apps.push(tlsApp);
     await notifiedForm(tlsApp, 'tls@example.net');
     await waitFor(() => sink.to('tls@example.net').length === 1, 15_000, 'the email over smtps');
@@ -73,9 +73,9 @@ describe(`several instances on one ${testDialect} database`, () => {
     sinks.push(sink);
     // A slow server keeps messages claimed (in flight) while the other instance looks for dead claims.
     sink.delayData(30);
-    const a = await startTestApp({ env: { SMTP_URL: sink.url } });
+    const a = await buildTestApp({ env: { SMTP_URL: sink.url } });
     apps.push(a);
-    const b = await startTestApp({ database: a.database, env: { SMTP_URL: sink.url } });
+    const b = await buildTestApp({ database: a.database, env: { SMTP_URL: sink.url } });
     apps.push(b);
     const owner = await createOwner(a.services);
     await a.services.notifications.setRecipients(owner.form.id, ['both@example.net'], { verified: true });

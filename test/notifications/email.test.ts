@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBase62 } from '../../src/platform/lib/ids.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { buildTestApp, type AppUnderTest } from '../helpers/app.js';
 import { testDialect } from '../helpers/database.js';
 import { createOwner, insertSubmissions } from '../helpers/factories.js';
 import { DashboardClient } from '../helpers/dashboard-client.js';
@@ -9,12 +9,12 @@ import { JSON_ACCEPT, submit } from '../helpers/submit.js';
 import { waitFor } from '../helpers/wait.js';
 
 let sink: SmtpSink;
-let t: TestApp;
+let t: AppUnderTest;
 const RETRY_BASE_MS = 150;
 
 beforeAll(async () => {
   sink = await startSmtpSink();
-  t = await startTestApp({ env: { SMTP_URL: sink.url, MAIL_RETRY_BASE_MS: String(RETRY_BASE_MS), BASE_URL: 'https://forms.example.com' } });
+  t = await buildTestApp({ env: { SMTP_URL: sink.url, MAIL_RETRY_BASE_MS: String(RETRY_BASE_MS), BASE_URL: 'https://forms.example.com' } });
 });
 
 afterAll(async () => {
@@ -105,7 +105,7 @@ describe(`email notifications on ${testDialect}`, () => {
     expect(sink.to(c)).toHaveLength(1);
 
     // A mail scanner opening the link confirms nothing: the page only offers the button.
-    const visitor = new DashboardClient(t.url);
+    const visitor = new DashboardClient(t);
     const opened = await visitor.get(link);
     expect(opened.res.status).toBe(200);
     expect(opened.html).toContain(`Confirm ${c}`);
@@ -266,7 +266,7 @@ describe(`email notifications on ${testDialect}`, () => {
 
   it('sends over STARTTLS when the server offers it', async () => {
     const tlsSink = await startSmtpSink({ starttls: true });
-    const app = await startTestApp({ env: { SMTP_URL: tlsSink.url }, mailTransport: { ca: tlsSink.ca! } });
+    const app = await buildTestApp({ env: { SMTP_URL: tlsSink.url }, mailTransport: { ca: tlsSink.ca! } });
     try {
       const s = address('s');
       const owner = await createOwner(app.services);

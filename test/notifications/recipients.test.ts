@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBase62 } from '../../src/platform/lib/ids.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { buildTestApp, type AppUnderTest } from '../helpers/app.js';
 import { DashboardClient } from '../helpers/dashboard-client.js';
 import { testDialect } from '../helpers/database.js';
 import { createOwner, insertSubmissions } from '../helpers/factories.js';
@@ -9,11 +9,11 @@ import { JSON_ACCEPT, submit } from '../helpers/submit.js';
 import { waitFor } from '../helpers/wait.js';
 
 let sink: SmtpSink;
-let t: TestApp;
+let t: AppUnderTest;
 
 beforeAll(async () => {
   sink = await startSmtpSink();
-  t = await startTestApp({ env: { SMTP_URL: sink.url, BASE_URL: 'https://forms.example.com' } });
+  t = await buildTestApp({ env: { SMTP_URL: sink.url, BASE_URL: 'https://forms.example.com' } });
 });
 
 afterAll(async () => {
@@ -25,7 +25,7 @@ const address = (tag: string) => `${tag}-${randomBase62(8).toLowerCase()}@exampl
 const linkOf = (text: string) => /https:\/\/forms\.example\.com(\/dashboard\/verify-email\/[A-Za-z0-9_-]+)/.exec(text)![1]!;
 
 async function confirmByPage(link: string): Promise<void> {
-  const visitor = new DashboardClient(t.url);
+  const visitor = new DashboardClient(t);
   await visitor.get(link);
   expect((await visitor.post(link, {})).res.status).toBe(200);
 }
@@ -100,7 +100,7 @@ describe(`recipients verified per account on ${testDialect}`, () => {
 
   it('says times in the zone the account\'s browser last reported, named, as the dashboard does', async () => {
     const [z, ownerEmail] = [address('z'), address('owner')];
-    const dashboard = new DashboardClient(t.url);
+    const dashboard = new DashboardClient(t);
     dashboard.cookies.set('fg_tz', 'Europe/Berlin');
     await dashboard.signUp(ownerEmail);
     await dashboard.get('/dashboard/forms');

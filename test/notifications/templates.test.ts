@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppError } from '../../src/platform/errors.js';
 import { randomBase62 } from '../../src/platform/lib/ids.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { buildTestApp, type AppUnderTest } from '../helpers/app.js';
 import { testDialect } from '../helpers/database.js';
 import { createOwner } from '../helpers/factories.js';
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp-sink.js';
@@ -9,11 +9,11 @@ import { JSON_ACCEPT, submit } from '../helpers/submit.js';
 import { waitFor } from '../helpers/wait.js';
 
 let sink: SmtpSink;
-let t: TestApp;
+let t: AppUnderTest;
 
 beforeAll(async () => {
   sink = await startSmtpSink();
-  t = await startTestApp({ env: { SMTP_URL: sink.url, BASE_URL: 'https://forms.example.com' } });
+  t = await buildTestApp({ env: { SMTP_URL: sink.url, BASE_URL: 'https://forms.example.com' } });
 });
 
 afterAll(async () => {

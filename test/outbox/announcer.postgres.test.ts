@@ -5,20 +5,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase } from '../../src/platform/db/database.js';
 import { ANNOUNCE_GAP_MS, QueuedWorkAnnouncer } from '../../src/features/outbox/outbox.announcer.js';
 import { OUTBOX_NOTIFY_CHANNEL } from '../../src/features/outbox/outbox-upkeep.repository.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { buildTestApp, type AppUnderTest } from '../helpers/app.js';
 import { createOwner } from '../helpers/factories.js';
 import { submit } from '../helpers/submit.js';
 import { waitFor } from '../helpers/wait.js';
 
 // PostgreSQL only: other instances hear of queued work through NOTIFY, sent after the commit.
-let t: TestApp;
+let t: AppUnderTest;
 let listener: pg.Client;
 /** Every notification heard on the outbox channel, and when. */
 const heard: number[] = [];
 let markers = 0;
 
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await buildTestApp();
   listener = new pg.Client({ connectionString: t.database.url });
   await listener.connect();
   listener.on('notification', (n) => {

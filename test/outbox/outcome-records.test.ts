@@ -1,17 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/platform/lib/ids.js';
 import { recordAttemptsTogether, recordAttemptsUnlessLocked, type AttemptWrite, type ItemTable } from '../../src/features/outbox/outbox.repository.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { buildTestApp, type AppUnderTest } from '../helpers/app.js';
 import { createOwner } from '../helpers/factories.js';
 import { JSON_ACCEPT, submit } from '../helpers/submit.js';
 
 // The outbox records what finished together in one group: on SQLite through the fixed-text
 // statements, on PostgreSQL through the statement that skips locked rows. Both must write every
 // value as given and nothing for an item deleted meanwhile.
-let t: TestApp;
+let t: AppUnderTest;
 
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await buildTestApp();
   // Nothing of the app's own dispatcher may touch the rows these tests write.
   await t.services.outbox.stop();
 });

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SPAM_THRESHOLD } from '../../src/features/spam-filter/spam-filter.service.js';
 import { tokenize } from '../../src/features/spam-filter/tokenize.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { buildTestApp, type AppUnderTest } from '../helpers/app.js';
 import { createForm, createOwner } from '../helpers/factories.js';
 import { storedSubmission, submit } from '../helpers/submit.js';
 import { waitFor } from '../helpers/wait.js';
@@ -44,14 +44,14 @@ const HAM = [
 const CLEAR_SPAM = { message: 'Cheap SEO services and backlinks, rank first on Google, visit https://seo-rank-pro.xyz now!' };
 const CLEAR_HAM = { message: 'Hello, could you check whether my order arrived? I would like to book a table on Friday. Thanks, Anna' };
 
-let t: TestApp;
-let second: TestApp;
+let t: AppUnderTest;
+let second: AppUnderTest;
 let accountId: string;
 let formId: string;
 
 beforeAll(async () => {
-  t = await startTestApp();
-  second = await startTestApp({ database: t.database });
+  t = await buildTestApp();
+  second = await buildTestApp({ database: t.database });
   accountId = (await createOwner(t.services)).account.id;
   formId = (await createForm(t.services, accountId, { spamFilter: 'learn' })).id;
 });
@@ -60,7 +60,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-async function post(app: TestApp, fields: Record<string, string>) {
+async function post(app: AppUnderTest, fields: Record<string, string>) {
   const res = await submit(app, formId, { json: fields });
   expect(res.status).toBe(200);
   const body = (await res.json()) as { submissionId: string; filtered?: string };
@@ -68,7 +68,7 @@ async function post(app: TestApp, fields: Record<string, string>) {
   return { id: body.submissionId, filtered: body.filtered, isSpam: row.is_spam === 1, reason: row.spam_reason, score: row.spam_score };
 }
 
-const scoreOn = (app: TestApp, payload: Record<string, string>) => app.services.spamFilter.score(accountId, payload);
+const scoreOn = (app: AppUnderTest, payload: Record<string, string>) => app.services.spamFilter.score(accountId, payload);
 
 describe('tokens', () => {
   it('are Unicode words of any script, with links reduced to their hosts and sites', () => {

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { randomBase62 } from '../../src/platform/lib/ids.js';
-import { startTestApp, freePort, type TestApp } from '../helpers/app.js';
+import { buildTestApp, freePort, type AppUnderTest } from '../helpers/app.js';
 import { expectCsrfRefused } from '../helpers/csrf.js';
 import { DashboardClient } from '../helpers/dashboard-client.js';
 import { createAccount, createForm } from '../helpers/factories.js';
@@ -15,7 +15,7 @@ import { waitFor } from '../helpers/wait.js';
 const CALLBACK = '/dashboard/auth/oidc/callback';
 const PASSWORD = 'correct horse battery';
 
-let t: TestApp;
+let t: AppUnderTest;
 let provider: TestOidcProvider;
 let sink: SmtpSink;
 
@@ -24,7 +24,7 @@ beforeAll(async () => {
   const baseUrl = `http://127.0.0.1:${port}`;
   provider = await startOidcProvider(`${baseUrl}${CALLBACK}`);
   sink = await startSmtpSink();
-  t = await startTestApp({
+  t = await buildTestApp({
     env: { PORT: String(port), BASE_URL: baseUrl, SMTP_URL: sink.url, OIDC_ISSUER: provider.issuer, OIDC_CLIENT_ID: provider.clientId, OIDC_CLIENT_SECRET: provider.clientSecret },
   });
 });
@@ -41,15 +41,15 @@ const unique = (name = 'p') => `${name}-${randomBase62(8).toLowerCase()}@corp.ex
 const person = (email: string, overrides: Partial<TestIdentity> = {}): TestIdentity => ({ sub: `sub-${randomBase62(10)}`, email, email_verified: true, name: 'A Person', ...overrides });
 
 /** Follows a redirect to the provider and back, signing in as `identity` there; returns the callback's answer. */
-const viaProvider = (browser: DashboardClient, start: Response, identity: TestIdentity) => followSsoTrip(provider, t.url, browser, start, identity);
+const viaProvider = (browser: DashboardClient, start: Response, identity: TestIdentity) => followSsoTrip(provider, t.config.baseUrl, browser, start, identity);
 
-async function ssoSignIn(identity: TestIdentity, browser = new DashboardClient(t.url)) {
+async function ssoSignIn(identity: TestIdentity, browser = new DashboardClient(t)) {
   const start = await browser.get('/dashboard/auth/oidc');
   return { browser, ...(await viaProvider(browser, start.res, identity)) };
 }
 
 async function passwordLogIn(email: string): Promise<DashboardClient> {
-  const browser = new DashboardClient(t.url);
+  const browser = new DashboardClient(t);
   await browser.get('/dashboard/login');
   expect((await browser.post('/dashboard/login', { email, password: PASSWORD })).res.status).toBe(303);
   return browser;
@@ -77,7 +77,7 @@ describe('an account nobody confirmed', () => {
   it('is not entered by single sign-on with its address, even a verified one: the page says how its owner links it', async () => {
     // Someone signs up on the dashboard with an address that is not theirs and makes a form.
     const victim = unique('victim');
-    const squatter = new DashboardClient(t.url);
+    const squatter = new DashboardClient(t);
     await squatter.signUp(victim, PASSWORD);
     const account = (await t.services.accounts.findAccountByEmail(victim))!;
     const form = await createForm(t.services, account.id, { name: 'Planted form' });
@@ -100,9 +100,9 @@ describe('an account nobody confirmed', () => {
 
   it('is linked once its owner used the emailed password-reset link', async () => {
     const email = unique();
-    await new DashboardClient(t.url).signUp(email, PASSWORD);
+    await new DashboardClient(t).signUp(email, PASSWORD);
     const user = (await t.services.accounts.findUserByEmail(email))!;
-    const browser = new DashboardClient(t.url);
+    const browser = new DashboardClient(t);
     await browser.get('/dashboard/forgot-password');
     expect((await browser.post('/dashboard/forgot-password', { email })).res.status).toBe(200);
     const reset = await emailedLink(email, /http:\/\/\S+\/dashboard\/reset-password\/[A-Za-z0-9_-]+/);
@@ -118,7 +118,7 @@ describe('an account nobody confirmed', () => {
   it('is linked at the new address its owner confirmed by the emailed link of an email change', async () => {
     const email = unique();
     const moved = unique('moved');
-    const owner = new DashboardClient(t.url);
+    const owner = new DashboardClient(t);
     await owner.signUp(email, PASSWORD);
     await owner.get('/dashboard/account');
     expect((await owner.post('/dashboard/account/email', { email: moved, currentPassword: PASSWORD })).res.status).toBe(303);
@@ -215,8 +215,8 @@ describe('invitations at a first single sign-on', () => {
     expect(await t.services.accounts.findUserByEmail(email)).toBeUndefined();
 
     await browser.get('/dashboard/login');
-    // The host's invitation, whichever order two made in the same millisecond come in.
-    const first = (await t.services.members.listWaitingInvitations(email)).find((i) => i.accountId === host.id);
+    // The host's by its account: both invitations may carry the same millisecond.
+    const first = (await t.services.members.listWaitingInvitations(email)).find((invitation) => invitation.accountId === host.id);
     const start = await browser.post('/dashboard/auth/oidc/accept', { invitationId: first!.id });
     const joined = await viaProvider(browser, start.res, identity);
     expect(joined.res.status).toBe(303);
@@ -260,7 +260,7 @@ describe('invitations at a first single sign-on', () => {
     const host = await createAccount(t.services, { email: unique('host') });
     const email = unique('claimed');
     await t.services.members.invite(host.id, { email, role: 'admin' });
-    const squatter = new DashboardClient(t.url);
+    const squatter = new DashboardClient(t);
     await squatter.get('/dashboard/signup');
     const signUp = await squatter.post('/dashboard/signup', { email, displayName: 'Squatter', password: PASSWORD });
     expect(signUp.res.headers.get('location')).toBe('/dashboard/forms');

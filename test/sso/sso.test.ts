@@ -1,19 +1,19 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, freePort, type TestApp } from '../helpers/app.js';
+import { buildTestApp, freePort, type AppUnderTest } from '../helpers/app.js';
 import { DashboardClient } from '../helpers/dashboard-client.js';
 import { createAccount } from '../helpers/factories.js';
 import { startOidcProvider, type TestIdentity, type TestOidcProvider } from '../helpers/oidc-provider.js';
 
 const CALLBACK = '/dashboard/auth/oidc/callback';
 
-let t: TestApp;
+let t: AppUnderTest;
 let provider: TestOidcProvider;
 
 beforeAll(async () => {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   provider = await startOidcProvider(`${baseUrl}${CALLBACK}`);
-  t = await startTestApp({
+  t = await buildTestApp({
     env: {
       PORT: String(port),
       BASE_URL: baseUrl,
@@ -51,15 +51,15 @@ async function throughProvider(start: Response): Promise<string> {
     expect(res.status).toBeLessThan(400);
     location = new URL(res.headers.get('location')!, provider.issuer).href;
   }
-  expect(location.startsWith(`${t.url}${CALLBACK}?`)).toBe(true);
-  return location.slice(t.url.length);
+  expect(location.startsWith(`${t.config.baseUrl}${CALLBACK}?`)).toBe(true);
+  return location.slice(t.config.baseUrl.length);
 }
 
 /** One sign-in as `identity`; the callback's answer and the browser that made it. */
 async function signIn(identity: TestIdentity | 'cancel'): Promise<{ browser: DashboardClient; res: Response; html: string; callback: string; pendingCookie: string }> {
   if (identity === 'cancel') provider.cancelNextSignIn();
   else provider.signInAs(identity);
-  const browser = new DashboardClient(t.url);
+  const browser = new DashboardClient(t);
   const start = await browser.get('/dashboard/auth/oidc');
   const pendingCookie = browser.cookies.get('fg_oidc')!;
   expect(pendingCookie).toBeTruthy();
@@ -128,7 +128,7 @@ describe('single sign-on through an OpenID Connect provider', () => {
 
   it('no longer links to an address changed on the Account page without a link to confirm it (no SMTP here)', async () => {
     const account = await createAccount(t.services, { password: 'a good long password', emailConfirmed: true });
-    const browser = new DashboardClient(t.url);
+    const browser = new DashboardClient(t);
     await browser.get('/dashboard/login');
     expect((await browser.post('/dashboard/login', { email: account.email, password: 'a good long password' })).res.status).toBe(303);
     await browser.get('/dashboard/account');
@@ -144,7 +144,7 @@ describe('single sign-on through an OpenID Connect provider', () => {
   it('refuses an answer whose state is not the one this browser started with', async () => {
     const { browser, callback } = await (async () => {
       provider.signInAs(person());
-      const b = new DashboardClient(t.url);
+      const b = new DashboardClient(t);
       const start = await b.get('/dashboard/auth/oidc');
       return { browser: b, callback: await throughProvider(start.res) };
     })();
@@ -158,7 +158,7 @@ describe('single sign-on through an OpenID Connect provider', () => {
   it('refuses a replayed code, even with the cookie of the sign-in it came from', async () => {
     const first = await signIn(person());
     expect(first.res.status).toBe(303);
-    const replay = new DashboardClient(t.url);
+    const replay = new DashboardClient(t);
     replay.cookies.set('fg_oidc', first.pendingCookie);
     const { res, html } = await replay.get(first.callback);
     expect(res.status).toBe(400);
@@ -168,7 +168,7 @@ describe('single sign-on through an OpenID Connect provider', () => {
 
   it('refuses a callback without the sign-in cookie (expired, or another browser)', async () => {
     const first = await signIn(person());
-    const stranger = new DashboardClient(t.url);
+    const stranger = new DashboardClient(t);
     const { res, html } = await stranger.get(first.callback);
     expect(res.status).toBe(400);
     expect(html).toContain('started too long ago, or in another browser');
@@ -209,7 +209,7 @@ describe('single sign-on through an OpenID Connect provider', () => {
   });
 
   it('offers the provider’s button on the log-in and sign-up pages, beside the password form', async () => {
-    const browser = new DashboardClient(t.url);
+    const browser = new DashboardClient(t);
     for (const path of ['/dashboard/login', '/dashboard/signup']) {
       const { html } = await browser.get(path);
       expect(html).toContain('<a class="button primary" href="/dashboard/auth/oidc">Sign in with Example SSO</a>');
@@ -219,9 +219,9 @@ describe('single sign-on through an OpenID Connect provider', () => {
 });
 
 describe('PASSWORD_LOGIN=false', () => {
-  let sso: TestApp;
+  let sso: AppUnderTest;
   beforeAll(async () => {
-    sso = await startTestApp({
+    sso = await buildTestApp({
       env: { PASSWORD_LOGIN: 'false', OIDC_ISSUER: provider.issuer, OIDC_CLIENT_ID: provider.clientId, OIDC_CLIENT_SECRET: provider.clientSecret },
     });
   });
@@ -229,7 +229,7 @@ describe('PASSWORD_LOGIN=false', () => {
 
   it('shows only single sign-on, and answers 404 to password log-in, sign-up and reset', async () => {
     const account = await createAccount(sso.services, { password: 'a good long password' });
-    const browser = new DashboardClient(sso.url);
+    const browser = new DashboardClient(sso);
     const login = await browser.get('/dashboard/login');
     expect(login.res.status).toBe(200);
     expect(login.html).toContain('href="/dashboard/auth/oidc">Single sign-on</a>');
@@ -246,14 +246,14 @@ describe('PASSWORD_LOGIN=false', () => {
 });
 
 describe('without single sign-on configured', () => {
-  let plain: TestApp;
+  let plain: AppUnderTest;
   beforeAll(async () => {
-    plain = await startTestApp();
+    plain = await buildTestApp();
   });
   afterAll(async () => plain?.close());
 
   it('has no sign-on routes and no button', async () => {
-    const browser = new DashboardClient(plain.url);
+    const browser = new DashboardClient(plain);
     expect((await browser.get('/dashboard/auth/oidc')).res.status).toBe(404);
     expect((await browser.get(`${CALLBACK}?code=x&state=y`)).res.status).toBe(404);
     expect((await browser.get('/dashboard/login')).html).not.toContain('/dashboard/auth/oidc');

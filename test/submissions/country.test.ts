@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { resolveCountry } from '../../src/features/submit/country.js';
-import { startTestApp } from '../helpers/app.js';
+import { buildTestApp } from '../helpers/app.js';
 import { createOwner } from '../helpers/factories.js';
 import { storedSubmission, submit } from '../helpers/submit.js';
 
@@ -14,7 +14,7 @@ describe('country of a submission', () => {
   });
 
   it('comes from COUNTRY_HEADER when configured, XX when it is missing or malformed', async () => {
-    const t = await startTestApp({ env: { COUNTRY_HEADER: 'CF-IPCountry' } });
+    const t = await buildTestApp({ env: { COUNTRY_HEADER: 'CF-IPCountry' } });
     try {
       const { form } = await createOwner(t.services);
       const cases: Array<[Record<string, string>, string]> = [
@@ -32,7 +32,7 @@ describe('country of a submission', () => {
   });
 
   it('uses the forwarded address only with TRUST_PROXY', async () => {
-    const t = await startTestApp({ env: { TRUST_PROXY: 'true' } });
+    const t = await buildTestApp({ env: { TRUST_PROXY: 'true' } });
     try {
       const { form } = await createOwner(t.services);
       const { submissionId } = await (await submit(t, form.id, { json: { a: 1 } }, { 'x-forwarded-for': '8.8.8.8' })).json();

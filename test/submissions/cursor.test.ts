@@ -1,22 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { buildTestApp, type AppUnderTest } from '../helpers/app.js';
 import { createForm, createOwner, insertSubmissions } from '../helpers/factories.js';
 
-let t: TestApp;
+let t: AppUnderTest;
 let owner: Awaited<ReturnType<typeof createOwner>>;
 
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await buildTestApp();
   owner = await createOwner(t.services);
 });
 afterAll(async () => t?.close());
 
-async function list(app: TestApp, formId: string, cursor?: string): Promise<Response> {
+async function list(app: AppUnderTest, formId: string, cursor?: string): Promise<Response> {
   const query = `limit=2${cursor === undefined ? '' : `&cursor=${encodeURIComponent(cursor)}`}`;
-  return fetch(`${app.url}/v1/api/forms/${formId}/submissions?${query}`, { headers: owner.auth });
+  return app.fetch(`/v1/api/forms/${formId}/submissions?${query}`, { headers: owner.auth });
 }
 
-async function firstCursor(app: TestApp, formId: string): Promise<string> {
+async function firstCursor(app: AppUnderTest, formId: string): Promise<string> {
   const res = await list(app, formId);
   expect(res.status).toBe(200);
   const { nextCursor } = (await res.json()) as { nextCursor: string | null };
@@ -68,7 +68,7 @@ describe('tamper-evident cursors', () => {
   it('every instance on one database accepts the cursors of another, also after a restart', async () => {
     const { formId, ids } = await formWithRows();
     const cursor = await firstCursor(t, formId);
-    const other = await startTestApp({ database: t.database });
+    const other = await buildTestApp({ database: t.database });
     try {
       const res = await list(other, formId, cursor);
       expect(res.status).toBe(200);

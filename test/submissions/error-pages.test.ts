@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorStatus } from '../../src/platform/errors.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { buildTestApp, type AppUnderTest } from '../helpers/app.js';
 import { createForm, createOwner } from '../helpers/factories.js';
 import { BROWSER_ACCEPT, JSON_ACCEPT, submit } from '../helpers/submit.js';
 
-let t: TestApp;
+let t: AppUnderTest;
 let owner: Awaited<ReturnType<typeof createOwner>>;
 
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await buildTestApp();
   owner = await createOwner(t.services);
 });
 afterAll(async () => {
@@ -37,10 +37,10 @@ describe('hosted error pages: each code its own plain message', () => {
   it('every code has a message of its own on /thanks?error=', async () => {
     const texts = new Map<string, string>();
     for (const code of Object.keys(errorStatus)) {
-      const res = await fetch(`${t.url}/thanks?error=${code}`);
+      const res = await t.fetch(`/thanks?error=${code}`);
       texts.set(code, explanation(await res.text()));
     }
-    const generic = explanation(await (await fetch(`${t.url}/thanks?error=nonsense`)).text());
+    const generic = explanation(await (await t.fetch('/thanks?error=nonsense')).text());
     // unauthorized and plan_required belong to the management API, file_not_scanned to file
     // downloads: never to a submission.
     const notSubmit = new Set(['unauthorized', 'plan_required', 'file_not_scanned']);
@@ -51,7 +51,7 @@ describe('hosted error pages: each code its own plain message', () => {
 
   it('"back to the site" on /thanks and the error pages: the Referer\'s http(s) page, never a query parameter, never Formgate itself', async () => {
     const backLinks = (html: string) => [...html.matchAll(/<a href="([^"]*)"/g)].map((m) => m[1]);
-    const page = async (path: string, referer?: string) => backLinks(await (await fetch(`${t.url}${path}`, { headers: referer ? { referer } : {} })).text());
+    const page = async (path: string, referer?: string) => backLinks(await (await t.fetch(`${path}`, { headers: referer ? { referer } : {} })).text());
     const site = 'https://shop.example:8443/contact/form.html?x=1#top';
     // The form's own page, as the browser named it (a cross-origin Referer is often its origin only).
     expect(await page('/thanks?error=access_denied', site)).toEqual(['https://shop.example:8443/contact/form.html?x=1']);
@@ -80,7 +80,7 @@ describe('hosted error pages: each code its own plain message', () => {
     const fromShop = await submit(t, guarded.id, { form: { message: 'hi' } }, { ...BROWSER_ACCEPT, referer: 'https://shop.example/contact?lang=de' });
     expect(fromShop.status).toBe(400);
     expect(backLinks(await fromShop.text())).toEqual(['https://shop.example/contact?lang=de']);
-    const thanks = await fetch(`${t.url}/thanks?form=${guarded.id}&error=validation_failed`, { headers: { referer: 'https://evil.example/phish' } });
+    const thanks = await t.fetch(`/thanks?form=${guarded.id}&error=validation_failed`, { headers: { referer: 'https://evil.example/phish' } });
     expect(backLinks(await thanks.text())).toEqual([]);
   });
 

@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { buildTestApp, type AppUnderTest } from '../helpers/app.js';
 import { createForm, createOwner } from '../helpers/factories.js';
 import { BROWSER_ACCEPT, JSON_ACCEPT, countStored, submit } from '../helpers/submit.js';
 import { isoMinus, nowIso } from '../../src/platform/lib/time.js';
 
-let t: TestApp;
+let t: AppUnderTest;
 let owner: Awaited<ReturnType<typeof createOwner>>;
 
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await buildTestApp();
   owner = await createOwner(t.services);
 });
 afterAll(async () => t?.close());
@@ -102,7 +102,7 @@ describe('Idempotency-Key', () => {
 
 describe('Idempotency-Key across two instances on one database', () => {
   it('concurrent duplicates on two servers still create one submission', async () => {
-    const second = await startTestApp({ database: t.database });
+    const second = await buildTestApp({ database: t.database });
     try {
       const form = await createForm(t.services, owner.account.id);
       const responses = await Promise.all(

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { buildTestApp, type AppUnderTest } from '../helpers/app.js';
 import { createForm, createOwner, insertSubmissions } from '../helpers/factories.js';
 
-let t: TestApp;
+let t: AppUnderTest;
 let owner: Awaited<ReturnType<typeof createOwner>>;
 
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await buildTestApp();
   owner = await createOwner(t.services);
 });
 afterAll(async () => t?.close());
@@ -23,7 +23,7 @@ interface Page {
 }
 
 async function list(formId: string, query: string): Promise<{ status: number; body: Page & { error?: string; fieldErrors?: Record<string, string> } }> {
-  const res = await fetch(`${t.url}/v1/api/forms/${formId}/submissions?${query}`, { headers: owner.auth });
+  const res = await t.fetch(`/v1/api/forms/${formId}/submissions?${query}`, { headers: owner.auth });
   return { status: res.status, body: (await res.json()) as Page };
 }
 
@@ -104,7 +104,7 @@ describe('triage in the API Submission', () => {
     const form = await createForm(t.services, owner.account.id);
     const [a, b] = await insertSubmissions(t.services, form.id, [{ createdAt: '2026-05-01T00:00:00.000Z' }, { createdAt: '2026-05-02T00:00:00.000Z' }]);
     const get = async (id: string) => {
-      const res = await fetch(`${t.url}/v1/api/submissions/${id}`, { headers: owner.auth });
+      const res = await t.fetch(`/v1/api/submissions/${id}`, { headers: owner.auth });
       expect(res.status).toBe(200);
       return (await res.json()) as { submission: ApiSubmission & Record<string, unknown> };
     };

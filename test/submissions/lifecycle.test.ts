@@ -2,18 +2,18 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isoMinus, nowIso } from '../../src/platform/lib/time.js';
 import { SubmissionLifecycleService } from '../../src/features/retention/retention.service.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { buildTestApp, type AppUnderTest } from '../helpers/app.js';
 import { createAccount, createForm, createOwner, insertSubmissions } from '../helpers/factories.js';
 import { startHttpsReceiver, type HttpsReceiver } from '../helpers/https-receiver.js';
 import { countStored, JSON_ACCEPT, storedSubmission, submit } from '../helpers/submit.js';
 import { waitFor } from '../helpers/wait.js';
 
 let receiver: HttpsReceiver;
-let t: TestApp;
+let t: AppUnderTest;
 
 beforeAll(async () => {
   receiver = await startHttpsReceiver();
-  t = await startTestApp({ env: { HOOK_ALLOW_PRIVATE_TARGETS: 'true', HOOK_TIMEOUT_MS: '3000' }, hookTransport: { ca: receiver.ca } });
+  t = await buildTestApp({ env: { HOOK_ALLOW_PRIVATE_TARGETS: 'true', HOOK_TIMEOUT_MS: '3000' }, hookTransport: { ca: receiver.ca } });
   // The app starts a purge as it comes up, and does not wait for it. On a loaded machine that
   // purge can read the forms only after the first test has made its own and take their expired
   // rows before the test's purge counts them, leaving its count short. Joining it here leaves the
@@ -95,7 +95,7 @@ describe('retention purge', () => {
     // purge runs for a second or more on any machine, far longer than the 20 ms between looks.
     const rows = 4000;
     await insertSubmissions(t.services, owner.form.id, Array.from({ length: rows }, () => ({ createdAt: isoMinus(nowIso(), 2 * DAY) })));
-    const other = await startTestApp({ database: t.database });
+    const other = await buildTestApp({ database: t.database });
     await waitFor(async () => (await countStored(t, owner.form.id)) < rows, 10_000, 'the purge to start');
     const closing = performance.now();
     await other.close();
@@ -109,7 +109,7 @@ describe('retention purge', () => {
   it('runs in the background when the server is ready and then every RETENTION_PURGE_INTERVAL_MS', async () => {
     const owner = await createOwner(t.services, { form: { retentionDays: 3 } });
     await insertSubmissions(t.services, owner.form.id, [{ createdAt: isoMinus(nowIso(), 4 * DAY) }]);
-    const other = await startTestApp({ database: t.database, env: { RETENTION_PURGE_INTERVAL_MS: '1000' } });
+    const other = await buildTestApp({ database: t.database, env: { RETENTION_PURGE_INTERVAL_MS: '1000' } });
     try {
       await waitFor(async () => (await countStored(t, owner.form.id)) === 0, 10_000, 'the startup purge');
       const [young] = await insertSubmissions(t.services, owner.form.id, [{ createdAt: isoMinus(nowIso(), 2 * DAY) }, { createdAt: isoMinus(nowIso(), 5 * DAY) }]);
@@ -227,7 +227,7 @@ describe('deleting an account', () => {
 describe('deleting a form on another instance', () => {
   it('a submit that still has the form cached is answered 404, never 500', async () => {
     const owner = await createOwner(t.services);
-    const other = await startTestApp({ database: t.database });
+    const other = await buildTestApp({ database: t.database });
     try {
       expect((await submit(t, owner.form.id, { json: { a: 1 } }, JSON_ACCEPT)).status).toBe(200); // now cached here
       await other.services.lifecycle.deleteForm(owner.form.id);
@@ -261,7 +261,7 @@ describe('storeIp', () => {
   });
 
   it('with none, a country header is still honoured', async () => {
-    const withHeader = await startTestApp({ env: { COUNTRY_HEADER: 'cf-ipcountry' } });
+    const withHeader = await buildTestApp({ env: { COUNTRY_HEADER: 'cf-ipcountry' } });
     try {
       const owner = await createOwner(withHeader.services, { form: { storeIp: 'none' } });
       const res = await submit(withHeader, owner.form.id, { json: { a: 1 } }, { ...JSON_ACCEPT, 'cf-ipcountry': 'DE' });

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { buildTestApp, type AppUnderTest } from '../helpers/app.js';
 import { createForm, createOwner, insertSubmissions } from '../helpers/factories.js';
 
-let t: TestApp;
+let t: AppUnderTest;
 let owner: Awaited<ReturnType<typeof createOwner>>;
 
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await buildTestApp();
   owner = await createOwner(t.services);
 });
 afterAll(async () => t?.close());
@@ -23,7 +23,7 @@ let authorization = '';
 async function page(formId: string, cursor: string | null, limit = 7): Promise<Page> {
   if (requests++ % 100 === 0) authorization = `Bearer ${(await t.services.apiKeys.createApiKey(owner.account.id, 'paging')).apiKey}`;
   const query = `limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
-  const res = await fetch(`${t.url}/v1/api/forms/${formId}/submissions?${query}`, { headers: { authorization } });
+  const res = await t.fetch(`/v1/api/forms/${formId}/submissions?${query}`, { headers: { authorization } });
   expect(res.status).toBe(200);
   return (await res.json()) as Page;
 }

@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { buildTestApp, type AppUnderTest } from '../helpers/app.js';
 import { createForm, createOwner } from '../helpers/factories.js';
 import { BROWSER_ACCEPT, submit } from '../helpers/submit.js';
 
-let t: TestApp;
+let t: AppUnderTest;
 let formId: string;
 let bareFormId: string;
 
 beforeAll(async () => {
-  t = await startTestApp({ env: { BASE_URL: 'https://forms.example.com' } });
+  t = await buildTestApp({ env: { BASE_URL: 'https://forms.example.com' } });
   const owner = await createOwner(t.services);
   formId = (await createForm(t.services, owner.account.id, { successUrl: 'https://site.example/thanks', allowedRedirectHosts: ['shop.example', 'app.example:8443'] })).id;
   bareFormId = owner.form.id;

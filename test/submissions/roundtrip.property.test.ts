@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { buildTestApp, type AppUnderTest } from '../helpers/app.js';
 import { createOwner } from '../helpers/factories.js';
 import { startHttpsReceiver, type HttpsReceiver } from '../helpers/https-receiver.js';
 import { waitFor } from '../helpers/wait.js';
@@ -51,16 +51,16 @@ function encode(kind: 'json' | 'urlencoded' | 'multipart', fields: FieldMap): { 
   return { body: form, headers: {} };
 }
 
-let t: TestApp;
+let t: AppUnderTest;
 let receiver: HttpsReceiver;
 let owner: Awaited<ReturnType<typeof createOwner>>;
 
 beforeAll(async () => {
   receiver = await startHttpsReceiver();
   // The dispatcher trusts the receiver's self-signed certificate through its CA option.
-  t = await startTestApp({ env: { HOOK_ALLOW_PRIVATE_TARGETS: 'true' }, hookTransport: { ca: receiver.ca } });
+  t = await buildTestApp({ env: { HOOK_ALLOW_PRIVATE_TARGETS: 'true' }, hookTransport: { ca: receiver.ca } });
   owner = await createOwner(t.services, { planId: 'pro' });
-  const hook = await fetch(`${t.url}/v1/api/hooks`, {
+  const hook = await t.fetch('/v1/api/hooks', {
     method: 'POST',
     headers: { ...owner.auth, 'content-type': 'application/json' },
     body: JSON.stringify({ formId: owner.form.id, targetUrl: `${receiver.url}/in` }),
@@ -80,7 +80,7 @@ describe('a random flat field map survives submit → store → API → hook unc
       await fc.assert(
         fc.asyncProperty(kind === 'json' ? jsonMap : kind === 'urlencoded' ? formMap : multipartMap, async (fields) => {
           const { body, headers } = encode(kind, fields);
-          const res = await fetch(`${t.url}/v1/submit/${owner.form.id}`, {
+          const res = await t.fetch(`/v1/submit/${owner.form.id}`, {
             method: 'POST',
             headers: { ...headers, accept: 'application/json' },
             body,
@@ -94,7 +94,7 @@ describe('a random flat field map survives submit → store → API → hook unc
           const { submissionId, filtered } = (await res.json()) as { submissionId: string; filtered?: string };
           expect(filtered).toBeUndefined();
 
-          const api = await fetch(`${t.url}/v1/api/submissions/${submissionId}`, { headers: auth });
+          const api = await t.fetch(`/v1/api/submissions/${submissionId}`, { headers: auth });
           expect(api.status, await api.clone().text()).toBe(200);
           const { submission } = (await api.json()) as { submission: { payload: FieldMap } };
           expect(submission.payload).toEqual(fields);

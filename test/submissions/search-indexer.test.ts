@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { DatabaseHandle } from '../../src/platform/db/database.js';
 import { SEARCH_INDEX_DELAY_MS, SearchIndexer } from '../../src/features/search/search.service.js';
 import type { Services } from '../../src/services.js';
-import { startTestApp } from '../helpers/app.js';
+import { buildTestApp } from '../helpers/app.js';
 import { createOwner, insertMessages, insertSubmissions, useMigratedDatabase } from '../helpers/factories.js';
 import { waitFor } from '../helpers/wait.js';
 
@@ -50,10 +50,10 @@ describe('the search index, kept after the submit transaction', () => {
   });
 
   it('indexes a submission accepted over HTTP within a second, with no search asking for it', async () => {
-    const app = await startTestApp();
+    const app = await buildTestApp();
     try {
       const { account, form } = await createOwner(app.services);
-      const res = await fetch(`${app.url}/v1/submit/${form.id}`, {
+      const res = await app.fetch(`/v1/submit/${form.id}`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json' },
         body: JSON.stringify({ message: 'a persimmon arrives' }),

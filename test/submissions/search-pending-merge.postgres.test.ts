@@ -6,7 +6,7 @@ import { createDatabase, type DatabaseHandle } from '../../src/platform/db/datab
 import { PendingListMerger } from '../../src/features/search/search-pending-merge.js';
 import { mergePendingSearchEntries } from '../../src/features/search/search.repository.js';
 import type { Services } from '../../src/services.js';
-import { startTestApp } from '../helpers/app.js';
+import { buildTestApp } from '../helpers/app.js';
 import { createOwner, insertMessages, useMigratedDatabase } from '../helpers/factories.js';
 import type { TestDatabase } from '../helpers/database.js';
 import { waitFor } from '../helpers/wait.js';
@@ -70,13 +70,13 @@ describe("the search index's pending list, merged after the commit", () => {
   });
 
   it('a submission accepted over HTTP has its words merged within a few seconds, by the server itself', async () => {
-    const app = await startTestApp({ database });
+    const app = await buildTestApp({ database });
     try {
       const { account, form } = await createOwner(app.services);
       await mergePendingSearchEntries(handle.db);
       const accepted: string[] = [];
       for (let i = 0; i < 3; i++) {
-        const res = await fetch(`${app.url}/v1/submit/${form.id}`, {
+        const res = await app.fetch(`/v1/submit/${form.id}`, {
           method: 'POST',
           headers: { 'content-type': 'application/json', accept: 'application/json' },
           body: JSON.stringify({ message: `a medlar, the ${i}th` }),

@@ -1,16 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { buildTestApp, type AppUnderTest } from '../helpers/app.js';
 import { createForm, createOwner } from '../helpers/factories.js';
 import { countStored, JSON_ACCEPT, storedSubmission, submit } from '../helpers/submit.js';
 import { startTurnstileStub } from '../helpers/turnstile-stub.js';
 
-let t: TestApp;
+let t: AppUnderTest;
 let stub: Awaited<ReturnType<typeof startTurnstileStub>>;
 let owner: Awaited<ReturnType<typeof createOwner>>;
 
 beforeAll(async () => {
   stub = await startTurnstileStub('secret');
-  t = await startTestApp({ env: { TURNSTILE_VERIFY_URL: stub.url, TURNSTILE_SECRET_KEY: 'secret' } });
+  t = await buildTestApp({ env: { TURNSTILE_VERIFY_URL: stub.url, TURNSTILE_SECRET_KEY: 'secret' } });
   owner = await createOwner(t.services);
   stub.valid.add('good-token');
 });
@@ -88,10 +88,10 @@ describe('per-form spam rules', () => {
 
   it('spamReason is in the API Submission', async () => {
     const { body } = await post(formId, { message: 'casino' });
-    const res = await fetch(`${t.url}/v1/api/submissions/${body.submissionId}`, { headers: owner.auth });
+    const res = await t.fetch(`/v1/api/submissions/${body.submissionId}`, { headers: owner.auth });
     expect(((await res.json()) as { submission: unknown }).submission).toMatchObject({ isSpam: 1, spamReason: 'blocked_term' });
     const clean = await post(formId, { message: 'hello' });
-    const res2 = await fetch(`${t.url}/v1/api/submissions/${clean.body.submissionId}`, { headers: owner.auth });
+    const res2 = await t.fetch(`/v1/api/submissions/${clean.body.submissionId}`, { headers: owner.auth });
     expect(((await res2.json()) as { submission: unknown }).submission).toMatchObject({ isSpam: 0, spamReason: null });
   });
 });
@@ -135,7 +135,7 @@ describe('allowed origins', () => {
     const res = await submit(t, withErrorUrl, { form: { name: 'Ada' } }, { origin: 'https://evil.example' });
     expect(res.status).toBe(303);
     expect(res.headers.get('location')).toBe('https://www.example.com/oops?error=origin_not_allowed');
-    const preflight = await fetch(`${t.url}/v1/submit/${formId}`, { method: 'OPTIONS', headers: { origin: 'https://evil.example' } });
+    const preflight = await t.fetch(`/v1/submit/${formId}`, { method: 'OPTIONS', headers: { origin: 'https://evil.example' } });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-origin')).toBe('https://evil.example');
   });

@@ -74,6 +74,8 @@ function submissionsThrough(writer: SubmissionWriter, queueOutbound: boolean) {
   return { rows, write };
 }
 
+// How the writer batches, retries and answers is specified with a fake store in
+// test/submissions/submission-writer.spec.ts; here it runs over the stores of each database.
 describe(`submission writer on ${testDialect}`, () => {
   // SQLite has one connection: one transaction at a time. PostgreSQL may run several.
   const concurrency = testDialect === 'postgres' ? 2 : 1;
@@ -109,58 +111,6 @@ describe(`submission writer on ${testDialect}`, () => {
     expect(outboxRows).toHaveLength(rows.length);
   });
 
-  it('starts a batch beside one in flight only once enough submissions wait to fill it', async () => {
-    const { gated, state, release } = gatedStore();
-    const writer = new SubmissionWriter(gated, outbox, { maxConcurrentBatches: 2, minConcurrentBatchSize: 3 });
-    const { rows, write } = submissionsThrough(writer, false);
-    const writes = [write()];
-    await waitFor(() => state.entered === 1, 5000, 'the first batch, whatever its size');
-    writes.push(write(), write());
-    for (let turn = 0; turn < 2; turn++) await new Promise((resolve) => setImmediate(resolve));
-    expect(state.entered).toBe(1); // two waiting: they wait for the first batch
-    writes.push(write());
-    await waitFor(() => state.entered === 2, 5000, 'a second batch once three wait');
-    release();
-    expect(await Promise.all(writes)).toEqual(rows.map(() => ({ stored: true })));
-    await writer.drain();
-    expect(state.peak).toBe(2);
-    expect(state.slots.slice(0, 2).sort()).toEqual([0, 1]);
-    expect(await storedCount(rows.map((r) => r.id))).toBe(rows.length);
-  });
-
-  it('starts a batch beside a slow one once the oldest waiting submission has waited long enough', async () => {
-    const { gated, state, release } = gatedStore();
-    const writer = new SubmissionWriter(gated, outbox, { maxConcurrentBatches: 2, minConcurrentBatchSize: 100, maxConcurrentWaitMs: 20 });
-    const first = writer.write({ row: newSubmissionRow(hookedFormId), queueOutbound: false });
-    await waitFor(() => state.entered === 1, 5000, 'the first batch');
-    const queuedAt = performance.now();
-    const second = writer.write({ row: newSubmissionRow(hookedFormId), queueOutbound: false });
-    await waitFor(() => state.entered === 2, 5000, 'a second batch once the lone submission has waited 20 ms');
-    expect(performance.now() - queuedAt).toBeGreaterThanOrEqual(20);
-    release();
-    expect(await Promise.all([first, second])).toEqual([{ stored: true }, { stored: true }]);
-    await writer.drain();
-  });
-
-  it('a wake-up that throws after the commit is reported, and the committed batch is not written again', async () => {
-    const inner = store();
-    let storeCalls = 0;
-    const counted: BatchStore = (batch, slot) => {
-      storeCalls++;
-      return inner(batch, slot);
-    };
-    const failures: unknown[] = [];
-    const throwingOutbox = { committed: () => { throw new Error('wake failed'); } };
-    const writer = new SubmissionWriter(counted, throwingOutbox, { maxConcurrentBatches: concurrency, onWakeFailed: (err) => failures.push(err) });
-    const rows = [newSubmissionRow(hookedFormId), newSubmissionRow(hookedFormId)];
-    const results = await Promise.all(rows.map((row) => writer.write({ row, queueOutbound: true })));
-    await writer.drain();
-    expect(results).toEqual([{ stored: true }, { stored: true }]);
-    expect(storeCalls).toBe(1);
-    expect(failures).toEqual([new Error('wake failed')]);
-    expect(await storedCount(rows.map((r) => r.id))).toBe(2);
-  });
-
   it('retries a failed batch one write at a time, so one bad row fails only its own request', async () => {
     const writer = new SubmissionWriter(store(), outbox, { maxConcurrentBatches: concurrency });
     const good = [newSubmissionRow(hookedFormId), newSubmissionRow(hookedFormId)];
@@ -170,11 +120,6 @@ describe(`submission writer on ${testDialect}`, () => {
     expect(await storedCount(good.map((r) => r.id))).toBe(2);
     expect(await storedCount([bad.id])).toBe(0);
     await writer.drain();
-  });
-
-  it('drain resolves at once when nothing is queued', async () => {
-    const writer = new SubmissionWriter(store(), outbox, { maxConcurrentBatches: concurrency });
-    await expect(writer.drain()).resolves.toBeUndefined();
   });
 
   describe('the batch store', () => {

@@ -1,16 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { buildTestApp, type AppUnderTest } from '../helpers/app.js';
 import { FORM_CACHE_TTL_MS } from '../../src/features/forms/form-cache.js';
 import { findFormRowById, insertForm } from '../../src/features/forms/form.repository.js';
 import { newId } from '../../src/platform/lib/ids.js';
 import { createForm, createOwner, servicesFor } from '../helpers/factories.js';
 import { BROWSER_ACCEPT, JSON_ACCEPT, countStored, storedSubmission, submit } from '../helpers/submit.js';
 
-let t: TestApp;
+let t: AppUnderTest;
 let owner: Awaited<ReturnType<typeof createOwner>>;
 
 beforeAll(async () => {
-  t = await startTestApp({ env: { BASE_URL: 'https://forms.example.com' } });
+  t = await buildTestApp({ env: { BASE_URL: 'https://forms.example.com' } });
   owner = await createOwner(t.services);
 });
 afterAll(async () => t?.close());
@@ -143,21 +143,21 @@ describe('submit: response modes', () => {
   });
 
   it('serves /thanks and a friendly page for /thanks?error=', async () => {
-    const thanks = await fetch(`${t.url}/thanks`);
+    const thanks = await t.fetch('/thanks');
     expect(thanks.status).toBe(200);
     expect(thanks.headers.get('content-type')).toMatch(/text\/html/);
     expect(await thanks.text()).toContain('Thank you');
-    const error = await fetch(`${t.url}/thanks?error=form_inactive`);
+    const error = await t.fetch('/thanks?error=form_inactive');
     expect(error.status).toBe(200);
     expect(await error.text()).toContain('not accepting submissions');
-    const hostile = await fetch(`${t.url}/thanks?error=%3Cscript%3E`);
+    const hostile = await t.fetch('/thanks?error=%3Cscript%3E');
     expect(await hostile.text()).not.toContain('<script>');
   });
 });
 
 describe('submit: CORS', () => {
   it('answers the preflight with 204 and the documented headers', async () => {
-    const res = await fetch(`${t.url}/v1/submit/${owner.form.id}`, {
+    const res = await t.fetch(`/v1/submit/${owner.form.id}`, {
       method: 'OPTIONS',
       headers: { origin: 'https://site.example', 'access-control-request-method': 'POST' },
     });

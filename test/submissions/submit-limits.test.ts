@@ -5,16 +5,16 @@ import { migrateToLatest } from '../../src/platform/db/migrate.js';
 import { FORM_CACHE_TTL_MS } from '../../src/features/forms/form-cache.js';
 import { FormService } from '../../src/features/forms/form.service.js';
 import { newId } from '../../src/platform/lib/ids.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { buildTestApp, type AppUnderTest } from '../helpers/app.js';
 import { createTestDatabase } from '../helpers/database.js';
 import { createOwner, servicesFor } from '../helpers/factories.js';
 import { JSON_ACCEPT, countStored, submit } from '../helpers/submit.js';
 
 const LIMIT = 5;
-let t: TestApp;
+let t: AppUnderTest;
 
 beforeAll(async () => {
-  t = await startTestApp({ env: { SUBMIT_RATE_LIMIT_PER_MINUTE: String(LIMIT) } });
+  t = await buildTestApp({ env: { SUBMIT_RATE_LIMIT_PER_MINUTE: String(LIMIT) } });
 });
 afterAll(async () => t?.close());
 
@@ -44,7 +44,7 @@ async function spray(count: number, concurrency = 32): Promise<Map<number, numbe
     Array.from({ length: concurrency }, async () => {
       while (next < count) {
         next++;
-        const res = await fetch(`${t.url}/v1/submit/frm_${randomUUID().replaceAll('-', '')}`, {
+        const res = await t.fetch(`/v1/submit/frm_${randomUUID().replaceAll('-', '')}`, {
           method: 'POST',
           headers: { 'content-type': 'application/json', ...JSON_ACCEPT },
           body: '{}',
@@ -89,10 +89,10 @@ describe('submit rate limit cannot be walked around (in-process counters)', () =
 
   it('answers an impossible form ID (NUL byte, over-long) 404 while the limiter is on, never 500', async () => {
     // Its own app: the spray above used up this client's counter for unknown forms.
-    const fresh = await startTestApp({ env: { SUBMIT_RATE_LIMIT_PER_MINUTE: String(LIMIT) } });
+    const fresh = await buildTestApp({ env: { SUBMIT_RATE_LIMIT_PER_MINUTE: String(LIMIT) } });
     try {
       for (const id of ['frm_%00x', `frm_${'a'.repeat(500)}`]) {
-        const res = await fetch(`${fresh.url}/v1/submit/${id}`, {
+        const res = await fresh.fetch(`/v1/submit/${id}`, {
           method: 'POST',
           headers: { 'content-type': 'application/json', ...JSON_ACCEPT },
           body: '{}',
@@ -116,7 +116,7 @@ describe('a flood of invented form IDs', () => {
 
   it('never pushes a real form out: it is read at most once a second, its refusals and acceptances touch nothing else', async () => {
     const queries: CompiledQuery[] = [];
-    const app = await startTestApp({ env: { SUBMIT_RATE_LIMIT_PER_MINUTE: '0' }, databaseOptions: { onQuery: (q) => queries.push(q) } });
+    const app = await buildTestApp({ env: { SUBMIT_RATE_LIMIT_PER_MINUTE: '0' }, databaseOptions: { onQuery: (q) => queries.push(q) } });
     try {
       const o = await createOwner(app.services, { form: { accessKey: 'open-sesame' } });
       // The file sweeper's run at start looks for files whose submission is gone: done before the

@@ -1,17 +1,17 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { buildTestApp, type AppUnderTest } from '../helpers/app.js';
 import { createOwner } from '../helpers/factories.js';
 import { startHttpsReceiver, type HttpsReceiver } from '../helpers/https-receiver.js';
 import { JSON_ACCEPT, storedSubmission, submit } from '../helpers/submit.js';
 import { waitFor } from '../helpers/wait.js';
 
 let receiver: HttpsReceiver;
-let t: TestApp;
+let t: AppUnderTest;
 let owner: Awaited<ReturnType<typeof createOwner>>;
 
 beforeAll(async () => {
   receiver = await startHttpsReceiver();
-  t = await startTestApp({ env: { HOOK_ALLOW_PRIVATE_TARGETS: 'true', HOOK_TIMEOUT_MS: '3000' }, hookTransport: { ca: receiver.ca } });
+  t = await buildTestApp({ env: { HOOK_ALLOW_PRIVATE_TARGETS: 'true', HOOK_TIMEOUT_MS: '3000' }, hookTransport: { ca: receiver.ca } });
 });
 afterAll(async () => {
   await t?.close();
@@ -114,7 +114,7 @@ describe('marking spam / not spam', () => {
   it('the API shows the owner\'s decision', async () => {
     const id = await post({ message: 'hello' });
     await t.services.triage.markSubmission(id, true, owner.account.id);
-    const res = await fetch(`${t.url}/v1/api/submissions/${id}`, { headers: owner.auth });
+    const res = await t.fetch(`/v1/api/submissions/${id}`, { headers: owner.auth });
     expect(((await res.json()) as { submission: unknown }).submission).toMatchObject({ isSpam: 1, spamReason: 'marked' });
   });
 });

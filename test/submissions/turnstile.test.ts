@@ -1,16 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { buildTestApp, type AppUnderTest } from '../helpers/app.js';
 import { createForm, createOwner } from '../helpers/factories.js';
 import { storedSubmission, submit } from '../helpers/submit.js';
 import { startTurnstileStub } from '../helpers/turnstile-stub.js';
 
-let t: TestApp;
+let t: AppUnderTest;
 let stub: Awaited<ReturnType<typeof startTurnstileStub>>;
 let formId: string;
 
 beforeAll(async () => {
   stub = await startTurnstileStub('global-secret');
-  t = await startTestApp({ env: { TURNSTILE_VERIFY_URL: stub.url, TURNSTILE_SECRET_KEY: 'global-secret' } });
+  t = await buildTestApp({ env: { TURNSTILE_VERIFY_URL: stub.url, TURNSTILE_SECRET_KEY: 'global-secret' } });
   const owner = await createOwner(t.services);
   formId = (await createForm(t.services, owner.account.id, { requireBotCheck: true })).id;
 });
@@ -64,7 +64,7 @@ describe('Turnstile bot check', () => {
   });
 
   it('an unreachable siteverify stores spam', async () => {
-    const unreachable = await startTestApp({ env: { TURNSTILE_VERIFY_URL: 'http://127.0.0.1:9/siteverify', TURNSTILE_SECRET_KEY: 's' } });
+    const unreachable = await buildTestApp({ env: { TURNSTILE_VERIFY_URL: 'http://127.0.0.1:9/siteverify', TURNSTILE_SECRET_KEY: 's' } });
     try {
       const owner = await createOwner(unreachable.services);
       const form = await createForm(unreachable.services, owner.account.id, { requireBotCheck: true });

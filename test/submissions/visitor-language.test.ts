@@ -1,15 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalogues } from '../../src/platform/i18n/i18n.js';
 import { HOSTED_PAGE_CSP } from '../../src/features/submit/views/hosted-pages.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { buildTestApp, type AppUnderTest } from '../helpers/app.js';
 import { createForm, createOwner } from '../helpers/factories.js';
 import { BROWSER_ACCEPT, JSON_ACCEPT, submit } from '../helpers/submit.js';
 
-let t: TestApp;
+let t: AppUnderTest;
 let accountId: string;
 
 beforeAll(async () => {
-  t = await startTestApp({ env: { SUBMIT_RATE_LIMIT_PER_MINUTE: '0' } });
+  t = await buildTestApp({ env: { SUBMIT_RATE_LIMIT_PER_MINUTE: '0' } });
   accountId = (await createOwner(t.services)).account.id;
 });
 afterAll(async () => {
@@ -78,14 +78,14 @@ describe('the thank-you page fills in the submission', () => {
     const location = res.headers.get('location')!;
     const submissionId = new URL(location).searchParams.get('submission');
     expect(submissionId).toMatch(/^sub_/);
-    const html = await (await fetch(`${t.url}${new URL(location).pathname}${new URL(location).search}`)).text();
+    const html = await (await t.fetch(`${new URL(location).pathname}${new URL(location).search}`)).text();
     expect(html).toContain('<h1>Thanks, Ada &lt;b&gt;!</h1>');
     expect(html).toContain('We will write to ada@example.org about Contact.');
     // Another form's submission, or none: the variables are empty, not "{{name}}".
     const other = await createForm(t.services, accountId, { thanksTitle: 'Hi {{name}}' });
-    const foreign = await (await fetch(`${t.url}/thanks?form=${other.id}&submission=${submissionId}`)).text();
+    const foreign = await (await t.fetch(`/thanks?form=${other.id}&submission=${submissionId}`)).text();
     expect(foreign).toContain('<h1>Hi </h1>');
-    expect(await (await fetch(`${t.url}/thanks?form=${other.id}`)).text()).not.toContain('{{');
+    expect(await (await t.fetch(`/thanks?form=${other.id}`)).text()).not.toContain('{{');
     // Without variables the URL stays the plain per-form one.
     const plain = await createForm(t.services, accountId, { thanksTitle: 'Merci' });
     expect((await submit(t, plain.id, { form: { name: 'x' } }, BROWSER_ACCEPT)).headers.get('location')).toBe(`${t.config.baseUrl}/thanks?form=${plain.id}`);

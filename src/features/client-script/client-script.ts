@@ -27,6 +27,11 @@ export function loadClientScript(file = join(packageRoot(), CLIENT_SCRIPT_FILE))
   } catch (err) {
     throw new Error(`The browser client script ${file} is missing; build it with: npm run build`, { cause: err });
   }
+  return clientScriptOf(body);
+}
+
+/** The script as served: its bytes, their hash and Subresource Integrity value. */
+export function clientScriptOf(body: Buffer): ClientScript {
   const hash = createHash('sha256').update(body).digest('hex').slice(0, 16);
   return {
     body,
