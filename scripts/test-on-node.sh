@@ -6,8 +6,9 @@
 #   all     (the default) `npm test` itself: build, type check, the specs, and every integration
 #           test on SQLite and on PostgreSQL (the suite starts its own PostgreSQL cluster, as on
 #           any Node)
-#   specs   the specs alone (vitest's `unit` project): they open no database, so this Node needs
-#           no better-sqlite3 compiled for it
+#   specs   the specs alone (vitest's `unit` project): no build and no database server, but the
+#           route specs build the app over a temporary SQLite file, so this Node too needs
+#           better-sqlite3 compiled for it
 #   sqlite  the specs and the SQLite half: what a Node version changes most, the one native
 #           module, without the PostgreSQL half
 # The runs share the copy and its build (the compiled JavaScript is the same on every Node), one
@@ -19,7 +20,7 @@
 # carries its headers: better-sqlite3, the one native module, is compiled against them.
 #
 # `--prepare --prepared <dir> [--suite …] <major> …` only fetches each Node into <dir>/<major>, and
-# compiles better-sqlite3 for it unless its suite is `specs` (its version from package-lock.json;
+# compiles better-sqlite3 for it (its version from package-lock.json;
 # no checkout needed); a run given the same `--prepared <dir>` then uses them, and makes in a
 # temporary directory whatever is missing. CI prepares while `npm ci` runs, which mostly waits on
 # the network, instead of compiling beside the other tests.
@@ -50,7 +51,8 @@ if $prepare_only && [ -z "$prepared" ]; then fail_usage "--prepare needs --prepa
 
 step() { echo "── $1: $((SECONDS - step_started)) s"; step_started=$SECONDS; }
 step_started=$SECONDS
-needs_sqlite() { [ "$1" != specs ]; }
+# Every suite loads better-sqlite3: the specs' route tests too.
+needs_sqlite() { true; }
 
 # Node <major> in <dir>/package, <dir>/ready naming its version once it is there; better-sqlite3
 # compiled for it in <dir>/sqlite when asked, <dir>/sqlite/ready once it is.
