@@ -27,11 +27,11 @@ interface Contender {
 async function prepareFixture(dist: string, url: string): Promise<string> {
   const product = <Module>(path: string) => import(pathToFileURL(resolve(dist, 'src', path)).href) as Promise<Module>;
   const [{ createDatabase }, { migrateToLatest }, { parseConfig }, { AccountService }, { FormService }] = await Promise.all([
-    product<typeof import('../src/platform/db/database.js')>('db/database.js'),
-    product<typeof import('../src/platform/db/migrate.js')>('db/migrate.js'),
-    product<typeof import('../src/platform/config.js')>('config.js'),
-    product<typeof import('../src/features/accounts/account.service.js')>('accounts/account.service.js'),
-    product<typeof import('../src/features/forms/form.service.js')>('forms/form.service.js'),
+    product<typeof import('../src/platform/db/database.js')>('platform/db/database.js'),
+    product<typeof import('../src/platform/db/migrate.js')>('platform/db/migrate.js'),
+    product<typeof import('../src/platform/config.js')>('platform/config.js'),
+    product<typeof import('../src/features/accounts/account.service.js')>('features/accounts/account.service.js'),
+    product<typeof import('../src/features/forms/form.service.js')>('features/forms/form.service.js'),
   ]);
   const handle = createDatabase(url, { poolSize: 1 });
   try {

@@ -37,7 +37,6 @@ import { SpamFilterService } from './features/spam-filter/spam-filter.service.js
 import { DatabaseCopyService } from './features/database-copy/database-copy.service.js';
 import { FileService } from './features/files/file.service.js';
 import { createFileStorage } from './features/files/file-storage.factory.js';
-import { ClamdScanner } from './features/files/clamd.scanner.js';
 
 /** Every domain service, built once per process (or per test app) and shared by HTTP and CLI. */
 export interface Services {
@@ -119,7 +118,6 @@ export function createServices(
     handle,
     config,
     createFileStorage(config.files),
-    config.clamdUrl ? new ClamdScanner(config.clamdUrl) : undefined,
     instanceSecrets,
     logger,
   );

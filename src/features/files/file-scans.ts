@@ -23,18 +23,20 @@ type RemoveFiles = (files: Array<{ id: string; storageKey: string }>) => Promise
 export class FileScans {
   private timer: NodeJS.Timeout | undefined;
   private rescanning: Promise<void> | undefined;
+  private scanner: Promise<ClamdScanner> | undefined;
 
   constructor(
     private readonly db: Executor,
     private readonly storage: FileStorage,
-    private readonly scanner: ClamdScanner | undefined,
+    /** clamd's address; undefined = files are not scanned. */
+    private readonly clamdUrl: string | undefined,
     private readonly logger: FastifyBaseLogger,
     private readonly removeFiles: RemoveFiles,
   ) {}
 
   /** Unscanned files are not served, so they are tried again more often than the sweep runs. */
   start(): void {
-    if (!this.scanner) return;
+    if (this.clamdUrl === undefined) return;
     this.timer = setInterval(() => void this.rescan().catch((err: unknown) => this.logger.warn({ err }, 'file rescan failed')), RESCAN_INTERVAL_MS);
     this.timer.unref();
   }
@@ -46,7 +48,7 @@ export class FileScans {
 
   /** With clamd, only a file scanned clean is served; without it, every file. */
   servable(file: StoredFile): boolean {
-    return this.scanner === undefined || file.scanState === 'clean';
+    return this.clamdUrl === undefined || file.scanState === 'clean';
   }
 
   notScanned(): AppError {
@@ -74,17 +76,24 @@ export class FileScans {
     return { malware, states };
   }
 
+  /** The scanner's module loads with the first scan: an instance without clamd never loads it. */
+  private clamd(url: string): Promise<ClamdScanner> {
+    this.scanner ??= import('./clamd.scanner.js').then(({ ClamdScanner }) => new ClamdScanner(url));
+    return this.scanner;
+  }
+
   private async scanStored(key: string, timeoutMs?: number): Promise<ScanVerdict> {
-    if (!this.scanner) return 'clean';
+    if (this.clamdUrl === undefined) return 'clean';
+    const scanner = await this.clamd(this.clamdUrl);
     const content = await this.storage.get(key);
     if (!content) return 'unavailable';
-    return this.scanner.scan(content, timeoutMs);
+    return scanner.scan(content, timeoutMs);
   }
 
   /** Scans again every file clamd could not scan (one run at a time). */
   rescan(): Promise<void> {
-    if (!this.scanner) return Promise.resolve();
-    this.rescanning ??= this.rescanOnce(this.scanner).finally(() => {
+    if (this.clamdUrl === undefined) return Promise.resolve();
+    this.rescanning ??= this.clamd(this.clamdUrl).then((scanner) => this.rescanOnce(scanner)).finally(() => {
       this.rescanning = undefined;
     });
     return this.rescanning;

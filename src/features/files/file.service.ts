@@ -8,7 +8,6 @@ import { FILE_LINK_LIFETIME_SECONDS, fileLinkIsValid, signedFileUrl } from '../.
 import { allowedFileTypes } from '../../platform/lib/file-types.js';
 import { isoMinus, nowIso } from '../../platform/lib/time.js';
 import type { InstanceSecretService } from '../secrets/instance-secret.service.js';
-import type { ClamdScanner } from './clamd.scanner.js';
 import { FileScans } from './file-scans.js';
 import type { FileStorage } from './file-storage.js';
 import {
@@ -66,11 +65,10 @@ export class FileService {
     private readonly handle: DatabaseHandle,
     private readonly config: Config,
     readonly storage: FileStorage,
-    scanner: ClamdScanner | undefined,
     private readonly instanceSecrets: InstanceSecretService,
     private readonly logger: FastifyBaseLogger,
   ) {
-    this.scans = new FileScans(handle.db, storage, scanner, logger, (files) => this.removeFiles(files));
+    this.scans = new FileScans(handle.db, storage, config.clamdUrl, logger, (files) => this.removeFiles(files));
   }
 
   start(): void {

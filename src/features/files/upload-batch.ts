@@ -1,5 +1,4 @@
 import { PassThrough, type Readable } from 'node:stream';
-import { fileTypeFromBuffer } from 'file-type';
 import { AppError, validationFailed, type FieldErrors } from '../../platform/errors.js';
 import { cleanFileName, textTypeOf } from '../../platform/lib/file-types.js';
 import { newId } from '../../platform/lib/ids.js';
@@ -202,9 +201,13 @@ export class UploadBatch {
   }
 }
 
+let fileType: Promise<typeof import('file-type')> | undefined;
+
 /** The type its magic bytes tell, or for content without one, plain text or CSV (never markup or script). */
 async function typeOf(head: Buffer, complete: boolean): Promise<string | undefined> {
-  const detected = await fileTypeFromBuffer(head);
+  // file-type, with its table of every format's signature, loads with the first file received.
+  fileType ??= import('file-type');
+  const detected = await (await fileType).fileTypeFromBuffer(head);
   if (detected) return detected.mime;
   return textTypeOf(head, complete);
 }

@@ -1,4 +1,4 @@
-import * as oidc from 'openid-client';
+import type * as Oidc from 'openid-client';
 import type { OidcConfig } from '../../platform/config.js';
 import type { SsoFailureReason, VerifiedIdentity } from './sso.types.js';
 
@@ -22,6 +22,14 @@ export class SsoFailure extends Error {
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 const PROVIDER_TIMEOUT_SECONDS = 10;
 
+let oidcModule: Promise<typeof Oidc> | undefined;
+
+/** openid-client loads with the first sign-in: an instance without single sign-on never holds it. */
+function loadOidc(): Promise<typeof Oidc> {
+  oidcModule ??= import('openid-client');
+  return oidcModule;
+}
+
 /**
  * The authorization code flow with PKCE, `state` and `nonce` against one provider, through
  * openid-client: it checks the ID token's signature (the provider's JWKS), issuer, audience,
@@ -29,7 +37,7 @@ const PROVIDER_TIMEOUT_SECONDS = 10;
  * discovery is tried again on the next sign-in.
  */
 export class OidcClient {
-  private discovered: Promise<oidc.Configuration> | undefined;
+  private discovered: Promise<Oidc.Configuration> | undefined;
 
   constructor(
     private readonly settings: OidcConfig,
@@ -37,6 +45,7 @@ export class OidcClient {
   ) {}
 
   async beginSignIn(): Promise<{ url: string; pending: PendingSignIn }> {
+    const oidc = await loadOidc();
     const configuration = await this.configuration();
     const pending: PendingSignIn = {
       state: oidc.randomState(),
@@ -57,6 +66,7 @@ export class OidcClient {
 
   /** Trades the code of the provider's redirect for a verified identity, or throws SsoFailure. */
   async finishSignIn(callbackUrl: URL, pending: PendingSignIn): Promise<VerifiedIdentity> {
+    const oidc = await loadOidc();
     const configuration = await this.configuration();
     // Checked here too, so a mismatch gets its own sentence rather than a generic one.
     if (!callbackUrl.searchParams.has('error') && callbackUrl.searchParams.get('state') !== pending.state) {
@@ -71,7 +81,7 @@ export class OidcClient {
         idTokenExpected: true,
       });
     } catch (err) {
-      throw toSsoFailure(err);
+      throw toSsoFailure(oidc, err);
     }
     const claims = tokens.claims();
     if (!claims) throw new SsoFailure('id_token_invalid', 'the provider sent no ID token');
@@ -86,14 +96,14 @@ export class OidcClient {
         emailVerified = info.email_verified === true;
         name ??= typeof info.name === 'string' ? info.name : undefined;
       } catch (err) {
-        throw toSsoFailure(err);
+        throw toSsoFailure(oidc, err);
       }
     }
     if (email === undefined) throw new SsoFailure('no_email', 'the provider shared no email address (is the email scope granted?)');
     return { issuer: claims.iss, subject: claims.sub, email, emailVerified, ...(name ? { name } : {}) };
   }
 
-  private configuration(): Promise<oidc.Configuration> {
+  private configuration(): Promise<Oidc.Configuration> {
     this.discovered ??= this.discover().catch((err: unknown) => {
       this.discovered = undefined;
       throw new SsoFailure('provider_unreachable', `discovery at ${this.settings.issuer} failed: ${(err as Error).message}`);
@@ -101,7 +111,8 @@ export class OidcClient {
     return this.discovered;
   }
 
-  private discover(): Promise<oidc.Configuration> {
+  private async discover(): Promise<Oidc.Configuration> {
+    const oidc = await loadOidc();
     const issuer = new URL(this.settings.issuer);
     // Plain http only for a provider on this machine (development and tests).
     const insecure = issuer.protocol === 'http:' && LOOPBACK_HOSTS.has(issuer.hostname);
@@ -115,7 +126,7 @@ export class OidcClient {
   }
 }
 
-function toSsoFailure(err: unknown): SsoFailure {
+function toSsoFailure(oidc: typeof Oidc, err: unknown): SsoFailure {
   if (err instanceof SsoFailure) return err;
   if (err instanceof oidc.AuthorizationResponseError) {
     return new SsoFailure(err.error === 'access_denied' ? 'cancelled' : 'provider_error', `${err.error}: ${err.error_description ?? ''}`);

@@ -1,7 +1,14 @@
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../platform/errors.js';
-import { buildMcpServer } from './mcp.server.js';
+
+type McpModules = [typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js'), typeof import('./mcp.server.js')];
+let mcpModules: Promise<McpModules> | undefined;
+
+/** The MCP SDK loads with the first MCP request: a server that is never asked one does not hold it in memory. */
+function loadMcp(): Promise<McpModules> {
+  mcpModules ??= Promise.all([import('@modelcontextprotocol/sdk/server/streamableHttp.js'), import('./mcp.server.js')]);
+  return mcpModules;
+}
 
 /**
  * POST /v1/mcp: the MCP server over Streamable HTTP, behind the management API's key auth and
@@ -10,6 +17,7 @@ import { buildMcpServer } from './mcp.server.js';
  */
 export async function mcpRoutes(app: FastifyInstance): Promise<void> {
   app.post('', { schema: { hide: true } }, async (request, reply) => {
+    const [{ StreamableHTTPServerTransport }, { buildMcpServer }] = await loadMcp();
     const server = buildMcpServer(app.services, { accountId: request.accountId, keyId: request.apiKeyId, scope: request.apiKeyScope, address: request.ip }, (err) =>
       request.log.error({ err }, 'MCP tool failed'),
     );

@@ -1,10 +1,8 @@
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Command } from 'commander';
 import pino from 'pino';
 import { loadConfig, readSecretFile } from '../../../platform/config.js';
 import { createDatabase } from '../../../platform/db/database.js';
 import { migrateToLatest } from '../../../platform/db/migrate.js';
-import { buildMcpServer } from '../../mcp/mcp.server.js';
 import { createServices } from '../../../services.js';
 
 export function registerMcp(program: Command): void {
@@ -24,6 +22,8 @@ export function registerMcp(program: Command): void {
         await migrateToLatest(handle);
         const auth = await services.apiKeys.authenticate(key.trim());
         if (!auth) throw new Error('The API key is malformed, unknown or revoked.');
+        // Imported here so that the other commands do not load the MCP SDK.
+        const [{ StdioServerTransport }, { buildMcpServer }] = await Promise.all([import('@modelcontextprotocol/sdk/server/stdio.js'), import('../../mcp/mcp.server.js')]);
         const server = buildMcpServer(services, { accountId: auth.accountId, keyId: auth.keyId, scope: auth.scope }, (err) => logger.error({ err }, 'MCP tool failed'));
         const closed = new Promise<void>((resolve) => {
           server.server.onclose = resolve;
