@@ -135,6 +135,22 @@ function rewriteIdToken(res: ServerResponse, change: IdTokenTampering, key: Cryp
   }) as typeof res.end;
 }
 
+/** Follows the redirects of a trip through the provider; returns the app's callback path the browser is sent back to. */
+export async function callbackOfTrip(provider: TestOidcProvider, appUrl: string, start: Response): Promise<string> {
+  expect(start.status).toBe(303);
+  const jar = new DashboardClient(provider.issuer);
+  let location = start.headers.get('location')!;
+  expect(location.startsWith(`${provider.issuer}/`)).toBe(true);
+  while (location.startsWith(`${provider.issuer}/`)) {
+    const { res } = await jar.get(location.slice(provider.issuer.length));
+    expect(res.status, `${location} answered ${res.status}`).toBeGreaterThanOrEqual(300);
+    expect(res.status).toBeLessThan(400);
+    location = new URL(res.headers.get('location')!, provider.issuer).href;
+  }
+  expect(location.startsWith(`${appUrl}/dashboard/auth/oidc/callback?`)).toBe(true);
+  return location.slice(appUrl.length);
+}
+
 /**
  * Follows a redirect to the provider and back, signed in there as `identity`, as a browser would;
  * returns the app's answer at its callback.
@@ -147,15 +163,5 @@ export async function followSsoTrip(
   identity: TestIdentity,
 ): Promise<{ res: Response; html: string }> {
   provider.signInAs(identity);
-  expect(start.status).toBe(303);
-  const jar = new DashboardClient(provider.issuer);
-  let location = start.headers.get('location')!;
-  expect(location.startsWith(`${provider.issuer}/`)).toBe(true);
-  while (location.startsWith(`${provider.issuer}/`)) {
-    const { res } = await jar.get(location.slice(provider.issuer.length));
-    expect(res.status, `${location} answered ${res.status}`).toBe(303);
-    location = new URL(res.headers.get('location')!, provider.issuer).href;
-  }
-  expect(location.startsWith(`${appUrl}/dashboard/auth/oidc/callback?`)).toBe(true);
-  return browser.get(location.slice(appUrl.length));
+  return browser.get(await callbackOfTrip(provider, appUrl, start));
 }

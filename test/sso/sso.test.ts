@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, freePort, type AppUnderTest } from '../helpers/app.js';
 import { DashboardClient } from '../helpers/dashboard-client.js';
 import { createAccount } from '../helpers/factories.js';
-import { startOidcProvider, type TestIdentity, type TestOidcProvider } from '../helpers/oidc-provider.js';
+import { callbackOfTrip, startOidcProvider, type TestIdentity, type TestOidcProvider } from '../helpers/oidc-provider.js';
 
 const CALLBACK = '/dashboard/auth/oidc/callback';
 
@@ -40,20 +40,7 @@ function person(overrides: Partial<TestIdentity> = {}): TestIdentity {
 }
 
 /** Follows the redirects through the provider; returns where the provider sends the browser back. */
-async function throughProvider(start: Response): Promise<string> {
-  expect(start.status).toBe(303);
-  const jar = new DashboardClient(provider.issuer);
-  let location = start.headers.get('location')!;
-  expect(location.startsWith(`${provider.issuer}/`)).toBe(true);
-  while (location.startsWith(`${provider.issuer}/`)) {
-    const { res } = await jar.get(location.slice(provider.issuer.length));
-    expect(res.status, `${location} answered ${res.status}`).toBeGreaterThanOrEqual(300);
-    expect(res.status).toBeLessThan(400);
-    location = new URL(res.headers.get('location')!, provider.issuer).href;
-  }
-  expect(location.startsWith(`${t.config.baseUrl}${CALLBACK}?`)).toBe(true);
-  return location.slice(t.config.baseUrl.length);
-}
+const throughProvider = (start: Response): Promise<string> => callbackOfTrip(provider, t.config.baseUrl, start);
 
 /** One sign-in as `identity`; the callback's answer and the browser that made it. */
 async function signIn(identity: TestIdentity | 'cancel'): Promise<{ browser: DashboardClient; res: Response; html: string; callback: string; pendingCookie: string }> {
