@@ -165,6 +165,21 @@ describe('every page, in light and dark, at 390 and 1440 px', () => {
         for (const entry of Object.values(pages)) await crawl(entry.signedOut);
         await context.addCookies(ownerCookies);
         for (const entry of Object.values(pages)) await crawl(entry.signedIn);
+        // Pages a POST answers with: a refused field, a secret shown once, a confirmation.
+        const answered = async (what: string, act: () => Promise<unknown>, shows: string) => {
+          await Promise.all([page.waitForLoadState('load'), act()]);
+          expect(await page.locator(shows).count(), what).toBeGreaterThan(0);
+          for (const violation of await seriousViolations(page)) failing.push(`${what} (${colorScheme}, ${width} px): ${violation}`);
+          if (!(await fitsWidth(page))) failing.push(`${what} (${colorScheme}, ${width} px): scrolls sideways`);
+        };
+        await page.goto(`${t.url}/dashboard/forms`);
+        await answered('a form name refused', () => page.click('text=Create form'), '#name-error');
+        await page.goto(`${t.url}/dashboard/keys`);
+        await page.fill('input[name=name]', `Key ${colorScheme} ${width}`);
+        await answered('a new key', () => page.click('text=Create key'), '#new-key');
+        await page.goto(`${t.url}${pages['/dashboard/forms/:id/submissions']!.signedIn![0]}`);
+        await page.locator('input[name=ids]').first().check();
+        await answered('deleting ticked submissions', () => page.click('button[value=delete]'), '#confirm-question');
         expect(failing).toEqual([]);
         expect(audited.size).toBeGreaterThan(30);
         // The scheme really was applied: the dashboard's own background follows it.
