@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { unsubscribeToken } from '../../src/features/notifications/confirmation.js';
 import { startTestApp, type TestApp } from '../../test/helpers/app.js';
 import { seriousViolations } from '../../test/helpers/axe.js';
-import { launchChromium } from '../../test/helpers/browser.js';
-import { createAccount } from '../../test/helpers/factories.js';
+import { launchChromium, servePage } from '../../test/helpers/browser.js';
+import { createAccount, createOwner } from '../../test/helpers/factories.js';
 import { startSmtpSink, type SmtpSink } from '../../test/helpers/smtp-sink.js';
 import { JSON_ACCEPT, submit } from '../../test/helpers/submit.js';
 import { waitFor } from '../../test/helpers/wait.js';
@@ -334,32 +334,54 @@ describe('what a person sees', () => {
   });
 
   it('the thank-you, error and unsubscribe pages follow the dark scheme, and stay light in light', async () => {
-    const visitorPages = [...pages['/thanks']!.signedOut!, ...pages['/v1/unsubscribe/:token']!.signedOut!];
-    for (const colorScheme of ['dark', 'light'] as const) {
-      const context = await browser.newContext({ colorScheme, viewport: { width: 390, height: 800 } });
-      const page = await context.newPage();
-      for (const path of visitorPages) {
-        await page.goto(`${t.url}${path}`);
-        const colours = await page.evaluate(() => ({
-          page: getComputedStyle(document.body).backgroundColor,
-          card: getComputedStyle(document.querySelector('main')!).backgroundColor,
-          text: getComputedStyle(document.querySelector('h1')!).color,
+    const { form } = await createOwner(t.services, { form: { requiredFields: ['email'] } });
+    const site = await servePage(`<!doctype html><html lang="en"><title>Site</title><body>
+      <form method="post" action="${t.url}/v1/submit/${form.id}"><input name="name" value="Ada" aria-label="Name"><button type="submit">Send</button></form></body></html>`);
+    const lightness = (rgb: string) => {
+      const [r, g, b] = rgb.match(/\d+/g)!.map(Number) as [number, number, number];
+      return (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255;
+    };
+    try {
+      for (const colorScheme of ['dark', 'light'] as const) {
+        const context = await browser.newContext({ colorScheme, viewport: { width: 390, height: 800 } });
+        const page = await context.newPage();
+        const shown: Array<{ where: string; open: () => Promise<unknown> }> = [...pages['/thanks']!.signedOut!, ...pages['/v1/unsubscribe/:token']!.signedOut!].map((path) => ({
+          where: path,
+          open: () => page.goto(`${t.url}${path}`),
         }));
-        const lightness = (rgb: string) => {
-          const [r, g, b] = rgb.match(/\d+/g)!.map(Number) as [number, number, number];
-          return (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255;
-        };
-        const where = `${path} in ${colorScheme}`;
-        if (colorScheme === 'dark') {
-          expect(lightness(colours.page), where).toBeLessThan(0.2);
-          expect(lightness(colours.card), where).toBeLessThan(0.2);
-          expect(lightness(colours.text), where).toBeGreaterThan(0.7);
-        } else {
-          expect(lightness(colours.page), where).toBeGreaterThan(0.9);
-          expect(lightness(colours.text), where).toBeLessThan(0.3);
+        // The error page the submit answers itself, naming the refused field.
+        shown.push({
+          where: 'the submit\'s error page',
+          open: async () => {
+            await page.goto(site.url);
+            await Promise.all([page.waitForURL(`${t.url}/v1/submit/${form.id}`), page.click('button[type=submit]')]);
+            expect(await page.locator('main li strong').textContent()).toBe('email');
+          },
+        });
+        for (const { where: path, open } of shown) {
+          await open();
+          const colours = await page.evaluate(() => ({
+            page: getComputedStyle(document.body).backgroundColor,
+            card: getComputedStyle(document.querySelector('main')!).backgroundColor,
+            text: getComputedStyle(document.querySelector('h1')!).color,
+            words: getComputedStyle(document.querySelector('main p')!).color,
+          }));
+          const where = `${path} in ${colorScheme}`;
+          if (colorScheme === 'dark') {
+            expect(lightness(colours.page), where).toBeLessThan(0.2);
+            expect(lightness(colours.card), where).toBeLessThan(0.2);
+            expect(lightness(colours.text), where).toBeGreaterThan(0.7);
+            expect(lightness(colours.words), where).toBeGreaterThan(0.6);
+          } else {
+            expect(lightness(colours.page), where).toBeGreaterThan(0.9);
+            expect(lightness(colours.text), where).toBeLessThan(0.3);
+          }
+          expect(await seriousViolations(page), where).toEqual([]);
         }
+        await context.close();
       }
-      await context.close();
+    } finally {
+      await site.close();
     }
   });
 });
