@@ -87,6 +87,8 @@ main,.foot{max-width:min(1800px,100%)}
 form.row{align-items:flex-end}
 form.row input:not([type=checkbox]):not([type=radio]),form.row select,form.row>button:not(.small),form.row>.button{height:2.6rem}
 form.row>.button{display:inline-flex;align-items:center}
+/* A small button centres on the field: half of the height it lacks (its line, padding and border) below it. */
+form.row>button.small{margin-bottom:calc((2.6rem - 1.275rem - .4rem - 2px)/2)}
 .row .grow{flex:1 1 12rem}
 /* The bulk bar's tag field is a small control among small buttons, its label beside it. */
 .bulk-bar label:not(:has(>input[type=checkbox])){display:flex;align-items:center;gap:.4rem}
