@@ -236,7 +236,7 @@ export class SubmissionInboxService {
         if (action.memberId === null) return { change: { assignee_id: null }, assignee: null };
         const members = accountId === undefined ? [] : await this.members(accountId);
         const member = members.find((m) => m.id === action.memberId);
-        if (!member) throw validationFailed('That person is not a member of this account.', { assignee: 'Choose a member of this account' });
+        if (!member) throw validationFailed('That person cannot be assigned here.', { assignee: 'Choose a member of this account who may triage (not a viewer)' });
         return { change: { assignee_id: member.id }, assignee: member.email };
       }
       default:
