@@ -67,7 +67,7 @@ export const submissionViews: Record<string, string> = {
 <tbody>
 <% it.submissions.forEach(function (s) { %>
 <tr class="<%= s.read ? '' : 'unread' %>"><% if (triager) { %><td data-label="Select" class="select"><input type="checkbox" name="ids" value="<%= s.id %>" aria-label="Select submission <%= s.id %>"></td><% } %>
-<td data-label="From" class="who"><a href="/dashboard/submissions/<%= s.id %>"><%= s.who || 'No name given' %></a><% if (!s.read) { %> <span class="badge unread-badge">unread</span><% } %><% if (s.whoDetail) { %><span class="detail muted"><%= s.whoDetail %></span><% } %></td>
+<td data-label="From" class="sender"><a href="/dashboard/submissions/<%= s.id %>"><%= s.who || 'No name given' %></a><% if (!s.read) { %> <span class="badge unread-badge">unread</span><% } %><% if (s.whoDetail) { %><span class="detail muted"><%= s.whoDetail %></span><% } %></td>
 <td data-label="Message" class="preview"><%= s.preview %></td>
 <td data-label="Received" class="received"><%~ it.h.timeTag(s.createdAt) %></td>
 <% if (it.spam) { %><td data-label="Reason" class="reason"><%= s.reason %></td><% } %>
