@@ -6,7 +6,7 @@
 export const inboxCss = `
 /* The list: one line per submission on a wide screen; dates never wrap. */
 table.inbox-list td{vertical-align:middle}
-table.inbox-list td.received,table.inbox-list td.state,table.inbox-list td.assignee{white-space:nowrap}
+table.inbox-list td.received,table.inbox-list td.country,table.inbox-list td.state,table.inbox-list td.assignee{white-space:nowrap}
 table.inbox-list td.sender{max-width:16rem;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
 table.inbox-list td.sender .detail{display:block;font-weight:400;font-size:.85rem;overflow:hidden;text-overflow:ellipsis}
 table.inbox-list td.tags{white-space:nowrap}
