@@ -7,8 +7,10 @@ export const inboxCss = `
 /* The list: one line per submission on a wide screen; dates never wrap. */
 table.inbox-list td{vertical-align:middle}
 table.inbox-list td.received,table.inbox-list td.country,table.inbox-list td.state,table.inbox-list td.assignee{white-space:nowrap}
-table.inbox-list td.sender{max-width:16rem;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
-table.inbox-list td.sender .detail{display:block;font-weight:400;font-size:.85rem;overflow:hidden;text-overflow:ellipsis}
+/* Who sent it on the first line, the other fields on the second, each cut with an ellipsis. */
+table.inbox-list td.preview .sender-line{color:#1c2230;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
+table.inbox-list td.preview .detail{font-weight:400;font-size:.85rem}
+table.inbox-list td.preview .snippet{overflow:hidden;text-overflow:ellipsis;white-space:nowrap;font-size:.9rem}
 table.inbox-list td.tags{white-space:nowrap}
 table.inbox-list td.select{width:2rem}
 /* A box and its words on one line ("Select all on this page"), not the box above them. */
@@ -27,9 +29,9 @@ form.js-select:not(.has-selection) .bulk-hint{display:inline}
 .notes-by{font-size:.85rem;margin:.25rem 0 .5rem}
 @media (min-width:1000px){.submission-layout{grid-template-columns:minmax(0,1fr) minmax(17rem,24rem)}
 .submission-triage{border-left:1px solid #eceef2;padding-left:1.25rem;position:sticky;top:1rem}}
-@media (max-width:640px){table.inbox-list td.sender,table.inbox-list td.tags{max-width:none;white-space:normal;overflow:visible}
+@media (max-width:640px){table.inbox-list td.preview .sender-line,table.inbox-list td.preview .snippet,table.inbox-list td.tags{white-space:normal;overflow-wrap:anywhere}
 table.inbox-list td.received,table.inbox-list td.state,table.inbox-list td.assignee{white-space:normal}}
-@media (prefers-color-scheme:dark){.submission-triage{border-left-color:#2c3342}}
+@media (prefers-color-scheme:dark){.submission-triage{border-left-color:#2c3342}table.inbox-list td.preview .sender-line{color:#e3e7ef}}
 `;
 
 export const inboxJs = `

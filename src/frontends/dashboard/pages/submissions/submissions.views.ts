@@ -63,12 +63,11 @@ export const submissionViews: Record<string, string> = {
 </div><% } %>
 <div class="table-wrap">
 <table class="stacked inbox-list">
-<thead><tr><% if (triager) { %><th><span class="sr">Select</span></th><% } %><th>From</th><th>Message</th><th>Received</th><th>Country</th><% if (it.spam) { %><th>Reason</th><% } %><th>State</th><th>Assignee</th><th>Tags</th></tr></thead>
+<thead><tr><% if (triager) { %><th><span class="sr">Select</span></th><% } %><th>From</th><th>Received</th><th>Country</th><% if (it.spam) { %><th>Reason</th><% } %><th>State</th><th>Assignee</th><th>Tags</th></tr></thead>
 <tbody>
 <% it.submissions.forEach(function (s) { %>
 <tr class="<%= s.read ? '' : 'unread' %>"><% if (triager) { %><td data-label="Select" class="select"><input type="checkbox" name="ids" value="<%= s.id %>" aria-label="Select submission <%= s.id %>"></td><% } %>
-<td data-label="From" class="sender"><a href="/dashboard/submissions/<%= s.id %>"><%= s.who || 'No name given' %></a><% if (!s.read) { %> <span class="badge unread-badge">unread</span><% } %><% if (s.whoDetail) { %><span class="detail muted"><%= s.whoDetail %></span><% } %></td>
-<td data-label="Message" class="preview"><%= s.preview %></td>
+<td data-label="From" class="preview"><div class="sender-line"><a href="/dashboard/submissions/<%= s.id %>"><%= s.who || 'No name given' %></a><% if (!s.read) { %> <span class="badge unread-badge">unread</span><% } %><% if (s.whoDetail) { %> <span class="muted detail"><%= s.whoDetail %></span><% } %></div><div class="snippet"><%= s.preview %></div></td>
 <td data-label="Received" class="received"><%~ it.h.timeTag(s.createdAt) %></td>
 <td data-label="Country" class="country"><%~ it.h.countryTag(s.country) %></td>
 <% if (it.spam) { %><td data-label="Reason" class="reason"><%= s.reason %></td><% } %>
