@@ -103,7 +103,7 @@ describe(`the team inbox's people on ${testDialect}`, () => {
     const { form, ids, people, owner } = await team();
     await owner.get(list(form.id));
     const res = await owner.postPairs(`${list(form.id)}/bulk`, [['action', 'assign'], ['assignee', people.get('admin')!.id], ['ids', ids[0]!], ['ids', ids[2]!], ['back', `${list(form.id)}?x=1`]]);
-    expect((await owner.get(res.res.headers.get('location')!)).html).toContain('Assigned 2 submissions.');
+    expect((await owner.get(res.res.headers.get('location')!)).html).toContain(`Assigned 2 submissions to ${people.get('admin')!.email}.`);
     const states = await t.services.inbox.triageOf(ids);
     expect(ids.map((id) => states.get(id)!.assignee)).toEqual([people.get('admin')!.email, null, people.get('admin')!.email]);
     const none = await owner.postPairs(`${list(form.id)}/bulk`, [['action', 'assign'], ['assignee', ''], ['ids', ids[0]!], ['back', `${list(form.id)}?x=1`]]);

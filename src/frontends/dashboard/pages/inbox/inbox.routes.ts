@@ -181,7 +181,10 @@ export async function inboxPages(app: FastifyInstance): Promise<void> {
         const actor = { userId: request.user!.id, email: request.user!.email };
         const n = await inSlices(ids, MAX_INBOX_BATCH, (slice) => app.services.inbox.apply(accountId, slice, change, actor));
         const what = `${n.toLocaleString('en')} submission${n === 1 ? '' : 's'}`;
-        if (change.kind === 'assign' && action === 'assign') return done(`Assigned ${what}.`);
+        if (change.kind === 'assign' && action === 'assign') {
+          const to = (await app.services.inbox.members(accountId)).find((m) => m.id === change.memberId)?.email;
+          return done(`Assigned ${what}${to ? ` to ${to}` : ''}.`);
+        }
         if (change.kind === 'tag') return done(`Tagged ${what} “${normaliseTag(change.tag)}”.`);
         if (change.kind === 'untag') return done(`Removed the tag “${normaliseTag(change.tag)}” from ${what}.`);
         return done(INBOX_DONE[action]?.(what) ?? countedNotice('Changed', n));
