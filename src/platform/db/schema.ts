@@ -455,10 +455,13 @@ export interface SubmissionTriageTable {
   read_at: string | null;
   /** open | done */
   state: Generated<string>;
-  /** The assigned member: today the account's ID (its only member), later a user's. */
+  /** The assigned member (a user who may triage in the form's account), or null. */
   assignee_id: string | null;
   /** Private notes, shown only in the dashboard. */
   notes: Generated<string>;
+  /** Who last wrote the notes (a user) and when (migration 0037). */
+  notes_by: string | null;
+  notes_at: string | null;
   updated_at: string;
 }
 
