@@ -1,9 +1,10 @@
 import { CHAT_KINDS } from './integration.types.js';
 import type { ServiceKind } from './service-kind.js';
+import { airtableKind } from './airtable/airtable.kind.js';
 import { sheetsKind } from './sheets/sheets.kind.js';
 
 /** Every kind of integration with a service that keeps the data: a folder each, and a line here. */
-export const SERVICE_KINDS: readonly ServiceKind[] = [sheetsKind];
+export const SERVICE_KINDS: readonly ServiceKind[] = [sheetsKind, airtableKind];
 
 /** Every kind an integration may be of: the chat and push kinds, then the services. */
 export const INTEGRATION_KINDS: readonly string[] = [...CHAT_KINDS, ...SERVICE_KINDS.map((k) => k.kind)];
