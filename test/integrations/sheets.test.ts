@@ -81,6 +81,25 @@ describe(`Google Sheets integrations on ${testDialect}`, () => {
     expect(attempts.filter((a) => a.outcome === 'sent')).toHaveLength(50);
   }, 90_000);
 
+  it(`two instances on one ${testDialect} database write the rows one at a time, in order`, async () => {
+    const b = await buildTestApp({ database: t.database, env: { HOOK_TIMEOUT_MS: '3000', MAIL_RETRY_BASE_MS: '25', GOOGLE_SHEETS_API_URL: google.server.url, GOOGLE_TOKEN_URL: google.tokenUrl } });
+    try {
+      const { form, spreadsheet } = await sheetsForm();
+      const ids: string[] = [];
+      for (let i = 0; i < 30; i++) {
+        const res = await submit(i % 2 ? b : t, form.id, { json: { n: String(i) } }, JSON_ACCEPT);
+        ids.push(((await res.json()) as { submissionId: string }).submissionId);
+      }
+      await waitFor(() => google.rows(spreadsheet, 'Leads').length === 31, 60_000, 'every row');
+      await Promise.all([t.services.outbox.settle(), b.services.outbox.settle()]);
+      const rows = google.rows(spreadsheet, 'Leads');
+      expect(rows[0]).toEqual(['submittedAt', 'submissionId', 'n']);
+      expect(rows.slice(1).map((r) => r[1])).toEqual(ids);
+    } finally {
+      await b.close();
+    }
+  }, 90_000);
+
   it('spam never reaches the sheet', async () => {
     const { form, spreadsheet } = await sheetsForm();
     await send(form.id, { message: 'buy now', _gotcha: 'bot' });
