@@ -83,7 +83,7 @@ export class IntegrationService {
       messages.map((m) => ({
         channel: 'integration',
         id: m.id,
-        kind: `${kindName(m.kind)} ${findServiceKind(m.kind) ? 'record' : 'message'}`,
+        kind: `${kindName(m.kind)} ${findServiceKind(m.kind)?.item ?? 'message'}`,
         target: m.name,
         state: m.state,
         attempts: Number(m.attempts),

@@ -13,6 +13,8 @@ export interface ServiceKind {
   readonly kind: string;
   /** The service's name, as the owner knows it. */
   readonly label: string;
+  /** What one submission becomes there (`row`, `record`, `page`): the message log says "Google Sheets row". */
+  readonly item: string;
   /** Where the settings come from, in a sentence (the dashboard's add form). */
   readonly help: string;
   /**

@@ -68,6 +68,7 @@ class AirtableSender implements KindSender {
 export const airtableKind: ServiceKind = {
   kind: 'airtable',
   label: 'Airtable',
+  item: 'record',
   help: 'Create a personal access token at airtable.com/create/tokens with the scope data.records:write and access to the base; the base ID starts with app, in the base’s URL.',
   sequential: true,
   fields: [

@@ -107,6 +107,7 @@ class NotionSender implements KindSender {
 export const notionKind: ServiceKind = {
   kind: 'notion',
   label: 'Notion',
+  item: 'page',
   help: 'Create an internal integration at notion.so/profile/integrations, copy its token, and share the database with it (⋯ → Connections); the database ID is in its URL.',
   sequential: true,
   fields: [

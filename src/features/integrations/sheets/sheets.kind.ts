@@ -144,6 +144,7 @@ function sheetsOutcome(answer: ApiAnswer, sheet: string): AttemptOutcome {
 export const sheetsKind: ServiceKind = {
   kind: 'sheets',
   label: 'Google Sheets',
+  item: 'row',
   help: 'Create a service account and a JSON key in Google Cloud, enable the Sheets API, and share the spreadsheet with the service account’s email as an Editor.',
   sequential: true,
   fields: [
