@@ -1,6 +1,7 @@
 import type { AuditService } from '../audit/audit.service.js';
 import type { Config } from '../../platform/config.js';
 import type { Executor, Trx } from '../../platform/db/database.js';
+import type { IntegrationRow } from '../../platform/db/schema.js';
 import { notFound, validationFailed } from '../../platform/errors.js';
 import type { FormService } from '../forms/form.service.js';
 import { targetUrlProblem } from '../../platform/lib/target-url.js';
@@ -20,13 +21,17 @@ import {
   listMessageRowsOfSubmission,
   setIntegrationEnabled,
 } from './integration.repository.js';
-import { INTEGRATION_KINDS, MAX_INTEGRATIONS_PER_FORM, type Integration, type IntegrationAttempt, type IntegrationKind } from './integration.types.js';
+import { MAX_INTEGRATIONS_PER_FORM, type ChatKind, type Integration, type IntegrationAttempt } from './integration.types.js';
+import type { KindInput } from './service-kind.js';
+import { findServiceKind, INTEGRATION_KINDS } from './service-kinds.js';
 import type { OutboxService } from '../outbox/outbox.service.js';
 import type { MessageLogEntry } from '../outbox/outbox.types.js';
 
 const KIND_NAMES: Record<string, string> = { slack: 'Slack', discord: 'Discord', telegram: 'Telegram', teams: 'Teams', ntfy: 'ntfy' };
+const kindName = (kind: string) => KIND_NAMES[kind] ?? findServiceKind(kind)?.label ?? kind;
 
-export interface NewIntegrationInput {
+/** The chat kinds' inputs by name; a service kind's settings by its fields' names (service-kind.ts). */
+export interface NewIntegrationInput extends KindInput {
   kind: string;
   name?: string | undefined;
   url?: string | undefined;
@@ -40,7 +45,7 @@ export interface TestResult {
   error: string | null;
 }
 
-const KIND_LABELS: Record<IntegrationKind, string> = {
+const KIND_LABELS: Record<ChatKind, string> = {
   slack: 'Slack',
   discord: 'Discord',
   telegram: 'Telegram',
@@ -78,7 +83,7 @@ export class IntegrationService {
       messages.map((m) => ({
         channel: 'integration',
         id: m.id,
-        kind: `${KIND_NAMES[m.kind] ?? m.kind} message`,
+        kind: `${kindName(m.kind)} ${findServiceKind(m.kind)?.item ?? 'message'}`,
         target: m.name,
         state: m.state,
         attempts: Number(m.attempts),
@@ -110,10 +115,52 @@ export class IntegrationService {
 
   async addIntegration(formId: string, input: NewIntegrationInput, accountId?: string): Promise<Integration> {
     const form = await this.getForm(formId, accountId);
-    const kind = input.kind as IntegrationKind;
-    if (!INTEGRATION_KINDS.includes(kind)) {
+    if (!INTEGRATION_KINDS.includes(input.kind)) {
       throw validationFailed('Unknown integration kind.', { kind: `must be one of ${INTEGRATION_KINDS.join(', ')}` });
     }
+    const row = findServiceKind(input.kind) ? this.serviceRow(form.id, input) : this.chatRow(form.id, input);
+    if ((await countIntegrationsOfForm(this.db, form.id)) >= MAX_INTEGRATIONS_PER_FORM) {
+      throw validationFailed(`A form has at most ${MAX_INTEGRATIONS_PER_FORM} integrations.`, { kind: `at most ${MAX_INTEGRATIONS_PER_FORM} per form` });
+    }
+    await this.db.transaction().execute(async (trx) => {
+      await insertIntegration(trx, row);
+      await this.audit?.record(trx, form.accountId, 'integration.added', { type: 'integration', id: row.id, label: row.name }, { formId: form.id, form: form.name, kind: row.kind, name: row.name });
+    });
+    return integrationRowToIntegration(row);
+  }
+
+  /** A service kind's integration: its settings as the kind checks them, the secrets apart. */
+  private serviceRow(formId: string, input: NewIntegrationInput): IntegrationRow {
+    const kind = findServiceKind(input.kind)!;
+    const name = clean(input.name) ?? kind.label;
+    const problems: Record<string, string> = {};
+    if (!isStorableText(name)) problems.name = 'must be text without NUL characters';
+    else if (name.length > 100) problems.name = 'must be at most 100 characters';
+    for (const [field, value] of Object.entries(input)) {
+      const values = Array.isArray(value) ? value : [value];
+      if (values.some((v) => v !== undefined && !isStorableText(v))) problems[field] = 'must be text without NUL characters';
+    }
+    if (Object.keys(problems).length > 0) throw validationFailed('The integration is not valid.', problems);
+    const parsed = kind.parse(input, this.config);
+    if ('problems' in parsed) throw validationFailed('The integration is not valid.', parsed.problems);
+    return {
+      id: newId('int'),
+      form_id: formId,
+      kind: kind.kind,
+      name,
+      enabled: 1,
+      disabled_reason: null,
+      url: null,
+      token: null,
+      chat_id: null,
+      settings: JSON.stringify(parsed.settings),
+      secrets: JSON.stringify(parsed.secrets),
+      created_at: nowIso(),
+    };
+  }
+
+  private chatRow(formId: string, input: NewIntegrationInput): IntegrationRow {
+    const kind = input.kind as ChatKind;
     const url = clean(input.url);
     // A token copied from an API address (`…/bot<token>/…`) keeps its `bot` prefix: it is not part of the token.
     const token = kind === 'telegram' ? clean(input.token)?.replace(/^bot(?=\d)/, '') : clean(input.token);
@@ -140,12 +187,9 @@ export class IntegrationService {
       if (chatId) problems.chatId = 'used only for Telegram';
     }
     if (Object.keys(problems).length > 0) throw validationFailed('The integration is not valid.', problems);
-    if ((await countIntegrationsOfForm(this.db, form.id)) >= MAX_INTEGRATIONS_PER_FORM) {
-      throw validationFailed(`A form has at most ${MAX_INTEGRATIONS_PER_FORM} integrations.`, { kind: `at most ${MAX_INTEGRATIONS_PER_FORM} per form` });
-    }
-    const row = {
+    return {
       id: newId('int'),
-      form_id: form.id,
+      form_id: formId,
       kind,
       name,
       enabled: 1,
@@ -153,13 +197,10 @@ export class IntegrationService {
       url: url === undefined ? null : new URL(url).href,
       token: token ?? null,
       chat_id: chatId ?? null,
+      settings: null,
+      secrets: null,
       created_at: nowIso(),
     };
-    await this.db.transaction().execute(async (trx) => {
-      await insertIntegration(trx, row);
-      await this.audit?.record(trx, form.accountId, 'integration.added', { type: 'integration', id: row.id, label: name }, { formId: form.id, form: form.name, kind, name });
-    });
-    return integrationRowToIntegration(row);
   }
 
   async listIntegrations(formId: string, accountId?: string): Promise<Integration[]> {

@@ -343,6 +343,10 @@ export interface IntegrationTable {
   token: string | null;
   chat_id: string | null;
   created_at: string;
+  /** JSON object: the kind's settings the owner sees (a spreadsheet ID, a base); null for the chat kinds. Migration 0036. */
+  settings: string | null;
+  /** JSON object: the kind's write-only settings (a key, a token); null for the chat kinds. */
+  secrets: string | null;
 }
 
 export interface IntegrationMessageTable {
@@ -356,6 +360,8 @@ export interface IntegrationMessageTable {
   claimed_at: string | null;
   claimed_by: string | null;
   created_at: string;
+  /** The submission's time and ID: the order of the messages of a kind that sends one at a time. Migration 0036. */
+  position: string | null;
 }
 
 /**
