@@ -288,6 +288,19 @@ describe('integrations through the write API', () => {
   });
 });
 
+describe('hooks, as the specification has them', () => {
+  it('take an Idempotency-Key too: a repeat gets the same hook and secret, and subscribes nothing more', async () => {
+    const form = await createForm(t.services, owner.account.id, { name: 'Hooked' });
+    const headers = { ...keys.read, 'idempotency-key': 'hook-1' };
+    const body = { formId: form.id, targetUrl: 'https://hooks.example.com/once' };
+    const first = await send('POST', '/v1/api/hooks', headers, body);
+    const again = await send('POST', '/v1/api/hooks', headers, body);
+    expect([first.status, again.status]).toEqual([201, 201]);
+    expect(await again.text()).toBe(await first.text());
+    expect((await t.services.hooks.listHooks(owner.account.id)).filter((h) => h.formId === form.id)).toHaveLength(1);
+  });
+});
+
 describe('who may write', () => {
   /** Writes the specification gives every key: REST hooks. */
   const SPECIFICATION_WRITES = new Set(['POST /v1/api/hooks', 'DELETE /v1/api/hooks/:id', 'POST /v1/api/hooks/:id/redeliver']);
