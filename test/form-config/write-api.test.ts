@@ -184,6 +184,30 @@ describe('forms through the write API', () => {
     expect((await send('DELETE', `/v1/api/forms/${form.id}`, keys.manage)).status).toBe(404);
   });
 
+  it('takes over a key whose first request was cut off or whose answer expired, and purges expired ones', async () => {
+    const keyId = (await t.services.apiKeys.listApiKeys(owner.account.id)).find((k) => k.name === 'manage')!.id;
+    const ago = (ms: number) => new Date(Date.now() - ms).toISOString();
+    const record = { api_key_id: keyId, request_hash: 'another request', status_code: 201, response: JSON.stringify({ body: { form: null }, headers: {} }) };
+    await t.handle.db
+      .insertInto('api_idempotency_keys')
+      .values([
+        // Left pending by a process that stopped ten minutes ago.
+        { ...record, idempotency_key: 'cut-off', state: 'pending', status_code: null, response: null, created_at: ago(10 * 60_000) },
+        // Answered 25 hours ago, for another request.
+        { ...record, idempotency_key: 'expired', state: 'done', created_at: ago(25 * 3_600_000) },
+        { ...record, idempotency_key: 'old', state: 'done', created_at: ago(26 * 3_600_000) },
+      ])
+      .execute();
+    for (const key of ['cut-off', 'expired']) {
+      const res = await send('POST', '/v1/api/forms', { ...keys.manage, 'idempotency-key': key }, { name: `Taken over ${key}` });
+      expect(res.status, key).toBe(201);
+      expect((await json<FormBody>(res)).form.name).toBe(`Taken over ${key}`);
+    }
+    expect(await t.services.apiIdempotency.purgeExpired()).toBe(1);
+    const left = await t.handle.db.selectFrom('api_idempotency_keys').select('idempotency_key').where('idempotency_key', 'in', ['cut-off', 'expired', 'old']).execute();
+    expect(left.map((r) => r.idempotency_key).sort()).toEqual(['cut-off', 'expired']);
+  });
+
   it('lets exactly one of several PATCHes holding the same ETag through', async () => {
     const created = await send('POST', '/v1/api/forms', keys.manage, { name: 'Raced' });
     const { form } = await json<FormBody>(created);
