@@ -61,6 +61,12 @@ describe('forms through the write API', () => {
     expect(read.status).toBe(200);
     expect(read.headers.get('etag')).toBe(etag);
     expect((await json<FormBody>(read)).form).toEqual(form);
+
+    // What was read can be written back as it is: every setting, secrets as "set".
+    const back = await send('PATCH', `/v1/api/forms/${form.id}`, { ...keys.manage, 'if-match': etag! }, { name: form.name, key: form.key, isActive: form.isActive, settings: form.settings, recipients: form.recipients });
+    expect(back.status).toBe(200);
+    expect({ ...(await json<FormBody>(back)).form, updatedAt: form.updatedAt }).toEqual(form);
+    expect((await t.services.forms.getForm(form.id)).accessKey).toBe('sekrit-value');
   });
 
   it('refuses bad input naming the field: a setting, an unknown setting, a taken key, a recipient, a missing name', async () => {
