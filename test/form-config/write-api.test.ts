@@ -318,6 +318,32 @@ describe('integrations through the write API', () => {
   });
 });
 
+describe('integrations under retries and races', () => {
+  it('replays a PATCH and a DELETE of an integration, and lets one of several PATCHes holding one ETag through', async () => {
+    const form = await createForm(t.services, owner.account.id, { name: 'Raced integrations' });
+    const base = `/v1/api/forms/${form.id}/integrations`;
+    const added = await send('POST', base, keys.manage, { kind: 'discord', url: 'https://discord.com/api/webhooks/1/abc' });
+    const { integration } = await json<IntegrationBody>(added);
+    const etag = added.headers.get('etag')!;
+    const answers = await Promise.all(['a', 'b', 'c', 'd'].map((n) => send('PATCH', `${base}/${integration.id}`, { ...keys.manage, 'if-match': etag }, { name: `Raced ${n}` })));
+    expect(answers.map((r) => r.status).sort()).toEqual([200, 412, 412, 412]);
+
+    const patch = { ...keys.manage, 'idempotency-key': 'int-patch-1' };
+    const first = await send('PATCH', `${base}/${integration.id}`, patch, { enabled: false });
+    const revision = (await t.services.integrations.getIntegration(integration.id)).revision;
+    const again = await send('PATCH', `${base}/${integration.id}`, patch, { enabled: false });
+    expect([first.status, again.status]).toEqual([200, 200]);
+    expect(await again.text()).toBe(await first.text());
+    expect((await t.services.integrations.getIntegration(integration.id)).revision).toBe(revision);
+
+    const remove = { ...keys.manage, 'idempotency-key': 'int-delete-1' };
+    expect((await send('DELETE', `${base}/${integration.id}`, remove)).status).toBe(204);
+    expect((await send('DELETE', `${base}/${integration.id}`, remove)).status).toBe(204);
+    expect((await send('DELETE', `${base}/${integration.id}`, keys.manage)).status).toBe(404);
+    expect(await t.services.integrations.listIntegrations(form.id)).toHaveLength(0);
+  });
+});
+
 describe('hooks, as the specification has them', () => {
   it('take an Idempotency-Key too: a repeat gets the same hook and secret, and subscribes nothing more', async () => {
     const form = await createForm(t.services, owner.account.id, { name: 'Hooked' });
