@@ -1,3 +1,5 @@
+import { ApiIdempotencyService } from './features/form-config/api-idempotency.service.js';
+import { FormConfigService } from './features/form-config/form-config.service.js';
 import type { FastifyBaseLogger } from 'fastify';
 import { AccountService } from './features/accounts/account.service.js';
 import { AdminService, recordLastPurge } from './features/admin/admin.service.js';
@@ -89,6 +91,8 @@ export interface Services {
   readonly databaseCopy: DatabaseCopyService;
   /** Uploaded files: storage, downloads, signed links, removal (docs/files.md). */
   readonly files: FileService;
+  readonly formConfig: FormConfigService;
+  readonly apiIdempotency: ApiIdempotencyService;
 }
 
 /** Test seams and observers; production passes nothing. */
@@ -141,6 +145,7 @@ export function createServices(
   const outbox = new OutboxService(handle, logger, channels, { leaseMs: config.outboxLeaseMs });
   const notifications = new NotificationService(handle, config, forms, outbox, mailer, audit);
   const integrations = new IntegrationService(handle.db, config, forms, outbox, audit);
+  const apiIdempotency = new ApiIdempotencyService(handle.db);
   const lifecycle = new SubmissionLifecycleService(handle, forms, outbox.queue, logger, {
     audit,
     purgeIntervalMs: config.retentionPurgeIntervalMs,
@@ -148,6 +153,7 @@ export function createServices(
     onPurged: async (deleted) => {
       await recordLastPurge(handle.db, deleted);
       await audit.purgeExpired();
+      await apiIdempotency.purgeExpired();
     },
     files,
   });
@@ -187,6 +193,8 @@ export function createServices(
     searchIndex,
     hooks,
     integrations,
+    formConfig: new FormConfigService(forms, notifications, integrations, lifecycle),
+    apiIdempotency,
     outbox,
     sessions,
     audit,

@@ -2,7 +2,7 @@ import type { AuditService } from '../audit/audit.service.js';
 import type { Config } from '../../platform/config.js';
 import type { Executor, Trx } from '../../platform/db/database.js';
 import type { IntegrationRow } from '../../platform/db/schema.js';
-import { notFound, validationFailed } from '../../platform/errors.js';
+import { notFound, preconditionFailed, validationFailed } from '../../platform/errors.js';
 import type { FormService } from '../forms/form.service.js';
 import { targetUrlProblem } from '../../platform/lib/target-url.js';
 import { newId } from '../../platform/lib/ids.js';
@@ -20,6 +20,7 @@ import {
   listIntegrationRowsOfForm,
   listMessageRowsOfSubmission,
   setIntegrationEnabled,
+  updateIntegrationRow,
 } from './integration.repository.js';
 import { MAX_INTEGRATIONS_PER_FORM, type ChatKind, type Integration, type IntegrationAttempt } from './integration.types.js';
 import type { KindInput } from './service-kind.js';
@@ -38,6 +39,31 @@ export interface NewIntegrationInput extends KindInput {
   token?: string | undefined;
   chatId?: string | undefined;
 }
+
+/**
+ * What a change of an integration may give; undefined keeps a value, null clears a secret. A
+ * service kind's settings (its fields by name) are given together: the ones it shows in full, its
+ * secrets left out (or `set`) to keep them.
+ */
+export interface IntegrationChanges {
+  kind?: string | undefined;
+  name?: string | undefined;
+  enabled?: boolean | undefined;
+  url?: string | null | undefined;
+  token?: string | null | undefined;
+  chatId?: string | null | undefined;
+  [field: string]: string | string[] | boolean | null | undefined;
+}
+
+/** A stored setting as the owner's input spells it again (a key file's JSON, a list's values). */
+const asInput = (value: unknown): string | string[] | undefined =>
+  value === undefined || value === null ? undefined : typeof value === 'string' ? value : Array.isArray(value) ? value.map(String) : JSON.stringify(value);
+
+/** The names whose values differ between two settings objects. */
+const changedKeys = (before: Record<string, unknown>, after: Record<string, unknown>) =>
+  [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((key) => JSON.stringify(before[key]) !== JSON.stringify(after[key]));
+
+const parseStored = (json: string | null): Record<string, unknown> => (json === null ? {} : (JSON.parse(json) as Record<string, unknown>));
 
 export interface TestResult {
   sent: boolean;
@@ -156,6 +182,7 @@ export class IntegrationService {
       settings: JSON.stringify(parsed.settings),
       secrets: JSON.stringify(parsed.secrets),
       created_at: nowIso(),
+      revision: 0,
     };
   }
 
@@ -200,7 +227,65 @@ export class IntegrationService {
       settings: null,
       secrets: null,
       created_at: nowIso(),
+      revision: 0,
     };
+  }
+
+  /**
+   * Changes an integration's name, settings and secrets (a field left out keeps its value, a
+   * secret given as null is cleared) and turns it on or off; the whole is checked again as when
+   * adding. With `expectedRevision`, only while it is still at that revision.
+   */
+  async updateIntegration(id: string, input: IntegrationChanges, accountId?: string, options: { expectedRevision?: number | undefined } = {}): Promise<Integration> {
+    const row = await this.getRow(id, accountId);
+    const form = await this.forms.getForm(row.form_id);
+    if (input.kind !== undefined && input.kind !== row.kind) throw validationFailed('The kind of an integration cannot change.', { kind: `is ${row.kind}: remove the integration and add another` });
+    const checked = this.changedRow(row, input);
+    const changes = {
+      name: checked.name,
+      url: checked.url,
+      token: checked.token,
+      chat_id: checked.chat_id,
+      settings: checked.settings,
+      secrets: checked.secrets,
+      ...(input.enabled === undefined ? {} : { enabled: input.enabled ? 1 : 0, disabled_reason: input.enabled ? null : 'turned off by the owner' }),
+    };
+    // Names only: secrets never reach the log.
+    const changed = [
+      ...(['name', 'url', 'token', 'chat_id'] as const).filter((c) => changes[c] !== row[c]).map((c) => (c === 'chat_id' ? 'chatId' : c)),
+      ...changedKeys(parseStored(row.settings), parseStored(checked.settings)),
+      ...changedKeys(parseStored(row.secrets), parseStored(checked.secrets)),
+    ];
+    await this.db.transaction().execute(async (trx) => {
+      if (!(await updateIntegrationRow(trx, row.id, changes, options.expectedRevision))) throw preconditionFailed('The integration');
+      const target = { type: 'integration', id: row.id, label: checked.name };
+      if (changed.length > 0) await this.audit?.record(trx, form.accountId, 'integration.updated', target, { formId: form.id, form: form.name, kind: row.kind, changed });
+      if (input.enabled !== undefined && (row.enabled === 1) !== input.enabled) {
+        await this.audit?.record(trx, form.accountId, input.enabled ? 'integration.enabled' : 'integration.disabled', target, { formId: form.id, form: form.name, kind: row.kind });
+      }
+    });
+    return integrationRowToIntegration((await findIntegrationRow(this.db, row.id))!);
+  }
+
+  /** The row an update makes, checked as adding would check it. */
+  private changedRow(row: IntegrationRow, input: IntegrationChanges): IntegrationRow {
+    const name = typeof input.name === 'string' ? input.name : row.name;
+    const kind = findServiceKind(row.kind);
+    if (!kind) {
+      const pick = (given: unknown, stored: string | null) => (given === undefined ? (stored ?? undefined) : typeof given === 'string' ? given : undefined);
+      return this.chatRow(row.form_id, { kind: row.kind, name, url: pick(input.url, row.url), token: pick(input.token, row.token), chatId: pick(input.chatId, row.chat_id) });
+    }
+    const given = kind.fields.filter((f) => input[f.name] !== undefined);
+    // Only the name or the switch: the settings stay as they are.
+    if (given.length === 0) return { ...row, name };
+    const secrets = parseStored(row.secrets);
+    const merged: NewIntegrationInput = { kind: row.kind, name };
+    for (const field of kind.fields) {
+      const value = input[field.name];
+      const keep = field.secret && (value === undefined || value === 'set');
+      merged[field.name] = keep ? asInput(secrets[field.name]) : typeof value === 'boolean' || value === null ? undefined : value;
+    }
+    return this.serviceRow(row.form_id, merged);
   }
 
   async listIntegrations(formId: string, accountId?: string): Promise<Integration[]> {

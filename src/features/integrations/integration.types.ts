@@ -26,6 +26,8 @@ export interface Integration {
   settings: Record<string, unknown>;
   /** A service kind's write-only settings, each only as `set`. */
   secrets: Record<string, 'set'>;
+  /** Counted up by every change; the API's ETag covers it. */
+  revision: number;
 }
 
 /** The secret-bearing target of one integration, as a sender needs it. */
