@@ -65,10 +65,20 @@ export function describeFileValue(value: FileValue): string {
   return `${name} (${formatBytes(size)})${url ? ` ${url}` : ''}`;
 }
 
+const BYTE_UNITS = ['KiB', 'MiB', 'GiB', 'TiB'] as const;
+
+/** A size in binary units as people read them: 512 B, 2 KiB, 1.5 MiB (one decimal at most, none when whole). */
 export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+  let value = bytes / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < BYTE_UNITS.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  // Rounded down: a limit read as "10 MiB" must never be more than the limit.
+  const shown = Math.floor(value * 10) / 10;
+  return `${Number.isInteger(shown) ? shown.toFixed(0) : shown.toFixed(1)} ${BYTE_UNITS[unit]}`;
 }
 
 /** Gives a function that signs links for the next 7 days (FileService.linker): how channels link files without knowing the service. */
