@@ -257,6 +257,7 @@ export class NotificationService {
         attempts: Number(m.attempts),
         createdAt: m.created_at,
         resendable: m.kind === 'submission',
+        nextAttemptAt: m.next_attempt_at,
       })),
     );
   }
