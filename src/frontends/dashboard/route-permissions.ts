@@ -27,6 +27,8 @@ export const ROUTE_PERMISSIONS: Record<string, RoutePermission> = {
   'POST /dashboard/forms': r('forms.manage'),
   'GET /dashboard/forms/:id/submissions': r('submissions.read', 'form'),
   'GET /dashboard/forms/:id/settings': r('forms.manage', 'form'),
+  // Every role that reads the form may copy its snippet (nothing on the page changes it).
+  'GET /dashboard/forms/:id/snippet': r('submissions.read', 'form'),
   'POST /dashboard/forms/:id/settings': r('forms.manage', 'form'),
   'POST /dashboard/forms/:id/submitter': r('forms.manage', 'form'),
   'GET /dashboard/forms/:id/delete': r('forms.manage', 'form'),

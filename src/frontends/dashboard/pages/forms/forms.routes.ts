@@ -186,6 +186,21 @@ function submitterSettingsFromBody(body: SettingsBody): { input: FormSettingsInp
   };
 }
 
+/** The form's three snippets: plain HTML, with Formgate's script, and React. */
+function snippetsOf(app: FastifyInstance, form: Form) {
+  const submitUrl = `${app.config.baseUrl}/v1/submit/${form.id}`;
+  const altcha = altchaUrls(app.config.baseUrl, form.id);
+  return {
+    submitUrl,
+    snippet: formSnippet(form, submitUrl, altcha),
+    scriptSnippet: formSnippet(form, submitUrl, altcha, {
+      url: `${app.config.baseUrl}${app.clientScript.versionedPath}`,
+      integrity: app.clientScript.integrity,
+    }),
+    reactSnippet: reactSnippet(form, app.config.baseUrl, altcha),
+  };
+}
+
 /** Messages and typed values for a re-rendered settings page. */
 export interface SettingsExtra {
   notice?: string;
@@ -207,18 +222,10 @@ export async function renderSettingsPage(app: FastifyInstance, request: FastifyR
     (form.botCheck === 'turnstile' && !form.turnstileSecret && !defaultSecrets.turnstile) ||
     (form.botCheck === 'hcaptcha' && !form.hcaptchaSecret && !defaultSecrets.hcaptcha) ||
     (form.botCheck === 'recaptcha' && !form.recaptchaSecret && !defaultSecrets.recaptcha);
-  const submitUrl = `${app.config.baseUrl}/v1/submit/${form.id}`;
-  const altcha = altchaUrls(app.config.baseUrl, form.id);
   const { values, fieldErrors, submitter, ...messages } = extra;
   return sendPage(reply, 'settings', { ...pageContext(request, reply, form.name), ...messages }, {
     form,
-    submitUrl,
-    snippet: formSnippet(form, submitUrl, altcha),
-    scriptSnippet: formSnippet(form, submitUrl, altcha, {
-      url: `${app.config.baseUrl}${app.clientScript.versionedPath}`,
-      integrity: app.clientScript.integrity,
-    }),
-    reactSnippet: reactSnippet(form, app.config.baseUrl, altcha),
+    ...snippetsOf(app, form),
     baseUrl: app.config.baseUrl,
     defaultSecrets,
     missingSecret,
@@ -280,6 +287,11 @@ export async function formPages(app: FastifyInstance): Promise<void> {
   app.get<{ Params: { id: string } }>('/dashboard/forms/:id/settings', { schema: { hide: true } }, async (request, reply) =>
     renderSettings(request, reply, await app.services.forms.getFormOfAccount(request.owner!.id, request.params.id)),
   );
+
+  app.get<{ Params: { id: string } }>('/dashboard/forms/:id/snippet', { schema: { hide: true } }, async (request, reply) => {
+    const form = await app.services.forms.getFormOfAccount(request.owner!.id, request.params.id);
+    return sendPage(reply, 'formSnippet', pageContext(request, reply, `${form.name}: snippet`), { form, ...snippetsOf(app, form) });
+  });
 
   app.post<{ Params: { id: string }; Body: SettingsBody }>('/dashboard/forms/:id/settings', { schema: { hide: true } }, async (request, reply) => {
     const form = await app.services.forms.getFormOfAccount(request.owner!.id, request.params.id);
