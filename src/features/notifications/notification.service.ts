@@ -14,6 +14,7 @@ import type { Form } from '../forms/form.types.js';
 import { newId } from '../../platform/lib/ids.js';
 import { nowIso } from '../../platform/lib/time.js';
 import { composeEmailChangeEmail, composeEmailChangeNotice, composeInvitationEmail, composePasswordResetEmail, composeTestEmail, composeVerificationEmail, type ComposedEmail } from './views/emails.js';
+import { composeWelcomeEmail, type Welcome } from './views/welcome-email.js';
 import { emailLogEntryOf, testSendLogEntryOf } from './email-log.js';
 import {
   deleteRecipientRows,
@@ -191,6 +192,11 @@ export class NotificationService {
   /** Queues the "forgot password" email with its single-use link, inside the caller's transaction. */
   async queuePasswordResetEmail(trx: Trx, to: string, link: string, now: string): Promise<number> {
     return this.queueMessage(trx, { kind: 'password_reset', formId: null, recipientId: null, to, content: composePasswordResetEmail(link), now });
+  }
+
+  /** Queues the welcome of someone the instance's admin made an account for, inside the caller's transaction; 0 when email is off. */
+  async queueWelcomeEmail(trx: Trx, to: string, welcome: Welcome, now: string): Promise<number> {
+    return this.queueMessage(trx, { kind: 'welcome', formId: null, recipientId: null, to, content: composeWelcomeEmail(welcome), now });
   }
 
   /** Queues an invitation's link inside the caller's transaction; 0 when email is off. */

@@ -239,7 +239,7 @@ export interface EmailRecipientTable {
 
 export interface EmailMessageTable {
   id: string;
-  /** submission | digest | verification | test | password_reset */
+  /** submission | digest | verification | test | password_reset | welcome | invitation | … */
   kind: string;
   form_id: string | null;
   submission_id: string | null;
