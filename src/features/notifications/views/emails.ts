@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { formatBytes, isFileValue } from '../../../platform/lib/file-links.js';
 import { escapeHtml } from '../../../platform/lib/html.js';
 import { oneLine, renderTemplate, submissionVariables, valueText } from '../../../platform/lib/template.js';
 import { countryInWords } from '../../../platform/lib/text.js';
@@ -41,9 +42,18 @@ function submissionText(s: SubmissionForEmail, baseUrl: string, zone: string): s
   return [...lines, '', `time: ${inWords(zone, s.createdAt)}`, `country: ${countryInWords(s.country)}`, `view: ${submissionLink(baseUrl, s.id)}`].join('\n');
 }
 
+/** A field's value as HTML: escaped text, and each file a link (its name) with its size, when it has one. */
+function valueHtml(value: unknown): string {
+  if (Array.isArray(value) && value.some(isFileValue)) return value.map(valueHtml).join(', ');
+  if (!isFileValue(value)) return escapeHtml(valueText(value));
+  const { name, size, url } = value.file;
+  const label = `${escapeHtml(name)} (${escapeHtml(formatBytes(size))})`;
+  return url ? `<a href="${escapeHtml(url)}">${label}</a>` : label;
+}
+
 function submissionHtml(s: SubmissionForEmail, baseUrl: string, zone: string): string {
-  const rows = fieldLines(s.payload)
-    .map(([name, value]) => `<tr><th align="left" valign="top">${escapeHtml(name)}</th><td style="white-space:pre-wrap">${escapeHtml(value)}</td></tr>`)
+  const rows = Object.entries(s.payload)
+    .map(([name, value]) => `<tr><th align="left" valign="top">${escapeHtml(name)}</th><td style="white-space:pre-wrap">${valueHtml(value)}</td></tr>`)
     .join('\n');
   const link = escapeHtml(submissionLink(baseUrl, s.id));
   return `<table cellpadding="4">\n${rows}\n<tr><th align="left">time</th><td>${escapeHtml(inWords(zone, s.createdAt))}</td></tr>\n<tr><th align="left">country</th><td>${escapeHtml(countryInWords(s.country))}</td></tr>\n</table>\n<p><a href="${link}">View this submission on the dashboard</a></p>`;
