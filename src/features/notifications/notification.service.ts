@@ -13,7 +13,7 @@ import type { FormService } from '../forms/form.service.js';
 import type { Form } from '../forms/form.types.js';
 import { newId } from '../../platform/lib/ids.js';
 import { nowIso } from '../../platform/lib/time.js';
-import { composeEmailChangeEmail, composeEmailChangeNotice, composeInvitationEmail, composePasswordResetEmail, composeTestEmail, composeVerificationEmail, type ComposedEmail } from './views/emails.js';
+import { composeEmailChangeEmail, composeEmailChangeNotice, composeInvitationEmail, composePasswordResetEmail, composeTestEmail, composeVerificationEmail, type ComposedEmail, type InvitationForEmail } from './views/emails.js';
 import { composeWelcomeEmail, type Welcome } from './views/welcome-email.js';
 import { emailLogEntryOf, testSendLogEntryOf } from './email-log.js';
 import {
@@ -200,7 +200,7 @@ export class NotificationService {
   }
 
   /** Queues an invitation's link inside the caller's transaction; 0 when email is off. */
-  async queueInvitationEmail(trx: Trx, to: string, invitation: { accountName: string; role: string; link: string }, now: string): Promise<number> {
+  async queueInvitationEmail(trx: Trx, to: string, invitation: InvitationForEmail, now: string): Promise<number> {
     return this.queueMessage(trx, { kind: 'invitation', formId: null, recipientId: null, to, content: composeInvitationEmail(invitation), now });
   }
 

@@ -90,6 +90,7 @@ export const ROUTE_PERMISSIONS: Record<string, RoutePermission> = {
   'GET /dashboard/invitations': r('self'),
   'POST /dashboard/invitations/:id/accept': r('self'),
   'POST /dashboard/members/transfer': r('ownership.transfer'),
+  'POST /dashboard/members/team-name': r('team.rename'),
   'GET /dashboard/admin': INSTANCE_ADMIN,
   'POST /dashboard/admin/signup': INSTANCE_ADMIN,
   'POST /dashboard/admin/accounts': INSTANCE_ADMIN,

@@ -117,14 +117,24 @@ export function composePasswordResetEmail(link: string): ComposedEmail {
   };
 }
 
-/** An invitation to join an account: the link works once, for 7 days. */
-export function composeInvitationEmail(invitation: { accountName: string; role: string; link: string }): ComposedEmail {
-  const { accountName, role, link } = invitation;
+/** What an invitation's email names: the team, who invited (absent when the operator's CLI did), the role and the link. */
+export interface InvitationForEmail {
+  teamName: string;
+  invitedBy?: { name: string; email: string } | undefined;
+  role: string;
+  link: string;
+}
+
+/** An invitation to join a team: who asks, to which team, as what; the link works once, for 7 days. */
+export function composeInvitationEmail(invitation: InvitationForEmail): ComposedEmail {
+  const { teamName, invitedBy, role, link } = invitation;
+  const who = invitedBy ? `${invitedBy.name} (${invitedBy.email}) invites you` : 'You are invited';
+  const whoHtml = invitedBy ? `${escapeHtml(invitedBy.name)} (${escapeHtml(invitedBy.email)}) invites you` : 'You are invited';
   return {
-    subject: `You are invited to ${accountName} on Formgate`,
-    text: `You are invited to join ${accountName} on Formgate as ${role}.\n\nOpen this link within 7 days to accept: ${link}\n\nIf you did not expect it, ignore this message.\n`,
+    subject: invitedBy ? `${oneLine(invitedBy.name)} invites you to the team ${oneLine(teamName)} on Formgate` : `You are invited to the team ${oneLine(teamName)} on Formgate`,
+    text: `${who} to join the team “${teamName}” on Formgate as ${role}.\n\nOpen this link within 7 days to accept: ${link}\n\nIf you did not expect it, ignore this message.\n`,
     html: page(
-      `<p>You are invited to join ${escapeHtml(accountName)} on Formgate as ${escapeHtml(role)}.</p><p><a href="${escapeHtml(link)}">Accept the invitation</a> (valid for 7 days, once).</p><p>If you did not expect it, ignore this message.</p>`,
+      `<p>${whoHtml} to join the team “${escapeHtml(teamName)}” on Formgate as ${escapeHtml(role)}.</p><p><a href="${escapeHtml(link)}">Accept the invitation</a> (valid for 7 days, once).</p><p>If you did not expect it, ignore this message.</p>`,
     ),
   };
 }

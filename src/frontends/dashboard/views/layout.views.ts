@@ -21,7 +21,7 @@ export const layoutViews: Record<string, string> = {
       <input type="hidden" name="_csrf" value="<%= it.csrf %>">
       <label for="account-switcher">Account</label>
       <select id="account-switcher" name="accountId">
-        <% it.memberships.forEach(function (m) { %><option value="<%= m.accountId %>"<% if (m.accountId === it.account.id) { %> selected<% } %>><%= m.accountEmail %> · <%= m.role %></option><% }) %>
+        <% it.memberships.forEach(function (m) { %><option value="<%= m.accountId %>"<% if (m.accountId === it.account.id) { %> selected<% } %>><%= m.teamName %> · <%= m.role %></option><% }) %>
       </select>
       <button class="small">Switch</button>
     </form>
