@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { MessageLogEntry } from '../../src/features/outbox/outbox.types.js';
 import { randomBase62 } from '../../src/platform/lib/ids.js';
 import { buildTestApp, type AppUnderTest } from '../helpers/app.js';
 import { DashboardClient } from '../helpers/dashboard-client.js';
@@ -39,7 +40,8 @@ describe('the delivery log tells retrying from failed', () => {
     const res = await submit(t, formId, { json: { message: 'hello' } }, JSON_ACCEPT);
     const { submissionId } = (await res.json()) as { submissionId: string };
     const entry = async () => (await t.services.integrations.listMessagesOfSubmission(accountId, submissionId))[0]!;
-    await waitFor(async () => (await entry()).lastAttemptAt !== null, 20_000, 'the first attempt');
+    // The message is queued with the submission's batch: it may not be listed yet.
+    await waitFor(async () => ((await entry()) as MessageLogEntry | undefined)?.lastAttemptAt != null, 20_000, 'the first attempt');
 
     const retrying = await entry();
     expect(retrying).toMatchObject({ state: 'retrying', attempts: 1, lastStatus: 'HTTP 503' });
