@@ -38,6 +38,8 @@ export interface ErrorBody {
 export interface ErrorTextKeys {
   message?: string;
   fields?: Record<string, string>;
+  /** Values the texts name (`{name}` in a catalogue text), such as a file's name and a limit. */
+  params?: Record<string, string>;
 }
 
 export class AppError extends Error {
