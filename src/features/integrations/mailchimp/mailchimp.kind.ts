@@ -62,7 +62,7 @@ export const mailchimpKind: ServiceKind = {
   help: 'Create an API key under Profile → Extras → API keys; the audience ID is under Audience → Settings → Audience name and defaults. Only a submission whose consent field is ticked and that has a valid email is signed up, and Mailchimp asks the person to confirm.',
   sequential: false,
   fields: [
-    { name: 'apiKey', label: 'API key', option: '--api-key <key>', secret: true, required: true, placeholder: '0123456789abcdef0123456789abcdef-us21' },
+    { name: 'apiKey', label: 'API key', option: '--api-key <key>', secret: true, required: true, placeholder: '…-us21' },
     { name: 'audience', label: 'Audience ID', option: '--audience <id>', required: true, placeholder: 'a1b2c3d4e5' },
     { name: 'consentField', label: 'Consent field', option: '--consent-field <field>', placeholder: DEFAULT_CONSENT_FIELD },
   ],
