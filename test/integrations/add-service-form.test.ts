@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type AppUnderTest } from '../helpers/app.js';
 import { DashboardClient } from '../helpers/dashboard-client.js';
 import { testDialect } from '../helpers/database.js';
+import { JSON_ACCEPT, submit } from '../helpers/submit.js';
+import { waitFor } from '../helpers/wait.js';
 
 let t: AppUnderTest;
 beforeAll(async () => {
@@ -95,6 +97,16 @@ describe(`adding a Sheets, Airtable, Notion, Mailchimp or listmonk integration o
     expect(page.html).toContain(
       'listmonk address: <code>https://lists.example.com</code> · API user: <code>formgate</code> · API token: <code>set</code> · List IDs, one a line: <code>3, 4</code> · Consent field: <code>newsletter</code>',
     );
+  });
+
+  it('logs a sign-up without consent as skipped (no consent)', async () => {
+    const { client, formId } = await ownerWithForm('services-consent@example.com');
+    await t.services.integrations.addIntegration(formId, { kind: 'mailchimp', apiKey: '0123456789abcdef0123456789abcdef-us21', audience: 'a1b2c3d4e5' });
+    const res = await submit(t, formId, { json: { email: 'quiet@example.com', message: 'no newsletter, thanks' } }, JSON_ACCEPT);
+    expect(res.status).toBe(200);
+    await waitFor(async () => (await t.services.outbox.countPending()) === 0, 15_000, 'the message skipped');
+    const page = await client.get(`/dashboard/forms/${formId}/integrations`);
+    expect(page.html).toMatch(/<td data-label="Result">skipped \(no consent\)<\/td><td data-label="Status">—<\/td><td data-label="Error"><\/td>/);
   });
 
   it('says why an integration was turned off', async () => {
