@@ -128,13 +128,18 @@ describe(`listmonk integrations on ${testDialect}`, () => {
 });
 
 describe(`listmonk targets follow the hook rules on ${testDialect}`, () => {
-  it('refuses a private address unless HOOK_ALLOW_PRIVATE_TARGETS', async () => {
-    const strict = await buildTestApp();
+  it('refuses a private address unless HOOK_ALLOW_PRIVATE_TARGETS, when added and when a name resolves to one', async () => {
+    // A public-looking name that resolves to the loopback listmonk: refused at connect time.
+    const strict = await buildTestApp({ env: { HOOK_TIMEOUT_MS: '3000' }, hookTransport: { ca: listmonk.ca, resolve: async () => [{ address: '127.0.0.1', family: 4 }] } });
     try {
       const { form } = await createOwner(strict.services);
       await expect(strict.services.integrations.addIntegration(form.id, { kind: 'listmonk', url: 'https://192.168.1.20', username: USER, token: TOKEN, lists: ['3'] })).rejects.toMatchObject({
         fieldErrors: { url: expect.stringContaining('public') },
       });
+      const rebound = await strict.services.integrations.addIntegration(form.id, { kind: 'listmonk', url: `https://lists.example.com:${listmonk.server.port}`, username: USER, token: TOKEN, lists: ['3'] });
+      const before = listmonk.server.requests.length;
+      expect(await strict.services.integrations.sendTest(rebound.id)).toEqual({ sent: false, status: null, error: expect.stringMatching(/^refused: /) });
+      expect(listmonk.server.requests.length).toBe(before);
     } finally {
       await strict.close();
     }
