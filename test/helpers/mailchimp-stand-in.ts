@@ -20,6 +20,8 @@ const problem = (res: ServerResponse, status: number, title: string, detail: str
 export class MailchimpStandIn {
   readonly server = new StandInServer((req, res) => this.handle(req, res));
   private readonly audiences = new Map<string, { apiKey: string; name: string; members: Map<string, StandInMember> }>();
+  /** Answers given, in turn, before any check (Mailchimp busy: 429 with Retry-After, 503). */
+  readonly answerNext: Array<{ status: number; headers?: Record<string, string> }> = [];
   /** Keys of accounts Mailchimp has disabled: every request answers 403. */
   readonly disabledKeys = new Set<string>();
 
@@ -41,6 +43,8 @@ export class MailchimpStandIn {
   }
 
   private handle(req: StandInRequest, res: ServerResponse): void {
+    const next = this.answerNext.shift();
+    if (next) return json(res, next.status, { title: 'Busy', status: next.status, detail: 'Try again later.' }, next.headers);
     const basic = /^Basic (.+)$/.exec(req.headers.authorization ?? '')?.[1];
     const key = basic === undefined ? undefined : Buffer.from(basic, 'base64').toString('utf8').split(':').slice(1).join(':');
     const m = /^\/3\.0\/lists\/([^/]+)(?:\/members\/([^/]+))?$/.exec(req.path);

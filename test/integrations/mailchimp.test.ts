@@ -90,6 +90,23 @@ describe(`Mailchimp integrations on ${testDialect}`, () => {
     expect(mailchimp.members(audience)).toEqual([{ email_address: 'grace@example.com', status: 'subscribed', merge_fields: { FNAME: 'Grace', LNAME: 'B. Hopper' } }]);
   });
 
+  it('429 and 5xx are retried, Retry-After honoured, until Mailchimp takes the member', async () => {
+    const { form } = await createOwner(t.services);
+    const audience = newAudience();
+    const integration = await t.services.integrations.addIntegration(form.id, { kind: 'mailchimp', apiKey: KEY, audience });
+    mailchimp.answerNext.push({ status: 429, headers: { 'retry-after': '1' } }, { status: 503 });
+    await send(form.id, { json: { email: 'busy@example.com', subscribe: 'on' } });
+    await waitFor(() => mailchimp.members(audience).length === 1, 20_000, 'the member at last');
+    await settledAll();
+    const attempts = await attemptsOf(integration.id);
+    expect(attempts.map((a) => [a.outcome, a.status])).toEqual([
+      ['retry', 429],
+      ['retry', 503],
+      ['sent', 200],
+    ]);
+    expect(Date.parse(attempts[1]!.attemptedAt) - Date.parse(attempts[0]!.attemptedAt)).toBeGreaterThanOrEqual(990);
+  });
+
   it('401, 403 and 404 turn the integration off with the reason', async () => {
     const { form } = await createOwner(t.services);
     const audience = newAudience();
