@@ -23,7 +23,7 @@ describe('migration 0034 (form keys, revisions, the manage scope, idempotent API
     // The old check refuses the new scope.
     await expect(db().insertInto('api_keys').values({ ...key('key_m0', 'manage'), account_id: owner.account.id }).execute()).rejects.toThrow();
 
-    expect(await migrateToLatest(file.handle)).toEqual(['0034_form_keys_and_api_writes']);
+    expect(await migrateToLatest(file.handle)).toContain('0034_form_keys_and_api_writes');
     const scopes = await db().selectFrom('api_keys').select(['id', 'scope']).where('id', 'in', ['key_r', 'key_t']).orderBy('id').execute();
     expect(scopes).toEqual([{ id: 'key_r', scope: 'read' }, { id: 'key_t', scope: 'triage' }]);
     await db().insertInto('api_keys').values({ ...key('key_m', 'manage'), account_id: owner.account.id }).execute();
@@ -41,6 +41,6 @@ describe('migration 0034 (form keys, revisions, the manage scope, idempotent API
     const migrator = await createMigrator(file.handle);
     expect((await migrator.migrateTo('0033_sessions_signed_on_at')).error).toBeUndefined();
     expect(await db().selectFrom('api_keys').select('scope').where('id', '=', 'key_m').executeTakeFirstOrThrow()).toEqual({ scope: 'read' });
-    expect(await migrateToLatest(file.handle)).toEqual(['0034_form_keys_and_api_writes']);
+    expect(await migrateToLatest(file.handle)).toContain('0034_form_keys_and_api_writes');
   });
 });

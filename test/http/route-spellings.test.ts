@@ -25,7 +25,9 @@ interface Visitor {
   /** A dashboard session (none: not signed in). */
   client: DashboardClient;
   /** The management API key it presents. */
-  apiKey?: string;
+  /** Keys of one scope and account, each used for at most 100 probes: the walk is not what the per-key limit measures. */
+  apiKeys?: string[];
+  probes?: number;
   /** Its role in account A, where the canonical paths' resources are. */
   role?: 'owner' | 'admin' | 'member' | 'viewer';
   instanceAdmin: boolean;
@@ -76,7 +78,10 @@ async function decision(t: AppUnderTest, visitor: Visitor, method: string, path:
   // proxy): the per-address limits on failed keys and log-ins are not what this walk compares.
   clientNumber += 1;
   headers['x-forwarded-for'] = `2001:db8:${(clientNumber >> 16).toString(16)}:${(clientNumber & 0xffff).toString(16)}::1`;
-  if (visitor.apiKey) headers.authorization = `Bearer ${visitor.apiKey}`;
+  if (visitor.apiKeys) {
+    visitor.probes = (visitor.probes ?? 0) + 1;
+    headers.authorization = `Bearer ${visitor.apiKeys[Math.floor(visitor.probes / 100) % visitor.apiKeys.length]}`;
+  }
   let body: string | undefined;
   if (!['GET', 'DELETE'].includes(method)) {
     headers['content-type'] = 'application/x-www-form-urlencoded';
@@ -149,8 +154,9 @@ beforeAll(async () => {
   visitors.push({ name: 'instance admin (owner of A)', client: await signedIn(a.email), role: 'owner', instanceAdmin: true });
   for (const role of ['admin', 'member', 'viewer'] as const) visitors.push({ name: `${role} of A`, client: await signedIn(members[role]), role, instanceAdmin: false });
   visitors.push({ name: 'owner of B', client: await signedIn(b.email), instanceAdmin: false });
-  visitors.push({ name: 'read key of A', client: new DashboardClient(t), apiKey: (await s.apiKeys.createApiKey(a.id, 'read', 'read')).apiKey, instanceAdmin: false });
-  visitors.push({ name: 'triage key of B', client: new DashboardClient(t), apiKey: (await s.apiKeys.createApiKey(b.id, 'triage', 'triage')).apiKey, instanceAdmin: false });
+  const keysOf = async (accountId: string, scope: string) => Promise.all(Array.from({ length: 20 }, async () => (await s.apiKeys.createApiKey(accountId, scope, scope)).apiKey));
+  visitors.push({ name: 'read key of A', client: new DashboardClient(t), apiKeys: await keysOf(a.id, 'read'), instanceAdmin: false });
+  visitors.push({ name: 'triage key of B', client: new DashboardClient(t), apiKeys: await keysOf(b.id, 'triage'), instanceAdmin: false });
 }, 120_000);
 
 afterAll(async () => {
@@ -173,7 +179,7 @@ function pathOf(key: string): string {
 /** What the table says a signed-in route answers each visitor of the dashboard. */
 function expectedOnDashboard(key: string, visitor: Visitor): number | undefined {
   const permission = ROUTE_PERMISSIONS[key];
-  if (!permission || visitor.apiKey) return undefined;
+  if (!permission || visitor.apiKeys) return undefined;
   if (visitor.name === 'anonymous') return 303;
   if (permission.instanceAdmin) return visitor.instanceAdmin ? REACHED : 404;
   // The owner of B may do everything in B; that A's resource is not B's is the handler's 404

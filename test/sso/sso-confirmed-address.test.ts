@@ -223,7 +223,7 @@ describe('invitations at a first single sign-on', () => {
     // The other invitation still waits for its own click.
     expect(joined.res.headers.get('location')).toBe('/dashboard/invitations');
     const user = (await t.services.accounts.findUserByEmail(email))!;
-    expect(await t.services.members.listMemberships(user.id)).toEqual([{ accountId: host.id, accountEmail: host.email, role: 'member' }]);
+    expect(await t.services.members.listMemberships(user.id)).toEqual([{ accountId: host.id, accountEmail: host.email, teamName: host.email, role: 'member' }]);
 
     const waiting = await browser.get('/dashboard/invitations');
     expect(waiting.html).toContain(`Join ${second.email} as viewer`);
