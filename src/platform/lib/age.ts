@@ -61,3 +61,14 @@ export async function armoredAgeProblem(text: string): Promise<string | null> {
 
 // "-> X25519 <ephemeral share>" and a 32-byte wrapped file key.
 const isX25519Stanza = (stanza: Stanza): boolean => stanza.args[0] === 'X25519' && stanza.args.length === 2 && stanza.body.length === 32;
+
+/**
+ * Whether a stored payload is a sealed form's: exactly `{ sealed: "<armored age file>" }`. Told
+ * from the payload itself, not the form, since a form unsealed later keeps its sealed
+ * submissions; whatever reads field values (emails, chat, search, the learning filter) shows or
+ * learns nothing from one.
+ */
+export function isSealedPayload(payload: object): payload is { sealed: string } {
+  const names = Object.keys(payload);
+  return names.length === 1 && names[0] === 'sealed' && looksArmoredAge((payload as Record<string, unknown>).sealed);
+}
