@@ -40,7 +40,7 @@ export async function thanksTexts(app: FastifyInstance, form: Form, submissionId
     ? await app.services.submissionQueries.findRecentSubmissionOfForm(form, submissionId, THANKS_VARIABLES_MAX_AGE_MS).catch(() => undefined)
     : undefined;
   // A sealed submission's fields are ciphertext: its variables render empty.
-  const shown = submission && !isSealedPayload(submission.payload) ? submission : { id: '', createdAt: '', payload: {} };
+  const shown = submission && isSealedPayload(submission.payload) ? { ...submission, payload: {} } : (submission ?? { id: '', createdAt: '', payload: {} });
   const variables = submissionVariables(form.name, shown);
   const render = (text: string | null) => (text === null ? null : renderTemplate(text, variables, 'text'));
   return { title: render(form.thanksTitle), message: render(form.thanksMessage) };

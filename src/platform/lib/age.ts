@@ -72,3 +72,11 @@ export function isSealedPayload(payload: object): payload is { sealed: string } 
   const names = Object.keys(payload);
   return names.length === 1 && names[0] === 'sealed' && looksArmoredAge((payload as Record<string, unknown>).sealed);
 }
+
+// The armor as age writes it: the header line, base64 lines of at most 64 characters, the footer.
+const STRICT_ARMOR = /^-----BEGIN AGE ENCRYPTED FILE-----\r?\n(?:[A-Za-z0-9+/=]{1,64}\r?\n)+-----END AGE ENCRYPTED FILE-----(?:\r?\n)?$/;
+
+/** Whether the text is exactly one armored age file and nothing else (no character a formula or a markup could use). */
+export function isStrictlyArmored(text: string): boolean {
+  return STRICT_ARMOR.test(text);
+}
