@@ -13,13 +13,14 @@ import { medianBy } from './stats.js';
 
 const FIELDS = { name: 'Ada Lovelace', email: 'ada@example.com', message: 'Hello, could you tell me when the shop opens on Saturday?', topics: ['a', 'b'] };
 
-/** The sealed body, and a plain one of the same length (its message padded). */
+/** The sealed body, and a plain one of the same length (its message padded with words, which the search index takes in as it does the ciphertext's). */
 async function bodies(recipients: string[]): Promise<{ sealed: string; plain: string }> {
   const encrypter = new Encrypter();
   for (const recipient of recipients) encrypter.addRecipient(recipient);
   const sealed = JSON.stringify({ sealed: armor.encode(await encrypter.encrypt(JSON.stringify(FIELDS))) });
   const unpadded = JSON.stringify(FIELDS);
-  const plain = JSON.stringify({ ...FIELDS, message: FIELDS.message + ' '.repeat(Math.max(0, sealed.length - unpadded.length)) });
+  const padding = ' We would like to visit on Saturday morning with two friends.'.repeat(20).slice(0, Math.max(0, sealed.length - unpadded.length));
+  const plain = JSON.stringify({ ...FIELDS, message: FIELDS.message + padding });
   return { sealed, plain };
 }
 
