@@ -54,7 +54,7 @@ describe(`the sealed form settings on ${testDialect}`, () => {
     expect(off).toContain('id="sealed-off"');
     expect(off).not.toContain('data-formgate-seal');
 
-    const bad = await owner.post(`/dashboard/forms/${form.id}/sealed/add`, { recipient: `${first.slice(0, -1)}q`, label: '' });
+    const bad = await owner.post(`/dashboard/forms/${form.id}/sealed/add`, { recipient: `${first.slice(0, -1)}${first.endsWith('q') ? 'p' : 'q'}`, label: '' });
     expect(bad.res.status).toBe(400);
     expect(bad.html).toContain('id="sealed-recipient-error"');
     expect((await t.services.forms.getForm(form.id)).sealed).toBeNull();
