@@ -82,6 +82,9 @@ describe(`the sealed form settings on ${testDialect}`, () => {
     expect(last.res.status).toBe(400);
     expect((await t.services.forms.getForm(form.id)).sealed?.recipients).toHaveLength(1);
 
+    // Opened by GET (a reload), each step sends the browser back to the section.
+    const reload = await owner.get(`/dashboard/forms/${form.id}/sealed/remove`);
+    expect([reload.res.status, reload.res.headers.get('location')]).toEqual([303, `/dashboard/forms/${form.id}/settings#sealed`]);
     // Files and sealing exclude each other: the page says so by the field.
     const files = await owner.get(settings);
     expect(files.html).toContain('id="sealed-unseal"');
