@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { notFound, validationFailed } from '../../platform/errors.js';
+import { validationFailed } from '../../platform/errors.js';
 import { isX25519Recipient } from '../../platform/lib/age.js';
 import { MAX_SEALED_RECIPIENTS, type FilesMode, type SealedSetting } from './form.types.js';
 
@@ -69,7 +69,9 @@ export function withSealedRecipient(sealed: SealedSetting | null, entry: SealedR
 /** The list without this recipient; the last one stays (unsealing is its own, explicit step). */
 export function withoutSealedRecipient(sealed: SealedSetting | null, recipient: string): SealedSetting {
   const recipients = (sealed?.recipients ?? []).filter((r) => r.recipient !== recipient);
-  if (!sealed || recipients.length === sealed.recipients.length) throw notFound('Recipient');
+  if (!sealed || recipients.length === sealed.recipients.length) {
+    throw validationFailed('That recipient is not one of this form\'s.', { sealed: 'not one of the form\'s recipients' });
+  }
   if (recipients.length === 0) {
     throw validationFailed('A sealed form keeps at least one recipient: unseal it instead.', { sealed: 'a sealed form needs at least one recipient' });
   }

@@ -49,7 +49,8 @@ export async function sealedFormPages(app: FastifyInstance): Promise<void> {
       return await saved(request, reply, updated, 'Recipient removed: new submissions are no longer encrypted to it.');
     } catch (err) {
       rethrowUnlessValidation(err);
-      return refused(request, reply, form, {}, {}, 'A sealed form keeps at least one recipient: stop sealing it instead.');
+      const last = form.sealed?.recipients.length === 1 && form.sealed.recipients[0]!.recipient === text(request.body, 'recipient');
+      return refused(request, reply, form, {}, {}, last ? 'A sealed form keeps at least one recipient: stop sealing it instead.' : 'That recipient is not one of this form\'s: nothing was removed.');
     }
   });
 
