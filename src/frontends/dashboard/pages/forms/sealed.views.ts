@@ -11,7 +11,7 @@ export const sealedViews: Record<string, string> = {
   <p class="secret" id="sealed-notice"><strong>This form is sealed.</strong> Visitors' browsers encrypt the fields to the recipients below before sending, and this server stores only the ciphertext: it cannot read them. So the spam rules, required fields, the learning filter, search, the confirmation email and field values in notification emails, chat and exports are off for it; bot checks, the honeypot, rate limits, hooks (they carry the ciphertext), emails saying a sealed submission arrived, and retention still work. Files cannot be sent to a sealed form.</p>
   <p class="muted">The page needs Formgate's script (the snippet's "With Formgate's script" variant): it carries these recipients in <code>data-formgate-seal</code>, and a post without it is refused with <code>seal_required</code>. Only a holder of a matching identity can read a submission: keep a second recipient offline so a lost key does not lose them (docs/sealed-forms.md).</p>
   <table class="stacked" id="sealed-recipients">
-  <thead><tr><th>Recipient</th><th>Label</th><th></th></tr></thead>
+  <thead><tr><th>Recipient</th><th>Label</th><th><span class="sr">Remove</span></th></tr></thead>
   <tbody>
   <% sealed.recipients.forEach(function (r) { %>
   <tr><td data-label="Recipient"><code class="recipient"><%= r.recipient %></code></td><td data-label="Label"><%= r.label || '' %></td>
