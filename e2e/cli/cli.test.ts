@@ -72,6 +72,7 @@ describe('formgate CLI', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
         name: 'Contact',
         isActive: 0,
         createdAt: expect.any(String),
+        sealed: null,
         settings: {
           accessKey: 'set',
           requireBotCheck: true,
@@ -109,6 +110,7 @@ describe('formgate CLI', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
           maxFileBytes: 10485760,
           maxTotalBytes: 26214400,
           fileTypes: [],
+          sealed: null,
         },
       },
     });

@@ -32,7 +32,7 @@ describe('management API: happy paths', () => {
     const res = await get('/forms');
     const { forms } = await res.json();
     expect(forms.map((f: { id: string }) => f.id)).toEqual([newer.id, owner.form.id]);
-    expect(forms[0]).toEqual({ id: newer.id, name: 'Newer', isActive: 0, createdAt: expect.stringMatching(ISO_MS) });
+    expect(forms[0]).toEqual({ id: newer.id, name: 'Newer', isActive: 0, createdAt: expect.stringMatching(ISO_MS), sealed: null });
     expect(forms[1].isActive).toBe(1);
   });
 

@@ -1,6 +1,6 @@
 import type { Executor } from '../../platform/db/database.js';
 import type { FormRow, FormRowUpdate, NewFormRow } from '../../platform/db/schema.js';
-import { DEFAULT_NOTIFY_SUBJECT, formLanguages, toAltchaComplexity, toBotCheckVendor, toSpamFilterMode, type Form, type FormLanguage, type NotifyMode } from './form.types.js';
+import { DEFAULT_NOTIFY_SUBJECT, formLanguages, toAltchaComplexity, toBotCheckVendor, toSpamFilterMode, type Form, type FormLanguage, type NotifyMode, type SealedRecipient } from './form.types.js';
 
 export function formRowToForm(row: FormRow): Form {
   return {
@@ -52,6 +52,7 @@ export function formRowToForm(row: FormRow): Form {
     fileTypes: JSON.parse(row.file_types) as string[],
     key: row.config_key ?? null,
     revision: Number(row.revision ?? 0),
+    sealed: row.sealed_recipients === null ? null : { recipients: JSON.parse(row.sealed_recipients) as SealedRecipient[] },
   };
 }
 

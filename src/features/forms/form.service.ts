@@ -24,6 +24,7 @@ import {
   updateFormRow,
 } from './form.repository.js';
 import { isFileTypeEntry } from '../../platform/lib/file-types.js';
+import { checkSealedWithoutFiles, sealedSchema, withSealedRecipient, withoutSealedRecipient, type SealedRecipientInput } from './sealed-settings.js';
 import { ALTCHA_COMPLEXITIES, BOT_CHECK_VENDORS, DEFAULT_MAX_FILES, DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_TOTAL_BYTES, FILES_MODES, MAX_MAX_FILES, SPAM_FILTER_MODES, formLanguages, notifyModes, type BotCheckVendor, type Form } from './form.types.js';
 import { FORM_CACHE_TTL_MS, FormCache } from './form-cache.js';
 import { FormDirectory } from './form-directory.js';
@@ -139,6 +140,7 @@ const formSettingsSchema = z.object({
   maxFileBytes: wholeNumber(1, 5 * 1024 ** 3),
   maxTotalBytes: wholeNumber(1, 50 * 1024 ** 3),
   fileTypes: z.array(z.string().trim().toLowerCase().refine(isFileTypeEntry, 'must be a MIME type or one of images, pdf, text, csv, office, zip')).max(50),
+  sealed: sealedSchema.nullable(),
 });
 
 export type FormSettings = z.infer<typeof formSettingsSchema>;
@@ -259,6 +261,7 @@ function settingsToRow(s: FormSettingsInput): FormRowUpdate {
   if (s.maxFileBytes !== undefined) row.max_file_bytes = s.maxFileBytes;
   if (s.maxTotalBytes !== undefined) row.max_total_bytes = s.maxTotalBytes;
   if (s.fileTypes !== undefined) row.file_types = JSON.stringify([...new Set(s.fileTypes)]);
+  if (s.sealed !== undefined) row.sealed_recipients = s.sealed === null ? null : JSON.stringify(s.sealed.recipients);
   return row;
 }
 
@@ -333,6 +336,7 @@ export class FormService {
     const { key, settings: given } = splitKey(input);
     const settings = withBotCheck(parseSettings(given, true));
     this.checkBotCheckSecret(settings);
+    checkSealedWithoutFiles(settings);
     const now = nowIso();
     const row = {
       id: newId('frm'),
@@ -379,6 +383,7 @@ export class FormService {
       file_types: '[]',
       config_key: key ?? null,
       revision: 0,
+      sealed_recipients: null,
       created_at: now,
       updated_at: now,
       ...settingsToRow(settings),
@@ -407,6 +412,7 @@ export class FormService {
     const { key, settings: given } = splitKey(input);
     const settings = withBotCheck(parseSettings(given, false), form);
     this.checkBotCheckSecret(settings, form);
+    checkSealedWithoutFiles(settings, form);
     await this.db
       .transaction()
       .execute(async (trx) => {
@@ -439,6 +445,18 @@ export class FormService {
   async findFormByKey(accountId: string, key: string): Promise<Form | undefined> {
     const row = await findFormRowByConfigKey(this.db, accountId, key);
     return row && formRowToForm(row);
+  }
+
+  /** Seals the form to one more recipient (sealing it when it was not); see withSealedRecipient. */
+  async addSealedRecipient(formId: string, entry: SealedRecipientInput, accountId?: string): Promise<Form> {
+    const form = accountId ? await this.getFormOfAccount(accountId, formId) : await this.getForm(formId);
+    return this.updateForm(form.id, { sealed: withSealedRecipient(form.sealed, entry) }, accountId);
+  }
+
+  /** Stops encrypting new submissions to this recipient; see withoutSealedRecipient. */
+  async removeSealedRecipient(formId: string, recipient: string, accountId?: string): Promise<Form> {
+    const form = accountId ? await this.getFormOfAccount(accountId, formId) : await this.getForm(formId);
+    return this.updateForm(form.id, { sealed: withoutSealedRecipient(form.sealed, recipient) }, accountId);
   }
 
   async findForm(formId: string): Promise<Form | undefined> {

@@ -34,6 +34,7 @@ import * as m0031 from './migrations/0031_email_confirmation.js';
 import * as m0032 from './migrations/0032_tests_and_skips_in_outbox_log.js';
 import * as m0033 from './migrations/0033_sessions_signed_on_at.js';
 import * as m0034 from './migrations/0034_form_keys_and_api_writes.js';
+import * as m0035 from './migrations/0035_sealed_forms.js';
 import * as m0036 from './migrations/0036_integration_settings.js';
 import * as m0037 from './migrations/0037_assignees_are_triagers.js';
 import * as m0038 from './migrations/0038_account_team_name.js';
@@ -74,6 +75,7 @@ const migrations: Record<string, Migration> = {
   '0032_tests_and_skips_in_outbox_log': m0032,
   '0033_sessions_signed_on_at': m0033,
   '0034_form_keys_and_api_writes': m0034,
+  '0035_sealed_forms': m0035,
   '0036_integration_settings': m0036,
   '0037_assignees_are_triagers': m0037,
   '0038_account_team_name': m0038,

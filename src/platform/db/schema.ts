@@ -101,6 +101,8 @@ export interface FormTable {
   config_key: string | null;
   /** Counted up by every change: part of the ETag (migration 0034). */
   revision: Generated<number>;
+  /** JSON array of {recipient, label}; null when the form is not sealed (migration 0035). */
+  sealed_recipients: string | null;
 }
 
 export interface SubmissionTable {

@@ -218,6 +218,8 @@ export interface SettingsExtra {
   values?: Record<string, string>;
   fieldErrors?: Record<string, string>;
   submitter?: SubmitterEcho;
+  /** The sealed section's typed values and errors (sealed.routes.ts). */
+  sealed?: SubmitterEcho;
 }
 
 /** The settings page, also re-rendered by the notification settings' POST with its errors. */
@@ -232,7 +234,7 @@ export async function renderSettingsPage(app: FastifyInstance, request: FastifyR
     (form.botCheck === 'turnstile' && !form.turnstileSecret && !defaultSecrets.turnstile) ||
     (form.botCheck === 'hcaptcha' && !form.hcaptchaSecret && !defaultSecrets.hcaptcha) ||
     (form.botCheck === 'recaptcha' && !form.recaptchaSecret && !defaultSecrets.recaptcha);
-  const { values, fieldErrors, submitter, ...messages } = extra;
+  const { values, fieldErrors, submitter, sealed, ...messages } = extra;
   return sendPage(reply, 'settings', { ...pageContext(request, reply, form.name), ...messages }, {
     form,
     fileSizes: { maxFileBytes: sizeInWords(form.maxFileBytes), maxTotalBytes: sizeInWords(form.maxTotalBytes), ceiling: formatBytes(app.config.files.maxBytes) },
@@ -247,6 +249,7 @@ export async function renderSettingsPage(app: FastifyInstance, request: FastifyR
       enabled: app.services.notifications.emailEnabled,
       recipients: await app.services.notifications.listRecipients(form.id),
     },
+    sealed: { values: sealed?.values ?? {}, fieldErrors: sealed?.fieldErrors ?? {} },
     submitter: {
       values: submitter?.values ?? {},
       fieldErrors: submitter?.fieldErrors ?? {},

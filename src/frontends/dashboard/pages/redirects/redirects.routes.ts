@@ -11,6 +11,7 @@ const POST_ONLY: Array<[string, (formId: string) => string]> = [
   ['/dashboard/forms/:id/submitter', (id) => `/dashboard/forms/${id}/settings#submitter`],
   ['/dashboard/forms/:id/notifications', (id) => `/dashboard/forms/${id}/settings#notifications`],
   ['/dashboard/forms/:id/submissions/bulk', (id) => `/dashboard/forms/${id}/submissions`],
+  ...['add', 'remove', 'unseal'].map((step): [string, (formId: string) => string] => [`/dashboard/forms/:id/sealed/${step}`, (id) => `/dashboard/forms/${id}/settings#sealed`]),
 ];
 
 export async function postOnlyRedirects(app: FastifyInstance): Promise<void> {
