@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { browserBuild } from './script-options.mjs';
+import { browserBuild, dashboardSealedOptions } from './script-options.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const dist = join(here, 'dist');
@@ -18,6 +18,8 @@ const { sealChunk, scriptOptions } = await browserBuild();
 mkdirSync(dist, { recursive: true });
 writeFileSync(join(dist, 'formgate-seal.min.js'), sealChunk);
 await build({ ...scriptOptions, outfile: join(dist, 'formgate.min.js'), logLevel: 'warning' });
+// Not part of the package's modules: the server's dashboard serves it (/dashboard/assets/sealed.js).
+await build({ ...dashboardSealedOptions, outfile: join(dist, 'dashboard-sealed.min.js'), logLevel: 'warning' });
 
 // The modules stay one file per source (no bundling), so `formgate-client/react` shares the
 // submit code with the main entry instead of carrying a copy.

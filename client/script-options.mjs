@@ -19,6 +19,9 @@ export const sealChunkOptions = {
   legalComments: 'none',
 };
 
+/** The dashboard's sealed-form tools, a static script its pages load (CSP: scripts from 'self'). */
+export const dashboardSealedOptions = { ...sealChunkOptions, entryPoints: [join(here, 'src', 'dashboard', 'sealed.ts')] };
+
 export const browserScriptOptions = {
   entryPoints: [join(here, 'src', 'browser.ts')],
   bundle: true,

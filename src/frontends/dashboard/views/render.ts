@@ -18,6 +18,7 @@ import { layoutViews } from './layout.views.js';
 import { memberViews } from '../pages/members/members.views.js';
 import { settingsViews } from '../pages/forms/settings.views.js';
 import { submissionInboxViews } from '../pages/inbox/submission-inbox.views.js';
+import { sealedViews } from '../pages/submissions/sealed.views.js';
 import { submissionViews } from '../pages/submissions/submissions.views.js';
 import { submitterViews } from '../pages/forms/submitter.views.js';
 
@@ -36,6 +37,7 @@ const templates: Record<string, string> = {
   ...emailViews,
   ...submitterViews,
   ...submissionViews,
+  ...sealedViews,
   ...submissionInboxViews,
   ...hookViews,
   ...integrationViews,

@@ -88,6 +88,18 @@ const describeValue = (value: unknown) => valueText(value);
 export const submissionFields = (submission: Submission) =>
   Object.entries(submission.payload).map(([name, value]) => ({ name, value: describeValue(value) }));
 
+const AGE_ARMOR = '-----BEGIN AGE ENCRYPTED FILE-----';
+
+/**
+ * A sealed submission's armored age file: its whole payload is `sealed`. Read from the data, not
+ * the form's setting, so what was sealed stays sealed after the form is unsealed.
+ */
+export function sealedText(payload: Submission['payload']): string | undefined {
+  const keys = Object.keys(payload);
+  const sealed = keys.length === 1 && keys[0] === 'sealed' ? payload.sealed : undefined;
+  return typeof sealed === 'string' && sealed.startsWith(AGE_ARMOR) ? sealed : undefined;
+}
+
 function preview(submission: Submission): string {
   return Object.entries(submission.payload)
     .map(([name, value]) => `${name}: ${describeValue(value)}`)
@@ -159,6 +171,7 @@ export function submissionListModel(input: {
     back: `/dashboard/forms/${form.id}/submissions${input.url.includes('?') ? input.url.slice(input.url.indexOf('?')) : ''}`,
     olderHref: page.olderCursor ? link(page.olderCursor, 'older', at + shown) : null,
     newerHref: page.newerCursor ? link(page.newerCursor, 'newer', at - BROWSE_PAGE_SIZE) : null,
+    anySealed: page.submissions.some((s) => sealedText(s.payload) !== undefined),
     submissions: page.submissions.map((s) => {
       const t = input.triage.get(s.id);
       return {
@@ -167,6 +180,7 @@ export function submissionListModel(input: {
         country: s.country,
         reason: spamReasonWords(s.spamReason, s.spamScore),
         preview: preview(s),
+        sealed: sealedText(s.payload),
         read: t?.read ?? false,
         done: t?.state === 'done',
         assignee: t?.assignee ?? null,

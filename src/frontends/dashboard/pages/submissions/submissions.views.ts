@@ -33,6 +33,7 @@ export const submissionViews: Record<string, string> = {
 <p class="muted small-print" id="dates-zone">From and To are whole days in <%= it.timeZone %>, both included.</p>
 <% if (it.fieldErrors.from) { %><p class="field-error" id="from-error"><%= it.fieldErrors.from %></p><% } %>
 <% if (it.fieldErrors.to) { %><p class="field-error" id="to-error"><%= it.fieldErrors.to %></p><% } %>
+<% if (it.anySealed) { %><%~ include('@sealedOpener', it) %><% } %>
 <% if (it.submissions.length === 0) { %><% if (Object.keys(it.fieldErrors).length === 0) { %><p class="muted" id="empty"><%= it.filtered ? 'No submissions match.' : 'Nothing here yet.' %></p><% } %><% } else { %>
 <% var triager = it.can('submissions.triage'); %>
 <% if (triager) { %><form method="post" action="/dashboard/forms/<%= it.form.id %>/submissions/bulk" id="bulk">
@@ -63,11 +64,11 @@ export const submissionViews: Record<string, string> = {
 <thead><tr><% if (triager) { %><th><span class="sr">Select</span></th><% } %><th>Received</th><th>Country</th><% if (it.spam) { %><th>Reason</th><% } %><th>Inbox</th><th>Fields</th></tr></thead>
 <tbody>
 <% it.submissions.forEach(function (s) { %>
-<tr class="<%= s.read ? '' : 'unread' %>"><% if (triager) { %><td data-label="Select"><input type="checkbox" name="ids" value="<%= s.id %>" aria-label="Select submission <%= s.id %>"></td><% } %>
+<tr class="<%= s.read ? '' : 'unread' %>" data-id="<%= s.id %>" data-created="<%= s.createdAt %>"><% if (triager) { %><td data-label="Select"><input type="checkbox" name="ids" value="<%= s.id %>" aria-label="Select submission <%= s.id %>"></td><% } %>
 <td data-label="Received"><a href="/dashboard/submissions/<%= s.id %>"><%~ it.h.timeTag(s.createdAt) %></a><% if (!s.read) { %> <span class="badge unread-badge">unread</span><% } %></td><td data-label="Country"><%~ it.h.countryTag(s.country) %></td>
 <% if (it.spam) { %><td data-label="Reason" class="reason"><%= s.reason %></td><% } %>
 <td data-label="Inbox" class="triage"><%= s.done ? 'Done' : 'Open' %><% if (s.assignee) { %> · <%= s.assignee %><% } %><% s.tags.forEach(function (tag) { %> <span class="badge tag"><%= tag %></span><% }) %></td>
-<td data-label="Fields" class="preview"><%= s.preview %></td></tr>
+<td data-label="Fields" class="preview"<% if (s.sealed) { %> data-sealed="<%= s.sealed %>"<% } %>><%= s.sealed ? 'Sealed: open it with your key above.' : s.preview %></td></tr>
 <% }) %>
 </tbody></table>
 </div>
@@ -88,9 +89,11 @@ export const submissionViews: Record<string, string> = {
   <% if (it.submission.isSpam) { %><button name="spam" value="0">Not spam</button><% } else { %><button name="spam" value="1">Mark as spam</button> <button name="spam" value="0" title="Confirms it is not spam: the learning filter learns from it">Not spam</button><% } %>
 </form><% } %>
 <%~ include('@submissionInbox', it) %>
-<table class="fields">
+<% if (it.sealed) { %><%~ include('@sealedOpener', it) %>
+<table class="fields" id="sealed-fields" data-sealed="<%= it.sealed %>" data-id="<%= it.submission.id %>" data-created="<%= it.submission.createdAt %>"><tr><td class="muted">Sealed: open it with your key above.</td></tr></table>
+<% } else { %><table class="fields">
 <% it.fields.forEach(function (f) { %><tr><th><%= f.name %></th><td><%= f.value %></td></tr><% }) %>
-</table>
+</table><% } %>
 <% if (it.files && it.files.length > 0) { %><h2>Files</h2>
 <ul class="files">
 <% it.files.forEach(function (f) { %><li><% if (f.beingScanned) { %><%= f.name %> <span class="muted">(<%= f.field %> · <%= f.type %> · <%= f.size %> · being scanned)</span><% } else { %><a href="/dashboard/files/<%= f.id %>" download><%= f.name %></a> <span class="muted">(<%= f.field %> · <%= f.type %> · <%= f.size %><%= f.scanState === 'unscanned' ? ' · not scanned yet' : '' %>)</span><% } %></li><% }) %>
