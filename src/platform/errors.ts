@@ -15,6 +15,7 @@ export const errorStatus = {
   request_timeout: 408,
   rate_limited: 429,
   internal_error: 500,
+  seal_required: 400,
   file_not_scanned: 409,
 } as const;
 

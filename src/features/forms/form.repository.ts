@@ -1,6 +1,6 @@
 import type { Executor } from '../../platform/db/database.js';
 import type { FormRow, FormRowUpdate, NewFormRow } from '../../platform/db/schema.js';
-import { DEFAULT_NOTIFY_SUBJECT, formLanguages, toAltchaComplexity, toBotCheckVendor, toSpamFilterMode, type Form, type FormLanguage, type NotifyMode } from './form.types.js';
+import { DEFAULT_NOTIFY_SUBJECT, formLanguages, toAltchaComplexity, toBotCheckVendor, toSpamFilterMode, type Form, type FormLanguage, type NotifyMode, type SealedRecipient } from './form.types.js';
 
 export function formRowToForm(row: FormRow): Form {
   return {
@@ -50,6 +50,7 @@ export function formRowToForm(row: FormRow): Form {
     maxFileBytes: Number(row.max_file_bytes),
     maxTotalBytes: Number(row.max_total_bytes),
     fileTypes: JSON.parse(row.file_types) as string[],
+    sealed: row.sealed_recipients === null ? null : { recipients: JSON.parse(row.sealed_recipients) as SealedRecipient[] },
   };
 }
 

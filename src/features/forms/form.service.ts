@@ -22,7 +22,8 @@ import {
   updateFormRow,
 } from './form.repository.js';
 import { isFileTypeEntry } from '../../platform/lib/file-types.js';
-import { ALTCHA_COMPLEXITIES, BOT_CHECK_VENDORS, DEFAULT_MAX_FILES, DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_TOTAL_BYTES, FILES_MODES, MAX_MAX_FILES, SPAM_FILTER_MODES, formLanguages, notifyModes, type BotCheckVendor, type Form } from './form.types.js';
+import { isX25519Recipient } from '../../platform/lib/age.js';
+import { ALTCHA_COMPLEXITIES, BOT_CHECK_VENDORS, DEFAULT_MAX_FILES, DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_TOTAL_BYTES, FILES_MODES, MAX_MAX_FILES, MAX_SEALED_RECIPIENTS, SPAM_FILTER_MODES, formLanguages, notifyModes, type BotCheckVendor, type Form } from './form.types.js';
 import { FORM_CACHE_TTL_MS, FormCache } from './form-cache.js';
 import { FormDirectory } from './form-directory.js';
 import { hostOfEntry } from './host-list.js';
@@ -95,6 +96,29 @@ const wholeNumber = (min: number, max: number) => {
 const siteKey = (what: string) =>
   z.string().trim().regex(/^[A-Za-z0-9_-]{1,256}$/, `must be ${what} (letters, digits, _ and -)`);
 
+const sealedRecipient = z
+  .string()
+  .trim()
+  .refine(isX25519Recipient, 'must be an age X25519 recipient (age1… as age-keygen prints it)');
+
+/** A recipient alone, or with whose it is; null or blank labels are none. */
+const sealedRecipientEntry = z.union([
+  sealedRecipient.transform((recipient) => ({ recipient, label: null })),
+  z.object({
+    recipient: sealedRecipient,
+    label: plainText(100).nullish().transform((label) => (label?.trim() ? label.trim() : null)),
+  }),
+]);
+
+/** Sealed forms: the recipients, each once (the first label kept); null unseals. */
+const sealedSchema = z.object({
+  recipients: z
+    .array(sealedRecipientEntry)
+    .min(1, 'a sealed form needs at least one recipient')
+    .max(MAX_SEALED_RECIPIENTS, `at most ${MAX_SEALED_RECIPIENTS} recipients`)
+    .transform((entries) => entries.filter((entry, i) => entries.findIndex((other) => other.recipient === entry.recipient) === i)),
+});
+
 /** Every per-form setting; null clears a setting, undefined leaves it as it is. */
 const formSettingsSchema = z.object({
   name: z.string().trim().min(1).max(200),
@@ -137,6 +161,7 @@ const formSettingsSchema = z.object({
   maxFileBytes: wholeNumber(1, 5 * 1024 ** 3),
   maxTotalBytes: wholeNumber(1, 50 * 1024 ** 3),
   fileTypes: z.array(z.string().trim().toLowerCase().refine(isFileTypeEntry, 'must be a MIME type or one of images, pdf, text, csv, office, zip')).max(50),
+  sealed: sealedSchema.nullable(),
 });
 
 export type FormSettings = z.infer<typeof formSettingsSchema>;
@@ -166,6 +191,20 @@ function withBotCheck(settings: FormSettingsInput, current?: Form): FormSettings
   if (settings.botCheck !== undefined || settings.requireBotCheck === undefined) return settings;
   const previous: BotCheckVendor = current?.botCheck ?? 'none';
   return { ...settings, botCheck: settings.requireBotCheck ? 'turnstile' : previous === 'turnstile' ? 'none' : previous };
+}
+
+/**
+ * A sealed form's fields reach the server only as one ciphertext, and a file would arrive in
+ * clear beside it: keeping files and sealing exclude each other.
+ */
+function checkSealedWithoutFiles(settings: FormSettingsInput, current?: Form): void {
+  const sealed = settings.sealed !== undefined ? settings.sealed : (current?.sealed ?? null);
+  const files = settings.files ?? current?.files ?? 'off';
+  if (sealed === null || files === 'off') return;
+  const field = settings.sealed !== undefined && settings.sealed !== null ? 'sealed' : 'files';
+  throw validationFailed('A sealed form cannot keep files: sealing and file uploads exclude each other.', {
+    [field]: field === 'sealed' ? 'a form that keeps files cannot be sealed' : 'a sealed form cannot keep files',
+  });
 }
 
 /** The secret each vendor needs, the form's setting that holds it, and the variable that may stand in for it. */
@@ -226,6 +265,7 @@ function settingsToRow(s: FormSettingsInput): FormRowUpdate {
   if (s.maxFileBytes !== undefined) row.max_file_bytes = s.maxFileBytes;
   if (s.maxTotalBytes !== undefined) row.max_total_bytes = s.maxTotalBytes;
   if (s.fileTypes !== undefined) row.file_types = JSON.stringify([...new Set(s.fileTypes)]);
+  if (s.sealed !== undefined) row.sealed_recipients = s.sealed === null ? null : JSON.stringify(s.sealed.recipients);
   return row;
 }
 
@@ -299,6 +339,7 @@ export class FormService {
   async createForm(accountId: string, input: FormSettingsInput & { name: string }): Promise<Form> {
     const settings = withBotCheck(parseSettings(input, true));
     this.checkBotCheckSecret(settings);
+    checkSealedWithoutFiles(settings);
     const now = nowIso();
     const row = {
       id: newId('frm'),
@@ -343,6 +384,7 @@ export class FormService {
       max_file_bytes: DEFAULT_MAX_FILE_BYTES,
       max_total_bytes: DEFAULT_MAX_TOTAL_BYTES,
       file_types: '[]',
+      sealed_recipients: null,
       created_at: now,
       updated_at: now,
       ...settingsToRow(settings),
@@ -360,6 +402,7 @@ export class FormService {
     const form = accountId ? await this.getFormOfAccount(accountId, formId) : await this.getForm(formId);
     const settings = withBotCheck(parseSettings(input, false), form);
     this.checkBotCheckSecret(settings, form);
+    checkSealedWithoutFiles(settings, form);
     await this.db.transaction().execute(async (trx) => {
       // Compared with the row as this transaction reads it: a page that sends every setting lists only those it changed.
       const before = await findFormRowById(trx, form.id);

@@ -63,7 +63,29 @@ export interface Form {
   maxTotalBytes: number;
   /** MIME types and group names (FILE_TYPE_GROUPS); empty means the default groups. */
   fileTypes: string[];
+  /**
+   * Sealed forms (docs/sealed-forms.md): the visitor's browser encrypts the fields to these age
+   * recipients and the server stores only the ciphertext; null when the form is not sealed.
+   */
+  sealed: SealedSetting | null;
 }
+
+/** A sealed form's recipients, in the order added; at least one. */
+export interface SealedSetting {
+  recipients: SealedRecipient[];
+}
+
+/** An age X25519 recipient (`age1…`) and whose it is, as its owner labelled it. */
+export interface SealedRecipient {
+  recipient: string;
+  label: string | null;
+}
+
+/** Recipients a sealed form may have. */
+export const MAX_SEALED_RECIPIENTS = 20;
+
+/** The recipients as the snippet's `data-formgate-seal` lists them (space-separated). */
+export const sealAttribute = (sealed: SealedSetting): string => sealed.recipients.map((r) => r.recipient).join(' ');
 
 export const FILES_MODES = ['off', 'store'] as const;
 export type FilesMode = (typeof FILES_MODES)[number];
@@ -107,7 +129,7 @@ export type FormSettingsView = Pick<
   | 'blockedEmails' | 'allowedOrigins' | 'maxLinks' | 'retentionDays' | 'storeIp' | 'botCheck' | 'hcaptchaSiteKey'
   | 'recaptchaSiteKey' | 'recaptchaMinScore' | 'altchaComplexity' | 'minFillSeconds' | 'spamFilter' | 'notifySubject' | 'autoReply'
   | 'autoReplyDailyLimit' | 'thanksTitle' | 'thanksMessage' | 'language' | 'requiredFields'
-  | 'files' | 'maxFiles' | 'maxFileBytes' | 'maxTotalBytes' | 'fileTypes'
+  | 'files' | 'maxFiles' | 'maxFileBytes' | 'maxTotalBytes' | 'fileTypes' | 'sealed'
 > & { accessKey: 'set' | null; turnstileSecret: 'set' | null; hcaptchaSecret: 'set' | null; recaptchaSecret: 'set' | null };
 
 export function formToSettingsView(form: Form): FormSettingsView {
@@ -146,6 +168,7 @@ export function formToSettingsView(form: Form): FormSettingsView {
     maxFileBytes: form.maxFileBytes,
     maxTotalBytes: form.maxTotalBytes,
     fileTypes: form.fileTypes,
+    sealed: form.sealed,
   };
 }
 
@@ -155,8 +178,10 @@ export interface ApiForm {
   name: string;
   isActive: 0 | 1;
   createdAt: string;
+  /** Null when the form is not sealed; a sealed form's submissions hold only `{ sealed: "<armored age file>" }`. */
+  sealed: SealedSetting | null;
 }
 
 export function formToApiForm(form: Form): ApiForm {
-  return { id: form.id, name: form.name, isActive: form.isActive ? 1 : 0, createdAt: form.createdAt };
+  return { id: form.id, name: form.name, isActive: form.isActive ? 1 : 0, createdAt: form.createdAt, sealed: form.sealed };
 }

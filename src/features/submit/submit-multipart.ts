@@ -22,8 +22,15 @@ export interface FileReceiver {
  * Fastify's bodyLimit. With `files`, each file part is streamed to storage and its field holds
  * `{ file: {id, name, size, type} }`, in the order sent; the files' own limits apply to them and
  * the body cap to the text fields. On any failure, what was stored is removed before the answer.
+ * `refuseFiles` (a sealed form) answers any file part with its error instead of dropping it.
  */
-export function parseMultipartFields(headers: IncomingHttpHeaders, body: Readable, maxBytes: number, files?: FileReceiver): Promise<PostedFields> {
+export function parseMultipartFields(
+  headers: IncomingHttpHeaders,
+  body: Readable,
+  maxBytes: number,
+  files?: FileReceiver,
+  refuseFiles?: () => AppError,
+): Promise<PostedFields> {
   return new Promise((resolve, reject) => {
     const contentType = headers['content-type'] ?? '';
     if (!/;\s*boundary=(?:"[^"]+"|[^;\s]+)/i.test(contentType)) {
@@ -80,6 +87,10 @@ export function parseMultipartFields(headers: IncomingHttpHeaders, body: Readabl
       }
     });
     parser.on('file', (name: string, file: Readable, filename: string | undefined) => {
+      if (refuseFiles && !files && !settled) {
+        file.resume();
+        return fail(refuseFiles());
+      }
       if (!files || settled) {
         file.on('data', (chunk: Buffer) => count(chunk.length));
         file.on('limit', () => fail(tooLarge()));

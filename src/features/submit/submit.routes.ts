@@ -14,6 +14,7 @@ import { respondsWithJson } from './response-mode.js';
 import type { UploadBatch } from '../files/file.types.js';
 import { checkIdempotencyKey } from './submit.service.js';
 import { parseMultipartFields } from './submit-multipart.js';
+import { fileOnSealedForm } from './sealed-submission.js';
 import { decodeUtf8, parseJsonFields, parseUrlencodedFields, type PostedFields } from './submit-fields.js';
 import { submitBodySchema, submitHeadersSchema } from './submit.schemas.js';
 
@@ -144,7 +145,8 @@ export async function submitRoutes(app: FastifyInstance): Promise<void> {
       // With files off nothing new runs: file parts are read past and dropped, as docs/api.md says.
       const uploads = request.submitForm ? app.services.files.startUpload(request.submitForm, request.headers['content-length']) : undefined;
       request.submitUploads = uploads;
-      parseMultipartFields(request.headers, payload, config.submitMaxBodyBytes, uploads).then(
+      const refuseFiles = request.submitForm?.sealed ? fileOnSealedForm : undefined;
+      parseMultipartFields(request.headers, payload, config.submitMaxBodyBytes, uploads, refuseFiles).then(
         (fields) => done(null, fields),
         (err: Error) => done(err, undefined),
       );
@@ -219,6 +221,7 @@ export async function submitRoutes(app: FastifyInstance): Promise<void> {
             'Answers JSON (200) or a 303 redirect; see the specification for the response modes. ' +
             'A form with allowedOrigins refuses a request whose Origin host (or, without Origin, Referer host) is not listed: 403 origin_not_allowed, nothing stored. ' +
             "Spam (honeypot, the form's blocked terms, blocked emails and link limit, then the bot check) is stored and answered with filtered: \"spam\". " +
+            'A sealed form (its Form has sealed set) takes only the field "sealed", one armored age file encrypted in the browser, besides the control fields; anything else, a file part included, is 400 seal_required and nothing is stored. ' +
             'Any other method on a submit URL answers 405 method_not_allowed with Allow: POST, OPTIONS.',
           params: paramsSchema,
           headers: submitHeadersSchema,

@@ -11,6 +11,7 @@ import { newTimeOrderedId } from '../../platform/lib/ids.js';
 import { isoMinus, nowIso } from '../../platform/lib/time.js';
 import { postedAccessKey, separateControlFields } from './control-fields.js';
 import { resolveCountry } from './country.js';
+import { checkSealedPayload } from './sealed-submission.js';
 import { checkSubmissionContent } from './required-fields.js';
 import { successDestination } from './redirects.js';
 import { matchSpamRule, originAllowed } from './spam-rules.js';
@@ -185,6 +186,8 @@ export class SubmissionService {
 
   async acceptSubmission({ request, form: target }: Admission): Promise<SubmitOutcome> {
     const { control, payload } = separateControlFields(request.fields, target.botCheck);
+    // Before the idempotency record is read or written: a refused body stores nothing and replays nothing.
+    if (target.sealed) await checkSealedPayload(payload);
     if (!request.idempotencyKey) {
       const { result, replayed } = await this.store(request, target, payload, control, undefined);
       return { ...result, cached: replayed };
@@ -305,12 +308,15 @@ export class SubmissionService {
     control: ReturnType<typeof separateControlFields>['control'],
   ): Promise<{ reason: SpamReason | null; score?: number }> {
     if (control.honeypotFilled) return { reason: 'honeypot' };
-    const rule = matchSpamRule(form, payload);
-    if (rule) return { reason: rule };
-    checkSubmissionContent(payload, form.requiredFields);
+    // A sealed form's fields are ciphertext: no rule, required field or learned word can be checked.
+    if (!form.sealed) {
+      const rule = matchSpamRule(form, payload);
+      if (rule) return { reason: rule };
+      checkSubmissionContent(payload, form.requiredFields);
+    }
     const verdict = await this.spamChecks.botChecks.verify(form, control.botCheckResponse, request.ip);
     if (verdict !== 'passed') return { reason: verdict };
-    if (form.spamFilter === 'learn') {
+    if (form.spamFilter === 'learn' && !form.sealed) {
       const score = await this.spamChecks.spamFilter.judge(form.accountId, payload);
       if (score !== undefined) return { reason: 'classifier', score };
     }
@@ -326,7 +332,7 @@ export class SubmissionService {
       await setSubmissionSpamScore(this.handle.db, submissionId, score).catch((err: unknown) =>
         this.logger.warn({ err, submissionId }, 'spam score not kept'),
       );
-    } else if (form.spamFilter === 'learn' && reason !== 'classifier') {
+    } else if (form.spamFilter === 'learn' && reason !== 'classifier' && !form.sealed) {
       this.spamChecks.spamFilter.learnCaughtLater({ submissionId, accountId: form.accountId, payload });
     }
   }

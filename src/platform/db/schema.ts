@@ -95,6 +95,8 @@ export interface FormTable {
   max_total_bytes: Generated<number | string>;
   /** JSON array of MIME types and group names; empty means the default groups. */
   file_types: Generated<string>;
+  /** JSON array of {recipient, label}; null when the form is not sealed (migration 0035). */
+  sealed_recipients: string | null;
 }
 
 export interface SubmissionTable {

@@ -6,7 +6,7 @@
 export type ErrorStatus = 400 | 401 | 403 | 404 | 408 | 409 | 413 | 429 | 500 | 503;
 
 const meanings: Record<ErrorStatus, string> = {
-  400: 'validation_failed: a malformed request, a field failing validation (fieldErrors names it), a bad limit or cursor',
+  400: 'validation_failed: a malformed request, a field failing validation (fieldErrors names it), a bad limit or cursor; seal_required: a sealed form got fields in clear (submit)',
   401: 'unauthorized: the API key is missing, malformed, unknown or revoked',
   403: 'Refused: access_denied, form_inactive, origin_not_allowed (submit) or plan_required (hooks)',
   404: 'not_found: no such resource for this account',

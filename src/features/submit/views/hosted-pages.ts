@@ -6,7 +6,7 @@ import { escapeHtml } from '../../../platform/lib/html.js';
 /** Error codes the hosted error page explains in the visitor's language. */
 const explainedCodes = new Set<ErrorCode>([
   'validation_failed', 'access_denied', 'origin_not_allowed', 'form_inactive', 'not_found', 'payload_too_large', 'request_timeout', 'rate_limited',
-  'method_not_allowed', 'internal_error',
+  'method_not_allowed', 'internal_error', 'seal_required',
 ]);
 
 const PAGE_STYLE = `

@@ -55,6 +55,9 @@ interface FormOptions {
   maxFileBytes?: string;
   maxTotalBytes?: string;
   fileType?: string[];
+  sealedRecipient?: string[];
+  /** False with --no-sealed (commander's negated option). */
+  sealed?: boolean;
   json?: boolean;
 }
 
@@ -104,6 +107,8 @@ function withFormOptions(command: Command): Command {
     .option('--max-file-bytes <n>', 'at most n bytes per file (default 10 MiB, never over FILES_MAX_BYTES)')
     .option('--max-total-bytes <n>', 'at most n bytes of files per submission (default 25 MiB)')
     .option('--file-type <type>', 'a MIME type or group (images, pdf, text, csv, office, zip) files may be (repeatable; replaces the list; "" restores the default)', collect)
+    .option('--sealed-recipient <recipient>', 'seal the form to this age recipient, age1… (repeatable; replaces the list; text after a space is its label)', collect)
+    .option('--no-sealed', 'stop sealing: new submissions arrive in clear (sealed ones stay sealed)')
     .option('--json', 'print JSON');
 }
 
@@ -159,7 +164,15 @@ function toSettings(o: FormOptions): FormSettingsInput {
   if (o.maxFileBytes !== undefined) settings.maxFileBytes = decimal(o.maxFileBytes);
   if (o.maxTotalBytes !== undefined) settings.maxTotalBytes = decimal(o.maxTotalBytes);
   if (o.fileType !== undefined) settings.fileTypes = list(o.fileType);
+  if (o.sealedRecipient !== undefined) settings.sealed = { recipients: list(o.sealedRecipient).map(sealedRecipientOption) };
+  if (o.sealed === false) settings.sealed = null;
   return settings;
+}
+
+/** "age1… Ana's laptop": the recipient, then its optional label. */
+function sealedRecipientOption(value: string): { recipient: string; label: string | null } {
+  const [recipient = '', ...label] = value.trim().split(/\s+/);
+  return { recipient, label: label.length > 0 ? label.join(' ') : null };
 }
 
 /** `--notify ""` clears the list; addresses set by the operator count as verified. */
