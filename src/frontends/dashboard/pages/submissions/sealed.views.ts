@@ -17,10 +17,14 @@ export const sealedViews: Record<string, string> = {
   <label class="grow">Search the decrypted fields <input type="search" id="seal-search"></label>
   <button type="button" id="seal-export">Export CSV (decrypted)</button>
 </div>
+<details class="variant"><summary>No key yet? Make one</summary>
+<p class="muted">Send its public key to whoever manages the form: they add it as a recipient, and what is sealed from then on opens with your key too.</p>
+<%~ include('@sealedKeyMaker', { fillId: '' }) %>
+</details>
 </section>
 <script src="/dashboard/assets/sealed.js" defer></script>`,
 
-  // In the form's "Sealed form" settings: makes an identity in the browser; fills the input named by data-fill.
+  // Makes an identity in the browser; fills the input whose id is data-fill (the settings' recipient to add).
   sealedKeyMaker: `<div id="seal-keymaker" data-fill="<%= it.fillId %>">
 <p><button type="button" id="seal-make-key">Make a key</button> <span class="muted">An age key pair made in this browser: the secret key never reaches the server.</span></p>
 <div id="seal-new-key" hidden>
@@ -30,6 +34,5 @@ export const sealedViews: Record<string, string> = {
   <button type="button" id="seal-keep">Keep in this browser</button></div>
 </div>
 <p id="seal-keymaker-status" role="status" aria-live="polite"></p>
-</div>
-<script src="/dashboard/assets/sealed.js" defer></script>`,
+</div>`,
 };

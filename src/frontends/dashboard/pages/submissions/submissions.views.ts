@@ -33,7 +33,7 @@ export const submissionViews: Record<string, string> = {
 <p class="muted small-print" id="dates-zone">From and To are whole days in <%= it.timeZone %>, both included.</p>
 <% if (it.fieldErrors.from) { %><p class="field-error" id="from-error"><%= it.fieldErrors.from %></p><% } %>
 <% if (it.fieldErrors.to) { %><p class="field-error" id="to-error"><%= it.fieldErrors.to %></p><% } %>
-<% if (it.anySealed) { %><%~ include('@sealedOpener', it) %><% } %>
+<% if (it.anySealed || it.form.sealed) { %><%~ include('@sealedOpener', it) %><% } %>
 <% if (it.submissions.length === 0) { %><% if (Object.keys(it.fieldErrors).length === 0) { %><p class="muted" id="empty"><%= it.filtered ? 'No submissions match.' : 'Nothing here yet.' %></p><% } %><% } else { %>
 <% var triager = it.can('submissions.triage'); %>
 <% if (triager) { %><form method="post" action="/dashboard/forms/<%= it.form.id %>/submissions/bulk" id="bulk">
