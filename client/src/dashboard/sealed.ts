@@ -153,7 +153,7 @@ function opener(): void {
     const rows = items.filter((i) => i.opened && !(i.row && i.row.hidden)).map((i) => i.opened!);
     const link = document.createElement('a');
     downloadLink(link, decryptedCsv(rows), 'text/csv;charset=utf-8');
-    link.download = `${panel.getAttribute('data-name') || 'submissions'}-decrypted.csv`;
+    link.download = `${(panel.getAttribute('data-name') || 'submissions').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'submissions'}-decrypted.csv`;
     document.body.appendChild(link);
     link.click();
     link.remove();

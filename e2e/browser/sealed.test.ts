@@ -1,0 +1,220 @@
+import { readFile } from 'node:fs/promises';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Form } from '../../src/features/forms/form.types.js';
+import type { Account } from '../../src/features/accounts/account.types.js';
+import { startTestApp, type TestApp } from '../../test/helpers/app.js';
+import { launchChromium, servePage } from '../../test/helpers/browser.js';
+import { createAccount, createForm } from '../../test/helpers/factories.js';
+
+// Sealed forms in Chromium: the owner makes an identity in the dashboard, a visitor's browser
+// seals the fields on another origin, and the owner and a member open them in theirs. No
+// request body the browsers send to Formgate ever holds a secret key.
+const PASSWORD = 'correct horse battery';
+const PASSPHRASE = 'a long passphrase for the key';
+const OWNER = `sealer-${Date.now()}@example.com`;
+const MEMBER = `reader-${Date.now()}@example.com`;
+let t: TestApp;
+let browser: Browser;
+let owner: Account;
+let form: Form;
+let ownerTab: Page;
+let memberTab: Page;
+let ownerRecipient = '';
+let memberRecipient = '';
+let memberKeyFile = '';
+const contexts: BrowserContext[] = [];
+/** Every request body a page sent, by URL. */
+const sentBodies: Array<{ url: string; body: string }> = [];
+
+const sealedTo = (...recipients: string[]) => ({ recipients: recipients.map((recipient) => ({ recipient, label: null })) });
+
+async function newTab(): Promise<Page> {
+  const context = await browser.newContext({ acceptDownloads: true });
+  contexts.push(context);
+  context.on('request', (request) => {
+    const body = request.postData();
+    if (body !== null) sentBodies.push({ url: request.url(), body });
+  });
+  return context.newPage();
+}
+
+async function logIn(tab: Page, email: string): Promise<void> {
+  await tab.goto(`${t.url}/dashboard/login`);
+  await tab.fill('input[name="email"]', email);
+  await tab.fill('input[name="password"]', PASSWORD);
+  await Promise.all([tab.waitForURL(/\/dashboard\/forms$/), tab.click('button.primary')]);
+}
+
+/** Makes a key with the dashboard's button; returns the public key and the downloaded key.txt. */
+async function makeKey(tab: Page): Promise<{ recipient: string; keyFile: string; keyPath: string }> {
+  await tab.click('#seal-make-key');
+  await tab.locator('#seal-new-key').waitFor();
+  const recipient = (await tab.textContent('#seal-new-recipient'))!.trim();
+  const [download] = await Promise.all([tab.waitForEvent('download'), tab.click('#seal-key-download')]);
+  expect(download.suggestedFilename()).toBe('key.txt');
+  const keyPath = (await download.path())!;
+  return { recipient, keyFile: await readFile(keyPath, 'utf8'), keyPath };
+}
+
+/** The customer's page on its own origin: the snippet with the recipients, the script with SRI. */
+async function visitorPage(recipients: string[], message: string): Promise<{ tab: Page; close(): Promise<void> }> {
+  const { versionedPath, integrity } = t.app.clientScript;
+  const page = await servePage(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Contact</title>
+    <script src="${t.url}${versionedPath}" integrity="${integrity}" crossorigin="anonymous" defer></script>
+    </head><body><main><h1>Contact us</h1>
+    <form data-formgate data-formgate-seal="${recipients.join(' ')}" method="post" action="${t.url}/v1/submit/${form.id}">
+      <label>Name <input name="name" value="Ada Lovelace"></label>
+      <label>Message <textarea name="message">${message}</textarea></label>
+      <label>Budget <input name="budget" value="=SUM(A1:A9)"></label>
+      <input type="text" name="_honey" style="display:none" tabindex="-1" autocomplete="off">
+      <button type="submit">Send</button>
+    </form></main></body></html>`);
+  const tab = await newTab();
+  await tab.goto(page.url);
+  await tab.waitForFunction(() => 'FormgateSeal' in window);
+  return { tab, close: page.close };
+}
+
+/** Sends the visitor's form; returns the JSON body the script posted. */
+async function submitSealed(recipients: string[], message: string): Promise<Record<string, unknown>> {
+  const visitor = await visitorPage(recipients, message);
+  try {
+    const posted = visitor.tab.waitForRequest((r) => r.method() === 'POST' && r.url().includes('/v1/submit/'));
+    await visitor.tab.click('button');
+    await visitor.tab.getByRole('status').filter({ hasText: 'Thank you' }).waitFor();
+    const request = await posted;
+    expect(request.headers()['content-type']).toBe('application/json');
+    return JSON.parse(request.postData()!) as Record<string, unknown>;
+  } finally {
+    await visitor.close();
+  }
+}
+
+beforeAll(async () => {
+  t = await startTestApp({ baseUrlIsOwnAddress: true });
+  owner = await createAccount(t.services, { email: OWNER, password: PASSWORD, planId: 'pro' });
+  form = await createForm(t.services, owner.id, { name: 'Sealed contact' });
+  await t.services.members.add(owner.id, { email: MEMBER, role: 'member', password: PASSWORD });
+  browser = await launchChromium();
+  ownerTab = await newTab();
+  memberTab = await newTab();
+  await logIn(ownerTab, OWNER);
+  await logIn(memberTab, MEMBER);
+});
+afterAll(async () => {
+  for (const context of contexts) await context.close();
+  await browser?.close();
+  await t?.close();
+});
+
+describe('sealed forms in the browser', () => {
+  it('the owner makes an identity: key.txt as age-keygen writes it, kept in the browser under a passphrase', async () => {
+    await ownerTab.goto(`${t.url}/dashboard/forms/${form.id}/settings`);
+    const made = await makeKey(ownerTab);
+    ownerRecipient = made.recipient;
+    expect(ownerRecipient).toMatch(/^age1[0-9a-z]{58}$/);
+    expect(made.keyFile).toMatch(new RegExp(`^# created: \\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ\\n# public key: ${ownerRecipient}\\nAGE-SECRET-KEY-1[0-9A-Z]{58}\\n$`));
+
+    await ownerTab.fill('#seal-keep-passphrase', PASSPHRASE);
+    await ownerTab.click('#seal-keep');
+    await ownerTab.locator('#seal-keymaker-status', { hasText: 'Kept in this browser' }).waitFor();
+    const kept = await ownerTab.evaluate(() => localStorage.getItem('formgate.sealed.identity'));
+    expect(kept).toMatch(/^-----BEGIN AGE ENCRYPTED FILE-----/);
+    expect(kept).not.toContain('AGE-SECRET-KEY-');
+
+    // The member makes theirs beside the (still empty) submissions, and gives the public key.
+    await t.services.forms.updateForm(form.id, { sealed: sealedTo(ownerRecipient) }, owner.id);
+    await memberTab.goto(`${t.url}/dashboard/forms/${form.id}/submissions`);
+    await memberTab.click('#seal-opener summary');
+    const member = await makeKey(memberTab);
+    memberRecipient = member.recipient;
+    memberKeyFile = member.keyPath;
+    expect(memberRecipient).not.toBe(ownerRecipient);
+    await t.services.forms.updateForm(form.id, { sealed: sealedTo(ownerRecipient, memberRecipient) }, owner.id);
+  });
+
+  it('a visitor on another origin posts only `sealed` and the control fields; the server keeps the ciphertext', async () => {
+    const body = await submitSealed([ownerRecipient, memberRecipient], 'First sealed hello');
+    expect(Object.keys(body).sort()).toEqual(['_honey', 'sealed']);
+    expect(JSON.stringify(body)).not.toContain('Ada');
+    const { submissions } = await t.services.submissionQueries.listSubmissions(owner.id, form.id);
+    expect(submissions).toHaveLength(1);
+    expect(submissions[0]!.payload).toEqual({ sealed: body.sealed });
+    expect(String(body.sealed)).toMatch(/^-----BEGIN AGE ENCRYPTED FILE-----\n/);
+  });
+
+  it('the owner opens it with the key kept in the browser: shown, searched, exported as CSV', async () => {
+    await ownerTab.goto(`${t.url}/dashboard/forms/${form.id}/submissions`);
+    await ownerTab.locator('#seal-stored').waitFor();
+    await ownerTab.fill('#seal-passphrase', PASSPHRASE);
+    await ownerTab.click('#seal-use-stored');
+    await ownerTab.locator('#seal-status', { hasText: 'Decrypted 1 of 1' }).waitFor();
+    expect(await ownerTab.textContent('td[data-sealed]')).toContain('message: First sealed hello');
+
+    await ownerTab.fill('#seal-search', 'no such words');
+    expect(await ownerTab.locator('tr[data-id]').first().isHidden()).toBe(true);
+    await ownerTab.fill('#seal-search', 'SEALED HELLO');
+    expect(await ownerTab.locator('tr[data-id]').first().isVisible()).toBe(true);
+
+    const [download] = await Promise.all([ownerTab.waitForEvent('download'), ownerTab.click('#seal-export')]);
+    expect(download.suggestedFilename()).toBe('sealed-contact-decrypted.csv');
+    const csv = await readFile((await download.path())!, 'utf8');
+    const [header, row] = csv.replace(/^\uFEFF/, '').split('\r\n');
+    expect(header).toBe('createdAt,name,message,budget,id');
+    // A value a spreadsheet would run as a formula is neutralised, as in the server's export.
+    expect(row).toContain(",Ada Lovelace,First sealed hello,'=SUM(A1:A9),");
+  });
+
+  it('a member opens it from their key file, on the submission page', async () => {
+    const { submissions } = await t.services.submissionQueries.listSubmissions(owner.id, form.id);
+    await memberTab.goto(`${t.url}/dashboard/submissions/${submissions[0]!.id}`);
+    await memberTab.setInputFiles('#seal-key-file', memberKeyFile);
+    await memberTab.locator('#sealed-fields[data-opened]').waitFor();
+    const rows = await memberTab.locator('#sealed-fields tr').allTextContents();
+    expect(rows).toEqual(['nameAda Lovelace', 'messageFirst sealed hello', 'budget=SUM(A1:A9)']);
+  });
+
+  it('a recipient removed cannot open what is sealed after: the member reads only the earlier one', async () => {
+    await t.services.forms.updateForm(form.id, { sealed: sealedTo(ownerRecipient) }, owner.id);
+    await submitSealed([ownerRecipient], 'Second, for the owner only');
+    await memberTab.goto(`${t.url}/dashboard/forms/${form.id}/submissions`);
+    await memberTab.setInputFiles('#seal-key-file', memberKeyFile);
+    await memberTab.locator('#seal-status', { hasText: 'Decrypted 1 of 2' }).waitFor();
+    expect(await memberTab.textContent('#seal-status')).toContain('1 is not sealed to this key');
+    const cells = await memberTab.locator('td[data-sealed]').allTextContents();
+    expect(cells).toEqual(['Sealed: not to this key.', expect.stringContaining('First sealed hello')]);
+  });
+
+  it('no request body sent to Formgate held a secret key', () => {
+    const toFormgate = sentBodies.filter((s) => s.url.startsWith(t.url));
+    // Two log-ins and two sealed submissions at least.
+    expect(toFormgate.length).toBeGreaterThanOrEqual(4);
+    expect(toFormgate.filter((s) => s.body.includes('AGE-SECRET-KEY-'))).toEqual([]);
+  });
+
+  it('seals a 10 KiB form in under 50 ms in Chromium (median after a warm-up)', async () => {
+    const visitor = await visitorPage([ownerRecipient, memberRecipient], 'timing');
+    try {
+      const timings = await visitor.tab.evaluate(async (recipients) => {
+        const seal = (window as unknown as { FormgateSeal: { sealFields(f: Record<string, string>, r: string[]): Promise<string> } }).FormgateSeal;
+        const fields: Record<string, string> = {};
+        for (let i = 0; i < 40; i++) fields[`field_${i}`] = 'x'.repeat(256);
+        const runs: number[] = [];
+        for (let i = 0; i < 13; i++) {
+          const start = performance.now();
+          await seal.sealFields(fields, recipients);
+          runs.push(performance.now() - start);
+        }
+        return runs.slice(3);
+      }, [ownerRecipient, memberRecipient]);
+      const sorted = [...timings].sort((a, b) => a - b);
+      const median = (sorted[4]! + sorted[5]!) / 2;
+      console.log(`sealing 10 KiB to 2 recipients in Chromium: median ${median.toFixed(2)} ms, runs ${sorted.map((ms) => ms.toFixed(1)).join(', ')}`);
+      expect(timings).toHaveLength(10);
+      expect(median).toBeLessThan(50);
+    } finally {
+      await visitor.close();
+    }
+  });
+});
