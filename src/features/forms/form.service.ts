@@ -22,8 +22,8 @@ import {
   updateFormRow,
 } from './form.repository.js';
 import { isFileTypeEntry } from '../../platform/lib/file-types.js';
-import { isX25519Recipient } from '../../platform/lib/age.js';
-import { ALTCHA_COMPLEXITIES, BOT_CHECK_VENDORS, DEFAULT_MAX_FILES, DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_TOTAL_BYTES, FILES_MODES, MAX_MAX_FILES, MAX_SEALED_RECIPIENTS, SPAM_FILTER_MODES, formLanguages, notifyModes, type BotCheckVendor, type Form } from './form.types.js';
+import { checkSealedWithoutFiles, sealedSchema, withSealedRecipient, withoutSealedRecipient, type SealedRecipientInput } from './sealed-settings.js';
+import { ALTCHA_COMPLEXITIES, BOT_CHECK_VENDORS, DEFAULT_MAX_FILES, DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_TOTAL_BYTES, FILES_MODES, MAX_MAX_FILES, SPAM_FILTER_MODES, formLanguages, notifyModes, type BotCheckVendor, type Form } from './form.types.js';
 import { FORM_CACHE_TTL_MS, FormCache } from './form-cache.js';
 import { FormDirectory } from './form-directory.js';
 import { hostOfEntry } from './host-list.js';
@@ -95,29 +95,6 @@ const wholeNumber = (min: number, max: number) => {
 // Site keys are public; restricting the characters keeps the snippet plain text.
 const siteKey = (what: string) =>
   z.string().trim().regex(/^[A-Za-z0-9_-]{1,256}$/, `must be ${what} (letters, digits, _ and -)`);
-
-const sealedRecipient = z
-  .string()
-  .trim()
-  .refine(isX25519Recipient, 'must be an age X25519 recipient (age1… as age-keygen prints it)');
-
-/** A recipient alone, or with whose it is; null or blank labels are none. */
-const sealedRecipientEntry = z.union([
-  sealedRecipient.transform((recipient) => ({ recipient, label: null })),
-  z.object({
-    recipient: sealedRecipient,
-    label: plainText(100).nullish().transform((label) => (label?.trim() ? label.trim() : null)),
-  }),
-]);
-
-/** Sealed forms: the recipients, each once (the first label kept); null unseals. */
-const sealedSchema = z.object({
-  recipients: z
-    .array(sealedRecipientEntry)
-    .min(1, 'a sealed form needs at least one recipient')
-    .max(MAX_SEALED_RECIPIENTS, `at most ${MAX_SEALED_RECIPIENTS} recipients`)
-    .transform((entries) => entries.filter((entry, i) => entries.findIndex((other) => other.recipient === entry.recipient) === i)),
-});
 
 /** Every per-form setting; null clears a setting, undefined leaves it as it is. */
 const formSettingsSchema = z.object({
@@ -191,20 +168,6 @@ function withBotCheck(settings: FormSettingsInput, current?: Form): FormSettings
   if (settings.botCheck !== undefined || settings.requireBotCheck === undefined) return settings;
   const previous: BotCheckVendor = current?.botCheck ?? 'none';
   return { ...settings, botCheck: settings.requireBotCheck ? 'turnstile' : previous === 'turnstile' ? 'none' : previous };
-}
-
-/**
- * A sealed form's fields reach the server only as one ciphertext, and a file would arrive in
- * clear beside it: keeping files and sealing exclude each other.
- */
-function checkSealedWithoutFiles(settings: FormSettingsInput, current?: Form): void {
-  const sealed = settings.sealed !== undefined ? settings.sealed : (current?.sealed ?? null);
-  const files = settings.files ?? current?.files ?? 'off';
-  if (sealed === null || files === 'off') return;
-  const field = settings.sealed !== undefined && settings.sealed !== null ? 'sealed' : 'files';
-  throw validationFailed('A sealed form cannot keep files: sealing and file uploads exclude each other.', {
-    [field]: field === 'sealed' ? 'a form that keeps files cannot be sealed' : 'a sealed form cannot keep files',
-  });
 }
 
 /** The secret each vendor needs, the form's setting that holds it, and the variable that may stand in for it. */
@@ -414,6 +377,18 @@ export class FormService {
     });
     this.cache.forget(form.id);
     return this.getForm(form.id);
+  }
+
+  /** Seals the form to one more recipient (sealing it when it was not); see withSealedRecipient. */
+  async addSealedRecipient(formId: string, entry: SealedRecipientInput, accountId?: string): Promise<Form> {
+    const form = accountId ? await this.getFormOfAccount(accountId, formId) : await this.getForm(formId);
+    return this.updateForm(form.id, { sealed: withSealedRecipient(form.sealed, entry) }, accountId);
+  }
+
+  /** Stops encrypting new submissions to this recipient; see withoutSealedRecipient. */
+  async removeSealedRecipient(formId: string, recipient: string, accountId?: string): Promise<Form> {
+    const form = accountId ? await this.getFormOfAccount(accountId, formId) : await this.getForm(formId);
+    return this.updateForm(form.id, { sealed: withoutSealedRecipient(form.sealed, recipient) }, accountId);
   }
 
   async findForm(formId: string): Promise<Form | undefined> {

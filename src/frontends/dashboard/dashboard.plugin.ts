@@ -20,6 +20,7 @@ import { authPages } from './pages/auth/auth.routes.js';
 import { ssoPages } from './pages/sso/sso.routes.js';
 import { emailPages, emailPublicPages } from './pages/email/email.routes.js';
 import { formPages } from './pages/forms/forms.routes.js';
+import { sealedFormPages } from './pages/forms/sealed.routes.js';
 import { hookPages } from './pages/hooks/hooks.routes.js';
 import { integrationPages } from './pages/integrations/integrations.routes.js';
 import { keyPages } from './pages/keys/keys.routes.js';
@@ -189,6 +190,7 @@ export async function dashboardPlugin(app: FastifyInstance): Promise<void> {
         await checkRoutePermission(app, request);
       });
       await owned.register(formPages);
+      await owned.register(sealedFormPages);
       await owned.register(submissionPages);
       await owned.register(keyPages);
       await owned.register(hookPages);

@@ -16,6 +16,7 @@ import { invitationViews } from '../pages/invitations/invitations.views.js';
 import { keyViews } from '../pages/keys/keys.views.js';
 import { layoutViews } from './layout.views.js';
 import { memberViews } from '../pages/members/members.views.js';
+import { sealedViews } from '../pages/forms/sealed.views.js';
 import { settingsViews } from '../pages/forms/settings.views.js';
 import { submissionInboxViews } from '../pages/inbox/submission-inbox.views.js';
 import { sealedViews } from '../pages/submissions/sealed.views.js';
@@ -34,6 +35,7 @@ const templates: Record<string, string> = {
   ...authViews,
   ...formViews,
   ...settingsViews,
+  ...sealedViews,
   ...emailViews,
   ...submitterViews,
   ...submissionViews,

@@ -1,4 +1,4 @@
-import type { Form } from '../../../features/forms/form.types.js';
+import { sealAttribute, type Form } from '../../../features/forms/form.types.js';
 import { isLanguage, messages, type Language } from '../../../platform/i18n/i18n.js';
 import { escapeHtml as escapeAttribute } from '../../../platform/lib/html.js';
 
@@ -113,6 +113,8 @@ export function formSnippet(form: Form, submitUrl: string, altcha: AltchaUrls, s
     ...(language ? [`lang="${language}"`] : []),
     // JSON answers do not name the success URL, so the script is told where to go.
     ...(script ? ['data-formgate', ...(form.successUrl ? [`data-formgate-redirect="${escapeAttribute(form.successUrl)}"`] : [])] : []),
+    // Sealed forms: the recipients travel in the page, never fetched, so a changed server cannot swap them.
+    ...(form.sealed ? [`data-formgate-seal="${escapeAttribute(sealAttribute(form.sealed))}"`] : []),
   ];
   const lines = [
     `<form ${attributes.join(' ')}>`,

@@ -193,6 +193,8 @@ export interface SettingsExtra {
   values?: Record<string, string>;
   fieldErrors?: Record<string, string>;
   submitter?: SubmitterEcho;
+  /** The sealed section's typed values and errors (sealed.routes.ts). */
+  sealed?: SubmitterEcho;
 }
 
 /** The settings page, also re-rendered by the notification settings' POST with its errors. */
@@ -209,7 +211,7 @@ export async function renderSettingsPage(app: FastifyInstance, request: FastifyR
     (form.botCheck === 'recaptcha' && !form.recaptchaSecret && !defaultSecrets.recaptcha);
   const submitUrl = `${app.config.baseUrl}/v1/submit/${form.id}`;
   const altcha = altchaUrls(app.config.baseUrl, form.id);
-  const { values, fieldErrors, submitter, ...messages } = extra;
+  const { values, fieldErrors, submitter, sealed, ...messages } = extra;
   return sendPage(reply, 'settings', { ...pageContext(request, reply, form.name), ...messages }, {
     form,
     submitUrl,
@@ -229,6 +231,7 @@ export async function renderSettingsPage(app: FastifyInstance, request: FastifyR
       enabled: app.services.notifications.emailEnabled,
       recipients: await app.services.notifications.listRecipients(form.id),
     },
+    sealed: { values: sealed?.values ?? {}, fieldErrors: sealed?.fieldErrors ?? {} },
     submitter: {
       values: submitter?.values ?? {},
       fieldErrors: submitter?.fieldErrors ?? {},

@@ -8,7 +8,7 @@ export const settingsViews: Record<string, string> = {
   settings: `<%~ include('@formNav', it) %>
 <% var v = it.values, has = function (k) { return v[k] !== undefined; }, err = function (k) { return it.fieldErrors[k]; }; %>
 <h1 class="page-title">Settings &amp; snippet</h1>
-<nav class="jump" aria-label="Sections of this page"><a href="#snippet-section">Snippet</a><a href="#general">General</a><a href="#bot-check">Bot check &amp; filter</a><a href="#spam-rules">Spam rules</a><a href="#after-submit">After a submission</a><a href="#privacy">Privacy</a><a href="#notifications">Email notifications</a><a href="#submitter">Confirmation &amp; language</a><a href="#delete">Delete</a></nav>
+<nav class="jump" aria-label="Sections of this page"><a href="#snippet-section">Snippet</a><a href="#general">General</a><a href="#bot-check">Bot check &amp; filter</a><a href="#spam-rules">Spam rules</a><a href="#after-submit">After a submission</a><a href="#privacy">Privacy</a><a href="#sealed">Sealed form</a><a href="#notifications">Email notifications</a><a href="#submitter">Confirmation &amp; language</a><a href="#delete">Delete</a></nav>
 <section class="card" id="snippet-section">
 <h2>HTML snippet</h2>
 <p class="muted">Paste this into your page. Submit URL: <code class="submit-url" id="submit-url"><%= it.submitUrl %></code></p>
@@ -89,6 +89,7 @@ export const settingsViews: Record<string, string> = {
 <section class="card stack" id="spam-rules">
   <h2>Spam rules</h2>
   <p class="muted">Checked after the honeypot and before the bot check; a match files the submission as spam.</p>
+  <% if (it.form.sealed) { %><p class="muted sealed-off-note">Off while the form is sealed: the server cannot read its fields.</p><% } %>
   <label>Blocked terms (one per line; a field containing one is spam) <textarea name="blockedTerms" rows="3" aria-describedby="blockedTerms-error"><%= has('blockedTerms') ? v.blockedTerms : it.form.blockedTerms.join('\\n') %></textarea></label>
   <% if (err('blockedTerms')) { %><p class="field-error" id="blockedTerms-error"><%= err('blockedTerms') %></p><% } %>
   <label>Blocked emails (one per line: an address, or @domain for the domain and its subdomains) <textarea name="blockedEmails" rows="3" aria-describedby="blockedEmails-error"><%= has('blockedEmails') ? v.blockedEmails : it.form.blockedEmails.join('\\n') %></textarea></label>
@@ -134,6 +135,7 @@ export const settingsViews: Record<string, string> = {
 </div>
 <p class="save-bar"><button class="primary">Save settings</button> <span class="muted">Saves every section above (not the snippet, notifications or confirmation email below).</span></p>
 </form>
+<%~ include('@sealedSettings', it) %>
 <div class="settings-groups">
 <div><%~ include('@notifySettings', it) %>
 <section class="card" id="sealed-keys">
