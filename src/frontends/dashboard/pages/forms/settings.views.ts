@@ -138,11 +138,6 @@ export const settingsViews: Record<string, string> = {
 <%~ include('@sealedSettings', it) %>
 <div class="settings-groups">
 <div><%~ include('@notifySettings', it) %>
-<section class="card" id="sealed-keys">
-<h2>Keys for sealed forms</h2>
-<%~ include('@sealedKeyMaker', { fillId: 'seal-recipient-input' }) %>
-<script src="/dashboard/assets/sealed.js" defer></script>
-</section>
 <section class="card" id="delete">
 <h2>Delete this form</h2>
 <p class="muted">Deletes the form with all its submissions, hooks and queued deliveries.</p>

@@ -2,7 +2,7 @@
  * The sealed-form tools the dashboard runs in the browser (/dashboard/assets/sealed.js): the
  * controls have no `name` and sit in no form, so nothing typed or chosen in them is ever posted.
  */
-export const sealedViews: Record<string, string> = {
+export const sealedSubmissionViews: Record<string, string> = {
   // On a list or a submission holding sealed submissions: open them with the key, then search and export.
   sealedOpener: `<section class="card" id="seal-opener" data-name="<%= it.form.name %>" aria-labelledby="seal-heading">
 <h2 id="seal-heading">Sealed submissions</h2>
