@@ -1,3 +1,4 @@
+import { isSealedPayload } from '../../platform/lib/age.js';
 import { countryInWords, UNKNOWN_COUNTRY } from '../../platform/lib/text.js';
 import { formatTimeInWords, UTC } from '../../platform/lib/time-zone.js';
 import { describeFileValue, isFileValue } from '../../platform/lib/file-links.js';
@@ -30,10 +31,15 @@ function fieldText(value: unknown): string {
   return String(value);
 }
 
+/** A sealed submission's message says only that it arrived: its ciphertext is no use in a chat (docs/sealed-forms.md). */
+const SEALED_FIELDS = [{ name: 'sealed', value: 'A sealed submission arrived: open it on the dashboard to read it.' }];
+
 export function buildSubmissionMessage(formName: string, submission: SubmissionForMessage, link: string): SubmissionMessage {
   return {
     formName,
-    fields: Object.entries(submission.payload).map(([name, value]) => ({ name, value: fieldText(value) })),
+    fields: isSealedPayload(submission.payload)
+      ? SEALED_FIELDS
+      : Object.entries(submission.payload).map(([name, value]) => ({ name, value: fieldText(value) })),
     createdAt: submission.createdAt,
     country: submission.country,
     link,

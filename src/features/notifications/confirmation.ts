@@ -1,3 +1,4 @@
+import { isSealedPayload } from '../../platform/lib/age.js';
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import type { NewEmailMessageRow } from '../../platform/db/schema.js';
@@ -43,6 +44,8 @@ export function confirmationRows(candidates: ConfirmationCandidateRow[], now: st
     } catch {
       continue;
     }
+    // A sealed submission's address is ciphertext: no confirmation (docs/sealed-forms.md).
+    if (isSealedPayload(payload)) continue;
     const to = confirmationAddressOf(payload, c.auto_reply_field);
     if (!to) continue;
     const tooLate = Date.parse(c.released_at) - Date.parse(c.s_created_at) > CONFIRMATION_DEADLINE_MS;

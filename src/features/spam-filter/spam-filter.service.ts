@@ -1,3 +1,4 @@
+import { isSealedPayload } from '../../platform/lib/age.js';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Executor, Trx } from '../../platform/db/database.js';
 import { nowIso } from '../../platform/lib/time.js';
@@ -155,7 +156,9 @@ export class SpamFilterService {
     await this.flush();
   }
 
-  private async learnInTransaction(trx: Trx, lessons: Lesson[]): Promise<void> {
+  private async learnInTransaction(trx: Trx, all: Lesson[]): Promise<void> {
+    // A sealed submission's only field is ciphertext: nothing in it to learn (docs/sealed-forms.md).
+    const lessons = all.filter((lesson) => !isSealedPayload(lesson.payload));
     if (lessons.length === 0) return;
     const previous = await findLessonLabels(trx, lessons.map((l) => l.submissionId));
     const perAccount = new Map<string, { spam: number; ham: number; tokens: Map<string, { spam: number; ham: number }> }>();

@@ -2,6 +2,7 @@ import type { AuditService } from '../audit/audit.service.js';
 import type { Dialect, Executor } from '../../platform/db/database.js';
 import { validationFailed } from '../../platform/errors.js';
 import type { FormService } from '../forms/form.service.js';
+import type { Form } from '../forms/form.types.js';
 import { localDay, nextCalendarDay, startOfLocalDay, UTC } from '../../platform/lib/time-zone.js';
 import { yieldToWaitingWork } from '../../platform/lib/yield.js';
 import {
@@ -83,6 +84,12 @@ const iso = (ms: number) => new Date(ms).toISOString();
 const hourKey = (ms: number) => iso(ms).slice(0, 13);
 const hourOfKey = (key: string) => Date.parse(`${key}:00:00.000Z`);
 
+/**
+ * The words the server searches a form's submissions for: none on a sealed form, whose fields it
+ * cannot read (the dashboard searches what it decrypted in the browser, docs/sealed-forms.md).
+ */
+const wordsToSearch = (form: Form, q: string | undefined): string[] => (form.sealed ? [] : searchWords(q));
+
 /** The dashboard's reading of a form's submissions: search, filters, paging both ways, overview, export. */
 export class SubmissionBrowseService {
   constructor(
@@ -102,14 +109,14 @@ export class SubmissionBrowseService {
   }
 
   async browse(accountId: string, formId: string, input: BrowseInput): Promise<BrowsePage> {
-    await this.forms.getFormOfAccount(accountId, formId);
+    const form = await this.forms.getFormOfAccount(accountId, formId);
     const { from, to } = checkDays(input);
     let position: BrowsePosition | undefined;
     if (input.cursor) {
       position = decodePosition(input.cursor);
       if (!position) throw validationFailed('That page link is not valid.', { cursor: 'Start again from the first page' });
     }
-    const words = searchWords(input.q);
+    const words = wordsToSearch(form, input.q);
     const limit = input.limit ?? BROWSE_PAGE_SIZE;
     const direction = input.direction ?? 'older';
     // A search sees every committed submission, including those the indexer has not reached yet;
@@ -143,9 +150,9 @@ export class SubmissionBrowseService {
    * answer is MAX_MATCHING + 1): the total a search or a filtered list shows.
    */
   async countMatching(accountId: string, formId: string, input: Omit<BrowseInput, 'cursor' | 'direction' | 'limit'>): Promise<number> {
-    await this.forms.getFormOfAccount(accountId, formId);
+    const form = await this.forms.getFormOfAccount(accountId, formId);
     const { from, to } = checkDays(input);
-    const words = searchWords(input.q);
+    const words = wordsToSearch(form, input.q);
     if (words.length > 0) await this.searchIndex.indexPending({ merge: false });
     return countMatching(this.db, this.dialect, filterOf(formId, words, input, from, to), MAX_MATCHING + 1);
   }
@@ -155,9 +162,9 @@ export class SubmissionBrowseService {
    * "all matching"; more than MAX_MATCHING is validation_failed (narrow the filter first).
    */
   async matchingIds(accountId: string, formId: string, input: Omit<BrowseInput, 'cursor' | 'direction' | 'limit'>): Promise<string[]> {
-    await this.forms.getFormOfAccount(accountId, formId);
+    const form = await this.forms.getFormOfAccount(accountId, formId);
     const { from, to } = checkDays(input);
-    const words = searchWords(input.q);
+    const words = wordsToSearch(form, input.q);
     if (words.length > 0) await this.searchIndex.indexPending({ merge: false });
     const ids = await listMatchingIds(this.db, this.dialect, filterOf(formId, words, input, from, to), MAX_MATCHING + 1);
     if (ids.length > MAX_MATCHING) {

@@ -1,3 +1,4 @@
+import { isSealedPayload } from '../../platform/lib/age.js';
 import type { FastifyInstance } from 'fastify';
 import type { Form } from '../forms/form.types.js';
 import { renderTemplate, submissionVariables } from '../../platform/lib/template.js';
@@ -38,7 +39,9 @@ export async function thanksTexts(app: FastifyInstance, form: Form, submissionId
   const submission = submissionId
     ? await app.services.submissionQueries.findRecentSubmissionOfForm(form, submissionId, THANKS_VARIABLES_MAX_AGE_MS).catch(() => undefined)
     : undefined;
-  const variables = submissionVariables(form.name, submission ?? { id: '', createdAt: '', payload: {} });
+  // A sealed submission's fields are ciphertext: its variables render empty.
+  const shown = submission && isSealedPayload(submission.payload) ? { ...submission, payload: {} } : (submission ?? { id: '', createdAt: '', payload: {} });
+  const variables = submissionVariables(form.name, shown);
   const render = (text: string | null) => (text === null ? null : renderTemplate(text, variables, 'text'));
   return { title: render(form.thanksTitle), message: render(form.thanksMessage) };
 }

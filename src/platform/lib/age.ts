@@ -61,3 +61,22 @@ export async function armoredAgeProblem(text: string): Promise<string | null> {
 
 // "-> X25519 <ephemeral share>" and a 32-byte wrapped file key.
 const isX25519Stanza = (stanza: Stanza): boolean => stanza.args[0] === 'X25519' && stanza.args.length === 2 && stanza.body.length === 32;
+
+/**
+ * Whether a stored payload is a sealed form's: exactly `{ sealed: "<armored age file>" }`. Told
+ * from the payload itself, not the form, since a form unsealed later keeps its sealed
+ * submissions; whatever reads field values (emails, chat, search, the learning filter) shows or
+ * learns nothing from one.
+ */
+export function isSealedPayload(payload: object): payload is { sealed: string } {
+  const names = Object.keys(payload);
+  return names.length === 1 && names[0] === 'sealed' && looksArmoredAge((payload as Record<string, unknown>).sealed);
+}
+
+// The armor as age writes it: the header line, base64 lines of at most 64 characters, the footer.
+const STRICT_ARMOR = /^-----BEGIN AGE ENCRYPTED FILE-----\r?\n(?:[A-Za-z0-9+/=]{1,64}\r?\n)+-----END AGE ENCRYPTED FILE-----(?:\r?\n)?$/;
+
+/** Whether the text is exactly one armored age file and nothing else (no character a formula or a markup could use). */
+export function isStrictlyArmored(text: string): boolean {
+  return STRICT_ARMOR.test(text);
+}

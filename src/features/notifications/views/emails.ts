@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isSealedPayload } from '../../../platform/lib/age.js';
 import { escapeHtml } from '../../../platform/lib/html.js';
 import { oneLine, renderTemplate, submissionVariables, valueText } from '../../../platform/lib/template.js';
 import { countryInWords } from '../../../platform/lib/text.js';
@@ -27,9 +28,16 @@ export function replyToOf(payload: Record<string, unknown>): string | undefined 
   return parsed.success ? parsed.data : undefined;
 }
 
+/** A sealed submission's ciphertext is not shown: only that it arrived (docs/sealed-forms.md). */
+const SEALED_LINE: [string, string] = ['sealed', 'a sealed submission arrived: its fields are encrypted, open it on the dashboard to read it'];
+
 function fieldLines(payload: Record<string, unknown>): Array<[string, string]> {
+  if (isSealedPayload(payload)) return [SEALED_LINE];
   return Object.entries(payload).map(([name, value]) => [name, valueText(value)]);
 }
+
+/** What a subject template may name of the submission: nothing of a sealed one's fields. */
+const subjectFields = (s: SubmissionForEmail): SubmissionForEmail => (isSealedPayload(s.payload) ? { ...s, payload: {} } : s);
 
 const submissionLink = (baseUrl: string, submissionId: string) => `${baseUrl}/dashboard/submissions/${submissionId}`;
 
@@ -51,14 +59,16 @@ function submissionHtml(s: SubmissionForEmail, baseUrl: string, zone: string): s
 
 const page = (body: string) => `<!doctype html><html><body style="font-family:system-ui,sans-serif">${body}</body></html>`;
 
+const sealedWord = (s: SubmissionForEmail) => (isSealedPayload(s.payload) ? 'sealed ' : '');
+
 export const DEFAULT_NOTIFY_SUBJECT_TEMPLATE = 'New submission: {{form.name}}';
 
 /** The owner's email for one submission (docs/email.md, the message); the subject is the form's template. */
 export function composeSubmissionEmail(formName: string, subjectTemplate: string | null, s: SubmissionForEmail, baseUrl: string, zone: string = UTC): ComposedEmail {
   return {
-    subject: renderTemplate(subjectTemplate ?? DEFAULT_NOTIFY_SUBJECT_TEMPLATE, submissionVariables(formName, s), 'subject'),
-    text: `New submission to ${formName}\n\n${submissionText(s, baseUrl, zone)}\n`,
-    html: page(`<h2>New submission to ${escapeHtml(formName)}</h2>\n${submissionHtml(s, baseUrl, zone)}`),
+    subject: renderTemplate(subjectTemplate ?? DEFAULT_NOTIFY_SUBJECT_TEMPLATE, submissionVariables(formName, subjectFields(s)), 'subject'),
+    text: `New ${sealedWord(s)}submission to ${formName}\n\n${submissionText(s, baseUrl, zone)}\n`,
+    html: page(`<h2>New ${sealedWord(s)}submission to ${escapeHtml(formName)}</h2>\n${submissionHtml(s, baseUrl, zone)}`),
   };
 }
 

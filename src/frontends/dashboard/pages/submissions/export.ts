@@ -1,4 +1,5 @@
 import type { ExportedSubmission } from '../../../../features/submissions/submission.types.js';
+import { isStrictlyArmored } from '../../../../platform/lib/age.js';
 import { describeFileValue, isFileValue } from '../../../../platform/lib/file-links.js';
 
 /** Time first, then the fields, then the metadata: the order a person reads a submission in. */
@@ -20,8 +21,13 @@ export function neutraliseFormula(value: string): string {
 const itemText = (item: unknown): string => (isFileValue(item) ? describeFileValue(item) : item === null || item === undefined ? '' : String(item));
 
 function csvCell(value: unknown): string {
-  // A JSON number is data, not a formula: -5 stays -5.
-  const text = typeof value === 'number' ? String(value) : neutraliseFormula(Array.isArray(value) ? value.map(itemText).join('; ') : itemText(value));
+  // A JSON number is data, not a formula: -5 stays -5. A sealed submission's armored age file
+  // starts with dashes yet holds only base64 and its two fixed lines, nothing a formula could
+  // call: it is written as stored, so `age -d` reads the cell as it is.
+  const text =
+    typeof value === 'number' || (typeof value === 'string' && isStrictlyArmored(value))
+      ? String(value)
+      : neutraliseFormula(Array.isArray(value) ? value.map(itemText).join('; ') : itemText(value));
   // Semicolons too: spreadsheets in semicolon locales split on them.
   return /[",;\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
