@@ -193,6 +193,54 @@ describe('sealed forms in the browser', () => {
     expect(cells).toEqual(['Sealed: not to this key.', expect.stringContaining('First sealed hello')]);
   });
 
+  it('sends nothing in clear when the sealing code cannot load: says so instead', async () => {
+    const before = (await t.services.submissionQueries.listSubmissions(owner.id, form.id)).submissions.length;
+    const { versionedPath, integrity } = t.app.clientScript;
+    const snippet = formSnippet(await t.services.forms.getForm(form.id), `${t.url}/v1/submit/${form.id}`, altchaUrls(t.url, form.id), { url: `${t.url}${versionedPath}`, integrity });
+    const page = await servePage(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Contact</title></head><body><main>${snippet}</main></body></html>`);
+    try {
+      const tab = await newTab();
+      await tab.route('**/v1/client-seal.*', (route) => route.abort());
+      const posts: string[] = [];
+      tab.on('request', (r) => {
+        if (r.method() === 'POST') posts.push(r.url());
+      });
+      await tab.goto(page.url);
+      await tab.waitForFunction(() => 'Formgate' in window);
+      await tab.fill('textarea[name="message"]', 'must not leave in clear');
+      await tab.click('button[type="submit"]');
+      await tab.getByRole('status').filter({ hasText: 'could not be encrypted' }).waitFor();
+      expect(posts).toEqual([]);
+      expect(await tab.locator('form').isVisible()).toBe(true);
+      expect((await t.services.submissionQueries.listSubmissions(owner.id, form.id)).submissions).toHaveLength(before);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('a page whose form is not sealed never downloads the sealing code', async () => {
+    const plain = await createForm(t.services, owner.id, { name: 'Plain contact' });
+    const { versionedPath, integrity } = t.app.clientScript;
+    const snippet = formSnippet(plain, `${t.url}/v1/submit/${plain.id}`, altchaUrls(t.url, plain.id), { url: `${t.url}${versionedPath}`, integrity });
+    const page = await servePage(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Contact</title></head><body><main>${snippet}</main></body></html>`);
+    try {
+      const tab = await newTab();
+      const scripts: string[] = [];
+      tab.on('request', (r) => {
+        if (r.resourceType() === 'script') scripts.push(r.url());
+      });
+      await tab.goto(page.url);
+      await tab.waitForFunction(() => 'Formgate' in window);
+      await tab.fill('textarea[name="message"]', 'in clear, as this form is not sealed');
+      await tab.click('button[type="submit"]');
+      await tab.getByRole('status').filter({ hasText: 'Thank you' }).waitFor();
+      expect(scripts).toEqual([`${t.url}${versionedPath}`]);
+      expect(await tab.evaluate(() => 'FormgateSeal' in window)).toBe(false);
+    } finally {
+      await page.close();
+    }
+  });
+
   it('no request body sent to Formgate held a secret key', () => {
     const toFormgate = sentBodies.filter((s) => s.url.startsWith(t.url));
     // Two log-ins, three recipient changes, two sealed submissions; the public keys did go.
