@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Form } from '../../src/features/forms/form.types.js';
 import type { Account } from '../../src/features/accounts/account.types.js';
 import { startTestApp, type TestApp } from '../../test/helpers/app.js';
+import { seriousViolations } from '../../test/helpers/axe.js';
 import { launchChromium, servePage } from '../../test/helpers/browser.js';
 import { altchaUrls } from '../../src/features/bot-checks/altcha-widget.js';
 import { formSnippet } from '../../src/frontends/dashboard/views/snippets.js';
@@ -119,6 +120,7 @@ describe('sealed forms in the browser', () => {
     expect(kept).toMatch(/^-----BEGIN AGE ENCRYPTED FILE-----/);
     expect(kept).not.toContain('AGE-SECRET-KEY-');
 
+    expect(await seriousViolations(ownerTab)).toEqual([]);
     // The public key is filled in as the recipient to add: sealing the form takes one click.
     expect(await ownerTab.inputValue('#sealed-recipient')).toBe(ownerRecipient);
     await ownerTab.fill('#sealed-add input[name="label"]', 'Owner');
@@ -157,6 +159,7 @@ describe('sealed forms in the browser', () => {
     await ownerTab.locator('#seal-status', { hasText: 'Decrypted 1 of 1' }).waitFor();
     expect(await ownerTab.textContent('td[data-sealed]')).toBe('email: ada@example.org · message: =SUM(A1:A9) First sealed hello');
 
+    expect(await seriousViolations(ownerTab)).toEqual([]);
     await ownerTab.fill('#seal-search', 'no such words');
     expect(await ownerTab.locator('tr[data-id]').first().isHidden()).toBe(true);
     await ownerTab.fill('#seal-search', 'SEALED HELLO');
