@@ -122,6 +122,7 @@ export async function send(form: HTMLFormElement, submitter: HTMLElement | null 
   const url = submitUrlOf(form);
   const key = state.key || (state.key = newIdempotencyKey());
   let outcome: SubmitOutcome | undefined;
+  let sent = true;
   try {
     // Uploads over 1 MB say how far they are, in steps of 10% (the region is read out).
     let shown = -1;
@@ -138,13 +139,15 @@ export async function send(form: HTMLFormElement, submitter: HTMLElement | null 
       const recipients = (form.getAttribute('data-formgate-seal') || '').split(/\s+/).filter(Boolean);
       body = await loadSealer(form.ownerDocument, url).then((s) => s.sealedBody(data, recipients)).catch(() => undefined);
     }
+    sent = body !== undefined;
     outcome = body ? await postSubmission(url, body, key, undefined, language, progress) : { ok: false, error: { code: 'seal_failed', message: text('sealFailed', language), fieldErrors: {} } };
   } finally {
     state.sending = false;
     restoreButtons();
     form.removeAttribute('aria-busy');
-    // After a success the form's reset (below) clears an ALTCHA widget; the form is done.
-    resetBotCheck(form, !outcome || (!outcome.ok && spentBotCheck(outcome)));
+    // After a success the form's reset (below) clears an ALTCHA widget; the form is done. Nothing
+    // sent (sealing failed) spent nothing.
+    resetBotCheck(form, !outcome || (sent && !outcome.ok && spentBotCheck(outcome)));
   }
 
   if (outcome.ok) {

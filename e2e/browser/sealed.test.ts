@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { armor } from 'age-encryption';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Form } from '../../src/features/forms/form.types.js';
@@ -119,6 +120,8 @@ describe('sealed forms in the browser', () => {
     const kept = await ownerTab.evaluate(() => localStorage.getItem('formgate.sealed.identity'));
     expect(kept).toMatch(/^-----BEGIN AGE ENCRYPTED FILE-----/);
     expect(kept).not.toContain('AGE-SECRET-KEY-');
+    // age's passphrase file with its default scrypt work factor (2^18), as `age -p` writes.
+    expect(Buffer.from(armor.decode(kept!)).toString('latin1')).toMatch(/^age-encryption\.org\/v1\n-> scrypt \S+ 18\n/);
 
     expect(await seriousViolations(ownerTab)).toEqual([]);
     // The public key is filled in as the recipient to add: sealing the form takes one click.

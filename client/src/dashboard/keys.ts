@@ -26,11 +26,15 @@ export function identitiesOf(keyFile: string): string[] {
     .filter((line) => line.startsWith('AGE-SECRET-KEY-'));
 }
 
-/** The key file encrypted with the passphrase (age's scrypt recipient), armored. */
-export async function protectKeyFile(keyFile: string, passphrase: string): Promise<string> {
+/**
+ * The key file encrypted with the passphrase (age's scrypt recipient), armored. The work factor
+ * is age's own default (2^18, about a second in a browser), as `age -p` uses.
+ */
+export async function protectKeyFile(keyFile: string, passphrase: string, scryptLogN = 18): Promise<string> {
   if (passphrase.length < 8) throw new Error('Choose a passphrase of at least 8 characters.');
   const encrypter = new Encrypter();
   encrypter.setPassphrase(passphrase);
+  encrypter.setScryptWorkFactor(scryptLogN);
   return armor.encode(await encrypter.encrypt(keyFile));
 }
 
