@@ -15,7 +15,7 @@ export interface paths {
         put?: never;
         /**
          * Submit a form (public; any origin)
-         * @description Accepts application/x-www-form-urlencoded, multipart/form-data (file parts ignored, unless the form keeps files: then each is stored and its field holds {"file": {id, name, size, type}}; over a file limit or the account's quota 413 payload_too_large, a type the form does not take validation_failed naming the field) or a flat application/json object. Answers JSON (200) or a 303 redirect; see the specification for the response modes. A form with allowedOrigins refuses a request whose Origin host (or, without Origin, Referer host) is not listed: 403 origin_not_allowed, nothing stored. Spam (honeypot, the form's blocked terms, blocked emails and link limit, then the bot check) is stored and answered with filtered: "spam". Any other method on a submit URL answers 405 method_not_allowed with Allow: POST, OPTIONS.
+         * @description Accepts application/x-www-form-urlencoded, multipart/form-data (file parts ignored, unless the form keeps files: then each is stored and its field holds {"file": {id, name, size, type}}; over a file limit or the account's quota 413 payload_too_large, a type the form does not take validation_failed naming the field) or a flat application/json object. Answers JSON (200) or a 303 redirect; see the specification for the response modes. A form with allowedOrigins refuses a request whose Origin host (or, without Origin, Referer host) is not listed: 403 origin_not_allowed, nothing stored. Spam (honeypot, the form's blocked terms, blocked emails and link limit, then the bot check) is stored and answered with filtered: "spam". A sealed form (its Form has sealed set) takes only the field "sealed", one armored age file encrypted in the browser, besides the control fields; anything else, a file part included, is 400 seal_required and nothing is stored. Any other method on a submit URL answers 405 method_not_allowed with Allow: POST, OPTIONS.
          */
         post: operations["submitForm"];
         delete?: never;
@@ -209,7 +209,7 @@ export interface components {
     schemas: {
         ErrorBody: {
             /** @enum {string} */
-            error: "validation_failed" | "unauthorized" | "access_denied" | "form_inactive" | "plan_required" | "not_found" | "method_not_allowed" | "payload_too_large" | "origin_not_allowed" | "request_timeout" | "rate_limited" | "internal_error" | "file_not_scanned";
+            error: "validation_failed" | "unauthorized" | "access_denied" | "form_inactive" | "plan_required" | "not_found" | "method_not_allowed" | "payload_too_large" | "origin_not_allowed" | "request_timeout" | "rate_limited" | "internal_error" | "seal_required" | "file_not_scanned";
             message: string;
             fieldErrors?: {
                 [key: string]: string;
@@ -312,7 +312,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description validation_failed: a malformed request, a field failing validation (fieldErrors names it), a bad limit or cursor */
+            /** @description validation_failed: a malformed request, a field failing validation (fieldErrors names it), a bad limit or cursor; seal_required: a sealed form got fields in clear (submit) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -421,7 +421,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description validation_failed: a malformed request, a field failing validation (fieldErrors names it), a bad limit or cursor */
+            /** @description validation_failed: a malformed request, a field failing validation (fieldErrors names it), a bad limit or cursor; seal_required: a sealed form got fields in clear (submit) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -517,7 +517,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description validation_failed: a malformed request, a field failing validation (fieldErrors names it), a bad limit or cursor */
+            /** @description validation_failed: a malformed request, a field failing validation (fieldErrors names it), a bad limit or cursor; seal_required: a sealed form got fields in clear (submit) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -600,7 +600,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description validation_failed: a malformed request, a field failing validation (fieldErrors names it), a bad limit or cursor */
+            /** @description validation_failed: a malformed request, a field failing validation (fieldErrors names it), a bad limit or cursor; seal_required: a sealed form got fields in clear (submit) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -668,7 +668,7 @@ export interface operations {
                     "application/octet-stream": string;
                 };
             };
-            /** @description validation_failed: a malformed request, a field failing validation (fieldErrors names it), a bad limit or cursor */
+            /** @description validation_failed: a malformed request, a field failing validation (fieldErrors names it), a bad limit or cursor; seal_required: a sealed form got fields in clear (submit) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -752,7 +752,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description validation_failed: a malformed request, a field failing validation (fieldErrors names it), a bad limit or cursor */
+            /** @description validation_failed: a malformed request, a field failing validation (fieldErrors names it), a bad limit or cursor; seal_required: a sealed form got fields in clear (submit) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -841,11 +841,20 @@ export interface operations {
                             isActive: 0 | 1;
                             /** Format: date-time */
                             createdAt: string;
+                            /** @description Sealed forms: the age recipients the visitor's browser encrypts the fields to; null when the form is not sealed */
+                            sealed: {
+                                recipients: {
+                                    /** @description An age X25519 recipient */
+                                    recipient: string;
+                                    /** @description Whose key it is, as its owner labelled it */
+                                    label: string | null;
+                                }[];
+                            } | null;
                         }[];
                     };
                 };
             };
-            /** @description validation_failed: a malformed request, a field failing validation (fieldErrors names it), a bad limit or cursor */
+            /** @description validation_failed: a malformed request, a field failing validation (fieldErrors names it), a bad limit or cursor; seal_required: a sealed form got fields in clear (submit) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -985,7 +994,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description validation_failed: a malformed request, a field failing validation (fieldErrors names it), a bad limit or cursor */
+            /** @description validation_failed: a malformed request, a field failing validation (fieldErrors names it), a bad limit or cursor; seal_required: a sealed form got fields in clear (submit) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1122,7 +1131,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description validation_failed: a malformed request, a field failing validation (fieldErrors names it), a bad limit or cursor */
+            /** @description validation_failed: a malformed request, a field failing validation (fieldErrors names it), a bad limit or cursor; seal_required: a sealed form got fields in clear (submit) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1224,7 +1233,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description validation_failed: a malformed request, a field failing validation (fieldErrors names it), a bad limit or cursor */
+            /** @description validation_failed: a malformed request, a field failing validation (fieldErrors names it), a bad limit or cursor; seal_required: a sealed form got fields in clear (submit) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1326,7 +1335,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description validation_failed: a malformed request, a field failing validation (fieldErrors names it), a bad limit or cursor */
+            /** @description validation_failed: a malformed request, a field failing validation (fieldErrors names it), a bad limit or cursor; seal_required: a sealed form got fields in clear (submit) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1437,7 +1446,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description validation_failed: a malformed request, a field failing validation (fieldErrors names it), a bad limit or cursor */
+            /** @description validation_failed: a malformed request, a field failing validation (fieldErrors names it), a bad limit or cursor; seal_required: a sealed form got fields in clear (submit) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1543,7 +1552,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description validation_failed: a malformed request, a field failing validation (fieldErrors names it), a bad limit or cursor */
+            /** @description validation_failed: a malformed request, a field failing validation (fieldErrors names it), a bad limit or cursor; seal_required: a sealed form got fields in clear (submit) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1652,7 +1661,7 @@ export interface operations {
                     "application/octet-stream": string;
                 };
             };
-            /** @description validation_failed: a malformed request, a field failing validation (fieldErrors names it), a bad limit or cursor */
+            /** @description validation_failed: a malformed request, a field failing validation (fieldErrors names it), a bad limit or cursor; seal_required: a sealed form got fields in clear (submit) */
             400: {
                 headers: {
                     [name: string]: unknown;
