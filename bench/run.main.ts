@@ -19,6 +19,7 @@ import { confirmationsScenario } from './confirmations.js';
 import { soakScenario } from './soak.js';
 import { rejectedScenario } from './rejected.js';
 import { uploadsScenario } from './uploads.js';
+import { sealedScenario } from './sealed.js';
 import { spamChecksScenario } from './spam-checks.js';
 import { receiverEnv, startReceiver } from './receiver.js';
 import { startSmtpSink } from './smtp-sink.js';
@@ -383,6 +384,7 @@ export async function runScenarios(options: RunOptions, report: Pick<ReportSetti
     await measure('soak', db, () => soakScenario(db, { seconds: options.soakSeconds }));
     await measure('rejected', db, () => rejectedScenario(db, { seconds: options.seconds, rounds: options.rounds }));
     await measure('uploads', db, () => uploadsScenario(db, { seconds: options.seconds, rounds: options.rounds }));
+    await measure('sealed', db, () => sealedScenario(db, options.seconds, options.rounds));
     process.stdout.write(`${db} done\n`);
   }
   writeResults();

@@ -6,7 +6,7 @@ import type { BenchDialect } from './lib.js';
 import { wholeNumberOption } from './options.js';
 
 /** The scenarios, in the order they run and are listed. */
-export const GROUPS = ['submit', 'paging', 'spam-checks', 'hooks', 'search', 'forms-list', 'purge', 'email', 'export', 'integrations', 'confirmations', 'soak', 'rejected', 'uploads'];
+export const GROUPS = ['submit', 'paging', 'spam-checks', 'hooks', 'search', 'forms-list', 'purge', 'email', 'export', 'integrations', 'confirmations', 'soak', 'rejected', 'uploads', 'sealed'];
 const DIALECTS: readonly BenchDialect[] = ['sqlite', 'postgres'];
 export const OPTIONS = {
   only: { type: 'string', default: GROUPS.join(',') },

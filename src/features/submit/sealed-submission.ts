@@ -18,11 +18,11 @@ export const fileOnSealedForm = (): AppError => sealRequired({ [SEALED_FIELD]: '
  * `{ sealed: "<armored age file>" }` whose header names X25519 recipients only. Other field
  * names are not echoed back: a name may itself say something of the visitor.
  */
-export async function checkSealedPayload(payload: SubmissionPayload): Promise<void> {
+export function checkSealedPayload(payload: SubmissionPayload): void {
   const names = Object.keys(payload);
   if (names.length !== 1 || names[0] !== SEALED_FIELD) throw sealRequired();
   const value = payload[SEALED_FIELD];
   if (typeof value !== 'string') throw sealRequired({ [SEALED_FIELD]: 'must be one armored age file' });
-  const problem = await armoredAgeProblem(value);
+  const problem = armoredAgeProblem(value);
   if (problem) throw sealRequired({ [SEALED_FIELD]: problem });
 }

@@ -187,7 +187,7 @@ export class SubmissionService {
   async acceptSubmission({ request, form: target }: Admission): Promise<SubmitOutcome> {
     const { control, payload } = separateControlFields(request.fields, target.botCheck);
     // Before the idempotency record is read or written: a refused body stores nothing and replays nothing.
-    if (target.sealed) await checkSealedPayload(payload);
+    if (target.sealed) checkSealedPayload(payload);
     if (!request.idempotencyKey) {
       const { result, replayed } = await this.store(request, target, payload, control, undefined);
       return { ...result, cached: replayed };
