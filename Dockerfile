@@ -73,8 +73,10 @@ RUN set -eu; \
 WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules
 COPY --from=build /app/dist/src ./dist/src
-# The browser script the server serves at /v1/client.js.
+# The browser script the server serves at /v1/client.js, its sealing chunk, the dashboard's sealed-form tools.
 COPY --from=build /app/client/dist/formgate.min.js ./client/dist/formgate.min.js
+COPY --from=build /app/client/dist/formgate-seal.min.js ./client/dist/formgate-seal.min.js
+COPY --from=build /app/client/dist/dashboard-sealed.min.js ./client/dist/dashboard-sealed.min.js
 COPY package.json LICENSE ./
 COPY bin ./bin
 # MALLOC_ARENA_MAX: glibc gives every thread that allocates an arena of its own, which keeps what

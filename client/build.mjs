@@ -1,26 +1,32 @@
 #!/usr/bin/env node
 // Builds formgate-client: the browser script Formgate serves (one minified ES2019 IIFE, no
-// dependencies), the same code as ES modules, and their type declarations.
+// dependencies) and its sealing chunk, the same code as ES modules, and their type declarations.
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, readdirSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { browserScriptOptions } from './script-options.mjs';
+import { browserBuild, dashboardSealedOptions } from './script-options.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const dist = join(here, 'dist');
 const src = join(here, 'src');
 rmSync(dist, { recursive: true, force: true });
 
-await build({ ...browserScriptOptions, outfile: join(dist, 'formgate.min.js'), logLevel: 'warning' });
+const { sealChunk, scriptOptions } = await browserBuild();
+mkdirSync(dist, { recursive: true });
+writeFileSync(join(dist, 'formgate-seal.min.js'), sealChunk);
+await build({ ...scriptOptions, outfile: join(dist, 'formgate.min.js'), logLevel: 'warning' });
+// Not part of the package's modules: the server's dashboard serves it (/dashboard/assets/sealed.js).
+await build({ ...dashboardSealedOptions, outfile: join(dist, 'dashboard-sealed.min.js'), logLevel: 'warning' });
 
 // The modules stay one file per source (no bundling), so `formgate-client/react` shares the
 // submit code with the main entry instead of carrying a copy.
 await build({
-  entryPoints: readdirSync(src).filter((f) => f.endsWith('.ts') && f !== 'browser.ts').map((f) => join(src, f)),
+  entryPoints: readdirSync(src).filter((f) => f.endsWith('.ts') && !f.startsWith('browser')).map((f) => join(src, f)),
   outdir: dist,
+  define: scriptOptions.define,
   format: 'esm',
   platform: 'browser',
   target: 'es2019',

@@ -6,9 +6,14 @@ import {
   resetBotCheck,
   spentBotCheck,
   startAltcha,
+  type SubmitBody,
   type SubmitError,
   type SubmitOutcome,
 } from './submit.js';
+import type { Sealer } from './seal.js';
+
+/** The sealing chunk's file name (beside the script) and SRI value, written in by the build. */
+declare const __FORMGATE_SEAL_CHUNK__: { file: string; integrity: string };
 
 interface FormState {
   sending: boolean;
@@ -19,6 +24,41 @@ interface FormState {
 }
 
 const states = new WeakMap<HTMLFormElement, FormState>();
+let sealer: Promise<Sealer> | undefined;
+/** Where the script was loaded from: the sealing chunk is served beside it. */
+let scriptUrl: string | undefined;
+
+/** Tells the script its own URL (browser.ts, from document.currentScript). */
+export function setScriptUrl(url: string | undefined): void {
+  scriptUrl = url;
+}
+
+/**
+ * Loads the sealing chunk once, by a script element pinned to the chunk's bytes (integrity):
+ * a page without a sealed form never downloads it. Beside the script, else on the origin of
+ * the form's submit URL.
+ */
+function loadSealer(doc: Document, submitUrl: string): Promise<Sealer> {
+  const global = window as unknown as { FormgateSeal?: Sealer };
+  if (global.FormgateSeal) return Promise.resolve(global.FormgateSeal);
+  if (sealer) return sealer;
+  const loading = new Promise<Sealer>((resolve, reject) => {
+    const script = doc.createElement('script');
+    script.src = new URL(__FORMGATE_SEAL_CHUNK__.file, scriptUrl || new URL('/v1/', submitUrl)).href;
+    script.integrity = __FORMGATE_SEAL_CHUNK__.integrity;
+    script.crossOrigin = 'anonymous';
+    script.async = true;
+    script.onload = () => (global.FormgateSeal ? resolve(global.FormgateSeal) : reject(new Error('no sealer')));
+    script.onerror = () => reject(new Error('The sealing code did not load.'));
+    doc.head.appendChild(script);
+  });
+  // A failed load is tried again at the next submit.
+  loading.catch(() => {
+    if (sealer === loading) sealer = undefined;
+  });
+  return (sealer = loading);
+}
+
 const enhanced = new WeakSet<Document>();
 let errorIds = 0;
 
@@ -50,6 +90,9 @@ export function enhance(doc: Document = document): void {
  * Turnstile's script when a Formgate form holds a widget and the page did not load it.
  */
 function loadBotCheck(doc: Document): void {
+  // Sealing ready before the visitor presses send.
+  const sealed = doc.querySelector<HTMLFormElement>('form[data-formgate][data-formgate-seal]');
+  if (sealed) loadSealer(doc, submitUrlOf(sealed)).catch(() => undefined);
   const widgets = doc.querySelectorAll('form[data-formgate] altcha-widget:not([auto])');
   for (let i = 0; i < widgets.length; i++) startAltcha(widgets[i]!);
   if (!doc.querySelector('form[data-formgate] .cf-turnstile') || (window as { turnstile?: unknown }).turnstile) return;
@@ -76,10 +119,10 @@ export async function send(form: HTMLFormElement, submitter: HTMLElement | null 
   const button = submitter as HTMLButtonElement | null;
   if (button && button.name) data.append(button.name, button.value);
   const multipart = (form.getAttribute('enctype') || '').toLowerCase() === 'multipart/form-data';
-  // getAttribute, not form.action: a field named "action" would shadow the property.
-  const url = new URL(form.getAttribute('action') || '', form.ownerDocument.baseURI).href;
+  const url = submitUrlOf(form);
   const key = state.key || (state.key = newIdempotencyKey());
   let outcome: SubmitOutcome | undefined;
+  let sent = true;
   try {
     // Uploads over 1 MB say how far they are, in steps of 10% (the region is read out).
     let shown = -1;
@@ -90,13 +133,21 @@ export async function send(form: HTMLFormElement, submitter: HTMLElement | null 
       status.setAttribute('data-progress', String(percent));
       show(status, 'sending', `${text('sending', language)} ${percent}%`);
     };
-    outcome = await postSubmission(url, formBody(data, multipart), key, undefined, language, progress);
+    let body: SubmitBody | undefined = formBody(data, multipart);
+    if (form.hasAttribute('data-formgate-seal')) {
+      // Never in clear: a form that cannot be sealed is not sent at all.
+      const recipients = (form.getAttribute('data-formgate-seal') || '').split(/\s+/).filter(Boolean);
+      body = await loadSealer(form.ownerDocument, url).then((s) => s.sealedBody(data, recipients)).catch(() => undefined);
+    }
+    sent = body !== undefined;
+    outcome = body ? await postSubmission(url, body, key, undefined, language, progress) : { ok: false, error: { code: 'seal_failed', message: text('sealFailed', language), fieldErrors: {} } };
   } finally {
     state.sending = false;
     restoreButtons();
     form.removeAttribute('aria-busy');
-    // After a success the form's reset (below) clears an ALTCHA widget; the form is done.
-    resetBotCheck(form, !outcome || (!outcome.ok && spentBotCheck(outcome)));
+    // After a success the form's reset (below) clears an ALTCHA widget; the form is done. Nothing
+    // sent (sealing failed) spent nothing.
+    resetBotCheck(form, !outcome || (sent && !outcome.ok && spentBotCheck(outcome)));
   }
 
   if (outcome.ok) {
@@ -117,6 +168,11 @@ export async function send(form: HTMLFormElement, submitter: HTMLElement | null 
     form.dispatchEvent(new CustomEvent('formgate:error', { detail: outcome }));
   }
   return outcome;
+}
+
+/** The form's submit URL; getAttribute, not form.action: a field named "action" would shadow it. */
+function submitUrlOf(form: HTMLFormElement): string {
+  return new URL(form.getAttribute('action') || '', form.ownerDocument.baseURI).href;
 }
 
 /** `data-formgate-redirect`: where to go after success (JSON answers do not name the form's success URL). */

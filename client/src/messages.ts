@@ -14,6 +14,7 @@ export const messages = {
   offline: 'You are offline. Please reconnect to the internet, then send the form again.',
   server: 'Something went wrong on our side. Please try again in a moment.',
   invalid: 'Some fields need another look.',
+  sealFailed: 'The form could not be encrypted, so nothing was sent. Please reload the page and try again.',
 };
 
 export type Messages = typeof messages;
@@ -33,6 +34,7 @@ export const translations: Record<string, Messages> = {
     offline: 'Sie sind offline. Bitte verbinden Sie sich mit dem Internet und senden Sie das Formular dann erneut.',
     server: 'Bei uns ist etwas schiefgegangen. Bitte versuchen Sie es gleich noch einmal.',
     invalid: 'Einige Felder müssen noch einmal geprüft werden.',
+    sealFailed: 'Das Formular konnte nicht verschlüsselt werden, daher wurde nichts gesendet. Bitte laden Sie die Seite neu und versuchen Sie es erneut.',
   },
   fr: {
     sending: 'Envoi…',
@@ -44,6 +46,7 @@ export const translations: Record<string, Messages> = {
     offline: 'Vous êtes hors ligne. Reconnectez-vous à Internet, puis renvoyez le formulaire.',
     server: 'Un problème est survenu de notre côté. Veuillez réessayer dans un instant.',
     invalid: 'Certains champs sont à revoir.',
+    sealFailed: "Le formulaire n'a pas pu être chiffré, rien n'a donc été envoyé. Rechargez la page et réessayez.",
   },
   es: {
     sending: 'Enviando…',
@@ -55,6 +58,7 @@ export const translations: Record<string, Messages> = {
     offline: 'No tiene conexión. Vuelva a conectarse a Internet y envíe el formulario de nuevo.',
     server: 'Algo salió mal por nuestra parte. Inténtelo de nuevo en un momento.',
     invalid: 'Algunos campos necesitan revisión.',
+    sealFailed: 'No se pudo cifrar el formulario, así que no se envió nada. Vuelva a cargar la página e inténtelo de nuevo.',
   },
   pt: {
     sending: 'A enviar…',
@@ -66,6 +70,7 @@ export const translations: Record<string, Messages> = {
     offline: 'Está sem ligação. Volte a ligar-se à Internet e envie o formulário novamente.',
     server: 'Algo correu mal do nosso lado. Tente novamente dentro de momentos.',
     invalid: 'Alguns campos precisam de ser revistos.',
+    sealFailed: 'Não foi possível cifrar o formulário, por isso nada foi enviado. Recarregue a página e tente novamente.',
   },
 };
 

@@ -4,9 +4,10 @@ import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type AppUnderTest } from '../../test/helpers/app.js';
 // @ts-expect-error: a plain .mjs module beside the build script, without declarations.
-import { browserScriptOptions } from '../script-options.mjs';
+import { browserBuild } from '../script-options.mjs';
 
 const built = readFileSync(new URL('../dist/formgate.min.js', import.meta.url));
+const builtSeal = readFileSync(new URL('../dist/formgate-seal.min.js', import.meta.url));
 
 let t: AppUnderTest;
 beforeAll(async () => {
@@ -18,9 +19,27 @@ afterAll(async () => {
 
 describe('GET /v1/client.js and /v1/client.<hash>.js', () => {
   it('the built script is what the sources build today (a stale build would be served)', async () => {
-    const fresh = await build({ ...browserScriptOptions, write: false, logLevel: 'silent' });
+    const today = (await browserBuild()) as { sealChunk: Buffer; scriptOptions: Parameters<typeof build>[0] };
+    const fresh = await build({ ...today.scriptOptions, write: false, logLevel: 'silent' });
     expect(fresh.outputFiles).toHaveLength(1);
     expect(Buffer.from(fresh.outputFiles![0]!.contents).equals(built)).toBe(true);
+    expect(today.sealChunk.equals(builtSeal)).toBe(true);
+  });
+
+  it('serves the sealing chunk at the one versioned URL the script names, with its integrity', async () => {
+    const seal = t.app.clientScript.seal!;
+    const sha256 = createHash('sha256').update(builtSeal).digest('hex');
+    expect(seal.versionedPath).toBe(`/v1/client-seal.${sha256.slice(0, 16)}.js`);
+    expect(built.toString('utf8')).toContain(seal.versionedPath.slice('/v1/'.length));
+    expect(built.toString('utf8')).toContain(seal.integrity);
+    const res = await t.fetch(seal.versionedPath, { headers: { origin: 'https://www.example.org' } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(res.headers.get('access-control-allow-origin')).toBe('https://www.example.org');
+    expect(res.headers.get('etag')).toBe(`"${seal.hash}"`);
+    expect(Buffer.from(await res.arrayBuffer()).equals(builtSeal)).toBe(true);
+    expect((await t.fetch('/v1/client-seal.0123456789abcdef.js')).status).toBe(404);
   });
 
   it('serves the built script under a name derived from its bytes, with its SRI value', () => {

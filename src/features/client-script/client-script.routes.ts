@@ -16,23 +16,26 @@ const schema = {
 } as const;
 
 /**
- * The browser script at /v1/client.js and /v1/client.<hash>.js, readable from any origin like the
+ * The browser script at /v1/client.js and /v1/client.<hash>.js (and its sealing chunk at
+ * /v1/client-seal.<hash>.js), readable from any origin like the
  * submit endpoint (a `<script crossorigin>` with Subresource Integrity needs the CORS header).
  * Any other hash is an unknown route (404): an old URL must never serve other bytes.
  */
 export function clientScriptRoutes(script: ClientScript) {
   return async function routes(app: FastifyInstance): Promise<void> {
-    const etag = `"${script.hash}"`;
-    const serve = (cacheControl: string) => async (request: FastifyRequest, reply: FastifyReply) => {
+    const serve = (cacheControl: string, asset: { hash: string; body: Buffer } = script) => async (request: FastifyRequest, reply: FastifyReply) => {
+      const etag = `"${asset.hash}"`;
       const origin = request.headers.origin;
       reply.header('access-control-allow-origin', origin ?? '*');
       if (origin) reply.header('vary', 'Origin');
       reply.header('cache-control', cacheControl).header('etag', etag);
       if (matchesEtag(request.headers['if-none-match'], etag)) return reply.code(304).send();
-      return reply.type('text/javascript; charset=utf-8').send(script.body);
+      return reply.type('text/javascript; charset=utf-8').send(asset.body);
     };
     app.get('/v1/client.js', { schema }, serve(PLAIN_CACHE));
     app.get(script.versionedPath, { schema }, serve(VERSIONED_CACHE));
+    // The sealing chunk has only its versioned URL: the script asks for the build it names.
+    if (script.seal) app.get(script.seal.versionedPath, { schema }, serve(VERSIONED_CACHE, script.seal));
   };
 }
 

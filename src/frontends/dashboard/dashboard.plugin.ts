@@ -16,6 +16,7 @@ import { adminPages } from './pages/admin/admin.routes.js';
 import { auditPages } from './pages/audit/audit.routes.js';
 import { appCss, appJs, faviconSvg } from './assets.js';
 import { inboxCss, inboxJs } from './pages/inbox/inbox.assets.js';
+import { sealedScript } from './sealed-script.js';
 import { authPages } from './pages/auth/auth.routes.js';
 import { ssoPages } from './pages/sso/sso.routes.js';
 import { emailPages, emailPublicPages } from './pages/email/email.routes.js';
@@ -163,6 +164,9 @@ export async function dashboardPlugin(app: FastifyInstance): Promise<void> {
     );
     dashboard.get('/dashboard/assets/app.js', { schema: { hide: true } }, async (_request, reply) =>
       reply.type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=3600').send(appJs + inboxJs),
+    );
+    dashboard.get('/dashboard/assets/sealed.js', { schema: { hide: true } }, async (_request, reply) =>
+      reply.type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=3600').send(sealedScript()),
     );
     // A fresh instance (no account yet, sign-up open) opens on sign-up: its first visitor has nothing to log in to.
     dashboard.get('/dashboard', { schema: { hide: true } }, async (request, reply) => {

@@ -19,6 +19,7 @@ import { memberViews } from '../pages/members/members.views.js';
 import { sealedViews } from '../pages/forms/sealed.views.js';
 import { settingsViews } from '../pages/forms/settings.views.js';
 import { submissionInboxViews } from '../pages/inbox/submission-inbox.views.js';
+import { sealedSubmissionViews } from '../pages/submissions/sealed-submissions.views.js';
 import { submissionViews } from '../pages/submissions/submissions.views.js';
 import { submitterViews } from '../pages/forms/submitter.views.js';
 
@@ -38,6 +39,7 @@ const templates: Record<string, string> = {
   ...emailViews,
   ...submitterViews,
   ...submissionViews,
+  ...sealedSubmissionViews,
   ...submissionInboxViews,
   ...hookViews,
   ...integrationViews,

@@ -24,6 +24,7 @@ export const sealedViews: Record<string, string> = {
   <% } else { %>
   <p class="muted" id="sealed-off">Off. A sealed form's submissions are encrypted in the visitor's browser with <a href="https://age-encryption.org">age</a> to recipients you choose, and this server stores only the ciphertext. Spam rules, required fields, the learning filter, search, the confirmation email and field values in notifications, chat and exports then cannot work; bot checks, the honeypot, rate limits, hooks and retention still do. A form that keeps files cannot be sealed.</p>
   <% } %>
+  <%~ include('@sealedKeyMaker', { fillId: 'sealed-recipient' }) %><script src="/dashboard/assets/sealed.js" defer></script>
   <form method="post" action="/dashboard/forms/<%= it.form.id %>/sealed/add" class="stack" id="sealed-add" novalidate>
     <input type="hidden" name="_csrf" value="<%= it.csrf %>">
     <label>Recipient (an age public key, <code>age1…</code>, as <code>age-keygen</code> prints it) <input name="recipient" id="sealed-recipient" maxlength="100" autocomplete="off" spellcheck="false" value="<%= sv.recipient || '' %>" aria-describedby="sealed-recipient-error"></label>

@@ -1,4 +1,5 @@
 import { valueText } from '../../../../platform/lib/template.js';
+import { isSealedPayload } from '../../../../platform/lib/age.js';
 import type { MessageLogEntry } from '../../../../features/outbox/outbox.types.js';
 import type { Form } from '../../../../features/forms/form.types.js';
 import { BROWSE_PAGE_SIZE, type BrowsePage } from '../../../../features/submissions/submission-browse.service.js';
@@ -100,6 +101,11 @@ const describeValue = (value: unknown) => valueText(value);
 export const submissionFields = (submission: Submission) =>
   Object.entries(submission.payload).map(([name, value]) => ({ name, value: describeValue(value) }));
 
+/** A sealed submission's armored age file (its whole payload), or undefined: told from the data, so what was sealed stays sealed after the form is unsealed. */
+export function sealedText(payload: Submission['payload']): string | undefined {
+  return isSealedPayload(payload) ? payload.sealed : undefined;
+}
+
 /** Fields that say who sent a submission, in the order they are looked for. */
 const NAME_FIELDS = ['name', 'fullname', 'full_name', 'full-name', 'your-name', 'your_name'];
 const EMAIL_FIELDS = ['email', 'e-mail', 'mail', 'your-email', 'your_email'];
@@ -193,6 +199,7 @@ export function submissionListModel(input: {
     back: `/dashboard/forms/${form.id}/submissions${input.url.includes('?') ? input.url.slice(input.url.indexOf('?')) : ''}`,
     olderHref: page.olderCursor ? link(page.olderCursor, 'older', at + shown) : null,
     newerHref: page.newerCursor ? link(page.newerCursor, 'newer', at - BROWSE_PAGE_SIZE) : null,
+    anySealed: page.submissions.some((s) => sealedText(s.payload) !== undefined),
     submissions: page.submissions.map((s) => {
       const t = input.triage.get(s.id);
       return {
@@ -201,6 +208,7 @@ export function submissionListModel(input: {
         country: s.country,
         reason: spamReasonWords(s.spamReason, s.spamScore),
         ...rowSummary(s),
+        sealed: sealedText(s.payload),
         read: t?.read ?? false,
         done: t?.state === 'done',
         assignee: t?.assignee ?? null,

@@ -33,6 +33,7 @@ export const submissionViews: Record<string, string> = {
 <p class="muted small-print" id="dates-zone">From and To are whole days in <%= it.timeZone %>, both included.</p>
 <% if (it.fieldErrors.from) { %><p class="field-error" id="from-error"><%= it.fieldErrors.from %></p><% } %>
 <% if (it.fieldErrors.to) { %><p class="field-error" id="to-error"><%= it.fieldErrors.to %></p><% } %>
+<% if (it.anySealed || it.form.sealed) { %><%~ include('@sealedOpener', it) %><% } %>
 <% if (it.submissions.length === 0) { %><% if (Object.keys(it.fieldErrors).length === 0) { %><p class="muted" id="empty"><%= it.filtered ? 'No submissions match.' : 'Nothing here yet.' %></p><% } %><% } else { %>
 <% var triager = it.can('submissions.triage'); %>
 <% if (triager) { %><form method="post" action="/dashboard/forms/<%= it.form.id %>/submissions/bulk" id="bulk">
@@ -66,9 +67,11 @@ export const submissionViews: Record<string, string> = {
 <thead><tr><% if (triager) { %><th><span class="sr">Select</span></th><% } %><th>From</th><th>Received</th><th>Country</th><% if (it.spam) { %><th>Reason</th><% } %><th>State</th><th>Assignee</th><th>Tags</th></tr></thead>
 <tbody>
 <% it.submissions.forEach(function (s) { %>
-<tr class="<%= s.read ? '' : 'unread' %>"><% if (triager) { %><td data-label="Select" class="select"><input type="checkbox" name="ids" value="<%= s.id %>" aria-label="Select submission <%= s.id %>"></td><% } %>
-<td data-label="From" class="preview"><div class="sender-line"><a href="/dashboard/submissions/<%= s.id %>"><%= s.who || 'No name given' %></a><% if (!s.read) { %> <span class="badge unread-badge">unread</span><% } %><% if (s.whoDetail) { %> <span class="muted detail"><%= s.whoDetail %></span><% } %></div><div class="snippet"><%= s.preview %></div></td>
-<td data-label="Received" class="received"><%~ it.h.timeTag(s.createdAt) %></td>
+<tr class="<%= s.read ? '' : 'unread' %>" data-id="<%= s.id %>" data-created="<%= s.createdAt %>"><% if (triager) { %><td data-label="Select" class="select"><input type="checkbox" name="ids" value="<%= s.id %>" aria-label="Select submission <%= s.id %>"></td><% } %>
+<% if (s.sealed) { %><td data-label="From" class="preview" data-sealed="<%= s.sealed %>">Sealed: open it with your key above.</td>
+<td data-label="Received" class="received"><a href="/dashboard/submissions/<%= s.id %>"><%~ it.h.timeTag(s.createdAt) %></a><% if (!s.read) { %> <span class="badge unread-badge">unread</span><% } %></td>
+<% } else { %><td data-label="From" class="preview"><div class="sender-line"><a href="/dashboard/submissions/<%= s.id %>"><%= s.who || 'No name given' %></a><% if (!s.read) { %> <span class="badge unread-badge">unread</span><% } %><% if (s.whoDetail) { %> <span class="muted detail"><%= s.whoDetail %></span><% } %></div><div class="snippet"><%= s.preview %></div></td>
+<td data-label="Received" class="received"><%~ it.h.timeTag(s.createdAt) %></td><% } %>
 <td data-label="Country" class="country"><%~ it.h.countryTag(s.country) %></td>
 <% if (it.spam) { %><td data-label="Reason" class="reason"><%= s.reason %></td><% } %>
 <td data-label="State" class="state"><%= s.done ? 'Done' : 'Open' %></td>
@@ -91,9 +94,11 @@ export const submissionViews: Record<string, string> = {
 <p class="muted">Received <%~ it.h.timeTag(it.submission.createdAt) %> · <%~ it.h.countryTag(it.submission.country) %> · <span id="spam-state"><%= it.submission.isSpam ? 'Spam: ' + it.spamReason : 'Inbox' %></span></p>
 <div class="submission-layout">
 <div class="submission-content" id="submission-content">
-<table class="fields">
+<% if (it.sealed) { %><%~ include('@sealedOpener', it) %>
+<table class="fields" id="sealed-fields" data-sealed="<%= it.sealed %>" data-id="<%= it.submission.id %>" data-created="<%= it.submission.createdAt %>"><tr><td class="muted">Sealed: open it with your key above.</td></tr></table>
+<% } else { %><table class="fields">
 <% it.fields.forEach(function (f) { %><tr><th><%= f.name %></th><td><%= f.value %></td></tr><% }) %>
-</table>
+</table><% } %>
 <% if (it.files && it.files.length > 0) { %><h2>Files</h2>
 <ul class="files">
 <% it.files.forEach(function (f) { %><li><% if (f.beingScanned) { %><%= f.name %> <span class="muted">(<%= f.field %> · <%= f.type %> · <%= f.size %> · being scanned)</span><% } else { %><a href="/dashboard/files/<%= f.id %>" download><%= f.name %></a> <span class="muted">(<%= f.field %> · <%= f.type %> · <%= f.size %><%= f.scanState === 'unscanned' ? ' · not scanned yet' : '' %>)</span><% } %></li><% }) %>
