@@ -49,6 +49,8 @@ describe(`Google Sheets integrations on ${testDialect}`, () => {
     await waitFor(() => google.rows(spreadsheet, 'Leads').length === 2, 15_000, 'the header and the first row');
     const second = await send(form.id, { email: 'grace@example.com', company: 'Navy' });
     await waitFor(() => google.rows(spreadsheet, 'Leads').length === 3, 15_000, 'the second row');
+    // The row lands before its attempt is logged.
+    await waitFor(async () => (await attemptsOf(integration.id)).length === 2, 15_000, 'both attempts logged');
 
     const rows = google.rows(spreadsheet, 'Leads');
     const stored = await t.handle.db.selectFrom('submissions').select(['id', 'created_at']).where('form_id', '=', form.id).orderBy('created_at').execute();
