@@ -134,7 +134,7 @@ describe(`Google Sheets integrations on ${testDialect}`, () => {
     const before = google.tokenRequests;
     google.failTokenRequests(503, 503);
     await send(form.id, { email: 'ada@example.com' });
-    await waitFor(() => google.rows(spreadsheet, 'Leads').length === 2, 15_000, 'the row after two failed sign-ins');
+    await waitFor(async () => (await attemptsOf(integration.id)).length === 3, 15_000, 'the row after two failed sign-ins');
     expect((await attemptsOf(integration.id)).map((a) => [a.outcome, a.status])).toEqual([
       ['retry', 503],
       ['retry', 503],
@@ -142,6 +142,7 @@ describe(`Google Sheets integrations on ${testDialect}`, () => {
     ]);
     // The library's own retries are off: each attempt asked once.
     expect(google.tokenRequests - before).toBe(3);
+    expect(google.rows(spreadsheet, 'Leads')).toHaveLength(2);
 
     const deleted = await sheetsForm();
     google.deleteKey(deleted.account.client_email);
