@@ -25,6 +25,7 @@ const EXPIRY_MARGIN_MS = 60_000;
  * retries, with its backoff and its log of attempts).
  */
 export function tokenTransporter(tokenUrl: string, timeoutMs: number): gaxios.Gaxios {
+  // Node's own fetch, as every other request here; gaxios would otherwise load node-fetch.
   const transporter = new gaxios.Gaxios({ fetchImplementation: fetch, timeout: timeoutMs, redirect: 'manual' });
   transporter.interceptors.request.add({
     resolved: async (options) => {
