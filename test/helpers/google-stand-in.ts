@@ -3,11 +3,13 @@ import type { ServerResponse } from 'node:http';
 import { bearer, json, StandInServer, type StandInRequest } from './service-stand-in.js';
 
 const SCOPE = 'https://www.googleapis.com/auth/spreadsheets';
+/** What Google checks a JWT's `aud` against, wherever the request was sent; every key's token_uri. */
+export const GOOGLE_TOKEN_AUDIENCE = 'https://oauth2.googleapis.com/token';
 
 /**
  * Google's token endpoint and the Sheets API's values methods, on loopback, checking what Google
- * checks: the JWT's RS256 signature against the service account's public key, its `aud` (the
- * token URL), its scope and expiry; a bearer token it issued; a spreadsheet shared with the
+ * checks: the JWT's RS256 signature against the service account's public key, its `aud` (Google's
+ * token URL, though the request reached this stand-in), its scope and expiry; a bearer token it issued; a spreadsheet shared with the
  * account; `valueInputOption=RAW`. Cells are kept as the text written.
  */
 export class GoogleStandIn {
@@ -17,6 +19,8 @@ export class GoogleStandIn {
   readonly spreadsheets = new Map<string, { sharedWith: Set<string>; sheets: Map<string, string[][]> }>();
   /** The next append is written, then the stand-in stops before answering and starts again. */
   private restartOnAppend = false;
+  /** Statuses the next token requests are answered with, before any check. */
+  private readonly tokenFailures: number[] = [];
   tokenRequests = 0;
 
   async start(): Promise<void> {
@@ -39,7 +43,7 @@ export class GoogleStandIn {
       private_key: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
       client_email: email,
       client_id: '1234567890',
-      token_uri: this.tokenUrl,
+      token_uri: GOOGLE_TOKEN_AUDIENCE,
     };
     return { client_email: email, key: JSON.stringify(file, null, 2) };
   }
@@ -50,6 +54,16 @@ export class GoogleStandIn {
 
   rows(id: string, sheet = 'Sheet1'): string[][] {
     return this.spreadsheets.get(id)?.sheets.get(sheet) ?? [];
+  }
+
+  /** The account's key deleted in Google Cloud: its JWTs no longer verify. */
+  deleteKey(email: string): void {
+    this.publicKeys.delete(email);
+  }
+
+  /** The next token requests are answered with these statuses (a 503 while Google is down). */
+  failTokenRequests(...statuses: number[]): void {
+    this.tokenFailures.push(...statuses);
   }
 
   restartAfterNextAppend(): void {
@@ -103,6 +117,8 @@ export class GoogleStandIn {
 
   private token(req: StandInRequest, res: ServerResponse): void {
     this.tokenRequests++;
+    const failure = this.tokenFailures.shift();
+    if (failure !== undefined) return json(res, failure, { error: 'backend_error', error_description: 'The service is currently unavailable.' });
     const form = new URLSearchParams(req.body);
     const refuse = (description: string) => json(res, 400, { error: 'invalid_grant', error_description: description });
     if (form.get('grant_type') !== 'urn:ietf:params:oauth:grant-type:jwt-bearer') return refuse('wrong grant_type');
@@ -114,7 +130,7 @@ export class GoogleStandIn {
     if (h.alg !== 'RS256' || !publicKey) return refuse('Invalid JWT Signature.');
     const valid = createVerify('RSA-SHA256').update(`${header}.${claims}`).verify(createPublicKey(publicKey), Buffer.from(signature, 'base64url'));
     if (!valid) return refuse('Invalid JWT Signature.');
-    if (c.aud !== this.tokenUrl) return refuse('Invalid JWT: aud');
+    if (c.aud !== GOOGLE_TOKEN_AUDIENCE) return refuse('Invalid JWT: aud');
     if (!(c.scope ?? '').split(' ').includes(SCOPE)) return refuse('Invalid JWT: scope');
     const now = Math.floor(Date.now() / 1000);
     if (typeof c.exp !== 'number' || c.exp <= now || c.exp - (c.iat ?? 0) > 3600) return refuse('Invalid JWT: Token must be a short-lived token (60 minutes) and in a reasonable timeframe.');

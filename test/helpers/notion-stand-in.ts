@@ -49,6 +49,9 @@ export class NotionStandIn {
   readonly server = new StandInServer((req, res) => this.handle(req, res));
   private readonly databases = new Map<string, { token: string; dataSourceId: string; properties: Record<string, string>; pages: Page[] }>();
   schemaReads = 0;
+  pageRequests = 0;
+  /** Answers the next page creations get instead of a page (Notion overloaded, rate-limited). */
+  private readonly pageFailures: Array<{ status: number; code: string; message: string; headers: Record<string, string> }> = [];
 
   async start(): Promise<void> {
     await this.server.start();
@@ -59,6 +62,11 @@ export class NotionStandIn {
     const id = randomUUID();
     this.databases.set(id, { token, dataSourceId: randomUUID(), properties, pages: [] });
     return id;
+  }
+
+  /** The next page creation is answered with this error, in Notion's shape. */
+  failNextPage(status: number, code: string, message: string, headers: Record<string, string> = {}): void {
+    this.pageFailures.push({ status, code, message, headers });
   }
 
   pages(database: string): Page[] {
@@ -85,6 +93,9 @@ export class NotionStandIn {
       return json(res, 200, { object: 'data_source', id: db!.dataSourceId, properties });
     }
     if (req.path === '/v1/pages' && req.method === 'POST') {
+      this.pageRequests++;
+      const failure = this.pageFailures.shift();
+      if (failure) return json(res, failure.status, { object: 'error', status: failure.status, code: failure.code, message: failure.message }, failure.headers);
       const body = JSON.parse(req.body) as { parent?: { type?: string; data_source_id?: string }; properties?: Record<string, Record<string, unknown>>; children?: Array<Record<string, unknown>> };
       if (body.parent?.type !== 'data_source_id') return error(400, 'validation_error', 'body.parent.data_source_id should be defined.');
       const db = [...this.databases.values()].find((d) => d.dataSourceId === body.parent!.data_source_id);

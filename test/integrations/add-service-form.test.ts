@@ -58,7 +58,7 @@ describe(`adding a Sheets, Airtable, Notion, Mailchimp or listmonk integration o
     const { client, formId } = await ownerWithForm('services-key@example.com');
     await client.get(`/dashboard/forms/${formId}/integrations`);
     const privateKey = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
-    const key = JSON.stringify({ type: 'service_account', client_email: 'fg@p.iam.gserviceaccount.com', private_key: privateKey, token_uri: t.config.googleTokenUrl });
+    const key = JSON.stringify({ type: 'service_account', client_email: 'fg@p.iam.gserviceaccount.com', private_key: privateKey, token_uri: 'https://oauth2.googleapis.com/token' });
     const refused = await client.post(`/dashboard/forms/${formId}/integrations`, { kind: 'sheets', key, spreadsheet: 'short', sheet: 'Leads' });
     expect(refused.res.status).toBe(400);
     const form = addForm(refused.html, 'sheets');

@@ -75,7 +75,7 @@ describe(`Airtable integrations on ${testDialect}`, () => {
     for (let i = 0; i < 6; i++) airtable.hit(base);
     await send(form.id, { n: '0' });
     await waitFor(() => airtable.records(base, 'Leads').length === 2, 15_000, 'the first records');
-    // The record lands before its attempt is written down.
+    // A record lands before its attempt is logged.
     await waitFor(async () => (await attemptsOf(one.id)).at(-1)?.outcome === 'sent', 15_000, 'the sent attempt logged');
     const first = await attemptsOf(one.id);
     expect(first[0]).toMatchObject({ outcome: 'retry', status: 429 });

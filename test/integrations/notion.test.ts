@@ -83,4 +83,38 @@ describe(`Notion integrations on ${testDialect}`, () => {
       fieldErrors: { token: expect.any(String), database: expect.stringContaining('32 hexadecimal digits') },
     });
   });
+  it('429 waits its Retry-After and 503 is retried, by the outbox alone; a page refused as invalid fails for good; a revoked token turns it off', async () => {
+    const { form } = await createOwner(t.services);
+    const database = notion.createDatabase(TOKEN, { Name: 'title' });
+    const integration = await t.services.integrations.addIntegration(form.id, { kind: 'notion', token: TOKEN, database });
+    const attempts = async () => (await t.services.integrations.listAttempts(integration.id, 20)).reverse();
+    const before = notion.pageRequests;
+    notion.failNextPage(429, 'rate_limited', 'You have been rate limited. Please try again in a few minutes.', { 'retry-after': '1' });
+    notion.failNextPage(503, 'service_unavailable', 'Notion is unavailable, please try again later.');
+    await send(form.id, { name: 'Ada' });
+    // The page lands before its attempt is logged: wait for the log.
+    await waitFor(async () => (await attempts()).length === 3, 15_000, 'the page');
+    const first = await attempts();
+    expect(first.map((a) => [a.outcome, a.status])).toEqual([
+      ['retry', 429],
+      ['retry', 503],
+      ['sent', 200],
+    ]);
+    expect(first[1]!.error).toBe('Notion answered HTTP 503: Notion is unavailable, please try again later.');
+    expect(Date.parse(first[1]!.attemptedAt) - Date.parse(first[0]!.attemptedAt)).toBeGreaterThanOrEqual(1000 - 5);
+    // The SDK's own retries are off: one request an attempt.
+    expect(notion.pageRequests - before).toBe(3);
+
+    notion.failNextPage(400, 'validation_error', 'Name is expected to be title.');
+    await send(form.id, { name: 'Grace' });
+    await waitFor(async () => (await attempts()).length === 4, 15_000, 'the refused page');
+    expect((await attempts())[3]).toMatchObject({ outcome: 'failed', status: 400, error: 'Notion answered HTTP 400: Name is expected to be title.' });
+    expect((await t.services.integrations.getIntegration(integration.id)).enabled).toBe(true);
+
+    notion.failNextPage(401, 'unauthorized', 'API token is invalid.');
+    await send(form.id, { name: 'Edsger' });
+    await waitFor(async () => !(await t.services.integrations.getIntegration(integration.id)).enabled, 15_000, 'the integration disabled');
+    expect((await t.services.integrations.getIntegration(integration.id)).disabledReason).toBe('Notion answered HTTP 401: API token is invalid. (the token or key is no longer valid)');
+    expect(notion.pages(database)).toHaveLength(1);
+  });
 });

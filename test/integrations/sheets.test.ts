@@ -49,6 +49,8 @@ describe(`Google Sheets integrations on ${testDialect}`, () => {
     await waitFor(() => google.rows(spreadsheet, 'Leads').length === 2, 15_000, 'the header and the first row');
     const second = await send(form.id, { email: 'grace@example.com', company: 'Navy' });
     await waitFor(() => google.rows(spreadsheet, 'Leads').length === 3, 15_000, 'the second row');
+    // The row lands before its attempt is logged.
+    await waitFor(async () => (await attemptsOf(integration.id)).length === 2, 15_000, 'both attempts logged');
 
     const rows = google.rows(spreadsheet, 'Leads');
     const stored = await t.handle.db.selectFrom('submissions').select(['id', 'created_at']).where('form_id', '=', form.id).orderBy('created_at').execute();
@@ -127,14 +129,41 @@ describe(`Google Sheets integrations on ${testDialect}`, () => {
     expect((await t.services.integrations.getIntegration(integration.id)).enabled).toBe(true);
   });
 
-  it('refuses a key that is not a service-account key, or that names another token endpoint', async () => {
+  it('a token endpoint that fails is retried by the outbox, one request an attempt; a deleted key turns the integration off', async () => {
+    const { form, integration, spreadsheet } = await sheetsForm();
+    const before = google.tokenRequests;
+    google.failTokenRequests(503, 503);
+    await send(form.id, { email: 'ada@example.com' });
+    await waitFor(async () => (await attemptsOf(integration.id)).length === 3, 15_000, 'the row after two failed sign-ins');
+    expect((await attemptsOf(integration.id)).map((a) => [a.outcome, a.status])).toEqual([
+      ['retry', 503],
+      ['retry', 503],
+      ['sent', 200],
+    ]);
+    // The library's own retries are off: each attempt asked once.
+    expect(google.tokenRequests - before).toBe(3);
+    expect(google.rows(spreadsheet, 'Leads')).toHaveLength(2);
+
+    const deleted = await sheetsForm();
+    google.deleteKey(deleted.account.client_email);
+    await send(deleted.form.id, { email: 'ada@example.com' });
+    await waitFor(async () => !(await t.services.integrations.getIntegration(deleted.integration.id)).enabled, 15_000, 'the integration disabled');
+    expect((await t.services.integrations.getIntegration(deleted.integration.id)).disabledReason).toBe('Google refused the service account key (HTTP 400: Invalid JWT Signature.)');
+    expect((await attemptsOf(deleted.integration.id)).map((a) => [a.outcome, a.status])).toEqual([['disabled', 400]]);
+    expect(google.rows(deleted.spreadsheet, 'Leads')).toEqual([]);
+  });
+
+  it('refuses a key that is not a service-account key, or that names a token endpoint other than Google’s', async () => {
     const { form } = await createOwner(t.services);
     const account = google.serviceAccount('formgate-elsewhere');
-    const elsewhere = JSON.stringify({ ...JSON.parse(account.key), token_uri: 'https://attacker.example/token' });
     const spreadsheet = '1BxiMVs0XRA5nFMdKvBdBZjgmUUqptlbs74OgvE2upms';
-    await expect(t.services.integrations.addIntegration(form.id, { kind: 'sheets', key: elsewhere, spreadsheet })).rejects.toMatchObject({
-      fieldErrors: { key: `its token_uri must be ${google.tokenUrl}` },
-    });
+    // GOOGLE_TOKEN_URL only says where Formgate's request goes: a key naming it was edited too.
+    for (const tokenUri of ['https://attacker.example/token', google.tokenUrl]) {
+      const elsewhere = JSON.stringify({ ...JSON.parse(account.key), token_uri: tokenUri });
+      await expect(t.services.integrations.addIntegration(form.id, { kind: 'sheets', key: elsewhere, spreadsheet })).rejects.toMatchObject({
+        fieldErrors: { key: 'its token_uri must be https://oauth2.googleapis.com/token' },
+      });
+    }
     await expect(t.services.integrations.addIntegration(form.id, { kind: 'sheets', key: '{"client_email":"a@b.c"}', spreadsheet: 'x' })).rejects.toMatchObject({
       fieldErrors: { key: 'has no usable private_key', spreadsheet: expect.stringContaining('spreadsheet ID') },
     });

@@ -1,5 +1,6 @@
 /**
- * JSON requests to the APIs of the services that keep the data (Google Sheets, Airtable, Notion),
+ * JSON requests to the APIs of the services that keep the data (the Sheets values methods,
+ * Airtable; Google's token and Notion go through their SDKs, which give the same answer shape),
  * at the operator's API bases (config.ts): a deadline, no redirect followed, the answer parsed as
  * JSON when it is JSON. The owner chooses none of these addresses, so the hook rules for
  * owner-chosen targets do not apply.

@@ -87,7 +87,7 @@ class NotionSender implements KindSender {
   private readonly client: NotionClient;
 
   constructor(deps: KindDeps) {
-    this.client = new NotionClient(deps.http, deps.config.notionApiUrl);
+    this.client = new NotionClient(deps.config.notionApiUrl, deps.config.hookTimeoutMs);
   }
 
   async send(target: KindTarget, delivery: KindDelivery): Promise<KindOutcome> {

@@ -1,4 +1,5 @@
-import { createHash, createSign } from 'node:crypto';
+import { createHash } from 'node:crypto';
+import { gaxios, JWT } from 'google-auth-library';
 import type { ApiAnswer, ApiClient } from '../api-client.js';
 
 /** A service account's JSON key: what signing in needs of it. */
@@ -9,50 +10,83 @@ export interface ServiceAccountKey {
 }
 
 export const SHEETS_SCOPE = 'https://www.googleapis.com/auth/spreadsheets';
+/**
+ * Google's token endpoint: the only `token_uri` a key may name, and the JWT's `aud`, which Google
+ * checks. google-auth-library always posts there; GOOGLE_TOKEN_URL only changes where that post
+ * goes (a proxy, a stand-in).
+ */
+export const GOOGLE_TOKEN_ENDPOINT = 'https://oauth2.googleapis.com/token';
 /** A token is taken as expired this long before Google says, so none expires on the way. */
 const EXPIRY_MARGIN_MS = 60_000;
-const b64url = (value: string | Buffer) => Buffer.from(value).toString('base64url');
 
 /**
- * Google's service-account sign-in (OAuth 2.0 JWT bearer grant): a JWT signed with the key's
- * private key (RS256), `aud` the key's token_uri, posted there for an access token, which is
- * reused until shortly before it expires. google-auth-library's JWT client always posts to
- * Google's own token URL, which a stand-in or a proxy cannot take; the grant is a dozen lines.
+ * The token request's transport: the post to Google's token endpoint goes to `tokenUrl`, within
+ * the integrations' deadline, with no redirect followed and no retry of its own (the outbox
+ * retries, with its backoff and its log of attempts).
+ */
+export function tokenTransporter(tokenUrl: string, timeoutMs: number): gaxios.Gaxios {
+  // Node's own fetch, as every other request here; gaxios would otherwise load node-fetch.
+  const transporter = new gaxios.Gaxios({ fetchImplementation: fetch, timeout: timeoutMs, redirect: 'manual' });
+  transporter.interceptors.request.add({
+    resolved: async (options) => {
+      if (options.url.href === GOOGLE_TOKEN_ENDPOINT) options.url = new URL(tokenUrl);
+      options.retry = false;
+      delete options.retryConfig;
+      return options;
+    },
+  });
+  return transporter;
+}
+
+const keyId = (key: ServiceAccountKey) => createHash('sha256').update(`${key.client_email}\n${key.private_key}`).digest('hex');
+
+/**
+ * Google's service-account sign-in (the JWT bearer grant, RS256) through google-auth-library's JWT
+ * client, one per key: it signs the JWT, asks for the token once for concurrent callers and reuses
+ * it until shortly before it expires.
  */
 export class GoogleTokens {
-  private readonly cache = new Map<string, { token: string; expiresAt: number }>();
+  private readonly clients = new Map<string, JWT>();
+  private readonly transporter: gaxios.Gaxios;
 
-  constructor(private readonly http: ApiClient) {}
+  constructor(tokenUrl: string, timeoutMs: number) {
+    this.transporter = tokenTransporter(tokenUrl, timeoutMs);
+  }
 
   /** A token, or the token endpoint's answer that refused one. */
   async token(key: ServiceAccountKey): Promise<{ token: string } | { answer: ApiAnswer }> {
-    const id = createHash('sha256').update(`${key.client_email}\n${key.private_key}\n${key.token_uri}`).digest('hex');
-    const cached = this.cache.get(id);
-    if (cached && cached.expiresAt > Date.now()) return { token: cached.token };
-    const answer = await this.http.request({
-      method: 'POST',
-      url: key.token_uri,
-      form: { grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion: signedAssertion(key) },
-    });
-    const body = answer.body as { access_token?: unknown; expires_in?: unknown } | undefined;
-    if (answer.status !== 200 || typeof body?.access_token !== 'string') return { answer };
-    const lifetimeMs = (typeof body.expires_in === 'number' ? body.expires_in : 3600) * 1000;
-    this.cache.set(id, { token: body.access_token, expiresAt: Date.now() + lifetimeMs - EXPIRY_MARGIN_MS });
-    return { token: body.access_token };
+    const id = keyId(key);
+    let client = this.clients.get(id);
+    if (!client) {
+      client = new JWT({ email: key.client_email, key: key.private_key, scopes: [SHEETS_SCOPE], transporter: this.transporter, eagerRefreshThresholdMillis: EXPIRY_MARGIN_MS });
+      this.clients.set(id, client);
+    }
+    const started = performance.now();
+    try {
+      const { token } = await client.getAccessToken();
+      // A 200 without a token is the endpoint misbehaving, not a refusal of the key.
+      if (typeof token !== 'string' || token === '') return { answer: { status: null, error: 'no access token in the token endpoint’s answer', durationMs: Math.round(performance.now() - started), body: undefined } };
+      return { token };
+    } catch (err) {
+      return { answer: answerOfError(err, Math.round(performance.now() - started)) };
+    }
   }
 
-  /** The key was refused: ask again next time. */
+  /** The token was refused: sign in again next time. */
   forget(key: ServiceAccountKey): void {
-    this.cache.delete(createHash('sha256').update(`${key.client_email}\n${key.private_key}\n${key.token_uri}`).digest('hex'));
+    this.clients.delete(keyId(key));
   }
 }
 
-export function signedAssertion(key: ServiceAccountKey, now = Date.now()): string {
-  const iat = Math.floor(now / 1000);
-  const header = b64url(JSON.stringify({ alg: 'RS256', typ: 'JWT' }));
-  const claims = b64url(JSON.stringify({ iss: key.client_email, scope: SHEETS_SCOPE, aud: key.token_uri, iat, exp: iat + 3600 }));
-  const signature = createSign('RSA-SHA256').update(`${header}.${claims}`).sign(key.private_key);
-  return `${header}.${claims}.${b64url(signature)}`;
+/** A failed token request as the shared answer shape: the endpoint's answer, or why there was none. */
+function answerOfError(err: unknown, durationMs: number): ApiAnswer {
+  const e = err as { response?: { status: number; data?: unknown; headers?: Headers }; code?: unknown; message?: string; error?: { cause?: { code?: unknown } } };
+  if (e.response) {
+    return { status: e.response.status, error: null, durationMs, retryAfter: e.response.headers?.get('retry-after') ?? undefined, body: e.response.data };
+  }
+  const cause = e.error?.cause?.code;
+  const error = e.code === 'TimeoutError' ? 'timeout' : String(typeof cause === 'string' ? cause : (e.code ?? e.message ?? 'request failed')).slice(0, 200);
+  return { status: null, error, durationMs, body: undefined };
 }
 
 /** A sheet's name in A1 notation: quoted, its quotes doubled. */

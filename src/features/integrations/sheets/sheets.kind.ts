@@ -4,14 +4,14 @@ import type { ApiAnswer } from '../api-client.js';
 import type { AttemptOutcome } from '../outcome.js';
 import { isSuccess, outcomeOfAnswer, serviceMessage, settled } from '../service-answer.js';
 import type { KindDelivery, KindDeps, KindInput, KindOutcome, KindSender, KindTarget, ParsedSettings, ServiceKind } from '../service-kind.js';
-import { columnLetters, GoogleTokens, quotedSheet, SheetsClient, type ServiceAccountKey } from './sheets.client.js';
+import { columnLetters, GOOGLE_TOKEN_ENDPOINT, GoogleTokens, quotedSheet, SheetsClient, type ServiceAccountKey } from './sheets.client.js';
 
 /** The first two columns of every sheet; the fields follow, in the order they first came. */
 export const FIXED_COLUMNS = ['submittedAt', 'submissionId'] as const;
 
 const SPREADSHEET_ID = /^[A-Za-z0-9_-]{20,100}$/;
 
-function parse(input: KindInput, config: Config): ParsedSettings | { problems: Record<string, string> } {
+function parse(input: KindInput, _config: Config): ParsedSettings | { problems: Record<string, string> } {
   const problems: Record<string, string> = {};
   const text = (name: string) => (typeof input[name] === 'string' ? (input[name] as string).trim() : '');
   let key: ServiceAccountKey | undefined;
@@ -28,8 +28,9 @@ function parse(input: KindInput, config: Config): ParsedSettings | { problems: R
       // said above
     } else if (typeof email !== 'string' || !/^[^@\s]+@[^@\s]+$/.test(email)) problems.key = 'has no client_email';
     else if (typeof privateKey !== 'string' || !isPrivateKey(privateKey)) problems.key = 'has no usable private_key';
-    else if (tokenUri !== undefined && tokenUri !== config.googleTokenUrl) problems.key = `its token_uri must be ${config.googleTokenUrl}`;
-    else key = { client_email: email, private_key: privateKey, token_uri: config.googleTokenUrl };
+    // Every key Google issues names its own endpoint; one naming another was edited to send the signed JWT elsewhere.
+    else if (tokenUri !== undefined && tokenUri !== GOOGLE_TOKEN_ENDPOINT) problems.key = `its token_uri must be ${GOOGLE_TOKEN_ENDPOINT}`;
+    else key = { client_email: email, private_key: privateKey, token_uri: GOOGLE_TOKEN_ENDPOINT };
   }
   // The spreadsheet's URL is taken too: its ID is the part after /d/.
   const spreadsheet = /\/spreadsheets\/d\/([^/?#]+)/.exec(text('spreadsheet'))?.[1] ?? text('spreadsheet');
@@ -72,7 +73,7 @@ class SheetsSender implements KindSender {
   private readonly certain = new Set<string>();
 
   constructor(private readonly deps: KindDeps) {
-    this.tokens = new GoogleTokens(deps.http);
+    this.tokens = new GoogleTokens(deps.config.googleTokenUrl, deps.config.hookTimeoutMs);
   }
 
   async send(target: KindTarget, delivery: KindDelivery): Promise<KindOutcome> {
