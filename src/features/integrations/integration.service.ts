@@ -20,7 +20,7 @@ import {
   listMessageRowsOfSubmission,
   setIntegrationEnabled,
 } from './integration.repository.js';
-import { INTEGRATION_KINDS, MAX_INTEGRATIONS_PER_FORM, type Integration, type IntegrationAttempt, type IntegrationKind } from './integration.types.js';
+import { INTEGRATION_KINDS, MAX_INTEGRATIONS_PER_FORM, type Integration, type IntegrationAttempt, type IntegrationKind, type IntegrationTarget } from './integration.types.js';
 import type { OutboxService } from '../outbox/outbox.service.js';
 import type { MessageLogEntry } from '../outbox/outbox.types.js';
 
@@ -165,6 +165,18 @@ export class IntegrationService {
   async listIntegrations(formId: string, accountId?: string): Promise<Integration[]> {
     const form = await this.getForm(formId, accountId);
     return (await listIntegrationRowsOfForm(this.db, form.id)).map(integrationRowToIntegration);
+  }
+
+  /**
+   * The form's integrations with their secrets, for comparing them with a configuration file on
+   * this machine (docs/config-as-code.md); nothing shows these values.
+   */
+  async listIntegrationTargets(formId: string, accountId?: string): Promise<Array<{ integration: Integration; target: IntegrationTarget }>> {
+    const form = await this.getForm(formId, accountId);
+    return (await listIntegrationRowsOfForm(this.db, form.id)).map((row) => ({
+      integration: integrationRowToIntegration(row),
+      target: { kind: row.kind as IntegrationKind, url: row.url, token: row.token, chatId: row.chat_id },
+    }));
   }
 
   async getIntegration(id: string, accountId?: string): Promise<Integration> {
