@@ -16,6 +16,7 @@ export const errorStatus = {
   rate_limited: 429,
   internal_error: 500,
   file_not_scanned: 409,
+  precondition_failed: 412,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;
@@ -79,6 +80,9 @@ export class AppError extends Error {
 }
 
 export const notFound = (what = 'Resource'): AppError => new AppError('not_found', `${what} not found.`);
+
+export const preconditionFailed = (what = 'Resource'): AppError =>
+  new AppError('precondition_failed', `${what} changed since the ETag sent in If-Match was read: read it again, then retry.`);
 
 export const validationFailed = (message: string, fieldErrors?: FieldErrors): AppError =>
   new AppError('validation_failed', message, fieldErrors ? { fieldErrors } : {});

@@ -28,7 +28,7 @@ async function explain(query: CompiledQuery): Promise<string> {
 describe(`store on ${testDialect}`, () => {
   it('migrates an empty database, and a second migrate is a no-op', async () => {
     expect(file.handle.dialect).toBe(testDialect);
-    expect(await migrateToLatest(file.handle)).toEqual(['0001_initial', '0002_hook_fanouts', '0003_collation_and_secrets', '0004_spam_and_lifecycle', '0005_email_notifications', '0006_dashboard_search', '0007_counters_per_batch', '0008_auto_reply_and_pages', '0009_integrations', '0010_bot_checks_and_spam_filter', '0011_admin_and_sessions', '0012_search_indexed_after_commit', '0013_hourly_counts', '0014_forms_created_index', '0015_postgres_submit_counts', '0016_search_vector_parallel_restricted', '0017_sqlite_search_merges_in_steps', '0018_counters_hours_before_totals', '0019_deliveries_sent_again', '0020_team_inbox', '0021_email_changes_and_time_zones', '0022_api_key_scopes', '0023_files', '0024_submission_language', '0025_sso_identities', '0026_audit_log', '0027_users_and_memberships', '0028_hook_delivery_attempts', '0029_outbox_attempts', '0030_instance_admin_is_a_user', '0031_email_confirmation', '0032_tests_and_skips_in_outbox_log', '0033_sessions_signed_on_at']);
+    expect(await migrateToLatest(file.handle)).toEqual(['0001_initial', '0002_hook_fanouts', '0003_collation_and_secrets', '0004_spam_and_lifecycle', '0005_email_notifications', '0006_dashboard_search', '0007_counters_per_batch', '0008_auto_reply_and_pages', '0009_integrations', '0010_bot_checks_and_spam_filter', '0011_admin_and_sessions', '0012_search_indexed_after_commit', '0013_hourly_counts', '0014_forms_created_index', '0015_postgres_submit_counts', '0016_search_vector_parallel_restricted', '0017_sqlite_search_merges_in_steps', '0018_counters_hours_before_totals', '0019_deliveries_sent_again', '0020_team_inbox', '0021_email_changes_and_time_zones', '0022_api_key_scopes', '0023_files', '0024_submission_language', '0025_sso_identities', '0026_audit_log', '0027_users_and_memberships', '0028_hook_delivery_attempts', '0029_outbox_attempts', '0030_instance_admin_is_a_user', '0031_email_confirmation', '0032_tests_and_skips_in_outbox_log', '0033_sessions_signed_on_at', '0034_form_keys_and_api_writes']);
     expect(await migrateToLatest(file.handle)).toEqual([]);
     // Introspection lists every schema of the database: look at the one in use only.
     const schema = await currentSchema(file.handle);
@@ -40,7 +40,7 @@ describe(`store on ${testDialect}`, () => {
       .sort();
     expect(tables).toEqual(
       [
-        'accounts', 'api_keys', 'files', 'email_messages', 'email_recipients', 'email_suppressions', 'form_counts', 'form_hourly_counts', 'forms',
+        'accounts', 'api_idempotency_keys', 'api_keys', 'files', 'email_messages', 'email_recipients', 'email_suppressions', 'form_counts', 'form_hourly_counts', 'forms',
         'hook_deliveries', 'hooks', 'idempotency_keys', 'instance_secrets', 'instance_settings', 'integration_messages', 'integrations',
         'outbox', 'outbox_attempts', 'password_resets', 'sessions', 'submissions', 'sso_identities', 'audit_events', 'email_changes', 'submission_triage', 'submission_tags',
         'users', 'memberships', 'invitations',

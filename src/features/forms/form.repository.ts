@@ -50,6 +50,8 @@ export function formRowToForm(row: FormRow): Form {
     maxFileBytes: Number(row.max_file_bytes),
     maxTotalBytes: Number(row.max_total_bytes),
     fileTypes: JSON.parse(row.file_types) as string[],
+    key: row.config_key ?? null,
+    revision: Number(row.revision ?? 0),
   };
 }
 
@@ -103,8 +105,25 @@ export async function listFormRowsOfAccount(db: Executor, accountId: string): Pr
     .execute();
 }
 
-export async function updateFormRow(db: Executor, id: string, changes: FormRowUpdate): Promise<void> {
-  await db.updateTable('forms').set(changes).where('id', '=', id).execute();
+/**
+ * Every change counts the revision up (the ETag's part for what the resource does not show). With
+ * `expectedRevision`, only a row still at that revision changes: false when another write came
+ * first. On PostgreSQL the second of two concurrent writers waits for the first's row lock and then
+ * finds the revision moved.
+ */
+export async function updateFormRow(db: Executor, id: string, changes: FormRowUpdate, expectedRevision?: number): Promise<boolean> {
+  let query = db
+    .updateTable('forms')
+    .set((eb) => ({ ...changes, revision: eb('revision', '+', 1) }))
+    .where('id', '=', id);
+  if (expectedRevision !== undefined) query = query.where('revision', '=', expectedRevision);
+  const result = await query.executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** The form of the account that a configuration file names by `key`. */
+export async function findFormRowByConfigKey(db: Executor, accountId: string, key: string): Promise<FormRow | undefined> {
+  return db.selectFrom('forms').selectAll().where('account_id', '=', accountId).where('config_key', '=', key).executeTakeFirst();
 }
 
 export async function deleteFormRow(db: Executor, id: string): Promise<boolean> {

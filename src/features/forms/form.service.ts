@@ -1,7 +1,8 @@
 import type { AuditService } from '../audit/audit.service.js';
 import { z } from 'zod';
 import type { Executor, Trx } from '../../platform/db/database.js';
-import { notFound, validationFailed } from '../../platform/errors.js';
+import { isUniqueViolation } from '../../platform/db/database.js';
+import { notFound, preconditionFailed, validationFailed } from '../../platform/errors.js';
 import { hasIdShape, newId } from '../../platform/lib/ids.js';
 import { canBeKey } from '../../platform/lib/text.js';
 import { templateProblem } from '../../platform/lib/template.js';
@@ -12,6 +13,7 @@ import {
   deleteFormRow,
   findFormIdsAfter,
   findFormIdsCreatedSince,
+  findFormRowByConfigKey,
   findFormRowById,
   findFormRowOfAccount,
   findFormRowsByIds,
@@ -141,6 +143,33 @@ const formSettingsSchema = z.object({
 
 export type FormSettings = z.infer<typeof formSettingsSchema>;
 export type FormSettingsInput = Partial<FormSettings>;
+
+/** A configuration file's name for a form: short, and safe in a file, a URL and a shell. */
+const CONFIG_KEY = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
+
+/** The settings and, apart, the form's configuration key (undefined: unchanged; null: none). */
+export type FormInput = FormSettingsInput & { key?: string | null | undefined };
+
+export interface FormWriteOptions {
+  /** Change the form only if it is still at this revision (an If-Match), else precondition_failed. */
+  expectedRevision?: number | undefined;
+}
+
+function parseConfigKey(value: unknown): string | null | undefined {
+  if (value === undefined || value === null) return value;
+  if (typeof value !== 'string' || !CONFIG_KEY.test(value.trim())) {
+    throw validationFailed('The form key is not valid.', { key: 'must be 1 to 100 letters, digits, dots, dashes or underscores, starting with a letter or digit' });
+  }
+  return value.trim();
+}
+
+const keyTaken = () => validationFailed('Another form of the account has this key.', { key: 'already names another form of the account' });
+
+/** Splits the key from the settings: the settings schema knows nothing of it. */
+function splitKey(input: FormInput): { key: string | null | undefined; settings: FormSettingsInput } {
+  const { key, ...settings } = input;
+  return { key: parseConfigKey(key), settings };
+}
 
 function parseSettings(input: FormSettingsInput, requireName: boolean): FormSettingsInput {
   const schema = requireName ? formSettingsSchema.partial().required({ name: true }) : formSettingsSchema.partial();
@@ -296,8 +325,9 @@ export class FormService {
     return this.directory.refresh();
   }
 
-  async createForm(accountId: string, input: FormSettingsInput & { name: string }): Promise<Form> {
-    const settings = withBotCheck(parseSettings(input, true));
+  async createForm(accountId: string, input: FormInput & { name: string }): Promise<Form> {
+    const { key, settings: given } = splitKey(input);
+    const settings = withBotCheck(parseSettings(given, true));
     this.checkBotCheckSecret(settings);
     const now = nowIso();
     const row = {
@@ -343,34 +373,68 @@ export class FormService {
       max_file_bytes: DEFAULT_MAX_FILE_BYTES,
       max_total_bytes: DEFAULT_MAX_TOTAL_BYTES,
       file_types: '[]',
+      config_key: key ?? null,
+      revision: 0,
       created_at: now,
       updated_at: now,
       ...settingsToRow(settings),
     };
-    await this.db.transaction().execute(async (trx) => {
-      await insertForm(trx, row);
-      await this.audit?.record(trx, accountId, 'form.created', { type: 'form', id: row.id, label: row.name }, { name: row.name });
-    });
+    await this.db
+      .transaction()
+      .execute(async (trx) => {
+        if (key && (await findFormRowByConfigKey(trx, accountId, key))) throw keyTaken();
+        await insertForm(trx, row);
+        await this.audit?.record(trx, accountId, 'form.created', { type: 'form', id: row.id, label: row.name }, { name: row.name, ...(key ? { key } : {}) });
+      })
+      .catch((err: unknown) => {
+        // Two creations with one key at once: the unique index refuses the second.
+        throw isUniqueViolation(err) ? keyTaken() : err;
+      });
     this.directory.add(row.id);
     return formRowToForm(row);
   }
 
-  /** Updates a form; with accountId, only a form of that account. */
-  async updateForm(formId: string, input: FormSettingsInput, accountId?: string): Promise<Form> {
+  /**
+   * Updates a form; with accountId, only a form of that account. `input.key` sets or (null)
+   * clears its configuration key; `options.expectedRevision` makes it a conditional write.
+   */
+  async updateForm(formId: string, input: FormInput, accountId?: string, options: FormWriteOptions = {}): Promise<Form> {
     const form = accountId ? await this.getFormOfAccount(accountId, formId) : await this.getForm(formId);
-    const settings = withBotCheck(parseSettings(input, false), form);
+    const { key, settings: given } = splitKey(input);
+    const settings = withBotCheck(parseSettings(given, false), form);
     this.checkBotCheckSecret(settings, form);
-    await this.db.transaction().execute(async (trx) => {
-      // Compared with the row as this transaction reads it: a page that sends every setting lists only those it changed.
-      const before = await findFormRowById(trx, form.id);
-      const changed = before ? changedSettingNames(settings, before, settingsToRow) : [];
-      await updateFormRow(trx, form.id, { ...settingsToRow(settings), updated_at: nowIso() });
-      if (changed.length === 0) return;
-      const name = settings.name ?? before!.name;
-      await this.audit?.record(trx, form.accountId, 'form.updated', { type: 'form', id: form.id, label: name }, { changed });
-    });
+    await this.db
+      .transaction()
+      .execute(async (trx) => {
+        // Compared with the row as this transaction reads it: a page that sends every setting lists only those it changed.
+        const before = await findFormRowById(trx, form.id);
+        if (!before) throw notFound('Form');
+        const changed = changedSettingNames(settings, before, settingsToRow);
+        if (key !== undefined && key !== before.config_key) {
+          if (key !== null) {
+            const holder = await findFormRowByConfigKey(trx, before.account_id, key);
+            if (holder && holder.id !== form.id) throw keyTaken();
+          }
+          changed.push('key');
+          changed.sort();
+        }
+        const columns = { ...settingsToRow(settings), ...(key !== undefined ? { config_key: key } : {}), updated_at: nowIso() };
+        if (!(await updateFormRow(trx, form.id, columns, options.expectedRevision))) throw preconditionFailed('The form');
+        if (changed.length === 0) return;
+        const name = settings.name ?? before.name;
+        await this.audit?.record(trx, form.accountId, 'form.updated', { type: 'form', id: form.id, label: name }, { changed });
+      })
+      .catch((err: unknown) => {
+        throw isUniqueViolation(err) ? keyTaken() : err;
+      });
     this.cache.forget(form.id);
     return this.getForm(form.id);
+  }
+
+  /** The account's form a configuration file names by `key`, or undefined. */
+  async findFormByKey(accountId: string, key: string): Promise<Form | undefined> {
+    const row = await findFormRowByConfigKey(this.db, accountId, key);
+    return row && formRowToForm(row);
   }
 
   async findForm(formId: string): Promise<Form | undefined> {

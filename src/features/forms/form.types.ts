@@ -63,6 +63,10 @@ export interface Form {
   maxTotalBytes: number;
   /** MIME types and group names (FILE_TYPE_GROUPS); empty means the default groups. */
   fileTypes: string[];
+  /** The stable name a configuration file gives the form (docs/api.md, Writes); unique per account. */
+  key: string | null;
+  /** Counted up by every change; the API's ETag covers it. */
+  revision: number;
 }
 
 export const FILES_MODES = ['off', 'store'] as const;

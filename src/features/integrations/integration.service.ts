@@ -154,6 +154,7 @@ export class IntegrationService {
       token: token ?? null,
       chat_id: chatId ?? null,
       created_at: nowIso(),
+      revision: 0,
     };
     await this.db.transaction().execute(async (trx) => {
       await insertIntegration(trx, row);

@@ -2,7 +2,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { AccountService } from '../../features/accounts/account.service.js';
-import type { ApiKeyScope } from '../../features/api-keys/api-key.types.js';
+import { scopeAllows, type ApiKeyScope } from '../../features/api-keys/api-key.types.js';
 import { runAsActor } from '../../features/audit/audit.context.js';
 import { AppError, validationFailed, type ErrorBody } from '../../platform/errors.js';
 import type { FormService } from '../../features/forms/form.service.js';
@@ -152,7 +152,7 @@ export function buildMcpServer(services: McpServices, principal: McpPrincipal, l
       }),
   );
 
-  if (principal.scope === 'triage') {
+  if (scopeAllows(principal.scope, 'triage')) {
     for (const spam of [true, false]) {
       server.registerTool(
         spam ? 'mark_spam' : 'mark_not_spam',

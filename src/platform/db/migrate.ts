@@ -33,6 +33,7 @@ import * as m0030 from './migrations/0030_instance_admin_is_a_user.js';
 import * as m0031 from './migrations/0031_email_confirmation.js';
 import * as m0032 from './migrations/0032_tests_and_skips_in_outbox_log.js';
 import * as m0033 from './migrations/0033_sessions_signed_on_at.js';
+import * as m0034 from './migrations/0034_form_keys_and_api_writes.js';
 
 // Listed statically so the compiled package needs no file-system scan to find migrations.
 const migrations: Record<string, Migration> = {
@@ -69,6 +70,7 @@ const migrations: Record<string, Migration> = {
   '0031_email_confirmation': m0031,
   '0032_tests_and_skips_in_outbox_log': m0032,
   '0033_sessions_signed_on_at': m0033,
+  '0034_form_keys_and_api_writes': m0034,
 };
 
 /** The connection's own PostgreSQL schema; undefined on SQLite. */

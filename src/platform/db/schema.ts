@@ -28,7 +28,7 @@ export interface ApiKeyTable {
   created_at: string;
   last_used_at: string | null;
   revoked_at: string | null;
-  /** read | triage (migration 0022; keys made before are `read`). */
+  /** read | triage | manage (migrations 0022 and 0034; keys made before are `read`). */
   scope: Generated<string>;
 }
 
@@ -95,6 +95,10 @@ export interface FormTable {
   max_total_bytes: Generated<number | string>;
   /** JSON array of MIME types and group names; empty means the default groups. */
   file_types: Generated<string>;
+  /** The stable name a configuration file gives the form, unique per account (migration 0034). */
+  config_key: string | null;
+  /** Counted up by every change: part of the ETag (migration 0034). */
+  revision: Generated<number>;
 }
 
 export interface SubmissionTable {
@@ -117,6 +121,20 @@ export interface SubmissionTable {
   spam_score?: number | null;
   /** The language its pages spoke and its confirmation speaks (en, de, fr, es, pt); null before migration 0024. */
   language?: string | null;
+}
+
+/** The first answer to a management API write sent with an Idempotency-Key (migration 0034). */
+export interface ApiIdempotencyKeyTable {
+  api_key_id: string;
+  idempotency_key: string;
+  /** SHA-256 of method, path and body: the same key with another request is refused. */
+  request_hash: string;
+  /** pending while the first request runs, then done. */
+  state: string;
+  status_code: number | null;
+  /** JSON: { body, headers } of the first answer. */
+  response: string | null;
+  created_at: string;
 }
 
 export interface IdempotencyKeyTable {
@@ -343,6 +361,8 @@ export interface IntegrationTable {
   token: string | null;
   chat_id: string | null;
   created_at: string;
+  /** Counted up by every change: part of the ETag (migration 0034). */
+  revision: Generated<number>;
 }
 
 export interface IntegrationMessageTable {
@@ -497,6 +517,7 @@ export interface Database {
   forms: FormTable;
   submissions: SubmissionTable;
   idempotency_keys: IdempotencyKeyTable;
+  api_idempotency_keys: ApiIdempotencyKeyTable;
   hooks: HookTable;
   hook_deliveries: HookDeliveryTable;
   outbox: OutboxTable;
@@ -544,6 +565,7 @@ export type NewSubmissionTriageRow = Insertable<SubmissionTriageTable>;
 export type SubmissionTagRow = Selectable<SubmissionTagTable>;
 export type NewSubmissionRow = Insertable<SubmissionTable>;
 export type IdempotencyKeyRow = Selectable<IdempotencyKeyTable>;
+export type ApiIdempotencyKeyRow = Selectable<ApiIdempotencyKeyTable>;
 export type HookRow = Selectable<HookTable>;
 export type NewHookRow = Insertable<HookTable>;
 export type HookDeliveryRow = Selectable<HookDeliveryTable>;

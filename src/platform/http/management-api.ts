@@ -7,8 +7,8 @@ declare module 'fastify' {
     /** The account owning the request's API key; set by the management API's auth hook. */
     accountId: string;
     apiKeyId: string;
-    /** The API key's scope (`read` or `triage`). */
-    apiKeyScope: 'read' | 'triage';
+    /** The API key's scope (`read`, `triage` or `manage`). */
+    apiKeyScope: 'read' | 'triage' | 'manage';
   }
 }
 

@@ -8,7 +8,7 @@ export function registerKeys(program: Command): void {
     .command('create <account>')
     .description('create an API key for an account (by ID or email); the key is shown once')
     .option('--name <name>', 'a label for the key', 'API key')
-    .option('--scope <scope>', 'read (the management API, MCP read tools) or triage (also marks spam / not spam over MCP)', 'read')
+    .option('--scope <scope>', 'read (the management API, MCP read tools), triage (also marks spam / not spam over MCP) or manage (also writes forms, integrations and hooks)', 'read')
     .option('--json', 'print JSON')
     .action((account: string, o: { name: string; scope: string; json?: boolean }) =>
       withServices(
