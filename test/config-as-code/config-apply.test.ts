@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringifyConfigFile } from '../../src/features/config-as-code/config-file.js';
+import { formatPlan, planView } from '../../src/features/config-as-code/config-plan-text.js';
 import type { ConfigFile } from '../../src/features/config-as-code/config-file.schema.js';
 import type { ConfigSource } from '../../src/features/config-as-code/config.service.js';
 import { buildTestApp, type AppUnderTest } from '../helpers/app.js';
@@ -113,7 +114,7 @@ describe(`configuration as code on this machine, on ${testDialect}`, () => {
     expect(shown.forms[0]!.settings).toEqual([{ name: 'successUrl', from: 'https://example.com/thanks', to: 'https://example.com/merci' }]);
     await apply(changed);
     const after = await t.services.forms.getForm(contact.id);
-    expect(after).toEqual({ ...contact, successUrl: 'https://example.com/merci', updatedAt: after.updatedAt });
+    expect(after).toEqual({ ...contact, successUrl: 'https://example.com/merci', updatedAt: after.updatedAt, revision: contact.revision + 1 });
     const added = (await auditOf(owner.id)).slice(before.length);
     expect(added.map((e) => [e.action, e.target_id, JSON.parse(e.details!)])).toEqual([['form.updated', contact.id, { changed: ['successUrl'] }]]);
   });
@@ -124,7 +125,12 @@ describe(`configuration as code on this machine, on ${testDialect}`, () => {
     const rotated = source(fileFor(owner.email), 'json', { ...environment, CONTACT_ACCESS_KEY: 'open-sesame', SLACK_URL: 'https://hooks.slack.com/services/T0/B0/new' });
     const shown = await plan(rotated);
     expect(shown.forms[0]).toMatchObject({ secrets: [{ name: 'accessKey', change: 'changed' }], integrations: [{ action: 'replace', reason: 'url (secret) changed' }] });
-    expect(JSON.stringify(shown)).not.toContain('open-sesame');
+    expect(JSON.stringify(shown.forms[0]!.write)).toContain('open-sesame');
+    // What is printed, as text or JSON, holds neither value.
+    for (const printed of [JSON.stringify(planView(shown)), formatPlan(planView(shown))]) {
+      expect(printed).not.toContain('open-sesame');
+      expect(printed).not.toContain('B0/new');
+    }
     await apply(rotated);
     const contact = (await t.services.forms.listForms(owner.id)).find((f) => f.key === 'contact')!;
     expect(contact.accessKey).toBe('open-sesame');

@@ -1,13 +1,16 @@
-import type { ConfigPlan, FormPlan } from './config-plan.js';
+import type { ConfigPlan, FormPlan, IntegrationChange } from './config-plan.js';
 
-/** A plan as printed: what it changes, not how it is written. */
+/** A plan as printed: what it changes, not what is written (which holds the secrets' values). */
 export interface PlanView {
   changes: number;
-  forms: Array<Omit<FormPlan, 'write' | 'etag'>>;
+  forms: Array<Omit<FormPlan, 'write' | 'etag' | 'integrations'> & { integrations: Array<Omit<IntegrationChange, 'input'>> }>;
 }
 
 export function planView(plan: ConfigPlan): PlanView {
-  return { changes: plan.changes, forms: plan.forms.map(({ write: _write, etag: _etag, ...form }) => form) };
+  return {
+    changes: plan.changes,
+    forms: plan.forms.map(({ write: _write, etag: _etag, integrations, ...form }) => ({ ...form, integrations: integrations.map(({ input: _input, ...change }) => change) })),
+  };
 }
 
 const show = (value: unknown) => (value === undefined ? '(not set)' : JSON.stringify(value));
