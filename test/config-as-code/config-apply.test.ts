@@ -116,7 +116,7 @@ describe(`configuration as code on this machine, on ${testDialect}`, () => {
     const after = await t.services.forms.getForm(contact.id);
     expect(after).toEqual({ ...contact, successUrl: 'https://example.com/merci', updatedAt: after.updatedAt, revision: contact.revision + 1 });
     const added = (await auditOf(owner.id)).slice(before.length);
-    expect(added.map((e) => [e.action, e.target_id, JSON.parse(e.details!)])).toEqual([['form.updated', contact.id, { changed: ['successUrl'] }]]);
+    expect(added.map((e) => [e.action, e.target_id, JSON.parse(e.details!)])).toEqual([['form.updated', contact.id, { changed: ['successUrl'], targetLabel: 'Contact' }]]);
   });
 
   it('a secret that changes is written, and shown only as changed', async () => {
