@@ -21,6 +21,7 @@ export const AUDIT_ACTIONS = [
   'hook.removed',
   'integration.added',
   'integration.removed',
+  'integration.updated',
   'integration.enabled',
   'integration.disabled',
   'submissions.marked',

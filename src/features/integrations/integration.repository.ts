@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Executor, Trx } from '../../platform/db/database.js';
 import type { LeasedItems, OutboxItem } from '../outbox/outbox.types.js';
-import type { IntegrationRow } from '../../platform/db/schema.js';
+import type { IntegrationRow, IntegrationRowUpdate } from '../../platform/db/schema.js';
 import type { Integration, IntegrationKind } from './integration.types.js';
 
 export function integrationRowToIntegration(row: IntegrationRow): Integration {
@@ -16,6 +16,7 @@ export function integrationRowToIntegration(row: IntegrationRow): Integration {
     url: row.url === null ? null : 'set',
     token: row.token === null ? null : 'set',
     chatId: row.chat_id,
+    revision: Number(row.revision ?? 0),
   };
 }
 
@@ -57,6 +58,20 @@ export async function deleteIntegrationRow(trx: Trx, id: string): Promise<boolea
 /** Turns an integration off when it is on; false when it was off already (another refusal came first). */
 export async function turnOffIntegration(db: Executor, id: string, reason: string): Promise<boolean> {
   const result = await db.updateTable('integrations').set({ enabled: 0, disabled_reason: reason }).where('id', '=', id).where('enabled', '=', 1).executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/**
+ * Changes an integration and counts its revision up; with `expectedRevision`, only while it is
+ * still at that revision (false when another write came first).
+ */
+export async function updateIntegrationRow(db: Executor, id: string, changes: IntegrationRowUpdate, expectedRevision?: number): Promise<boolean> {
+  let query = db
+    .updateTable('integrations')
+    .set((eb) => ({ ...changes, revision: eb('revision', '+', 1) }))
+    .where('id', '=', id);
+  if (expectedRevision !== undefined) query = query.where('revision', '=', expectedRevision);
+  const result = await query.executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }
 

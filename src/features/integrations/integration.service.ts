@@ -1,7 +1,7 @@
 import type { AuditService } from '../audit/audit.service.js';
 import type { Config } from '../../platform/config.js';
 import type { Executor, Trx } from '../../platform/db/database.js';
-import { notFound, validationFailed } from '../../platform/errors.js';
+import { notFound, preconditionFailed, validationFailed } from '../../platform/errors.js';
 import type { FormService } from '../forms/form.service.js';
 import { targetUrlProblem } from '../../platform/lib/target-url.js';
 import { newId } from '../../platform/lib/ids.js';
@@ -19,6 +19,7 @@ import {
   listIntegrationRowsOfForm,
   listMessageRowsOfSubmission,
   setIntegrationEnabled,
+  updateIntegrationRow,
 } from './integration.repository.js';
 import { INTEGRATION_KINDS, MAX_INTEGRATIONS_PER_FORM, type Integration, type IntegrationAttempt, type IntegrationKind, type IntegrationTarget } from './integration.types.js';
 import type { OutboxService } from '../outbox/outbox.service.js';
@@ -32,6 +33,16 @@ export interface NewIntegrationInput {
   url?: string | undefined;
   token?: string | undefined;
   chatId?: string | undefined;
+}
+
+/** What a change of an integration may give; undefined keeps a value, null clears a secret. */
+export interface IntegrationChanges {
+  kind?: string | undefined;
+  name?: string | undefined;
+  enabled?: boolean | undefined;
+  url?: string | null | undefined;
+  token?: string | null | undefined;
+  chatId?: string | null | undefined;
 }
 
 export interface TestResult {
@@ -108,8 +119,8 @@ export class IntegrationService {
     return row;
   }
 
-  async addIntegration(formId: string, input: NewIntegrationInput, accountId?: string): Promise<Integration> {
-    const form = await this.getForm(formId, accountId);
+  /** Checks an integration's settings for its kind (adding one, or changing one: the result as a whole). */
+  private checkInput(input: NewIntegrationInput): { kind: IntegrationKind; name: string; url: string | undefined; token: string | undefined; chatId: string | undefined } {
     const kind = input.kind as IntegrationKind;
     if (!INTEGRATION_KINDS.includes(kind)) {
       throw validationFailed('Unknown integration kind.', { kind: `must be one of ${INTEGRATION_KINDS.join(', ')}` });
@@ -140,6 +151,12 @@ export class IntegrationService {
       if (chatId) problems.chatId = 'used only for Telegram';
     }
     if (Object.keys(problems).length > 0) throw validationFailed('The integration is not valid.', problems);
+    return { kind, name, url, token, chatId };
+  }
+
+  async addIntegration(formId: string, input: NewIntegrationInput, accountId?: string): Promise<Integration> {
+    const form = await this.getForm(formId, accountId);
+    const { kind, name, url, token, chatId } = this.checkInput(input);
     if ((await countIntegrationsOfForm(this.db, form.id)) >= MAX_INTEGRATIONS_PER_FORM) {
       throw validationFailed(`A form has at most ${MAX_INTEGRATIONS_PER_FORM} integrations.`, { kind: `at most ${MAX_INTEGRATIONS_PER_FORM} per form` });
     }
@@ -161,6 +178,43 @@ export class IntegrationService {
       await this.audit?.record(trx, form.accountId, 'integration.added', { type: 'integration', id: row.id, label: name }, { formId: form.id, form: form.name, kind, name });
     });
     return integrationRowToIntegration(row);
+  }
+
+  /**
+   * Changes an integration's name, settings and secrets (a field left out keeps its value, a
+   * secret given as null is cleared) and turns it on or off; the whole is checked again as when
+   * adding. With `expectedRevision`, only while it is still at that revision.
+   */
+  async updateIntegration(id: string, input: IntegrationChanges, accountId?: string, options: { expectedRevision?: number | undefined } = {}): Promise<Integration> {
+    const row = await this.getRow(id, accountId);
+    const form = await this.forms.getForm(row.form_id);
+    if (input.kind !== undefined && input.kind !== row.kind) throw validationFailed('The kind of an integration cannot change.', { kind: `is ${row.kind}: remove the integration and add another` });
+    const pick = (given: string | null | undefined, stored: string | null) => (given === undefined ? (stored ?? undefined) : (given ?? undefined));
+    const checked = this.checkInput({
+      kind: row.kind,
+      name: input.name ?? row.name,
+      url: pick(input.url, row.url),
+      token: pick(input.token, row.token),
+      chatId: pick(input.chatId, row.chat_id),
+    });
+    const changes = {
+      name: checked.name,
+      url: checked.url === undefined ? null : new URL(checked.url).href,
+      token: checked.token ?? null,
+      chat_id: checked.chatId ?? null,
+      ...(input.enabled === undefined ? {} : { enabled: input.enabled ? 1 : 0, disabled_reason: input.enabled ? null : 'turned off by the owner' }),
+    };
+    // Names only: secrets never reach the log.
+    const changed = (['name', 'url', 'token', 'chat_id'] as const).filter((c) => changes[c] !== row[c]).map((c) => (c === 'chat_id' ? 'chatId' : c));
+    await this.db.transaction().execute(async (trx) => {
+      if (!(await updateIntegrationRow(trx, row.id, changes, options.expectedRevision))) throw preconditionFailed('The integration');
+      const target = { type: 'integration', id: row.id, label: checked.name };
+      if (changed.length > 0) await this.audit?.record(trx, form.accountId, 'integration.updated', target, { formId: form.id, form: form.name, kind: row.kind, changed });
+      if (input.enabled !== undefined && (row.enabled === 1) !== input.enabled) {
+        await this.audit?.record(trx, form.accountId, input.enabled ? 'integration.enabled' : 'integration.disabled', target, { formId: form.id, form: form.name, kind: row.kind });
+      }
+    });
+    return integrationRowToIntegration((await findIntegrationRow(this.db, row.id))!);
   }
 
   async listIntegrations(formId: string, accountId?: string): Promise<Integration[]> {

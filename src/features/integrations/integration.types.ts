@@ -19,6 +19,8 @@ export interface Integration {
   token: 'set' | null;
   /** A Telegram chat ID is not a secret. */
   chatId: string | null;
+  /** Counted up by every change; the API's ETag covers it. */
+  revision: number;
 }
 
 /** The secret-bearing target of one integration, as a sender needs it. */

@@ -557,6 +557,7 @@ export type NewApiKeyRow = Insertable<ApiKeyTable>;
 export type FormRow = Selectable<FormTable>;
 export type NewFormRow = Insertable<FormTable>;
 export type FormRowUpdate = Updateable<FormTable>;
+export type IntegrationRowUpdate = Updateable<IntegrationTable>;
 export type SubmissionRow = Selectable<SubmissionTable>;
 export type FileRow = Selectable<FileTable>;
 export type NewFileRow = Insertable<FileTable>;

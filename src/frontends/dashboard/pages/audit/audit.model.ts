@@ -14,6 +14,7 @@ const ACTION_LABELS: Record<AuditAction, string> = {
   'hook.removed': 'Hook removed',
   'integration.added': 'Integration added',
   'integration.removed': 'Integration removed',
+  'integration.updated': 'Integration changed',
   'integration.enabled': 'Integration turned on',
   'integration.disabled': 'Integration turned off',
   'submissions.marked': 'Submissions marked',
