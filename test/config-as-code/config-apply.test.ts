@@ -124,17 +124,19 @@ describe(`configuration as code on this machine, on ${testDialect}`, () => {
     await apply(fileFor(owner.email));
     const rotated = source(fileFor(owner.email), 'json', { ...environment, CONTACT_ACCESS_KEY: 'open-sesame', SLACK_URL: 'https://hooks.slack.com/services/T0/B0/new' });
     const shown = await plan(rotated);
-    expect(shown.forms[0]).toMatchObject({ secrets: [{ name: 'accessKey', change: 'changed' }], integrations: [{ action: 'replace', reason: 'url (secret) changed' }] });
+    expect(shown.forms[0]).toMatchObject({ secrets: [{ name: 'accessKey', change: 'changed' }], integrations: [{ action: 'update', reason: 'url: secret changed' }] });
     expect(JSON.stringify(shown.forms[0]!.write)).toContain('open-sesame');
     // What is printed, as text or JSON, holds neither value.
     for (const printed of [JSON.stringify(planView(shown)), formatPlan(planView(shown))]) {
       expect(printed).not.toContain('open-sesame');
       expect(printed).not.toContain('B0/new');
     }
-    await apply(rotated);
     const contact = (await t.services.forms.listForms(owner.id)).find((f) => f.key === 'contact')!;
-    expect(contact.accessKey).toBe('open-sesame');
-    expect((await t.services.integrations.listIntegrationTargets(contact.id)).map((i) => i.target.url)).toEqual(['https://hooks.slack.com/services/T0/B0/new']);
+    const [slack] = await t.services.integrations.listIntegrations(contact.id);
+    await apply(rotated);
+    expect((await t.services.forms.getForm(contact.id)).accessKey).toBe('open-sesame');
+    // Changed in place: the integration keeps its ID.
+    expect((await t.services.integrations.listIntegrationTargets(contact.id)).map((i) => [i.integration.id, i.target.url])).toEqual([[slack!.id, 'https://hooks.slack.com/services/T0/B0/new']]);
     expect((await plan(rotated)).changes).toBe(0);
   });
 

@@ -141,10 +141,10 @@ describe('the plan', () => {
     expect(plan.changes).toBe(0);
     expect(plan.forms[0]!.secrets).toEqual([{ name: 'accessKey', change: 'not compared' }]);
     const forced = planConfig(forms(), state(remote), { prune: false, writeSecrets: true });
-    expect(forced.forms[0]).toMatchObject({ action: 'update', secrets: [{ name: 'accessKey', change: 'written again' }], integrations: [{ action: 'replace', kind: 'slack' }] });
+    expect(forced.forms[0]).toMatchObject({ action: 'update', secrets: [{ name: 'accessKey', change: 'written again' }], integrations: [{ action: 'update', kind: 'slack', id: 'int_1', reason: 'url: secret written again' }] });
   });
 
-  it('replaces an integration whose secret changed, adds and removes the rest', () => {
+  it('updates an integration whose secret changed, keeping its ID, and adds and removes the rest', () => {
     const current = formState({
       integrations: [
         { ...formState().integrations[0]!, url: { set: true, value: 'https://hooks.slack.com/services/T/B/old' } },
@@ -155,7 +155,7 @@ describe('the plan', () => {
     });
     const plan = planConfig(forms(), state(current), options);
     expect(plan.forms[0]!.integrations).toEqual([
-      expect.objectContaining({ action: 'replace', kind: 'slack', name: 'Team chat', id: 'int_1', reason: 'url (secret) changed' }),
+      expect.objectContaining({ action: 'update', kind: 'slack', name: 'Team chat', id: 'int_1', changes: { url: environment.SLACK_URL }, reason: 'url: secret changed' }),
       expect.objectContaining({ action: 'remove', kind: 'discord', name: 'Old', id: 'int_2' }),
     ]);
     expect(plan.forms[0]!.recipients).toEqual({ add: ['team@example.com'], remove: ['old@example.com'], list: ['team@example.com'] });

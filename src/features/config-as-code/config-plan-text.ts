@@ -3,13 +3,13 @@ import type { ConfigPlan, FormPlan, IntegrationChange } from './config-plan.js';
 /** A plan as printed: what it changes, not what is written (which holds the secrets' values). */
 export interface PlanView {
   changes: number;
-  forms: Array<Omit<FormPlan, 'write' | 'etag' | 'integrations'> & { integrations: Array<Omit<IntegrationChange, 'input'>> }>;
+  forms: Array<Omit<FormPlan, 'write' | 'etag' | 'integrations'> & { integrations: Array<Omit<IntegrationChange, 'input' | 'changes' | 'etag'>> }>;
 }
 
 export function planView(plan: ConfigPlan): PlanView {
   return {
     changes: plan.changes,
-    forms: plan.forms.map(({ write: _write, etag: _etag, integrations, ...form }) => ({ ...form, integrations: integrations.map(({ input: _input, ...change }) => change) })),
+    forms: plan.forms.map(({ write: _write, etag: _etag, integrations, ...form }) => ({ ...form, integrations: integrations.map(({ input: _input, changes: _changes, etag: _e, ...change }) => change) })),
   };
 }
 
@@ -40,7 +40,7 @@ function formLines(form: PlanView['forms'][number]): string[] {
   }
   for (const i of form.integrations) {
     const sign = i.action === 'add' ? '+' : i.action === 'remove' ? '-' : '~';
-    lines.push(`    integrations: ${sign} ${i.kind} "${i.name}"${i.action === 'add' || i.action === 'remove' ? '' : ` ${i.action}${i.reason ? ` (${i.reason})` : ''}`}`);
+    lines.push(`    integrations: ${sign} ${i.kind} "${i.name}"${i.reason ? `: ${i.reason}` : ''}`);
   }
   for (const url of form.hooks.add) lines.push(`    hooks: + ${url}`);
   for (const hook of form.hooks.remove) lines.push(`    hooks: - ${hook.targetUrl}`);

@@ -1,7 +1,7 @@
 import type { FormSettingsInput } from '../forms/form.service.js';
 import type { ResolvedForm } from './config-file.js';
 import { SECRET_SETTINGS, type FileSettings, type IntegrationEntry } from './config-file.schema.js';
-import type { AccountState, FormState, HookState, IntegrationState, NewIntegration, SecretState } from './config.types.js';
+import type { AccountState, FormState, HookState, IntegrationState, IntegrationUpdate, NewIntegration, SecretState } from './config.types.js';
 
 export interface SettingChange {
   name: string;
@@ -16,14 +16,18 @@ export interface SecretChange {
 }
 
 export interface IntegrationChange {
-  action: 'add' | 'remove' | 'replace' | 'enable' | 'disable';
+  action: 'add' | 'update' | 'remove';
   kind: string;
   name: string;
-  /** The integration there is now (remove, replace, enable, disable). */
+  /** The integration there is now (update, remove): it keeps its ID. */
   id?: string;
-  /** What is added (add, replace). */
+  /** Its ETag, where the target checks one. */
+  etag?: string | undefined;
+  /** What is added. */
   input?: NewIntegration;
-  /** Why it is replaced: which parts changed (secrets by name only). */
+  /** What an update changes (secrets included: never printed). */
+  changes?: IntegrationUpdate;
+  /** What an update changes, as printed: names, and secrets only as changed. */
   reason?: string;
 }
 
@@ -132,40 +136,47 @@ function planSettings(wanted: FileSettings, current: FormState | undefined, opti
 
 const integrationId = (i: { kind: string; name: string }) => `${i.kind}\u0000${i.name}`;
 
-function toNewIntegration(entry: IntegrationEntry, enabled?: boolean): NewIntegration {
-  return { kind: entry.kind, name: entry.name, url: entry.url, token: entry.token, chatId: entry.chatId, enabled: entry.enabled ?? enabled };
+function toNewIntegration(entry: IntegrationEntry): NewIntegration {
+  return { kind: entry.kind, name: entry.name, url: entry.url, token: entry.token, chatId: entry.chatId, enabled: entry.enabled };
 }
 
 function planIntegrations(wanted: IntegrationEntry[], current: IntegrationState[], options: PlanOptions): IntegrationChange[] {
-  const changes: IntegrationChange[] = [];
+  const changeList: IntegrationChange[] = [];
   const existing = new Map<string, IntegrationState>();
   for (const integration of current) if (!existing.has(integrationId(integration))) existing.set(integrationId(integration), integration);
   const kept = new Set<string>();
   for (const entry of wanted) {
     const there = existing.get(integrationId(entry));
     if (!there) {
-      changes.push({ action: 'add', kind: entry.kind, name: entry.name, input: toNewIntegration(entry) });
+      changeList.push({ action: 'add', kind: entry.kind, name: entry.name, input: toNewIntegration(entry) });
       continue;
     }
     kept.add(there.id);
+    const changes: IntegrationUpdate = {};
     const reasons: string[] = [];
-    if (entry.chatId !== undefined && entry.chatId.trim() !== (there.chatId ?? '')) reasons.push('chatId');
+    if (entry.chatId !== undefined && entry.chatId.trim() !== (there.chatId ?? '')) {
+      changes.chatId = entry.chatId;
+      reasons.push(`chatId ${JSON.stringify(there.chatId)} → ${JSON.stringify(entry.chatId)}`);
+    }
     for (const part of ['url', 'token'] as const) {
       const value = entry[part];
       if (value === undefined) continue;
       const verdict = compareSecret(value, there[part], options.writeSecrets, (v) => normalSecret(part, entry.kind, v));
-      if (writes(verdict)) reasons.push(`${part} (secret) ${verdict}`);
+      if (writes(verdict)) {
+        changes[part] = value;
+        reasons.push(`${part}: secret ${verdict}`);
+      }
     }
-    if (reasons.length > 0) {
-      changes.push({ action: 'replace', kind: entry.kind, name: entry.name, id: there.id, input: toNewIntegration(entry, there.enabled), reason: reasons.join(', ') });
-    } else if (entry.enabled !== undefined && entry.enabled !== there.enabled) {
-      changes.push({ action: entry.enabled ? 'enable' : 'disable', kind: entry.kind, name: entry.name, id: there.id });
+    if (entry.enabled !== undefined && entry.enabled !== there.enabled) {
+      changes.enabled = entry.enabled;
+      reasons.push(entry.enabled ? 'turned on' : 'turned off');
     }
+    if (reasons.length > 0) changeList.push({ action: 'update', kind: entry.kind, name: entry.name, id: there.id, etag: there.etag, changes, reason: reasons.join(', ') });
   }
   for (const integration of current) {
-    if (!kept.has(integration.id)) changes.push({ action: 'remove', kind: integration.kind, name: integration.name, id: integration.id });
+    if (!kept.has(integration.id)) changeList.push({ action: 'remove', kind: integration.kind, name: integration.name, id: integration.id, etag: integration.etag });
   }
-  return changes;
+  return changeList;
 }
 
 function planHooks(wanted: Array<{ targetUrl: string }>, current: HookState[]): FormPlan['hooks'] {

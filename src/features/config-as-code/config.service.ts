@@ -59,12 +59,11 @@ export class ConfigAsCodeService {
 /** Recipients, integrations and hooks of one form: what goes away first, then what is added. */
 async function applyParts(writer: ConfigWriter, formId: string, form: FormPlan): Promise<void> {
   if (form.recipients) await writer.setRecipients(formId, form.recipients.list);
+  // Removals first: a form has at most 10 integrations, and the file may swap one for another.
+  for (const change of form.integrations) if (change.action === 'remove') await writer.removeIntegration(formId, { id: change.id!, etag: change.etag });
   for (const change of form.integrations) {
-    if (change.action === 'remove' || change.action === 'replace') await writer.removeIntegration(formId, change.id!);
-  }
-  for (const change of form.integrations) {
-    if (change.action === 'add' || change.action === 'replace') await writer.addIntegration(formId, change.input!);
-    if (change.action === 'enable' || change.action === 'disable') await writer.setIntegrationEnabled(formId, change.id!, change.action === 'enable');
+    if (change.action === 'update') await writer.updateIntegration(formId, { id: change.id!, etag: change.etag }, change.changes!);
+    if (change.action === 'add') await writer.addIntegration(formId, change.input!);
   }
   for (const hook of form.hooks.remove) await writer.removeHook(hook.id);
   for (const url of form.hooks.add) await writer.addHook(formId, url);

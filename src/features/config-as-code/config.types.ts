@@ -16,6 +16,8 @@ export interface IntegrationState {
   chatId: string | null;
   url: SecretState;
   token: SecretState;
+  /** Its ETag, where the target checks one (If-Match). */
+  etag?: string | undefined;
 }
 
 export interface HookState {
@@ -55,6 +57,14 @@ export interface NewIntegration {
   enabled?: boolean | undefined;
 }
 
+/** What changes of an integration that is kept (its ID stays); left out, a value stays. */
+export interface IntegrationUpdate {
+  url?: string;
+  token?: string;
+  chatId?: string;
+  enabled?: boolean;
+}
+
 /** The changes a target can make; the plan calls them in order. */
 export interface ConfigWriter {
   /** Creates the form with the key and returns its ID. */
@@ -62,8 +72,8 @@ export interface ConfigWriter {
   updateForm(form: { id: string; etag?: string | undefined }, settings: FormSettingsInput): Promise<void>;
   setRecipients(formId: string, addresses: string[]): Promise<void>;
   addIntegration(formId: string, integration: NewIntegration): Promise<void>;
-  setIntegrationEnabled(formId: string, integrationId: string, enabled: boolean): Promise<void>;
-  removeIntegration(formId: string, integrationId: string): Promise<void>;
+  updateIntegration(formId: string, integration: { id: string; etag?: string | undefined }, changes: IntegrationUpdate): Promise<void>;
+  removeIntegration(formId: string, integration: { id: string; etag?: string | undefined }): Promise<void>;
   addHook(formId: string, targetUrl: string): Promise<void>;
   removeHook(hookId: string): Promise<void>;
 }

@@ -40,11 +40,11 @@ function writerOf(s: ConfigWriteServices, accountId: string): ConfigWriter {
       const added = await s.integrations.addIntegration(formId, integration, accountId);
       if (integration.enabled === false) await s.integrations.setEnabled(added.id, false, accountId);
     },
-    async setIntegrationEnabled(_formId, integrationId, enabled) {
-      await s.integrations.setEnabled(integrationId, enabled, accountId);
+    async updateIntegration(_formId, integration, changes) {
+      await s.integrations.updateIntegration(integration.id, changes, accountId);
     },
-    async removeIntegration(_formId, integrationId) {
-      await s.integrations.removeIntegration(integrationId, accountId);
+    async removeIntegration(_formId, integration) {
+      await s.integrations.removeIntegration(integration.id, accountId);
     },
     async addHook(formId, targetUrl) {
       await s.hooks.createHook(accountId, { formId, targetUrl });
