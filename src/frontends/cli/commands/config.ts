@@ -67,6 +67,7 @@ export function registerConfig(program: Command): void {
   withPlanOptions(
     program
       .command('plan [file]')
+      .summary('show what applying a configuration file would change (exit 2 when something would)')
       .description(`show what applying a configuration file (default ${DEFAULT_FILE}; .yaml/.yml are YAML) would change; exits 0 when nothing would, ${PLAN_CHANGES_EXIT_CODE} when something would, 1 on an error`),
   ).action(async (file: string | undefined, o: PlanOptions) => {
     const source = await readSource(file ?? DEFAULT_FILE);
@@ -81,6 +82,7 @@ export function registerConfig(program: Command): void {
   withPlanOptions(
     program
       .command('apply [file]')
+      .summary('make the changes of a configuration file')
       .description(`make the changes of a configuration file (default ${DEFAULT_FILE}), in one transaction on this machine; forms it does not name are left alone unless --prune`),
   ).action(async (file: string | undefined, o: PlanOptions) => {
     const source = await readSource(file ?? DEFAULT_FILE);
@@ -93,6 +95,7 @@ export function registerConfig(program: Command): void {
 
   program
     .command('export [account]')
+    .summary("print the configuration file for an account's forms")
     .description("print the configuration file for an account's forms (by ID or email; through --server, the key's own account)")
     .option('--out <file>', 'write it to this file instead (.yaml/.yml: YAML, else JSON)')
     .option('--format <format>', 'json or yaml, on stdout (default json)')
