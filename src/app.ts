@@ -31,6 +31,7 @@ import type { Redis } from 'ioredis';
 import { submitRoutes } from './features/submit/submit.routes.js';
 import { accountRoutes } from './features/accounts/account.routes.js';
 import { formRoutes } from './features/forms/form.routes.js';
+import { formConfigRoutes } from './features/form-config/form-config.routes.js';
 import { hookRoutes } from './features/hooks/hook.routes.js';
 import { submissionApiRoutes } from './features/submissions/submission-api.routes.js';
 import { botCheckRoutes } from './features/bot-checks/bot-check.routes.js';
@@ -189,7 +190,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(botCheckRoutes);
   await app.register(unsubscribeRoutes);
   await app.register(signedFileRoutes);
-  await app.register(managementApi, { prefix: '/v1/api', routes: [accountRoutes, formRoutes, submissionApiRoutes, hookRoutes, fileApiRoutes] });
+  await app.register(managementApi, { prefix: '/v1/api', routes: [accountRoutes, formRoutes, formConfigRoutes, submissionApiRoutes, hookRoutes, fileApiRoutes] });
   // The same keys, the same 120 requests a minute per key (one counter for both).
   await app.register(managementApi, { prefix: '/v1/mcp', routes: [mcpRoutes] });
   await app.register(dashboardPlugin);

@@ -1,3 +1,5 @@
+import { ApiIdempotencyService } from './features/form-config/api-idempotency.service.js';
+import { FormConfigService } from './features/form-config/form-config.service.js';
 import type { FastifyBaseLogger } from 'fastify';
 import { AccountService } from './features/accounts/account.service.js';
 import { AdminService, recordLastPurge } from './features/admin/admin.service.js';
@@ -95,6 +97,8 @@ export interface Services {
   readonly configAsCode: ConfigAsCodeService;
   /** This database as what a configuration file is applied to, in one transaction. */
   readonly localConfigTarget: LocalConfigTarget;
+  readonly formConfig: FormConfigService;
+  readonly apiIdempotency: ApiIdempotencyService;
 }
 
 /** Test seams and observers; production passes nothing. */
@@ -143,6 +147,7 @@ export function createServices(
   const outbox = new OutboxService(handle, logger, channels, { leaseMs: config.outboxLeaseMs });
   const notifications = new NotificationService(handle, config, forms, outbox, mailer, audit);
   const integrations = new IntegrationService(handle.db, config, forms, outbox, audit);
+  const apiIdempotency = new ApiIdempotencyService(handle.db);
   const lifecycle = new SubmissionLifecycleService(handle, forms, outbox.queue, logger, {
     audit,
     purgeIntervalMs: config.retentionPurgeIntervalMs,
@@ -150,6 +155,7 @@ export function createServices(
     onPurged: async (deleted) => {
       await recordLastPurge(handle.db, deleted);
       await audit.purgeExpired();
+      await apiIdempotency.purgeExpired();
     },
     files,
   });
@@ -202,6 +208,8 @@ export function createServices(
     searchIndex,
     hooks,
     integrations,
+    formConfig: new FormConfigService(forms, notifications, integrations, lifecycle),
+    apiIdempotency,
     outbox,
     sessions,
     audit,

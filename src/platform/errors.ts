@@ -17,6 +17,7 @@ export const errorStatus = {
   internal_error: 500,
   file_not_scanned: 409,
   precondition_failed: 412,
+  idempotency_conflict: 409,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;

@@ -142,6 +142,10 @@ const formSettingsSchema = z.object({
 });
 
 export type FormSettings = z.infer<typeof formSettingsSchema>;
+/** The name of every setting a form has (the API refuses others by name). */
+export const FORM_SETTING_NAMES: readonly string[] = Object.keys(formSettingsSchema.shape);
+/** Settings whose value is a secret: shown only as `set`. */
+export const SECRET_SETTING_NAMES = ['accessKey', 'turnstileSecret', 'hcaptchaSecret', 'recaptchaSecret'] as const;
 export type FormSettingsInput = Partial<FormSettings>;
 
 /** A configuration file's name for a form: short, and safe in a file, a URL and a shell. */

@@ -1,0 +1,60 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import type { Executor } from '../../platform/db/database.js';
+import { AppError } from '../../platform/errors.js';
+import { nowIso } from '../../platform/lib/time.js';
+import {
+  claimApiIdempotencyKey,
+  completeApiIdempotencyRecord,
+  deleteExpiredApiIdempotencyRecords,
+  deletePendingApiIdempotencyRecord,
+  findApiIdempotencyRecord,
+} from './api-idempotency.repository.js';
+import type { StoredAnswer } from './form-config.types.js';
+
+/** How long a first answer is replayed (as on the submit endpoint). */
+export const API_IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+/** How long a repeat waits for its first request to finish before it is told to come back. */
+const WAIT_FOR_FIRST_MS = 15_000;
+const POLL_MS = 25;
+
+const conflict = (message: string) => new AppError('idempotency_conflict', message, { fieldErrors: { 'Idempotency-Key': message } });
+
+/**
+ * Management API writes sent with an Idempotency-Key (docs/api.md, Writes): per API key, the first
+ * successful answer is kept for 24 hours and replayed to a repeat of the same request; the same
+ * key with another request is refused; a repeat arriving while the first runs waits for it.
+ * Errors are not kept.
+ */
+export class ApiIdempotencyService {
+  constructor(private readonly db: Executor) {}
+
+  async run(apiKeyId: string, key: string | undefined, requestHash: string, write: () => Promise<StoredAnswer>): Promise<StoredAnswer & { replayed: boolean }> {
+    if (key === undefined) return { ...(await write()), replayed: false };
+    const waitUntil = Date.now() + WAIT_FOR_FIRST_MS;
+    for (;;) {
+      const expiredBefore = new Date(Date.now() - API_IDEMPOTENCY_TTL_MS).toISOString();
+      if (await claimApiIdempotencyKey(this.db, { apiKeyId, key, requestHash, createdAt: nowIso() }, expiredBefore)) {
+        let answer: StoredAnswer;
+        try {
+          answer = await write();
+        } catch (err) {
+          await deletePendingApiIdempotencyRecord(this.db, apiKeyId, key);
+          throw err;
+        }
+        await completeApiIdempotencyRecord(this.db, apiKeyId, key, answer);
+        return { ...answer, replayed: false };
+      }
+      const record = await findApiIdempotencyRecord(this.db, apiKeyId, key);
+      // Gone between the claim and the read: the first request failed; this one may go.
+      if (!record) continue;
+      if (record.requestHash !== requestHash) throw conflict('This Idempotency-Key was sent with another request: use a new key for a new request.');
+      if (record.answer) return { ...record.answer, replayed: true };
+      if (Date.now() > waitUntil) throw conflict('The first request with this Idempotency-Key is still running: send it again later.');
+      await delay(POLL_MS);
+    }
+  }
+
+  async purgeExpired(): Promise<number> {
+    return deleteExpiredApiIdempotencyRecords(this.db, new Date(Date.now() - API_IDEMPOTENCY_TTL_MS).toISOString());
+  }
+}
