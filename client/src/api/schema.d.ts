@@ -90,11 +90,68 @@ export interface paths {
         /** The account's forms, newest first */
         get: operations["listForms"];
         put?: never;
-        post?: never;
+        /** Create a form (keys of scope manage) */
+        post: operations["createForm"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/v1/api/forms/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A form with every setting and its notification recipients */
+        get: operations["getForm"];
+        put?: never;
+        post?: never;
+        /** Delete a form with its submissions, files, integrations and hooks (keys of scope manage) */
+        delete: operations["deleteForm"];
+        options?: never;
+        head?: never;
+        /** Change a form: its name, state, key, any setting, its recipients (keys of scope manage) */
+        patch: operations["updateForm"];
+        trace?: never;
+    };
+    "/v1/api/forms/{id}/integrations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A form's integrations, oldest first */
+        get: operations["listIntegrations"];
+        put?: never;
+        /** Add an integration to a form (keys of scope manage); its secrets are never shown again */
+        post: operations["createIntegration"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/forms/{id}/integrations/{integrationId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One integration of a form */
+        get: operations["getIntegration"];
+        put?: never;
+        post?: never;
+        /** Remove an integration (keys of scope manage) */
+        delete: operations["deleteIntegration"];
+        options?: never;
+        head?: never;
+        /** Change an integration: its name, settings, secrets, on or off (keys of scope manage) */
+        patch: operations["updateIntegration"];
         trace?: never;
     };
     "/v1/api/forms/{id}/submissions": {
@@ -209,7 +266,7 @@ export interface components {
     schemas: {
         ErrorBody: {
             /** @enum {string} */
-            error: "validation_failed" | "unauthorized" | "access_denied" | "form_inactive" | "plan_required" | "not_found" | "method_not_allowed" | "payload_too_large" | "origin_not_allowed" | "request_timeout" | "rate_limited" | "internal_error" | "file_not_scanned";
+            error: "validation_failed" | "unauthorized" | "access_denied" | "form_inactive" | "plan_required" | "not_found" | "method_not_allowed" | "payload_too_large" | "origin_not_allowed" | "request_timeout" | "rate_limited" | "internal_error" | "file_not_scanned" | "precondition_failed" | "idempotency_conflict";
             message: string;
             fieldErrors?: {
                 [key: string]: string;
@@ -695,7 +752,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description file_not_scanned: the file is not yet scanned clean for malware; retry after Retry-After seconds */
+            /** @description file_not_scanned (file downloads: the file is not yet scanned clean for malware; retry after Retry-After seconds) or idempotency_conflict (writes: the Idempotency-Key was sent with another request, or its first request is still running) */
             409: {
                 headers: {
                     /** @description Seconds until the file is scanned again */
@@ -867,6 +924,1294 @@ export interface operations {
             };
             /** @description request_timeout: the request was not fully received in time */
             408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited: too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until the limit resets */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal_error: something unexpected; requestId names the log lines */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal_error: the server is shutting down; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createForm: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Up to 255 printable ASCII characters: a repeat of the same request with the same key within 24 hours gets the first answer again, and changes nothing */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @enum {boolean|integer} */
+                    isActive?: true | false | 0 | 1;
+                    /** @description Letters, digits, dots, dashes and underscores, starting with a letter or digit; null removes it */
+                    key?: string | null;
+                    /** @description Settings to change, by name (docs/api.md); null clears one; a secret given as "set" keeps its value */
+                    settings?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description The whole list of notification addresses (at most 5) */
+                    recipients?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    /** @description Changes whenever the resource does: send it back in If-Match to write only over what was read */
+                    ETag?: string;
+                    /** @description Present on a replayed first answer */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        form: {
+                            id: string;
+                            /** @description The stable name a configuration file gives the form; unique per account */
+                            key: string | null;
+                            name: string;
+                            /** @enum {integer} */
+                            isActive: 0 | 1;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            /** @description Every setting of the form, as the dashboard has them (docs/api.md); secrets (accessKey, turnstileSecret, hcaptchaSecret, recaptchaSecret) only as "set" or null */
+                            settings: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Addresses notified of submissions (each confirms by email first) */
+                            recipients: string[];
+                        };
+                    };
+                };
+            };
+            /** @description validation_failed: a malformed request, a field failing validation (fieldErrors names it), a bad limit or cursor */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unauthorized: the API key is missing, malformed, unknown or revoked */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with */
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused: access_denied, form_inactive, origin_not_allowed (submit) or plan_required (hooks) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not_found: no such resource for this account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description request_timeout: the request was not fully received in time */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description file_not_scanned (file downloads: the file is not yet scanned clean for malware; retry after Retry-After seconds) or idempotency_conflict (writes: the Idempotency-Key was sent with another request, or its first request is still running) */
+            409: {
+                headers: {
+                    /** @description Seconds until the file is scanned again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is over the size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited: too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until the limit resets */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal_error: something unexpected; requestId names the log lines */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal_error: the server is shutting down; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getForm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The form */
+            200: {
+                headers: {
+                    /** @description Changes whenever the resource does: send it back in If-Match to write only over what was read */
+                    ETag?: string;
+                    /** @description Present on a replayed first answer */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        form: {
+                            id: string;
+                            /** @description The stable name a configuration file gives the form; unique per account */
+                            key: string | null;
+                            name: string;
+                            /** @enum {integer} */
+                            isActive: 0 | 1;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            /** @description Every setting of the form, as the dashboard has them (docs/api.md); secrets (accessKey, turnstileSecret, hcaptchaSecret, recaptchaSecret) only as "set" or null */
+                            settings: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Addresses notified of submissions (each confirms by email first) */
+                            recipients: string[];
+                        };
+                    };
+                };
+            };
+            /** @description validation_failed: a malformed request, a field failing validation (fieldErrors names it), a bad limit or cursor */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unauthorized: the API key is missing, malformed, unknown or revoked */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with */
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not_found: no such resource for this account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description request_timeout: the request was not fully received in time */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited: too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until the limit resets */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal_error: something unexpected; requestId names the log lines */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal_error: the server is shutting down; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteForm: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Up to 255 printable ASCII characters: a repeat of the same request with the same key within 24 hours gets the first answer again, and changes nothing */
+                "idempotency-key"?: string;
+                /** @description The ETag the resource had when read: the write happens only if it still has it, else 412 precondition_failed */
+                "if-match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    /** @description Present on a replayed first answer */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description validation_failed: a malformed request, a field failing validation (fieldErrors names it), a bad limit or cursor */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unauthorized: the API key is missing, malformed, unknown or revoked */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with */
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused: access_denied, form_inactive, origin_not_allowed (submit) or plan_required (hooks) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not_found: no such resource for this account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description request_timeout: the request was not fully received in time */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description file_not_scanned (file downloads: the file is not yet scanned clean for malware; retry after Retry-After seconds) or idempotency_conflict (writes: the Idempotency-Key was sent with another request, or its first request is still running) */
+            409: {
+                headers: {
+                    /** @description Seconds until the file is scanned again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description precondition_failed: the resource changed since the ETag sent in If-Match was read; read it again */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is over the size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited: too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until the limit resets */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal_error: something unexpected; requestId names the log lines */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal_error: the server is shutting down; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    updateForm: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Up to 255 printable ASCII characters: a repeat of the same request with the same key within 24 hours gets the first answer again, and changes nothing */
+                "idempotency-key"?: string;
+                /** @description The ETag the resource had when read: the write happens only if it still has it, else 412 precondition_failed */
+                "if-match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    /** @enum {boolean|integer} */
+                    isActive?: true | false | 0 | 1;
+                    /** @description Letters, digits, dots, dashes and underscores, starting with a letter or digit; null removes it */
+                    key?: string | null;
+                    /** @description Settings to change, by name (docs/api.md); null clears one; a secret given as "set" keeps its value */
+                    settings?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description The whole list of notification addresses (at most 5) */
+                    recipients?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Changed */
+            200: {
+                headers: {
+                    /** @description Changes whenever the resource does: send it back in If-Match to write only over what was read */
+                    ETag?: string;
+                    /** @description Present on a replayed first answer */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        form: {
+                            id: string;
+                            /** @description The stable name a configuration file gives the form; unique per account */
+                            key: string | null;
+                            name: string;
+                            /** @enum {integer} */
+                            isActive: 0 | 1;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            /** @description Every setting of the form, as the dashboard has them (docs/api.md); secrets (accessKey, turnstileSecret, hcaptchaSecret, recaptchaSecret) only as "set" or null */
+                            settings: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Addresses notified of submissions (each confirms by email first) */
+                            recipients: string[];
+                        };
+                    };
+                };
+            };
+            /** @description validation_failed: a malformed request, a field failing validation (fieldErrors names it), a bad limit or cursor */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unauthorized: the API key is missing, malformed, unknown or revoked */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with */
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused: access_denied, form_inactive, origin_not_allowed (submit) or plan_required (hooks) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not_found: no such resource for this account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description request_timeout: the request was not fully received in time */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description file_not_scanned (file downloads: the file is not yet scanned clean for malware; retry after Retry-After seconds) or idempotency_conflict (writes: the Idempotency-Key was sent with another request, or its first request is still running) */
+            409: {
+                headers: {
+                    /** @description Seconds until the file is scanned again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description precondition_failed: the resource changed since the ETag sent in If-Match was read; read it again */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is over the size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited: too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until the limit resets */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal_error: something unexpected; requestId names the log lines */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal_error: the server is shutting down; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listIntegrations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every integration of the form */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        integrations: ({
+                            id: string;
+                            formId: string;
+                            kind: string;
+                            name: string;
+                            enabled: boolean;
+                            disabledReason?: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                    };
+                };
+            };
+            /** @description validation_failed: a malformed request, a field failing validation (fieldErrors names it), a bad limit or cursor */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unauthorized: the API key is missing, malformed, unknown or revoked */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with */
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not_found: no such resource for this account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description request_timeout: the request was not fully received in time */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited: too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until the limit resets */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal_error: something unexpected; requestId names the log lines */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal_error: the server is shutting down; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createIntegration: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Up to 255 printable ASCII characters: a repeat of the same request with the same key within 24 hours gets the first answer again, and changes nothing */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description The kind's settings and secrets as `formgate integrations add` takes them (docs/integrations.md); secrets are write-only */
+        requestBody: {
+            content: {
+                "application/json": {
+                    kind: string;
+                    name?: string;
+                    enabled?: boolean;
+                    url?: string | null;
+                    token?: string | null;
+                    chatId?: string | null;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Added */
+            201: {
+                headers: {
+                    /** @description Changes whenever the resource does: send it back in If-Match to write only over what was read */
+                    ETag?: string;
+                    /** @description Present on a replayed first answer */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description An integration; secrets (webhook URLs, tokens, keys) only as "set" or null; each kind's settings beside */
+                        integration: {
+                            id: string;
+                            formId: string;
+                            kind: string;
+                            name: string;
+                            enabled: boolean;
+                            disabledReason?: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description validation_failed: a malformed request, a field failing validation (fieldErrors names it), a bad limit or cursor */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unauthorized: the API key is missing, malformed, unknown or revoked */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with */
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused: access_denied, form_inactive, origin_not_allowed (submit) or plan_required (hooks) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not_found: no such resource for this account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description request_timeout: the request was not fully received in time */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description file_not_scanned (file downloads: the file is not yet scanned clean for malware; retry after Retry-After seconds) or idempotency_conflict (writes: the Idempotency-Key was sent with another request, or its first request is still running) */
+            409: {
+                headers: {
+                    /** @description Seconds until the file is scanned again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is over the size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited: too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until the limit resets */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal_error: something unexpected; requestId names the log lines */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal_error: the server is shutting down; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getIntegration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                integrationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The integration */
+            200: {
+                headers: {
+                    /** @description Changes whenever the resource does: send it back in If-Match to write only over what was read */
+                    ETag?: string;
+                    /** @description Present on a replayed first answer */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description An integration; secrets (webhook URLs, tokens, keys) only as "set" or null; each kind's settings beside */
+                        integration: {
+                            id: string;
+                            formId: string;
+                            kind: string;
+                            name: string;
+                            enabled: boolean;
+                            disabledReason?: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description validation_failed: a malformed request, a field failing validation (fieldErrors names it), a bad limit or cursor */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unauthorized: the API key is missing, malformed, unknown or revoked */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with */
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not_found: no such resource for this account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description request_timeout: the request was not fully received in time */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited: too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until the limit resets */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal_error: something unexpected; requestId names the log lines */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal_error: the server is shutting down; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteIntegration: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Up to 255 printable ASCII characters: a repeat of the same request with the same key within 24 hours gets the first answer again, and changes nothing */
+                "idempotency-key"?: string;
+                /** @description The ETag the resource had when read: the write happens only if it still has it, else 412 precondition_failed */
+                "if-match"?: string;
+            };
+            path: {
+                id: string;
+                integrationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    /** @description Present on a replayed first answer */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description validation_failed: a malformed request, a field failing validation (fieldErrors names it), a bad limit or cursor */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unauthorized: the API key is missing, malformed, unknown or revoked */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with */
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused: access_denied, form_inactive, origin_not_allowed (submit) or plan_required (hooks) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not_found: no such resource for this account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description request_timeout: the request was not fully received in time */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description file_not_scanned (file downloads: the file is not yet scanned clean for malware; retry after Retry-After seconds) or idempotency_conflict (writes: the Idempotency-Key was sent with another request, or its first request is still running) */
+            409: {
+                headers: {
+                    /** @description Seconds until the file is scanned again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description precondition_failed: the resource changed since the ETag sent in If-Match was read; read it again */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is over the size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited: too many requests; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until the limit resets */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal_error: something unexpected; requestId names the log lines */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal_error: the server is shutting down; retry */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    updateIntegration: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Up to 255 printable ASCII characters: a repeat of the same request with the same key within 24 hours gets the first answer again, and changes nothing */
+                "idempotency-key"?: string;
+                /** @description The ETag the resource had when read: the write happens only if it still has it, else 412 precondition_failed */
+                "if-match"?: string;
+            };
+            path: {
+                id: string;
+                integrationId: string;
+            };
+            cookie?: never;
+        };
+        /** @description The kind's settings and secrets as `formgate integrations add` takes them (docs/integrations.md); secrets are write-only */
+        requestBody: {
+            content: {
+                "application/json": {
+                    kind?: string;
+                    name?: string;
+                    enabled?: boolean;
+                    url?: string | null;
+                    token?: string | null;
+                    chatId?: string | null;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Changed */
+            200: {
+                headers: {
+                    /** @description Changes whenever the resource does: send it back in If-Match to write only over what was read */
+                    ETag?: string;
+                    /** @description Present on a replayed first answer */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description An integration; secrets (webhook URLs, tokens, keys) only as "set" or null; each kind's settings beside */
+                        integration: {
+                            id: string;
+                            formId: string;
+                            kind: string;
+                            name: string;
+                            enabled: boolean;
+                            disabledReason?: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description validation_failed: a malformed request, a field failing validation (fieldErrors names it), a bad limit or cursor */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unauthorized: the API key is missing, malformed, unknown or revoked */
+            401: {
+                headers: {
+                    /** @description The scheme to authenticate with */
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused: access_denied, form_inactive, origin_not_allowed (submit) or plan_required (hooks) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not_found: no such resource for this account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description request_timeout: the request was not fully received in time */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description file_not_scanned (file downloads: the file is not yet scanned clean for malware; retry after Retry-After seconds) or idempotency_conflict (writes: the Idempotency-Key was sent with another request, or its first request is still running) */
+            409: {
+                headers: {
+                    /** @description Seconds until the file is scanned again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description precondition_failed: the resource changed since the ETag sent in If-Match was read; read it again */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is over the size limit */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1690,7 +3035,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description file_not_scanned: the file is not yet scanned clean for malware; retry after Retry-After seconds */
+            /** @description file_not_scanned (file downloads: the file is not yet scanned clean for malware; retry after Retry-After seconds) or idempotency_conflict (writes: the Idempotency-Key was sent with another request, or its first request is still running) */
             409: {
                 headers: {
                     /** @description Seconds until the file is scanned again */

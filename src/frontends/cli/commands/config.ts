@@ -4,7 +4,6 @@ import { formatOfPath, stringifyConfigFile, type ConfigFormat } from '../../../f
 import { formatPlan, planView } from '../../../features/config-as-code/config-plan-text.js';
 import { ConfigAsCodeService, type ConfigSource, type ExportResult } from '../../../features/config-as-code/config.service.js';
 import type { ConfigTarget } from '../../../features/config-as-code/config.types.js';
-import { RemoteConfigTarget } from '../../../features/config-as-code/remote-target.js';
 import { environmentVariables, loadConfig } from '../../../platform/config.js';
 import { withServices } from '../context.js';
 
@@ -19,6 +18,14 @@ interface PlanOptions extends TargetOptions {
 }
 
 const DEFAULT_FILE = 'formgate.json';
+
+/** The server named by --server, through its API; loaded only then, with the API client. */
+async function remoteTarget(server: string, requirement: string): Promise<ConfigTarget> {
+  const key = loadConfig().mcpApiKey;
+  if (!key) throw new Error(`--server needs ${requirement}: set FORMGATE_API_KEY (or FORMGATE_API_KEY_FILE).`);
+  const { RemoteConfigTarget } = await import('../../../features/config-as-code/remote-target.js');
+  return new RemoteConfigTarget(server, key.trim());
+}
 
 /** Exit status of `plan`: 0 when nothing would change, 2 when something would (1 is an error). */
 export const PLAN_CHANGES_EXIT_CODE = 2;
@@ -47,9 +54,7 @@ async function onTarget<T>(o: TargetOptions, run: (service: ConfigAsCodeService,
     );
     return result!;
   }
-  const key = loadConfig().mcpApiKey;
-  if (!key) throw new Error('--server needs an API key with the manage scope: set FORMGATE_API_KEY (or FORMGATE_API_KEY_FILE).');
-  const result = await run(new ConfigAsCodeService(), new RemoteConfigTarget(o.server, key.trim()));
+  const result = await run(new ConfigAsCodeService(), await remoteTarget(o.server, 'an API key with the manage scope'));
   const text = o.json ? JSON.stringify(result) : describe(result);
   if (text !== undefined) process.stdout.write(`${text}\n`);
   return result;
@@ -108,9 +113,7 @@ export function registerConfig(program: Command): void {
       if (o.server === undefined) {
         await withServices({}, (s) => run(s.configAsCode, s.localConfigTarget), () => undefined);
       } else {
-        const key = loadConfig().mcpApiKey;
-        if (!key) throw new Error('--server needs an API key: set FORMGATE_API_KEY (or FORMGATE_API_KEY_FILE).');
-        await run(new ConfigAsCodeService(), new RemoteConfigTarget(o.server, key.trim()));
+        await run(new ConfigAsCodeService(), await remoteTarget(o.server, 'an API key'));
       }
       const { file, notes } = exported!;
       const text = stringifyConfigFile(file, format);
