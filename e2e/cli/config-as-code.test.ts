@@ -179,6 +179,54 @@ describe('formgate plan, apply and export', { timeout: PROCESS_TEST_TIMEOUT_MS }
     expect(none.stderr).toContain('cannot read the configuration file formgate.json: no such file');
   });
 
+  it('the same file applied here and through --server makes identical accounts; the key decides which', async () => {
+    const [here, there] = [await createAccount(t.services, { planId: 'pro' }), await createAccount(t.services, { planId: 'pro' })];
+    const created = await formgate(['keys', 'create', there.email, '--scope', 'manage', '--json']);
+    const remote = { FORMGATE_API_KEY: JSON.parse(created.stdout).apiKey as string };
+    expect((await formgate(['apply', write('here.json', fileFor(here.email))])).code).toBe(0);
+
+    const path = write('there.json', fileFor(there.email));
+    const planned = await formgate(['plan', path, '--server', t.url], remote);
+    expect(planned.stderr).toBe('');
+    expect([planned.code, planned.stdout]).toEqual([2, expect.stringContaining('Plan: 2 to create, 0 to update, 0 to delete')]);
+    const applied = await formgate(['apply', path, '--server', t.url], remote);
+    expect([applied.code, applied.stderr]).toEqual([0, '']);
+    const ids = (await t.services.forms.listForms(there.id)).map((f) => f.id).sort();
+    expect(ids).toHaveLength(2);
+
+    // Secrets the API does not show are not compared: the second plan finds nothing to do.
+    const again = await formgate(['plan', path, '--server', t.url], remote);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain('accessKey: secret set, not compared');
+    expect((await formgate(['apply', path, '--server', t.url], remote)).code).toBe(0);
+    expect((await t.services.forms.listForms(there.id)).map((f) => f.id).sort()).toEqual(ids);
+    expect((await t.services.forms.listForms(there.id)).find((f) => f.key === 'contact')!.accessKey).toBe('sesame');
+
+    const exportedThere = await formgate(['export', '--server', t.url], remote);
+    expect(exportedThere.code).toBe(0);
+    expect(JSON.parse(exportedThere.stdout)).toEqual({ account: there.email, forms: await exportForms(here.email) });
+    expect(await exportForms(there.email)).toEqual(await exportForms(here.email));
+
+    // A file for another account is refused, not applied to the key's.
+    const elsewhere = await formgate(['apply', write('here.json', fileFor(here.email)), '--server', t.url], remote);
+    expect(elsewhere.code).toBe(1);
+    expect(elsewhere.stderr).toContain(`The file names the account ${here.email}`);
+  });
+
+  it('through --server a key without the manage scope changes nothing', async () => {
+    const owner = await createAccount(t.services, { planId: 'pro' });
+    const created = await formgate(['keys', 'create', owner.email, '--json']);
+    const readOnly = { FORMGATE_API_KEY: JSON.parse(created.stdout).apiKey as string };
+    const path = write('read-key.json', fileFor(owner.email));
+    expect((await formgate(['plan', path, '--server', t.url], readOnly)).code).toBe(2);
+    const refused = await formgate(['apply', path, '--server', t.url], readOnly);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/^error: The server refused: /);
+    expect(await formCount(owner.id)).toBe(0);
+    const missing = await runCli(['plan', path, '--server', t.url], { DATABASE_URL: t.database.url, ...secrets });
+    expect([missing.code, missing.stderr.trim()]).toEqual([1, 'error: --server needs an API key with the manage scope: set FORMGATE_API_KEY (or FORMGATE_API_KEY_FILE).']);
+  });
+
   it('--help names the default file, the exit codes and --prune', async () => {
     // Commander wraps the text to the terminal's width.
     const help = async (...args: string[]) => (await formgate(args)).stdout.replace(/\s+/g, ' ');

@@ -15,13 +15,16 @@ export function planView(plan: ConfigPlan): PlanView {
 
 const show = (value: unknown) => (value === undefined ? '(not set)' : JSON.stringify(value));
 
+const secretLine = (s: { name: string; change: string }) =>
+  s.change === 'not compared' ? `    ${s.name}: secret set, not compared (the API never shows one; --write-secrets writes it)` : `    ${s.name}: secret ${s.change}`;
+
 const SIGNS: Record<FormPlan['action'], string> = { create: '+', update: '~', delete: '-', unchanged: ' ', untouched: ' ' };
 
 function formLines(form: PlanView['forms'][number]): string[] {
   const title = `${SIGNS[form.action]} form ${form.key}${form.id && form.id !== form.key ? ` (${form.id})` : ''} "${form.name}"`;
   switch (form.action) {
     case 'unchanged':
-      return [`${title}: no change`];
+      return [`${title}: no change`, ...form.secrets.map(secretLine)];
     case 'untouched':
       return [`${title}: not in the file, left as it is (--prune would delete it)`];
     case 'delete':
@@ -31,9 +34,7 @@ function formLines(form: PlanView['forms'][number]): string[] {
   }
   const lines = [`${title}: ${form.action}`];
   for (const s of form.settings) lines.push(form.action === 'create' ? `    ${s.name}: ${show(s.to)}` : `    ${s.name}: ${show(s.from)} → ${show(s.to)}`);
-  for (const s of form.secrets) {
-    lines.push(s.change === 'not compared' ? `    ${s.name}: secret set, not compared (the API never shows one; --write-secrets writes it)` : `    ${s.name}: secret ${s.change}`);
-  }
+  lines.push(...form.secrets.map(secretLine));
   if (form.recipients) {
     for (const a of form.recipients.add) lines.push(`    recipients: + ${a}`);
     for (const a of form.recipients.remove) lines.push(`    recipients: - ${a}`);
