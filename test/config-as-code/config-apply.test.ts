@@ -190,3 +190,15 @@ describe(`configuration as code on this machine, on ${testDialect}`, () => {
     expect(ea.forms.length).toBe(2);
   });
 });
+
+describe('the configuration file\'s JSON Schema', () => {
+  it('is served to anyone at /v1/config.schema.json, with the instance\'s address as its $id', async () => {
+    const res = await t.fetch('/v1/config.schema.json');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/schema+json; charset=utf-8');
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    const schema = await res.json();
+    expect(schema).toMatchObject({ $id: `${t.services.config.baseUrl}/v1/config.schema.json`, type: 'object', required: ['forms'] });
+    expect(Object.keys(schema.properties.forms.items.properties)).toEqual(['key', 'name', 'settings', 'recipients', 'integrations', 'hooks']);
+  });
+});
