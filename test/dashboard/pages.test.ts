@@ -174,19 +174,22 @@ describe('bulk delete and post/redirect/get', () => {
     expect(empty.html).not.toContain('data-reloadable');
     expect(await t.services.apiKeys.listApiKeys(account.id)).toHaveLength(1);
 
-    // A key of either scope, read by default; the list says each key's scope.
+    // A key of any scope, read by default; the list says each key's scope.
     const form = await client.get('/dashboard/keys');
     expect(form.html).toContain('<option value="read" selected>Read</option>');
     expect(form.html).toContain('<option value="triage">Read and triage</option>');
+    expect(form.html).toContain('<option value="manage">Read, triage and manage</option>');
     expect((await client.post('/dashboard/keys', { name: 'Reader' })).res.status).toBe(303);
     expect((await client.post('/dashboard/keys', { name: 'Agent', scope: 'triage' })).res.status).toBe(303);
+    expect((await client.post('/dashboard/keys', { name: 'Builder', scope: 'manage' })).res.status).toBe(303);
     const refused = await client.post('/dashboard/keys', { name: 'Root', scope: 'admin' });
     expect(refused.res.status).toBe(400);
-    expect(refused.html).toContain('id="scope-error">Choose Read, or Read and triage.');
+    expect(refused.html).toContain('id="scope-error">Choose Read, Read and triage, or Read, triage and manage.');
     const keys = await t.services.apiKeys.listApiKeys(account.id);
-    expect(keys.map((k) => [k.name, k.scope]).sort()).toEqual([['Agent', 'triage'], ['Reader', 'read'], ['Zapier', 'read']]);
+    expect(keys.map((k) => [k.name, k.scope]).sort()).toEqual([['Agent', 'triage'], ['Builder', 'manage'], ['Reader', 'read'], ['Zapier', 'read']]);
     const list = await client.get('/dashboard/keys');
     expect(list.html).toMatch(/<td data-label="Scope">Read and triage<\/td>/);
+    expect(list.html).toMatch(/<td data-label="Scope">Read, triage and manage<\/td>/);
     expect(list.html).toMatch(/<td data-label="Scope">Read<\/td>/);
   });
 

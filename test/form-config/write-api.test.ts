@@ -61,6 +61,12 @@ describe('forms through the write API', () => {
     expect(read.status).toBe(200);
     expect(read.headers.get('etag')).toBe(etag);
     expect((await json<FormBody>(read)).form).toEqual(form);
+
+    // What was read can be written back as it is: every setting, secrets as "set".
+    const back = await send('PATCH', `/v1/api/forms/${form.id}`, { ...keys.manage, 'if-match': etag! }, { name: form.name, key: form.key, isActive: form.isActive, settings: form.settings, recipients: form.recipients });
+    expect(back.status).toBe(200);
+    expect({ ...(await json<FormBody>(back)).form, updatedAt: form.updatedAt }).toEqual(form);
+    expect((await t.services.forms.getForm(form.id)).accessKey).toBe('sekrit-value');
   });
 
   it('refuses bad input naming the field: a setting, an unknown setting, a taken key, a recipient, a missing name', async () => {
@@ -184,6 +190,30 @@ describe('forms through the write API', () => {
     expect((await send('DELETE', `/v1/api/forms/${form.id}`, keys.manage)).status).toBe(404);
   });
 
+  it('takes over a key whose first request was cut off or whose answer expired, and purges expired ones', async () => {
+    const keyId = (await t.services.apiKeys.listApiKeys(owner.account.id)).find((k) => k.name === 'manage')!.id;
+    const ago = (ms: number) => new Date(Date.now() - ms).toISOString();
+    const record = { api_key_id: keyId, request_hash: 'another request', status_code: 201, response: JSON.stringify({ body: { form: null }, headers: {} }) };
+    await t.handle.db
+      .insertInto('api_idempotency_keys')
+      .values([
+        // Left pending by a process that stopped ten minutes ago.
+        { ...record, idempotency_key: 'cut-off', state: 'pending', status_code: null, response: null, created_at: ago(10 * 60_000) },
+        // Answered 25 hours ago, for another request.
+        { ...record, idempotency_key: 'expired', state: 'done', created_at: ago(25 * 3_600_000) },
+        { ...record, idempotency_key: 'old', state: 'done', created_at: ago(26 * 3_600_000) },
+      ])
+      .execute();
+    for (const key of ['cut-off', 'expired']) {
+      const res = await send('POST', '/v1/api/forms', { ...keys.manage, 'idempotency-key': key }, { name: `Taken over ${key}` });
+      expect(res.status, key).toBe(201);
+      expect((await json<FormBody>(res)).form.name).toBe(`Taken over ${key}`);
+    }
+    expect(await t.services.apiIdempotency.purgeExpired()).toBe(1);
+    const left = await t.handle.db.selectFrom('api_idempotency_keys').select('idempotency_key').where('idempotency_key', 'in', ['cut-off', 'expired', 'old']).execute();
+    expect(left.map((r) => r.idempotency_key).sort()).toEqual(['cut-off', 'expired']);
+  });
+
   it('lets exactly one of several PATCHes holding the same ETag through', async () => {
     const created = await send('POST', '/v1/api/forms', keys.manage, { name: 'Raced' });
     const { form } = await json<FormBody>(created);
@@ -285,6 +315,45 @@ describe('integrations through the write API', () => {
     expect([first.status, again.status]).toEqual([201, 201]);
     expect(await again.text()).toBe(await first.text());
     expect(await t.services.integrations.listIntegrations(form.id)).toHaveLength(1);
+  });
+});
+
+describe('integrations under retries and races', () => {
+  it('replays a PATCH and a DELETE of an integration, and lets one of several PATCHes holding one ETag through', async () => {
+    const form = await createForm(t.services, owner.account.id, { name: 'Raced integrations' });
+    const base = `/v1/api/forms/${form.id}/integrations`;
+    const added = await send('POST', base, keys.manage, { kind: 'discord', url: 'https://discord.com/api/webhooks/1/abc' });
+    const { integration } = await json<IntegrationBody>(added);
+    const etag = added.headers.get('etag')!;
+    const answers = await Promise.all(['a', 'b', 'c', 'd'].map((n) => send('PATCH', `${base}/${integration.id}`, { ...keys.manage, 'if-match': etag }, { name: `Raced ${n}` })));
+    expect(answers.map((r) => r.status).sort()).toEqual([200, 412, 412, 412]);
+
+    const patch = { ...keys.manage, 'idempotency-key': 'int-patch-1' };
+    const first = await send('PATCH', `${base}/${integration.id}`, patch, { enabled: false });
+    const revision = (await t.services.integrations.getIntegration(integration.id)).revision;
+    const again = await send('PATCH', `${base}/${integration.id}`, patch, { enabled: false });
+    expect([first.status, again.status]).toEqual([200, 200]);
+    expect(await again.text()).toBe(await first.text());
+    expect((await t.services.integrations.getIntegration(integration.id)).revision).toBe(revision);
+
+    const remove = { ...keys.manage, 'idempotency-key': 'int-delete-1' };
+    expect((await send('DELETE', `${base}/${integration.id}`, remove)).status).toBe(204);
+    expect((await send('DELETE', `${base}/${integration.id}`, remove)).status).toBe(204);
+    expect((await send('DELETE', `${base}/${integration.id}`, keys.manage)).status).toBe(404);
+    expect(await t.services.integrations.listIntegrations(form.id)).toHaveLength(0);
+  });
+});
+
+describe('hooks, as the specification has them', () => {
+  it('take an Idempotency-Key too: a repeat gets the same hook and secret, and subscribes nothing more', async () => {
+    const form = await createForm(t.services, owner.account.id, { name: 'Hooked' });
+    const headers = { ...keys.read, 'idempotency-key': 'hook-1' };
+    const body = { formId: form.id, targetUrl: 'https://hooks.example.com/once' };
+    const first = await send('POST', '/v1/api/hooks', headers, body);
+    const again = await send('POST', '/v1/api/hooks', headers, body);
+    expect([first.status, again.status]).toEqual([201, 201]);
+    expect(await again.text()).toBe(await first.text());
+    expect((await t.services.hooks.listHooks(owner.account.id)).filter((h) => h.formId === form.id)).toHaveLength(1);
   });
 });
 

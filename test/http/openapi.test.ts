@@ -8,6 +8,7 @@ interface Operation {
   operationId?: string;
   security?: unknown;
   requestBody?: { content: Record<string, unknown> };
+  parameters?: Array<{ in: string; name: string }>;
   responses: Record<string, { headers?: Record<string, unknown>; content?: Record<string, { schema: unknown }> }>;
 }
 let doc: {
@@ -58,6 +59,15 @@ describe('/v1/openapi.json', () => {
       'POST /v1/api/hooks': 'createHook',
       'DELETE /v1/api/hooks/{id}': 'deleteHook',
       'POST /v1/api/hooks/{id}/redeliver': 'redeliverHook',
+      'GET /v1/api/forms/{id}': 'getForm',
+      'POST /v1/api/forms': 'createForm',
+      'PATCH /v1/api/forms/{id}': 'updateForm',
+      'DELETE /v1/api/forms/{id}': 'deleteForm',
+      'GET /v1/api/forms/{id}/integrations': 'listIntegrations',
+      'GET /v1/api/forms/{id}/integrations/{integrationId}': 'getIntegration',
+      'POST /v1/api/forms/{id}/integrations': 'createIntegration',
+      'PATCH /v1/api/forms/{id}/integrations/{integrationId}': 'updateIntegration',
+      'DELETE /v1/api/forms/{id}/integrations/{integrationId}': 'deleteIntegration',
     });
     expect(doc.info.license).toEqual({ name: 'MIT', identifier: 'MIT' });
     expect(doc.servers).toEqual([{ url: BASE_URL }]);
@@ -109,8 +119,35 @@ describe('/v1/openapi.json', () => {
         'POST /v1/api/hooks',
         'DELETE /v1/api/hooks/{id}',
         'POST /v1/api/hooks/{id}/redeliver',
+        'GET /v1/api/forms/{id}',
+        'POST /v1/api/forms',
+        'PATCH /v1/api/forms/{id}',
+        'DELETE /v1/api/forms/{id}',
+        'GET /v1/api/forms/{id}/integrations',
+        'GET /v1/api/forms/{id}/integrations/{integrationId}',
+        'POST /v1/api/forms/{id}/integrations',
+        'PATCH /v1/api/forms/{id}/integrations/{integrationId}',
+        'DELETE /v1/api/forms/{id}/integrations/{integrationId}',
       ].sort(),
     );
+  });
+
+  it('documents the writes: Idempotency-Key, 403 and 409 on each, If-Match and 412 on changes and deletions, ETag on answers', () => {
+    const writes = operations().filter(({ name }) => /^(POST|PATCH|DELETE) \/v1\/api\/forms/.test(name));
+    expect(writes).toHaveLength(6);
+    for (const { name, op } of writes) {
+      const headers = (op.parameters ?? []).filter((p) => p.in === 'header').map((p) => p.name.toLowerCase());
+      expect(headers, name).toContain('idempotency-key');
+      expect(Object.keys(op.responses), name).toEqual(expect.arrayContaining(['400', '401', '403', '404', '409']));
+      if (!name.startsWith('POST')) {
+        expect(headers, name).toContain('if-match');
+        expect(op.responses['412'], name).toBeDefined();
+      }
+      const success = op.responses[name.startsWith('POST') ? '201' : name.startsWith('PATCH') ? '200' : '204']!;
+      expect(success, name).toBeDefined();
+      if (!name.startsWith('DELETE')) expect(Object.keys(success.headers ?? {}), name).toContain('ETag');
+      if (!name.startsWith('DELETE')) expect(op.requestBody, name).toBeDefined();
+    }
   });
 
   it('documents 401 on every management route', () => {

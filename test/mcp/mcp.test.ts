@@ -18,6 +18,7 @@ let t: TestApp;
 let owner: Owner;
 let stranger: Owner;
 let triageKey: string;
+let manageKey: string;
 let strangerSubmission: string;
 const open: Client[] = [];
 
@@ -27,6 +28,7 @@ beforeAll(async () => {
   t = await startTestApp({ env: { HOOK_ALLOW_PRIVATE_TARGETS: 'true' }, hookTransport: { ca: receiver.ca } });
   owner = await createOwner(t.services, { planId: 'business', form: { name: 'Contact' } });
   triageKey = (await t.services.apiKeys.createApiKey(owner.account.id, 'agent', 'triage')).apiKey;
+  manageKey = (await t.services.apiKeys.createApiKey(owner.account.id, 'builder', 'manage')).apiKey;
   stranger = await createOwner(t.services);
   strangerSubmission = (await insertSubmissions(t.services, stranger.form.id, [{ createdAt: '2026-05-01T08:00:00.000Z', payload: { name: 'Not yours' } }]))[0]!;
   const at = Date.parse('2026-05-10T09:00:00.000Z');
@@ -77,9 +79,10 @@ async function api(path: string, apiKey = owner.apiKey) {
 describe.each<Transport>(['http', 'stdio'])(`the MCP server over %s (${testDialect})`, (transport) => {
   let reader: Client;
   let triager: Client;
+  let manager: Client;
 
   beforeAll(async () => {
-    [reader, triager] = await Promise.all([connect(transport, owner.apiKey), connect(transport, triageKey)]);
+    [reader, triager, manager] = await Promise.all([connect(transport, owner.apiKey), connect(transport, triageKey), connect(transport, manageKey)]);
   }, PROCESS_TEST_TIMEOUT_MS);
 
   it('lists the read tools for a read key, and the triage tools too for a triage key, each described in one sentence', async () => {
@@ -126,8 +129,58 @@ describe.each<Transport>(['http', 'stdio'])(`the MCP server over %s (${testDiale
     const names = [...first.body.submissions, ...second.body.submissions].map((s: { payload: { name: string } }) => s.payload.name);
     expect(names.sort()).toEqual(['Person 0', 'Person 10', 'Person 15', 'Person 20', 'Person 5']);
     expect(second.body.nextCursor).toBeNull();
-    const lastDay = await call(reader, 'list_submissions', { formId: owner.form.id, since: '2026-05-11', until: '2026-05-11' });
+    const lastDay = await call(reader, 'list_submissions', { formId: owner.form.id, since: '2026-05-11', until: '2026-05-12' });
     expect(lastDay.body.submissions.map((s: { payload: { name: string } }) => s.payload.name).sort()).toEqual(['Person 20', 'Person 21', 'Person 22']);
+  });
+
+  it('bounds the list by ISO 8601 instants as the API does, with words too', async () => {
+    // Persons 3 to 8 were stored in the milliseconds 1 and 2 after 09:00 on the first day.
+    const since = '2026-05-10T09:00:00.001Z';
+    const until = '2026-05-10T11:00:00.003+02:00';
+    const listed = await call(reader, 'list_submissions', { formId: owner.form.id, since, until, limit: 100 });
+    expect(listed.body).toEqual(await api(`/forms/${owner.form.id}/submissions?limit=100&since=${encodeURIComponent(since)}&until=${encodeURIComponent(until)}`));
+    expect(listed.body.submissions.map((s: { payload: { name: string } }) => s.payload.name).sort()).toEqual(['Person 3', 'Person 4', 'Person 5', 'Person 6', 'Person 7', 'Person 8']);
+    const searched = await call(reader, 'list_submissions', { formId: owner.form.id, query: 'pricing', since, until });
+    expect(searched.body.submissions.map((s: { payload: { name: string } }) => s.payload.name)).toEqual(['Person 5']);
+    for (const [args, field] of [[{ since: 'last week' }, 'since'], [{ until: '2026-05-10T09:00:00' }, 'until'], [{ since, until: since }, 'until']] as const) {
+      expect(await call(reader, 'list_submissions', { formId: owner.form.id, ...args }), field).toMatchObject({ isError: true, body: { error: 'validation_failed', fieldErrors: { [field]: expect.any(String) } } });
+    }
+  });
+
+  it('gives a manage key create_form and update_form, which write as the API does', async () => {
+    const tools = (await manager.listTools()).tools;
+    expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(['create_form', 'update_form', 'mark_spam', 'list_forms']));
+    for (const tool of tools) expect(tool.description, tool.name).toMatch(/^[A-Z][^.]*(\.[^.]+)*\.$/);
+    const key = `agent-form-${transport}`;
+    const created = await call(manager, 'create_form', { name: 'Made by an agent', key, settings: { maxLinks: 1 }, recipients: ['agent@example.com'] });
+    expect(created.isError).toBe(false);
+    const { form } = created.body as { form: { id: string } };
+    expect(created.body).toEqual(await api(`/forms/${form.id}`));
+    expect(created.body.form).toMatchObject({ key, name: 'Made by an agent', settings: { maxLinks: 1 }, recipients: ['agent@example.com'] });
+
+    const updated = await call(manager, 'update_form', { formId: form.id, isActive: false, settings: { maxLinks: 4 } });
+    expect(updated.body.form).toMatchObject({ isActive: 0, settings: { maxLinks: 4 }, name: 'Made by an agent' });
+    expect((await t.services.forms.getForm(form.id)).maxLinks).toBe(4);
+    expect(await call(manager, 'update_form', { formId: form.id, settings: { maxLinks: -2 } })).toMatchObject({ isError: true, body: { error: 'validation_failed', fieldErrors: { 'settings.maxLinks': expect.any(String) } } });
+    expect(await call(manager, 'update_form', { formId: stranger.form.id, name: 'Mine' })).toMatchObject({ isError: true, body: { error: 'not_found' } });
+    expect(await call(manager, 'create_form', { name: 'Twin', key })).toMatchObject({ isError: true, body: { error: 'validation_failed', fieldErrors: { key: expect.any(String) } } });
+
+    const keyId = (await t.services.apiKeys.listApiKeys(owner.account.id)).find((k) => k.name === 'builder')!.id;
+    const events = (await t.services.audit.listEvents(owner.account.id)).filter((e) => e.target?.id === form.id);
+    expect(events.map((e) => [e.action, e.actor.type, e.actor.id])).toEqual(expect.arrayContaining([['form.created', 'api_key', keyId], ['form.updated', 'api_key', keyId]]));
+  });
+
+  it('neither lists nor runs create_form and update_form for read and triage keys', async () => {
+    const before = (await t.services.forms.listForms(owner.account.id)).length;
+    for (const client of [reader, triager]) {
+      const names = (await client.listTools()).tools.map((tool) => tool.name);
+      expect(names).not.toContain('create_form');
+      expect(names).not.toContain('update_form');
+      expect((await client.callTool({ name: 'create_form', arguments: { name: 'Sneaky' } })).isError).toBe(true);
+      expect((await client.callTool({ name: 'update_form', arguments: { formId: owner.form.id, name: 'Sneaky' } })).isError).toBe(true);
+    }
+    expect((await t.services.forms.listForms(owner.account.id)).length).toBe(before);
+    expect((await t.services.forms.getForm(owner.form.id)).name).toBe('Contact');
   });
 
   it('answers one submission, and counts per day', async () => {

@@ -982,7 +982,10 @@ export interface operations {
             content: {
                 "application/json": {
                     name: string;
-                    /** @enum {boolean|integer} */
+                    /**
+                     * @description Whether the form takes submissions: true or 1, false or 0
+                     * @enum {unknown}
+                     */
                     isActive?: true | false | 0 | 1;
                     /** @description Letters, digits, dots, dashes and underscores, starting with a letter or digit; null removes it */
                     key?: string | null;
@@ -1406,7 +1409,10 @@ export interface operations {
             content: {
                 "application/json": {
                     name?: string;
-                    /** @enum {boolean|integer} */
+                    /**
+                     * @description Whether the form takes submissions: true or 1, false or 0
+                     * @enum {unknown}
+                     */
                     isActive?: true | false | 0 | 1;
                     /** @description Letters, digits, dots, dashes and underscores, starting with a letter or digit; null removes it */
                     key?: string | null;
@@ -2638,7 +2644,10 @@ export interface operations {
     createHook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Up to 255 printable ASCII characters: a repeat of the same request with the same key within 24 hours gets the first answer again, and changes nothing */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2651,9 +2660,11 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Subscribed; the secret is shown only here */
+            /** @description Subscribed; the secret is shown only here (and to a repeat with the same Idempotency-Key) */
             201: {
                 headers: {
+                    /** @description Present on a replayed first answer */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2718,6 +2729,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description file_not_scanned (file downloads: the file is not yet scanned clean for malware; retry after Retry-After seconds) or idempotency_conflict (writes: the Idempotency-Key was sent with another request, or its first request is still running) */
+            409: {
+                headers: {
+                    /** @description Seconds until the file is scanned again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description payload_too_large: the body is over the size limit */
             413: {
                 headers: {
@@ -2767,7 +2789,10 @@ export interface operations {
     deleteHook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Up to 255 printable ASCII characters: a repeat of the same request with the same key within 24 hours gets the first answer again, and changes nothing */
+                "idempotency-key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -2778,6 +2803,8 @@ export interface operations {
             /** @description Removed */
             204: {
                 headers: {
+                    /** @description Present on a replayed first answer */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2814,6 +2841,17 @@ export interface operations {
             /** @description request_timeout: the request was not fully received in time */
             408: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description file_not_scanned (file downloads: the file is not yet scanned clean for malware; retry after Retry-After seconds) or idempotency_conflict (writes: the Idempotency-Key was sent with another request, or its first request is still running) */
+            409: {
+                headers: {
+                    /** @description Seconds until the file is scanned again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {

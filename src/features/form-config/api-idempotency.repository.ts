@@ -18,13 +18,15 @@ export function apiIdempotencyRowToRecord(row: ApiIdempotencyKeyRow): ApiIdempot
 
 /**
  * Claims the key for a request, as pending: true when this request is the first (or the record
- * there expired, and is taken over). Autocommitted, so a concurrent claim sees it at once; on
- * PostgreSQL a claim racing another waits for it and then finds it there.
+ * there expired, or was left pending since `abandonedBefore` by a process that stopped, and is
+ * taken over). Autocommitted, so a concurrent claim sees it at once; on PostgreSQL a claim racing
+ * another waits for it and then finds it there.
  */
 export async function claimApiIdempotencyKey(
   db: Executor,
   record: { apiKeyId: string; key: string; requestHash: string; createdAt: string },
   expiredBefore: string,
+  abandonedBefore: string,
 ): Promise<boolean> {
   const claimed = await db
     .insertInto('api_idempotency_keys')
@@ -33,7 +35,12 @@ export async function claimApiIdempotencyKey(
       oc
         .columns(['api_key_id', 'idempotency_key'])
         .doUpdateSet({ request_hash: record.requestHash, state: 'pending', status_code: null, response: null, created_at: record.createdAt })
-        .where('api_idempotency_keys.created_at', '<', expiredBefore),
+        .where((eb) =>
+          eb.or([
+            eb('api_idempotency_keys.created_at', '<', expiredBefore),
+            eb.and([eb('api_idempotency_keys.state', '=', 'pending'), eb('api_idempotency_keys.created_at', '<', abandonedBefore)]),
+          ]),
+        ),
     )
     .returning('api_key_id')
     .executeTakeFirst();

@@ -16,6 +16,8 @@ export const API_IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 /** How long a repeat waits for its first request to finish before it is told to come back. */
 const WAIT_FOR_FIRST_MS = 15_000;
 const POLL_MS = 25;
+/** A first request pending this long was cut off (its process stopped): a repeat takes its place. */
+const ABANDONED_AFTER_MS = 5 * 60 * 1000;
 
 const conflict = (message: string) => new AppError('idempotency_conflict', message, { fieldErrors: { 'Idempotency-Key': message } });
 
@@ -33,7 +35,8 @@ export class ApiIdempotencyService {
     const waitUntil = Date.now() + WAIT_FOR_FIRST_MS;
     for (;;) {
       const expiredBefore = new Date(Date.now() - API_IDEMPOTENCY_TTL_MS).toISOString();
-      if (await claimApiIdempotencyKey(this.db, { apiKeyId, key, requestHash, createdAt: nowIso() }, expiredBefore)) {
+      const abandonedBefore = new Date(Date.now() - ABANDONED_AFTER_MS).toISOString();
+      if (await claimApiIdempotencyKey(this.db, { apiKeyId, key, requestHash, createdAt: nowIso() }, expiredBefore, abandonedBefore)) {
         let answer: StoredAnswer;
         try {
           answer = await write();

@@ -21,7 +21,7 @@ export const managedFormSchema = {
 
 const formInputProperties = {
   name: { type: 'string', maxLength: 200 },
-  isActive: { type: ['boolean', 'integer'], enum: [true, false, 0, 1] },
+  isActive: { enum: [true, false, 0, 1], description: 'Whether the form takes submissions: true or 1, false or 0' },
   key: { type: ['string', 'null'], maxLength: 100, description: 'Letters, digits, dots, dashes and underscores, starting with a letter or digit; null removes it' },
   settings: {
     type: 'object',

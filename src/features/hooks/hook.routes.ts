@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { sendWrite, writeAnswerHeaders, writeHeaders } from '../../platform/http/api-writes.js';
 import { MANAGEMENT, errorResponses } from '../../platform/http/error-responses.js';
 
 const hookProperties = {
@@ -19,6 +20,7 @@ export async function hookRoutes(app: FastifyInstance): Promise<void> {
         operationId: 'createHook',
         summary: 'Subscribe a public HTTPS URL to new submissions of a form (Pro or higher)',
         security: [{ bearerAuth: [] }],
+        headers: writeHeaders({ ifMatch: false }),
         body: {
           type: 'object',
           required: ['formId', 'targetUrl'],
@@ -27,7 +29,8 @@ export async function hookRoutes(app: FastifyInstance): Promise<void> {
         },
         response: {
           201: {
-            description: 'Subscribed; the secret is shown only here',
+            description: 'Subscribed; the secret is shown only here (and to a repeat with the same Idempotency-Key)',
+            headers: writeAnswerHeaders,
             type: 'object',
             required: ['hook'],
             properties: {
@@ -41,14 +44,15 @@ export async function hookRoutes(app: FastifyInstance): Promise<void> {
               },
             },
           },
-          ...errorResponses([...MANAGEMENT, 403, 404, 413]),
+          ...errorResponses([...MANAGEMENT, 403, 404, 409, 413]),
         },
       },
     },
-    async (request, reply) => {
-      const { hook, secret } = await app.services.hooks.createHook(request.accountId, request.body);
-      return reply.code(201).send({ hook: { ...hook, secret } });
-    },
+    (request, reply) =>
+      sendWrite(app.services.apiIdempotency, request, reply, async () => {
+        const { hook, secret } = await app.services.hooks.createHook(request.accountId, request.body);
+        return { status: 201, body: { hook: { ...hook, secret } }, headers: {} };
+      }),
   );
 
   app.get(
@@ -77,13 +81,15 @@ export async function hookRoutes(app: FastifyInstance): Promise<void> {
         summary: 'Remove a subscription',
         security: [{ bearerAuth: [] }],
         params: { type: 'object', required: ['id'], properties: { id: { type: 'string' } } },
-        response: { 204: { type: 'null', description: 'Removed' }, ...errorResponses([...MANAGEMENT, 404]) },
+        headers: writeHeaders({ ifMatch: false }),
+        response: { 204: { type: 'null', description: 'Removed', headers: writeAnswerHeaders }, ...errorResponses([...MANAGEMENT, 404, 409]) },
       },
     },
-    async (request, reply) => {
-      await app.services.hooks.deleteHook(request.accountId, request.params.id);
-      return reply.code(204).send();
-    },
+    (request, reply) =>
+      sendWrite(app.services.apiIdempotency, request, reply, async () => {
+        await app.services.hooks.deleteHook(request.accountId, request.params.id);
+        return { status: 204, body: null, headers: {} };
+      }),
   );
 
   app.post<{ Params: { id: string }; Body: { since: string; until?: string } }>(

@@ -14,6 +14,9 @@ export interface BrowseFilterInput {
   spam?: boolean;
   from?: string;
   to?: string;
+  /** Instants (ISO 8601, already checked) narrowing the days further: since inclusive, until exclusive. */
+  since?: string;
+  until?: string;
   timeZone?: string;
   triage?: TriageFilter;
 }
@@ -66,13 +69,19 @@ export function checkDays(input: Pick<BrowseFilterInput, 'from' | 'to'>): { from
 }
 
 /** The repository's filter of a browse input. */
-export function filterOf(formId: string, words: string[], input: Pick<BrowseFilterInput, 'spam' | 'timeZone' | 'triage'>, from: string | undefined, to: string | undefined) {
+export function filterOf(
+  formId: string,
+  words: string[],
+  input: Pick<BrowseFilterInput, 'spam' | 'timeZone' | 'triage' | 'since' | 'until'>,
+  from: string | undefined,
+  to: string | undefined,
+) {
   return {
     formId,
     words,
     ...(input.spam === undefined ? {} : { isSpam: input.spam ? (1 as const) : (0 as const) }),
     ...(input.triage ? { triage: input.triage } : {}),
-    ...dateRange(input.timeZone ?? UTC, from, to),
+    ...dateRange(input.timeZone ?? UTC, from, to, input.since, input.until),
   };
 }
 
@@ -82,9 +91,11 @@ const iso = (ms: number) => new Date(ms).toISOString();
  * The date filter as instants: from the start of `from` to the start of the day after `to`, both
  * days in the viewer's zone, and the UTC days those instants touch (for SQLite's search index).
  */
-function dateRange(zone: string, from: string | undefined, to: string | undefined) {
-  const start = from ? startOfLocalDay(zone, from) : undefined;
-  const end = to ? startOfLocalDay(zone, nextCalendarDay(to)) : undefined;
+function dateRange(zone: string, from: string | undefined, to: string | undefined, since?: string, until?: string) {
+  const starts = [from ? startOfLocalDay(zone, from) : undefined, since ? Date.parse(since) : undefined].filter((v) => v !== undefined);
+  const ends = [to ? startOfLocalDay(zone, nextCalendarDay(to)) : undefined, until ? Date.parse(until) : undefined].filter((v) => v !== undefined);
+  const start = starts.length > 0 ? Math.max(...starts) : undefined;
+  const end = ends.length > 0 ? Math.min(...ends) : undefined;
   return {
     ...(start !== undefined ? { from: iso(start), fromDay: iso(start).slice(0, 10) } : {}),
     ...(end !== undefined ? { to: iso(end), toDay: iso(end - 1).slice(0, 10) } : {}),

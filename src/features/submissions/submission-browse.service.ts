@@ -50,6 +50,9 @@ interface BrowseInput {
   /** YYYY-MM-DD, days in `timeZone`, both inclusive. */
   from?: string;
   to?: string;
+  /** ISO 8601 instants, checked by the caller: since inclusive, until exclusive (the API's bounds). */
+  since?: string;
+  until?: string;
   /** The viewer's IANA time zone, already checked (default UTC). */
   timeZone?: string;
   /** Read or unread, open or done, assignee, tag. */

@@ -6,6 +6,8 @@ import { scopeAllows, type ApiKeyScope } from '../../features/api-keys/api-key.t
 import { runAsActor } from '../../features/audit/audit.context.js';
 import { AppError, validationFailed, type ErrorBody } from '../../platform/errors.js';
 import type { FormService } from '../../features/forms/form.service.js';
+import type { FormConfigService } from '../../features/form-config/form-config.service.js';
+import { parseIsoInstant } from '../../platform/lib/time.js';
 import { formToApiForm } from '../../features/forms/form.types.js';
 import type { SubmissionBrowseService } from '../../features/submissions/submission-browse.service.js';
 import type { SubmissionQueryService } from '../../features/submissions/submission-query.service.js';
@@ -20,6 +22,7 @@ export interface McpServices {
   submissionQueries: SubmissionQueryService;
   submissionBrowser: SubmissionBrowseService;
   triage: SubmissionTriageService;
+  formConfig: FormConfigService;
 }
 
 /** Whom a connection acts for: the API key's account and scope, and where it comes from. */
@@ -41,10 +44,13 @@ const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const formId = z.string().describe('The form ID (frm_…), as list_forms gives it.');
 const submissionId = z.string().describe('The submission ID (sub_…).');
 const day = (what: string) => z.string().describe(`${what}, a UTC day as YYYY-MM-DD (inclusive).`);
+const instant = (what: string) =>
+  z.string().describe(`${what}: an ISO 8601 date-time with a zone (2026-11-22T10:15:30Z) or a date (2026-11-22, its start in UTC), as the management API takes it.`);
 
 /**
- * An MCP server (docs/mcp.md) for one API key: the read tools for every key, and
- * mark_spam / mark_not_spam for keys of scope `triage`. Each answer is the management API's JSON
+ * An MCP server (docs/mcp.md) for one API key: the read tools for every key,
+ * mark_spam / mark_not_spam for keys of scope `triage` (and `manage`), create_form and
+ * update_form for keys of scope `manage`. Each answer is the management API's JSON
  * shape, as structured content and as text; an error is a tool error carrying the API's
  * error body (`{ error, message, fieldErrors? }`), an ID of another account being `not_found`.
  */
@@ -90,8 +96,8 @@ export function buildMcpServer(services: McpServices, principal: McpPrincipal, l
         cursor: z.string().optional().describe('The nextCursor of the previous page, to get the next one.'),
         spam: z.union([z.boolean(), z.literal('all')]).optional().describe('true: only spam; false: only not spam; "all" (default): both.'),
         query: z.string().optional().describe('Words every submission listed must contain (in any field value).'),
-        since: day('The first day').optional(),
-        until: day('The last day').optional(),
+        since: instant('Only submissions created at or after this instant').optional(),
+        until: instant('Only submissions created before this instant (exclusive)').optional(),
       },
       annotations: { readOnlyHint: true },
     },
@@ -99,25 +105,28 @@ export function buildMcpServer(services: McpServices, principal: McpPrincipal, l
       run(async () => {
         const limit = args.limit ?? 25;
         if (limit < 1 || limit > MAX_LIMIT) throw validationFailed('The limit is not valid.', { limit: `must be an integer from 1 to ${MAX_LIMIT}` });
-        checkDays(args.since, args.until);
+        const since = checkInstant(args.since, 'since');
+        const until = checkInstant(args.until, 'until');
+        if (since !== undefined && until !== undefined && until <= since) throw validationFailed('The until value is not after since.', { until: 'must be later than since' });
         const spam = args.spam === undefined || args.spam === 'all' ? undefined : args.spam;
-        const filtered = (args.query ?? '').trim() !== '' || args.since !== undefined || args.until !== undefined;
-        if (!filtered) {
-          // Without a filter: exactly the management API's list, with its (signed) cursors.
+        if ((args.query ?? '').trim() === '') {
+          // Without words: exactly the management API's list, its time bounds and (signed) cursors.
           const page = await services.submissionQueries.listSubmissions(accountId, args.formId, {
             limit,
             ...(args.cursor !== undefined ? { cursor: args.cursor } : {}),
             ...(spam !== undefined ? { spam } : {}),
+            ...(since !== undefined ? { since } : {}),
+            ...(until !== undefined ? { until } : {}),
           });
           return { submissions: page.submissions.map(submissionToApiSubmission), nextCursor: page.nextCursor };
         }
-        // With one: the dashboard's search (words, inbox or spam, UTC days).
+        // With words: the dashboard's search, bounded by the same instants.
         const page = await services.submissionBrowser.browse(accountId, args.formId, {
           limit,
-          ...(args.query !== undefined ? { q: args.query } : {}),
+          q: args.query!,
           ...(spam !== undefined ? { spam } : {}),
-          ...(args.since !== undefined ? { from: args.since } : {}),
-          ...(args.until !== undefined ? { to: args.until } : {}),
+          ...(since !== undefined ? { since } : {}),
+          ...(until !== undefined ? { until } : {}),
           ...(args.cursor !== undefined ? { cursor: args.cursor } : {}),
         });
         return { submissions: page.submissions.map(submissionToApiSubmission), nextCursor: page.olderCursor };
@@ -171,7 +180,54 @@ export function buildMcpServer(services: McpServices, principal: McpPrincipal, l
       );
     }
   }
+  if (scopeAllows(principal.scope, 'manage')) registerManageTools(server, services, accountId, run);
   return server;
+}
+
+const formSettings = z.record(z.string(), z.unknown()).describe('Settings by name, as the API\'s PATCH /v1/api/forms/:id takes them (docs/api.md); null clears one.');
+const formFields = {
+  name: z.string().describe('The form\'s name.'),
+  isActive: z.boolean().describe('Whether the form takes submissions.'),
+  key: z.string().nullable().describe('A stable name for configuration files (letters, digits, . _ -); null removes it.'),
+  settings: formSettings,
+  recipients: z.array(z.string()).describe('The whole list of addresses notified of submissions (each confirms by email first).'),
+};
+
+/** create_form and update_form: the write API's form writes, for keys of scope manage. */
+function registerManageTools(server: McpServer, services: McpServices, accountId: string, run: (work: () => Promise<Record<string, unknown>>) => Promise<CallToolResult>): void {
+  server.registerTool(
+    'create_form',
+    {
+      description: 'Creates a form with a name and, optionally, a key, settings and notification recipients, and returns it with every setting.',
+      inputSchema: { name: formFields.name, isActive: formFields.isActive.optional(), key: formFields.key.optional(), settings: formSettings.optional(), recipients: formFields.recipients.optional() },
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
+    },
+    (args) => run(async () => ({ form: (await services.formConfig.createForm(accountId, args)).resource })),
+  );
+  server.registerTool(
+    'update_form',
+    {
+      description: "Changes a form's name, state, key, settings or recipients (only those given) and returns it with every setting.",
+      inputSchema: {
+        formId,
+        name: formFields.name.optional(),
+        isActive: formFields.isActive.optional(),
+        key: formFields.key.optional(),
+        settings: formSettings.optional(),
+        recipients: formFields.recipients.optional(),
+      },
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
+    },
+    ({ formId: id, ...changes }) => run(async () => ({ form: (await services.formConfig.updateForm(accountId, id, changes)).resource })),
+  );
+}
+
+/** The management API's since/until: an ISO 8601 date-time with a zone, or a date. */
+function checkInstant(value: string | undefined, field: 'since' | 'until'): string | undefined {
+  if (value === undefined) return undefined;
+  const parsed = parseIsoInstant(value);
+  if (parsed === undefined) throw validationFailed(`The ${field} value is not valid.`, { [field]: 'must be an ISO 8601 date (2026-11-22) or date-time with a zone (2026-11-22T10:15:30Z)' });
+  return parsed;
 }
 
 function checkDays(since: string | undefined, until: string | undefined): void {

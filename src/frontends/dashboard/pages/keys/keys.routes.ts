@@ -29,7 +29,7 @@ export async function keyPages(app: FastifyInstance): Promise<void> {
         return renderKeys(request, reply, { values, fieldErrors: { name: message }, error: 'The key was not created: see the message by the name.' }, 400);
       }
       if (!(API_KEY_SCOPES as readonly string[]).includes(scope)) {
-        return renderKeys(request, reply, { values, fieldErrors: { scope: 'Choose Read, or Read and triage.' }, error: 'The key was not created: see the message by the scope.' }, 400);
+        return renderKeys(request, reply, { values, fieldErrors: { scope: 'Choose Read, Read and triage, or Read, triage and manage.' }, error: 'The key was not created: see the message by the scope.' }, 400);
       }
       const { apiKey } = await app.services.apiKeys.createApiKey(request.owner!.id, name, scope);
       setFlash(reply, { notice: 'Key created.', secret: apiKey, secretLabel: 'API key' }, secure);
