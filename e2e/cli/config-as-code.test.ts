@@ -207,6 +207,21 @@ describe('formgate plan, apply and export', { timeout: PROCESS_TEST_TIMEOUT_MS }
     expect(JSON.parse(exportedThere.stdout)).toEqual({ account: there.email, forms: await exportForms(here.email) });
     expect(await exportForms(there.email)).toEqual(await exportForms(here.email));
 
+    // A rotated secret goes through only with --write-secrets; the integration keeps its ID.
+    const contact = (await t.services.forms.listForms(there.id)).find((f) => f.key === 'contact')!;
+    const [slack] = await t.services.integrations.listIntegrations(contact.id);
+    const rotated = { ...remote, CONTACT_ACCESS_KEY: 'open-sesame', SLACK_WEBHOOK_URL: 'https://hooks.slack.com/services/T0/B0/rotated' };
+    expect((await formgate(['apply', path, '--server', t.url], rotated)).code).toBe(0);
+    expect((await t.services.forms.getForm(contact.id)).accessKey).toBe('sesame');
+    const written = await formgate(['apply', path, '--server', t.url, '--write-secrets'], rotated);
+    expect(written.code).toBe(0);
+    expect(written.stdout).toContain('accessKey: secret written again');
+    expect(written.stdout).not.toContain('open-sesame');
+    expect((await t.services.forms.getForm(contact.id)).accessKey).toBe('open-sesame');
+    expect((await t.services.integrations.listIntegrationTargets(contact.id)).map((i) => [i.integration.id, i.target.url])).toEqual([
+      [slack!.id, 'https://hooks.slack.com/services/T0/B0/rotated'],
+    ]);
+
     // A file for another account is refused, not applied to the key's.
     const elsewhere = await formgate(['apply', write('here.json', fileFor(here.email)), '--server', t.url], remote);
     expect(elsewhere.code).toBe(1);
