@@ -11,7 +11,7 @@ const TESTS = ['e2e/browser/**/*.test.ts', 'e2e/cli/**/*.test.ts', 'e2e/process/
 // page is the same HTML whichever database answers, every dashboard route runs on both in
 // `npm test` (inject); every journey on both would add ~340 s of the workers' time. The CLI and
 // the process tests run on both: what they start talks to the database itself.
-const BROWSER_ON_POSTGRES = ['appearance', 'dashboard', 'time-zone', 'visitor', 'integrations', 'inbox', 'password-reset', 'deliveries', 'submit'].map(
+const BROWSER_ON_POSTGRES = ['appearance', 'dashboard', 'time-zone', 'visitor', 'integrations', 'inbox', 'password-reset', 'deliveries', 'submit', 'every-page'].map(
   (name) => `e2e/browser/${name}.test.ts`,
 );
 

@@ -33,6 +33,7 @@ import { SubmissionInboxService } from './features/inbox/inbox.service.js';
 import { SessionService } from './features/accounts/session.service.js';
 import { SsoService } from './features/sso/sso.service.js';
 import { MemberService } from './features/members/member.service.js';
+import { roleMay } from './features/members/permissions.js';
 import { AuditService } from './features/audit/audit.service.js';
 import { BotCheckService } from './features/bot-checks/bot-check.service.js';
 import { SpamFilterService } from './features/spam-filter/spam-filter.service.js';
@@ -174,7 +175,9 @@ export function createServices(
   const botChecks = new BotCheckService(handle.db, config, instanceSecrets);
   const spamFilter = new SpamFilterService(handle.db, logger);
   const searchIndex = new SearchIndexer(handle, logger);
-  const inbox = new SubmissionInboxService(handle, members, audit);
+  const inbox = new SubmissionInboxService(handle, members, audit, notifications);
+  // Only a member who may triage is assigned submissions: losing that (removed, left, made a viewer) clears theirs.
+  members.onMembershipChanged((trx, change) => (roleMay(change.role ?? undefined, 'submissions.triage') ? Promise.resolve() : inbox.releaseAssignments(trx, change).then(() => undefined)));
   const wakeOutbox = () => outbox.wake();
   // The services an apply writes through, built again on its transaction so that every write
   // joins it. Only what those writes read and write is rebuilt; the rest is shared.

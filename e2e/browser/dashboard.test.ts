@@ -108,7 +108,7 @@ describe('the dashboard in Chromium', () => {
     await page.goto(`${t.url}/dashboard/forms/${formId}/submissions`);
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('text=Export CSV')]);
     const csv = readFileSync((await download.path())!, 'utf8');
-    expect(csv.split('\r\n')[0]).toBe('\uFEFFcreatedAt,email,message,id,isSpam,spamReason,country');
+    expect(csv.split('\r\n')[0]).toBe('\uFEFFcreatedAt,email,message,id,isSpam,spamReason,country,state,assignee,tags');
     expect(csv).toContain('visitor@example.com,Hello from the snippet');
   });
 

@@ -75,7 +75,7 @@ describe('working through the team inbox in Chromium', () => {
     await page.fill('#bulk input[name=tag]', 'Follow-up');
     await Promise.all([page.waitForURL(/state=open/), page.click('button[name=action][value=tag]')]);
     expect(await page.textContent('.notice')).toContain('Tagged 4 submissions “follow-up”.');
-    expect(await page.locator('td.triage .tag').first().textContent()).toBe('follow-up');
+    expect(await page.locator('td.tags .tag').first().textContent()).toBe('follow-up');
     await audit.check(page);
   });
 

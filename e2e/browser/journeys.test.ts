@@ -140,7 +140,7 @@ describe('everyday dashboard journeys in Chromium', () => {
     expect(after.get(formId)!.inbox).toBe(before.get(formId)!.inbox - 2);
     // One submission: its own page asks too, and Cancel keeps it.
     await page.goto(`${t.url}/dashboard/forms/${formId}/submissions`);
-    await Promise.all([page.waitForLoadState('load'), page.locator('td[data-label=Received] a').first().click()]);
+    await Promise.all([page.waitForLoadState('load'), page.locator('td[data-label=From] a').first().click()]);
     await audit.check(page);
     await Promise.all([page.waitForLoadState('load'), page.click('button:has-text("Delete submission")')]);
     expect(await page.textContent('h1')).toBe('Delete this submission?');

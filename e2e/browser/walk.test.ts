@@ -193,7 +193,7 @@ describe('export what is shown', () => {
     expect(await page.textContent('#export-csv')).toBe('Export CSV (inbox, this search)');
     const inbox = await page.request.get((await page.getAttribute('#export-csv', 'href'))!.replace(/^\//, `${t.url}/`));
     const lines = (await inbox.text()).replace(/^\uFEFF/, '').trimEnd().split('\r\n');
-    expect(lines[0]).toBe('createdAt,message,email,id,isSpam,spamReason,country');
+    expect(lines[0]).toBe('createdAt,message,email,id,isSpam,spamReason,country,state,assignee,tags');
     expect(lines).toHaveLength(2);
     expect(lines[1]).toContain('refund please');
 

@@ -94,6 +94,10 @@ const envSchema = z.object({
   MAIL_RETRY_BASE_MS: z.coerce.number().int().min(1).max(86_400_000).default(60_000),
   OUTBOX_LEASE_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(30_000),
   TELEGRAM_API_URL: z.url({ protocol: /^https$/ }).default('https://api.telegram.org'),
+  GOOGLE_SHEETS_API_URL: z.url({ protocol: /^https?$/ }).default('https://sheets.googleapis.com'),
+  GOOGLE_TOKEN_URL: z.url({ protocol: /^https?$/ }).default('https://oauth2.googleapis.com/token'),
+  AIRTABLE_API_URL: z.url({ protocol: /^https?$/ }).default('https://api.airtable.com'),
+  NOTION_API_URL: z.url({ protocol: /^https?$/ }).default('https://api.notion.com'),
   ADMIN_EMAIL: z.email().max(254).optional(),
   ADMIN_PASSWORD: z.string().min(8).max(1024).optional(),
   FILES_STORAGE: z.enum(['local', 's3']).default('local'),
@@ -203,6 +207,12 @@ export interface Config {
   readonly outboxLeaseMs: number;
   /** Bot API base of Telegram integrations (a self-hosted Bot API server, or a test stand-in). */
   readonly telegramApiUrl: string;
+  /** The API bases of the services that keep the data (docs/integrations.md); a proxy or a test stand-in may replace them. */
+  readonly googleSheetsApiUrl: string;
+  /** The one token endpoint a service-account key's `token_uri` may name. */
+  readonly googleTokenUrl: string;
+  readonly airtableApiUrl: string;
+  readonly notionApiUrl: string;
   /** The first account made at a start with no account at all (docs/configuration.md); both or neither are set. */
   readonly bootstrapAdmin: { readonly email: string; readonly password: string } | undefined;
   /** Where uploaded files are kept (docs/files.md, Storage). */
@@ -317,6 +327,10 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     mailRetryBaseMs: e.MAIL_RETRY_BASE_MS,
     outboxLeaseMs: e.OUTBOX_LEASE_MS,
     telegramApiUrl: e.TELEGRAM_API_URL.replace(/\/+$/, ''),
+    googleSheetsApiUrl: e.GOOGLE_SHEETS_API_URL.replace(/\/+$/, ''),
+    googleTokenUrl: e.GOOGLE_TOKEN_URL,
+    airtableApiUrl: e.AIRTABLE_API_URL.replace(/\/+$/, ''),
+    notionApiUrl: e.NOTION_API_URL.replace(/\/+$/, ''),
     mcpApiKey: e.FORMGATE_API_KEY,
     files: Object.freeze({
       storage: e.FILES_STORAGE,

@@ -29,26 +29,26 @@ describe('neutraliseFormula', () => {
 
 describe('csvHeader and csvRow', () => {
   it('writes the time, the fields in the order given, then the metadata, each line ending CRLF', () => {
-    expect(csvHeader(['name', 'email'])).toBe('createdAt,name,email,id,isSpam,spamReason,country\r\n');
+    expect(csvHeader(['name', 'email'])).toBe('createdAt,name,email,id,isSpam,spamReason,country,state,assignee,tags\r\n');
     const row = csvRow(submission({ email: 'ada@example.com', name: 'Ada' }), ['name', 'email']);
-    expect(row).toBe('2026-01-02T03:04:05.006Z,Ada,ada@example.com,sub_1,0,,DE\r\n');
-    expect(cells(csvRow(submission({}, { isSpam: true, spamReason: 'honeypot' }), []))).toEqual(['2026-01-02T03:04:05.006Z', 'sub_1', '1', 'honeypot', 'DE']);
+    expect(row).toBe('2026-01-02T03:04:05.006Z,Ada,ada@example.com,sub_1,0,,DE,open,,\r\n');
+    expect(cells(csvRow(submission({}, { isSpam: true, spamReason: 'honeypot' }), []))).toEqual(['2026-01-02T03:04:05.006Z', 'sub_1', '1', 'honeypot', 'DE', 'open', '', '']);
   });
 
   it('quotes a cell holding a comma, semicolon, quote or line break, doubling its quotes', () => {
     const row = csvRow(submission({ a: 'x,y', b: 'x;y', c: 'say "hi"', d: 'two\r\nlines', e: 'cr\ronly' }), ['a', 'b', 'c', 'd', 'e']);
-    expect(row).toBe('2026-01-02T03:04:05.006Z,"x,y","x;y","say ""hi""","two\r\nlines","cr\ronly",sub_1,0,,DE\r\n');
+    expect(row).toBe('2026-01-02T03:04:05.006Z,"x,y","x;y","say ""hi""","two\r\nlines","cr\ronly",sub_1,0,,DE,open,,\r\n');
   });
 
   it('neutralises formulas in values and field names, but a JSON number stays a number', () => {
     const row = csvRow(submission({ total: -5, text: '-5', f: '=HYPERLINK("http://evil.example")', at: '@me' }), ['total', 'text', 'f', 'at']);
-    expect(row).toBe(`2026-01-02T03:04:05.006Z,-5,'-5,"'=HYPERLINK(""http://evil.example"")",'@me,sub_1,0,,DE\r\n`);
-    expect(csvHeader(['=cmd|calc'])).toBe("createdAt,'=cmd|calc,id,isSpam,spamReason,country\r\n");
+    expect(row).toBe(`2026-01-02T03:04:05.006Z,-5,'-5,"'=HYPERLINK(""http://evil.example"")",'@me,sub_1,0,,DE,open,,\r\n`);
+    expect(csvHeader(['=cmd|calc'])).toBe("createdAt,'=cmd|calc,id,isSpam,spamReason,country,state,assignee,tags\r\n");
   });
 
   it('writes a missing field, null and an inherited name as empty, booleans and lists as text', () => {
     const row = csvRow(submission({ yes: true, no: false, none: null, list: ['a', 'b'] }), ['yes', 'no', 'none', 'list', 'absent', 'constructor', '__proto__']);
-    expect(cells(row)).toEqual(['2026-01-02T03:04:05.006Z', 'true', 'false', '', '"a; b"', '', '', '', 'sub_1', '0', '', 'DE']);
+    expect(cells(row)).toEqual(['2026-01-02T03:04:05.006Z', 'true', 'false', '', '"a; b"', '', '', '', 'sub_1', '0', '', 'DE', 'open', '', '']);
   });
 
   it('the byte-order mark that makes spreadsheets read UTF-8', () => {

@@ -30,16 +30,16 @@ describe('CSV writer', () => {
   it('leaves ordinary text alone and quotes what CSV needs quoted', () => {
     expect(neutraliseFormula('hello = world')).toBe('hello = world');
     // Time, then the fields, then the metadata.
-    expect(csvHeader(['name', 'note'])).toBe('createdAt,name,note,id,isSpam,spamReason,country\r\n');
+    expect(csvHeader(['name', 'note'])).toBe('createdAt,name,note,id,isSpam,spamReason,country,state,assignee,tags\r\n');
     expect(csvRow(submission({ name: '=HYPERLINK("http://evil")', note: 'a,b\n"c"', tags: ['x', 'y'] }), ['name', 'note', 'tags', 'missing'])).toBe(
-      '2026-01-01T00:00:00.000Z,"\'=HYPERLINK(""http://evil"")","a,b\n""c""","x; y",,sub_1,0,,XX\r\n',
+      '2026-01-01T00:00:00.000Z,"\'=HYPERLINK(""http://evil"")","a,b\n""c""","x; y",,sub_1,0,,XX,open,,\r\n',
     );
   });
 
   it('quotes semicolons, neutralises a leading LF, and writes JSON numbers as numbers', () => {
     const row = csvRow(submission({ a: 'x;=cmd()', b: '\n=1+1', n: -5, m: 3.5, s: '-5', t: true }), ['a', 'b', 'n', 'm', 's', 't']);
-    expect(row).toBe('2026-01-01T00:00:00.000Z,"x;=cmd()","\'\n=1+1",-5,3.5,\'-5,true,sub_1,0,,XX\r\n');
-    expect(csvRow({ ...submission({}), isSpam: true, spamReason: 'blocked_term' }, [])).toBe('2026-01-01T00:00:00.000Z,sub_1,1,blocked_term,XX\r\n');
+    expect(row).toBe('2026-01-01T00:00:00.000Z,"x;=cmd()","\'\n=1+1",-5,3.5,\'-5,true,sub_1,0,,XX,open,,\r\n');
+    expect(csvRow({ ...submission({}), isSpam: true, spamReason: 'blocked_term' }, [])).toBe('2026-01-01T00:00:00.000Z,sub_1,1,blocked_term,XX,open,,\r\n');
   });
 });
 
@@ -72,10 +72,10 @@ describe('exports', () => {
     expect(csv.res.status).toBe(200);
     expect(csv.res.headers.get('content-type')).toMatch(/text\/csv/);
     const lines = csv.html.trimEnd().split('\r\n');
-    expect(lines[0]).toBe('createdAt,name,extra,id,isSpam,spamReason,country');
+    expect(lines[0]).toBe('createdAt,name,extra,id,isSpam,spamReason,country,state,assignee,tags');
     expect(lines).toHaveLength(231);
-    expect(lines.at(-1)).toMatch(/,'=cmd\|calc,'@x,sub_\w+,0,,XX$/);
-    expect(lines[1]).toMatch(/,n229,,sub_\w+,0,,XX$/);
+    expect(lines.at(-1)).toMatch(/,'=cmd\|calc,'@x,sub_\w+,0,,XX,open,,$/);
+    expect(lines[1]).toMatch(/,n229,,sub_\w+,0,,XX,open,,$/);
 
     const ndjson = await client.get(`/dashboard/forms/${formId}/export.ndjson`);
     const rows = ndjson.html.trimEnd().split('\n').map((l) => JSON.parse(l) as { payload: Record<string, string> });

@@ -18,6 +18,8 @@ const unique = () => `r-${randomBase62(8).toLowerCase()}@example.com`;
 let t: TestApp;
 const clients = new Map<Role, DashboardClient>();
 let pages: string[] = [];
+const emails = new Map<Role, string>();
+const userIds = new Map<Role, string>();
 
 const patterns = Object.entries(ROUTE_PERMISSIONS)
   .filter(([key]) => key !== 'GET /dashboard/*')
@@ -51,11 +53,16 @@ beforeAll(async () => {
   const [submission] = await insertSubmissions(t.services, form.id, [{ createdAt: new Date().toISOString(), payload: { email: 'visitor@example.com', message: 'Hello' } }]);
   await t.services.hooks.createHook(owner.id, { formId: form.id, targetUrl: 'https://127.0.0.1:9/hook' });
   await t.services.apiKeys.createApiKey(owner.id, 'key');
-  const emails = new Map<Role, string>([['owner', owner.email]]);
+  emails.set('owner', owner.email);
+  userIds.set('owner', owner.id);
   for (const role of ['admin', 'member', 'viewer'] as const) {
     emails.set(role, unique());
-    await t.services.members.add(owner.id, { email: emails.get(role)!, role, password: PASSWORD });
+    const added = await t.services.members.add(owner.id, { email: emails.get(role)!, role, password: PASSWORD });
+    if ('member' in added) userIds.set(role, added.member.userId);
   }
+  // Assigned, with notes: the triage panel and the list show the assignee and the notes' author.
+  await t.services.inbox.apply(owner.id, [submission!], { kind: 'assign', memberId: userIds.get('member')! });
+  await t.services.inbox.setNotes(owner.id, submission!, 'Called back.', userIds.get('member'));
   for (const role of ROLES) {
     const client = new DashboardClient(t.url);
     await client.get('/dashboard/login');
@@ -65,6 +72,7 @@ beforeAll(async () => {
   pages = [
     '/dashboard/forms',
     `/dashboard/forms/${form.id}/submissions`,
+    `/dashboard/forms/${form.id}/submissions?assignee=${userIds.get('member')}`,
     `/dashboard/submissions/${submission}`,
     `/dashboard/forms/${form.id}/settings`,
     `/dashboard/forms/${form.id}/integrations`,
@@ -102,4 +110,14 @@ describe('controls by role', () => {
       expect([...new Set(refused)]).toEqual([]);
     });
   }
+
+  it('offers only the members who may triage as assignees, on the list and the submission\'s page', async () => {
+    for (const role of ROLES) {
+      for (const page of pages.filter((p) => p.includes('submissions'))) {
+        const { html } = await clients.get(role)!.get(page);
+        expect(html, `${role} on ${page}`).not.toContain(`<option value="${userIds.get('viewer')}"`);
+        if (role !== 'viewer') expect(html, `${role} on ${page}`).toContain(`<option value="${userIds.get('member')}"`);
+      }
+    }
+  });
 });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatRequest } from '../../src/features/integrations/formats/index.js';
 import { buildSubmissionMessage } from '../../src/features/integrations/message.js';
-import type { IntegrationKind } from '../../src/features/integrations/integration.types.js';
+import type { ChatKind, IntegrationKind } from '../../src/features/integrations/integration.types.js';
 import { formatTimeInWords, UTC } from '../../src/platform/lib/time-zone.js';
 import { buildTestApp, type AppUnderTest } from '../helpers/app.js';
 import { testDialect } from '../helpers/database.js';
@@ -69,7 +69,7 @@ describe(`integrations over HTTPS on ${testDialect}`, () => {
       { id: submissionId, createdAt: stored.created_at, country: stored.country, payload: JSON.parse(stored.payload) },
       `${t.config.baseUrl}/dashboard/submissions/${submissionId}`,
     );
-    const expected = (kind: IntegrationKind, url: string | null, token: string | null = null, chatId: string | null = null) =>
+    const expected = (kind: ChatKind, url: string | null, token: string | null = null, chatId: string | null = null) =>
       formatRequest({ kind, url, token, chatId }, message, t.config.telegramApiUrl);
 
     for (const [kind, received] of [

@@ -86,9 +86,9 @@ describe('the team inbox in the dashboard', () => {
     expect(await bulk('unread', [c!])).toContain('Marked 1 submission unread.');
     expect(await t.services.inbox.triageOf([a!, b!, c!])).toEqual(
       new Map([
-        [a, { read: false, state: 'open', assigneeId: null, assignee: null, tags: [], notes: '' }],
-        [b, { read: false, state: 'done', assigneeId: null, assignee: null, tags: [], notes: '' }],
-        [c, { read: false, state: 'open', assigneeId: null, assignee: null, tags: ['refund'], notes: '' }],
+        [a, { read: false, state: 'open', assigneeId: null, assignee: null, tags: [], notes: '', notesBy: null, notesAt: null }],
+        [b, { read: false, state: 'done', assigneeId: null, assignee: null, tags: [], notes: '', notesBy: null, notesAt: null }],
+        [c, { read: false, state: 'open', assigneeId: null, assignee: null, tags: ['refund'], notes: '', notesBy: null, notesAt: null }],
       ]),
     );
     // An eleventh tag is refused with a message, and nothing changes.

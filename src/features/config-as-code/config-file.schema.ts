@@ -7,7 +7,7 @@ import {
   formLanguages,
   notifyModes,
 } from '../forms/form.types.js';
-import { INTEGRATION_KINDS } from '../integrations/integration.types.js';
+import { CHAT_KINDS } from '../integrations/integration.types.js';
 
 /** `${NAME}`: a secret is named in the file, and read from the environment when the file is used. */
 export const SECRET_REFERENCE = /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/;
@@ -69,9 +69,13 @@ export const settingsSchema = z
   })
   .partial();
 
-/** Where a form's submissions are also sent; a form has one of each kind and name. */
+/**
+ * A chat or push channel a form's submissions are also sent to; a form has one of each kind and
+ * name. Integrations of the other kinds (spreadsheets, databases, mailing lists) are not in the
+ * file, and left as they are.
+ */
 export const integrationSchema = z.strictObject({
-  kind: z.enum(INTEGRATION_KINDS),
+  kind: z.enum(CHAT_KINDS),
   name: z.string().min(1).max(100),
   enabled: z.boolean().optional(),
   /** The webhook or topic URL: a secret. */

@@ -1,4 +1,5 @@
 import type { FormSettingsInput } from '../forms/form.service.js';
+import { CHAT_KINDS } from '../integrations/integration.types.js';
 import type { ResolvedForm } from './config-file.js';
 import { SECRET_SETTINGS, type FileSettings, type IntegrationEntry } from './config-file.schema.js';
 import type { AccountState, FormState, HookState, IntegrationState, IntegrationUpdate, NewIntegration, SecretState } from './config.types.js';
@@ -140,7 +141,9 @@ function toNewIntegration(entry: IntegrationEntry): NewIntegration {
   return { kind: entry.kind, name: entry.name, url: entry.url, token: entry.token, chatId: entry.chatId, enabled: entry.enabled };
 }
 
-function planIntegrations(wanted: IntegrationEntry[], current: IntegrationState[], options: PlanOptions): IntegrationChange[] {
+function planIntegrations(wanted: IntegrationEntry[], all: IntegrationState[], options: PlanOptions): IntegrationChange[] {
+  // The file names chat and push channels only: the form's other integrations are not its to remove.
+  const current = all.filter((i) => (CHAT_KINDS as readonly string[]).includes(i.kind));
   const changeList: IntegrationChange[] = [];
   const existing = new Map<string, IntegrationState>();
   for (const integration of current) if (!existing.has(integrationId(integration))) existing.set(integrationId(integration), integration);

@@ -1,3 +1,4 @@
+import { CHAT_KINDS, type ChatKind } from '../integrations/integration.types.js';
 import { parseConfigFile, resolveSecrets, type ConfigFormat, type ResolvedForm } from './config-file.js';
 import { SECRET_SETTINGS, type ConfigFile, type FormEntry } from './config-file.schema.js';
 import { planConfig, type ConfigPlan, type FormPlan, type PlanOptions } from './config-plan.js';
@@ -80,9 +81,9 @@ function exportForm(form: FormState, notes: string[]): FormEntry {
     name: form.name,
     settings,
     recipients: form.recipients,
-    integrations: form.integrations.map((i) => {
+    integrations: form.integrations.filter((i) => (CHAT_KINDS as readonly string[]).includes(i.kind)).map((i) => {
       if (i.url.set || i.token.set) notes.push(`form ${form.key}: the ${i.kind} integration "${i.name}" keeps its secrets; add "url"/"token": "\${VARIABLE}" to manage them`);
-      return { kind: i.kind, name: i.name, enabled: i.enabled, ...(i.chatId !== null && { chatId: i.chatId }) };
+      return { kind: i.kind as ChatKind, name: i.name, enabled: i.enabled, ...(i.chatId !== null && { chatId: i.chatId }) };
     }),
     hooks: form.hooks.map((h) => ({ targetUrl: h.targetUrl })),
   };

@@ -1,5 +1,6 @@
 import type { FormSettingsInput } from '../forms/form.service.js';
 import type { IntegrationKind } from '../integrations/integration.types.js';
+import type { ChatKind } from '../integrations/integration.types.js';
 import type { FileSettings, SecretSetting } from './config-file.schema.js';
 
 /**
@@ -49,7 +50,7 @@ export interface AccountState {
 }
 
 export interface NewIntegration {
-  kind: IntegrationKind;
+  kind: ChatKind;
   name: string;
   url?: string | undefined;
   token?: string | undefined;

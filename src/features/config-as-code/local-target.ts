@@ -36,12 +36,12 @@ function writerOf(s: ConfigWriteServices, accountId: string): ConfigWriter {
       // Set by the operator, as `formgate forms update --notify` does: no verification email.
       await s.notifications.setRecipients(formId, addresses, { verified: true, accountId });
     },
-    async addIntegration(formId, integration) {
+    async addIntegration(formId, { enabled, ...integration }) {
       const added = await s.integrations.addIntegration(formId, integration, accountId);
-      if (integration.enabled === false) await s.integrations.setEnabled(added.id, false, accountId);
+      if (enabled === false) await s.integrations.setEnabled(added.id, false, accountId);
     },
     async updateIntegration(_formId, integration, changes) {
-      await s.integrations.updateIntegration(integration.id, changes, accountId);
+      await s.integrations.updateIntegration(integration.id, { ...changes }, accountId);
     },
     async removeIntegration(_formId, integration) {
       await s.integrations.removeIntegration(integration.id, accountId);

@@ -3,7 +3,7 @@ import type { Executor, Trx } from '../../platform/db/database.js';
 import type { SubmissionTagRow, SubmissionTriageRow } from '../../platform/db/schema.js';
 import { toTriageState, type SubmissionTriage } from './inbox.types.js';
 
-type TriageRowWithAssignee = SubmissionTriageRow & { assignee_email: string | null };
+type TriageRowWithAssignee = SubmissionTriageRow & { assignee_email: string | null; notes_by_email: string | null };
 
 /** What a triage action changes; the columns not named keep their value (or default, for a new row). */
 export interface TriageChange {
@@ -11,6 +11,8 @@ export interface TriageChange {
   state?: string;
   assignee_id?: string | null;
   notes?: string;
+  notes_by?: string | null;
+  notes_at?: string | null;
 }
 
 export function triageRowToTriage(row: TriageRowWithAssignee | undefined, tags: string[]): SubmissionTriage {
@@ -18,23 +20,46 @@ export function triageRowToTriage(row: TriageRowWithAssignee | undefined, tags: 
     read: row?.read_at != null,
     state: toTriageState(row?.state ?? 'open'),
     assigneeId: row?.assignee_id ?? null,
-    // An assignee who is no longer a member reads as nobody.
     assignee: row?.assignee_id != null ? (row.assignee_email ?? null) : null,
     tags: [...tags].sort(),
     notes: row?.notes ?? '',
+    notesBy: row?.notes_at != null ? (row.notes_by_email ?? 'a former user') : null,
+    notesAt: row?.notes_at ?? null,
   };
 }
 
-/** The triage rows of these submissions, with the assignee's email (an assignee is a user). */
+/** The triage rows of these submissions, with the emails of the assignee and of the notes' last writer (users). */
 export async function findTriageRowsOf(db: Executor, ids: string[]): Promise<TriageRowWithAssignee[]> {
   if (ids.length === 0) return [];
   return db
     .selectFrom('submission_triage as t')
     .leftJoin('users as a', 'a.id', 't.assignee_id')
+    .leftJoin('users as w', 'w.id', 't.notes_by')
     .selectAll('t')
-    .select('a.email as assignee_email')
+    .select(['a.email as assignee_email', 'w.email as notes_by_email'])
     .where('t.submission_id', 'in', ids)
     .execute();
+}
+
+/**
+ * Clears the assignments of a user on the account's submissions, returning how many were
+ * cleared: someone who left the account, or may no longer triage, keeps nothing assigned.
+ */
+export async function clearAssignmentsOfUser(trx: Trx, accountId: string, userId: string, now: string): Promise<number> {
+  const result = await trx
+    .updateTable('submission_triage')
+    .set({ assignee_id: null, updated_at: now })
+    .where('assignee_id', '=', userId)
+    .where('form_id', 'in', (eb) => eb.selectFrom('forms').select('forms.id').where('forms.account_id', '=', accountId))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/** The assignee of each of these submissions that has one. */
+export async function findAssigneesOf(db: Executor, ids: string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.selectFrom('submission_triage').select(['submission_id', 'assignee_id']).where('submission_id', 'in', ids).where('assignee_id', 'is not', null).execute();
+  return new Map(rows.map((r) => [r.submission_id, r.assignee_id!]));
 }
 
 export async function listTagRowsOf(db: Executor, ids: string[]): Promise<SubmissionTagRow[]> {

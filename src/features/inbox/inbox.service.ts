@@ -3,8 +3,11 @@ import type { AuditAction } from '../audit/audit.types.js';
 import type { DatabaseHandle, Executor, Trx } from '../../platform/db/database.js';
 import { notFound, validationFailed } from '../../platform/errors.js';
 import { nowIso } from '../../platform/lib/time.js';
+import type { NotificationService } from '../notifications/notification.service.js';
 import {
+  clearAssignmentsOfUser,
   countTagsOf,
+  findAssigneesOf,
   countTriagedInboxRows,
   deleteTagRows,
   findReadIds,
@@ -28,8 +31,18 @@ export interface InboxMember {
 
 /** Where the members of an account come from (the members feature, plugged in by services.ts). */
 interface MemberDirectory {
-  listMembers(accountId: string): Promise<Array<{ userId: string; email: string }>>;
+  /** The members whose role may triage: only they are assigned submissions. */
+  listMembersAllowedTo(accountId: string, action: 'submissions.triage'): Promise<Array<{ userId: string; email: string }>>;
 }
+
+/** Who acts on the inbox from the dashboard: an assignment by someone else is emailed to the assignee. */
+export interface InboxActor {
+  userId: string;
+  email: string;
+}
+
+/** How an assignee hears of it (the notifications feature: the email outbox). */
+type AssignmentMail = Pick<NotificationService, 'queueAssignmentEmail' | 'wakeOutbox'>;
 
 export type InboxAction =
   | { kind: 'read' }
@@ -81,6 +94,7 @@ export class SubmissionInboxService {
     private readonly handle: DatabaseHandle,
     private readonly directory: MemberDirectory,
     private readonly audit?: AuditService,
+    private readonly mail?: AssignmentMail,
   ) {}
 
   private get db(): Executor {
@@ -101,9 +115,21 @@ export class SubmissionInboxService {
     return (await this.triageOf([id])).get(id) ?? UNTRIAGED;
   }
 
-  /** Who a submission of the account can be assigned to. */
+  /** Who a submission of the account can be assigned to: its members who may triage (never a viewer). */
   async members(accountId: string): Promise<InboxMember[]> {
-    return (await this.directory.listMembers(accountId)).map((m) => ({ id: m.userId, email: m.email }));
+    return (await this.directory.listMembersAllowedTo(accountId, 'submissions.triage')).map((m) => ({ id: m.userId, email: m.email }));
+  }
+
+  /**
+   * A member who left the account, was removed or may no longer triage keeps nothing assigned:
+   * their assignments are cleared in the transaction of that change, in one audit event.
+   */
+  async releaseAssignments(trx: Trx, change: { accountId: string; userId: string; email: string; reason: string }): Promise<number> {
+    const cleared = await clearAssignmentsOfUser(trx, change.accountId, change.userId, nowIso());
+    if (cleared > 0) {
+      await this.audit?.record(trx, change.accountId, 'submissions.assigned', undefined, { assignee: null, from: change.email, because: change.reason, count: cleared });
+    }
+    return cleared;
   }
 
   /** Per form, how many of its non-spam submissions are read and how many done (the forms list's counts). */
@@ -120,7 +146,7 @@ export class SubmissionInboxService {
    * Applies one action to the account's submissions among `ids` (any account's when accountId is
    * absent: the operator's CLI); returns how many of them it applied to.
    */
-  async apply(accountId: string | undefined, ids: string[], action: InboxAction): Promise<number> {
+  async apply(accountId: string | undefined, ids: string[], action: InboxAction, actor?: InboxActor): Promise<number> {
     const unique = [...new Set(ids)];
     if (unique.length > MAX_INBOX_BATCH) throw validationFailed('Too many submissions selected.', { ids: `at most ${MAX_INBOX_BATCH} at a time` });
     const { change, assignee } = await this.changeFor(accountId, action);
@@ -129,16 +155,31 @@ export class SubmissionInboxService {
     if (targets.length === 0) return 0;
     const now = nowIso();
     const event = auditEventOf(action, tag, assignee);
-    await this.handle.db.transaction().execute(async (trx) => {
+    const emailed = await this.handle.db.transaction().execute(async (trx) => {
+      const newlyAssigned = await this.newlyAssigned(trx, targets, action, actor);
       await this.applyInTransaction(trx, targets, action, change, tag, now);
-      if (!event || !this.audit) return;
-      // Without an account (the CLI) the submissions may be several accounts': each log gets its own.
-      for (const owner of new Set(targets.map((t) => t.accountId))) {
-        const { target, details } = targetOf(targets.filter((t) => t.accountId === owner));
-        await this.audit.record(trx, owner, event.action, target, { ...event.details, ...details });
+      if (event && this.audit) {
+        // Without an account (the CLI) the submissions may be several accounts': each log gets its own.
+        for (const owner of new Set(targets.map((t) => t.accountId))) {
+          const { target, details } = targetOf(targets.filter((t) => t.accountId === owner));
+          await this.audit.record(trx, owner, event.action, target, { ...event.details, ...details });
+        }
       }
+      if (newlyAssigned.length === 0 || !assignee || !this.mail || !actor) return 0;
+      return this.mail.queueAssignmentEmail(trx, assignee, { by: actor.email, submissions: newlyAssigned.map((t) => ({ id: t.id, formId: t.formId, formName: t.formName })) }, now);
     });
+    if (emailed > 0) this.mail?.wakeOutbox();
     return targets.length;
+  }
+
+  /**
+   * The targets an assignment gives to someone else than the one acting (nobody is told of
+   * what they did themselves) and that were not theirs already (a repeat tells nothing new).
+   */
+  private async newlyAssigned(trx: Trx, targets: SubmissionOfForm[], action: InboxAction, actor: InboxActor | undefined): Promise<SubmissionOfForm[]> {
+    if (action.kind !== 'assign' || action.memberId === null || !actor || action.memberId === actor.userId) return [];
+    const before = await findAssigneesOf(trx, targets.map((t) => t.id));
+    return targets.filter((t) => before.get(t.id) !== action.memberId);
   }
 
   /** Writes a state change, or adds or removes a tag (at most MAX_TAGS_PER_SUBMISSION each). */
@@ -163,15 +204,17 @@ export class SubmissionInboxService {
     await this.apply(accountId, [submissionId], { kind: 'read' });
   }
 
-  async setNotes(accountId: string, submissionId: string, notes: string): Promise<void> {
+  /** `authorId`: the user writing them (shown beside the notes with the time). */
+  async setNotes(accountId: string, submissionId: string, notes: string, authorId?: string): Promise<void> {
     const text = notes.replace(/\r\n?/g, '\n').trim();
     if (text.length > MAX_NOTES_LENGTH) throw validationFailed('The notes are too long.', { notes: `Use at most ${MAX_NOTES_LENGTH.toLocaleString('en')} characters` });
     const [target] = await findSubmissionFormsOfAccount(this.db, [submissionId], accountId);
     if (!target) throw notFound('Submission');
     await this.handle.db.transaction().execute(async (trx) => {
       const [before] = await findTriageRowsOf(trx, [target.id]);
-      await upsertTriageRows(trx, [target], { notes: text }, nowIso());
       if ((before?.notes ?? '') === text) return;
+      const now = nowIso();
+      await upsertTriageRows(trx, [target], text === '' ? { notes: text, notes_by: null, notes_at: null } : { notes: text, notes_by: authorId ?? null, notes_at: now }, now);
       // Notes are private to the dashboard: the log says they changed, never what they say.
       const details = { formId: target.formId, form: target.formName, ...(text === '' ? { cleared: true } : {}) };
       await this.audit?.record(trx, target.accountId, 'submission.notes_changed', { type: 'submission', id: target.id }, details);
@@ -193,7 +236,7 @@ export class SubmissionInboxService {
         if (action.memberId === null) return { change: { assignee_id: null }, assignee: null };
         const members = accountId === undefined ? [] : await this.members(accountId);
         const member = members.find((m) => m.id === action.memberId);
-        if (!member) throw validationFailed('That person is not a member of this account.', { assignee: 'Choose a member of this account' });
+        if (!member) throw validationFailed('That person cannot be assigned here.', { assignee: 'Choose a member of this account who may triage (not a viewer)' });
         return { change: { assignee_id: member.id }, assignee: member.email };
       }
       default:

@@ -11,7 +11,7 @@ export const MAX_NOTES_LENGTH = 10_000;
 export interface SubmissionTriage {
   read: boolean;
   state: TriageState;
-  /** The assigned member's ID (today the account's own), or null. */
+  /** The assigned member's user ID, or null. */
   assigneeId: string | null;
   /** The assigned member's email, or null. */
   assignee: string | null;
@@ -19,10 +19,13 @@ export interface SubmissionTriage {
   tags: string[];
   /** Private notes: the dashboard's only, never in the API, exports or hooks. */
   notes: string;
+  /** Who last wrote the notes (their email) and when; null before anyone did. */
+  notesBy: string | null;
+  notesAt: string | null;
 }
 
 /** A submission nobody has opened or triaged yet. */
-export const UNTRIAGED: SubmissionTriage = Object.freeze({ read: false, state: 'open', assigneeId: null, assignee: null, tags: [], notes: '' }) as SubmissionTriage;
+export const UNTRIAGED: SubmissionTriage = Object.freeze({ read: false, state: 'open', assigneeId: null, assignee: null, tags: [], notes: '', notesBy: null, notesAt: null }) as SubmissionTriage;
 
 /** The list filters of the team inbox; absent: any. */
 export interface TriageFilter {

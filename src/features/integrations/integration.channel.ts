@@ -5,21 +5,26 @@ import type { Config } from '../../platform/config.js';
 import type { DatabaseHandle, Trx } from '../../platform/db/database.js';
 import { nowIso } from '../../platform/lib/time.js';
 import type { IntegrationOutcome, Metrics } from '../../platform/metrics/metrics.js';
-import { fourfoldBackoff, type LeasedItems, type OutboxChannel, type RecordedAttempt, type RetryPolicy, type SendOutcome } from '../outbox/outbox.types.js';
+import { fourfoldBackoff, type ChannelContext, type LeasedItems, type OutboxChannel, type RecordedAttempt, type RetryPolicy, type SendOutcome } from '../outbox/outbox.types.js';
+import { ApiClient } from './api-client.js';
 import { formatRequest } from './formats/index.js';
 import {
   findIntegrationTestTarget,
   formHasEnabledIntegrationSql,
   insertMessagesForQueued,
   loadLeasedMessages,
+  messageLeasableSql,
+  parseJsonObject,
   setIntegrationEnabled,
   turnOffIntegration,
   type ClaimedIntegrationMessage,
 } from './integration.repository.js';
 import type { IntegrationSender } from './integration.sender.js';
-import type { IntegrationKind, PlatformRequest } from './integration.types.js';
-import { buildSubmissionMessage, sampleMessage } from './message.js';
-import { classifyAnswer } from './outcome.js';
+import type { ChatKind, PlatformRequest } from './integration.types.js';
+import { buildSubmissionMessage, sampleMessage, type SubmissionMessage } from './message.js';
+import { classifyAnswer, type AttemptOutcome } from './outcome.js';
+import type { KindDelivery, KindSender, KindTarget } from './service-kind.js';
+import { SEQUENTIAL_KINDS, SERVICE_KINDS } from './service-kinds.js';
 
 const submissionLink = (baseUrl: string, submissionId: string) => `${baseUrl}/dashboard/submissions/${submissionId}`;
 
@@ -37,6 +42,9 @@ export class IntegrationChannel implements OutboxChannel<ClaimedIntegrationMessa
   readonly maxInFlight = 16;
   readonly table = 'integration_messages';
   readonly policy: RetryPolicy;
+  /** The sender of each service kind (service-kinds.ts). */
+  private readonly kindSenders: Map<string, KindSender>;
+  private context: ChannelContext | undefined;
 
   constructor(
     private readonly handle: DatabaseHandle,
@@ -49,6 +57,16 @@ export class IntegrationChannel implements OutboxChannel<ClaimedIntegrationMessa
     private readonly audit?: AuditService,
   ) {
     this.policy = fourfoldBackoff(config.mailRetryBaseMs);
+    const http = new ApiClient(config.hookTimeoutMs);
+    this.kindSenders = new Map(SERVICE_KINDS.map((k) => [k.kind, k.createSender({ config, http })]));
+  }
+
+  async start(context: ChannelContext): Promise<void> {
+    this.context = context;
+  }
+
+  leasableSql(table: string): string {
+    return messageLeasableSql(table);
   }
 
   formHasWorkSql(formIdColumn: string): string {
@@ -56,7 +74,7 @@ export class IntegrationChannel implements OutboxChannel<ClaimedIntegrationMessa
   }
 
   expand(trx: Trx, submissionIds: string[]): Promise<number> {
-    return insertMessagesForQueued(trx, submissionIds, nowIso());
+    return insertMessagesForQueued(trx, submissionIds, nowIso(), SEQUENTIAL_KINDS);
   }
 
   async load(_trx: Trx, leased: LeasedItems): Promise<ClaimedIntegrationMessage[]> {
@@ -74,7 +92,13 @@ export class IntegrationChannel implements OutboxChannel<ClaimedIntegrationMessa
       const payload = await linkedPayload(row.s_payload, this.fileLinker);
       const link = submissionLink(this.config.baseUrl, row.submission_id);
       const message = buildSubmissionMessage(row.form_name, { id: row.submission_id, createdAt: row.s_created_at, country: row.s_country, payload }, link);
-      request = formatRequest({ kind: row.kind as IntegrationKind, url: row.url, token: row.token, chatId: row.chat_id }, message, this.config.telegramApiUrl);
+      const kindSender = this.kindSenders.get(row.kind);
+      if (kindSender) {
+        const target = { integrationId: row.integration_id, settings: parseJsonObject(row.settings), secrets: parseJsonObject(row.secrets) };
+        const delivery = { submissionId: row.submission_id, createdAt: row.s_created_at, fields: message.fields, message, attempts: row.attempts, test: false };
+        return await this.deliver(kindSender, target, delivery, true);
+      }
+      request = formatRequest({ kind: row.kind as ChatKind, url: row.url, token: row.token, chatId: row.chat_id }, message, this.config.telegramApiUrl);
     } catch (err) {
       this.logger.error({ err, messageId: row.id }, 'formatting an integration message failed');
       return { answer: { kind: 'permanent' }, status: null, durationMs: null, error: 'the message could not be formatted' };
@@ -87,14 +111,32 @@ export class IntegrationChannel implements OutboxChannel<ClaimedIntegrationMessa
     const target = await findIntegrationTestTarget(this.handle.db, integrationId);
     if (!target) return undefined;
     const message = sampleMessage(target.formName, `${this.config.baseUrl}/dashboard/forms/${target.formId}/integrations`);
-    return this.post(formatRequest({ kind: target.kind as IntegrationKind, url: target.url, token: target.token, chatId: target.chatId }, message, this.config.telegramApiUrl), false);
+    const kindSender = this.kindSenders.get(target.kind);
+    if (kindSender) {
+      const delivery = { submissionId: 'test', createdAt: message.createdAt, fields: message.fields, message, attempts: 0, test: true };
+      return this.deliver(kindSender, { integrationId, settings: target.settings, secrets: target.secrets }, delivery, false);
+    }
+    return this.post(formatRequest({ kind: target.kind as ChatKind, url: target.url, token: target.token, chatId: target.chatId }, message, this.config.telegramApiUrl), false);
+  }
+
+  /** A service kind's attempt; a sender that throws is a bug, kept from the outbox as a failure. */
+  private async deliver(sender: KindSender, target: KindTarget, delivery: KindDelivery & { message: SubmissionMessage }, settles: boolean): Promise<SendOutcome> {
+    try {
+      const { outcome, status, durationMs } = await sender.send(target, delivery);
+      return this.outcomeOf(outcome, status, durationMs, settles);
+    } catch (err) {
+      this.logger.error({ err, integrationId: target.integrationId }, 'an integration sender failed');
+      return { answer: { kind: 'permanent' }, status: null, durationMs: null, error: 'the message could not be sent (an error in Formgate)' };
+    }
   }
 
   /** One POST and what its answer means; `settles`: a refusal turns the integration off. */
   private async post(request: PlatformRequest, settles: boolean): Promise<SendOutcome> {
     const answer = await this.sender.post(request);
-    const outcome = classifyAnswer(answer);
-    const { status, durationMs } = answer;
+    return this.outcomeOf(classifyAnswer(answer), answer.status, answer.durationMs, settles);
+  }
+
+  private outcomeOf(outcome: AttemptOutcome, status: number | null, durationMs: number | null, settles: boolean): SendOutcome {
     if (outcome.kind === 'sent') return { answer: outcome, status, durationMs, error: null };
     if (outcome.kind === 'retry') return { answer: { kind: 'temporary', retryAfterMs: outcome.retryAfterMs }, status, durationMs, error: outcome.reason };
     // A refusal turns the integration off (settle), in the transaction that records it.
@@ -121,6 +163,8 @@ export class IntegrationChannel implements OutboxChannel<ClaimedIntegrationMessa
 
   recorded(row: ClaimedIntegrationMessage, attempt: RecordedAttempt): void {
     this.metrics?.integrationDeliveries.inc({ kind: row.kind, outcome: attempt.outcome as IntegrationOutcome });
+    // The next message of an integration that sends in order may be leased only now that this one is done.
+    if (SEQUENTIAL_KINDS.includes(row.kind) && attempt.state !== 'pending') this.context?.wakeAfter(0);
     if (attempt.outcome !== 'sent') this.logger.info({ messageId: row.id, integrationId: row.integration_id, outcome: attempt.outcome, reason: attempt.error }, 'integration message not delivered');
   }
 }

@@ -16,8 +16,17 @@ export function integrationRowToIntegration(row: IntegrationRow): Integration {
     url: row.url === null ? null : 'set',
     token: row.token === null ? null : 'set',
     chatId: row.chat_id,
+    settings: parseJsonObject(row.settings),
+    secrets: Object.fromEntries(Object.keys(parseJsonObject(row.secrets)).map((name) => [name, 'set' as const])),
     revision: Number(row.revision ?? 0),
   };
+}
+
+/** A stored JSON object of settings; {} when there is none. */
+export function parseJsonObject(text: string | null | undefined): Record<string, unknown> {
+  if (!text) return {};
+  const value: unknown = JSON.parse(text);
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 }
 
 export async function insertIntegration(db: Executor, row: IntegrationRow): Promise<void> {
@@ -93,15 +102,31 @@ export const formHasEnabledIntegrationSql = (formIdColumn: string) =>
   `exists (select 1 from integrations where integrations.form_id = ${formIdColumn} and integrations.enabled = 1)`;
 
 /**
+ * SQL over a message of `table` (by the table's name) that may be leased now: one of a kind that
+ * sends in order (a position) waits while an earlier message of its integration is queued or one
+ * is being sent. The lease takes a message at a time per integration, so two dispatchers never
+ * send two of one integration at once.
+ */
+export const messageLeasableSql = (table: string) =>
+  `${table}.position is null or not exists (select 1 from integration_messages earlier
+    where earlier.integration_id = ${table}.integration_id and earlier.position is not null and earlier.id <> ${table}.id
+    and (earlier.state = 'sending' or (earlier.state = 'pending' and earlier.position < ${table}.position)))`;
+
+/**
  * One message per enabled integration of each queued submission's form that existed when the
  * submission was released (the outbox row's time), inside the dispatcher's expanding transaction.
  * A submission released again (not spam after spam) finds its messages already there: once.
  */
-export async function insertMessagesForQueued(trx: Trx, submissionIds: string[], now: string): Promise<number> {
+export async function insertMessagesForQueued(trx: Trx, submissionIds: string[], now: string, sequentialKinds: readonly string[] = []): Promise<number> {
   if (submissionIds.length === 0) return 0;
+  // A kind that sends in order keeps the order of arrival: the submission's time, then its ID (as the dashboard lists them).
+  const position =
+    sequentialKinds.length === 0
+      ? sql<string | null>`null`
+      : sql<string | null>`case when i.kind in (${sql.join([...sequentialKinds])}) then s.created_at || ' ' || s.id else null end`;
   const result = await trx
     .insertInto('integration_messages')
-    .columns(['id', 'integration_id', 'submission_id', 'state', 'attempts', 'next_attempt_at', 'created_at'])
+    .columns(['id', 'integration_id', 'submission_id', 'state', 'attempts', 'next_attempt_at', 'created_at', 'position'])
     .expression(
       trx
         .selectFrom('outbox as o')
@@ -115,6 +140,7 @@ export async function insertMessagesForQueued(trx: Trx, submissionIds: string[],
           sql<number>`0`.as('attempts'),
           sql<string>`${now}`.as('next_attempt_at'),
           sql<string>`${now}`.as('created_at'),
+          position.as('position'),
         ])
         .where('o.submission_id', 'in', submissionIds)
         .where('i.enabled', '=', 1)
@@ -130,10 +156,21 @@ export async function findIntegrationTestTarget(db: Executor, id: string) {
   const row = await db
     .selectFrom('integrations as i')
     .innerJoin('forms as f', 'f.id', 'i.form_id')
-    .select(['i.kind', 'i.url', 'i.token', 'i.chat_id', 'i.form_id', 'f.name'])
+    .select(['i.kind', 'i.url', 'i.token', 'i.chat_id', 'i.settings', 'i.secrets', 'i.form_id', 'f.name'])
     .where('i.id', '=', id)
     .executeTakeFirst();
-  return row && { kind: row.kind, url: row.url, token: row.token, chatId: row.chat_id, formId: row.form_id, formName: row.name };
+  return (
+    row && {
+      kind: row.kind,
+      url: row.url,
+      token: row.token,
+      chatId: row.chat_id,
+      settings: parseJsonObject(row.settings),
+      secrets: parseJsonObject(row.secrets),
+      formId: row.form_id,
+      formName: row.name,
+    }
+  );
 }
 
 /** A claimed message with what formatting and sending it needs. */
@@ -146,6 +183,8 @@ export interface ClaimedIntegrationMessage extends OutboxItem {
   url: string | null;
   token: string | null;
   chat_id: string | null;
+  settings: string | null;
+  secrets: string | null;
   enabled: number;
   disabled_reason: string | null;
   integration_name: string;
@@ -173,6 +212,8 @@ export async function loadLeasedMessages(leased: LeasedItems): Promise<ClaimedIn
       'i.url',
       'i.token',
       'i.chat_id',
+      'i.settings',
+      'i.secrets',
       'i.enabled',
       'i.disabled_reason',
       'i.name as integration_name',

@@ -1,6 +1,7 @@
 import type { AuditService } from '../audit/audit.service.js';
 import type { Config } from '../../platform/config.js';
 import type { Executor, Trx } from '../../platform/db/database.js';
+import type { IntegrationRow } from '../../platform/db/schema.js';
 import { notFound, preconditionFailed, validationFailed } from '../../platform/errors.js';
 import type { FormService } from '../forms/form.service.js';
 import { targetUrlProblem } from '../../platform/lib/target-url.js';
@@ -21,13 +22,17 @@ import {
   setIntegrationEnabled,
   updateIntegrationRow,
 } from './integration.repository.js';
-import { INTEGRATION_KINDS, MAX_INTEGRATIONS_PER_FORM, type Integration, type IntegrationAttempt, type IntegrationKind, type IntegrationTarget } from './integration.types.js';
+import { MAX_INTEGRATIONS_PER_FORM, type ChatKind, type Integration, type IntegrationAttempt, type IntegrationTarget } from './integration.types.js';
+import type { KindInput } from './service-kind.js';
+import { findServiceKind, INTEGRATION_KINDS } from './service-kinds.js';
 import type { OutboxService } from '../outbox/outbox.service.js';
 import type { MessageLogEntry } from '../outbox/outbox.types.js';
 
 const KIND_NAMES: Record<string, string> = { slack: 'Slack', discord: 'Discord', telegram: 'Telegram', teams: 'Teams', ntfy: 'ntfy' };
+const kindName = (kind: string) => KIND_NAMES[kind] ?? findServiceKind(kind)?.label ?? kind;
 
-export interface NewIntegrationInput {
+/** The chat kinds' inputs by name; a service kind's settings by its fields' names (service-kind.ts). */
+export interface NewIntegrationInput extends KindInput {
   kind: string;
   name?: string | undefined;
   url?: string | undefined;
@@ -35,7 +40,11 @@ export interface NewIntegrationInput {
   chatId?: string | undefined;
 }
 
-/** What a change of an integration may give; undefined keeps a value, null clears a secret. */
+/**
+ * What a change of an integration may give; undefined keeps a value, null clears a secret. A
+ * service kind's settings (its fields by name) are given together: the ones it shows in full, its
+ * secrets left out (or `set`) to keep them.
+ */
 export interface IntegrationChanges {
   kind?: string | undefined;
   name?: string | undefined;
@@ -43,7 +52,18 @@ export interface IntegrationChanges {
   url?: string | null | undefined;
   token?: string | null | undefined;
   chatId?: string | null | undefined;
+  [field: string]: string | string[] | boolean | null | undefined;
 }
+
+/** A stored setting as the owner's input spells it again (a key file's JSON, a list's values). */
+const asInput = (value: unknown): string | string[] | undefined =>
+  value === undefined || value === null ? undefined : typeof value === 'string' ? value : Array.isArray(value) ? value.map(String) : JSON.stringify(value);
+
+/** The names whose values differ between two settings objects. */
+const changedKeys = (before: Record<string, unknown>, after: Record<string, unknown>) =>
+  [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((key) => JSON.stringify(before[key]) !== JSON.stringify(after[key]));
+
+const parseStored = (json: string | null): Record<string, unknown> => (json === null ? {} : (JSON.parse(json) as Record<string, unknown>));
 
 export interface TestResult {
   sent: boolean;
@@ -51,7 +71,7 @@ export interface TestResult {
   error: string | null;
 }
 
-const KIND_LABELS: Record<IntegrationKind, string> = {
+const KIND_LABELS: Record<ChatKind, string> = {
   slack: 'Slack',
   discord: 'Discord',
   telegram: 'Telegram',
@@ -89,7 +109,7 @@ export class IntegrationService {
       messages.map((m) => ({
         channel: 'integration',
         id: m.id,
-        kind: `${KIND_NAMES[m.kind] ?? m.kind} message`,
+        kind: `${kindName(m.kind)} ${findServiceKind(m.kind)?.item ?? 'message'}`,
         target: m.name,
         state: m.state,
         attempts: Number(m.attempts),
@@ -119,12 +139,55 @@ export class IntegrationService {
     return row;
   }
 
-  /** Checks an integration's settings for its kind (adding one, or changing one: the result as a whole). */
-  private checkInput(input: NewIntegrationInput): { kind: IntegrationKind; name: string; url: string | undefined; token: string | undefined; chatId: string | undefined } {
-    const kind = input.kind as IntegrationKind;
-    if (!INTEGRATION_KINDS.includes(kind)) {
+  async addIntegration(formId: string, input: NewIntegrationInput, accountId?: string): Promise<Integration> {
+    const form = await this.getForm(formId, accountId);
+    if (!INTEGRATION_KINDS.includes(input.kind)) {
       throw validationFailed('Unknown integration kind.', { kind: `must be one of ${INTEGRATION_KINDS.join(', ')}` });
     }
+    const row = findServiceKind(input.kind) ? this.serviceRow(form.id, input) : this.chatRow(form.id, input);
+    if ((await countIntegrationsOfForm(this.db, form.id)) >= MAX_INTEGRATIONS_PER_FORM) {
+      throw validationFailed(`A form has at most ${MAX_INTEGRATIONS_PER_FORM} integrations.`, { kind: `at most ${MAX_INTEGRATIONS_PER_FORM} per form` });
+    }
+    await this.db.transaction().execute(async (trx) => {
+      await insertIntegration(trx, row);
+      await this.audit?.record(trx, form.accountId, 'integration.added', { type: 'integration', id: row.id, label: row.name }, { formId: form.id, form: form.name, kind: row.kind, name: row.name });
+    });
+    return integrationRowToIntegration(row);
+  }
+
+  /** A service kind's integration: its settings as the kind checks them, the secrets apart. */
+  private serviceRow(formId: string, input: NewIntegrationInput): IntegrationRow {
+    const kind = findServiceKind(input.kind)!;
+    const name = clean(input.name) ?? kind.label;
+    const problems: Record<string, string> = {};
+    if (!isStorableText(name)) problems.name = 'must be text without NUL characters';
+    else if (name.length > 100) problems.name = 'must be at most 100 characters';
+    for (const [field, value] of Object.entries(input)) {
+      const values = Array.isArray(value) ? value : [value];
+      if (values.some((v) => v !== undefined && !isStorableText(v))) problems[field] = 'must be text without NUL characters';
+    }
+    if (Object.keys(problems).length > 0) throw validationFailed('The integration is not valid.', problems);
+    const parsed = kind.parse(input, this.config);
+    if ('problems' in parsed) throw validationFailed('The integration is not valid.', parsed.problems);
+    return {
+      id: newId('int'),
+      form_id: formId,
+      kind: kind.kind,
+      name,
+      enabled: 1,
+      disabled_reason: null,
+      url: null,
+      token: null,
+      chat_id: null,
+      settings: JSON.stringify(parsed.settings),
+      secrets: JSON.stringify(parsed.secrets),
+      created_at: nowIso(),
+      revision: 0,
+    };
+  }
+
+  private chatRow(formId: string, input: NewIntegrationInput): IntegrationRow {
+    const kind = input.kind as ChatKind;
     const url = clean(input.url);
     // A token copied from an API address (`…/bot<token>/…`) keeps its `bot` prefix: it is not part of the token.
     const token = kind === 'telegram' ? clean(input.token)?.replace(/^bot(?=\d)/, '') : clean(input.token);
@@ -151,18 +214,9 @@ export class IntegrationService {
       if (chatId) problems.chatId = 'used only for Telegram';
     }
     if (Object.keys(problems).length > 0) throw validationFailed('The integration is not valid.', problems);
-    return { kind, name, url, token, chatId };
-  }
-
-  async addIntegration(formId: string, input: NewIntegrationInput, accountId?: string): Promise<Integration> {
-    const form = await this.getForm(formId, accountId);
-    const { kind, name, url, token, chatId } = this.checkInput(input);
-    if ((await countIntegrationsOfForm(this.db, form.id)) >= MAX_INTEGRATIONS_PER_FORM) {
-      throw validationFailed(`A form has at most ${MAX_INTEGRATIONS_PER_FORM} integrations.`, { kind: `at most ${MAX_INTEGRATIONS_PER_FORM} per form` });
-    }
-    const row = {
+    return {
       id: newId('int'),
-      form_id: form.id,
+      form_id: formId,
       kind,
       name,
       enabled: 1,
@@ -170,14 +224,11 @@ export class IntegrationService {
       url: url === undefined ? null : new URL(url).href,
       token: token ?? null,
       chat_id: chatId ?? null,
+      settings: null,
+      secrets: null,
       created_at: nowIso(),
       revision: 0,
     };
-    await this.db.transaction().execute(async (trx) => {
-      await insertIntegration(trx, row);
-      await this.audit?.record(trx, form.accountId, 'integration.added', { type: 'integration', id: row.id, label: name }, { formId: form.id, form: form.name, kind, name });
-    });
-    return integrationRowToIntegration(row);
   }
 
   /**
@@ -189,23 +240,22 @@ export class IntegrationService {
     const row = await this.getRow(id, accountId);
     const form = await this.forms.getForm(row.form_id);
     if (input.kind !== undefined && input.kind !== row.kind) throw validationFailed('The kind of an integration cannot change.', { kind: `is ${row.kind}: remove the integration and add another` });
-    const pick = (given: string | null | undefined, stored: string | null) => (given === undefined ? (stored ?? undefined) : (given ?? undefined));
-    const checked = this.checkInput({
-      kind: row.kind,
-      name: input.name ?? row.name,
-      url: pick(input.url, row.url),
-      token: pick(input.token, row.token),
-      chatId: pick(input.chatId, row.chat_id),
-    });
+    const checked = this.changedRow(row, input);
     const changes = {
       name: checked.name,
-      url: checked.url === undefined ? null : new URL(checked.url).href,
-      token: checked.token ?? null,
-      chat_id: checked.chatId ?? null,
+      url: checked.url,
+      token: checked.token,
+      chat_id: checked.chat_id,
+      settings: checked.settings,
+      secrets: checked.secrets,
       ...(input.enabled === undefined ? {} : { enabled: input.enabled ? 1 : 0, disabled_reason: input.enabled ? null : 'turned off by the owner' }),
     };
     // Names only: secrets never reach the log.
-    const changed = (['name', 'url', 'token', 'chat_id'] as const).filter((c) => changes[c] !== row[c]).map((c) => (c === 'chat_id' ? 'chatId' : c));
+    const changed = [
+      ...(['name', 'url', 'token', 'chat_id'] as const).filter((c) => changes[c] !== row[c]).map((c) => (c === 'chat_id' ? 'chatId' : c)),
+      ...changedKeys(parseStored(row.settings), parseStored(checked.settings)),
+      ...changedKeys(parseStored(row.secrets), parseStored(checked.secrets)),
+    ];
     await this.db.transaction().execute(async (trx) => {
       if (!(await updateIntegrationRow(trx, row.id, changes, options.expectedRevision))) throw preconditionFailed('The integration');
       const target = { type: 'integration', id: row.id, label: checked.name };
@@ -215,6 +265,27 @@ export class IntegrationService {
       }
     });
     return integrationRowToIntegration((await findIntegrationRow(this.db, row.id))!);
+  }
+
+  /** The row an update makes, checked as adding would check it. */
+  private changedRow(row: IntegrationRow, input: IntegrationChanges): IntegrationRow {
+    const name = typeof input.name === 'string' ? input.name : row.name;
+    const kind = findServiceKind(row.kind);
+    if (!kind) {
+      const pick = (given: unknown, stored: string | null) => (given === undefined ? (stored ?? undefined) : typeof given === 'string' ? given : undefined);
+      return this.chatRow(row.form_id, { kind: row.kind, name, url: pick(input.url, row.url), token: pick(input.token, row.token), chatId: pick(input.chatId, row.chat_id) });
+    }
+    const given = kind.fields.filter((f) => input[f.name] !== undefined);
+    // Only the name or the switch: the settings stay as they are.
+    if (given.length === 0) return { ...row, name };
+    const secrets = parseStored(row.secrets);
+    const merged: NewIntegrationInput = { kind: row.kind, name };
+    for (const field of kind.fields) {
+      const value = input[field.name];
+      const keep = field.secret && (value === undefined || value === 'set');
+      merged[field.name] = keep ? asInput(secrets[field.name]) : typeof value === 'boolean' || value === null ? undefined : value;
+    }
+    return this.serviceRow(row.form_id, merged);
   }
 
   async listIntegrations(formId: string, accountId?: string): Promise<Integration[]> {
@@ -230,7 +301,7 @@ export class IntegrationService {
     const form = await this.getForm(formId, accountId);
     return (await listIntegrationRowsOfForm(this.db, form.id)).map((row) => ({
       integration: integrationRowToIntegration(row),
-      target: { kind: row.kind as IntegrationKind, url: row.url, token: row.token, chatId: row.chat_id },
+      target: { kind: row.kind as ChatKind, url: row.url, token: row.token, chatId: row.chat_id },
     }));
   }
 

@@ -1,5 +1,8 @@
-export const INTEGRATION_KINDS = ['slack', 'discord', 'telegram', 'teams', 'ntfy'] as const;
-export type IntegrationKind = (typeof INTEGRATION_KINDS)[number];
+/** The chat and push kinds; the kinds of services that keep the data are in service-kinds.ts. */
+export const CHAT_KINDS = ['slack', 'discord', 'telegram', 'teams', 'ntfy'] as const;
+export type ChatKind = (typeof CHAT_KINDS)[number];
+/** A chat kind or a service kind (service-kinds.ts). */
+export type IntegrationKind = string;
 
 /** Per form (docs/integrations.md). */
 export const MAX_INTEGRATIONS_PER_FORM = 10;
@@ -19,13 +22,17 @@ export interface Integration {
   token: 'set' | null;
   /** A Telegram chat ID is not a secret. */
   chatId: string | null;
+  /** A service kind's settings the owner sees (a spreadsheet ID, a base); empty for the chat kinds. */
+  settings: Record<string, unknown>;
+  /** A service kind's write-only settings, each only as `set`. */
+  secrets: Record<string, 'set'>;
   /** Counted up by every change; the API's ETag covers it. */
   revision: number;
 }
 
 /** The secret-bearing target of one integration, as a sender needs it. */
 export interface IntegrationTarget {
-  kind: IntegrationKind;
+  kind: ChatKind;
   url: string | null;
   token: string | null;
   chatId: string | null;

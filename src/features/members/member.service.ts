@@ -41,6 +41,13 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 /** A member named by their login's address (the CLI) or their user ID (the dashboard). */
 export type MemberRef = { email: string } | { userId: string };
 
+/**
+ * What follows a member's rights in the account, inside the change's transaction: removed,
+ * left (role null) or given another role. Other features plug in here (services.ts), so what
+ * they keep for a member follows the team's changes.
+ */
+export type MembershipChangeListener = (trx: Trx, change: { accountId: string; userId: string; email: string; role: Role | null; reason: 'removed' | 'left' | 'role_changed' }) => Promise<void>;
+
 /** A new invitation and its link: the link is shown once and is nowhere else (only its hash is kept). */
 export interface IssuedInvitation {
   invitation: Invitation;
@@ -73,6 +80,7 @@ function refuseUnlessPending(invitation: Invitation): void {
  */
 export class MemberService {
   private readonly db: Executor;
+  private readonly changeListeners: MembershipChangeListener[] = [];
 
   constructor(
     private readonly handle: DatabaseHandle,
@@ -86,6 +94,20 @@ export class MemberService {
 
   listMembers(accountId: string): Promise<Member[]> {
     return listMemberRows(this.db, accountId);
+  }
+
+  /** The members whose role allows the action (e.g. who may be assigned submissions). */
+  async listMembersAllowedTo(accountId: string, action: Action): Promise<Member[]> {
+    return (await listMemberRows(this.db, accountId)).filter((m) => roleMay(m.role, action));
+  }
+
+  /** Runs `listener` in the transaction of every removal, leave and role change. */
+  onMembershipChanged(listener: MembershipChangeListener): void {
+    this.changeListeners.push(listener);
+  }
+
+  private async membershipChanged(trx: Trx, change: Parameters<MembershipChangeListener>[1]): Promise<void> {
+    for (const listener of this.changeListeners) await listener(trx, change);
   }
 
   async listInvitations(accountId: string): Promise<Invitation[]> {
@@ -250,6 +272,7 @@ export class MemberService {
       if (member.role === 'owner') throw forbidden('The owner\'s role changes only by handing ownership to another member.');
       await updateMemberRole(trx, accountId, member.userId, newRole);
       await this.audit?.record(trx, accountId, 'member.role_changed', { type: 'user', id: member.userId, label: member.email }, { email: member.email, from: member.role, to: newRole });
+      await this.membershipChanged(trx, { accountId, userId: member.userId, email: member.email, role: newRole, reason: 'role_changed' });
       return { ...member, role: newRole };
     });
   }
@@ -263,6 +286,7 @@ export class MemberService {
       if (member.role === 'owner') throw forbidden('The owner cannot be removed. Hand ownership to another member first.');
       await deleteMembership(trx, accountId, member.userId);
       await this.audit?.record(trx, accountId, 'member.removed', { type: 'user', id: member.userId, label: member.email }, { email: member.email, role: member.role });
+      await this.membershipChanged(trx, { accountId, userId: member.userId, email: member.email, role: null, reason: 'removed' });
       return member;
     });
   }
@@ -277,6 +301,7 @@ export class MemberService {
       if (role === 'owner') throw forbidden('The owner cannot leave. Hand ownership to another member first.');
       await deleteMembership(trx, accountId, userId);
       await this.audit?.record(trx, accountId, 'member.left', { type: 'user', id: userId, label: member.email }, { role });
+      await this.membershipChanged(trx, { accountId, userId, email: member.email, role: null, reason: 'left' });
     });
   }
 

@@ -14,7 +14,10 @@ import type { Form } from '../forms/form.types.js';
 import { newId } from '../../platform/lib/ids.js';
 import { nowIso } from '../../platform/lib/time.js';
 import { composeEmailChangeEmail, composeEmailChangeNotice, composeInvitationEmail, composePasswordResetEmail, composeTestEmail, composeVerificationEmail, type ComposedEmail } from './views/emails.js';
+import { composeAssignmentEmail, type AssignmentForEmail } from './views/assignment-email.js';
 import { emailLogEntryOf, testSendLogEntryOf } from './email-log.js';
+import { addressHash } from './confirmation.js';
+import { findSuppressed } from './confirmation.repository.js';
 import {
   deleteRecipientRows,
   findRecipientRowByTokenHash,
@@ -196,6 +199,22 @@ export class NotificationService {
   /** Queues an invitation's link inside the caller's transaction; 0 when email is off. */
   async queueInvitationEmail(trx: Trx, to: string, invitation: { accountName: string; role: string; link: string }, now: string): Promise<number> {
     return this.queueMessage(trx, { kind: 'invitation', formId: null, recipientId: null, to, content: composeInvitationEmail(invitation), now });
+  }
+
+  /**
+   * Queues, inside the caller's transaction, the email telling a member of submissions someone
+   * else assigned them; 0 when email is off or the address is on the suppression list (it asked
+   * for no more mail from this instance).
+   */
+  async queueAssignmentEmail(trx: Trx, to: string, assignment: AssignmentForEmail, now: string): Promise<number> {
+    if (!this.emailEnabled) return 0;
+    if ((await findSuppressed(trx, [addressHash(to)])).size > 0) return 0;
+    return this.queueMessage(trx, { kind: 'assignment', formId: null, recipientId: null, to, content: composeAssignmentEmail(assignment, this.config.baseUrl), now });
+  }
+
+  /** Tells the dispatcher, after a commit, that messages were queued. */
+  wakeOutbox(): void {
+    this.outbox.wake();
   }
 
   /** Queues an email change's link to the new address and the notice to the old one, inside the caller's transaction. */

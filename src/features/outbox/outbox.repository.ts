@@ -93,6 +93,8 @@ export async function deleteOutboxRows(trx: Trx, submissionIds: string[]): Promi
 export interface DueItems {
   /** Retrying channels keep when each item is due (`next_attempt_at`); others lease by age. */
   retries: boolean;
+  /** The channel's condition on an item that may be leased now (OutboxChannel.leasableSql). */
+  leasable?: string | undefined;
 }
 
 /**
@@ -134,8 +136,9 @@ export function leaseDueItemsStatement(dialect: Dialect, table: string, options:
   const dueAt = options.retries ? sql.ref('next_attempt_at') : sql.ref('created_at');
   const due = options.retries ? sql`and next_attempt_at <= ${options.now}` : sql``;
   const lockable = dialect === 'postgres' ? sql`for update skip locked` : sql``;
+  const leasable = options.leasable === undefined ? sql`` : sql`and (${sql.raw(options.leasable)})`;
   return sql<{ id: string }>`update ${t} set state = 'sending', claimed_at = ${options.now}, claimed_by = ${options.instance}
-    where id in (select id from ${t} where state = 'pending' ${due} order by ${dueAt} limit ${options.limit} ${lockable})
+    where id in (select id from ${t} where state = 'pending' ${due} ${leasable} order by ${dueAt} limit ${options.limit} ${lockable})
     returning id`;
 }
 

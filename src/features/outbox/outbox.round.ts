@@ -113,7 +113,8 @@ export async function runRoundSteps(run: RunStep, plan: RoundPlan): Promise<Roun
 async function claimDueItems(trx: Trx, plan: RoundPlan, channel: OutboxChannel, limit: number): Promise<{ claimed: number; send: OutboxItem[] }> {
   const now = nowIso();
   const items = { table: channel.table, retries: retries(channel.policy) };
-  const leased = await leaseDueItems(trx, plan.dialect, channel.table, { limit, now, instance: plan.lease.instance, retries: items.retries });
+  const leasable = channel.leasableSql?.(channel.table);
+  const leased = await leaseDueItems(trx, plan.dialect, channel.table, { limit, now, instance: plan.lease.instance, retries: items.retries, leasable });
   if (!leased) return { claimed: 0, send: [] };
   const loaded = await channel.load(trx, leased);
   const skipped = loaded.filter((item) => item.skip !== undefined);

@@ -159,6 +159,14 @@ export interface OutboxChannel<Item extends OutboxItem = OutboxItem> {
    */
   formHasWorkSql(formIdColumn: string): string;
   /**
+   * SQL text of a boolean expression over a due item of `table` (referred to by the table's own
+   * name): false keeps it from being leased for now, e.g. while an earlier item to the same
+   * target is queued or in flight, for a target that must receive its items one at a time and in
+   * order. Plain SQL valid on both databases, over the channel's own tables. Absent: every due
+   * item may be leased.
+   */
+  leasableSql?(table: string): string;
+  /**
    * Inside the dispatcher's transaction that takes the submissions off the outbox; their rows are
    * still in the `outbox` table (its created_at is when each was released) and deleted after.
    * Returns how many items it created: a channel that created none is not asked to claim.

@@ -14,14 +14,14 @@ main{max-width:1080px;margin:1.5rem auto;padding:0 1rem}
 h1{font-size:1.35rem;margin:0 0 .75rem}h2{font-size:1.1rem;margin:0 0 .75rem}
 table{width:100%;border-collapse:collapse}th,td{text-align:left;padding:.5rem .6rem;border-bottom:1px solid #eceef2;vertical-align:top}
 th{font-weight:600;color:#4a5266;font-size:.85rem}
-.fields th{width:28%;white-space:nowrap}.fields td{white-space:pre-wrap;word-break:break-word}
+.fields th{width:28%;white-space:nowrap}.fields td{white-space:pre-wrap;overflow-wrap:anywhere}
 .preview{color:#4a5266;max-width:520px;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
 label{display:block;margin:.5rem 0;font-weight:500}
 textarea,select{display:block;width:100%;padding:.5rem .6rem;border:1px solid #cfd4dc;border-radius:6px;font:inherit;margin-top:.25rem}
 input:not([type=checkbox]){display:block;width:100%;padding:.5rem .6rem;border:1px solid #cfd4dc;border-radius:6px;font:inherit;margin-top:.25rem}
 .row input{width:auto;flex:1;margin:0}.row label input{width:100%;margin-top:.25rem}.row label{margin:0}
 textarea,select{display:block;width:100%;padding:.5rem .6rem;border:1px solid #cfd4dc;border-radius:6px;font:inherit;margin-top:.25rem}
-.attempt{font-size:.85rem;white-space:normal;word-break:break-word}
+.attempt{font-size:.85rem;white-space:normal;overflow-wrap:anywhere}
 .check{display:flex;gap:.5rem;align-items:center;font-weight:400}
 .stack button{margin-top:.75rem}
 .row{display:flex;gap:.75rem;align-items:center;flex-wrap:wrap}.grow{flex:1}
@@ -35,11 +35,11 @@ button.link{background:none;border:0;color:#dfe6ff;padding:0}
 .error{background:#fdecea;color:#b42318;padding:.6rem .9rem;border-radius:8px}
 .muted{color:#4f566a}.crumbs{color:#4f566a}
 p a,.muted a,td a{text-decoration:underline}
-pre{background:#f3f4f7;padding:.9rem;border-radius:8px;overflow-x:auto;white-space:pre-wrap;word-break:break-all}
+pre{background:#f3f4f7;padding:.9rem;border-radius:8px;overflow-x:auto;white-space:pre-wrap;overflow-wrap:anywhere}
 .secret{border:1px solid #f5d28b;background:#fff8e6;border-radius:8px;padding:.75rem 1rem;margin-bottom:1rem}
 .hook{border-top:1px solid #eceef2;padding:.75rem 0}
 code{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.88em}
-.who{color:#aeb8d6;font-size:.9rem}.who strong{color:#fff;font-weight:500;word-break:break-all}
+.who{color:#aeb8d6;font-size:.9rem}.who strong{color:#fff;font-weight:500;overflow-wrap:anywhere}
 .switcher{display:inline-flex;gap:.35rem;align-items:center;color:#fff;font-size:.9rem}.switcher select{display:inline-block;width:auto;max-width:14rem;margin:0;padding:.2rem .4rem}.switcher label{margin:0}
 .foot{max-width:1080px;margin:0 auto 2rem;padding:0 1rem;font-size:.85rem}
 .field-error{color:#b42318;margin:.1rem 0 .5rem;font-size:.9rem}.field-error::before{content:"⚠ "}
@@ -50,7 +50,7 @@ select{display:block;width:100%;padding:.45rem .6rem;border:1px solid #cfd4dc;bo
 fieldset{border:1px solid #eceef2;border-radius:8px;margin:.75rem 0;padding:.4rem 1rem .6rem}legend{font-weight:600;color:#4a5266;padding:0 .3rem}
 .sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
 .table-wrap{overflow-x:auto;max-width:100%}
-.submit-url,.wrap{overflow-wrap:anywhere;word-break:break-all}
+.submit-url,.wrap{overflow-wrap:anywhere}
 .copy-status{margin-left:.5rem;font-size:.85rem;color:#4f566a}
 abbr[title]{text-decoration:underline dotted;cursor:help}
 tr.unread td{font-weight:600}.tags{gap:.4rem}[hidden]{display:none!important}
@@ -59,7 +59,7 @@ main{margin:1rem auto;padding:0 .5rem}.card{padding:1rem}
 table.stacked thead{display:none}table.stacked tr{display:block;border-bottom:1px solid #eceef2;padding:.4rem 0}
 table.stacked td{display:block;position:relative;border:0;padding:.2rem .2rem .2rem 8.25rem;min-height:1.9em;overflow-wrap:anywhere}
 table.stacked td::before{content:attr(data-label);position:absolute;left:.2rem;top:.3rem;width:7.5rem;font-weight:600;color:#4a5266;font-size:.85rem}
-.preview{max-width:none;white-space:normal;word-break:break-word}
+.preview{max-width:none;white-space:normal;overflow-wrap:anywhere}
 .fields th,.fields td{display:block;width:auto}
 .search .grow{min-width:100%}pre{font-size:.8rem}}
 /* Added rules only below: later rules win, so pages of other sections keep the ones above. */
@@ -82,6 +82,32 @@ details.earlier{font-size:.85em;margin-top:.2rem}details.earlier>summary{cursor:
 /* Wide screens: the content uses the width; a list's Fields column takes what the others leave. */
 main,.foot{max-width:min(1800px,100%)}
 @media (min-width:641px){td.preview{max-width:0;width:100%}}
+/* Form rows: a button lines up with the field beside it (the label's text sits above the field),
+   is as tall as it (a select ignores line-height, hence one height for all), and a growing field takes its own line on a phone rather than shrinking to nothing. */
+form.row{align-items:flex-end}
+form.row input:not([type=checkbox]):not([type=radio]),form.row select,form.row>button:not(.small),form.row>.button{height:2.6rem}
+form.row>.button{display:inline-flex;align-items:center}
+/* A small button centres on the field: half of the height it lacks (its line, padding and border) below it. */
+form.row>button.small{margin-bottom:calc((2.6rem - 1.275rem - .4rem - 2px)/2)}
+.row .grow{flex:1 1 12rem}
+/* The bulk bar's tag field is a small control among small buttons, its label beside it. */
+.bulk-bar label:not(:has(>input[type=checkbox])){display:flex;align-items:center;gap:.4rem}
+.bulk-bar label input:not([type=checkbox]){width:10rem;margin:0;padding:.2rem .5rem;font-size:.85rem}
+/* A box and its words on one line, whatever rule above sized the label's field. */
+label input[type=checkbox],label input[type=radio]{display:inline-block;width:auto;flex:none;margin:0;vertical-align:middle}
+label:has(>input[type=checkbox]),label:has(>input[type=radio]){display:flex;gap:.5rem;align-items:baseline;font-weight:400}
+/* The recipients sit in a narrow card: each is a line that wraps, its button under it when it must. */
+table.recipients,table.recipients tbody{display:block}
+table.recipients thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
+table.recipients tr{display:flex;flex-wrap:wrap;align-items:center;gap:.35rem .75rem;padding:.5rem 0;border-bottom:1px solid #eceef2}
+table.recipients td{display:block;border:0;padding:0;min-width:0;overflow-wrap:anywhere}
+table.recipients td:empty{display:none}
+table.recipients button{white-space:normal;max-width:100%}
+/* A stacked row's label floats in the cell's padding: a label on two lines makes the cell taller
+   instead of running into the next one. */
+@media (max-width:640px){
+table.stacked td{display:flow-root}
+table.stacked td::before{position:static;float:left;width:7.5rem;margin:.1rem 0 0 -8.05rem;text-align:left}}
 /* Dark mode, following the system setting. */
 :root{color-scheme:light dark}
 @media (prefers-color-scheme:dark){
@@ -99,7 +125,7 @@ button,.button{background:#232a38;color:#e3e7ef;border-color:#3a4356}
 .field-error{color:#ff9b90}
 pre{background:#10131a;color:#e3e7ef}
 .secret{background:#3a2e0d;border-color:#7a6120;color:#f5e6bf}
-.hook,table.stacked tr,fieldset{border-color:#2c3342}
+.hook,table.stacked tr,table.recipients tr,fieldset{border-color:#2c3342}
 .tabs a{color:#b8c0d0}.tabs a.active{background:#22315c;color:#c4d4ff}
 .legend.inbox{color:#8fb0ff}.legend.spam{color:#f0b450}
 .chart line{stroke:#3a4356}

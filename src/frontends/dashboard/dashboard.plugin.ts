@@ -15,6 +15,7 @@ import { accountPages } from './pages/account/account.routes.js';
 import { adminPages } from './pages/admin/admin.routes.js';
 import { auditPages } from './pages/audit/audit.routes.js';
 import { appCss, appJs, faviconSvg } from './assets.js';
+import { inboxCss, inboxJs } from './pages/inbox/inbox.assets.js';
 import { authPages } from './pages/auth/auth.routes.js';
 import { ssoPages } from './pages/sso/sso.routes.js';
 import { emailPages, emailPublicPages } from './pages/email/email.routes.js';
@@ -153,14 +154,14 @@ export async function dashboardPlugin(app: FastifyInstance): Promise<void> {
     });
 
     dashboard.get('/dashboard/assets/app.css', { schema: { hide: true } }, async (_request, reply) =>
-      reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=3600').send(appCss),
+      reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=3600').send(appCss + inboxCss),
     );
     // Browsers ask for /favicon.ico on every site; an SVG answers it (every current browser draws one).
     dashboard.get('/favicon.ico', { schema: { hide: true } }, async (_request, reply) =>
       reply.type('image/svg+xml').header('cache-control', 'public, max-age=86400').send(faviconSvg),
     );
     dashboard.get('/dashboard/assets/app.js', { schema: { hide: true } }, async (_request, reply) =>
-      reply.type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=3600').send(appJs),
+      reply.type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=3600').send(appJs + inboxJs),
     );
     // A fresh instance (no account yet, sign-up open) opens on sign-up: its first visitor has nothing to log in to.
     dashboard.get('/dashboard', { schema: { hide: true } }, async (request, reply) => {

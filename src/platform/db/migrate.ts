@@ -34,6 +34,8 @@ import * as m0031 from './migrations/0031_email_confirmation.js';
 import * as m0032 from './migrations/0032_tests_and_skips_in_outbox_log.js';
 import * as m0033 from './migrations/0033_sessions_signed_on_at.js';
 import * as m0034 from './migrations/0034_form_keys_and_api_writes.js';
+import * as m0036 from './migrations/0036_integration_settings.js';
+import * as m0037 from './migrations/0037_assignees_are_triagers.js';
 
 // Listed statically so the compiled package needs no file-system scan to find migrations.
 const migrations: Record<string, Migration> = {
@@ -71,6 +73,8 @@ const migrations: Record<string, Migration> = {
   '0032_tests_and_skips_in_outbox_log': m0032,
   '0033_sessions_signed_on_at': m0033,
   '0034_form_keys_and_api_writes': m0034,
+  '0036_integration_settings': m0036,
+  '0037_assignees_are_triagers': m0037,
 };
 
 /** The connection's own PostgreSQL schema; undefined on SQLite. */

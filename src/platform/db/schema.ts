@@ -361,6 +361,10 @@ export interface IntegrationTable {
   token: string | null;
   chat_id: string | null;
   created_at: string;
+  /** JSON object: the kind's settings the owner sees (a spreadsheet ID, a base); null for the chat kinds. Migration 0036. */
+  settings: string | null;
+  /** JSON object: the kind's write-only settings (a key, a token); null for the chat kinds. */
+  secrets: string | null;
   /** Counted up by every change: part of the ETag (migration 0034). */
   revision: Generated<number>;
 }
@@ -376,6 +380,8 @@ export interface IntegrationMessageTable {
   claimed_at: string | null;
   claimed_by: string | null;
   created_at: string;
+  /** The submission's time and ID: the order of the messages of a kind that sends one at a time. Migration 0036. */
+  position: string | null;
 }
 
 /**
@@ -475,10 +481,13 @@ export interface SubmissionTriageTable {
   read_at: string | null;
   /** open | done */
   state: Generated<string>;
-  /** The assigned member: today the account's ID (its only member), later a user's. */
+  /** The assigned member (a user who may triage in the form's account), or null. */
   assignee_id: string | null;
   /** Private notes, shown only in the dashboard. */
   notes: Generated<string>;
+  /** Who last wrote the notes (a user) and when (migration 0037). */
+  notes_by: string | null;
+  notes_at: string | null;
   updated_at: string;
 }
 

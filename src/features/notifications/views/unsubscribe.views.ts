@@ -6,6 +6,8 @@ const PAGE_STYLE = `
 body{margin:0;min-height:100vh;display:grid;place-items:center;font:16px/1.5 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;background:#f6f7f9;color:#1d2330}
 main{max-width:32rem;margin:1rem;padding:2rem 2.5rem;background:#fff;border-radius:12px;box-shadow:0 1px 3px rgba(0,0,0,.08)}
 h1{margin:0 0 .5rem;font-size:1.5rem}p{margin:0 0 1rem;color:#4a5263}button{font:inherit;padding:.5rem 1rem}
+:root{color-scheme:light dark}
+@media (prefers-color-scheme:dark){body{background:#10131a;color:#e3e7ef}main{background:#1a1f2a;box-shadow:0 1px 3px rgba(0,0,0,.5)}p{color:#c3cad8}}
 `;
 
 /** Nothing loads or runs; the one form posts back to this same page. */

@@ -14,6 +14,8 @@ body{margin:0;min-height:100vh;display:grid;place-items:center;font:16px/1.5 sys
 main{max-width:32rem;margin:1rem;padding:2rem 2.5rem;background:#fff;border-radius:12px;box-shadow:0 1px 3px rgba(0,0,0,.08)}
 h1{margin:0 0 .5rem;font-size:1.5rem}p,li{margin:0 0 1rem;color:#4a5263;white-space:pre-line;overflow-wrap:anywhere}a{color:#2455d6}
 ul{margin:0 0 1rem;padding-left:1.25rem}li{margin:0 0 .25rem}li strong{color:#1d2330}
+:root{color-scheme:light dark}
+@media (prefers-color-scheme:dark){body{background:#10131a;color:#e3e7ef}main{background:#1a1f2a;box-shadow:0 1px 3px rgba(0,0,0,.5)}p,li{color:#c3cad8}li strong{color:#e3e7ef}a{color:#9db8ff}}
 `;
 
 /**

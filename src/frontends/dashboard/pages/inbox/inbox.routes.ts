@@ -6,12 +6,12 @@ import { normaliseTag } from '../../../../features/inbox/inbox.types.js';
 import { MAX_MARK_BATCH } from '../../../../features/inbox/triage.service.js';
 import { pageContext, sendPage, setFlash, viewerTimeZone } from '../../page.js';
 import { confirmBulkModel, type BulkTargets, type FormSends } from '../submissions/submission-bulk.model.js';
-import { countedNotice, readSubmissionListQuery, triageFilterOf } from '../submissions/submissions.model.js';
+import { countedNotice, readSubmissionListQuery, triageFilterOf, withKnownAssignee } from '../submissions/submissions.model.js';
 
 /** Deleting goes in slices of this many (the lifecycle service's own bound). */
 const DELETE_BATCH = 100;
 
-const BULK_ACTIONS = ['delete', 'spam', 'not-spam', 'read', 'unread', 'done', 'reopen', 'assign-me', 'unassign', 'tag', 'untag'] as const;
+const BULK_ACTIONS = ['delete', 'spam', 'not-spam', 'read', 'unread', 'done', 'reopen', 'assign-me', 'assign', 'unassign', 'tag', 'untag'] as const;
 type BulkAction = (typeof BULK_ACTIONS)[number];
 
 interface BulkBody {
@@ -19,6 +19,7 @@ interface BulkBody {
   ids?: string | string[];
   scope?: string;
   tag?: string;
+  assignee?: string;
   confirm?: string;
   back?: string;
 }
@@ -30,6 +31,7 @@ const bulkBodySchema = {
     ids: { anyOf: [{ type: 'string', maxLength: 100 }, { type: 'array', maxItems: 100, items: { type: 'string', maxLength: 100 } }] },
     scope: { type: 'string', enum: ['', 'page', 'all'] },
     tag: { type: 'string', maxLength: 200 },
+    assignee: { type: 'string', maxLength: 100 },
     confirm: { type: 'string', maxLength: 1 },
     back: { type: 'string', maxLength: 1000 },
     _csrf: { type: 'string' },
@@ -135,7 +137,8 @@ export async function inboxPages(app: FastifyInstance): Promise<void> {
       try {
         if (request.body.scope === 'all') {
           const list = readSubmissionListQuery(Object.fromEntries(new URLSearchParams(back.slice(listUrl.length + 1))));
-          const triage = triageFilterOf(list.filters, request.user!.id);
+          const memberIds = (await app.services.inbox.members(accountId)).map((m) => m.id);
+          const triage = triageFilterOf(withKnownAssignee(list.filters, memberIds), request.user!.id);
           ids = await app.services.submissionBrowser.matchingIds(accountId, form.id, {
             ...list.filters,
             spam: list.spam,
@@ -172,9 +175,16 @@ export async function inboxPages(app: FastifyInstance): Promise<void> {
         return done(countedNotice('Marked', marked, spam ? ' spam' : ' not spam'));
       }
       try {
-        const change = inboxAction(action, request.user!.id, request.body.tag);
-        const n = await inSlices(ids, MAX_INBOX_BATCH, (slice) => app.services.inbox.apply(accountId, slice, change));
+        const change = inboxAction(action, request.user!.id, request.body.tag, request.body.assignee);
+        // "Assign to…" with nobody chosen would unassign: say so instead of doing it.
+        if (action === 'assign' && !request.body.assignee) return done('Nothing was changed: choose whom to assign them to.');
+        const actor = { userId: request.user!.id, email: request.user!.email };
+        const n = await inSlices(ids, MAX_INBOX_BATCH, (slice) => app.services.inbox.apply(accountId, slice, change, actor));
         const what = `${n.toLocaleString('en')} submission${n === 1 ? '' : 's'}`;
+        if (change.kind === 'assign' && action === 'assign') {
+          const to = (await app.services.inbox.members(accountId)).find((m) => m.id === change.memberId)?.email;
+          return done(`Assigned ${what}${to ? ` to ${to}` : ''}.`);
+        }
         if (change.kind === 'tag') return done(`Tagged ${what} “${normaliseTag(change.tag)}”.`);
         if (change.kind === 'untag') return done(`Removed the tag “${normaliseTag(change.tag)}” from ${what}.`);
         return done(INBOX_DONE[action]?.(what) ?? countedNotice('Changed', n));
@@ -197,10 +207,11 @@ export async function inboxPages(app: FastifyInstance): Promise<void> {
       let notice: string;
       try {
         if (request.body.action === 'notes') {
-          await app.services.inbox.setNotes(accountId, submission.id, request.body.notes ?? '');
+          await app.services.inbox.setNotes(accountId, submission.id, request.body.notes ?? '', request.user!.id);
           notice = 'Notes saved.';
         } else {
-          await app.services.inbox.apply(accountId, [submission.id], inboxAction(request.body.action, request.user!.id, request.body.tag, request.body.assignee));
+          const actor = { userId: request.user!.id, email: request.user!.email };
+          await app.services.inbox.apply(accountId, [submission.id], inboxAction(request.body.action, request.user!.id, request.body.tag, request.body.assignee), actor);
           notice = 'Saved.';
         }
       } catch (err) {

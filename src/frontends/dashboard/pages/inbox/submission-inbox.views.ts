@@ -19,14 +19,14 @@ export function submissionInboxModel(submission: { triage: SubmissionTriage }, m
 /** Included by the submission page (`@submissionInbox`): every control posts to /triage with the CSRF token. */
 export const submissionInboxViews: Record<string, string> = {
   submissionInbox: `<section class="inbox-panel" aria-labelledby="inbox-heading">
-<h2 id="inbox-heading">Inbox</h2>
+<h2 id="inbox-heading">Triage</h2>
 <% var t = it.inbox; var url = '/dashboard/submissions/' + it.submission.id + '/triage'; %>
 <% if (!it.can('submissions.triage')) { %>
 <dl class="fields" id="inbox-read-only">
   <dt>State</dt><dd id="triage-state"><%= t.state === 'done' ? 'Done' : 'Open' %></dd>
-  <dt>Assignee</dt><dd id="assignee"><%= (t.members.find(function (m) { return m.id === t.assigneeId; }) || { email: 'Nobody' }).email %></dd>
+  <dt>Assignee</dt><dd id="assignee"><%= t.assignee || 'Nobody' %></dd>
   <dt>Tags</dt><dd id="tags"><% if (t.tags.length === 0) { %><span class="muted">none</span><% } %><% t.tags.forEach(function (tag) { %><span class="badge"><%= tag %></span> <% }) %></dd>
-  <dt>Notes</dt><dd id="notes"><%= t.notes || '—' %></dd>
+  <dt>Notes</dt><dd id="notes"><%= t.notes || '—' %><% if (t.notesAt) { %><p class="muted notes-by" id="notes-by">Written by <%= t.notesBy %>, <%~ it.h.timeTag(t.notesAt) %></p><% } %></dd>
 </dl>
 <p class="muted">Your role (viewer) reads the inbox; a member, an admin or the owner changes it.</p>
 <% } else { %>
@@ -63,7 +63,8 @@ export const submissionInboxViews: Record<string, string> = {
 <% } else { %><p class="muted">At most <%= t.maxTags %> tags: remove one to add another.</p><% } %>
 <form method="post" action="<%= url %>">
   <input type="hidden" name="_csrf" value="<%= it.csrf %>">
-  <label>Private notes (only your team sees them, in this dashboard) <textarea name="notes" rows="3" maxlength="<%= t.maxNotes %>"><%= t.notes %></textarea></label>
+  <label>Private notes (only your team sees them, in this dashboard) <textarea name="notes" rows="4" maxlength="<%= t.maxNotes %>"><%= t.notes %></textarea></label>
+  <% if (t.notesAt) { %><p class="muted notes-by" id="notes-by">Last written by <%= t.notesBy %>, <%~ it.h.timeTag(t.notesAt) %></p><% } %>
   <button name="action" value="notes">Save notes</button>
 </form>
 <% } %>

@@ -1,20 +1,18 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { rethrowUnlessValidation } from '../../../../platform/errors.js';
 import { pageContext, sendPage, setFlash } from '../../page.js';
+import { SERVICE_KINDS } from '../../../../features/integrations/service-kinds.js';
 import { INTEGRATION_LABELS, integrationsPageModel } from './integrations.model.js';
 
 const RECENT_ATTEMPTS = 10;
 
-interface AddBody {
-  kind?: string;
-  name?: string;
-  url?: string;
-  token?: string;
-  chatId?: string;
-}
+type AddBody = Record<string, string | undefined>;
+/** Every service kind's fields too; a key or a mapping is longer than a URL. */
+const serviceFieldProperties = Object.fromEntries(SERVICE_KINDS.flatMap((k) => k.fields.map((f) => [f.name, { type: 'string', maxLength: 20_000 }])));
 const addBodySchema = {
   type: 'object',
   properties: {
+    ...serviceFieldProperties,
     kind: { type: 'string', maxLength: 20 },
     name: { type: 'string', maxLength: 1000 },
     url: { type: 'string', maxLength: 4096 },
@@ -23,6 +21,26 @@ const addBodySchema = {
     _csrf: { type: 'string' },
   },
 } as const;
+
+/** A service kind's input from the form: a repeated field one value a line. */
+function serviceInput(kind: string, body: AddBody): Record<string, string | string[] | undefined> {
+  const fields = SERVICE_KINDS.find((k) => k.kind === kind)?.fields ?? [];
+  return Object.fromEntries(
+    fields.map((f) => {
+      const value = body[f.name];
+      return [f.name, f.repeated && value !== undefined ? value.split(/\r?\n/).map((line) => line.trim()).filter((line) => line !== '') : value];
+    }),
+  );
+}
+
+/** What the owner sees once after adding: the secret they typed, and what it is. */
+function secretShownOnce(kind: string, body: AddBody): { secret: string | undefined; secretLabel: string } {
+  const service = SERVICE_KINDS.find((k) => k.kind === kind);
+  if (!service) return kind === 'telegram' ? { secret: body.token?.trim(), secretLabel: 'bot token' } : { secret: body.url?.trim(), secretLabel: 'URL' };
+  // A key file is the owner's own file, too long to carry to the next page: only a token is shown back.
+  const secrets = service.fields.filter((f) => f.secret && !f.multiline && body[f.name]?.trim());
+  return { secret: secrets.map((f) => body[f.name]!.trim()).join('\n') || undefined, secretLabel: secrets.map((f) => f.label.toLowerCase()).join(' and ') };
+}
 const params = { type: 'object', required: ['id'], properties: { id: { type: 'string', maxLength: 100 }, integrationId: { type: 'string', maxLength: 100 } } } as const;
 
 /** A form's Integrations page: add (secret shown once), test, enable/disable, delete, attempt log. */
@@ -46,7 +64,12 @@ export async function integrationPages(app: FastifyInstance): Promise<void> {
     return sendPage(reply, 'integrations', ctx, model, status);
   };
 
-  app.get<{ Params: { id: string } }>('/dashboard/forms/:id/integrations', { schema: { hide: true, params } }, async (request, reply) => render(request, reply));
+  // `?kind=sheets` opens that kind's add form: the chooser works without JavaScript too.
+  app.get<{ Params: { id: string }; Querystring: { kind?: string } }>(
+    '/dashboard/forms/:id/integrations',
+    { schema: { hide: true, params, querystring: { type: 'object', properties: { kind: { type: 'string', maxLength: 20 } } } } },
+    async (request, reply) => render(request, reply, request.query.kind ? { values: { kind: request.query.kind } } : {}),
+  );
 
   // Post/redirect/get: the secret travels to the next page in a one-time flash, shown once.
   app.post<{ Params: { id: string }; Body: AddBody }>(
@@ -55,11 +78,13 @@ export async function integrationPages(app: FastifyInstance): Promise<void> {
     async (request, reply) => {
       const body = request.body ?? {};
       // A refused add keeps everything typed, the URL and token too: this answer is the POST's own (never cached), seen only by who typed them.
-      const values = { kind: body.kind ?? '', name: body.name ?? '', chatId: body.chatId ?? '', url: body.url ?? '', token: body.token ?? '' };
+      const { _csrf: _, ...values } = body;
+      const kind = body.kind ?? '';
+      const isService = SERVICE_KINDS.some((k) => k.kind === kind);
+      const input = isService ? { kind, name: body.name, ...serviceInput(kind, body) } : { kind, name: body.name, url: body.url, token: body.token, chatId: body.chatId };
       try {
-        const added = await integrations.addIntegration(request.params.id, { ...body, kind: body.kind ?? '' }, request.owner!.id);
-        const secret = added.kind === 'telegram' ? body.token : body.url;
-        setFlash(reply, { notice: `${INTEGRATION_LABELS[added.kind]} integration added.`, secret: secret?.trim(), secretLabel: added.kind === 'telegram' ? 'bot token' : 'URL' }, secure);
+        const added = await integrations.addIntegration(request.params.id, input, request.owner!.id);
+        setFlash(reply, { notice: `${INTEGRATION_LABELS[added.kind]} integration added.`, ...secretShownOnce(added.kind, body) }, secure);
         return reply.redirect(pageUrl(request.params.id), 303);
       } catch (err) {
         rethrowUnlessValidation(err);

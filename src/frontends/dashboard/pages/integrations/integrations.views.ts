@@ -17,7 +17,8 @@ export const integrationViews: Record<string, string> = {
 <div class="hook integration" data-integration="<%= i.id %>">
   <div class="row"><strong class="integration-name"><%= i.name %></strong><span class="muted"><%= it.kindLabels[i.kind] %></span>
   <span class="badge <%= i.enabled ? 'ok' : 'off' %> integration-status"><%= i.enabled ? 'enabled' : 'disabled' %></span>
-  <span class="muted">URL: <%= i.url || 'none' %> · token: <%= i.token || 'none' %><% if (i.chatId) { %> · chat <code><%= i.chatId %></code><% } %></span><span class="grow"></span>
+  <% if (it.serviceKindNames.includes(i.kind)) { %><span class="muted integration-settings"><% i.service.forEach(function (s, n) { %><%= n > 0 ? ' · ' : '' %><%= s.label %>: <code><%= s.value %></code><% }) %></span>
+  <% } else { %><span class="muted">URL: <%= i.url || 'none' %> · token: <%= i.token || 'none' %><% if (i.chatId) { %> · chat <code><%= i.chatId %></code><% } %></span><% } %><span class="grow"></span>
   <form method="post" action="/dashboard/forms/<%= it.form.id %>/integrations/<%= i.id %>/test" class="inline"><input type="hidden" name="_csrf" value="<%= it.csrf %>"><button class="small">Send test</button></form>
   <form method="post" action="/dashboard/forms/<%= it.form.id %>/integrations/<%= i.id %>/<%= i.enabled ? 'disable' : 'enable' %>" class="inline"><input type="hidden" name="_csrf" value="<%= it.csrf %>"><button class="small"><%= i.enabled ? 'Disable' : 'Enable' %></button></form>
   <form method="post" action="/dashboard/forms/<%= it.form.id %>/integrations/<%= i.id %>/delete" class="inline"><input type="hidden" name="_csrf" value="<%= it.csrf %>"><button class="danger small">Delete</button></form></div>
@@ -49,6 +50,24 @@ export const integrationViews: Record<string, string> = {
   <% if (it.values.kind === k.kind && it.fieldErrors.token) { %><p class="field-error"><%= it.fieldErrors.token %></p><% } %><% } %>
   <% if (k.chatId) { %><label>Chat ID <input name="chatId" maxlength="70" placeholder="-1001234567890 or @channelname" value="<%= it.values.kind === k.kind ? (it.values.chatId || '') : '' %>"></label>
   <% if (it.values.kind === k.kind && it.fieldErrors.chatId) { %><p class="field-error"><%= it.fieldErrors.chatId %></p><% } %><% } %>
+  <p class="muted"><%= k.help %></p>
+  <button class="primary">Add <%= k.label %></button>
+</form>
+</details>
+<% }) %>
+<% it.serviceKinds.forEach(function (k) { %>
+<details class="add-integration" data-kind="<%= k.kind %>" <%= it.values.kind === k.kind ? 'open' : '' %>>
+<summary><%= k.label %></summary>
+<form method="post" action="/dashboard/forms/<%= it.form.id %>/integrations" class="stack" novalidate>
+  <input type="hidden" name="_csrf" value="<%= it.csrf %>">
+  <input type="hidden" name="kind" value="<%= k.kind %>">
+  <label>Name <input name="name" maxlength="100" placeholder="<%= k.label %>" value="<%= it.values.kind === k.kind ? (it.values.name || '') : '' %>"></label>
+  <% k.fields.forEach(function (f) { var v = it.values.kind === k.kind ? (it.values[f.name] || '') : ''; %>
+  <label><%= f.label %><%= f.required ? '' : ' (optional)' %>
+  <% if (f.multiline) { %><textarea name="<%= f.name %>" rows="<%= f.secret ? 6 : 3 %>" autocomplete="off" spellcheck="false" placeholder="<%= f.placeholder %>"><%= v %></textarea>
+  <% } else { %><input name="<%= f.name %>" maxlength="1000" autocomplete="off" placeholder="<%= f.placeholder %>" value="<%= v %>"><% } %></label>
+  <% if (it.values.kind === k.kind && it.fieldErrors[f.name]) { %><p class="field-error"><%= it.fieldErrors[f.name] %></p><% } %>
+  <% }) %>
   <p class="muted"><%= k.help %></p>
   <button class="primary">Add <%= k.label %></button>
 </form>

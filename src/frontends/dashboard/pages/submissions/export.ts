@@ -1,8 +1,10 @@
 import type { ExportedSubmission } from '../../../../features/submissions/submission.types.js';
+import type { SubmissionTriage } from '../../../../features/inbox/inbox.types.js';
 import { describeFileValue, isFileValue } from '../../../../platform/lib/file-links.js';
 
-/** Time first, then the fields, then the metadata: the order a person reads a submission in. */
+/** Time first, then the fields, then the metadata and the team inbox's state: the order a person reads a submission in. */
 const METADATA_COLUMNS = ['id', 'isSpam', 'spamReason', 'country'] as const;
+const TRIAGE_COLUMNS = ['state', 'assignee', 'tags'] as const;
 
 /** Spreadsheets (Excel above all) read a UTF-8 file as UTF-8 only when it starts with this. */
 export const CSV_BOM = '\uFEFF';
@@ -27,14 +29,19 @@ function csvCell(value: unknown): string {
 }
 
 export function csvHeader(fieldNames: string[]): string {
-  return `${['createdAt', ...fieldNames, ...METADATA_COLUMNS].map(csvCell).join(',')}\r\n`;
+  return `${['createdAt', ...fieldNames, ...METADATA_COLUMNS, ...TRIAGE_COLUMNS].map(csvCell).join(',')}\r\n`;
 }
 
-/** One CSV row in the column order of csvHeader: the time, the fields in the given order, the metadata. */
-export function csvRow(submission: ExportedSubmission, fieldNames: string[]): string {
+/**
+ * One CSV row in the column order of csvHeader: the time, the fields in the given order, the
+ * metadata, then state (open or done), the assignee's email and the tags (`; ` between them).
+ * Tags and emails are the team's words, neutralised like every cell. Without triage: untouched.
+ */
+export function csvRow(submission: ExportedSubmission, fieldNames: string[], triage?: Pick<SubmissionTriage, 'state' | 'assignee' | 'tags'>): string {
   const metadata = [submission.id, submission.isSpam ? 1 : 0, submission.spamReason ?? '', submission.country];
   const fields = fieldNames.map((name) => (Object.hasOwn(submission.payload, name) ? submission.payload[name] : ''));
-  return `${[submission.createdAt, ...fields, ...metadata].map(csvCell).join(',')}\r\n`;
+  const inbox = [triage?.state ?? 'open', triage?.assignee ?? '', triage?.tags ?? []];
+  return `${[submission.createdAt, ...fields, ...metadata, ...inbox].map(csvCell).join(',')}\r\n`;
 }
 
 export function ndjsonRow(submission: ExportedSubmission): string {

@@ -28,7 +28,8 @@ export interface SubmissionListRequest {
   /** Index of the page's first row in the whole list: only for "Showing 51–100". */
   at: number;
   /** Kept in links as given; the inbox filters hold only known values ('' = any). */
-  filters: { q: string; from: string; to: string; read: '' | 'unread' | 'read'; state: '' | 'open' | 'done'; assignee: '' | 'me' | 'none'; tag: string };
+  /** `assignee`: '', 'me', 'none' or a member's user ID (kept only when it is one: withKnownAssignee). */
+  filters: { q: string; from: string; to: string; read: '' | 'unread' | 'read'; state: '' | 'open' | 'done'; assignee: string; tag: string };
   cursor?: string;
 }
 
@@ -45,19 +46,30 @@ export function readSubmissionListQuery(query: SubmissionListQuery): SubmissionL
       to: query.to ?? '',
       read: oneOf(query.read, ['unread', 'read'] as const),
       state: oneOf(query.state, ['open', 'done'] as const),
-      assignee: oneOf(query.assignee, ['me', 'none'] as const),
+      assignee: /^[A-Za-z0-9_-]{1,64}$/.test(query.assignee ?? '') ? query.assignee! : '',
       tag: (query.tag ?? '').trim().toLowerCase().slice(0, 40),
     },
     ...(query.cursor ? { cursor: query.cursor } : {}),
   };
 }
 
-/** The list's inbox filters for the browse service; "me" is the signed-in member. */
+/**
+ * The filters with an assignee that is one of `memberIds` (the account's members who may be
+ * assigned), 'me' or 'none'; anything else (another account's member, a made-up ID) counts as
+ * any assignee, so a filter tells nothing about other accounts.
+ */
+export function withKnownAssignee<F extends { assignee: string }>(filters: F, memberIds: string[]): F {
+  const a = filters.assignee;
+  return a === '' || a === 'me' || a === 'none' || memberIds.includes(a) ? filters : { ...filters, assignee: '' };
+}
+
+/** The list's inbox filters for the browse service; "me" is the signed-in member. Pass filters through withKnownAssignee first. */
 export function triageFilterOf(filters: SubmissionListRequest['filters'], memberId: string): TriageFilter | undefined {
+  const assigneeId = filters.assignee === 'me' ? memberId : filters.assignee === 'none' ? null : filters.assignee;
   const filter: TriageFilter = {
     ...(filters.read ? { read: filters.read === 'read' } : {}),
     ...(filters.state ? { state: filters.state } : {}),
-    ...(filters.assignee ? { assigneeId: filters.assignee === 'me' ? memberId : null } : {}),
+    ...(filters.assignee ? { assigneeId } : {}),
     ...(filters.tag ? { tag: filters.tag } : {}),
   };
   return Object.keys(filter).length > 0 ? filter : undefined;
@@ -88,11 +100,29 @@ const describeValue = (value: unknown) => valueText(value);
 export const submissionFields = (submission: Submission) =>
   Object.entries(submission.payload).map(([name, value]) => ({ name, value: describeValue(value) }));
 
-function preview(submission: Submission): string {
-  return Object.entries(submission.payload)
+/** Fields that say who sent a submission, in the order they are looked for. */
+const NAME_FIELDS = ['name', 'fullname', 'full_name', 'full-name', 'your-name', 'your_name'];
+const EMAIL_FIELDS = ['email', 'e-mail', 'mail', 'your-email', 'your_email'];
+
+function fieldNamed(payload: Record<string, unknown>, names: string[]): string | undefined {
+  for (const [name, value] of Object.entries(payload)) {
+    if (names.includes(name.toLowerCase()) && typeof value === 'string' && value.trim() !== '') return name;
+  }
+  return undefined;
+}
+
+/** Who sent it (a name field, else an email field) and the rest of the fields as one line, as an inbox row shows them. */
+export function rowSummary(submission: Submission): { who: string; whoDetail: string; preview: string } {
+  const nameField = fieldNamed(submission.payload, NAME_FIELDS);
+  const emailField = fieldNamed(submission.payload, EMAIL_FIELDS);
+  const text = (field: string | undefined) => (field === undefined ? '' : describeValue(submission.payload[field]).slice(0, 120));
+  const shown = new Set([nameField, emailField].filter((f): f is string => f !== undefined));
+  const preview = Object.entries(submission.payload)
+    .filter(([name]) => !shown.has(name))
     .map(([name, value]) => `${name}: ${describeValue(value)}`)
     .join(' · ')
     .slice(0, 200);
+  return { who: text(nameField) || text(emailField), whoDetail: nameField ? text(emailField) : '', preview };
 }
 
 /**
@@ -110,6 +140,9 @@ export function submissionListModel(input: {
   page: BrowsePage;
   triage: Map<string, SubmissionTriage>;
   tags: string[];
+  /** Who the filter and the bulk bar may assign: the account's members who may triage. */
+  members: Array<{ id: string; email: string }>;
+  viewerId: string;
   fieldErrors: Record<string, string>;
   url: string;
 }): Record<string, unknown> {
@@ -151,6 +184,7 @@ export function submissionListModel(input: {
     allMatchingLabel: filtered ? `All ${totalText} matching` : `All ${totalText} in ${spam ? 'spam' : 'the inbox'}`,
     canSelectAll: total <= input.maxMatching,
     tags: input.tags,
+    members: input.members,
     spamCount: counts.spam,
     days,
     daysInbox: days.reduce((n, d) => n + d.inbox, 0),
@@ -166,10 +200,11 @@ export function submissionListModel(input: {
         createdAt: s.createdAt,
         country: s.country,
         reason: spamReasonWords(s.spamReason, s.spamScore),
-        preview: preview(s),
+        ...rowSummary(s),
         read: t?.read ?? false,
         done: t?.state === 'done',
         assignee: t?.assignee ?? null,
+        assignedToMe: t?.assigneeId != null && t.assigneeId === input.viewerId,
         tags: t?.tags ?? [],
       };
     }),

@@ -14,12 +14,14 @@ import { submissionInboxModel } from '../inbox/submission-inbox.views.js';
 import {
   messageLogModel,
   EMPTY_BROWSE_PAGE,
+  rowSummary,
   readSubmissionListQuery,
   spamFilterStatusText,
   spamReasonWords,
   submissionFields,
   submissionListModel,
   triageFilterOf,
+  withKnownAssignee,
   type SubmissionListQuery,
 } from './submissions.model.js';
 
@@ -32,7 +34,7 @@ const listQuerySchema = {
     q: { type: 'string', maxLength: 200 },
     read: { type: 'string', maxLength: 10 },
     state: { type: 'string', maxLength: 10 },
-    assignee: { type: 'string', maxLength: 10 },
+    assignee: { type: 'string', maxLength: 100 },
     tag: { type: 'string', maxLength: 100 },
     from: { type: 'string', maxLength: 10 },
     to: { type: 'string', maxLength: 10 },
@@ -64,14 +66,15 @@ type ExportQuery = Partial<Record<'q' | 'spam' | 'from' | 'to' | 'read' | 'state
  * whole form, spam included, as before. Bad dates are refused like on the list; dates are days
  * in the viewer's zone, as on the list.
  */
-function exportFilter(query: ExportQuery | undefined, timeZone: string, memberId: string): ExportFilter | undefined {
+function exportFilter(query: ExportQuery | undefined, timeZone: string, memberId: string, memberIds: string[]): ExportFilter | undefined {
   const text = (v: unknown) => (typeof v === 'string' ? v : undefined);
   const q = text(query?.q);
   const spam = text(query?.spam);
   const from = text(query?.from);
   const to = text(query?.to);
   if (q === undefined && spam === undefined && from === undefined && to === undefined) return undefined;
-  const triage = triageFilterOf(readSubmissionListQuery({ read: text(query?.read), state: text(query?.state), assignee: text(query?.assignee), tag: text(query?.tag) } as SubmissionListQuery).filters, memberId);
+  const listFilters = readSubmissionListQuery({ read: text(query?.read), state: text(query?.state), assignee: text(query?.assignee), tag: text(query?.tag) } as SubmissionListQuery).filters;
+  const triage = triageFilterOf(withKnownAssignee(listFilters, memberIds), memberId);
   return { ...(q ? { q } : {}), spam: spam === '1', ...(from ? { from } : {}), ...(to ? { to } : {}), timeZone, ...(triage ? { triage } : {}) };
 }
 
@@ -87,7 +90,9 @@ export async function submissionPages(app: FastifyInstance): Promise<void> {
     async (request, reply) => {
       const accountId = request.owner!.id;
       const form = await app.services.forms.getFormOfAccount(accountId, request.params.id);
-      const list = readSubmissionListQuery(request.query);
+      const members = await app.services.inbox.members(accountId);
+      const read = readSubmissionListQuery(request.query);
+      const list = { ...read, filters: withKnownAssignee(read.filters, members.map((m) => m.id)) };
       const timeZone = viewerTimeZone(request);
       const triageFilter = triageFilterOf(list.filters, request.user!.id);
       const filter = { ...list.filters, timeZone, spam: list.spam, ...(triageFilter ? { triage: triageFilter } : {}) };
@@ -117,7 +122,7 @@ export async function submissionPages(app: FastifyInstance): Promise<void> {
       const counts = summary.get(form.id) ?? { inbox: 0, spam: 0, unread: 0, open: 0 };
       const ctx = { ...pageContext(request, reply, `${form.name}: submissions`), ...(error ? { error } : {}) };
       const model = {
-        ...submissionListModel({ form, request: list, counts, matching, maxMatching: MAX_MATCHING, days, page, triage, tags, fieldErrors, url: request.url }),
+        ...submissionListModel({ form, request: list, counts, matching, maxMatching: MAX_MATCHING, days, page, triage, tags, members, viewerId: request.user!.id, fieldErrors, url: request.url }),
         spamFilterStatus: form.spamFilter === 'learn' ? spamFilterStatusText(filterStatus) : null,
       };
       return sendPage(reply, 'submissions', ctx, model, error ? 400 : 200);
@@ -131,12 +136,14 @@ export async function submissionPages(app: FastifyInstance): Promise<void> {
     const submission = await queries.getSubmission(accountId, request.params.id);
     const form = await app.services.forms.getFormOfAccount(accountId, submission.formId);
     const inbox = submissionInboxModel(submission, await app.services.inbox.members(accountId), await app.services.inbox.tagsOfForm(form.id));
+    const summary = rowSummary(submission);
     return sendPage(reply, 'submission', pageContext(request, reply, 'Submission'), {
       form,
       submission,
       fields: submissionFields(submission),
       files: (await app.services.files.listFilesOfSubmission(submission.id)).map((f) => ({ ...f, size: formatBytes(f.size) })),
       inbox,
+      who: summary.who,
       spamReason: spamReasonWords(submission.spamReason, submission.spamScore),
       messages: messageLogModel(await outboundMessages(accountId, submission.id)),
     });
@@ -204,12 +211,15 @@ export async function submissionPages(app: FastifyInstance): Promise<void> {
   app.get<{ Params: { id: string }; Querystring: ExportQuery }>('/dashboard/forms/:id/export.csv', { schema: { hide: true } }, async (request, reply) => {
     const accountId = request.owner!.id;
     const form = await app.services.forms.getFormOfAccount(accountId, request.params.id);
-    const filter = exportFilter(request.query, viewerTimeZone(request), request.user!.id);
+    const filter = exportFilter(request.query, viewerTimeZone(request), request.user!.id, (await app.services.inbox.members(accountId)).map((m) => m.id));
     await browser.recordExport(accountId, form.id, 'csv', filter !== undefined);
     const columns = await browser.exportFieldNames(accountId, form.id, undefined, filter);
     async function* rows() {
       yield CSV_BOM + csvHeader(columns);
-      for await (const page of browser.exportPages(accountId, form.id, undefined, filter)) yield page.map((s) => csvRow(s, columns)).join('');
+      for await (const page of browser.exportPages(accountId, form.id, undefined, filter)) {
+        const triage = await app.services.inbox.triageOf(page.map((s) => s.id));
+        yield page.map((s) => csvRow(s, columns, triage.get(s.id))).join('');
+      }
     }
     return reply
       .type('text/csv; charset=utf-8')
@@ -220,7 +230,7 @@ export async function submissionPages(app: FastifyInstance): Promise<void> {
   app.get<{ Params: { id: string }; Querystring: ExportQuery }>('/dashboard/forms/:id/export.ndjson', { schema: { hide: true } }, async (request, reply) => {
     const accountId = request.owner!.id;
     const form = await app.services.forms.getFormOfAccount(accountId, request.params.id);
-    const filter = exportFilter(request.query, viewerTimeZone(request), request.user!.id);
+    const filter = exportFilter(request.query, viewerTimeZone(request), request.user!.id, (await app.services.inbox.members(accountId)).map((m) => m.id));
     await browser.recordExport(accountId, form.id, 'ndjson', filter !== undefined);
     async function* rows() {
       for await (const page of browser.exportPages(accountId, form.id, undefined, filter)) yield page.map(ndjsonRow).join('');

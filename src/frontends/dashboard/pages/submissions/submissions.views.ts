@@ -25,7 +25,7 @@ export const submissionViews: Record<string, string> = {
   <label>To <input type="date" name="to" value="<%= it.to %>" aria-describedby="dates-zone to-error"></label>
   <label>Read <select name="read"><option value="">Any</option><option value="unread" <%= it.read === 'unread' ? 'selected' : '' %>>Unread</option><option value="read" <%= it.read === 'read' ? 'selected' : '' %>>Read</option></select></label>
   <label>State <select name="state"><option value="">Any</option><option value="open" <%= it.state === 'open' ? 'selected' : '' %>>Open</option><option value="done" <%= it.state === 'done' ? 'selected' : '' %>>Done</option></select></label>
-  <label>Assignee <select name="assignee"><option value="">Anyone</option><option value="me" <%= it.assignee === 'me' ? 'selected' : '' %>>Me</option><option value="none" <%= it.assignee === 'none' ? 'selected' : '' %>>Nobody</option></select></label>
+  <label>Assignee <select name="assignee"><option value="">Anyone</option><option value="me" <%= it.assignee === 'me' ? 'selected' : '' %>>Me</option><option value="none" <%= it.assignee === 'none' ? 'selected' : '' %>>Nobody</option><% it.members.forEach(function (m) { %><option value="<%= m.id %>" <%= it.assignee === m.id ? 'selected' : '' %>><%= m.email %></option><% }) %></select></label>
   <label>Tag <select name="tag"><option value="">Any</option><% it.tags.forEach(function (tag) { %><option value="<%= tag %>" <%= it.tag === tag ? 'selected' : '' %>><%= tag %></option><% }) %></select></label>
   <button class="primary">Search</button>
   <% if (it.filtered) { %><a class="button" href="?<%= it.spam ? 'spam=1' : '' %>">Clear</a><% } %>
@@ -41,15 +41,18 @@ export const submissionViews: Record<string, string> = {
 <% } else { %><div id="bulk"><% } %>
 <div class="row bulk-bar">
   <span class="muted" id="position"><%= it.position %></span>
-  <% if (triager) { %><label hidden><input type="checkbox" id="select-page"> Select all on this page</label><% } %>
+  <% if (triager) { %><label hidden class="select-page"><input type="checkbox" id="select-page"> Select all on this page</label><% } %>
   <% if (triager && it.canSelectAll) { %><label class="select-all"><input type="checkbox" name="scope" value="all" id="scope-all"> <%= it.allMatchingLabel %> (not only the ticked)</label><% } %>
+  <% if (triager) { %><span class="muted bulk-hint" id="bulk-hint">Tick submissions to act on them.</span><% } %>
 </div>
-<% if (triager) { %><div class="row bulk-bar" role="group" aria-label="Actions on the selected submissions">
+<% if (triager) { %><div class="row bulk-bar bulk-actions" id="bulk-actions" role="group" aria-label="Actions on the selected submissions">
   <button name="action" value="read" class="small">Mark read</button>
   <button name="action" value="unread" class="small">Mark unread</button>
   <button name="action" value="done" class="small">Mark done</button>
   <button name="action" value="reopen" class="small">Reopen</button>
   <button name="action" value="assign-me" class="small">Assign to me</button>
+  <label class="assign-to">Assign to <select name="assignee" id="bulk-assignee"><option value="">…</option><% it.members.forEach(function (m) { %><option value="<%= m.id %>"><%= m.email %></option><% }) %></select></label>
+  <button name="action" value="assign" class="small">Assign</button>
   <button name="action" value="unassign" class="small">Unassign</button>
   <label>Tag <input name="tag" maxlength="40" list="bulk-tags" autocomplete="off"></label>
   <datalist id="bulk-tags"><% it.tags.forEach(function (tag) { %><option value="<%= tag %>"><% }) %></datalist>
@@ -59,15 +62,18 @@ export const submissionViews: Record<string, string> = {
   <button name="action" value="delete" class="danger small">Delete selected</button>
 </div><% } %>
 <div class="table-wrap">
-<table class="stacked">
-<thead><tr><% if (triager) { %><th><span class="sr">Select</span></th><% } %><th>Received</th><th>Country</th><% if (it.spam) { %><th>Reason</th><% } %><th>Inbox</th><th>Fields</th></tr></thead>
+<table class="stacked inbox-list">
+<thead><tr><% if (triager) { %><th><span class="sr">Select</span></th><% } %><th>From</th><th>Received</th><th>Country</th><% if (it.spam) { %><th>Reason</th><% } %><th>State</th><th>Assignee</th><th>Tags</th></tr></thead>
 <tbody>
 <% it.submissions.forEach(function (s) { %>
-<tr class="<%= s.read ? '' : 'unread' %>"><% if (triager) { %><td data-label="Select"><input type="checkbox" name="ids" value="<%= s.id %>" aria-label="Select submission <%= s.id %>"></td><% } %>
-<td data-label="Received"><a href="/dashboard/submissions/<%= s.id %>"><%~ it.h.timeTag(s.createdAt) %></a><% if (!s.read) { %> <span class="badge unread-badge">unread</span><% } %></td><td data-label="Country"><%~ it.h.countryTag(s.country) %></td>
+<tr class="<%= s.read ? '' : 'unread' %>"><% if (triager) { %><td data-label="Select" class="select"><input type="checkbox" name="ids" value="<%= s.id %>" aria-label="Select submission <%= s.id %>"></td><% } %>
+<td data-label="From" class="preview"><div class="sender-line"><a href="/dashboard/submissions/<%= s.id %>"><%= s.who || 'No name given' %></a><% if (!s.read) { %> <span class="badge unread-badge">unread</span><% } %><% if (s.whoDetail) { %> <span class="muted detail"><%= s.whoDetail %></span><% } %></div><div class="snippet"><%= s.preview %></div></td>
+<td data-label="Received" class="received"><%~ it.h.timeTag(s.createdAt) %></td>
+<td data-label="Country" class="country"><%~ it.h.countryTag(s.country) %></td>
 <% if (it.spam) { %><td data-label="Reason" class="reason"><%= s.reason %></td><% } %>
-<td data-label="Inbox" class="triage"><%= s.done ? 'Done' : 'Open' %><% if (s.assignee) { %> · <%= s.assignee %><% } %><% s.tags.forEach(function (tag) { %> <span class="badge tag"><%= tag %></span><% }) %></td>
-<td data-label="Fields" class="preview"><%= s.preview %></td></tr>
+<td data-label="State" class="state"><%= s.done ? 'Done' : 'Open' %></td>
+<td data-label="Assignee" class="assignee"><%= s.assignee ? (s.assignedToMe ? s.assignee + ' (you)' : s.assignee) : '—' %></td>
+<td data-label="Tags" class="tags"><% s.tags.forEach(function (tag) { %><span class="badge tag"><%= tag %></span> <% }) %></td></tr>
 <% }) %>
 </tbody></table>
 </div>
@@ -81,13 +87,10 @@ export const submissionViews: Record<string, string> = {
 
   submission: `<%~ include('@formNav', it) %>
 <section class="card">
-<h1>Submission <code><%= it.submission.id %></code></h1>
+<h1><%= it.who ? it.who : 'Submission' %> <code class="muted"><%= it.submission.id %></code></h1>
 <p class="muted">Received <%~ it.h.timeTag(it.submission.createdAt) %> · <%~ it.h.countryTag(it.submission.country) %> · <span id="spam-state"><%= it.submission.isSpam ? 'Spam: ' + it.spamReason : 'Inbox' %></span></p>
-<% if (it.can('submissions.triage')) { %><form method="post" action="/dashboard/submissions/<%= it.submission.id %>/mark" class="inline">
-  <input type="hidden" name="_csrf" value="<%= it.csrf %>">
-  <% if (it.submission.isSpam) { %><button name="spam" value="0">Not spam</button><% } else { %><button name="spam" value="1">Mark as spam</button> <button name="spam" value="0" title="Confirms it is not spam: the learning filter learns from it">Not spam</button><% } %>
-</form><% } %>
-<%~ include('@submissionInbox', it) %>
+<div class="submission-layout">
+<div class="submission-content" id="submission-content">
 <table class="fields">
 <% it.fields.forEach(function (f) { %><tr><th><%= f.name %></th><td><%= f.value %></td></tr><% }) %>
 </table>
@@ -116,11 +119,20 @@ export const submissionViews: Record<string, string> = {
 <% }) %></tbody></table>
 </div>
 <% } %>
+</div>
+<aside class="submission-triage" id="submission-triage" aria-label="Triage">
+<% if (it.can('submissions.triage')) { %><form method="post" action="/dashboard/submissions/<%= it.submission.id %>/mark" class="row">
+  <input type="hidden" name="_csrf" value="<%= it.csrf %>">
+  <% if (it.submission.isSpam) { %><button name="spam" value="0">Not spam</button><% } else { %><button name="spam" value="1">Mark as spam</button> <button name="spam" value="0" title="Confirms it is not spam: the learning filter learns from it">Not spam</button><% } %>
+</form><% } %>
+<%~ include('@submissionInbox', it) %>
 <% if (it.can('submissions.triage')) { %><form method="post" action="/dashboard/forms/<%= it.form.id %>/submissions/bulk">
   <input type="hidden" name="_csrf" value="<%= it.csrf %>">
   <input type="hidden" name="ids" value="<%= it.submission.id %>">
   <button name="action" value="delete" class="danger">Delete submission</button>
 </form><% } %>
+</aside>
+</div>
 </section>`,
 
   confirmBulk: `<%~ include('@formNav', it) %>
