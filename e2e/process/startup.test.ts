@@ -31,7 +31,7 @@ describe(`start on ${testDialect}`, { timeout: PROCESS_TEST_TIMEOUT_MS }, () => 
     const messages = records.map((r) => r.msg);
     const listen = messages.findIndex((m) => m.startsWith(`Formgate ${packageVersion} listening on http://127.0.0.1:`));
     expect(listen).toBe(0);
-    expect(messages.slice(1, 8)).toEqual([
+    expect(messages.slice(1, 9)).toEqual([
       'Dashboard: https://forms.example.com/dashboard (public URL https://forms.example.com)',
       testDialect === 'sqlite'
         ? `Database: SQLite file ${database.url.slice('sqlite:'.length)}`
@@ -39,6 +39,7 @@ describe(`start on ${testDialect}`, { timeout: PROCESS_TEST_TIMEOUT_MS }, () => 
       `Redis: on, ${redisUrl}`,
       'Email: off (SMTP_URL not set; no notification emails)',
       expect.stringMatching(/^Files: local folder \/.+ \(several instances need FILES_STORAGE=s3 or one shared folder\)$/),
+      'Sign-in: password log-in on, single sign-on off (OIDC_ISSUER not set); sign-up open (DASHBOARD_SIGNUP)',
       expect.stringMatching(/^Metrics: http:\/\/127\.0\.0\.1:\d+\/metrics$/),
       'Stop with Ctrl+C or SIGTERM: requests in progress finish first.',
     ]);

@@ -98,6 +98,7 @@ const envSchema = z.object({
   GOOGLE_TOKEN_URL: z.url({ protocol: /^https?$/ }).default('https://oauth2.googleapis.com/token'),
   AIRTABLE_API_URL: z.url({ protocol: /^https?$/ }).default('https://api.airtable.com'),
   NOTION_API_URL: z.url({ protocol: /^https?$/ }).default('https://api.notion.com'),
+  MAILCHIMP_API_URL: z.url({ protocol: /^https?$/ }).optional(),
   ADMIN_EMAIL: z.email().max(254).optional(),
   ADMIN_PASSWORD: z.string().min(8).max(1024).optional(),
   FILES_STORAGE: z.enum(['local', 's3']).default('local'),
@@ -213,6 +214,8 @@ export interface Config {
   readonly googleTokenUrl: string;
   readonly airtableApiUrl: string;
   readonly notionApiUrl: string;
+  /** Unset: each Mailchimp key's data centre names its base (`https://us21.api.mailchimp.com`). */
+  readonly mailchimpApiUrl: string | undefined;
   /** The first account made at a start with no account at all (docs/configuration.md); both or neither are set. */
   readonly bootstrapAdmin: { readonly email: string; readonly password: string } | undefined;
   /** Where uploaded files are kept (docs/files.md, Storage). */
@@ -331,6 +334,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     googleTokenUrl: e.GOOGLE_TOKEN_URL,
     airtableApiUrl: e.AIRTABLE_API_URL.replace(/\/+$/, ''),
     notionApiUrl: e.NOTION_API_URL.replace(/\/+$/, ''),
+    mailchimpApiUrl: e.MAILCHIMP_API_URL?.replace(/\/+$/, ''),
     mcpApiKey: e.FORMGATE_API_KEY,
     files: Object.freeze({
       storage: e.FILES_STORAGE,

@@ -17,7 +17,6 @@ export const errorStatus = {
   internal_error: 500,
   file_not_scanned: 409,
   precondition_failed: 412,
-  idempotency_conflict: 409,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;
@@ -39,6 +38,8 @@ export interface ErrorBody {
 export interface ErrorTextKeys {
   message?: string;
   fields?: Record<string, string>;
+  /** Values the texts name (`{name}` in a catalogue text), such as a file's name and a limit. */
+  params?: Record<string, string>;
 }
 
 export class AppError extends Error {

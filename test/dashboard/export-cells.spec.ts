@@ -17,7 +17,7 @@ describe('CSV cells', () => {
     const photo = { file: { id: 'fil_2', name: 'me.png', size: 512, type: 'image/png' } };
     const row = csvRow(submission({ cv, photos: [cv, photo], name: 'Ada' }), ['cv', 'photos', 'name']);
     expect(row).not.toContain('[object Object]');
-    expect(row).toBe('2026-12-04T10:00:00.000Z,cv.pdf (2.0 KB),"cv.pdf (2.0 KB); me.png (512 B)",Ada,sub_1,0,,DE,open,,\r\n');
+    expect(row).toBe('2026-12-04T10:00:00.000Z,cv.pdf (2 KiB),"cv.pdf (2 KiB); me.png (512 B)",Ada,sub_1,0,,DE,open,,\r\n');
   });
 
   it('keep numbers as numbers and neutralise formulas in text and in lists', () => {

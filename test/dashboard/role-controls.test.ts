@@ -20,6 +20,7 @@ const clients = new Map<Role, DashboardClient>();
 let pages: string[] = [];
 const emails = new Map<Role, string>();
 const userIds = new Map<Role, string>();
+let formId = '';
 
 const patterns = Object.entries(ROUTE_PERMISSIONS)
   .filter(([key]) => key !== 'GET /dashboard/*')
@@ -49,7 +50,8 @@ function controlsOf(html: string): Array<{ method: string; path: string }> {
 beforeAll(async () => {
   t = await startTestApp({ env: { HOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
   const owner = await createAccount(t.services, { email: unique(), password: PASSWORD, planId: 'business' });
-  const form = await createForm(t.services, owner.id);
+  const form = await createForm(t.services, owner.id, { accessKey: 'site-key-1' });
+  formId = form.id;
   const [submission] = await insertSubmissions(t.services, form.id, [{ createdAt: new Date().toISOString(), payload: { email: 'visitor@example.com', message: 'Hello' } }]);
   await t.services.hooks.createHook(owner.id, { formId: form.id, targetUrl: 'https://127.0.0.1:9/hook' });
   await t.services.apiKeys.createApiKey(owner.id, 'key');
@@ -75,6 +77,7 @@ beforeAll(async () => {
     `/dashboard/forms/${form.id}/submissions?assignee=${userIds.get('member')}`,
     `/dashboard/submissions/${submission}`,
     `/dashboard/forms/${form.id}/settings`,
+    `/dashboard/forms/${form.id}/snippet`,
     `/dashboard/forms/${form.id}/integrations`,
     `/dashboard/forms/${form.id}/email-log`,
     '/dashboard/hooks',
@@ -119,5 +122,33 @@ describe('controls by role', () => {
         if (role !== 'viewer') expect(html, `${role} on ${page}`).toContain(`<option value="${userIds.get('member')}"`);
       }
     }
+  });
+});
+
+describe('the snippet, read only', () => {
+  for (const role of ['member', 'viewer'] as const) {
+    it(`a ${role} reads the endpoint and the snippets from the form's pages, with no settings control`, async () => {
+      const client = clients.get(role)!;
+      const submissions = await client.get(`/dashboard/forms/${formId}/submissions`);
+      expect(submissions.html).toContain(`href="/dashboard/forms/${formId}/snippet">Snippet</a>`);
+      expect(submissions.html).not.toContain(`/dashboard/forms/${formId}/settings`);
+      const { res, html } = await client.get(`/dashboard/forms/${formId}/snippet`);
+      expect(res.status).toBe(200);
+      expect(html).toContain(`<code class="submit-url" id="submit-url">${t.config.baseUrl}/v1/submit/${formId}</code>`);
+      expect(html).toContain(`&lt;form action=&quot;${t.config.baseUrl}/v1/submit/${formId}&quot; method=&quot;POST&quot;&gt;`);
+      expect(html).toContain('name=&quot;access_key&quot; value=&quot;site-key-1&quot;');
+      expect(html).toContain('id="snippet-react"');
+      const content = html.slice(html.indexOf('<h1 class="page-title">Snippet</h1>'), html.indexOf('</main>'));
+      expect(content).toContain('id="snippet"');
+      expect(content).not.toMatch(/<(form|input|select|textarea)\b/);
+      // Its settings stay the owner's and admins'.
+      expect((await client.get(`/dashboard/forms/${formId}/settings`)).res.status).toBe(403);
+    });
+  }
+
+  it("another account's form is not found", async () => {
+    const other = await createAccount(t.services, { email: unique(), password: PASSWORD });
+    const otherForm = await createForm(t.services, other.id);
+    expect((await clients.get('viewer')!.get(`/dashboard/forms/${otherForm.id}/snippet`)).res.status).toBe(404);
   });
 });

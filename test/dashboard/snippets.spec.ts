@@ -59,7 +59,21 @@ describe('dashboard snippets', () => {
     expect(jsx).toContain('<input type="text" name={"phone\\"<"} required />');
     const files = formSnippet({ ...strict, files: 'store' } as unknown as Form, 'https://forms.example/v1/submit/frm_abc', altcha);
     expect(files).toContain('enctype="multipart/form-data"');
-    expect(files).toContain('<input type="file" name="attachment">');
+    expect(files).toMatch(/<input type="file" name="attachment" accept="image\/\*,[^"]+">/);
+  });
+
+  it("gives the file input the form's types, several files when it keeps several, and required when required", () => {
+    const base = { ...form, botCheck: 'none', accessKey: null, files: 'store' };
+    const one = formSnippet({ ...base, maxFiles: 1, fileTypes: ['images', 'pdf'] } as unknown as Form, 'https://forms.example/v1/submit/frm_abc', altcha);
+    expect(one).toContain('<input type="file" name="attachment" accept="image/*,application/pdf,.pdf">');
+    const several = { ...base, maxFiles: 5, fileTypes: [], requiredFields: ['attachment'] } as unknown as Form;
+    const html = formSnippet(several, 'https://forms.example/v1/submit/frm_abc', altcha);
+    expect(html).toContain(
+      '<input type="file" name="attachment" accept="image/*,application/pdf,.pdf,text/plain,.txt,text/csv,.csv,.doc,.docx,.xls,.xlsx,.ppt,.pptx,.odt,.ods,.odp,.rtf,application/zip,.zip" multiple required>',
+    );
+    // One input for the required file, not a text input beside it.
+    expect(html.match(/name="attachment"/g)).toHaveLength(1);
+    expect(reactSnippet(several, 'https://forms.example', altcha)).toMatch(/<input type="file" name=\{"attachment"\} accept=\{"image\/\*,[^"]+"\} multiple required \/>/);
   });
 
   it("speaks the form's fixed language (labels, button, lang for the script); auto stays English", () => {

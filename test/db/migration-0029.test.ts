@@ -75,7 +75,7 @@ describe('migration 0029 (one attempt log)', () => {
       ])
       .execute();
 
-    expect(await migrateToLatest(file.handle)).toEqual(['0029_outbox_attempts', '0030_instance_admin_is_a_user', '0031_email_confirmation', '0032_tests_and_skips_in_outbox_log', '0033_sessions_signed_on_at', '0034_form_keys_and_api_writes', '0036_integration_settings', '0037_assignees_are_triagers']);
+    expect(await migrateToLatest(file.handle)).toEqual(['0029_outbox_attempts', '0030_instance_admin_is_a_user', '0031_email_confirmation', '0032_tests_and_skips_in_outbox_log', '0033_sessions_signed_on_at', '0034_form_keys_and_api_writes', '0036_integration_settings', '0037_assignees_are_triagers', '0038_account_team_name']);
     const rows = await file.handle.db.selectFrom('outbox_attempts').selectAll().orderBy('item_id').orderBy('attempt').execute();
     expect(rows.map((r) => [r.channel, r.item_id, Number(r.attempt), r.attempted_at, r.outcome, r.status === null ? null : Number(r.status), r.error])).toEqual([
       ['hooks', 'd_queued', 1, at(1), 'failed', null, 'timeout'],

@@ -51,7 +51,7 @@ describe('migration 0032 (test sends and skips in the one attempt log)', () => {
       .execute();
     await db().insertInto('outbox_attempts').values({ id: 'att_logged', channel: 'integrations', item_id: 'im.logged', attempt: 1, attempted_at: at(4), outcome: 'skipped', error: 'the integration is turned off' }).execute();
 
-    expect(await migrateToLatest(file.handle)).toEqual(['0032_tests_and_skips_in_outbox_log', '0033_sessions_signed_on_at', '0034_form_keys_and_api_writes', '0036_integration_settings', '0037_assignees_are_triagers']);
+    expect(await migrateToLatest(file.handle)).toEqual(['0032_tests_and_skips_in_outbox_log', '0033_sessions_signed_on_at', '0034_form_keys_and_api_writes', '0036_integration_settings', '0037_assignees_are_triagers', '0038_account_team_name']);
     await expect(db().selectFrom('hook_test_deliveries').selectAll().execute()).rejects.toThrow();
     const rows = await file.handle.db.selectFrom('outbox_attempts').selectAll().orderBy('item_id').orderBy('attempt').execute();
     expect(rows.map((r) => [r.channel, r.item_id, Number(r.attempt), r.attempted_at, r.outcome, r.status === null ? null : Number(r.status), r.error])).toEqual([

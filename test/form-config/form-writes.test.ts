@@ -118,7 +118,7 @@ describe('forms through the write API', () => {
     expect((await api.t.services.forms.getForm(api.owner.form.id)).name).toBe(api.owner.form.name);
   });
 
-  it('replays the first answer to a repeat with the same Idempotency-Key, creating one form; another body is 409', async () => {
+  it('replays the first answer to a repeat with the same Idempotency-Key, creating one form; another body is 400', async () => {
     const countBefore = (await api.t.services.forms.listForms(api.owner.account.id)).length;
     const headers = { ...api.keys.manage, 'idempotency-key': 'create-once-1' };
     const first = await send('POST', '/v1/api/forms', headers, { name: 'Once' });
@@ -131,8 +131,8 @@ describe('forms through the write API', () => {
     expect((await api.t.services.forms.listForms(api.owner.account.id)).length).toBe(countBefore + 1);
 
     const other = await send('POST', '/v1/api/forms', headers, { name: 'Twice' });
-    expect(other.status).toBe(409);
-    expect((await json<{ error: string }>(other)).error).toBe('idempotency_conflict');
+    expect(other.status).toBe(400);
+    expect(await json<{ error: string; fieldErrors: Record<string, string> }>(other)).toMatchObject({ error: 'validation_failed', fieldErrors: { 'Idempotency-Key': expect.stringContaining('another request') } });
 
     // Concurrent repeats: still one form.
     const burst = await Promise.all(Array.from({ length: 4 }, () => send('POST', '/v1/api/forms', { ...api.keys.manage, 'idempotency-key': 'burst-1' }, { name: 'Burst' })));

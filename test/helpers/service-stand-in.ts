@@ -1,5 +1,6 @@
 import { once } from 'node:events';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 
 export interface StandInRequest {
@@ -22,14 +23,18 @@ export class StandInServer {
   port = 0;
   readonly requests: StandInRequest[] = [];
 
-  constructor(private readonly handler: StandInHandler) {}
+  constructor(
+    private readonly handler: StandInHandler,
+    /** Serve HTTPS with this key and certificate (a service the owner runs, reached like a hook target). */
+    private readonly tls?: { key: string; cert: string },
+  ) {}
 
   get url(): string {
-    return `http://127.0.0.1:${this.port}`;
+    return `${this.tls ? 'https' : 'http'}://127.0.0.1:${this.port}`;
   }
 
   async start(): Promise<void> {
-    const server = createServer((req, res) => {
+    const listener: RequestListener = (req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
@@ -40,7 +45,8 @@ export class StandInServer {
           if (!res.headersSent) json(res, 500, { error: { message: String(err) } });
         });
       });
-    });
+    };
+    const server: Server = this.tls ? createHttpsServer(this.tls, listener) : createServer(listener);
     server.listen(this.port, '127.0.0.1');
     await once(server, 'listening');
     this.port = (server.address() as AddressInfo).port;

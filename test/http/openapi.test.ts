@@ -132,13 +132,13 @@ describe('/v1/openapi.json', () => {
     );
   });
 
-  it('documents the writes: Idempotency-Key, 403 and 409 on each, If-Match and 412 on changes and deletions, ETag on answers', () => {
+  it('documents the writes: Idempotency-Key, 400, 403 and 429 on each, If-Match and 412 on changes and deletions, ETag on answers', () => {
     const writes = operations().filter(({ name }) => /^(POST|PATCH|DELETE) \/v1\/api\/forms/.test(name));
     expect(writes).toHaveLength(6);
     for (const { name, op } of writes) {
       const headers = (op.parameters ?? []).filter((p) => p.in === 'header').map((p) => p.name.toLowerCase());
       expect(headers, name).toContain('idempotency-key');
-      expect(Object.keys(op.responses), name).toEqual(expect.arrayContaining(['400', '401', '403', '404', '409']));
+      expect(Object.keys(op.responses), name).toEqual(expect.arrayContaining(['400', '401', '403', '404', '429']));
       if (!name.startsWith('POST')) {
         expect(headers, name).toContain('if-match');
         expect(op.responses['412'], name).toBeDefined();

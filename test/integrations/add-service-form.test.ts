@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type AppUnderTest } from '../helpers/app.js';
 import { DashboardClient } from '../helpers/dashboard-client.js';
 import { testDialect } from '../helpers/database.js';
+import { JSON_ACCEPT, submit } from '../helpers/submit.js';
+import { waitFor } from '../helpers/wait.js';
 
 let t: AppUnderTest;
 beforeAll(async () => {
@@ -23,7 +25,7 @@ const addForm = (html: string, kind: string) => html.split('<details').find((d) 
 /** The inputs the owner fills in (the hidden ones are written `type="hidden" name=…`). */
 const inputNames = (fragment: string) => [...fragment.matchAll(/<(?:input|textarea) name="([^"]+)"/g)].map((m) => m[1]);
 
-describe(`adding a Sheets, Airtable or Notion integration on the dashboard on ${testDialect}`, () => {
+describe(`adding a Sheets, Airtable, Notion, Mailchimp or listmonk integration on the dashboard on ${testDialect}`, () => {
   it('each kind’s form asks only for its own settings; ?kind= opens that one', async () => {
     const { client, formId } = await ownerWithForm('services-fields@example.com');
     const page = await client.get(`/dashboard/forms/${formId}/integrations?kind=airtable`);
@@ -31,6 +33,8 @@ describe(`adding a Sheets, Airtable or Notion integration on the dashboard on ${
     expect(inputNames(addForm(page.html, 'sheets'))).toEqual(['name', 'key', 'spreadsheet', 'sheet']);
     expect(inputNames(addForm(page.html, 'airtable'))).toEqual(['name', 'token', 'base', 'table', 'map']);
     expect(inputNames(addForm(page.html, 'notion'))).toEqual(['name', 'token', 'database']);
+    expect(inputNames(addForm(page.html, 'mailchimp'))).toEqual(['name', 'apiKey', 'audience', 'consentField']);
+    expect(inputNames(addForm(page.html, 'listmonk'))).toEqual(['name', 'url', 'username', 'token', 'lists', 'consentField']);
     expect(addForm(page.html, 'airtable')).toMatch(/^ class="add-integration" data-kind="airtable" open>/);
     expect(addForm(page.html, 'sheets')).not.toMatch(/ open>/);
   });
@@ -66,6 +70,43 @@ describe(`adding a Sheets, Airtable or Notion integration on the dashboard on ${
     const page = await client.get(added.res.headers.get('location')!);
     expect(page.html).not.toContain('PRIVATE KEY');
     expect(page.html).toContain('Service account key (JSON): <code>set</code> · Spreadsheet ID: <code>1BxiMVs0XRA5nFMdKvBdBZjgmUUqptlbs74OgvE2upms</code> · Sheet name: <code>Leads</code>');
+  });
+
+  it('a mailing list: the key or token shown once; the audience, lists and consent field stay visible', async () => {
+    const { client, formId } = await ownerWithForm('services-lists@example.com');
+    await client.get(`/dashboard/forms/${formId}/integrations?kind=mailchimp`);
+    const apiKey = '0123456789abcdef0123456789abcdef-us21';
+    const mailchimp = await client.post(`/dashboard/forms/${formId}/integrations`, { kind: 'mailchimp', apiKey, audience: 'a1b2c3d4e5', consentField: '' });
+    expect(mailchimp.res.status).toBe(303);
+    const once = await client.get(mailchimp.res.headers.get('location')!);
+    expect(once.html).toContain(`<pre id="new-secret">${apiKey}</pre>`);
+    expect(once.html).toContain('Mailchimp integration added.');
+
+    const refused = await client.post(`/dashboard/forms/${formId}/integrations`, { kind: 'listmonk', url: 'http://lists.example.com', username: 'formgate', token: 'tok3n', lists: '3\r\nfour' });
+    expect(refused.res.status).toBe(400);
+    expect(addForm(refused.html, 'listmonk')).toContain('<p class="field-error">must be an https: URL</p>');
+    expect(addForm(refused.html, 'listmonk')).toContain('<p class="field-error">must be list IDs: whole numbers, as listmonk shows them</p>');
+    const listmonk = await client.post(`/dashboard/forms/${formId}/integrations`, { kind: 'listmonk', url: 'https://lists.example.com/admin/', username: 'formgate', token: 'tok3n', lists: '3\r\n4\r\n', consentField: 'newsletter' });
+    expect(listmonk.res.status).toBe(303);
+    await client.get(listmonk.res.headers.get('location')!);
+
+    const page = await client.get(`/dashboard/forms/${formId}/integrations`);
+    expect(page.html).not.toContain(apiKey);
+    expect(page.html).not.toContain('tok3n');
+    expect(page.html).toContain('API key: <code>set</code> · Audience ID: <code>a1b2c3d4e5</code> · Consent field: <code>subscribe</code>');
+    expect(page.html).toContain(
+      'listmonk address: <code>https://lists.example.com</code> · API user: <code>formgate</code> · API token: <code>set</code> · List IDs, one a line: <code>3, 4</code> · Consent field: <code>newsletter</code>',
+    );
+  });
+
+  it('logs a sign-up without consent as skipped (no consent)', async () => {
+    const { client, formId } = await ownerWithForm('services-consent@example.com');
+    await t.services.integrations.addIntegration(formId, { kind: 'mailchimp', apiKey: '0123456789abcdef0123456789abcdef-us21', audience: 'a1b2c3d4e5' });
+    const res = await submit(t, formId, { json: { email: 'quiet@example.com', message: 'no newsletter, thanks' } }, JSON_ACCEPT);
+    expect(res.status).toBe(200);
+    await waitFor(async () => (await t.services.outbox.countPending()) === 0, 15_000, 'the message skipped');
+    const page = await client.get(`/dashboard/forms/${formId}/integrations`);
+    expect(page.html).toMatch(/<td data-label="Result">skipped \(no consent\)<\/td><td data-label="Status">—<\/td><td data-label="Error"><\/td>/);
   });
 
   it('says why an integration was turned off', async () => {

@@ -75,6 +75,8 @@ describe(`Airtable integrations on ${testDialect}`, () => {
     for (let i = 0; i < 6; i++) airtable.hit(base);
     await send(form.id, { n: '0' });
     await waitFor(() => airtable.records(base, 'Leads').length === 2, 15_000, 'the first records');
+    // The record lands before its attempt is written down.
+    await waitFor(async () => (await attemptsOf(one.id)).at(-1)?.outcome === 'sent', 15_000, 'the sent attempt logged');
     const first = await attemptsOf(one.id);
     expect(first[0]).toMatchObject({ outcome: 'retry', status: 429 });
     expect(first.at(-1)).toMatchObject({ outcome: 'sent', status: 200 });
@@ -86,6 +88,9 @@ describe(`Airtable integrations on ${testDialect}`, () => {
     for (let i = 1; i <= 12; i++) await send(form.id, { n: String(i) });
     await waitFor(() => airtable.records(base, 'Leads').length === 26, 30_000, 'every record');
     expect(airtable.tooManyRequests).toBe(limitedBefore);
+    for (const integration of [one, two]) {
+      await waitFor(async () => (await attemptsOf(integration.id)).filter((a) => a.outcome === 'sent').length >= 13, 15_000, 'every attempt logged');
+    }
     for (const integration of [one, two]) expect((await attemptsOf(integration.id)).filter((a) => a.outcome === 'sent')).toHaveLength(13);
   }, 60_000);
 

@@ -9,8 +9,8 @@ import type { KindDelivery } from '../../src/features/integrations/service-kind.
 const config = parseConfig({ BASE_URL: 'https://forms.example.com' });
 
 describe('service kinds', () => {
-  it('are listed after the chat kinds, and all three send in order', () => {
-    expect(INTEGRATION_KINDS).toEqual(['slack', 'discord', 'telegram', 'teams', 'ntfy', 'sheets', 'airtable', 'notion']);
+  it('are listed after the chat kinds; the data services send in order, the mailing lists need not', () => {
+    expect(INTEGRATION_KINDS).toEqual(['slack', 'discord', 'telegram', 'teams', 'ntfy', 'sheets', 'airtable', 'notion', 'mailchimp', 'listmonk']);
     expect(SEQUENTIAL_KINDS).toEqual(['sheets', 'airtable', 'notion']);
   });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { allowedFileTypes, cleanFileName, isFileTypeEntry, textTypeOf } from '../../src/platform/lib/file-types.js';
-import { fileLinkIsValid, signedFileUrl, withFileLinks } from '../../src/platform/lib/file-links.js';
+import { allowedFileTypes, cleanFileName, describeFileTypes, isFileTypeEntry, textTypeOf } from '../../src/platform/lib/file-types.js';
+import { fileLinkIsValid, formatBytes, signedFileUrl, withFileLinks } from '../../src/platform/lib/file-links.js';
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 
@@ -65,7 +65,18 @@ describe('file values in messages', () => {
     const { valueText } = await import('../../src/platform/lib/template.js');
     const value = { file: { id: 'fil_a', name: 'cv.pdf', size: 2048, type: 'application/pdf', url: 'https://forms.example.com/v1/files/fil_a?expires=1&signature=s' } };
     const message = buildSubmissionMessage('Jobs', { id: 'sub_1', createdAt: '2026-12-01T00:00:00.000Z', country: 'XX', payload: { cv: value } }, 'https://forms.example.com/x');
-    expect(message.fields).toEqual([{ name: 'cv', value: 'cv.pdf (2.0 KB) https://forms.example.com/v1/files/fil_a?expires=1&signature=s' }]);
-    expect(valueText([value, value])).toBe('cv.pdf (2.0 KB) https://forms.example.com/v1/files/fil_a?expires=1&signature=s, cv.pdf (2.0 KB) https://forms.example.com/v1/files/fil_a?expires=1&signature=s');
+    expect(message.fields).toEqual([{ name: 'cv', value: 'cv.pdf (2 KiB) https://forms.example.com/v1/files/fil_a?expires=1&signature=s' }]);
+    expect(valueText([value, value])).toBe('cv.pdf (2 KiB) https://forms.example.com/v1/files/fil_a?expires=1&signature=s, cv.pdf (2 KiB) https://forms.example.com/v1/files/fil_a?expires=1&signature=s');
+  });
+});
+
+describe('sizes and types in words', () => {
+  it('sizes in binary units, never more than the bytes', () => {
+    expect([0, 512, 1024, 1536, 10 * 1024 * 1024, 25 * 1024 * 1024 - 1, 1024 ** 3].map(formatBytes)).toEqual(['0 B', '512 B', '1 KiB', '1.5 KiB', '10 MiB', '24.9 MiB', '1 GiB']);
+  });
+
+  it("a form's types: groups in words, MIME types as written, the default groups when none", () => {
+    expect(describeFileTypes(['pdf', 'application/x-tar'])).toBe('PDF, application/x-tar');
+    expect(describeFileTypes([])).toBe('images, PDF, plain text, CSV, office documents (Word, Excel, PowerPoint, OpenDocument, RTF), ZIP');
   });
 });

@@ -73,6 +73,7 @@ function bodyOf(key: string, ids: Record<string, string>, email: string): Record
     'POST /dashboard/members/:id/role': { role: 'member' },
     'POST /dashboard/members/transfer': { email, confirm: '1' },
     'POST /dashboard/members/leave': { confirm: '1' },
+    'POST /dashboard/members/team-name': { teamName: 'Matrix team' },
     'POST /dashboard/members/:id/remove': { confirm: '1' },
     'POST /dashboard/admin/signup': { open: '1' },
     'POST /dashboard/admin/accounts': { email: unique(), password: PASSWORD },

@@ -41,9 +41,9 @@ describe('hosted error pages: each code its own plain message', () => {
       texts.set(code, explanation(await res.text()));
     }
     const generic = explanation(await (await t.fetch('/thanks?error=nonsense')).text());
-    // unauthorized, plan_required, precondition_failed and idempotency_conflict belong to the management API, file_not_scanned to file
+    // unauthorized, plan_required and precondition_failed belong to the management API, file_not_scanned to file
     // downloads: never to a submission.
-    const notSubmit = new Set(['unauthorized', 'plan_required', 'file_not_scanned', 'precondition_failed', 'idempotency_conflict']);
+    const notSubmit = new Set(['unauthorized', 'plan_required', 'file_not_scanned', 'precondition_failed']);
     const submitCodes = [...texts.keys()].filter((c) => !notSubmit.has(c));
     for (const code of submitCodes) expect(texts.get(code), code).not.toBe(generic);
     expect(new Set(submitCodes.map((c) => texts.get(c))).size).toBe(submitCodes.length);

@@ -266,7 +266,7 @@ export interface components {
     schemas: {
         ErrorBody: {
             /** @enum {string} */
-            error: "validation_failed" | "unauthorized" | "access_denied" | "form_inactive" | "plan_required" | "not_found" | "method_not_allowed" | "payload_too_large" | "origin_not_allowed" | "request_timeout" | "rate_limited" | "internal_error" | "file_not_scanned" | "precondition_failed" | "idempotency_conflict";
+            error: "validation_failed" | "unauthorized" | "access_denied" | "form_inactive" | "plan_required" | "not_found" | "method_not_allowed" | "payload_too_large" | "origin_not_allowed" | "request_timeout" | "rate_limited" | "internal_error" | "file_not_scanned" | "precondition_failed";
             message: string;
             fieldErrors?: {
                 [key: string]: string;
@@ -752,7 +752,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description file_not_scanned (file downloads: the file is not yet scanned clean for malware; retry after Retry-After seconds) or idempotency_conflict (writes: the Idempotency-Key was sent with another request, or its first request is still running) */
+            /** @description file_not_scanned (file downloads: the file is not yet scanned clean for malware; retry after Retry-After seconds) */
             409: {
                 headers: {
                     /** @description Seconds until the file is scanned again */
@@ -1078,17 +1078,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description file_not_scanned (file downloads: the file is not yet scanned clean for malware; retry after Retry-After seconds) or idempotency_conflict (writes: the Idempotency-Key was sent with another request, or its first request is still running) */
-            409: {
-                headers: {
-                    /** @description Seconds until the file is scanned again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description payload_too_large: the body is over the size limit */
             413: {
                 headers: {
@@ -1325,17 +1314,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description file_not_scanned (file downloads: the file is not yet scanned clean for malware; retry after Retry-After seconds) or idempotency_conflict (writes: the Idempotency-Key was sent with another request, or its first request is still running) */
-            409: {
-                headers: {
-                    /** @description Seconds until the file is scanned again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description precondition_failed: the resource changed since the ETag sent in If-Match was read; read it again */
             412: {
                 headers: {
@@ -1499,17 +1477,6 @@ export interface operations {
             /** @description request_timeout: the request was not fully received in time */
             408: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description file_not_scanned (file downloads: the file is not yet scanned clean for malware; retry after Retry-After seconds) or idempotency_conflict (writes: the Idempotency-Key was sent with another request, or its first request is still running) */
-            409: {
-                headers: {
-                    /** @description Seconds until the file is scanned again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1781,17 +1748,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description file_not_scanned (file downloads: the file is not yet scanned clean for malware; retry after Retry-After seconds) or idempotency_conflict (writes: the Idempotency-Key was sent with another request, or its first request is still running) */
-            409: {
-                headers: {
-                    /** @description Seconds until the file is scanned again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description payload_too_large: the body is over the size limit */
             413: {
                 headers: {
@@ -2025,17 +1981,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description file_not_scanned (file downloads: the file is not yet scanned clean for malware; retry after Retry-After seconds) or idempotency_conflict (writes: the Idempotency-Key was sent with another request, or its first request is still running) */
-            409: {
-                headers: {
-                    /** @description Seconds until the file is scanned again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description precondition_failed: the resource changed since the ETag sent in If-Match was read; read it again */
             412: {
                 headers: {
@@ -2190,17 +2135,6 @@ export interface operations {
             /** @description request_timeout: the request was not fully received in time */
             408: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description file_not_scanned (file downloads: the file is not yet scanned clean for malware; retry after Retry-After seconds) or idempotency_conflict (writes: the Idempotency-Key was sent with another request, or its first request is still running) */
-            409: {
-                headers: {
-                    /** @description Seconds until the file is scanned again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2729,17 +2663,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description file_not_scanned (file downloads: the file is not yet scanned clean for malware; retry after Retry-After seconds) or idempotency_conflict (writes: the Idempotency-Key was sent with another request, or its first request is still running) */
-            409: {
-                headers: {
-                    /** @description Seconds until the file is scanned again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description payload_too_large: the body is over the size limit */
             413: {
                 headers: {
@@ -2841,17 +2764,6 @@ export interface operations {
             /** @description request_timeout: the request was not fully received in time */
             408: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description file_not_scanned (file downloads: the file is not yet scanned clean for malware; retry after Retry-After seconds) or idempotency_conflict (writes: the Idempotency-Key was sent with another request, or its first request is still running) */
-            409: {
-                headers: {
-                    /** @description Seconds until the file is scanned again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3073,7 +2985,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description file_not_scanned (file downloads: the file is not yet scanned clean for malware; retry after Retry-After seconds) or idempotency_conflict (writes: the Idempotency-Key was sent with another request, or its first request is still running) */
+            /** @description file_not_scanned (file downloads: the file is not yet scanned clean for malware; retry after Retry-After seconds) */
             409: {
                 headers: {
                     /** @description Seconds until the file is scanned again */

@@ -12,6 +12,7 @@ export function accountRowToAccount(row: AccountRow): Account {
     createdAt: row.created_at,
     disabled: row.disabled_at !== null,
     timeZone: row.time_zone,
+    teamName: row.team_name ?? row.email,
   };
 }
 
@@ -49,6 +50,7 @@ function selectAccountsWithOwner(db: Executor) {
       'accounts.created_at',
       'accounts.disabled_at',
       'accounts.time_zone',
+      'accounts.team_name',
     ]);
 }
 
@@ -59,6 +61,10 @@ export async function findAccountRowById(db: Executor, id: string): Promise<Acco
 /** The oldest account the user with this email owns (operators name accounts by their owner's email). */
 export async function findAccountRowByEmail(db: Executor, email: string): Promise<AccountRow | undefined> {
   return selectAccountsWithOwner(db).where('owner_user.email', '=', email).orderBy('accounts.created_at').orderBy('accounts.id').limit(1).executeTakeFirst();
+}
+
+export async function updateAccountTeamName(db: Executor, id: string, teamName: string | null): Promise<void> {
+  await db.updateTable('accounts').set({ team_name: teamName }).where('id', '=', id).execute();
 }
 
 export async function updateAccountPlan(db: Executor, id: string, plan: Plan): Promise<void> {

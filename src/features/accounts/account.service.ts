@@ -18,6 +18,7 @@ import {
   updateAccountDisabledAt,
   updateAccountTimeZone,
   updateAccountPlan,
+  updateAccountTeamName,
 } from './account.repository.js';
 import type { Account, User } from './account.types.js';
 import {
@@ -106,6 +107,7 @@ export class AccountService {
       created_at: nowIso(),
       disabled_at: null,
       time_zone: null,
+      team_name: null,
     };
     // One transaction: an admin made first is never left on DEFAULT_PLAN by a crash in between.
     const promoted = await this.db.transaction().execute(async (trx) => {
@@ -233,6 +235,26 @@ export class AccountService {
     for (const accountId of await findAccountIdsOfUser(trx, user.id)) {
       await this.audit.record(trx, accountId, action, { type: 'user', id: user.id, label: user.email }, details, actor);
     }
+  }
+
+  /**
+   * Names the team (the account as its members see it); empty gives it back its owner's email.
+   * The caller checks that the actor is the owner.
+   */
+  async setTeamName(accountId: string, teamName: string): Promise<Account> {
+    const name = teamName.trim();
+    if (name.length > 100 || /[\u0000-\u001f\u007f]/.test(name)) {
+      throw validationFailed('The team name is not valid.', { teamName: 'must be at most 100 characters, on one line' });
+    }
+    const before = await this.getAccount(accountId);
+    await this.db.transaction().execute(async (trx) => {
+      await updateAccountTeamName(trx, accountId, name === '' ? null : name);
+      const after = name === '' ? before.email : name;
+      if (after !== before.teamName) {
+        await this.audit?.record(trx, accountId, 'account.renamed', { type: 'account', id: accountId, label: after }, { from: before.teamName, to: after });
+      }
+    });
+    return this.getAccount(accountId);
   }
 
   /** Sets the user's name (the account's owner's name is its owner's). */

@@ -12,6 +12,8 @@ export interface Account {
   disabled: boolean;
   /** The IANA zone the account reads times in (dashboard and emails); null: not known yet, UTC. */
   timeZone: string | null;
+  /** The team's name: its owner's choice, else the owner's email. */
+  teamName: string;
 }
 
 /** Hooks need the Pro plan or higher (docs/api.md, the management API). */

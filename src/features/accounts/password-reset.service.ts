@@ -10,6 +10,8 @@ import { consumePasswordReset, findLivePasswordReset, insertPasswordReset } from
 import type { SessionService } from './session.service.js';
 
 const PASSWORD_RESET_TTL_MS = 60 * 60 * 1000;
+/** A welcome's link to choose a first password: the person may read it days later. */
+const WELCOME_LINK_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{20,100}$/;
 
@@ -44,6 +46,36 @@ export class PasswordResetService {
       await this.notifications.queuePasswordResetEmail(trx, account.email, `${this.config.baseUrl}/dashboard/reset-password/${token}`, now);
     });
     this.wakeOutbox();
+  }
+
+  /**
+   * Welcomes someone the instance's admin just made an account for: with passwords on, a link to
+   * choose theirs (the reset page, valid 7 days); with single sign-on only, where to sign in.
+   * False when email is off or there is no such user.
+   */
+  async sendWelcome(email: string): Promise<boolean> {
+    if (!this.notifications.emailEnabled) return false;
+    const user = await this.accounts.findUserByEmail(email);
+    if (!user) return false;
+    const now = nowIso();
+    const signInUrl = `${this.config.baseUrl}/dashboard/login`;
+    const singleSignOn = this.config.oidc?.displayName;
+    await this.handle.db.transaction().execute(async (trx) => {
+      let setPasswordLink: string | undefined;
+      if (this.config.passwordLogin) {
+        const token = randomBytes(32).toString('base64url');
+        await insertPasswordReset(trx, {
+          token_hash: hashToken(token),
+          user_id: user.id,
+          created_at: now,
+          expires_at: new Date(Date.parse(now) + WELCOME_LINK_TTL_MS).toISOString(),
+        });
+        setPasswordLink = `${this.config.baseUrl}/dashboard/reset-password/${token}`;
+      }
+      await this.notifications.queueWelcomeEmail(trx, user.email, { signInUrl, setPasswordLink, linkValidFor: '7 days', singleSignOn }, now);
+    });
+    this.wakeOutbox();
+    return true;
   }
 
   async isLive(token: string): Promise<boolean> {

@@ -48,6 +48,7 @@ export const AUDIT_ACTIONS = [
   'account.disabled',
   'account.enabled',
   'account.deleted',
+  'account.renamed',
   'signup.mode_changed',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

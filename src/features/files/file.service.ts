@@ -5,7 +5,7 @@ import type { DatabaseHandle } from '../../platform/db/database.js';
 import { notFound } from '../../platform/errors.js';
 import type { Form } from '../forms/form.types.js';
 import { FILE_LINK_LIFETIME_SECONDS, fileLinkIsValid, signedFileUrl } from '../../platform/lib/file-links.js';
-import { allowedFileTypes } from '../../platform/lib/file-types.js';
+import { allowedFileTypes, describeFileTypes } from '../../platform/lib/file-types.js';
 import { isoMinus, nowIso } from '../../platform/lib/time.js';
 import type { InstanceSecretService } from '../secrets/instance-secret.service.js';
 import { FileScans } from './file-scans.js';
@@ -107,6 +107,7 @@ export class FileService {
         maxFileBytes: Math.min(form.maxFileBytes, this.config.files.maxBytes),
         maxTotalBytes: form.maxTotalBytes,
         allowedTypes: () => allowedTypesOf(form),
+        acceptedTypes: () => describeFileTypes(form.fileTypes),
       },
       contentLength !== undefined && Number.isSafeInteger(declared) && declared >= 0 ? declared : undefined,
     );

@@ -1,9 +1,10 @@
 import { PassThrough, type Readable } from 'node:stream';
-import { AppError, validationFailed, type FieldErrors } from '../../platform/errors.js';
+import { AppError, type FieldErrors } from '../../platform/errors.js';
 import { cleanFileName, textTypeOf } from '../../platform/lib/file-types.js';
 import { newId } from '../../platform/lib/ids.js';
 import { shortened } from '../../platform/lib/text.js';
-import type { FileRef } from '../../platform/lib/file-links.js';
+import { formatBytes, type FileRef } from '../../platform/lib/file-links.js';
+import { fillParams, messages } from '../../platform/i18n/i18n.js';
 
 /** Bytes read before a file's type is decided: enough for every magic number file-type knows, and for ZIP-based office files. */
 const HEAD_BYTES = 64 * 1024;
@@ -14,6 +15,8 @@ export interface UploadLimits {
   maxTotalBytes: number;
   /** Made when the first file arrives: a text-only submission never pays for it. */
   allowedTypes: () => ReadonlySet<string>;
+  /** The accepted types in words, for the visitor told that a file is not one of them. */
+  acceptedTypes: () => string;
 }
 
 /** One file of the batch, from its first byte until it is attached or discarded. */
@@ -49,13 +52,22 @@ export interface UploadSink {
   remove(files: UploadedFile[]): Promise<void>;
 }
 
-const tooLarge = (message: string) => new AppError('payload_too_large', message);
-
-function fieldError(field: string, message: string): AppError {
-  const fieldErrors: FieldErrors = Object.create(null) as FieldErrors;
-  Object.defineProperty(fieldErrors, shortened(field), { value: message, enumerable: true });
-  return validationFailed('A file is not of a type this form accepts.', fieldErrors);
+/**
+ * A refusal whose text names what it is about (the file, the limit), in English here and in the
+ * visitor's language through its catalogue key and values.
+ */
+function namedTooLarge(key: 'error.file_too_large' | 'error.files_too_large' | 'error.too_many_files', params: Record<string, string>): AppError {
+  return new AppError('payload_too_large', fillParams(messages('en')[key], params), { textKeys: { message: key, params } });
 }
+
+function typeRefused(field: string, name: string, types: string): AppError {
+  const fieldErrors: FieldErrors = Object.create(null) as FieldErrors;
+  const params = { name, types };
+  Object.defineProperty(fieldErrors, shortened(field), { value: fillParams(messages('en')['field.file_type'], params), enumerable: true });
+  return new AppError('validation_failed', 'A file is not of a type this form accepts.', { fieldErrors, textKeys: { fields: { '*': 'field.file_type' }, params } });
+}
+
+const tooLarge = (message: string) => new AppError('payload_too_large', message);
 
 /**
  * Without a declared length, the first reservation of a file that goes on past its head; each
@@ -109,13 +121,13 @@ export class UploadBatch {
     if (headBytes === 0) return undefined;
     if (this.files.length >= this.limits.maxFiles) {
       stream.resume();
-      throw tooLarge(`A submission may carry at most ${this.limits.maxFiles} files.`);
+      throw namedTooLarge('error.too_many_files', { count: String(this.limits.maxFiles) });
     }
     const first = Buffer.concat(head);
     const type = await typeOf(first, ended);
     if (type === undefined || !this.limits.allowedTypes().has(type)) {
       stream.resume();
-      throw fieldError(field, type === undefined ? 'the file type is not accepted' : `files of type ${type} are not accepted`);
+      throw typeRefused(field, cleanFileName(clientName ?? ''), this.limits.acceptedTypes());
     }
     const id = newId('fil');
     const file: UploadedFile = {
@@ -171,8 +183,10 @@ export class UploadBatch {
   private count(file: UploadedFile, bytes: number): void {
     file.size += bytes;
     this.totalBytes += bytes;
-    if (file.size > this.limits.maxFileBytes) throw tooLarge(`A file may hold at most ${this.limits.maxFileBytes} bytes.`);
-    if (this.totalBytes > this.limits.maxTotalBytes) throw tooLarge(`The files of a submission may hold at most ${this.limits.maxTotalBytes} bytes together.`);
+    if (file.size > this.limits.maxFileBytes) throw namedTooLarge('error.file_too_large', { name: file.name, limit: formatBytes(this.limits.maxFileBytes) });
+    if (this.totalBytes > this.limits.maxTotalBytes) {
+      throw namedTooLarge('error.files_too_large', { name: file.name, limit: formatBytes(this.limits.maxTotalBytes) });
+    }
   }
 
   /**

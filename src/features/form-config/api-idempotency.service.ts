@@ -19,7 +19,10 @@ const POLL_MS = 25;
 /** A first request pending this long was cut off (its process stopped): a repeat takes its place. */
 const ABANDONED_AFTER_MS = 5 * 60 * 1000;
 
-const conflict = (message: string) => new AppError('idempotency_conflict', message, { fieldErrors: { 'Idempotency-Key': message } });
+/** The key named another request: the client's mistake, named on the header. */
+const reusedKey = (message: string) => new AppError('validation_failed', message, { fieldErrors: { 'Idempotency-Key': message } });
+/** The first request still runs: the repeat may come back in a second and get its answer. */
+const stillRunning = (message: string) => new AppError('rate_limited', message, { headers: { 'Retry-After': '1' } });
 
 /**
  * Management API writes sent with an Idempotency-Key (docs/api.md, Writes): per API key, the first
@@ -50,9 +53,9 @@ export class ApiIdempotencyService {
       const record = await findApiIdempotencyRecord(this.db, apiKeyId, key);
       // Gone between the claim and the read: the first request failed; this one may go.
       if (!record) continue;
-      if (record.requestHash !== requestHash) throw conflict('This Idempotency-Key was sent with another request: use a new key for a new request.');
+      if (record.requestHash !== requestHash) throw reusedKey('This Idempotency-Key was sent with another request: use a new key for a new request.');
       if (record.answer) return { ...record.answer, replayed: true };
-      if (Date.now() > waitUntil) throw conflict('The first request with this Idempotency-Key is still running: send it again later.');
+      if (Date.now() > waitUntil) throw stillRunning('The first request with this Idempotency-Key is still running: send it again later.');
       await delay(POLL_MS);
     }
   }

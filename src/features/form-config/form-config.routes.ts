@@ -23,8 +23,8 @@ const integrationAnswer = (description: string) => ({
   properties: { integration: integrationSchema },
 });
 const deleted = { 204: { type: 'null', description: 'Deleted', headers: writeAnswerHeaders } };
-/** A write's errors: 403 for a key without scope manage, 409 and 412 for the headers. */
-const WRITE_ERRORS = [...MANAGEMENT, 403, 404, 409, 413] as const;
+/** A write's errors: 403 for a key without scope manage, 412 for If-Match, 429 for a repeat of a running write. */
+const WRITE_ERRORS = [...MANAGEMENT, 403, 404, 413] as const;
 
 type FormParams = { id: string };
 type IntegrationParams = { id: string; integrationId: string };

@@ -44,7 +44,7 @@ export async function hookRoutes(app: FastifyInstance): Promise<void> {
               },
             },
           },
-          ...errorResponses([...MANAGEMENT, 403, 404, 409, 413]),
+          ...errorResponses([...MANAGEMENT, 403, 404, 413]),
         },
       },
     },
@@ -82,7 +82,7 @@ export async function hookRoutes(app: FastifyInstance): Promise<void> {
         security: [{ bearerAuth: [] }],
         params: { type: 'object', required: ['id'], properties: { id: { type: 'string' } } },
         headers: writeHeaders({ ifMatch: false }),
-        response: { 204: { type: 'null', description: 'Removed', headers: writeAnswerHeaders }, ...errorResponses([...MANAGEMENT, 404, 409]) },
+        response: { 204: { type: 'null', description: 'Removed', headers: writeAnswerHeaders }, ...errorResponses([...MANAGEMENT, 404]) },
       },
     },
     (request, reply) =>

@@ -24,7 +24,16 @@ import type { ChatKind, PlatformRequest } from './integration.types.js';
 import { buildSubmissionMessage, sampleMessage, type SubmissionMessage } from './message.js';
 import { classifyAnswer, type AttemptOutcome } from './outcome.js';
 import type { KindDelivery, KindSender, KindTarget } from './service-kind.js';
-import { SEQUENTIAL_KINDS, SERVICE_KINDS } from './service-kinds.js';
+import { findServiceKind, SEQUENTIAL_KINDS, SERVICE_KINDS } from './service-kinds.js';
+
+/** A stored payload's fields; none when it is not a JSON object (nothing there to sign up). */
+function payloadOf(text: string): Record<string, unknown> {
+  try {
+    return parseJsonObject(text);
+  } catch {
+    return {};
+  }
+}
 
 const submissionLink = (baseUrl: string, submissionId: string) => `${baseUrl}/dashboard/submissions/${submissionId}`;
 
@@ -58,7 +67,7 @@ export class IntegrationChannel implements OutboxChannel<ClaimedIntegrationMessa
   ) {
     this.policy = fourfoldBackoff(config.mailRetryBaseMs);
     const http = new ApiClient(config.hookTimeoutMs);
-    this.kindSenders = new Map(SERVICE_KINDS.map((k) => [k.kind, k.createSender({ config, http })]));
+    this.kindSenders = new Map(SERVICE_KINDS.map((k) => [k.kind, k.createSender({ config, http, ownerHttp: sender })]));
   }
 
   async start(context: ChannelContext): Promise<void> {
@@ -79,7 +88,11 @@ export class IntegrationChannel implements OutboxChannel<ClaimedIntegrationMessa
 
   async load(_trx: Trx, leased: LeasedItems): Promise<ClaimedIntegrationMessage[]> {
     const rows = await loadLeasedMessages(leased);
-    return rows.map((row) => (row.enabled === 1 ? row : { ...row, skip: row.disabled_reason ?? 'the integration is turned off' }));
+    return rows.map((row) => {
+      if (row.enabled !== 1) return { ...row, skip: row.disabled_reason ?? 'the integration is turned off' };
+      const skip = findServiceKind(row.kind)?.skip?.(parseJsonObject(row.settings), payloadOf(row.s_payload));
+      return skip === undefined ? row : { ...row, skip };
+    });
   }
 
   async close(): Promise<void> {

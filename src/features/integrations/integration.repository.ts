@@ -236,7 +236,7 @@ export async function listMessageRowsOfSubmission(db: Executor, accountId: strin
     .selectFrom('integration_messages as m')
     .innerJoin('integrations as i', 'i.id', 'm.integration_id')
     .innerJoin('forms as f', 'f.id', 'i.form_id')
-    .select(['m.id', 'm.state', 'm.attempts', 'm.created_at', 'i.kind', 'i.name'])
+    .select(['m.id', 'm.state', 'm.attempts', 'm.created_at', 'm.next_attempt_at', 'i.kind', 'i.name'])
     .where('m.submission_id', '=', submissionId)
     .where('f.account_id', '=', accountId)
     .orderBy('m.created_at')

@@ -115,6 +115,7 @@ export class IntegrationService {
         attempts: Number(m.attempts),
         createdAt: m.created_at,
         resendable: true,
+        nextAttemptAt: m.next_attempt_at,
       })),
     );
   }

@@ -5,9 +5,10 @@ import type { KindOutcome } from './service-kind.js';
 /** The service's own words about an error, from the usual JSON shapes (`error.message`, `message`, `error_description`). */
 export function serviceMessage(body: unknown): string | undefined {
   if (body === null || typeof body !== 'object') return typeof body === 'string' && body.trim() !== '' ? body.trim().slice(0, 300) : undefined;
-  const b = body as { error?: unknown; message?: unknown; error_description?: unknown };
+  // `detail` and `title`: an RFC 9457 problem, as Mailchimp answers.
+  const b = body as { error?: unknown; message?: unknown; error_description?: unknown; detail?: unknown; title?: unknown };
   const nested = b.error !== null && typeof b.error === 'object' ? (b.error as { message?: unknown; type?: unknown }) : undefined;
-  const text = [nested?.message, b.message, b.error_description, nested?.type, b.error].find((v) => typeof v === 'string' && v !== '');
+  const text = [nested?.message, b.message, b.error_description, b.detail, nested?.type, b.error, b.title].find((v) => typeof v === 'string' && v !== '');
   return typeof text === 'string' ? text.slice(0, 300) : undefined;
 }
 
@@ -27,7 +28,7 @@ export function outcomeOfAnswer(service: string, answer: ApiAnswer): AttemptOutc
 const DISABLE_HINT: Record<number, string> = {
   401: 'the token or key is no longer valid',
   403: 'Formgate may not write there: check the sharing and the token’s rights',
-  404: 'the spreadsheet, base, table or database was not found, or is not shared with Formgate',
+  404: 'the spreadsheet, base, table, database, audience or list was not found, or is not shared with Formgate',
   410: 'it was removed',
 };
 

@@ -1,5 +1,5 @@
 import type { Config } from '../../platform/config.js';
-import type { ApiClient } from './api-client.js';
+import type { ApiAnswer, ApiClient, ApiRequest } from './api-client.js';
 import type { SubmissionMessage } from './message.js';
 import type { AttemptOutcome } from './outcome.js';
 
@@ -27,6 +27,11 @@ export interface ServiceKind {
   parse(input: KindInput, config: Config): ParsedSettings | { problems: Record<string, string> };
   /** Made once, by the integrations channel. */
   createSender(deps: KindDeps): KindSender;
+  /**
+   * Why a submission is not for this integration (a sign-up without consent), decided from its
+   * stored fields when its message is leased: the outbox records it `skipped` with this reason.
+   */
+  skip?(settings: Record<string, unknown>, payload: Record<string, unknown>): string | undefined;
 }
 
 /** One setting of a kind: its input in the dashboard's add form and its option in the CLI. */
@@ -60,7 +65,13 @@ export interface ParsedSettings {
 
 export interface KindDeps {
   config: Config;
+  /** Requests to the APIs at the operator's bases (config.ts). */
   http: ApiClient;
+  /**
+   * Requests to an address the owner gave (a self-hosted listmonk): through the SSRF-safe sender
+   * of the chat kinds, `https:` and public addresses only.
+   */
+  ownerHttp: { request(request: ApiRequest): Promise<ApiAnswer> };
 }
 
 /** An integration's stored settings, as its sender needs them. */

@@ -2,10 +2,12 @@ import { CHAT_KINDS } from './integration.types.js';
 import type { ServiceKind } from './service-kind.js';
 import { airtableKind } from './airtable/airtable.kind.js';
 import { notionKind } from './notion/notion.kind.js';
+import { listmonkKind } from './listmonk/listmonk.kind.js';
+import { mailchimpKind } from './mailchimp/mailchimp.kind.js';
 import { sheetsKind } from './sheets/sheets.kind.js';
 
 /** Every kind of integration with a service that keeps the data: a folder each, and a line here. */
-export const SERVICE_KINDS: readonly ServiceKind[] = [sheetsKind, airtableKind, notionKind];
+export const SERVICE_KINDS: readonly ServiceKind[] = [sheetsKind, airtableKind, notionKind, mailchimpKind, listmonkKind];
 
 /** Every kind an integration may be of: the chat and push kinds, then the services. */
 export const INTEGRATION_KINDS: readonly string[] = [...CHAT_KINDS, ...SERVICE_KINDS.map((k) => k.kind)];

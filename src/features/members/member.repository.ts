@@ -53,12 +53,13 @@ export async function listMembershipsOfUser(db: Executor, userId: string): Promi
     .selectFrom('memberships as mine')
     .innerJoin('memberships as owner', (join) => join.onRef('owner.account_id', '=', 'mine.account_id').on('owner.role', '=', 'owner'))
     .innerJoin('users as owner_user', 'owner_user.id', 'owner.user_id')
-    .select(['mine.account_id', 'mine.role', 'owner_user.email', 'mine.created_at'])
+    .innerJoin('accounts', 'accounts.id', 'mine.account_id')
+    .select(['mine.account_id', 'mine.role', 'owner_user.email', 'accounts.team_name', 'mine.created_at'])
     .where('mine.user_id', '=', userId)
     .orderBy('mine.created_at')
     .orderBy('mine.account_id')
     .execute();
-  const summaries = rows.map((r) => ({ accountId: r.account_id, accountEmail: r.email, role: r.role as Role }));
+  const summaries = rows.map((r) => ({ accountId: r.account_id, accountEmail: r.email, teamName: r.team_name ?? r.email, role: r.role as Role }));
   return [...summaries.filter((m) => m.role === 'owner'), ...summaries.filter((m) => m.role !== 'owner')];
 }
 
@@ -91,6 +92,17 @@ export async function findInvitationRowByTokenHash(db: Executor, tokenHash: stri
   return db.selectFrom('invitations').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
 }
 
+/** Who made the invitation, when a member did (not the CLI) and is still a user. */
+export async function findInviterOfInvitation(db: Executor, invitationId: string): Promise<{ email: string; displayName: string } | undefined> {
+  const row = await db
+    .selectFrom('invitations')
+    .innerJoin('users', 'users.id', 'invitations.invited_by')
+    .select(['users.email', 'users.display_name'])
+    .where('invitations.id', '=', invitationId)
+    .executeTakeFirst();
+  return row && { email: row.email, displayName: row.display_name };
+}
+
 export async function listPendingInvitationRows(db: Executor, accountId: string, now: string): Promise<InvitationRow[]> {
   return db
     .selectFrom('invitations')
@@ -116,7 +128,7 @@ export async function listLiveInvitationsForEmail(db: Executor, email: string, n
   let query = db
     .selectFrom('invitations')
     .innerJoin('accounts', 'accounts.id', 'invitations.account_id')
-    .select(['invitations.id', 'invitations.account_id', 'accounts.email as account_email', 'invitations.role', 'invitations.expires_at'])
+    .select(['invitations.id', 'invitations.account_id', 'accounts.email as account_email', 'accounts.team_name', 'invitations.role', 'invitations.expires_at'])
     .where('invitations.email', '=', email)
     .where('invitations.accepted_at', 'is', null)
     .where('invitations.revoked_at', 'is', null)
@@ -127,7 +139,7 @@ export async function listLiveInvitationsForEmail(db: Executor, email: string, n
     );
   }
   const rows = await query.orderBy('invitations.created_at').orderBy('invitations.id').execute();
-  return rows.map((r) => ({ id: r.id, accountId: r.account_id, accountEmail: r.account_email, role: r.role as Role, expiresAt: r.expires_at }));
+  return rows.map((r) => ({ id: r.id, accountId: r.account_id, accountEmail: r.account_email, teamName: r.team_name ?? r.account_email, role: r.role as Role, expiresAt: r.expires_at }));
 }
 
 /** Marks a live invitation accepted (single use: a second acceptance finds none). */

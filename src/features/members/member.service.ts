@@ -25,6 +25,7 @@ import {
   markInvitationAccepted,
   markInvitationRevoked,
   updateMemberRole,
+  findInviterOfInvitation,
 } from './member.repository.js';
 import { GRANTABLE_ROLES, type Invitation, type Member, type MembershipSummary, type Role, type WaitingInvitation } from './member.types.js';
 import { roleMay, type Action } from './permissions.js';
@@ -153,6 +154,7 @@ export class MemberService {
       throw validationFailed('The email address is not valid.', { email: 'Enter an email address like name@example.com' });
     }
     const account = await this.accounts.getAccount(accountId);
+    const inviter = input.invitedBy === undefined ? undefined : await this.accounts.findUser(input.invitedBy);
     const token = randomBytes(32).toString('base64url');
     const url = `${this.baseUrl}/dashboard/invite/${token}`;
     return this.db.transaction().execute(async (trx) => {
@@ -181,7 +183,8 @@ export class MemberService {
       };
       await insertInvitation(trx, row);
       await this.audit?.record(trx, accountId, 'invitation.created', { type: 'invitation', id: row.id, label: email }, { email, role });
-      const emailed = (await this.notifications.queueInvitationEmail(trx, email, { accountName: account.email, role, link: url }, now)) > 0;
+      const invitedBy = inviter && { name: inviter.displayName, email: inviter.email };
+      const emailed = (await this.notifications.queueInvitationEmail(trx, email, { teamName: account.teamName, invitedBy, role, link: url }, now)) > 0;
       return { invitation: invitationRowToInvitation(row, now), url, emailed };
     });
   }
@@ -195,6 +198,11 @@ export class MemberService {
       if (!row) throw notFound('Invitation');
       await this.audit?.record(trx, accountId, 'invitation.revoked', { type: 'invitation', id: row.id, label: row.email }, { email: row.email, role: row.role });
     });
+  }
+
+  /** Who invited, for the invitation's page: undefined when the CLI did, or the person is gone. */
+  findInviter(invitationId: string): Promise<{ email: string; displayName: string } | undefined> {
+    return findInviterOfInvitation(this.db, invitationId);
   }
 
   /** The invitation a link names, in whatever state; undefined for a token that was never issued. */

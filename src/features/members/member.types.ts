@@ -31,8 +31,10 @@ export interface Invitation {
 export interface WaitingInvitation {
   id: string;
   accountId: string;
-  /** The account as people know it: its owner's email. */
+  /** The account's owner's email. */
   accountEmail: string;
+  /** The team's name (its owner's email when it has none). */
+  teamName: string;
   role: Role;
   expiresAt: string;
 }
@@ -40,7 +42,9 @@ export interface WaitingInvitation {
 /** One of a user's accounts, for the account switcher. */
 export interface MembershipSummary {
   accountId: string;
-  /** The account as people know it: its owner's email. */
+  /** The account's owner's email. */
   accountEmail: string;
+  /** The team's name (its owner's email when it has none). */
+  teamName: string;
   role: Role;
 }

@@ -25,6 +25,7 @@ export const PERMISSIONS = {
   'audit.read': MANAGERS,
   'account.delete': OWNER,
   'ownership.transfer': OWNER,
+  'team.rename': OWNER,
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Action = keyof typeof PERMISSIONS;

@@ -13,8 +13,9 @@ import type { FormService } from '../forms/form.service.js';
 import type { Form } from '../forms/form.types.js';
 import { newId } from '../../platform/lib/ids.js';
 import { nowIso } from '../../platform/lib/time.js';
-import { composeEmailChangeEmail, composeEmailChangeNotice, composeInvitationEmail, composePasswordResetEmail, composeTestEmail, composeVerificationEmail, type ComposedEmail } from './views/emails.js';
+import { composeEmailChangeEmail, composeEmailChangeNotice, composeInvitationEmail, composePasswordResetEmail, composeTestEmail, composeVerificationEmail, type ComposedEmail, type InvitationForEmail } from './views/emails.js';
 import { composeAssignmentEmail, type AssignmentForEmail } from './views/assignment-email.js';
+import { composeWelcomeEmail, type Welcome } from './views/welcome-email.js';
 import { emailLogEntryOf, testSendLogEntryOf } from './email-log.js';
 import { addressHash } from './confirmation.js';
 import { findSuppressed } from './confirmation.repository.js';
@@ -196,8 +197,13 @@ export class NotificationService {
     return this.queueMessage(trx, { kind: 'password_reset', formId: null, recipientId: null, to, content: composePasswordResetEmail(link), now });
   }
 
+  /** Queues the welcome of someone the instance's admin made an account for, inside the caller's transaction; 0 when email is off. */
+  async queueWelcomeEmail(trx: Trx, to: string, welcome: Welcome, now: string): Promise<number> {
+    return this.queueMessage(trx, { kind: 'welcome', formId: null, recipientId: null, to, content: composeWelcomeEmail(welcome), now });
+  }
+
   /** Queues an invitation's link inside the caller's transaction; 0 when email is off. */
-  async queueInvitationEmail(trx: Trx, to: string, invitation: { accountName: string; role: string; link: string }, now: string): Promise<number> {
+  async queueInvitationEmail(trx: Trx, to: string, invitation: InvitationForEmail, now: string): Promise<number> {
     return this.queueMessage(trx, { kind: 'invitation', formId: null, recipientId: null, to, content: composeInvitationEmail(invitation), now });
   }
 
@@ -276,6 +282,7 @@ export class NotificationService {
         attempts: Number(m.attempts),
         createdAt: m.created_at,
         resendable: m.kind === 'submission',
+        nextAttemptAt: m.next_attempt_at,
       })),
     );
   }

@@ -26,9 +26,12 @@ export function groupByItem(rows: OutboxAttemptRow[]): Map<string, LoggedAttempt
   return byItem;
 }
 
-/** A stored state in the log's words. */
-function messageStateOf(stored: string): MessageState {
-  if (stored === 'pending') return 'queued';
+/**
+ * A stored state in the log's words. A pending item whose last attempt asked for another is
+ * retrying, not queued: it failed once already, and the owner should see so.
+ */
+function messageStateOf(stored: string, last: LoggedAttempt | undefined): MessageState {
+  if (stored === 'pending') return last?.outcome === 'retry' ? 'retrying' : 'queued';
   if (stored === 'sending' || stored === 'sent' || stored === 'skipped') return stored;
   return 'failed';
 }
@@ -47,15 +50,15 @@ const answerOf = (a: LoggedAttempt): string | null => (a.status === null ? a.err
  * the channel's label (a bounce) when the answer column already shows the reply.
  */
 function reasonOf(state: MessageState, last: LoggedAttempt | undefined): string | null {
-  if (!last || (state !== 'skipped' && state !== 'failed')) return null;
+  if (!last || (state !== 'skipped' && state !== 'failed' && state !== 'retrying')) return null;
   if (last.outcome === 'skipped' || last.status !== null) return last.error;
   return COMMON_OUTCOMES.has(last.outcome) ? null : last.outcome;
 }
 
 /** One message of the log: the channel's description of its item, and what its attempts say. */
 export function messageLogEntryOf(item: LoggedItem, attempts: LoggedAttempt[]): MessageLogEntry {
-  const state = messageStateOf(item.state);
   const last = attempts.at(-1);
+  const state = messageStateOf(item.state, last);
   const answered = last && last.outcome !== 'skipped' ? last : undefined;
   return {
     channel: item.channel,
@@ -68,6 +71,7 @@ export function messageLogEntryOf(item: LoggedItem, attempts: LoggedAttempt[]): 
     lastStatus: answered ? answerOf(answered) : null,
     createdAt: item.createdAt,
     lastAttemptAt: last?.attemptedAt ?? null,
+    nextAttemptAt: state === 'retrying' ? (item.nextAttemptAt ?? null) : null,
     earlierAttempts: attempts.slice(0, -1).map((a) => ({ at: a.attemptedAt, answer: answerOf(a) ?? 'no answer' })),
     canSendAgain: item.resendable && isDone(item.state),
   };

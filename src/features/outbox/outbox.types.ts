@@ -240,6 +240,8 @@ export interface LoggedItem {
   createdAt: string;
   /** The owner may send it again once it is done (never a visitor's confirmation). */
   resendable: boolean;
+  /** When a queued item is tried next (channels that retry keep it; hooks never retry on their own). */
+  nextAttemptAt?: string | null;
 }
 
 /**
@@ -260,10 +262,13 @@ export interface MessageLogEntry {
   lastStatus: string | null;
   createdAt: string;
   lastAttemptAt: string | null;
+  /** While `retrying`: when the next attempt is due. */
+  nextAttemptAt: string | null;
   /** The attempts before the last, oldest first. */
   earlierAttempts: Array<{ at: string; answer: string }>;
   /** The owner may send it again (never the visitor's confirmation, nor one queued or in flight). */
   canSendAgain: boolean;
 }
 
-export type MessageState = 'queued' | 'sending' | 'sent' | 'failed' | 'skipped';
+/** `retrying`: an attempt failed and another is due; `failed`: no more will be made on their own. */
+export type MessageState = 'queued' | 'retrying' | 'sending' | 'sent' | 'failed' | 'skipped';

@@ -1,5 +1,5 @@
 import { AppError, type FieldErrors } from '../../platform/errors.js';
-import { messages, type Language, type MessageKey } from '../../platform/i18n/i18n.js';
+import { fillParams, messages, type Language, type MessageKey } from '../../platform/i18n/i18n.js';
 
 const isKey = (language: Language, key: string | undefined): key is MessageKey =>
   key !== undefined && Object.hasOwn(messages(language), key);
@@ -17,6 +17,7 @@ export function localizedError(error: AppError, language: Language): AppError {
   const keys = error.textKeys;
   const codeKey = error.code === 'validation_failed' ? 'submit.invalid' : `error.${error.code}`;
   const messageKey = isKey(language, keys?.message) ? keys.message : isKey(language, codeKey) ? codeKey : 'error.default';
+  const text = (key: MessageKey) => fillParams(m[key], keys?.params);
   let fieldErrors: FieldErrors | undefined;
   if (error.fieldErrors) {
     fieldErrors = Object.create(null) as FieldErrors;
@@ -24,10 +25,10 @@ export function localizedError(error: AppError, language: Language): AppError {
       const fields = keys?.fields;
       const key = fields ? (Object.hasOwn(fields, name) ? fields[name] : fields['*']) : undefined;
       // defineProperty: a field named __proto__ is data like any other.
-      Object.defineProperty(fieldErrors, name, { value: m[isKey(language, key) ? key : 'field.invalid'], enumerable: true });
+      Object.defineProperty(fieldErrors, name, { value: text(isKey(language, key) ? key : 'field.invalid'), enumerable: true });
     }
   }
-  return new AppError(error.code, m[messageKey], {
+  return new AppError(error.code, text(messageKey), {
     headers: error.headers,
     ...(fieldErrors ? { fieldErrors } : {}),
     ...(keys ? { textKeys: keys } : {}),

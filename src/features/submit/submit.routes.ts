@@ -202,7 +202,9 @@ export async function submitRoutes(app: FastifyInstance): Promise<void> {
         .header('content-security-policy', HOSTED_PAGE_CSP)
         .header('content-language', language)
         .type('text/html; charset=utf-8')
-        .send(errorPage(language, appError.code, backUrl(request.headers.referer, ownOrigin, form), localized.fieldErrors));
+        .send(
+          errorPage(language, appError.code, backUrl(request.headers.referer, ownOrigin, form), localized.fieldErrors, appError.textKeys?.params && appError.textKeys.message ? localized.message : undefined),
+        );
     };
     submit.setErrorHandler(answerRefusal);
 

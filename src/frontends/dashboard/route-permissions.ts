@@ -27,6 +27,8 @@ export const ROUTE_PERMISSIONS: Record<string, RoutePermission> = {
   'POST /dashboard/forms': r('forms.manage'),
   'GET /dashboard/forms/:id/submissions': r('submissions.read', 'form'),
   'GET /dashboard/forms/:id/settings': r('forms.manage', 'form'),
+  // Every role that reads the form may copy its snippet (nothing on the page changes it).
+  'GET /dashboard/forms/:id/snippet': r('submissions.read', 'form'),
   'POST /dashboard/forms/:id/settings': r('forms.manage', 'form'),
   'POST /dashboard/forms/:id/submitter': r('forms.manage', 'form'),
   'GET /dashboard/forms/:id/delete': r('forms.manage', 'form'),
@@ -88,6 +90,7 @@ export const ROUTE_PERMISSIONS: Record<string, RoutePermission> = {
   'GET /dashboard/invitations': r('self'),
   'POST /dashboard/invitations/:id/accept': r('self'),
   'POST /dashboard/members/transfer': r('ownership.transfer'),
+  'POST /dashboard/members/team-name': r('team.rename'),
   'GET /dashboard/admin': INSTANCE_ADMIN,
   'POST /dashboard/admin/signup': INSTANCE_ADMIN,
   'POST /dashboard/admin/accounts': INSTANCE_ADMIN,

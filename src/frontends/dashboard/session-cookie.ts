@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { User } from '../../features/accounts/account.types.js';
 import { SESSION_TTL_MS } from '../../features/accounts/session.service.js';
-import { SESSION_COOKIE } from './page.js';
+import { SESSION_COOKIE, setFlash } from './page.js';
 
 /**
  * The account a user's new session acts in: the one asked for when they belong to it, else the
@@ -41,4 +41,10 @@ export async function startDashboardSession(
     maxAge: SESSION_TTL_MS / 1000,
   });
   return reply.redirect(to, 303);
+}
+
+/** After joining a team: a notice naming it, on the first page the new member sees, in that team. */
+export async function noticeJoined(app: FastifyInstance, reply: FastifyReply, accountId: string): Promise<void> {
+  const account = await app.services.accounts.findAccount(accountId);
+  setFlash(reply, { notice: `You joined the team ${account?.teamName ?? ''}: you are working in it now.` }, app.config.baseUrl.startsWith('https:'));
 }

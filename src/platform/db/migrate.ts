@@ -36,6 +36,7 @@ import * as m0033 from './migrations/0033_sessions_signed_on_at.js';
 import * as m0034 from './migrations/0034_form_keys_and_api_writes.js';
 import * as m0036 from './migrations/0036_integration_settings.js';
 import * as m0037 from './migrations/0037_assignees_are_triagers.js';
+import * as m0038 from './migrations/0038_account_team_name.js';
 
 // Listed statically so the compiled package needs no file-system scan to find migrations.
 const migrations: Record<string, Migration> = {
@@ -75,6 +76,7 @@ const migrations: Record<string, Migration> = {
   '0034_form_keys_and_api_writes': m0034,
   '0036_integration_settings': m0036,
   '0037_assignees_are_triagers': m0037,
+  '0038_account_team_name': m0038,
 };
 
 /** The connection's own PostgreSQL schema; undefined on SQLite. */

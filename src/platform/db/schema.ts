@@ -16,6 +16,8 @@ export interface AccountTable {
   disabled_at: string | null;
   /** The IANA zone the account reads times in; null until the dashboard learned the browser's. */
   time_zone: string | null;
+  /** The team's name, set by its owner (migration 0038); null: the owner's email stands for it. */
+  team_name: string | null;
 }
 
 export interface ApiKeyTable {
@@ -257,7 +259,7 @@ export interface EmailRecipientTable {
 
 export interface EmailMessageTable {
   id: string;
-  /** submission | digest | verification | test | password_reset */
+  /** submission | digest | verification | test | password_reset | welcome | invitation | … */
   kind: string;
   form_id: string | null;
   submission_id: string | null;

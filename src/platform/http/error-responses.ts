@@ -11,7 +11,7 @@ const meanings: Record<ErrorStatus, string> = {
   403: 'Refused: access_denied, form_inactive, origin_not_allowed (submit) or plan_required (hooks)',
   404: 'not_found: no such resource for this account',
   408: 'request_timeout: the request was not fully received in time',
-  409: 'file_not_scanned (file downloads: the file is not yet scanned clean for malware; retry after Retry-After seconds) or idempotency_conflict (writes: the Idempotency-Key was sent with another request, or its first request is still running)',
+  409: 'file_not_scanned (file downloads: the file is not yet scanned clean for malware; retry after Retry-After seconds)',
   412: 'precondition_failed: the resource changed since the ETag sent in If-Match was read; read it again',
   413: 'payload_too_large: the body is over the size limit',
   429: 'rate_limited: too many requests; retry after Retry-After seconds',

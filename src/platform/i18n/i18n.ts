@@ -46,3 +46,9 @@ const ACCEPT_REMEMBERED_LENGTH = 256;
 export function messages(language: Language): Catalogue {
   return catalogues[language];
 }
+
+/** `{name}` in a catalogue text is the value of that name (a file's name, a limit); a name without a value stays empty. */
+export function fillParams(text: string, params: Readonly<Record<string, string>> | undefined): string {
+  if (!params) return text;
+  return text.replace(/\{(\w+)\}/g, (_, name: string) => (Object.hasOwn(params, name) ? params[name]! : ''));
+}

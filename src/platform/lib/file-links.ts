@@ -65,10 +65,35 @@ export function describeFileValue(value: FileValue): string {
   return `${name} (${formatBytes(size)})${url ? ` ${url}` : ''}`;
 }
 
+const BYTE_UNITS = ['KiB', 'MiB', 'GiB', 'TiB'] as const;
+
+/** A size in binary units as people read them: 512 B, 2 KiB, 1.5 MiB (one decimal at most, none when whole). */
 export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+  let value = bytes / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < BYTE_UNITS.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  // Rounded down: a limit read as "10 MiB" must never be more than the limit.
+  const shown = Math.floor(value * 10) / 10;
+  return `${Number.isInteger(shown) ? shown.toFixed(0) : shown.toFixed(1)} ${BYTE_UNITS[unit]}`;
+}
+
+const UNIT_BYTES: Readonly<Record<string, number>> = { b: 1, k: 1024, kb: 1024, kib: 1024, m: 1024 ** 2, mb: 1024 ** 2, mib: 1024 ** 2, g: 1024 ** 3, gb: 1024 ** 3, gib: 1024 ** 3 };
+
+/**
+ * A size as people type it: "10 MiB", "512 KiB", "1.5 MB", "2048". KB, MB and GB count in 1024s,
+ * as the page shows sizes. Undefined when it is not one.
+ */
+export function parseByteSize(text: string): number | undefined {
+  const match = /^(\d+(?:\.\d+)?)\s*([a-z]*)$/i.exec(text.trim());
+  if (!match) return undefined;
+  const factor = match[2] === '' ? 1 : UNIT_BYTES[match[2]!.toLowerCase()];
+  if (factor === undefined) return undefined;
+  const bytes = Math.floor(Number(match[1]) * factor);
+  return Number.isSafeInteger(bytes) ? bytes : undefined;
 }
 
 /** Gives a function that signs links for the next 7 days (FileService.linker): how channels link files without knowing the service. */

@@ -48,6 +48,41 @@ export function allowedFileTypes(entries: readonly string[]): Set<string> {
   return allowed;
 }
 
+/** Each group as a visitor reads it, on the error page that lists what a form accepts. */
+const GROUP_WORDS: Readonly<Record<string, string>> = {
+  images: 'images',
+  pdf: 'PDF',
+  text: 'plain text',
+  csv: 'CSV',
+  office: 'office documents (Word, Excel, PowerPoint, OpenDocument, RTF)',
+  zip: 'ZIP',
+};
+
+/**
+ * What a browser's file picker offers for each group (`accept`): types and extensions, since
+ * pickers match some types only by extension. A hint only: the content decides on arrival.
+ */
+const GROUP_ACCEPT: Readonly<Record<string, readonly string[]>> = {
+  images: ['image/*'],
+  pdf: ['application/pdf', '.pdf'],
+  text: ['text/plain', '.txt'],
+  csv: ['text/csv', '.csv'],
+  office: ['.doc', '.docx', '.xls', '.xlsx', '.ppt', '.pptx', '.odt', '.ods', '.odp', '.rtf'],
+  zip: ['application/zip', '.zip'],
+};
+
+const entriesOrDefault = (entries: readonly string[]) => (entries.length > 0 ? entries : DEFAULT_FILE_TYPE_GROUPS);
+
+/** The types a form's `fileTypes` accepts, in words: "images, PDF, …" (a MIME type as written). */
+export function describeFileTypes(entries: readonly string[]): string {
+  return entriesOrDefault(entries).map((entry) => GROUP_WORDS[entry] ?? entry).join(', ');
+}
+
+/** The `accept` attribute of a file input for a form's `fileTypes`. */
+export function fileInputAccept(entries: readonly string[]): string {
+  return [...new Set(entriesOrDefault(entries).flatMap((entry) => GROUP_ACCEPT[entry] ?? [entry]))].join(',');
+}
+
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /** Markup and script: never plain text, wherever in the first bytes they start. */

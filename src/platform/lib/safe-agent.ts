@@ -66,13 +66,42 @@ export interface PostAnswer {
   retryAfter?: string | undefined;
 }
 
+/** A request to an owner-chosen API (a self-hosted mailing list), whose answer is read. */
+export interface SafeRequest {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH';
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+/** An answer with its body: at most MAX_RESPONSE_BYTES of it, and its content type. */
+export interface ReadAnswer extends PostAnswer {
+  body?: string;
+  contentType?: string;
+}
+
+/** Reads at most MAX_RESPONSE_BYTES of a response as text; a longer answer is cut there. */
+async function readBody(body: AsyncIterable<Buffer> & { destroy(): void }): Promise<string> {
+  const chunks: Buffer[] = [];
+  let read = 0;
+  for await (const chunk of body) {
+    chunks.push(chunk);
+    read += chunk.length;
+    if (read >= MAX_RESPONSE_BYTES) {
+      body.destroy();
+      break;
+    }
+  }
+  return Buffer.concat(chunks).subarray(0, MAX_RESPONSE_BYTES).toString('utf8');
+}
+
 /**
- * One POST to an owner-chosen target (a hook delivery, an integration's message): no retries, no
- * redirects followed, a deadline, at most MAX_RESPONSE_BYTES of the answer read, and only
+ * One request to an owner-chosen target (a hook delivery, an integration's message): no retries,
+ * no redirects followed, a deadline, at most MAX_RESPONSE_BYTES of the answer read, and only
  * addresses that pass the SSRF rules (an IP literal here, a name's addresses at connect time).
  */
 export class SafePoster {
-  /** Created with the first post: undici is loaded only then. */
+  /** Created with the first request: undici is loaded only then. */
   private agentInstance: Agent | undefined;
 
   constructor(
@@ -86,17 +115,27 @@ export class SafePoster {
     return this.agentInstance;
   }
 
-  async post(target: string, headers: Record<string, string>, body: string): Promise<PostAnswer> {
+  /** A POST whose answer counts only by its status (the body is discarded). */
+  post(target: string, headers: Record<string, string>, body: string): Promise<PostAnswer> {
+    return this.send({ method: 'POST', url: target, headers, body }, false);
+  }
+
+  /** A request whose answer is read (an API's JSON). */
+  request(request: SafeRequest): Promise<ReadAnswer> {
+    return this.send(request, true);
+  }
+
+  private async send(request: SafeRequest, read: boolean): Promise<ReadAnswer> {
     const started = performance.now();
-    const done = (status: number | null, error: string | null, retryAfter?: string): PostAnswer => ({
+    const done = (status: number | null, error: string | null, extra: Partial<ReadAnswer> = {}): ReadAnswer => ({
       status,
       error,
       durationMs: Math.round(performance.now() - started),
-      ...(retryAfter === undefined ? {} : { retryAfter }),
+      ...Object.fromEntries(Object.entries(extra).filter(([, v]) => v !== undefined)),
     });
     let url: URL;
     try {
-      url = new URL(target);
+      url = new URL(request.url);
     } catch {
       return done(null, 'refused: the target is not a valid URL');
     }
@@ -104,10 +143,11 @@ export class SafePoster {
     const literal = ipLiteralOf(url);
     if (!this.allowPrivate && literal !== undefined && !isPublicAddress(literal)) return done(null, 'refused: the target is not a public address');
     try {
-      const response = await loadUndici().request(url, { dispatcher: this.agent, method: 'POST', headers, body, signal: AbortSignal.timeout(this.timeoutMs) });
-      await discardBody(response.body);
-      const retryAfter = response.headers['retry-after'];
-      return done(response.statusCode, null, Array.isArray(retryAfter) ? retryAfter[0] : retryAfter);
+      const { method, headers, body } = request;
+      const response = await loadUndici().request(url, { dispatcher: this.agent, method, headers, body, signal: AbortSignal.timeout(this.timeoutMs) });
+      const text = read ? await readBody(response.body) : (await discardBody(response.body), undefined);
+      const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
+      return done(response.statusCode, null, { retryAfter: first(response.headers['retry-after']), body: text, contentType: read ? first(response.headers['content-type']) : undefined });
     } catch (err) {
       return done(null, describeSendError(err));
     }

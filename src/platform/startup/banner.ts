@@ -23,6 +23,13 @@ function filesLine(config: Config): string {
   return `Files: local folder ${resolve(dir)} (several instances need FILES_STORAGE=s3 or one shared folder)${config.clamdUrl ? ', scanned by clamd' : ''}`;
 }
 
+/** How people sign in to the dashboard: what an operator checks after changing OIDC_* or PASSWORD_LOGIN. */
+export function signInLine(config: Config): string {
+  const sso = config.oidc ? `single sign-on on (${config.oidc.issuer})` : 'single sign-on off (OIDC_ISSUER not set)';
+  const passwords = config.passwordLogin ? 'password log-in on' : 'password log-in off (PASSWORD_LOGIN=false)';
+  return `Sign-in: ${passwords}, ${sso}; sign-up ${config.dashboardSignup} (DASHBOARD_SIGNUP)`;
+}
+
 /** The first lines an operator reads: where it listens, where the dashboard is, what it uses, how to stop it. */
 export function startupBanner(config: Config, facts: BannerFacts): string[] {
   const redis =
@@ -36,6 +43,7 @@ export function startupBanner(config: Config, facts: BannerFacts): string[] {
     redis,
     facts.emailOn ? 'Email: on (SMTP_URL set)' : 'Email: off (SMTP_URL not set; no notification emails)',
     filesLine(config),
+    signInLine(config),
     facts.metricsUrl ? `Metrics: ${facts.metricsUrl}` : 'Metrics: off (METRICS_PORT not set)',
     'Stop with Ctrl+C or SIGTERM: requests in progress finish first.',
   ];

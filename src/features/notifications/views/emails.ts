@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { formatBytes, isFileValue } from '../../../platform/lib/file-links.js';
 import { escapeHtml } from '../../../platform/lib/html.js';
 import { oneLine, renderTemplate, submissionVariables, valueText } from '../../../platform/lib/template.js';
 import { countryInWords } from '../../../platform/lib/text.js';
@@ -41,9 +42,18 @@ function submissionText(s: SubmissionForEmail, baseUrl: string, zone: string): s
   return [...lines, '', `time: ${inWords(zone, s.createdAt)}`, `country: ${countryInWords(s.country)}`, `view: ${submissionLink(baseUrl, s.id)}`].join('\n');
 }
 
+/** A field's value as HTML: escaped text, and each file a link (its name) with its size, when it has one. */
+function valueHtml(value: unknown): string {
+  if (Array.isArray(value) && value.some(isFileValue)) return value.map(valueHtml).join(', ');
+  if (!isFileValue(value)) return escapeHtml(valueText(value));
+  const { name, size, url } = value.file;
+  const label = `${escapeHtml(name)} (${escapeHtml(formatBytes(size))})`;
+  return url ? `<a href="${escapeHtml(url)}">${label}</a>` : label;
+}
+
 function submissionHtml(s: SubmissionForEmail, baseUrl: string, zone: string): string {
-  const rows = fieldLines(s.payload)
-    .map(([name, value]) => `<tr><th align="left" valign="top">${escapeHtml(name)}</th><td style="white-space:pre-wrap">${escapeHtml(value)}</td></tr>`)
+  const rows = Object.entries(s.payload)
+    .map(([name, value]) => `<tr><th align="left" valign="top">${escapeHtml(name)}</th><td style="white-space:pre-wrap">${valueHtml(value)}</td></tr>`)
     .join('\n');
   const link = escapeHtml(submissionLink(baseUrl, s.id));
   return `<table cellpadding="4">\n${rows}\n<tr><th align="left">time</th><td>${escapeHtml(inWords(zone, s.createdAt))}</td></tr>\n<tr><th align="left">country</th><td>${escapeHtml(countryInWords(s.country))}</td></tr>\n</table>\n<p><a href="${link}">View this submission on the dashboard</a></p>`;
@@ -107,14 +117,24 @@ export function composePasswordResetEmail(link: string): ComposedEmail {
   };
 }
 
-/** An invitation to join an account: the link works once, for 7 days. */
-export function composeInvitationEmail(invitation: { accountName: string; role: string; link: string }): ComposedEmail {
-  const { accountName, role, link } = invitation;
+/** What an invitation's email names: the team, who invited (absent when the operator's CLI did), the role and the link. */
+export interface InvitationForEmail {
+  teamName: string;
+  invitedBy?: { name: string; email: string } | undefined;
+  role: string;
+  link: string;
+}
+
+/** An invitation to join a team: who asks, to which team, as what; the link works once, for 7 days. */
+export function composeInvitationEmail(invitation: InvitationForEmail): ComposedEmail {
+  const { teamName, invitedBy, role, link } = invitation;
+  const who = invitedBy ? `${invitedBy.name} (${invitedBy.email}) invites you` : 'You are invited';
+  const whoHtml = invitedBy ? `${escapeHtml(invitedBy.name)} (${escapeHtml(invitedBy.email)}) invites you` : 'You are invited';
   return {
-    subject: `You are invited to ${accountName} on Formgate`,
-    text: `You are invited to join ${accountName} on Formgate as ${role}.\n\nOpen this link within 7 days to accept: ${link}\n\nIf you did not expect it, ignore this message.\n`,
+    subject: invitedBy ? `${oneLine(invitedBy.name)} invites you to the team ${oneLine(teamName)} on Formgate` : `You are invited to the team ${oneLine(teamName)} on Formgate`,
+    text: `${who} to join the team “${teamName}” on Formgate as ${role}.\n\nOpen this link within 7 days to accept: ${link}\n\nIf you did not expect it, ignore this message.\n`,
     html: page(
-      `<p>You are invited to join ${escapeHtml(accountName)} on Formgate as ${escapeHtml(role)}.</p><p><a href="${escapeHtml(link)}">Accept the invitation</a> (valid for 7 days, once).</p><p>If you did not expect it, ignore this message.</p>`,
+      `<p>${whoHtml} to join the team “${escapeHtml(teamName)}” on Formgate as ${escapeHtml(role)}.</p><p><a href="${escapeHtml(link)}">Accept the invitation</a> (valid for 7 days, once).</p><p>If you did not expect it, ignore this message.</p>`,
     ),
   };
 }

@@ -83,9 +83,13 @@ export function thanksPage(language: Language, content: ThanksContent = {}): str
   return page(language, content.title ?? m['thanks.title'], heading, content.message ?? m['thanks.text'], backLink(language, content.backUrl));
 }
 
-/** The error page; `fieldErrors` (already in the page's language) names each refused field. */
-export function errorPage(language: Language, code: string, backUrl?: string, fieldErrors?: FieldErrors): string {
+/**
+ * The error page; `fieldErrors` (already in the page's language) names each refused field, and
+ * `detail` (in the page's language too) says more than the code's text, such as which file went
+ * over which limit.
+ */
+export function errorPage(language: Language, code: string, backUrl?: string, fieldErrors?: FieldErrors, detail?: string): string {
   const m = messages(language);
-  const text = explainedCodes.has(code as ErrorCode) ? m[`error.${code}` as MessageKey] : m['error.default'];
+  const text = detail ?? (explainedCodes.has(code as ErrorCode) ? m[`error.${code}` as MessageKey] : m['error.default']);
   return page(language, m['error.title'], m['error.heading'], text, fieldList(language, fieldErrors) + backLink(language, backUrl, true), backUrl !== undefined);
 }

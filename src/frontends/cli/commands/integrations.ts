@@ -46,7 +46,7 @@ export function registerIntegrations(program: Command): void {
     .command('add <formId>')
     .description('add an integration; its URLs, tokens and keys are not shown again')
     .requiredOption('--kind <kind>', INTEGRATION_KINDS.join(', '))
-    .option('--url <url>', 'the webhook URL (slack, discord, teams) or topic URL (ntfy)')
+    .option('--url <url>', 'the webhook URL (slack, discord, teams), topic URL (ntfy) or listmonk address')
     .option('--token <token>', 'the bot token (telegram), access token (ntfy) or API token')
     .option('--chat-id <chatId>', 'the chat ID (telegram)')
     .option('--name <name>', 'a label')

@@ -21,7 +21,7 @@ export const layoutViews: Record<string, string> = {
       <input type="hidden" name="_csrf" value="<%= it.csrf %>">
       <label for="account-switcher">Account</label>
       <select id="account-switcher" name="accountId">
-        <% it.memberships.forEach(function (m) { %><option value="<%= m.accountId %>"<% if (m.accountId === it.account.id) { %> selected<% } %>><%= m.accountEmail %> · <%= m.role %></option><% }) %>
+        <% it.memberships.forEach(function (m) { %><option value="<%= m.accountId %>"<% if (m.accountId === it.account.id) { %> selected<% } %>><%= m.teamName %> · <%= m.role %></option><% }) %>
       </select>
       <button class="small">Switch</button>
     </form>
@@ -47,7 +47,7 @@ export const layoutViews: Record<string, string> = {
 
   formNav: `<p class="crumbs"><a href="/dashboard/forms">Forms</a> › <strong><%= it.form.name %></strong> ·
 <a href="/dashboard/forms/<%= it.form.id %>/submissions">Submissions</a> ·
-<% if (it.can('forms.manage')) { %><a href="/dashboard/forms/<%= it.form.id %>/settings">Settings &amp; snippet</a> ·<% } %>
+<% if (it.can('forms.manage')) { %><a href="/dashboard/forms/<%= it.form.id %>/settings">Settings &amp; snippet</a> ·<% } else { %><a href="/dashboard/forms/<%= it.form.id %>/snippet">Snippet</a> ·<% } %>
 <% if (it.can('integrations.manage')) { %><a href="/dashboard/forms/<%= it.form.id %>/integrations">Integrations</a> ·<% } %>
 <a href="/dashboard/forms/<%= it.form.id %>/email-log">Email log</a></p>`,
 

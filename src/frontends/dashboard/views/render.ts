@@ -56,7 +56,7 @@ export interface PageContext {
   /** The signed-in person, their role in `account`, and their accounts for the switcher. */
   user?: { id: string; email: string; isAdmin?: boolean } | undefined;
   role?: string | undefined;
-  memberships?: Array<{ accountId: string; accountEmail: string; role: string }> | undefined;
+  memberships?: Array<{ accountId: string; accountEmail: string; teamName: string; role: string }> | undefined;
   csrf?: string;
   notice?: string;
   error?: string;

@@ -1,5 +1,6 @@
 import type { Form } from '../../../features/forms/form.types.js';
 import { isLanguage, messages, type Language } from '../../../platform/i18n/i18n.js';
+import { fileInputAccept } from '../../../platform/lib/file-types.js';
 import { escapeHtml as escapeAttribute } from '../../../platform/lib/html.js';
 
 /** Formgate's browser script: its versioned URL and Subresource Integrity value. */
@@ -20,6 +21,9 @@ interface SnippetField {
   label: string;
   kind: 'email' | 'text' | 'textarea' | 'file';
   required: boolean;
+  /** A file input's `accept` and whether it takes several files. */
+  accept?: string;
+  multiple?: boolean;
 }
 
 /** The form's own language when it names one; `auto` snippets are English (the page's author translates them). */
@@ -31,6 +35,9 @@ function snippetLanguage(form: Form): Language | undefined {
 function storesFiles(form: Form): boolean {
   return (form as Form & { files?: string }).files === 'store';
 }
+
+/** The snippet's file input is named so; a form that requires it makes the input required. */
+const FILE_FIELD = 'attachment';
 
 /**
  * The fields the snippet shows: email and message, then every other field the form requires
@@ -45,16 +52,26 @@ function snippetFields(form: Form): SnippetField[] {
     { name: 'message', label: m['snippet.message'], kind: 'textarea', required: required.has('message') },
   ];
   for (const name of form.requiredFields) {
-    if (name === 'email' || name === 'message') continue;
+    if (name === 'email' || name === 'message' || (name === FILE_FIELD && storesFiles(form))) continue;
     fields.push({ name, label: name, kind: /e-?mail/i.test(name) ? 'email' : 'text', required: true });
   }
-  if (storesFiles(form)) fields.push({ name: 'attachment', label: m['snippet.file'], kind: 'file', required: false });
+  if (storesFiles(form)) {
+    // The picker offers the types the form takes and as many files as it keeps; the server still decides.
+    fields.push({
+      name: FILE_FIELD,
+      label: m['snippet.file'],
+      kind: 'file',
+      required: required.has(FILE_FIELD),
+      accept: fileInputAccept(form.fileTypes ?? []),
+      multiple: (form.maxFiles ?? 1) > 1,
+    });
+  }
   return fields;
 }
 
 function fieldHtml(field: SnippetField): string {
   const name = escapeAttribute(field.name);
-  const required = field.required ? ' required' : '';
+  const required = `${field.accept ? ` accept="${escapeAttribute(field.accept)}"` : ''}${field.multiple ? ' multiple' : ''}${field.required ? ' required' : ''}`;
   const control =
     field.kind === 'textarea'
       ? `<textarea name="${name}"${required}></textarea>`
@@ -133,7 +150,7 @@ export function formSnippet(form: Form, submitUrl: string, altcha: AltchaUrls, s
 
 function jsxField(field: SnippetField): string[] {
   const name = JSON.stringify(field.name);
-  const required = field.required ? ' required' : '';
+  const required = `${field.accept ? ` accept={${JSON.stringify(field.accept)}}` : ''}${field.multiple ? ' multiple' : ''}${field.required ? ' required' : ''}`;
   const control =
     field.kind === 'textarea' ? `<textarea name={${name}}${required} />` : `<input type="${field.kind}" name={${name}}${required} />`;
   // JSON.stringify makes each value a JavaScript string literal, safe inside JSX braces.

@@ -61,7 +61,8 @@ export async function adminPages(app: FastifyInstance): Promise<void> {
   });
 
   // Someone brought onto the instance by its admin: with a password given, at once; without one,
-  // they choose it through the emailed reset link (or sign in by single sign-on).
+  // they choose it through the welcome's link (or sign in by single sign-on). Either way a
+  // welcome tells them how to sign in, when email is on.
   app.post<{ Body: { email?: string; password?: string } }>('/dashboard/admin/accounts', { schema: { hide: true } }, async (request, reply) => {
     const email = typeof request.body?.email === 'string' ? request.body.email.trim() : '';
     // With single sign-on required, nobody signs in by password: none is set here.
@@ -69,13 +70,15 @@ export async function adminPages(app: FastifyInstance): Promise<void> {
     let notice = `${email} has an account now.`;
     return act(request, reply, () => notice, async () => {
       await admin.createAccount({ email, password });
+      const welcomed = await app.services.passwordResets.sendWelcome(email);
       if (!app.config.passwordLogin) {
-        notice = `${email} has an account now: they sign in by single sign-on.`;
-      } else if (!password && app.services.notifications.emailEnabled) {
-        await app.services.passwordResets.requestReset(email);
-        notice = `${email} has an account now; a link to choose a password is on its way to them.`;
+        notice = `${email} has an account now: they sign in by single sign-on${welcomed ? '; a welcome saying so is on its way to them' : ''}.`;
+      } else if (!password && welcomed) {
+        notice = `${email} has an account now; a welcome with a link to choose a password is on its way to them.`;
       } else if (!password) {
         notice = `${email} has an account now, with no password: they sign in by single sign-on, or you set one with the CLI.`;
+      } else if (welcomed) {
+        notice = `${email} has an account now; a welcome with how to sign in is on its way to them.`;
       }
     });
   });

@@ -41,6 +41,7 @@ const ACTION_LABELS: Record<AuditAction, string> = {
   'account.disabled': 'Account disabled (admin)',
   'account.enabled': 'Account enabled (admin)',
   'account.deleted': 'Account deleted (admin)',
+  'account.renamed': 'Team renamed',
   'signup.mode_changed': 'Sign-up changed (admin)',
 };
 

@@ -7,6 +7,10 @@ import { pageContext, sendPage, setFlash } from '../../page.js';
 import { altchaUrls } from '../../../../features/bot-checks/altcha-widget.js';
 import { spamFilterStatusText } from '../submissions/submissions.model.js';
 import { formSnippet, reactSnippet } from '../../views/snippets.js';
+import { formatBytes, parseByteSize } from '../../../../platform/lib/file-links.js';
+
+/** A size as the page shows it: in KiB/MiB when that reads back exactly, else in bytes. */
+const sizeInWords = (bytes: number) => (parseByteSize(formatBytes(bytes)) === bytes ? formatBytes(bytes) : String(bytes));
 
 type SettingsBody = Record<string, unknown>;
 
@@ -43,8 +47,8 @@ const fieldMessages: Record<string, string> = {
   minFillSeconds: 'Enter a whole number of seconds from 0 to 60.',
   files: 'Choose whether to keep uploaded files.',
   maxFiles: 'Enter a whole number of files from 1 to 20.',
-  maxFileBytes: 'Enter the largest file in bytes, like 10485760 for 10 MiB.',
-  maxTotalBytes: 'Enter the most bytes of files per submission, like 26214400 for 25 MiB.',
+  maxFileBytes: 'Enter the largest file as a size, like 10 MiB or 512 KiB (or a number of bytes).',
+  maxTotalBytes: 'Enter the most of all files of a submission as a size, like 25 MiB (or a number of bytes).',
   fileTypes: 'Enter groups (images, pdf, text, csv, office, zip) or MIME types like application/pdf, separated by commas; HTML, SVG and XML are never taken.',
 };
 
@@ -134,8 +138,8 @@ function settingsFromBody(body: SettingsBody): { input: FormSettingsInput; text:
       files: (text.files ?? 'off') as FormSettingsInput['files'],
       // Empty keeps what is set.
       ...optionalWholeNumber('maxFiles', text.maxFiles),
-      ...optionalWholeNumber('maxFileBytes', text.maxFileBytes),
-      ...optionalWholeNumber('maxTotalBytes', text.maxTotalBytes),
+      ...optionalSize('maxFileBytes', text.maxFileBytes),
+      ...optionalSize('maxTotalBytes', text.maxTotalBytes),
       fileTypes: (text.fileTypes ?? '').split(/[,\s]+/).filter(Boolean),
     },
   };
@@ -145,9 +149,15 @@ const decimal = (value: string) => (/^\d+(\.\d+)?$/.test(value.trim()) ? Number(
 /** One entry per non-empty line. */
 const lines = (value: string | undefined) => (value ?? '').split(/\r?\n/).map((line) => line.trim()).filter(Boolean);
 /** Empty means "none"; anything else that is not digits is passed on for the service to name the field. */
-const optionalWholeNumber = (name: 'maxFiles' | 'maxFileBytes' | 'maxTotalBytes', value: string | undefined) => {
+const optionalWholeNumber = (name: 'maxFiles', value: string | undefined) => {
   const number = wholeNumberOrNull(value);
   return number === null ? {} : { [name]: number };
+};
+/** A size as people write it (10 MiB, 512 KiB, 1.5 MB, or bytes); empty keeps what is set; anything else is passed on for the service to name the field. */
+const optionalSize = (name: 'maxFileBytes' | 'maxTotalBytes', value: string | undefined) => {
+  const text = (value ?? '').trim();
+  if (text === '') return {};
+  return { [name]: parseByteSize(text) ?? (text as unknown as number) };
 };
 const wholeNumberOrNull = (value: string | undefined) => {
   const text = (value ?? '').trim();
@@ -186,6 +196,21 @@ function submitterSettingsFromBody(body: SettingsBody): { input: FormSettingsInp
   };
 }
 
+/** The form's three snippets: plain HTML, with Formgate's script, and React. */
+function snippetsOf(app: FastifyInstance, form: Form) {
+  const submitUrl = `${app.config.baseUrl}/v1/submit/${form.id}`;
+  const altcha = altchaUrls(app.config.baseUrl, form.id);
+  return {
+    submitUrl,
+    snippet: formSnippet(form, submitUrl, altcha),
+    scriptSnippet: formSnippet(form, submitUrl, altcha, {
+      url: `${app.config.baseUrl}${app.clientScript.versionedPath}`,
+      integrity: app.clientScript.integrity,
+    }),
+    reactSnippet: reactSnippet(form, app.config.baseUrl, altcha),
+  };
+}
+
 /** Messages and typed values for a re-rendered settings page. */
 export interface SettingsExtra {
   notice?: string;
@@ -207,18 +232,11 @@ export async function renderSettingsPage(app: FastifyInstance, request: FastifyR
     (form.botCheck === 'turnstile' && !form.turnstileSecret && !defaultSecrets.turnstile) ||
     (form.botCheck === 'hcaptcha' && !form.hcaptchaSecret && !defaultSecrets.hcaptcha) ||
     (form.botCheck === 'recaptcha' && !form.recaptchaSecret && !defaultSecrets.recaptcha);
-  const submitUrl = `${app.config.baseUrl}/v1/submit/${form.id}`;
-  const altcha = altchaUrls(app.config.baseUrl, form.id);
   const { values, fieldErrors, submitter, ...messages } = extra;
   return sendPage(reply, 'settings', { ...pageContext(request, reply, form.name), ...messages }, {
     form,
-    submitUrl,
-    snippet: formSnippet(form, submitUrl, altcha),
-    scriptSnippet: formSnippet(form, submitUrl, altcha, {
-      url: `${app.config.baseUrl}${app.clientScript.versionedPath}`,
-      integrity: app.clientScript.integrity,
-    }),
-    reactSnippet: reactSnippet(form, app.config.baseUrl, altcha),
+    fileSizes: { maxFileBytes: sizeInWords(form.maxFileBytes), maxTotalBytes: sizeInWords(form.maxTotalBytes), ceiling: formatBytes(app.config.files.maxBytes) },
+    ...snippetsOf(app, form),
     baseUrl: app.config.baseUrl,
     defaultSecrets,
     missingSecret,
@@ -269,6 +287,12 @@ export async function formPages(app: FastifyInstance): Promise<void> {
         return renderForms(request, reply, { values: { name: request.body.name ?? '' }, fieldErrors: { name: problem }, error: 'The form was not created: see the message by the name.' }, 400);
       }
       const form = await app.services.forms.createForm(request.owner!.id, { name });
+      // The creator hears of its submissions at once: their own address, confirmed when it was
+      // shown to be theirs, else sent the usual confirmation link.
+      if (app.services.notifications.emailEnabled && request.user) {
+        const confirmed = await app.services.accounts.isEmailConfirmed(request.user.id);
+        await app.services.notifications.setRecipients(form.id, [request.user.email], { verified: confirmed, accountId: request.owner!.id });
+      }
       setFlash(reply, { notice: 'Form created.' }, app.config.baseUrl.startsWith('https:'));
       return reply.redirect(`/dashboard/forms/${form.id}/settings`, 303);
     },
@@ -280,6 +304,11 @@ export async function formPages(app: FastifyInstance): Promise<void> {
   app.get<{ Params: { id: string } }>('/dashboard/forms/:id/settings', { schema: { hide: true } }, async (request, reply) =>
     renderSettings(request, reply, await app.services.forms.getFormOfAccount(request.owner!.id, request.params.id)),
   );
+
+  app.get<{ Params: { id: string } }>('/dashboard/forms/:id/snippet', { schema: { hide: true } }, async (request, reply) => {
+    const form = await app.services.forms.getFormOfAccount(request.owner!.id, request.params.id);
+    return sendPage(reply, 'formSnippet', pageContext(request, reply, `${form.name}: snippet`), { form, ...snippetsOf(app, form) });
+  });
 
   app.post<{ Params: { id: string }; Body: SettingsBody }>('/dashboard/forms/:id/settings', { schema: { hide: true } }, async (request, reply) => {
     const form = await app.services.forms.getFormOfAccount(request.owner!.id, request.params.id);

@@ -1,5 +1,27 @@
-/** The forms overview: each form with its counts and last submission. */
+/**
+ * The forms overview: each form with its counts and last submission; and a form's snippet as
+ * every role that reads the form sees it (its endpoint and snippets, no settings).
+ */
 export const formViews: Record<string, string> = {
+  formSnippet: `<%~ include('@formNav', it) %>
+<h1 class="page-title">Snippet</h1>
+<section class="card" id="snippet-section">
+<h2>HTML snippet</h2>
+<p class="muted">The form posts to this endpoint. Submit URL: <code class="submit-url" id="submit-url"><%= it.submitUrl %></code></p>
+<p class="muted">Read only: an owner or admin changes the form's settings.</p>
+<h3>Plain HTML</h3>
+<pre id="snippet"><%= it.snippet %></pre>
+<button type="button" class="copy" data-copy="snippet">Copy snippet</button><span class="copy-status" role="status"></span>
+<details class="variant"><summary>With Formgate's script: submits in place</summary>
+<pre id="snippet-script"><%= it.scriptSnippet %></pre>
+<button type="button" class="copy" data-copy="snippet-script">Copy snippet</button><span class="copy-status" role="status"></span>
+</details>
+<details class="variant"><summary>React</summary>
+<p class="muted">With <code>npm install formgate-client</code>.</p>
+<pre id="snippet-react"><%= it.reactSnippet %></pre>
+<button type="button" class="copy" data-copy="snippet-react">Copy snippet</button><span class="copy-status" role="status"></span>
+</details>
+</section>`,
   forms: `<section class="card">
 <div class="row"><h1>Forms</h1></div>
 <% if (it.forms.length === 0) { %><p class="muted">No forms yet. Create your first one below.</p><% } else { %>

@@ -1,6 +1,7 @@
 /**
  * A form's settings page and the delete-form confirmation. The snippet comes first (what a new
- * form is opened for); the settings are grouped in sections, side by side on wide screens, and
+ * form is opened for); the settings are grouped in sections, side by side on wide screens (in
+ * pairs of about one height, so the page stays short), and
  * only the chosen bot check's fields show (CSS `:has()` on the select: no script needed; a browser
  * without it shows them all).
  */
@@ -8,7 +9,7 @@ export const settingsViews: Record<string, string> = {
   settings: `<%~ include('@formNav', it) %>
 <% var v = it.values, has = function (k) { return v[k] !== undefined; }, err = function (k) { return it.fieldErrors[k]; }; %>
 <h1 class="page-title">Settings &amp; snippet</h1>
-<nav class="jump" aria-label="Sections of this page"><a href="#snippet-section">Snippet</a><a href="#general">General</a><a href="#bot-check">Bot check &amp; filter</a><a href="#spam-rules">Spam rules</a><a href="#after-submit">After a submission</a><a href="#privacy">Privacy</a><a href="#notifications">Email notifications</a><a href="#submitter">Confirmation &amp; language</a><a href="#delete">Delete</a></nav>
+<nav class="jump" aria-label="Sections of this page"><a href="#snippet-section">Snippet</a><a href="#general">General</a><a href="#after-submit">After a submission</a><a href="#bot-check">Bot check &amp; filter</a><a href="#spam-rules">Spam rules</a><a href="#privacy">Privacy</a><a href="#files">File uploads</a><a href="#notifications">Email notifications</a><a href="#submitter">Confirmation &amp; language</a><a href="#delete">Delete</a></nav>
 <section class="card" id="snippet-section">
 <h2>HTML snippet</h2>
 <p class="muted">Paste this into your page. Submit URL: <code class="submit-url" id="submit-url"><%= it.submitUrl %></code></p>
@@ -39,6 +40,17 @@ export const settingsViews: Record<string, string> = {
   <label>Access key <input name="accessKey" maxlength="256" value="<%= has('accessKey') ? v.accessKey : (it.form.accessKey || '') %>" aria-describedby="accessKey-error"></label>
   <% if (err('accessKey')) { %><p class="field-error" id="accessKey-error"><%= err('accessKey') %></p><% } %>
   <p class="muted" id="access-key-note">The access key is visible in your page's source (the snippet carries it): it keeps other pages from posting to this form by accident or in bulk, but it is a filter, not a secret.</p>
+</section>
+<section class="card stack" id="after-submit">
+  <h2>After a submission</h2>
+  <label>Success URL <input name="successUrl" type="url" maxlength="2048" placeholder="<%= it.baseUrl %>/thanks" value="<%= has('successUrl') ? v.successUrl : (it.form.successUrl || '') %>" aria-describedby="successUrl-error"></label>
+  <% if (err('successUrl')) { %><p class="field-error" id="successUrl-error"><%= err('successUrl') %></p><% } %>
+  <label>Error URL <input name="errorUrl" type="url" maxlength="2048" value="<%= has('errorUrl') ? v.errorUrl : (it.form.errorUrl || '') %>" aria-describedby="errorUrl-error"></label>
+  <% if (err('errorUrl')) { %><p class="field-error" id="errorUrl-error"><%= err('errorUrl') %></p><% } %>
+  <label>Allowed redirect hosts <input name="allowedRedirectHosts" placeholder="shop.example.com, app.example.com" value="<%= has('allowedRedirectHosts') ? v.allowedRedirectHosts : it.form.allowedRedirectHosts.join(', ') %>" aria-describedby="allowedRedirectHosts-error"></label>
+  <% if (err('allowedRedirectHosts')) { %><p class="field-error" id="allowedRedirectHosts-error"><%= err('allowedRedirectHosts') %></p><% } %>
+  <label>Required fields (names separated by commas; a submission without a value in one is refused) <input name="requiredFields" placeholder="email, message" value="<%= has('requiredFields') ? v.requiredFields : it.form.requiredFields.join(', ') %>" aria-describedby="requiredFields-error"></label>
+  <% if (err('requiredFields')) { %><p class="field-error" id="requiredFields-error"><%= err('requiredFields') %></p><% } %>
 </section>
 <section class="card stack" id="bot-check">
   <h2>Bot check</h2>
@@ -98,17 +110,6 @@ export const settingsViews: Record<string, string> = {
   <label>Allowed origins (hosts of the pages the form may be posted from; empty for any) <input name="allowedOrigins" placeholder="www.example.com, example.com" value="<%= has('allowedOrigins') ? v.allowedOrigins : it.form.allowedOrigins.join(', ') %>" aria-describedby="allowedOrigins-error"></label>
   <% if (err('allowedOrigins')) { %><p class="field-error" id="allowedOrigins-error"><%= err('allowedOrigins') %></p><% } %>
 </section>
-<section class="card stack" id="after-submit">
-  <h2>After a submission</h2>
-  <label>Success URL <input name="successUrl" type="url" maxlength="2048" placeholder="<%= it.baseUrl %>/thanks" value="<%= has('successUrl') ? v.successUrl : (it.form.successUrl || '') %>" aria-describedby="successUrl-error"></label>
-  <% if (err('successUrl')) { %><p class="field-error" id="successUrl-error"><%= err('successUrl') %></p><% } %>
-  <label>Error URL <input name="errorUrl" type="url" maxlength="2048" value="<%= has('errorUrl') ? v.errorUrl : (it.form.errorUrl || '') %>" aria-describedby="errorUrl-error"></label>
-  <% if (err('errorUrl')) { %><p class="field-error" id="errorUrl-error"><%= err('errorUrl') %></p><% } %>
-  <label>Allowed redirect hosts <input name="allowedRedirectHosts" placeholder="shop.example.com, app.example.com" value="<%= has('allowedRedirectHosts') ? v.allowedRedirectHosts : it.form.allowedRedirectHosts.join(', ') %>" aria-describedby="allowedRedirectHosts-error"></label>
-  <% if (err('allowedRedirectHosts')) { %><p class="field-error" id="allowedRedirectHosts-error"><%= err('allowedRedirectHosts') %></p><% } %>
-  <label>Required fields (names separated by commas; a submission without a value in one is refused) <input name="requiredFields" placeholder="email, message" value="<%= has('requiredFields') ? v.requiredFields : it.form.requiredFields.join(', ') %>" aria-describedby="requiredFields-error"></label>
-  <% if (err('requiredFields')) { %><p class="field-error" id="requiredFields-error"><%= err('requiredFields') %></p><% } %>
-</section>
 <section class="card stack" id="privacy">
   <h2>Privacy</h2>
   <label>Keep submissions for (days, 1–3650; empty keeps them) <input name="retentionDays" inputmode="numeric" value="<%= has('retentionDays') ? v.retentionDays : (it.form.retentionDays === null ? '' : it.form.retentionDays) %>" aria-describedby="retentionDays-error"></label>
@@ -124,9 +125,9 @@ export const settingsViews: Record<string, string> = {
   <% if (err('files')) { %><p class="field-error" id="files-error"><%= err('files') %></p><% } %>
   <label>Files per submission (1–20) <input name="maxFiles" inputmode="numeric" value="<%= has('maxFiles') ? v.maxFiles : it.form.maxFiles %>" aria-describedby="maxFiles-error"></label>
   <% if (err('maxFiles')) { %><p class="field-error" id="maxFiles-error"><%= err('maxFiles') %></p><% } %>
-  <label>Largest file (bytes) <input name="maxFileBytes" inputmode="numeric" value="<%= has('maxFileBytes') ? v.maxFileBytes : it.form.maxFileBytes %>" aria-describedby="maxFileBytes-error"></label>
+  <label>Largest file (like 10 MiB or 512 KiB; at most <%= it.fileSizes.ceiling %>) <input name="maxFileBytes" value="<%= has('maxFileBytes') ? v.maxFileBytes : it.fileSizes.maxFileBytes %>" aria-describedby="maxFileBytes-error"></label>
   <% if (err('maxFileBytes')) { %><p class="field-error" id="maxFileBytes-error"><%= err('maxFileBytes') %></p><% } %>
-  <label>All files of a submission (bytes) <input name="maxTotalBytes" inputmode="numeric" value="<%= has('maxTotalBytes') ? v.maxTotalBytes : it.form.maxTotalBytes %>" aria-describedby="maxTotalBytes-error"></label>
+  <label>All files of a submission (like 25 MiB) <input name="maxTotalBytes" value="<%= has('maxTotalBytes') ? v.maxTotalBytes : it.fileSizes.maxTotalBytes %>" aria-describedby="maxTotalBytes-error"></label>
   <% if (err('maxTotalBytes')) { %><p class="field-error" id="maxTotalBytes-error"><%= err('maxTotalBytes') %></p><% } %>
   <label>File types (groups images, pdf, text, csv, office, zip, or MIME types; empty takes them all) <input name="fileTypes" placeholder="images, pdf" value="<%= has('fileTypes') ? v.fileTypes : it.form.fileTypes.join(', ') %>" aria-describedby="fileTypes-error"></label>
   <% if (err('fileTypes')) { %><p class="field-error" id="fileTypes-error"><%= err('fileTypes') %></p><% } %>

@@ -1,7 +1,8 @@
 /**
  * The submitter's side of a form's settings (docs/email.md, docs/api.md): confirmation email with a
  * preview rendered server-side from a sample submission, notification subject, thank-you page and
- * language. Everything owner-written is printed with `<%= %>` (escaped); the preview's HTML is
+ * language. The preview is folded away until the section is saved (it doubled the page's height).
+ * Everything owner-written is printed with `<%= %>` (escaped); the preview's HTML is
  * shown as text in a <pre>, never rendered.
  */
 export const submitterViews: Record<string, string> = {
@@ -32,8 +33,9 @@ export const submitterViews: Record<string, string> = {
   </select></label>
   <button class="primary">Save and preview</button>
 </form>
-<h3>Preview of the confirmation (sample submission)</h3>
+<details class="variant" id="preview"<%= Object.keys(sv).length > 0 ? ' open' : '' %>><summary>Preview of the confirmation (sample submission)</summary>
 <p><strong>Subject:</strong> <span id="preview-subject"><%= s.preview.subject %></span></p>
 <pre id="preview-text"><%= s.preview.text %></pre>
+</details>
 </section>`,
 };

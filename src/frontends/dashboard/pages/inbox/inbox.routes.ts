@@ -5,7 +5,7 @@ import { MAX_INBOX_BATCH, type InboxAction } from '../../../../features/inbox/in
 import { normaliseTag } from '../../../../features/inbox/inbox.types.js';
 import { MAX_MARK_BATCH } from '../../../../features/inbox/triage.service.js';
 import { pageContext, sendPage, setFlash, viewerTimeZone } from '../../page.js';
-import { confirmBulkModel, type BulkTargets, type FormSends } from '../submissions/submission-bulk.model.js';
+import { confirmBulkModel, deletedSubmissionOf, type BulkTargets, type FormSends } from '../submissions/submission-bulk.model.js';
 import { countedNotice, readSubmissionListQuery, triageFilterOf, withKnownAssignee } from '../submissions/submissions.model.js';
 
 /** Deleting goes in slices of this many (the lifecycle service's own bound). */
@@ -157,7 +157,10 @@ export async function inboxPages(app: FastifyInstance): Promise<void> {
       if (ids.length === 0) return done(request.body.scope === 'all' ? 'Nothing matches the filter: nothing was changed.' : 'Nothing selected: tick the submissions first.');
 
       if (action === 'delete') {
-        if (request.body.confirm !== '1') return sendPage(reply, 'confirmBulk', pageContext(request, reply, 'Confirm'), confirmBulkModel({ form, action, targets, back }));
+        if (request.body.confirm !== '1') {
+          const one = targets.scope === 'ids' && ids.length === 1 ? await deletedSubmissionOf(app, request, ids[0]!) : undefined;
+          return sendPage(reply, 'confirmBulk', pageContext(request, reply, 'Confirm'), confirmBulkModel({ form, action, targets, back, one }));
+        }
         const deleted = await inSlices(ids, DELETE_BATCH, (slice) => app.services.lifecycle.deleteSubmissions(accountId, form.id, slice));
         return done(countedNotice('Deleted', deleted));
       }

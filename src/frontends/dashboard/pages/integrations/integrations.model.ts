@@ -29,7 +29,7 @@ function shownSettings(integration: Integration): Array<{ label: string; value: 
     if (f.secret) return integration.secrets[f.name] ? [{ label: f.label, value: 'set' }] : [];
     const value = integration.settings[f.name];
     if (value === undefined || value === null || value === '') return [];
-    const text = typeof value === 'object' ? Object.entries(value as Record<string, unknown>).map(([k, v]) => `${k} → ${String(v)}`).join(', ') : String(value);
+    const text = Array.isArray(value) ? value.join(', ') : typeof value === 'object' ? Object.entries(value as Record<string, unknown>).map(([k, v]) => `${k} → ${String(v)}`).join(', ') : String(value);
     return text === '' ? [] : [{ label: f.label, value: text }];
   });
 }

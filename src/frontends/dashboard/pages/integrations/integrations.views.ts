@@ -27,7 +27,7 @@ export const integrationViews: Record<string, string> = {
   <div class="table-wrap">
   <table class="attempts stacked"><thead><tr><th>Time</th><th>Result</th><th>Status</th><th>Error</th></tr></thead><tbody>
   <% i.attempts.forEach(function (a) { %>
-  <tr><td data-label="Time"><%~ it.h.timeTag(a.attemptedAt) %></td><td data-label="Result"><%= a.outcome %><% if (a.test) { %> (test)<% } %></td><td data-label="Status"><%= a.status === null ? '—' : a.status %></td><td data-label="Error"><%= a.error || '' %></td></tr>
+  <tr><td data-label="Time"><%~ it.h.timeTag(a.attemptedAt) %></td><% var skipped = a.outcome === 'skipped' && a.error; %><td data-label="Result"><%= skipped ? 'skipped (' + a.error + ')' : a.outcome %><% if (a.test) { %> (test)<% } %></td><td data-label="Status"><%= a.status === null ? '—' : a.status %></td><td data-label="Error"><%= skipped ? '' : (a.error || '') %></td></tr>
   <% }) %></tbody></table>
   </div>
   <% } %>

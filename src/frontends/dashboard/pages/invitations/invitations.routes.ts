@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { SESSION_COOKIE, pageContext, sendPage, setFlash } from '../../page.js';
-import { landingPageOf } from '../../session-cookie.js';
+import { SESSION_COOKIE, pageContext, sendPage } from '../../page.js';
+import { landingPageOf, noticeJoined } from '../../session-cookie.js';
 
 const acceptParams = { type: 'object', required: ['id'], properties: { id: { type: 'string', maxLength: 100 } } } as const;
 
@@ -20,8 +20,7 @@ export async function waitingInvitationPages(app: FastifyInstance): Promise<void
   app.post<{ Params: { id: string } }>('/dashboard/invitations/:id/accept', { schema: { hide: true, params: acceptParams } }, async (request, reply) => {
     const accountId = await app.services.members.acceptWaiting(request.params.id, request.user!);
     await app.services.sessions.switchAccount(request.cookies[SESSION_COOKIE]!, accountId);
-    const account = await app.services.accounts.findAccount(accountId);
-    setFlash(reply, { notice: `You joined ${account?.email ?? 'the account'}.` }, app.config.baseUrl.startsWith('https:'));
+    await noticeJoined(app, reply, accountId);
     return reply.redirect(await landingPageOf(app, request.user!), 303);
   });
 }

@@ -16,9 +16,9 @@ export const invitationViews: Record<string, string> = {
 <thead><tr><th>Account</th><th>Role</th><th>Until</th><th><span class="sr">Actions</span></th></tr></thead>
 <tbody>
 <% it.invitations.forEach(function (inv) { %>
-<tr><td data-label="Account"><%= inv.accountEmail %></td><td data-label="Role"><%= inv.role %></td><td data-label="Until"><%~ it.h.timeTag(inv.expiresAt) %></td>
+<tr><td data-label="Account"><%= inv.teamName %><% if (inv.teamName !== inv.accountEmail) { %> <span class="muted">(<%= inv.accountEmail %>)</span><% } %></td><td data-label="Role"><%= inv.role %></td><td data-label="Until"><%~ it.h.timeTag(inv.expiresAt) %></td>
 <td data-label="Actions"><% if (it.signedIn) { %><form method="post" action="/dashboard/invitations/<%= inv.id %>/accept" class="inline"><% } else { %><form method="post" action="/dashboard/auth/oidc/accept" class="inline"><input type="hidden" name="invitationId" value="<%= inv.id %>"><% } %>
-<input type="hidden" name="_csrf" value="<%= it.csrf %>"><button class="primary small">Join <%= inv.accountEmail %> as <%= inv.role %></button></form></td></tr>
+<input type="hidden" name="_csrf" value="<%= it.csrf %>"><button class="primary small">Join <%= inv.teamName %> as <%= inv.role %></button></form></td></tr>
 <% }) %>
 </tbody></table>
 </div>

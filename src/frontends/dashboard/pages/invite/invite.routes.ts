@@ -4,7 +4,7 @@ import { clientKey, rateLimited } from '../../../../platform/http/rate-limits.js
 import type { Invitation } from '../../../../features/members/member.types.js';
 import { SIGNUPS_PER_ADDRESS, signInChoices } from '../auth/auth.routes.js';
 import { SESSION_COOKIE, pageContext, sendPage } from '../../page.js';
-import { startDashboardSession } from '../../session-cookie.js';
+import { noticeJoined, startDashboardSession } from '../../session-cookie.js';
 
 type Values = Record<string, string>;
 const tokenParams = { type: 'object', required: ['token'], properties: { token: { type: 'string', maxLength: 200 } } } as const;
@@ -39,7 +39,8 @@ export async function invitePages(app: FastifyInstance): Promise<void> {
       heading: 'Join an account on Formgate',
       invitation,
       token: request.params.token,
-      accountEmail: account?.email ?? '',
+      teamName: account?.teamName ?? '',
+      inviter: await members.findInviter(invitation.id),
       signedInAs: request.user?.email,
       signupAllowed: app.config.passwordLogin && (await app.services.admin.signupMode()) !== 'closed',
       sso: signInChoices(app).sso,
@@ -55,6 +56,7 @@ export async function invitePages(app: FastifyInstance): Promise<void> {
     try {
       const accountId = await members.accept(request.params.token, request.user);
       await app.services.sessions.switchAccount(request.cookies[SESSION_COOKIE]!, accountId);
+      await noticeJoined(app, reply, accountId);
       return reply.redirect('/dashboard/forms', 303);
     } catch (err) {
       if (err instanceof AppError && err.code === 'access_denied') return render(request, reply, { error: err.message }, 403);
@@ -82,6 +84,7 @@ export async function invitePages(app: FastifyInstance): Promise<void> {
       return render(request, reply, { values, fieldErrors, error }, 400);
     }
     const accountId = await members.accept(request.params.token, user);
+    await noticeJoined(app, reply, accountId);
     return startDashboardSession(app, request, reply, user, accountId, 'password');
   });
 }

@@ -45,6 +45,16 @@ export async function memberPages(app: FastifyInstance): Promise<void> {
 
   app.get('/dashboard/members', { schema: { hide: true } }, async (request, reply) => render(request, reply));
 
+  app.post<{ Body: Values }>('/dashboard/members/team-name', { schema: { hide: true, body: bodySchema(['teamName']) } }, async (request, reply) => {
+    try {
+      const account = await app.services.accounts.setTeamName(request.owner!.id, request.body.teamName ?? '');
+      return done(reply, `The team is named ${account.teamName}.`);
+    } catch (err) {
+      rethrowUnlessValidation(err);
+      return render(request, reply, { values: { teamName: request.body.teamName ?? '' }, fieldErrors: { teamName: 'Use at most 100 characters, on one line.' }, error: 'The name was not saved.' }, 400);
+    }
+  });
+
   // The link rides a one-time flash (only its hash is stored): shown once, to copy.
   app.post<{ Body: Values }>('/dashboard/members/invitations', { schema: { hide: true, body: bodySchema(['email', 'role']) } }, async (request, reply) => {
     try {

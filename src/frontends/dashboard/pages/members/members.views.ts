@@ -1,7 +1,7 @@
 /** The Members page (roles, invitations, leaving, handing over) and the invitation page. */
 export const memberViews: Record<string, string> = {
   members: `<section class="card">
-<h1>Members</h1>
+<h1>Members of <span id="team-name"><%= it.account.teamName %></span></h1>
 <% if (it.secret) { %>
 <div class="secret"><p><strong>The invitation link.</strong> Copy it now: it is shown only once<% if (it.emailed) { %> (it was also emailed)<% } %>. It works once, for 7 days.</p>
 <pre id="invite-link"><%= it.secret %></pre><button type="button" class="copy" data-copy="invite-link">Copy link</button><span class="copy-status" role="status"></span></div>
@@ -29,6 +29,18 @@ export const memberViews: Record<string, string> = {
 <% }) %>
 </tbody></table>
 </section>
+<% if (it.can('team.rename')) { %>
+<section class="card" id="team">
+<h2>Team name</h2>
+<form method="post" action="/dashboard/members/team-name" class="row" novalidate>
+  <input type="hidden" name="_csrf" value="<%= it.csrf %>">
+  <label class="grow">Name <input name="teamName" maxlength="100" value="<%= it.values.teamName !== undefined ? it.values.teamName : it.account.teamName %>" aria-describedby="teamName-error"></label>
+  <button class="primary">Save name</button>
+</form>
+<% if (it.fieldErrors.teamName) { %><p class="field-error" id="teamName-error"><%= it.fieldErrors.teamName %></p><% } %>
+<p class="muted">Invitations, the account switcher and this page show it. Empty gives the team your email as its name.</p>
+</section>
+<% } %>
 <% if (it.canManage) { %>
 <section class="card">
 <h2>Invite someone</h2>
@@ -68,7 +80,7 @@ export const memberViews: Record<string, string> = {
   invite: `<section class="card narrow">
 <h1><%= it.heading %></h1>
 <% if (it.invitation && it.invitation.state === 'pending') { %>
-<p>You are invited to join <strong><%= it.accountEmail %></strong> as <strong><%= it.invitation.role %></strong>. The invitation is for <strong><%= it.invitation.email %></strong>.</p>
+<p><% if (it.inviter) { %><strong><%= it.inviter.displayName %></strong> (<%= it.inviter.email %>) invites you<% } else { %>You are invited<% } %> to join the team <strong><%= it.teamName %></strong> as <strong><%= it.invitation.role %></strong>. The invitation is for <strong><%= it.invitation.email %></strong>.</p>
 <% if (it.signedInAs === it.invitation.email) { %>
 <form method="post" action="/dashboard/invite/<%= it.token %>/accept" class="stack"><input type="hidden" name="_csrf" value="<%= it.csrf %>"><button class="primary">Accept and join</button></form>
 <% } else { %>

@@ -5,7 +5,7 @@ import { SSO_CALLBACK_PATH } from '../../../../features/sso/sso.service.js';
 import type { PendingSignIn } from '../../../../features/sso/oidc.client.js';
 import type { SsoFailureReason, SsoIntent } from '../../../../features/sso/sso.types.js';
 import { SESSION_COOKIE, pageContext, sendPage, setFlash } from '../../page.js';
-import { landingPageOf, startDashboardSession, startingAccountOf } from '../../session-cookie.js';
+import { landingPageOf, noticeJoined, startDashboardSession, startingAccountOf } from '../../session-cookie.js';
 
 /** Holds state, nonce, PKCE verifier and the trip's purpose from the redirect to the provider until it sends the browser back. */
 const PENDING_COOKIE = 'fg_oidc';
@@ -172,6 +172,7 @@ export async function ssoPages(app: FastifyInstance): Promise<void> {
         const account = accountId ? await app.services.accounts.findAccount(accountId) : undefined;
         if (!account) return sendFailure(app, request, reply, 'no_account');
         if (account.disabled) return sendFailure(app, request, reply, 'disabled');
+        if (intent.kind === 'accept' && result.accountId) await noticeJoined(app, reply, result.accountId);
         return startDashboardSession(app, request, reply, result.user, account.id, 'sso', await landingPageOf(app, result.user));
       }
     }

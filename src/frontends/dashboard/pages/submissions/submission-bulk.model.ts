@@ -1,4 +1,8 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Form } from '../../../../features/forms/form.types.js';
+import { formatBytes } from '../../../../platform/lib/file-links.js';
+import { formatTimeInWords } from '../../../../platform/lib/time-zone.js';
+import { viewerTimeZone } from '../../page.js';
 
 /** What a bulk action is applied to: ticked rows, or every submission the list's filter matches. */
 export type BulkTargets = { scope: 'ids'; ids: string[] } | { scope: 'all'; count: number };
@@ -37,12 +41,33 @@ export function describeSends(sends: FormSends): string[] {
   return lines;
 }
 
+/** One submission about to be deleted, as the question names it: when it came, and its files. */
+export interface DeletedSubmission {
+  id: string;
+  /** When it was received, in the viewer's words. */
+  received: string;
+  files: Array<{ name: string; size: string }>;
+}
+
+/** The one submission a delete names (the account's only), with its files. */
+export async function deletedSubmissionOf(app: FastifyInstance, request: FastifyRequest, submissionId: string): Promise<DeletedSubmission> {
+  const submission = await app.services.submissionQueries.getSubmission(request.owner!.id, submissionId);
+  const files = await app.services.files.listFilesOfSubmission(submission.id);
+  return {
+    id: submission.id,
+    received: formatTimeInWords(viewerTimeZone(request), submission.createdAt),
+    files: files.map((f) => ({ name: f.name, size: formatBytes(f.size) })),
+  };
+}
+
 /** The confirmation page before a bulk delete, or a "not spam" that sends submissions on. */
 export function confirmBulkModel(input: {
   form: Form;
   action: 'delete' | 'not-spam';
   targets: BulkTargets;
   back: string;
+  /** delete of one submission: which one, so the question can name it and its files. */
+  one?: DeletedSubmission | undefined;
   /** not-spam: how many of the targets were never sent on (those will be now), and what each sends. */
   releasable?: number;
   sends?: FormSends;
@@ -52,11 +77,18 @@ export function confirmBulkModel(input: {
   const these = targets.scope === 'all' ? `All ${plural(n, 'submission')} matching the filter` : n === 1 ? 'The submission' : `The ${n} selected submissions`;
   const common = { form, back, action: input.action, ids: targets.scope === 'ids' ? targets.ids : [], scopeAll: targets.scope === 'all' };
   if (input.action === 'delete') {
+    const one = n === 1 ? input.one : undefined;
+    const subject = one ? `The submission ${one.id} to ${form.name}, received ${one.received},` : `${these} of ${form.name}`;
+    const files = one
+      ? one.files.length === 0
+        ? ''
+        : ` ${one.files.length === 1 ? 'Its file is deleted with it:' : `Its ${one.files.length} files are deleted with it:`}`
+      : ` Their uploaded files go with them.`;
     return {
       ...common,
       heading: n === 1 ? 'Delete this submission?' : `Delete ${plural(n, 'submission')}?`,
-      question: `${these} of ${form.name} will be deleted for good, with ${n === 1 ? 'its' : 'their'} pending hook deliveries. This cannot be undone.`,
-      sends: [],
+      question: `${subject} will be deleted for good, with ${n === 1 ? 'its' : 'their'} pending deliveries. This cannot be undone.${n === 1 && !one ? ' Its uploaded files go with it.' : files}`,
+      sends: one ? one.files.map((f) => `${f.name} (${f.size})`) : [],
       confirmLabel: n === 1 ? 'Delete submission' : `Delete ${plural(n, 'submission')}`,
       danger: true,
     };

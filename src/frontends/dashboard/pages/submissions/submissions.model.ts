@@ -227,7 +227,7 @@ export function spamFilterStatusText(status: { spam: number; ham: number; needed
 export function messageLogModel(messages: MessageLogEntry[]) {
   return messages.map((m) => ({
     ...m,
-    stateText: m.state === 'skipped' || m.state === 'failed' ? `${m.state}${m.reason ? `: ${m.reason}` : ''}` : m.state,
+    stateText: m.state === 'skipped' || m.state === 'failed' || m.state === 'retrying' ? `${m.state}${m.reason ? `: ${m.reason}` : ''}` : m.state,
     answer: m.lastStatus ?? (m.state === 'failed' ? '' : '—'),
   }));
 }

@@ -9,7 +9,7 @@ import { CSV_BOM, csvHeader, csvRow, ndjsonRow } from './export.js';
 import { MAX_MATCHING, type ExportFilter } from '../../../../features/submissions/submission-browse.service.js';
 import type { SubmissionTriage } from '../../../../features/inbox/inbox.types.js';
 import { inboxPages } from '../inbox/inbox.routes.js';
-import { confirmBulkModel } from './submission-bulk.model.js';
+import { confirmBulkModel, deletedSubmissionOf } from './submission-bulk.model.js';
 import { submissionInboxModel } from '../inbox/submission-inbox.views.js';
 import {
   messageLogModel,
@@ -198,7 +198,7 @@ export async function submissionPages(app: FastifyInstance): Promise<void> {
     const form = await app.services.forms.getFormOfAccount(request.owner!.id, submission.formId);
     const listUrl = `/dashboard/forms/${form.id}/submissions`;
     if (request.body?.confirm !== '1') {
-      return sendPage(reply, 'confirmBulk', pageContext(request, reply, 'Confirm'), confirmBulkModel({ form, action: 'delete', targets: { scope: 'ids', ids: [submission.id] }, back: listUrl }));
+      return sendPage(reply, 'confirmBulk', pageContext(request, reply, 'Confirm'), confirmBulkModel({ form, action: 'delete', targets: { scope: 'ids', ids: [submission.id] }, back: listUrl, one: await deletedSubmissionOf(app, request, submission.id) }));
     }
     await app.services.lifecycle.deleteSubmissions(request.owner!.id, form.id, [submission.id]);
     setFlash(reply, { notice: 'Deleted 1 submission.' }, secure);

@@ -110,7 +110,7 @@ export const submissionViews: Record<string, string> = {
 <div class="table-wrap">
 <table class="attempts stacked messages"><thead><tr><th>Message</th><th>To</th><th>State</th><th>Attempts</th><th>Last answer</th><th>Queued</th><th>Last attempt</th><th><span class="sr">Action</span></th></tr></thead><tbody>
 <% it.messages.forEach(function (m) { %>
-<tr data-message="<%= m.id %>"><td data-label="Message"><%= m.kind %></td><td data-label="To"><code><%= m.target %></code></td><td data-label="State" class="state-<%= m.state %>"><%= m.stateText %></td>
+<tr data-message="<%= m.id %>"><td data-label="Message"><%= m.kind %></td><td data-label="To"><code><%= m.target %></code></td><td data-label="State" class="state-<%= m.state %>"><%= m.stateText %><% if (m.nextAttemptAt) { %><br><span class="muted">next attempt <%~ it.h.timeTag(m.nextAttemptAt) %></span><% } %></td>
 <td data-label="Attempts"><%= m.attempts %></td><td data-label="Last answer"><%= m.answer %><% if (m.earlierAttempts && m.earlierAttempts.length > 0) { %><details class="earlier"><summary>Earlier attempts (<%= m.earlierAttempts.length %>)</summary><ol><% m.earlierAttempts.forEach(function (a) { %><li><%~ it.h.timeTag(a.at) %>: <%= a.answer %></li><% }) %></ol></details><% } %></td><td data-label="Queued"><%~ it.h.timeTag(m.createdAt) %></td>
 <td data-label="Last attempt"><%~ m.lastAttemptAt ? it.h.timeTag(m.lastAttemptAt) : '—' %></td>
 <td data-label="Action"><% if (m.canSendAgain && it.can('deliveries.resend')) { %><form method="post" action="/dashboard/submissions/<%= it.submission.id %>/send-again" class="inline">
