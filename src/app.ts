@@ -17,6 +17,7 @@ import { mcpRoutes } from './frontends/mcp/mcp.routes.js';
 import { acceptEveryHttpMethod, answerFrameworkError, rejectUnstorableInput } from './platform/http/request-input.js';
 import { refuseRequestsWhileClosing } from './platform/http/closing.js';
 import { openApiPlugin } from './platform/http/openapi.js';
+import { configSchemaRoutes } from './features/config-as-code/config-schema.routes.js';
 import { echoRequestId, requestIdFor } from './platform/http/request-id.js';
 import { logRedactPaths, withRedactedRequests } from './platform/http/request-log.js';
 import { createMetrics } from './platform/metrics/metrics.js';
@@ -183,6 +184,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   await app.register(openApiPlugin);
   await app.register(healthRoutes);
+  await app.register(configSchemaRoutes);
   await app.register(submitRoutes);
   await app.register(clientScriptRoutes(clientScript));
   await app.register(botCheckRoutes);

@@ -40,6 +40,9 @@ import { SpamFilterService } from './features/spam-filter/spam-filter.service.js
 import { DatabaseCopyService } from './features/database-copy/database-copy.service.js';
 import { FileService } from './features/files/file.service.js';
 import { createFileStorage } from './features/files/file-storage.factory.js';
+import { ConfigAsCodeService } from './features/config-as-code/config.service.js';
+import { LocalConfigTarget, type ConfigTransaction } from './features/config-as-code/local-target.js';
+import { joinTransaction } from './platform/db/joined-transaction.js';
 
 /** Every domain service, built once per process (or per test app) and shared by HTTP and CLI. */
 export interface Services {
@@ -91,6 +94,10 @@ export interface Services {
   readonly databaseCopy: DatabaseCopyService;
   /** Uploaded files: storage, downloads, signed links, removal (docs/files.md). */
   readonly files: FileService;
+  /** `formgate plan`, `apply` and `export` (docs/config-as-code.md). */
+  readonly configAsCode: ConfigAsCodeService;
+  /** This database as what a configuration file is applied to, in one transaction. */
+  readonly localConfigTarget: LocalConfigTarget;
   readonly formConfig: FormConfigService;
   readonly apiIdempotency: ApiIdempotencyService;
 }
@@ -112,12 +119,8 @@ export function createServices(
 ): Services {
   const metrics = options.metrics ?? createMetrics();
   const audit = new AuditService(handle.db, config.auditRetentionDays);
-  const forms = new FormService(
-    handle.db,
-    { turnstile: config.turnstileSecretKey, hcaptcha: config.hcaptchaSecretKey, recaptcha: config.recaptchaSecretKey },
-    Date.now,
-    audit,
-  );
+  const formSecretDefaults = { turnstile: config.turnstileSecretKey, hcaptcha: config.hcaptchaSecretKey, recaptcha: config.recaptchaSecretKey };
+  const forms = new FormService(handle.db, formSecretDefaults, Date.now, audit);
   const instanceSecrets = new InstanceSecretService(handle.db);
   const files = new FileService(
     handle,
@@ -176,6 +179,21 @@ export function createServices(
   // Only a member who may triage is assigned submissions: losing that (removed, left, made a viewer) clears theirs.
   members.onMembershipChanged((trx, change) => (roleMay(change.role ?? undefined, 'submissions.triage') ? Promise.resolve() : inbox.releaseAssignments(trx, change).then(() => undefined)));
   const wakeOutbox = () => outbox.wake();
+  // The services an apply writes through, built again on its transaction so that every write
+  // joins it. Only what those writes read and write is rebuilt; the rest is shared.
+  const configTransaction: ConfigTransaction = async (run) => {
+    await handle.db.transaction().execute(async (trx) => {
+      const db = joinTransaction(trx);
+      const joinedForms = new FormService(db, formSecretDefaults, Date.now, audit);
+      const joinedAccounts = new AccountService(db, config, async () => {}, audit);
+      await run({
+        forms: joinedForms,
+        notifications: new NotificationService({ ...handle, db }, config, joinedForms, outbox, mailer, audit),
+        integrations: new IntegrationService(db, config, joinedForms, outbox, audit),
+        hooks: new HookService(db, config, joinedForms, joinedAccounts, outbox, audit),
+      });
+    });
+  };
   metrics.setOutboxPendingSource(() => outbox.countPending());
   return {
     config,
@@ -210,5 +228,7 @@ export function createServices(
     suppressions: new SuppressionService(handle.db, instanceSecrets),
     databaseCopy: new DatabaseCopyService(handle),
     files,
+    configAsCode: new ConfigAsCodeService(),
+    localConfigTarget: new LocalConfigTarget({ accounts, forms, notifications, integrations, hooks, lifecycle }, configTransaction),
   };
 }

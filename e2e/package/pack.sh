@@ -20,7 +20,7 @@ echo "packing formgate $version"
 tarball=$(npm pack --silent --pack-destination "$work" 2>/dev/null | tail -1)
 [ -f "$work/$tarball" ] || fail "npm pack produced no tarball"
 contents=$(tar -tzf "$work/$tarball")
-for required in package/bin/formgate.js package/dist/src/frontends/cli/index.js package/dist/src/server.js package/client/dist/formgate.min.js package/client/dist/formgate-seal.min.js package/client/dist/dashboard-sealed.min.js package/LICENSE package/.env.example package/CHANGELOG.md; do
+for required in package/bin/formgate.js package/dist/src/frontends/cli/index.js package/dist/src/server.js package/dist/client/src/api/index.js package/client/dist/formgate.min.js package/client/dist/formgate-seal.min.js package/client/dist/dashboard-sealed.min.js package/LICENSE package/.env.example package/CHANGELOG.md; do
   grep -qx "$required" <<<"$contents" || fail "$required is missing from the tarball"
 done
 if grep -q '^package/\(src\|test\|bench\)/' <<<"$contents"; then fail "sources or tests are in the tarball"; fi

@@ -363,3 +363,12 @@ export function loadConfig(): Config {
   loadDotenv({ quiet: true });
   return parseConfig(process.env);
 }
+
+/**
+ * The environment after `.env`, for variables whose names the operator chooses rather than
+ * Formgate: a configuration file's `${VARIABLE}` secret references (docs/config-as-code.md).
+ */
+export function environmentVariables(): Readonly<Record<string, string | undefined>> {
+  loadDotenv({ quiet: true });
+  return { ...process.env };
+}

@@ -22,7 +22,7 @@ import {
   setIntegrationEnabled,
   updateIntegrationRow,
 } from './integration.repository.js';
-import { MAX_INTEGRATIONS_PER_FORM, type ChatKind, type Integration, type IntegrationAttempt } from './integration.types.js';
+import { MAX_INTEGRATIONS_PER_FORM, type ChatKind, type Integration, type IntegrationAttempt, type IntegrationTarget } from './integration.types.js';
 import type { KindInput } from './service-kind.js';
 import { findServiceKind, INTEGRATION_KINDS } from './service-kinds.js';
 import type { OutboxService } from '../outbox/outbox.service.js';
@@ -292,6 +292,18 @@ export class IntegrationService {
   async listIntegrations(formId: string, accountId?: string): Promise<Integration[]> {
     const form = await this.getForm(formId, accountId);
     return (await listIntegrationRowsOfForm(this.db, form.id)).map(integrationRowToIntegration);
+  }
+
+  /**
+   * The form's integrations with their secrets, for comparing them with a configuration file on
+   * this machine (docs/config-as-code.md); nothing shows these values.
+   */
+  async listIntegrationTargets(formId: string, accountId?: string): Promise<Array<{ integration: Integration; target: IntegrationTarget }>> {
+    const form = await this.getForm(formId, accountId);
+    return (await listIntegrationRowsOfForm(this.db, form.id)).map((row) => ({
+      integration: integrationRowToIntegration(row),
+      target: { kind: row.kind as ChatKind, url: row.url, token: row.token, chatId: row.chat_id },
+    }));
   }
 
   async getIntegration(id: string, accountId?: string): Promise<Integration> {

@@ -17,7 +17,8 @@ export interface OutputOptions {
 export async function withServices<T>(
   options: OutputOptions,
   run: (services: Services, config: Config) => Promise<T>,
-  describe: (result: T) => string,
+  /** The text printed without --json; undefined prints nothing (the command prints itself). */
+  describe: (result: T) => string | undefined,
 ): Promise<void> {
   const config = loadConfig();
   const handle = createDatabase(config.databaseUrl, { poolSize: 2 });
@@ -28,7 +29,8 @@ export async function withServices<T>(
     services = createServices(handle, config, logger);
     // What a command changes is the operator's doing in the audit log.
     const result = await runAsActor(() => ({ actor: { type: 'cli', label: 'cli' }, address: undefined }), () => run(services!, config));
-    process.stdout.write(options.json ? `${JSON.stringify(result)}\n` : `${describe(result)}\n`);
+    const text = options.json ? JSON.stringify(result) : describe(result);
+    if (text !== undefined) process.stdout.write(`${text}\n`);
   } finally {
     // Never started, so this only closes what a command opened (an SMTP connection).
     await services?.outbox.stop();

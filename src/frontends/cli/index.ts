@@ -13,6 +13,7 @@ import { registerMail } from './commands/mail.js';
 import { registerMembers } from './commands/members.js';
 import { registerMigrate } from './commands/migrate.js';
 import { registerMcp } from './commands/mcp.js';
+import { registerConfig } from './commands/config.js';
 import { registerServe } from './commands/serve.js';
 import { registerSuppressions } from './commands/suppressions.js';
 import { registerPurge, registerSubmissions } from './commands/submissions.js';
@@ -46,6 +47,7 @@ registerSuppressions(program);
 registerAudit(program);
 registerMembers(program);
 registerMcp(program);
+registerConfig(program);
 
 try {
   await program.parseAsync(process.argv);
