@@ -60,7 +60,8 @@ function valueHtml(value: unknown): string {
 }
 
 function submissionHtml(s: SubmissionForEmail, baseUrl: string, zone: string): string {
-  const rows = Object.entries(s.payload)
+  const entries: Array<[string, unknown]> = isSealedPayload(s.payload) ? [SEALED_LINE] : Object.entries(s.payload);
+  const rows = entries
     .map(([name, value]) => `<tr><th align="left" valign="top">${escapeHtml(name)}</th><td style="white-space:pre-wrap">${valueHtml(value)}</td></tr>`)
     .join('\n');
   const link = escapeHtml(submissionLink(baseUrl, s.id));
