@@ -99,19 +99,22 @@ describe('what a person sees', () => {
 
   it('a button stands level with the field beside it (within 2 px)', async () => {
     const submission = pages['/dashboard/submissions/:id']!.signedIn![0]!;
-    const buttons = [
+    const buttons: Array<{ path: string; button: string; tick?: string }> = [
       { path: '/dashboard/forms', button: 'form[action="/dashboard/forms"] button' },
       { path: '/dashboard/keys', button: 'form[action="/dashboard/keys"] button' },
       { path: '/dashboard/members', button: 'form[action="/dashboard/members/invitations"] button' },
-      { path: pages['/dashboard/forms/:id/submissions']!.signedIn![0]!, button: '#bulk button[value=tag]' },
+      // The bulk bar shows once a row is ticked.
+      { path: pages['/dashboard/forms/:id/submissions']!.signedIn![0]!, button: '#bulk button[value=tag]', tick: 'input[name=ids]' },
       { path: submission, button: 'button[value=tag]' },
       { path: submission, button: 'button[value=assign]' },
       { path: '/dashboard/hooks', button: 'form.redeliver button' },
     ];
     for (const width of [1440, 390]) {
       const page = await ownerTab(width);
-      for (const { path, button } of buttons) {
+      for (const { path, button, tick } of buttons) {
         await page.goto(`${t.url}${path}`);
+        if (tick) await page.locator(tick).first().check();
+        await page.locator(button).first().waitFor({ state: 'visible' });
         // The field just before the button in its row: the one a person reads it with.
         const [pressed, field, startsLine] = await page.locator(button).first().evaluate((el) => {
           const own = el.getBoundingClientRect();

@@ -109,6 +109,8 @@ afterAll(async () => {
 describe('sealed forms in the browser', () => {
   it('the owner makes an identity: key.txt as age-keygen writes it, kept in the browser under a passphrase', async () => {
     await ownerTab.goto(`${t.url}/dashboard/forms/${form.id}/settings`);
+    // Folded while the form is not sealed.
+    await ownerTab.click('#sealed-setup > summary');
     const made = await makeKey(ownerTab);
     ownerRecipient = made.recipient;
     expect(ownerRecipient).toMatch(/^age1[0-9a-z]{58}$/);

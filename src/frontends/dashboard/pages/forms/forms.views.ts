@@ -10,17 +10,7 @@ export const formViews: Record<string, string> = {
 <p class="muted">The form posts to this endpoint. Submit URL: <code class="submit-url" id="submit-url"><%= it.submitUrl %></code></p>
 <p class="muted">Read only: an owner or admin changes the form's settings.</p>
 <h3>Plain HTML</h3>
-<pre id="snippet"><%= it.snippet %></pre>
-<button type="button" class="copy" data-copy="snippet">Copy snippet</button><span class="copy-status" role="status"></span>
-<details class="variant"><summary>With Formgate's script: submits in place</summary>
-<pre id="snippet-script"><%= it.scriptSnippet %></pre>
-<button type="button" class="copy" data-copy="snippet-script">Copy snippet</button><span class="copy-status" role="status"></span>
-</details>
-<details class="variant"><summary>React</summary>
-<p class="muted">With <code>npm install formgate-client</code>.</p>
-<pre id="snippet-react"><%= it.reactSnippet %></pre>
-<button type="button" class="copy" data-copy="snippet-react">Copy snippet</button><span class="copy-status" role="status"></span>
-</details>
+<%~ include('@snippetVariants', it) %>
 </section>`,
   forms: `<section class="card">
 <div class="row"><h1>Forms</h1></div>

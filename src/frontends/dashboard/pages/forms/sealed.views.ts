@@ -1,7 +1,7 @@
 /**
  * The settings page's "Sealed form" section: the recipients a sealed form's submissions are
  * encrypted to in the visitor's browser, adding one by pasting its `age1…` recipient, removing
- * one, and unsealing. Its own partial, so the in-browser key maker can be added beside it.
+ * one, and unsealing (folded while the form is not sealed). Its own partial, so the in-browser key maker can be added beside it.
  */
 export const sealedViews: Record<string, string> = {
   sealedSettings: `<% var sealed = it.form.sealed, sv = it.sealed.values, se = it.sealed.fieldErrors; %>
@@ -22,8 +22,9 @@ export const sealedViews: Record<string, string> = {
   </tbody></table>
   <p class="muted">Removing a recipient, or unsealing, changes only what new submissions are encrypted to; what was stored stays as it was sealed.</p>
   <% } else { %>
-  <p class="muted" id="sealed-off">Off. A sealed form's submissions are encrypted in the visitor's browser with <a href="https://age-encryption.org">age</a> to recipients you choose, and this server stores only the ciphertext. Spam rules, required fields, the learning filter, search, the confirmation email and field values in notifications, chat and exports then cannot work; bot checks, the honeypot, rate limits, hooks and retention still do. A form that keeps files cannot be sealed.</p>
+  <p class="muted" id="sealed-off">Off. Sealed, a form's submissions are encrypted in the visitor's browser with <a href="https://age-encryption.org">age</a> and this server stores only ciphertext: spam rules, search, the confirmation email and field values in notifications, chat and exports stop; bot checks, hooks and retention go on. Not with files.</p>
   <% } %>
+  <% if (!sealed) { %><details id="sealed-setup"<%= Object.keys(se).length > 0 ? ' open' : '' %>><summary>Seal this form: make or paste a key</summary><% } %>
   <%~ include('@sealedKeyMaker', { fillId: 'sealed-recipient' }) %><script src="/dashboard/assets/sealed.js" defer></script>
   <form method="post" action="/dashboard/forms/<%= it.form.id %>/sealed/add" class="stack" id="sealed-add" novalidate>
     <input type="hidden" name="_csrf" value="<%= it.csrf %>">
@@ -33,6 +34,7 @@ export const sealedViews: Record<string, string> = {
     <% if (se.label) { %><p class="field-error" id="sealed-label-error"><%= se.label %></p><% } %>
     <button class="primary"><%= sealed ? 'Add recipient' : 'Seal this form' %></button>
   </form>
+  <% if (!sealed) { %></details><% } %>
   <% if (sealed) { %><form method="post" action="/dashboard/forms/<%= it.form.id %>/sealed/unseal" id="sealed-unseal">
     <input type="hidden" name="_csrf" value="<%= it.csrf %>">
     <button class="danger">Stop sealing new submissions</button>

@@ -6,15 +6,8 @@
  * without it shows them all).
  */
 export const settingsViews: Record<string, string> = {
-  settings: `<%~ include('@formNav', it) %>
-<% var v = it.values, has = function (k) { return v[k] !== undefined; }, err = function (k) { return it.fieldErrors[k]; }; %>
-<h1 class="page-title">Settings &amp; snippet</h1>
-<nav class="jump" aria-label="Sections of this page"><a href="#snippet-section">Snippet</a><a href="#general">General</a><a href="#after-submit">After a submission</a><a href="#bot-check">Bot check &amp; filter</a><a href="#spam-rules">Spam rules</a><a href="#privacy">Privacy</a><a href="#files">File uploads</a><a href="#sealed">Sealed form</a><a href="#notifications">Email notifications</a><a href="#submitter">Confirmation &amp; language</a><a href="#delete">Delete</a></nav>
-<section class="card" id="snippet-section">
-<h2>HTML snippet</h2>
-<p class="muted">Paste this into your page. Submit URL: <code class="submit-url" id="submit-url"><%= it.submitUrl %></code></p>
-<h3>Plain HTML</h3>
-<p class="muted">Posts the page to Formgate, which redirects to your success page or its thank-you page.</p>
+  /** The plain snippet and its two variants, each with its copy button: the settings page and the read-only snippet page. */
+  snippetVariants: `<p class="muted">Posts the page to Formgate, which redirects to your success page or its thank-you page.</p>
 <pre id="snippet"><%= it.snippet %></pre>
 <button type="button" class="copy" data-copy="snippet">Copy snippet</button><span class="copy-status" role="status"></span>
 <details class="variant"><summary>With Formgate's script: submits in place</summary>
@@ -27,6 +20,16 @@ export const settingsViews: Record<string, string> = {
 <pre id="snippet-react"><%= it.reactSnippet %></pre>
 <button type="button" class="copy" data-copy="snippet-react">Copy snippet</button><span class="copy-status" role="status"></span>
 </details>
+`,
+  settings: `<%~ include('@formNav', it) %>
+<% var v = it.values, has = function (k) { return v[k] !== undefined; }, err = function (k) { return it.fieldErrors[k]; }; %>
+<h1 class="page-title">Settings &amp; snippet</h1>
+<nav class="jump" aria-label="Sections of this page"><a href="#snippet-section">Snippet</a><a href="#general">General</a><a href="#after-submit">After a submission</a><a href="#bot-check">Bot check &amp; filter</a><a href="#spam-rules">Spam rules</a><a href="#privacy">Privacy</a><a href="#files">File uploads</a><a href="#sealed">Sealed form</a><a href="#notifications">Email notifications</a><a href="#submitter">Confirmation &amp; language</a><a href="#delete">Delete</a></nav>
+<section class="card" id="snippet-section">
+<h2>HTML snippet</h2>
+<p class="muted">Paste this into your page. Submit URL: <code class="submit-url" id="submit-url"><%= it.submitUrl %></code></p>
+<h3>Plain HTML</h3>
+<%~ include('@snippetVariants', it) %>
 </section>
 <form method="post" action="/dashboard/forms/<%= it.form.id %>/settings" class="settings-form" novalidate>
   <input type="hidden" name="_csrf" value="<%= it.csrf %>">
