@@ -236,7 +236,8 @@ describe(`configuration as code with service integrations, on ${testDialect}`, (
   const serviceSource = (file: ConfigFile) => source(file, 'json', serviceEnv);
   const integrationsOf = async (accountId: string) => {
     const form = (await t.services.forms.listForms(accountId)).find((f) => f.key === 'signup')!;
-    return t.services.integrations.listIntegrations(form.id);
+    // Both are made in the same instant: by kind, so that the order is the same on every database.
+    return (await t.services.integrations.listIntegrations(form.id)).sort((a, b) => a.kind.localeCompare(b.kind));
   };
 
   it('creates sheets and mailchimp integrations from their fields; a second apply changes nothing', async () => {
@@ -248,8 +249,8 @@ describe(`configuration as code with service integrations, on ${testDialect}`, (
     ]);
     const made = await integrationsOf(owner.id);
     expect(made.map((i) => [i.kind, i.settings, i.secrets])).toEqual([
-      ['sheets', { spreadsheet, sheet: 'Leads', serviceAccount: 'rows@formgate-test.iam.gserviceaccount.com' }, { key: 'set' }],
       ['mailchimp', { audience: 'a1b2c3d4e5', dataCenter: 'us21', consentField: 'consent' }, { apiKey: 'set' }],
+      ['sheets', { spreadsheet, sheet: 'Leads', serviceAccount: 'rows@formgate-test.iam.gserviceaccount.com' }, { key: 'set' }],
     ]);
     const before = await rowCounts(owner.id);
     expect((await plan(serviceSource(serviceFile(owner.email)))).changes).toBe(0);
@@ -261,10 +262,13 @@ describe(`configuration as code with service integrations, on ${testDialect}`, (
     const owner = await createAccount(t.services, { planId: 'pro' });
     await apply(serviceSource(serviceFile(owner.email)));
     const result = await t.services.configAsCode.export(t.services.localConfigTarget, owner.email);
-    expect(result.file.forms[0]!.integrations).toEqual([
-      { kind: 'sheets', name: 'Rows', enabled: true, spreadsheet, sheet: 'Leads' },
-      { kind: 'mailchimp', name: 'List', enabled: true, audience: 'a1b2c3d4e5', consentField: 'consent' },
-    ]);
+    expect(result.file.forms[0]!.integrations).toHaveLength(2);
+    expect(result.file.forms[0]!.integrations).toEqual(
+      expect.arrayContaining([
+        { kind: 'sheets', name: 'Rows', enabled: true, spreadsheet, sheet: 'Leads' },
+        { kind: 'mailchimp', name: 'List', enabled: true, audience: 'a1b2c3d4e5', consentField: 'consent' },
+      ]),
+    );
     expect(result.notes).toEqual(expect.arrayContaining([expect.stringContaining('the sheets integration "Rows" keeps its secrets; add "key"')]));
     expect(JSON.stringify(result.file)).not.toContain('PRIVATE KEY');
     expect(JSON.stringify(result.file)).not.toContain(serviceEnv.MAILCHIMP_KEY);
@@ -275,16 +279,16 @@ describe(`configuration as code with service integrations, on ${testDialect}`, (
   it('a changed setting updates the integration in place and keeps its ID and secret', async () => {
     const owner = await createAccount(t.services, { planId: 'pro' });
     await apply(serviceSource(serviceFile(owner.email)));
-    const [sheets] = await integrationsOf(owner.id);
+    const [mailchimp, sheets] = await integrationsOf(owner.id);
     const shown = await plan(serviceSource(serviceFile(owner.email, 'Archive')));
     expect(shown.forms[0]!.integrations.map((i) => [i.action, i.kind, i.id, i.reason])).toEqual([['update', 'sheets', sheets!.id, 'sheet "Leads" → "Archive"']]);
     await apply(serviceSource(serviceFile(owner.email, 'Archive')));
     const after = await integrationsOf(owner.id);
     expect(after.map((i) => [i.id, i.kind, i.settings.sheet ?? null])).toEqual([
+      [mailchimp!.id, 'mailchimp', null],
       [sheets!.id, 'sheets', 'Archive'],
-      [after[1]!.id, 'mailchimp', null],
     ]);
-    const stored = (await t.services.integrations.listIntegrationTargets(after[0]!.formId)).find((i) => i.integration.id === sheets!.id)!;
+    const stored = (await t.services.integrations.listIntegrationTargets(sheets!.formId)).find((i) => i.integration.id === sheets!.id)!;
     expect(stored.secrets.key).toMatchObject({ client_email: 'rows@formgate-test.iam.gserviceaccount.com' });
     expect((await plan(serviceSource(serviceFile(owner.email, 'Archive')))).changes).toBe(0);
   });
