@@ -4,6 +4,7 @@ import { stringifyConfigFile } from '../../src/features/config-as-code/config-fi
 import { formatPlan, planView } from '../../src/features/config-as-code/config-plan-text.js';
 import type { ConfigFile } from '../../src/features/config-as-code/config-file.schema.js';
 import type { ConfigSource } from '../../src/features/config-as-code/config.service.js';
+import { RemoteConfigTarget } from '../../src/features/config-as-code/remote-target.js';
 import { buildTestApp, type AppUnderTest } from '../helpers/app.js';
 import { testDialect } from '../helpers/database.js';
 import { createAccount } from '../helpers/factories.js';
@@ -298,5 +299,24 @@ describe(`configuration as code with service integrations, on ${testDialect}`, (
     const file = serviceFile(owner.email);
     (file.forms[0]!.integrations![1] as Record<string, unknown>).apiKey = serviceEnv.MAILCHIMP_KEY;
     await expect(plan(serviceSource(file))).rejects.toMatchObject({ code: 'validation_failed', fieldErrors: { 'forms.0.integrations.1.apiKey': expect.stringContaining('${VARIABLE}') } });
+  });
+
+  it('through the API: creates them, plans no change again, and updates a setting in place', async () => {
+    const owner = await createAccount(t.services, { planId: 'pro' });
+    const { apiKey } = await t.services.apiKeys.createApiKey(owner.id, 'config', 'manage');
+    const remote = new RemoteConfigTarget(t.config.baseUrl, apiKey, t.fetch as typeof fetch);
+    const file = (sheet: string) => ({ ...serviceFile(owner.email, sheet), account: undefined });
+    const first = await t.services.configAsCode.apply(serviceSource(file('Leads')), remote, noPrune);
+    expect(first.forms[0]!.integrations.map((i) => i.action)).toEqual(['add', 'add']);
+    const [mailchimp, sheets] = await integrationsOf(owner.id);
+    expect(sheets!.settings).toMatchObject({ spreadsheet, sheet: 'Leads' });
+    const again = (await t.services.configAsCode.plan(serviceSource(file('Leads')), remote, noPrune)).plan;
+    expect(again.changes).toBe(0);
+    await t.services.configAsCode.apply(serviceSource(file('Archive')), remote, noPrune);
+    const after = await integrationsOf(owner.id);
+    expect(after.map((i) => [i.id, i.settings.sheet ?? null, i.secrets])).toEqual([
+      [mailchimp!.id, null, { apiKey: 'set' }],
+      [sheets!.id, 'Archive', { key: 'set' }],
+    ]);
   });
 });
