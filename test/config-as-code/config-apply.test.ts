@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateKeyPairSync } from 'node:crypto';
 import { stringifyConfigFile } from '../../src/features/config-as-code/config-file.js';
 import { formatPlan, planView } from '../../src/features/config-as-code/config-plan-text.js';
 import type { ConfigFile } from '../../src/features/config-as-code/config-file.schema.js';
 import type { ConfigSource } from '../../src/features/config-as-code/config.service.js';
+import { RemoteConfigTarget } from '../../src/features/config-as-code/remote-target.js';
 import { buildTestApp, type AppUnderTest } from '../helpers/app.js';
 import { testDialect } from '../helpers/database.js';
 import { createAccount } from '../helpers/factories.js';
@@ -200,5 +202,121 @@ describe('the configuration file\'s JSON Schema', () => {
     const schema = await res.json();
     expect(schema).toMatchObject({ $id: `${t.services.config.baseUrl}/v1/config.schema.json`, type: 'object', required: ['forms'] });
     expect(Object.keys(schema.properties.forms.items.properties)).toEqual(['key', 'name', 'settings', 'recipients', 'integrations', 'hooks']);
+  });
+});
+
+describe(`configuration as code with service integrations, on ${testDialect}`, () => {
+  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const keyFile = JSON.stringify({
+    type: 'service_account',
+    project_id: 'formgate-test',
+    private_key_id: 'abc123',
+    private_key: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+    client_email: 'rows@formgate-test.iam.gserviceaccount.com',
+    client_id: '1234567890',
+    token_uri: 'https://oauth2.googleapis.com/token',
+  });
+  const serviceEnv = { ...environment, SHEETS_KEY: keyFile, MAILCHIMP_KEY: `${'0123456789abcdef'.repeat(2)}-us21` };
+  const spreadsheet = '1BxiMVs0XRA5nFMdKvBdBZjgmUUqptlbs74OgvE2upms';
+
+  function serviceFile(account: string, sheet = 'Leads'): ConfigFile {
+    return {
+      account,
+      forms: [
+        {
+          key: 'signup',
+          name: 'Sign-up',
+          integrations: [
+            { kind: 'sheets', name: 'Rows', spreadsheet, sheet, key: '${SHEETS_KEY}' },
+            { kind: 'mailchimp', name: 'List', audience: 'a1b2c3d4e5', consentField: 'consent', apiKey: '${MAILCHIMP_KEY}' },
+          ],
+        },
+      ],
+    };
+  }
+  const serviceSource = (file: ConfigFile) => source(file, 'json', serviceEnv);
+  const integrationsOf = async (accountId: string) => {
+    const form = (await t.services.forms.listForms(accountId)).find((f) => f.key === 'signup')!;
+    // Both are made in the same instant: by kind, so that the order is the same on every database.
+    return (await t.services.integrations.listIntegrations(form.id)).sort((a, b) => a.kind.localeCompare(b.kind));
+  };
+
+  it('creates sheets and mailchimp integrations from their fields; a second apply changes nothing', async () => {
+    const owner = await createAccount(t.services, { planId: 'pro' });
+    const first = await apply(serviceSource(serviceFile(owner.email)));
+    expect(first.forms[0]!.integrations.map((i) => [i.action, i.kind, i.name])).toEqual([
+      ['add', 'sheets', 'Rows'],
+      ['add', 'mailchimp', 'List'],
+    ]);
+    const made = await integrationsOf(owner.id);
+    expect(made.map((i) => [i.kind, i.settings, i.secrets])).toEqual([
+      ['mailchimp', { audience: 'a1b2c3d4e5', dataCenter: 'us21', consentField: 'consent' }, { apiKey: 'set' }],
+      ['sheets', { spreadsheet, sheet: 'Leads', serviceAccount: 'rows@formgate-test.iam.gserviceaccount.com' }, { key: 'set' }],
+    ]);
+    const before = await rowCounts(owner.id);
+    expect((await plan(serviceSource(serviceFile(owner.email)))).changes).toBe(0);
+    expect((await apply(serviceSource(serviceFile(owner.email)))).changes).toBe(0);
+    expect(await rowCounts(owner.id)).toEqual(before);
+  });
+
+  it('export writes their settings, never their secrets, and applying it plans no change', async () => {
+    const owner = await createAccount(t.services, { planId: 'pro' });
+    await apply(serviceSource(serviceFile(owner.email)));
+    const result = await t.services.configAsCode.export(t.services.localConfigTarget, owner.email);
+    expect(result.file.forms[0]!.integrations).toHaveLength(2);
+    expect(result.file.forms[0]!.integrations).toEqual(
+      expect.arrayContaining([
+        { kind: 'sheets', name: 'Rows', enabled: true, spreadsheet, sheet: 'Leads' },
+        { kind: 'mailchimp', name: 'List', enabled: true, audience: 'a1b2c3d4e5', consentField: 'consent' },
+      ]),
+    );
+    expect(result.notes).toEqual(expect.arrayContaining([expect.stringContaining('the sheets integration "Rows" keeps its secrets; add "key"')]));
+    expect(JSON.stringify(result.file)).not.toContain('PRIVATE KEY');
+    expect(JSON.stringify(result.file)).not.toContain(serviceEnv.MAILCHIMP_KEY);
+    const shown = await plan(source(result.file, 'yaml', serviceEnv));
+    expect(shown.changes).toBe(0);
+  });
+
+  it('a changed setting updates the integration in place and keeps its ID and secret', async () => {
+    const owner = await createAccount(t.services, { planId: 'pro' });
+    await apply(serviceSource(serviceFile(owner.email)));
+    const [mailchimp, sheets] = await integrationsOf(owner.id);
+    const shown = await plan(serviceSource(serviceFile(owner.email, 'Archive')));
+    expect(shown.forms[0]!.integrations.map((i) => [i.action, i.kind, i.id, i.reason])).toEqual([['update', 'sheets', sheets!.id, 'sheet "Leads" → "Archive"']]);
+    await apply(serviceSource(serviceFile(owner.email, 'Archive')));
+    const after = await integrationsOf(owner.id);
+    expect(after.map((i) => [i.id, i.kind, i.settings.sheet ?? null])).toEqual([
+      [mailchimp!.id, 'mailchimp', null],
+      [sheets!.id, 'sheets', 'Archive'],
+    ]);
+    const stored = (await t.services.integrations.listIntegrationTargets(sheets!.formId)).find((i) => i.integration.id === sheets!.id)!;
+    expect(stored.secrets.key).toMatchObject({ client_email: 'rows@formgate-test.iam.gserviceaccount.com' });
+    expect((await plan(serviceSource(serviceFile(owner.email, 'Archive')))).changes).toBe(0);
+  });
+
+  it('a service secret written inline is refused with its place in the file', async () => {
+    const owner = await createAccount(t.services, { planId: 'pro' });
+    const file = serviceFile(owner.email);
+    (file.forms[0]!.integrations![1] as Record<string, unknown>).apiKey = serviceEnv.MAILCHIMP_KEY;
+    await expect(plan(serviceSource(file))).rejects.toMatchObject({ code: 'validation_failed', fieldErrors: { 'forms.0.integrations.1.apiKey': expect.stringContaining('${VARIABLE}') } });
+  });
+
+  it('through the API: creates them, plans no change again, and updates a setting in place', async () => {
+    const owner = await createAccount(t.services, { planId: 'pro' });
+    const { apiKey } = await t.services.apiKeys.createApiKey(owner.id, 'config', 'manage');
+    const remote = new RemoteConfigTarget(t.config.baseUrl, apiKey, t.fetch as typeof fetch);
+    const file = (sheet: string) => ({ ...serviceFile(owner.email, sheet), account: undefined });
+    const first = await t.services.configAsCode.apply(serviceSource(file('Leads')), remote, noPrune);
+    expect(first.forms[0]!.integrations.map((i) => i.action)).toEqual(['add', 'add']);
+    const [mailchimp, sheets] = await integrationsOf(owner.id);
+    expect(sheets!.settings).toMatchObject({ spreadsheet, sheet: 'Leads' });
+    const again = (await t.services.configAsCode.plan(serviceSource(file('Leads')), remote, noPrune)).plan;
+    expect(again.changes).toBe(0);
+    await t.services.configAsCode.apply(serviceSource(file('Archive')), remote, noPrune);
+    const after = await integrationsOf(owner.id);
+    expect(after.map((i) => [i.id, i.settings.sheet ?? null, i.secrets])).toEqual([
+      [mailchimp!.id, null, { apiKey: 'set' }],
+      [sheets!.id, 'Archive', { key: 'set' }],
+    ]);
   });
 });

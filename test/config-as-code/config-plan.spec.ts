@@ -50,7 +50,7 @@ function formState(overrides: Partial<FormState> = {}): FormState {
     },
     secrets: { accessKey: { set: true, value: 'sesame' }, turnstileSecret: { set: false }, hcaptchaSecret: { set: false }, recaptchaSecret: { set: false } },
     recipients: ['team@example.com'],
-    integrations: [{ id: 'int_1', kind: 'slack', name: 'Team chat', enabled: true, chatId: null, url: { set: true, value: environment.SLACK_URL }, token: { set: false } }],
+    integrations: [{ id: 'int_1', kind: 'slack', name: 'Team chat', enabled: true, chatId: null, url: { set: true, value: environment.SLACK_URL }, token: { set: false }, settings: {}, secrets: {} }],
     hooks: [{ id: 'hook_1', targetUrl: 'https://hooks.example.com/in' }],
     ...overrides,
   };
@@ -148,7 +148,7 @@ describe('the plan', () => {
     const current = formState({
       integrations: [
         { ...formState().integrations[0]!, url: { set: true, value: 'https://hooks.slack.com/services/T/B/old' } },
-        { id: 'int_2', kind: 'discord', name: 'Old', enabled: true, chatId: null, url: { set: true, value: 'https://discord.com/api/webhooks/1/x' }, token: { set: false } },
+        { id: 'int_2', kind: 'discord', name: 'Old', enabled: true, chatId: null, url: { set: true, value: 'https://discord.com/api/webhooks/1/x' }, token: { set: false }, settings: {}, secrets: {} },
       ],
       recipients: ['old@example.com'],
       hooks: [{ id: 'hook_2', targetUrl: 'https://old.example.com/hook' }],
@@ -182,3 +182,38 @@ describe('the plan', () => {
     expect(formatPlan(planView(plan))).toMatch(/^\+ form contact "Contact": create$/m);
   });
 });
+
+describe('service integrations in the configuration file', () => {
+  const withService = (integration: Record<string, unknown>) => JSON.stringify({ forms: [{ key: 'signup', name: 'Sign-up', integrations: [integration] }] });
+
+  it('takes a service kind by its declared fields, its secrets only as references, and lists them in the JSON Schema', () => {
+    const parsed = parseConfigFile(withService({ kind: 'listmonk', name: 'List', url: 'https://lists.example.com', username: 'formgate', token: '${LISTMONK_TOKEN}', lists: ['3'] }), 'json');
+    expect(parsed.forms[0]!.integrations).toEqual([{ kind: 'listmonk', name: 'List', url: 'https://lists.example.com', username: 'formgate', token: '${LISTMONK_TOKEN}', lists: ['3'] }]);
+    expect(() => parseConfigFile(withService({ kind: 'mailchimp', name: 'List', audience: 'a1', apiKey: 'inline-key' }), 'json')).toThrow(
+      expect.objectContaining({ fieldErrors: { 'forms.0.integrations.0.apiKey': expect.stringContaining('${VARIABLE}') } }),
+    );
+    expect(() => parseConfigFile(withService({ kind: 'sheets', name: 'Rows', spreadsheet: 'x', range: 'A1' }), 'json')).toThrow(/not valid/);
+    expect(() => parseConfigFile(withService({ kind: 'airtable', name: 'Base', table: 'Leads' }), 'json')).toThrow(
+      expect.objectContaining({ fieldErrors: expect.objectContaining({ 'forms.0.integrations.0.base': expect.any(String) }) }),
+    );
+    const schema = JSON.stringify(configFileJsonSchema('https://forms.example.com/v1/config.schema.json'));
+    for (const name of ['"spreadsheet"', '"audience"', '"consentField"', '"lists"', '"database"', '"apiKey"']) expect(schema).toContain(name);
+  });
+
+  it('resolves a service secret from the environment and plans a changed setting as old → new', () => {
+    const parsed = parseConfigFile(withService({ kind: 'mailchimp', name: 'List', audience: 'b2', apiKey: '${MC_KEY}' }), 'json');
+    const [form] = resolveSecrets(parsed, { MC_KEY: 'k-us21' });
+    expect(form!.integrations![0]).toMatchObject({ apiKey: 'k-us21' });
+    const current = formState({
+      key: 'signup',
+      name: 'Sign-up',
+      integrations: [{ id: 'int_9', kind: 'mailchimp', name: 'List', enabled: true, chatId: null, url: { set: false }, token: { set: false }, settings: { audience: 'a1', consentField: 'consent' }, secrets: { apiKey: { set: true, value: 'k-us21' } } }],
+    });
+    const plan = planConfig([form!], state(current), options);
+    expect(plan.forms[0]!.integrations).toEqual([
+      expect.objectContaining({ action: 'update', id: 'int_9', changes: { fields: { audience: 'b2', consentField: 'consent' } }, reason: 'audience "a1" → "b2"' }),
+    ]);
+    expect(formatPlan(planView(plan))).not.toContain('k-us21');
+  });
+});
+

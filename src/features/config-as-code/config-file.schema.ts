@@ -7,6 +7,7 @@ import {
   formLanguages,
   notifyModes,
 } from '../forms/form.types.js';
+import { SERVICE_KINDS, type ServiceKind } from '../integrations/integration.service.js';
 import { CHAT_KINDS } from '../integrations/integration.types.js';
 
 /** `${NAME}`: a secret is named in the file, and read from the environment when the file is used. */
@@ -69,12 +70,8 @@ export const settingsSchema = z
   })
   .partial();
 
-/**
- * A chat or push channel a form's submissions are also sent to; a form has one of each kind and
- * name. Integrations of the other kinds (spreadsheets, databases, mailing lists) are not in the
- * file, and left as they are.
- */
-export const integrationSchema = z.strictObject({
+/** A chat or push channel a form's submissions are also sent to; a form has one of each kind and name. */
+export const chatIntegrationSchema = z.strictObject({
   kind: z.enum(CHAT_KINDS),
   name: z.string().min(1).max(100),
   enabled: z.boolean().optional(),
@@ -84,6 +81,36 @@ export const integrationSchema = z.strictObject({
   token: secretOnly.optional(),
   chatId: z.string().optional(),
 });
+
+/**
+ * A service that keeps the data (a spreadsheet, a database, a mailing list): its fields by name,
+ * as the kind declares them. A secret left out keeps the stored one; so does a setting left out.
+ */
+function serviceIntegrationSchema(kind: ServiceKind) {
+  const fields: Record<string, z.ZodType> = {};
+  for (const field of kind.fields) {
+    const value = field.secret ? secretOnly : field.repeated ? z.array(z.string()) : z.string();
+    fields[field.name] = (field.required && !field.secret ? value : value.optional()).meta({ description: field.label });
+  }
+  return z.strictObject({ kind: z.literal(kind.kind), name: z.string().min(1).max(100), enabled: z.boolean().optional(), ...fields }).meta({ description: kind.label });
+}
+
+/** A service kind's entry, in the terms the rest of the code reads it. */
+export interface ServiceIntegrationEntry {
+  kind: string;
+  name: string;
+  enabled?: boolean | undefined;
+  [field: string]: string | string[] | boolean | undefined;
+}
+
+export type ChatIntegrationEntry = z.infer<typeof chatIntegrationSchema>;
+
+/** An integration of a form; a form has one of each kind and name. */
+export const integrationSchema = z.discriminatedUnion('kind', [chatIntegrationSchema, ...SERVICE_KINDS.map(serviceIntegrationSchema)]) as unknown as z.ZodType<
+  ChatIntegrationEntry | ServiceIntegrationEntry
+>;
+
+export const isChatEntry = (entry: IntegrationEntry): entry is ChatIntegrationEntry => (CHAT_KINDS as readonly string[]).includes(entry.kind);
 
 export const hookSchema = z.strictObject({ targetUrl: z.string() });
 

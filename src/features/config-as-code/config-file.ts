@@ -1,6 +1,7 @@
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { validationFailed } from '../../platform/errors.js';
-import { SECRET_REFERENCE, SECRET_SETTINGS, configFileSchema, type ConfigFile, type FormEntry } from './config-file.schema.js';
+import { findServiceKind } from '../integrations/integration.service.js';
+import { SECRET_REFERENCE, SECRET_SETTINGS, configFileSchema, isChatEntry, type ConfigFile, type FormEntry, type IntegrationEntry } from './config-file.schema.js';
 
 export type ConfigFormat = 'json' | 'yaml';
 
@@ -59,10 +60,13 @@ export function resolveSecrets(file: ConfigFile, environment: Readonly<Record<st
       }
     }
     const integrations = form.integrations?.map((integration, i) => {
-      const resolved = { ...integration };
+      const resolved: IntegrationEntry = { ...integration };
       const id = `integrations.${integration.kind}.${integration.name}`;
-      if (integration.url !== undefined) resolved.url = lookUp(integration.url, `forms.${index}.integrations.${i}.url`, sources, `${id}.url`);
-      if (integration.token !== undefined) resolved.token = lookUp(integration.token, `forms.${index}.integrations.${i}.token`, sources, `${id}.token`);
+      const secretNames = isChatEntry(integration) ? ['url', 'token'] : (findServiceKind(integration.kind)?.fields.filter((f) => f.secret).map((f) => f.name) ?? []);
+      for (const name of secretNames) {
+        const value = (integration as Record<string, unknown>)[name];
+        if (typeof value === 'string') (resolved as Record<string, unknown>)[name] = lookUp(value, `forms.${index}.integrations.${i}.${name}`, sources, `${id}.${name}`);
+      }
       return resolved;
     });
     return { ...form, ...(settings && { settings }), ...(integrations && { integrations }), secretSources: sources };

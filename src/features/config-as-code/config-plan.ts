@@ -1,7 +1,7 @@
 import type { FormSettingsInput } from '../forms/form.service.js';
-import { CHAT_KINDS } from '../integrations/integration.types.js';
+import { findServiceKind, type ServiceKind } from '../integrations/integration.service.js';
 import type { ResolvedForm } from './config-file.js';
-import { SECRET_SETTINGS, type FileSettings, type IntegrationEntry } from './config-file.schema.js';
+import { SECRET_SETTINGS, isChatEntry, type ChatIntegrationEntry, type FileSettings, type IntegrationEntry, type ServiceIntegrationEntry } from './config-file.schema.js';
 import type { AccountState, FormState, HookState, IntegrationState, IntegrationUpdate, NewIntegration, SecretState } from './config.types.js';
 
 export interface SettingChange {
@@ -137,13 +137,84 @@ function planSettings(wanted: FileSettings, current: FormState | undefined, opti
 
 const integrationId = (i: { kind: string; name: string }) => `${i.kind}\u0000${i.name}`;
 
-function toNewIntegration(entry: IntegrationEntry): NewIntegration {
-  return { kind: entry.kind, name: entry.name, url: entry.url, token: entry.token, chatId: entry.chatId, enabled: entry.enabled };
+/**
+ * A service's secret as stored is what its kind kept of the value: an object (a key file) only
+ * the parts it needs. The same when the parts it kept are the same.
+ */
+function sameServiceSecret(stored: string, wanted: string): boolean {
+  const asObject = (v: string): Record<string, unknown> | undefined => {
+    try {
+      const parsed = JSON.parse(v) as unknown;
+      return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  const kept = asObject(stored);
+  const given = asObject(wanted);
+  if (!kept || !given) return stored.trim() === wanted.trim();
+  return Object.keys(kept).every((part) => given[part] === undefined || same(given[part], kept[part]));
 }
 
-function planIntegrations(wanted: IntegrationEntry[], all: IntegrationState[], options: PlanOptions): IntegrationChange[] {
-  // The file names chat and push channels only: the form's other integrations are not its to remove.
-  const current = all.filter((i) => (CHAT_KINDS as readonly string[]).includes(i.kind));
+const fieldValue = (value: string | string[]) => (Array.isArray(value) ? value.map((v) => v.trim()) : value.trim());
+
+function toNewIntegration(entry: IntegrationEntry): NewIntegration {
+  if (isChatEntry(entry)) return { kind: entry.kind, name: entry.name, url: entry.url, token: entry.token, chatId: entry.chatId, enabled: entry.enabled };
+  const fields: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(entry)) if (name !== 'kind' && name !== 'name' && name !== 'enabled' && (typeof value === 'string' || Array.isArray(value))) fields[name] = value;
+  return { kind: entry.kind, name: entry.name, enabled: entry.enabled, fields };
+}
+
+/** What changes of a chat channel that stays: its chat ID, its secrets. */
+function chatChanges(entry: ChatIntegrationEntry, there: IntegrationState, options: PlanOptions, changes: IntegrationUpdate, reasons: string[]): void {
+  if (entry.chatId !== undefined && entry.chatId.trim() !== (there.chatId ?? '')) {
+    changes.chatId = entry.chatId;
+    reasons.push(`chatId ${JSON.stringify(there.chatId)} → ${JSON.stringify(entry.chatId)}`);
+  }
+  for (const part of ['url', 'token'] as const) {
+    const value = entry[part];
+    if (value === undefined) continue;
+    const verdict = compareSecret(value, there[part], options.writeSecrets, (v) => normalSecret(part, entry.kind, v));
+    if (writes(verdict)) {
+      changes[part] = value;
+      reasons.push(`${part}: secret ${verdict}`);
+    }
+  }
+}
+
+/**
+ * What changes of a service's integration that stays: its settings old → new, its secrets as
+ * set or changed. The service takes the settings together, so an update gives every one.
+ */
+function serviceChanges(kind: ServiceKind, entry: ServiceIntegrationEntry, there: IntegrationState, options: PlanOptions, changes: IntegrationUpdate, reasons: string[]): void {
+  const fields: Record<string, string | string[]> = {};
+  let changed = false;
+  for (const field of kind.fields) {
+    const value = entry[field.name];
+    if (field.secret) {
+      if (typeof value !== 'string') continue;
+      const current = there.secrets[field.name] ?? { set: false };
+      const verdict = current.set && current.value !== undefined ? (sameServiceSecret(current.value, value) ? 'unchanged' : 'changed') : compareSecret(value, current, options.writeSecrets);
+      if (writes(verdict)) {
+        fields[field.name] = value;
+        changed = true;
+        reasons.push(`${field.name}: secret ${verdict}`);
+      }
+      continue;
+    }
+    const before = there.settings[field.name];
+    if (typeof value === 'string' || Array.isArray(value)) {
+      fields[field.name] = value;
+      if (!same(fieldValue(value), before === undefined ? undefined : fieldValue(before))) {
+        changed = true;
+        reasons.push(`${field.name} ${JSON.stringify(before ?? null)} → ${JSON.stringify(value)}`);
+      }
+    } else if (before !== undefined) fields[field.name] = before;
+  }
+  if (changed) changes.fields = fields;
+}
+
+function planIntegrations(wanted: IntegrationEntry[], current: IntegrationState[], options: PlanOptions): IntegrationChange[] {
   const changeList: IntegrationChange[] = [];
   const existing = new Map<string, IntegrationState>();
   for (const integration of current) if (!existing.has(integrationId(integration))) existing.set(integrationId(integration), integration);
@@ -157,19 +228,9 @@ function planIntegrations(wanted: IntegrationEntry[], all: IntegrationState[], o
     kept.add(there.id);
     const changes: IntegrationUpdate = {};
     const reasons: string[] = [];
-    if (entry.chatId !== undefined && entry.chatId.trim() !== (there.chatId ?? '')) {
-      changes.chatId = entry.chatId;
-      reasons.push(`chatId ${JSON.stringify(there.chatId)} → ${JSON.stringify(entry.chatId)}`);
-    }
-    for (const part of ['url', 'token'] as const) {
-      const value = entry[part];
-      if (value === undefined) continue;
-      const verdict = compareSecret(value, there[part], options.writeSecrets, (v) => normalSecret(part, entry.kind, v));
-      if (writes(verdict)) {
-        changes[part] = value;
-        reasons.push(`${part}: secret ${verdict}`);
-      }
-    }
+    const kind = findServiceKind(entry.kind);
+    if (isChatEntry(entry)) chatChanges(entry, there, options, changes, reasons);
+    else if (kind) serviceChanges(kind, entry, there, options, changes, reasons);
     if (entry.enabled !== undefined && entry.enabled !== there.enabled) {
       changes.enabled = entry.enabled;
       reasons.push(entry.enabled ? 'turned on' : 'turned off');

@@ -1,6 +1,7 @@
+import { findServiceKind, storedAsFieldValue } from '../integrations/integration.service.js';
 import type { Form } from '../forms/form.types.js';
 import type { SecretSetting } from './config-file.schema.js';
-import type { FormState, SecretState } from './config.types.js';
+import type { FormState, IntegrationState, SecretState } from './config.types.js';
 
 /** A stored secret as a target on this machine sees it: with its value. */
 export const readSecret = (value: string | null): SecretState => (value === null ? { set: false } : { set: true, value });
@@ -50,3 +51,24 @@ export function formSecrets(form: Form): Record<SecretSetting, SecretState> {
     recaptchaSecret: readSecret(form.recaptchaSecret),
   };
 }
+
+/**
+ * A service kind's settings by field name, as the file writes them, and its secrets as the target
+ * sees them: `secret(name)` gives each one's state. Empty for the chat kinds.
+ */
+export function serviceFields(kind: string, settings: Record<string, unknown>, secret: (name: string) => SecretState): Pick<IntegrationState, 'settings' | 'secrets'> {
+  const state: Pick<IntegrationState, 'settings' | 'secrets'> = { settings: {}, secrets: {} };
+  for (const field of findServiceKind(kind)?.fields ?? []) {
+    if (field.secret) {
+      state.secrets[field.name] = secret(field.name);
+      continue;
+    }
+    const value = storedAsFieldValue(field, settings[field.name]);
+    if (value !== undefined) state.settings[field.name] = value;
+  }
+  return state;
+}
+
+/** A stored service secret with its value, as text (a key file's kept parts as JSON). */
+export const readStoredSecret = (value: unknown): SecretState =>
+  value === undefined || value === null ? { set: false } : { set: true, value: typeof value === 'string' ? value : JSON.stringify(value) };

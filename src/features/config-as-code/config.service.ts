@@ -1,8 +1,9 @@
-import { CHAT_KINDS, type ChatKind } from '../integrations/integration.types.js';
+import { findServiceKind } from '../integrations/integration.service.js';
+import type { ChatKind } from '../integrations/integration.types.js';
 import { parseConfigFile, resolveSecrets, type ConfigFormat, type ResolvedForm } from './config-file.js';
-import { SECRET_SETTINGS, type ConfigFile, type FormEntry } from './config-file.schema.js';
+import { SECRET_SETTINGS, type ConfigFile, type FormEntry, type IntegrationEntry } from './config-file.schema.js';
 import { planConfig, type ConfigPlan, type FormPlan, type PlanOptions } from './config-plan.js';
-import type { AccountState, ConfigTarget, ConfigWriter, FormState } from './config.types.js';
+import type { AccountState, ConfigTarget, ConfigWriter, FormState, IntegrationState } from './config.types.js';
 
 export interface ConfigSource {
   text: string;
@@ -81,12 +82,21 @@ function exportForm(form: FormState, notes: string[]): FormEntry {
     name: form.name,
     settings,
     recipients: form.recipients,
-    integrations: form.integrations.filter((i) => (CHAT_KINDS as readonly string[]).includes(i.kind)).map((i) => {
-      if (i.url.set || i.token.set) notes.push(`form ${form.key}: the ${i.kind} integration "${i.name}" keeps its secrets; add "url"/"token": "\${VARIABLE}" to manage them`);
-      return { kind: i.kind as ChatKind, name: i.name, enabled: i.enabled, ...(i.chatId !== null && { chatId: i.chatId }) };
-    }),
+    integrations: form.integrations.map((i) => exportIntegration(form, i, notes)),
     hooks: form.hooks.map((h) => ({ targetUrl: h.targetUrl })),
   };
+}
+
+/** An integration as the file writes it: its settings, never its secrets (a note says how to add them). */
+function exportIntegration(form: FormState, i: IntegrationState, notes: string[]): IntegrationEntry {
+  const kind = findServiceKind(i.kind);
+  if (!kind) {
+    if (i.url.set || i.token.set) notes.push(`form ${form.key}: the ${i.kind} integration "${i.name}" keeps its secrets; add "url"/"token": "\${VARIABLE}" to manage them`);
+    return { kind: i.kind as ChatKind, name: i.name, enabled: i.enabled, ...(i.chatId !== null && { chatId: i.chatId }) };
+  }
+  const set = kind.fields.filter((f) => f.secret && i.secrets[f.name]?.set).map((f) => `"${f.name}"`);
+  if (set.length > 0) notes.push(`form ${form.key}: the ${i.kind} integration "${i.name}" keeps its secrets; add ${set.join('/')}: "\${VARIABLE}" to manage them`);
+  return { kind: i.kind, name: i.name, enabled: i.enabled, ...i.settings };
 }
 
 export function exportState(state: AccountState): ExportResult {

@@ -1,6 +1,5 @@
 import type { FormSettingsInput } from '../forms/form.service.js';
 import type { IntegrationKind } from '../integrations/integration.types.js';
-import type { ChatKind } from '../integrations/integration.types.js';
 import type { FileSettings, SecretSetting } from './config-file.schema.js';
 
 /**
@@ -17,6 +16,10 @@ export interface IntegrationState {
   chatId: string | null;
   url: SecretState;
   token: SecretState;
+  /** A service kind's settings by field name, as the file writes them; empty for the chat kinds. */
+  settings: Record<string, string | string[]>;
+  /** A service kind's secrets by field name. */
+  secrets: Record<string, SecretState>;
   /** Its ETag, where the target checks one (If-Match). */
   etag?: string | undefined;
 }
@@ -50,12 +53,14 @@ export interface AccountState {
 }
 
 export interface NewIntegration {
-  kind: ChatKind;
+  kind: string;
   name: string;
   url?: string | undefined;
   token?: string | undefined;
   chatId?: string | undefined;
   enabled?: boolean | undefined;
+  /** A service kind's settings and secrets by field name. */
+  fields?: Record<string, string | string[]> | undefined;
 }
 
 /** What changes of an integration that is kept (its ID stays); left out, a value stays. */
@@ -64,6 +69,11 @@ export interface IntegrationUpdate {
   token?: string;
   chatId?: string;
   enabled?: boolean;
+  /**
+   * A service kind's settings, every one (what the file leaves out as it is now), and the secrets
+   * that change: the service takes them together and keeps the secrets left out.
+   */
+  fields?: Record<string, string | string[]>;
 }
 
 /** The changes a target can make; the plan calls them in order. */

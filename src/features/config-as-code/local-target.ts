@@ -5,7 +5,7 @@ import type { IntegrationService } from '../integrations/integration.service.js'
 import type { NotificationService } from '../notifications/notification.service.js';
 import type { SubmissionLifecycleService } from '../retention/retention.service.js';
 import { validationFailed } from '../../platform/errors.js';
-import { formSecrets, formToFileSettings, readSecret } from './config-state.js';
+import { formSecrets, formToFileSettings, readSecret, readStoredSecret, serviceFields } from './config-state.js';
 import type { AccountState, ConfigTarget, ConfigWriter, FormState } from './config.types.js';
 
 /** The services the writes go through; inside a transaction, ones that all write in it. */
@@ -36,12 +36,12 @@ function writerOf(s: ConfigWriteServices, accountId: string): ConfigWriter {
       // Set by the operator, as `formgate forms update --notify` does: no verification email.
       await s.notifications.setRecipients(formId, addresses, { verified: true, accountId });
     },
-    async addIntegration(formId, { enabled, ...integration }) {
-      const added = await s.integrations.addIntegration(formId, integration, accountId);
+    async addIntegration(formId, { enabled, fields, ...integration }) {
+      const added = await s.integrations.addIntegration(formId, { ...integration, ...fields }, accountId);
       if (enabled === false) await s.integrations.setEnabled(added.id, false, accountId);
     },
-    async updateIntegration(_formId, integration, changes) {
-      await s.integrations.updateIntegration(integration.id, { ...changes }, accountId);
+    async updateIntegration(_formId, integration, { fields, ...changes }) {
+      await s.integrations.updateIntegration(integration.id, { ...changes, ...fields }, accountId);
     },
     async removeIntegration(_formId, integration) {
       await s.integrations.removeIntegration(integration.id, accountId);
@@ -85,7 +85,7 @@ export class LocalConfigTarget implements ConfigTarget {
         settings: formToFileSettings(form),
         secrets: formSecrets(form),
         recipients: (await s.notifications.listRecipients(form.id)).map((r) => r.address).sort(),
-        integrations: integrations.map(({ integration, target }) => ({
+        integrations: integrations.map(({ integration, target, secrets }) => ({
           id: integration.id,
           kind: integration.kind,
           name: integration.name,
@@ -93,6 +93,7 @@ export class LocalConfigTarget implements ConfigTarget {
           chatId: integration.chatId,
           url: readSecret(target.url),
           token: readSecret(target.token),
+          ...serviceFields(integration.kind, integration.settings, (name) => readStoredSecret(secrets[name])),
         })),
         hooks: hooks.filter((h) => h.formId === form.id).map((h) => ({ id: h.id, targetUrl: h.targetUrl })),
       });

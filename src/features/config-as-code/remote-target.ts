@@ -4,6 +4,7 @@ import { AppError, errorStatus, validationFailed, type ErrorCode } from '../../p
 import type { FormSettingsInput } from '../forms/form.service.js';
 import type { IntegrationKind } from '../integrations/integration.types.js';
 import { SECRET_SETTINGS, settingsSchema } from './config-file.schema.js';
+import { serviceFields } from './config-state.js';
 import type { AccountState, ConfigTarget, ConfigWriter, FormState, IntegrationState, SecretState } from './config.types.js';
 
 type Client = FormgateApi['client'];
@@ -77,6 +78,7 @@ export class RemoteConfigTarget implements ConfigTarget {
             chatId: typeof i.chatId === 'string' ? i.chatId : null,
             url: secretState(i.url),
             token: secretState(i.token),
+            ...serviceFields(i.kind, (i.settings ?? {}) as Record<string, unknown>, (name) => secretState((i.secrets as Record<string, unknown> | undefined)?.[name])),
           }),
         ),
         hooks: hooks.filter((h) => h.formId === form.id).map((h) => ({ id: h.id, targetUrl: h.targetUrl })),
@@ -124,19 +126,19 @@ export class RemoteConfigTarget implements ConfigTarget {
       },
       updateForm: (form, settings) => this.patchForm(form.id, split(settings)),
       setRecipients: (formId, addresses) => this.patchForm(formId, { recipients: addresses }),
-      addIntegration: async (formId, { kind, name, url, token, chatId, enabled }) => {
+      addIntegration: async (formId, { kind, name, url, token, chatId, enabled, fields }) => {
         const { integration } = unwrap(
-          await client.POST('/v1/api/forms/{id}/integrations', { params: { path: { id: formId }, header: once() }, body: { kind, name, url, token, chatId } }),
+          await client.POST('/v1/api/forms/{id}/integrations', { params: { path: { id: formId }, header: once() }, body: { kind, name, url, token, chatId, ...fields } }),
         );
         if (enabled === false) {
           unwrap(await client.PATCH('/v1/api/forms/{id}/integrations/{integrationId}', { params: { path: { id: formId, integrationId: integration.id }, header: once() }, body: { enabled } }));
         }
       },
-      updateIntegration: async (formId, integration, changes) => {
+      updateIntegration: async (formId, integration, { fields, ...changes }) => {
         unwrap(
           await client.PATCH('/v1/api/forms/{id}/integrations/{integrationId}', {
             params: { path: { id: formId, integrationId: integration.id }, header: { ...once(), ...(integration.etag && { 'if-match': integration.etag }) } },
-            body: { ...changes },
+            body: { ...changes, ...fields },
           }),
         );
       },

@@ -23,8 +23,12 @@ import {
   updateIntegrationRow,
 } from './integration.repository.js';
 import { MAX_INTEGRATIONS_PER_FORM, type ChatKind, type Integration, type IntegrationAttempt, type IntegrationTarget } from './integration.types.js';
-import type { KindInput } from './service-kind.js';
+import type { KindField, KindInput } from './service-kind.js';
 import { findServiceKind, INTEGRATION_KINDS } from './service-kinds.js';
+
+// Other features (configuration as code) read the kinds' declared fields through this service.
+export { findServiceKind, SERVICE_KINDS } from './service-kinds.js';
+export type { KindField, ServiceKind } from './service-kind.js';
 import type { OutboxService } from '../outbox/outbox.service.js';
 import type { MessageLogEntry } from '../outbox/outbox.types.js';
 
@@ -58,6 +62,20 @@ export interface IntegrationChanges {
 /** A stored setting as the owner's input spells it again (a key file's JSON, a list's values). */
 const asInput = (value: unknown): string | string[] | undefined =>
   value === undefined || value === null ? undefined : typeof value === 'string' ? value : Array.isArray(value) ? value.map(String) : JSON.stringify(value);
+
+/**
+ * A stored setting as its field takes it again: a repeated field as its values (a mapping as
+ * `field=column` lines), any other as text.
+ */
+export function storedAsFieldValue(field: KindField, value: unknown): string | string[] | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (field.repeated) {
+    if (Array.isArray(value)) return value.map(String);
+    if (typeof value === 'object') return Object.entries(value as Record<string, unknown>).map(([k, v]) => `${k}=${String(v)}`);
+    return [String(value)];
+  }
+  return asInput(value) as string;
+}
 
 /** The names whose values differ between two settings objects. */
 const changedKeys = (before: Record<string, unknown>, after: Record<string, unknown>) =>
@@ -298,11 +316,12 @@ export class IntegrationService {
    * The form's integrations with their secrets, for comparing them with a configuration file on
    * this machine (docs/config-as-code.md); nothing shows these values.
    */
-  async listIntegrationTargets(formId: string, accountId?: string): Promise<Array<{ integration: Integration; target: IntegrationTarget }>> {
+  async listIntegrationTargets(formId: string, accountId?: string): Promise<Array<{ integration: Integration; target: IntegrationTarget; secrets: Record<string, unknown> }>> {
     const form = await this.getForm(formId, accountId);
     return (await listIntegrationRowsOfForm(this.db, form.id)).map((row) => ({
       integration: integrationRowToIntegration(row),
       target: { kind: row.kind as ChatKind, url: row.url, token: row.token, chatId: row.chat_id },
+      secrets: parseStored(row.secrets),
     }));
   }
 
