@@ -1,6 +1,7 @@
 // The integrations scenario of `npm run bench`: submit p99 of a form with 3 integrations (Slack,
-// Discord, ntfy) to a receiver that answers after 200 ms, against a form with none, same run; and
-// the messages per second the dispatcher sustains to a receiver that answers at once.
+// Discord, ntfy) to a receiver that answers after 200 ms, against a form with none, same run; the
+// same for a form with every kind configured (every-kind.ts); and the messages per second the
+// dispatcher sustains to a receiver that answers at once.
 import { newId } from '../src/platform/lib/ids.js';
 import { owner } from './dashboard.js';
 import { JSON_BODY, freshDatabase, load, type BenchDialect, type BenchRow, type LoadResult } from './lib.js';
@@ -8,6 +9,7 @@ import { startFormgate } from './servers.js';
 import { medianBy } from './stats.js';
 import { receiverEnv, startReceiver } from './receiver.js';
 import { createDatabase } from '../src/platform/db/database.js';
+import { everyKindRows } from './every-kind.js';
 
 /** Three integrations of different kinds, straight into the table (`formgate integrations add` does the same). */
 async function addIntegrations(url: string, formId: string, target: string): Promise<void> {
@@ -50,6 +52,13 @@ export async function integrationsScenario(
   } finally {
     await server.stop();
     await database.drop();
+  }
+  try {
+    rows.push(...(await everyKindRows(db, slow, options)));
+  } catch (error) {
+    await slow.close();
+    await fast.close();
+    throw error;
   }
   // Throughput on its own server and database: the backlog above must not compete.
   const throughputDatabase = await freshDatabase(db);
