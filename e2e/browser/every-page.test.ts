@@ -17,6 +17,10 @@ const NOT_PAGES: Record<string, string> = {
   '/dashboard/forms/:id/export.ndjson': 'a download',
   '/dashboard/audit.ndjson': 'a download',
   '/dashboard/files/:id': 'an uploaded file',
+  '/dashboard/assets/sealed.js': 'the sealed-form script',
+  '/dashboard/forms/:id/sealed/add': "a redirect to the settings page's Sealed form section",
+  '/dashboard/forms/:id/sealed/remove': "a redirect to the settings page's Sealed form section",
+  '/dashboard/forms/:id/sealed/unseal': "a redirect to the settings page's Sealed form section",
 };
 
 const routes = new Set<string>();

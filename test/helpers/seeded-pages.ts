@@ -90,6 +90,7 @@ export async function startSeededPages(options: Pick<TestAppOptions, 'onRoute'> 
     '/dashboard/forms': { signedIn: ['/dashboard/forms'] },
     '/dashboard/forms/:id/submissions': { signedIn: [`${f}/submissions`, `${f}/submissions?spam=1`, `${f}/submissions?q=zzz`] },
     '/dashboard/forms/:id/settings': { signedIn: [`${f}/settings`] },
+    '/dashboard/forms/:id/snippet': { signedIn: [`${f}/snippet`] },
     '/dashboard/forms/:id/delete': { signedIn: [`${f}/delete`] },
     '/dashboard/forms/:id/email-log': { signedIn: [`${f}/email-log`] },
     '/dashboard/forms/:id/integrations': { signedIn: [`${f}/integrations`] },

@@ -139,9 +139,9 @@ export const settingsViews: Record<string, string> = {
 </div>
 <p class="save-bar"><button class="primary">Save settings</button> <span class="muted">Saves every section above (not the snippet, notifications or confirmation email below).</span></p>
 </form>
-<%~ include('@sealedSettings', it) %>
 <div class="settings-groups">
 <div><%~ include('@notifySettings', it) %>
+<%~ include('@sealedSettings', it) %>
 <section class="card" id="delete">
 <h2>Delete this form</h2>
 <p class="muted">Deletes the form with all its submissions, hooks and queued deliveries.</p>
