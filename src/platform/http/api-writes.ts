@@ -44,11 +44,11 @@ export function ifMatchOf(request: FastifyRequest): string | undefined {
 /**
  * Runs a write under its Idempotency-Key, if it has one, and sends its answer (or the first
  * answer, replayed, with `Idempotent-Replayed: true`). The same key names the same request:
- * method, path and body.
+ * method, matched route and its parameters, and body (so a path spelled another way is the same request).
  */
 export async function sendWrite(runner: IdempotencyRunner, request: FastifyRequest, reply: FastifyReply, write: () => Promise<WriteAnswer>): Promise<FastifyReply> {
   const key = idempotencyKeyOf(request);
-  const requestHash = createHash('sha256').update(`${request.method} ${request.url}\n${JSON.stringify(request.body ?? null)}`).digest('base64url');
+  const requestHash = createHash('sha256').update(`${request.method} ${request.routeOptions.url}\n${JSON.stringify(request.params ?? null)}\n${JSON.stringify(request.body ?? null)}`).digest('base64url');
   const answer = await runner.run(request.apiKeyId, key, requestHash, write);
   for (const [name, value] of Object.entries(answer.headers)) reply.header(name, value);
   if (answer.replayed) reply.header('idempotent-replayed', 'true');
