@@ -6,7 +6,10 @@ import type { FormState, IntegrationState, SecretState } from './config.types.js
 /** A stored secret as a target on this machine sees it: with its value. */
 export const readSecret = (value: string | null): SecretState => (value === null ? { set: false } : { set: true, value });
 
-/** Every setting of a form that is not a secret, in the file's terms. */
+/**
+ * Every setting of a form that is not a secret, in the file's terms, listed in the file schema's
+ * order (the order the API target reads them in), so `export` prints the same text either way.
+ */
 export function formToFileSettings(form: Form): FormState['settings'] {
   return {
     isActive: form.isActive,
